@@ -1,0 +1,2 @@
+//! Benchmarks of bloomlab-classic: being written.
+fn main() {}

@@ -1,0 +1,2 @@
+//! Benchmarks of bloomlab-counting: being written.
+fn main() {}

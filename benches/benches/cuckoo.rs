@@ -1,0 +1,2 @@
+//! Benchmarks of bloomlab-cuckoo: being written.
+fn main() {}

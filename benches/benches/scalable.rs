@@ -1,0 +1,2 @@
+//! Benchmarks of bloomlab-scalable: being written.
+fn main() {}

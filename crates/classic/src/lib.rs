@@ -1,0 +1,1 @@
+//! bloomlab-classic: being written.

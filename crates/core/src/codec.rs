@@ -1,0 +1,520 @@
+//! The binary envelope every filter is stored in.
+//!
+//! One layout for every variant, little-endian throughout:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 4 | magic `BLMF` |
+//! | 2 | format version ([`FORMAT_VERSION`]) |
+//! | 2 | variant tag ([`Variant`]) |
+//! | 16 | hash key (two `u64`) |
+//! | 4 | length P of the parameters |
+//! | P | parameters (the variant's own fields) |
+//! | 8 | length L of the payload |
+//! | L | payload (the variant's tables) |
+//! | 4 | CRC-32 (IEEE) of every byte before it |
+//!
+//! Decoding never panics and never allocates more than the input holds:
+//! every fault gives a [`DecodeError`]. A variant checks that its parameters
+//! fit its payload with a [`Reader`] and reports a mismatch as
+//! [`DecodeError::InvalidParameters`].
+//!
+//! ```
+//! use bloomlab_core::codec::{Envelope, Variant};
+//!
+//! let env = Envelope { variant: Variant::Classic, key: [1, 2], params: vec![7], payload: vec![0xff; 8] };
+//! let bytes = env.encode();
+//! assert_eq!(Envelope::decode(&bytes, Variant::Classic).unwrap(), env);
+//! assert!(Envelope::decode(&bytes[..bytes.len() - 1], Variant::Classic).is_err());
+//! ```
+
+use std::fmt;
+
+/// The first four bytes of every encoded filter.
+pub const MAGIC: [u8; 4] = *b"BLMF";
+
+/// The format version this crate writes and reads.
+pub const FORMAT_VERSION: u16 = 1;
+
+/// Bytes before the parameters: magic, version, tag, key, parameter length.
+const HEADER_LEN: usize = 4 + 2 + 2 + 16 + 4;
+
+/// Which filter an encoded envelope holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Variant {
+    /// `bloomlab_classic::BloomFilter`.
+    Classic,
+    /// `bloomlab_classic::BlockedBloomFilter`.
+    Blocked,
+    /// `bloomlab_classic::AtomicBloomFilter`.
+    Atomic,
+    /// `bloomlab_counting::CountingBloomFilter`.
+    Counting,
+    /// `bloomlab_scalable::ScalableBloomFilter`.
+    Scalable,
+    /// `bloomlab_cuckoo::CuckooFilter`.
+    Cuckoo,
+}
+
+impl Variant {
+    /// The tag stored in the envelope.
+    pub fn tag(self) -> u16 {
+        match self {
+            Variant::Classic => 1,
+            Variant::Blocked => 2,
+            Variant::Atomic => 3,
+            Variant::Counting => 4,
+            Variant::Scalable => 5,
+            Variant::Cuckoo => 6,
+        }
+    }
+
+    /// The variant of a stored tag, if it is one this crate knows.
+    pub fn from_tag(tag: u16) -> Option<Self> {
+        Some(match tag {
+            1 => Variant::Classic,
+            2 => Variant::Blocked,
+            3 => Variant::Atomic,
+            4 => Variant::Counting,
+            5 => Variant::Scalable,
+            6 => Variant::Cuckoo,
+            _ => return None,
+        })
+    }
+}
+
+/// Why bytes could not be decoded into a filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The input does not start with [`MAGIC`].
+    BadMagic,
+    /// The format version is not one this crate reads.
+    UnsupportedVersion(u16),
+    /// The envelope holds another variant (or an unknown tag).
+    WrongVariant {
+        /// The tag the caller asked for.
+        expected: u16,
+        /// The tag found in the input.
+        found: u16,
+    },
+    /// The input ends before the lengths it declares.
+    Truncated,
+    /// Bytes follow the checksum.
+    TrailingBytes,
+    /// The checksum does not match: the bytes were corrupted.
+    ChecksumMismatch {
+        /// The checksum stored in the input.
+        stored: u32,
+        /// The checksum of the bytes as read.
+        computed: u32,
+    },
+    /// The parameters are impossible, or do not fit the payload.
+    InvalidParameters {
+        /// Which parameter, or which relation between them, failed.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::BadMagic => f.write_str("not a bloomlab filter (bad magic bytes)"),
+            DecodeError::UnsupportedVersion(v) => write!(
+                f,
+                "format version {v} is not supported (this build reads version {FORMAT_VERSION})"
+            ),
+            DecodeError::WrongVariant { expected, found } => {
+                write!(f, "expected filter variant tag {expected}, found {found}")
+            }
+            DecodeError::Truncated => f.write_str("the input is truncated"),
+            DecodeError::TrailingBytes => f.write_str("unexpected bytes after the checksum"),
+            DecodeError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the data is corrupted"
+            ),
+            DecodeError::InvalidParameters { what } => write!(f, "invalid parameters: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A filter that can be written to and read back from the binary envelope.
+///
+/// Implemented by every variant with its default hasher, whose key is stored.
+pub trait Persist: Sized {
+    /// The encoded filter: parameters, hash key and tables, checksummed.
+    fn to_bytes(&self) -> Vec<u8>;
+
+    /// Reads a filter written by [`to_bytes`](Persist::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for every kind of bad input; never panics.
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError>;
+}
+
+/// The decoded fields of an envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Envelope {
+    /// Which filter this is.
+    pub variant: Variant,
+    /// The hash key (see [`DefaultHasher::key`](crate::DefaultHasher::key)).
+    pub key: [u64; 2],
+    /// The variant's parameters, written with a [`Writer`].
+    pub params: Vec<u8>,
+    /// The variant's tables.
+    pub payload: Vec<u8>,
+}
+
+impl Envelope {
+    /// The envelope as bytes, checksum included.
+    ///
+    /// # Panics
+    ///
+    /// If the parameters exceed 4 GiB, which no variant writes.
+    pub fn encode(&self) -> Vec<u8> {
+        let params_len = u32::try_from(self.params.len()).expect("parameters fit in 4 GiB");
+        let mut out =
+            Vec::with_capacity(HEADER_LEN + self.params.len() + 8 + self.payload.len() + 4);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.variant.tag().to_le_bytes());
+        out.extend_from_slice(&self.key[0].to_le_bytes());
+        out.extend_from_slice(&self.key[1].to_le_bytes());
+        out.extend_from_slice(&params_len.to_le_bytes());
+        out.extend_from_slice(&self.params);
+        out.extend_from_slice(&(self.payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&self.payload);
+        let crc = crc32fast::hash(&out);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Reads an envelope and checks that it holds `expected`.
+    ///
+    /// # Errors
+    ///
+    /// Bad magic, an unknown version, another variant, truncation, trailing
+    /// bytes or a checksum mismatch, each as its [`DecodeError`]. The checksum
+    /// is verified before any field is trusted.
+    pub fn decode(bytes: &[u8], expected: Variant) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(bytes);
+        if r.take(4)? != MAGIC {
+            return Err(DecodeError::BadMagic);
+        }
+        // Everything after the magic is covered by the checksum; check it first
+        // so a corrupted length or tag reads as corruption, not as a wrong field.
+        if bytes.len() < HEADER_LEN + 8 + 4 {
+            return Err(DecodeError::Truncated);
+        }
+        let version = r.u16()?;
+        let tag = r.u16()?;
+        let key = [r.u64()?, r.u64()?];
+        let params_len = r.u32()? as usize;
+        let params = r.take(params_len)?.to_vec();
+        let payload_len = usize::try_from(r.u64()?).map_err(|_| DecodeError::Truncated)?;
+        let payload = r.take(payload_len)?.to_vec();
+        let body_len = bytes.len() - r.remaining();
+        let stored = r.u32()?;
+        let computed = crc32fast::hash(&bytes[..body_len]);
+        if stored != computed {
+            return Err(DecodeError::ChecksumMismatch { stored, computed });
+        }
+        if r.remaining() != 0 {
+            return Err(DecodeError::TrailingBytes);
+        }
+        if version != FORMAT_VERSION {
+            return Err(DecodeError::UnsupportedVersion(version));
+        }
+        match Variant::from_tag(tag) {
+            Some(v) if v == expected => Ok(Self {
+                variant: v,
+                key,
+                params,
+                payload,
+            }),
+            _ => Err(DecodeError::WrongVariant {
+                expected: expected.tag(),
+                found: tag,
+            }),
+        }
+    }
+}
+
+/// Writes parameters little-endian, for [`Envelope::params`] and payloads.
+#[derive(Debug, Default, Clone)]
+pub struct Writer {
+    buf: Vec<u8>,
+}
+
+impl Writer {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends one byte.
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.buf.push(v);
+        self
+    }
+
+    /// Appends a `u16`.
+    pub fn u16(&mut self, v: u16) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+
+    /// Appends a `u32`.
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+
+    /// Appends a `u64`.
+    pub fn u64(&mut self, v: u64) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+
+    /// Appends an `f64` as its IEEE-754 bits.
+    pub fn f64(&mut self, v: f64) -> &mut Self {
+        self.u64(v.to_bits())
+    }
+
+    /// Appends raw bytes.
+    pub fn bytes(&mut self, v: &[u8]) -> &mut Self {
+        self.buf.extend_from_slice(v);
+        self
+    }
+
+    /// Appends words, each little-endian.
+    pub fn words(&mut self, words: &[u64]) -> &mut Self {
+        self.buf.reserve(words.len() * 8);
+        for w in words {
+            self.buf.extend_from_slice(&w.to_le_bytes());
+        }
+        self
+    }
+
+    /// The bytes written.
+    pub fn finish(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+}
+
+/// Reads little-endian fields, with [`DecodeError::Truncated`] past the end.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The next `n` bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] if fewer remain.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
+        if n > self.bytes.len() {
+            return Err(DecodeError::Truncated);
+        }
+        let (head, tail) = self.bytes.split_at(n);
+        self.bytes = tail;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        let mut out = [0; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    /// The next byte.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] past the end.
+    pub fn u8(&mut self) -> Result<u8, DecodeError> {
+        Ok(self.array::<1>()?[0])
+    }
+
+    /// The next `u16`.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] past the end.
+    pub fn u16(&mut self) -> Result<u16, DecodeError> {
+        self.array().map(u16::from_le_bytes)
+    }
+
+    /// The next `u32`.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] past the end.
+    pub fn u32(&mut self) -> Result<u32, DecodeError> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    /// The next `u64`.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] past the end.
+    pub fn u64(&mut self) -> Result<u64, DecodeError> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    /// The next `f64`.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] past the end.
+    pub fn f64(&mut self) -> Result<f64, DecodeError> {
+        self.u64().map(f64::from_bits)
+    }
+
+    /// Reads `count` little-endian words.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::Truncated`] if fewer than `count · 8` bytes remain
+    /// (checked before allocating).
+    pub fn words(&mut self, count: usize) -> Result<Vec<u64>, DecodeError> {
+        let len = count.checked_mul(8).ok_or(DecodeError::Truncated)?;
+        let raw = self.take(len)?;
+        Ok(raw
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect())
+    }
+
+    /// Fails unless every byte was read.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::InvalidParameters`] naming `what` if bytes are left.
+    pub fn finish(&self, what: &'static str) -> Result<(), DecodeError> {
+        if self.bytes.is_empty() {
+            Ok(())
+        } else {
+            Err(DecodeError::InvalidParameters { what })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Envelope {
+        Envelope {
+            variant: Variant::Counting,
+            key: [0x0102_0304_0506_0708, 0x1112_1314_1516_1718],
+            params: vec![1, 2, 3],
+            payload: vec![0xaa, 0xbb],
+        }
+    }
+
+    #[test]
+    fn layout_is_pinned() {
+        let bytes = sample().encode();
+        let mut expected = b"BLMF".to_vec();
+        expected.extend([1, 0, 4, 0]);
+        expected.extend([
+            8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11,
+        ]);
+        expected.extend([3, 0, 0, 0, 1, 2, 3]);
+        expected.extend([2, 0, 0, 0, 0, 0, 0, 0, 0xaa, 0xbb]);
+        let crc = crc32fast::hash(&expected);
+        expected.extend(crc.to_le_bytes());
+        assert_eq!(bytes, expected);
+    }
+
+    #[test]
+    fn every_fault_is_typed() {
+        let good = sample().encode();
+        assert_eq!(Envelope::decode(&good, Variant::Counting), Ok(sample()));
+        assert_eq!(
+            Envelope::decode(b"nope", Variant::Counting),
+            Err(DecodeError::BadMagic)
+        );
+        assert_eq!(
+            Envelope::decode(&[], Variant::Counting),
+            Err(DecodeError::Truncated)
+        );
+        assert_eq!(
+            Envelope::decode(&good, Variant::Cuckoo),
+            Err(DecodeError::WrongVariant {
+                expected: 6,
+                found: 4
+            })
+        );
+        let mut longer = good.clone();
+        longer.push(0);
+        assert_eq!(
+            Envelope::decode(&longer, Variant::Counting),
+            Err(DecodeError::TrailingBytes)
+        );
+
+        let mut v2 = sample().encode();
+        v2[4] = 2;
+        let n = v2.len();
+        let crc = crc32fast::hash(&v2[..n - 4]);
+        v2[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        assert_eq!(
+            Envelope::decode(&v2, Variant::Counting),
+            Err(DecodeError::UnsupportedVersion(2))
+        );
+    }
+
+    #[test]
+    fn every_single_byte_corruption_and_truncation_fails() {
+        let good = sample().encode();
+        for i in 0..good.len() {
+            for flip in [0x01, 0x80, 0xff] {
+                let mut bad = good.clone();
+                bad[i] ^= flip;
+                assert!(
+                    Envelope::decode(&bad, Variant::Counting).is_err(),
+                    "byte {i} ^ {flip:#x}"
+                );
+            }
+        }
+        for len in 0..good.len() {
+            assert!(
+                Envelope::decode(&good[..len], Variant::Counting).is_err(),
+                "length {len}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
+            let _ = Envelope::decode(&bytes, Variant::Classic);
+        }
+
+        #[test]
+        fn round_trips(key in proptest::array::uniform2(proptest::num::u64::ANY),
+                       params in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+                       payload in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
+            let env = Envelope { variant: Variant::Scalable, key, params, payload };
+            proptest::prop_assert_eq!(Envelope::decode(&env.encode(), Variant::Scalable), Ok(env));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Error types shared by every variant.
+
+use std::fmt;
+
+/// Why an insert failed. A failed insert changed nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InsertError {
+    /// The filter has no room for the item; everything stored before is intact.
+    Full,
+}
+
+impl fmt::Display for InsertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InsertError::Full => f.write_str("the filter is full; nothing was inserted or lost"),
+        }
+    }
+}
+
+impl std::error::Error for InsertError {}
+
+/// Why a remove failed. A failed remove changed nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RemoveError {
+    /// The filter proves the item absent.
+    NotPresent,
+}
+
+impl fmt::Display for RemoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RemoveError::NotPresent => {
+                f.write_str("the item is not in the filter; nothing was removed")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RemoveError {}
+
+/// A sizing parameter that no filter can be built from.
+///
+/// Returned by the sizing functions of [`theory`](crate::theory) and by every
+/// variant's constructors (wrapped in the variant's own error where it has
+/// more cases).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// The false-positive rate is not a number strictly between 0 and 1.
+    InvalidFpr(f64),
+    /// The filter was asked to hold zero items.
+    ZeroItems,
+    /// The filter was given zero bits (or zero cells).
+    ZeroBits,
+    /// The filter was given zero hash functions.
+    ZeroHashes,
+    /// More hash functions than any filter can use (at most [`MAX_HASHES`](crate::theory::classic::MAX_HASHES)).
+    TooManyHashes(u64),
+    /// The table would need more bytes than the limit allows, or than the
+    /// platform can address.
+    TooLarge {
+        /// Bytes the table would need (saturated at `u128::MAX`).
+        needed: u128,
+        /// The limit it was checked against.
+        limit: u128,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::InvalidFpr(p) => {
+                write!(f, "false-positive rate {p} is not strictly between 0 and 1")
+            }
+            ParamError::ZeroItems => f.write_str("expected number of items must be at least 1"),
+            ParamError::ZeroBits => f.write_str("the table must have at least one bit"),
+            ParamError::ZeroHashes => f.write_str("at least one hash function is needed"),
+            ParamError::TooManyHashes(k) => write!(
+                f,
+                "{k} hash functions requested; at most {} are supported",
+                crate::theory::classic::MAX_HASHES
+            ),
+            ParamError::TooLarge { needed, limit } => write!(
+                f,
+                "the table would need {needed} bytes, more than the limit of {limit} bytes"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Checks that `p` is a usable false-positive rate: finite and in (0, 1).
+///
+/// # Errors
+///
+/// [`ParamError::InvalidFpr`] for 0, 1, negative, NaN or infinite rates.
+pub fn check_fpr(p: f64) -> Result<f64, ParamError> {
+    if p > 0.0 && p < 1.0 {
+        Ok(p)
+    } else {
+        Err(ParamError::InvalidFpr(p))
+    }
+}

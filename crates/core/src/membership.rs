@@ -1,0 +1,108 @@
+//! The traits every filter implements.
+
+use crate::error::{InsertError, RemoveError};
+
+/// An approximate set: it may answer "probably present" for an item it never
+/// saw (a false positive), but never "absent" for an item it holds.
+///
+/// Every bloomlab filter implements `Membership<T>` for every
+/// `T: Hash + ?Sized`. Methods take `&T`, so `dyn Membership<u64>` and
+/// `dyn Membership<str>` work and one loop can drive every variant.
+///
+/// # Example
+///
+/// ```
+/// use bloomlab_core::{InsertError, Membership};
+///
+/// /// Counts how many probes a filter reports present.
+/// fn false_alarms(filter: &dyn Membership<u64>, probes: std::ops::Range<u64>) -> usize {
+///     probes.filter(|p| filter.contains(p)).count()
+/// }
+/// # let _ = false_alarms;
+/// # let _: Option<InsertError> = None;
+/// ```
+pub trait Membership<T: ?Sized> {
+    /// Adds `item`.
+    ///
+    /// `Ok(true)` means the filter did not report `item` present before this
+    /// call; `Ok(false)` means it already did (the item, or a false positive).
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`]: nothing was added, and nothing already in the
+    /// filter was lost.
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError>;
+
+    /// `false` means `item` is definitely absent; `true` means probably present.
+    fn contains(&self, item: &T) -> bool;
+
+    /// Successful inserts minus successful removes.
+    fn len(&self) -> usize;
+
+    /// Whether [`len`](Membership::len) is zero.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of the filter's tables: what "memory per item" is computed from.
+    fn memory_bytes(&self) -> usize;
+
+    /// The false-positive rate theory predicts for this filter at its present load.
+    fn expected_fpr(&self) -> f64;
+
+    /// Removes every item; the filter keeps its size and its hash key.
+    fn clear(&mut self);
+
+    /// Bits of table per item held, or `None` while the filter is empty.
+    fn bits_per_item(&self) -> Option<f64> {
+        match self.len() {
+            0 => None,
+            n => Some(self.memory_bytes() as f64 * 8.0 / n as f64),
+        }
+    }
+
+    /// Inserts every item in order and returns how many were new
+    /// (the number of `Ok(true)` answers).
+    ///
+    /// # Errors
+    ///
+    /// Stops at the first [`InsertError`]; the items before it stay inserted,
+    /// and the failed one changed nothing.
+    fn insert_all<'a, I>(&mut self, items: I) -> Result<usize, InsertError>
+    where
+        I: IntoIterator<Item = &'a T>,
+        T: 'a,
+        Self: Sized,
+    {
+        let mut new = 0;
+        for item in items {
+            new += usize::from(self.insert(item)?);
+        }
+        Ok(new)
+    }
+
+    /// How many of `items` the filter reports present.
+    fn count_contained<'a, I>(&self, items: I) -> usize
+    where
+        I: IntoIterator<Item = &'a T>,
+        T: 'a,
+        Self: Sized,
+    {
+        items.into_iter().filter(|item| self.contains(item)).count()
+    }
+}
+
+/// A filter that can also forget an item.
+pub trait Deletable<T: ?Sized>: Membership<T> {
+    /// Removes one occurrence of `item`.
+    ///
+    /// Removing an item that was never inserted but that the filter reports
+    /// present (a false positive) is the caller's error the filter cannot
+    /// detect: it may make other items absent. Each variant documents what it
+    /// does to limit the damage.
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`]: the filter proves `item` absent; nothing changed.
+    fn remove(&mut self, item: &T) -> Result<(), RemoveError>;
+}

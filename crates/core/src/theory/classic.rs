@@ -1,0 +1,193 @@
+//! The classic Bloom filter (Bloom, "Space/time trade-offs in hash coding
+//! with allowable errors", CACM 1970).
+
+use crate::error::{ParamError, check_fpr};
+
+/// The most hash functions a filter accepts. The optimum for a rate of
+/// 10^-18 is 60; more only slows a filter down.
+pub const MAX_HASHES: u32 = 64;
+
+/// The false-positive rate after `n` distinct items in `m` bits with `k`
+/// hashes: `(1 − e^{−kn/m})^k`.
+///
+/// The standard approximation (Fan, Cao, Almeida and Broder, "Summary cache",
+/// 2000, Table 1), accurate to a relative `O(k/m)` for the table sizes a
+/// filter is built with.
+pub fn fpr(m: f64, n: f64, k: f64) -> f64 {
+    if !(m > 0.0 && n >= 0.0 && k > 0.0) {
+        return f64::NAN;
+    }
+    (1.0 - (-k * n / m).exp()).powf(k)
+}
+
+/// The rate of a probe when a fraction `fill` of the bits is set: `fill^k`.
+///
+/// Exact for a probe whose k positions are independent and uniform, given
+/// the filter's present state; the estimate a full filter reports of itself.
+pub fn fpr_from_fill(fill: f64, k: f64) -> f64 {
+    if !((0.0..=1.0).contains(&fill) && k > 0.0) {
+        return f64::NAN;
+    }
+    fill.powf(k)
+}
+
+/// Bits per item of an optimally configured filter at rate `p`:
+/// `−ln p / (ln 2)^2` (≈ 9.585 at 1%).
+pub fn bits_per_item(p: f64) -> f64 {
+    if !(p > 0.0 && p < 1.0) {
+        return f64::NAN;
+    }
+    -p.ln() / (std::f64::consts::LN_2 * std::f64::consts::LN_2)
+}
+
+/// Bits for `n` items at rate `p`: `⌊−n ln p / (ln 2)^2⌋`, truncated as Guava's
+/// `optimalNumOfBits` does (at least 1).
+///
+/// # Errors
+///
+/// [`ParamError::ZeroItems`] for `n = 0`, [`ParamError::InvalidFpr`] for `p`
+/// outside (0, 1).
+pub fn optimal_num_bits(n: u64, p: f64) -> Result<u64, ParamError> {
+    check_fpr(p)?;
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let bits = n as f64 * bits_per_item(p);
+    if bits >= u64::MAX as f64 {
+        return Err(ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: u128::from(u64::MAX) / 8,
+        });
+    }
+    Ok((bits as u64).max(1))
+}
+
+/// Hashes for `n` items in `m` bits: `max(1, round(m/n · ln 2))`, as Guava's
+/// `optimalNumOfHashFunctions`, at most [`MAX_HASHES`].
+///
+/// # Errors
+///
+/// [`ParamError::ZeroItems`] or [`ParamError::ZeroBits`].
+pub fn optimal_num_hashes(m: u64, n: u64) -> Result<u32, ParamError> {
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    if m == 0 {
+        return Err(ParamError::ZeroBits);
+    }
+    let k = (m as f64 / n as f64 * std::f64::consts::LN_2).round();
+    Ok((k as u32).clamp(1, MAX_HASHES))
+}
+
+/// The estimate of how many distinct items a filter holds, from the number
+/// `set` of its `m` bits that are set: `−(m/k) ln(1 − set/m)` (Swamidass and
+/// Baldi, "Mathematical correction for fingerprint similarity measures", 2007).
+///
+/// Infinite when every bit is set: the filter can then hold any number.
+pub fn estimate_count(m: f64, k: f64, set: f64) -> f64 {
+    if !(m > 0.0 && k > 0.0 && (0.0..=m).contains(&set)) {
+        return f64::NAN;
+    }
+    -(m / k) * (-set / m).ln_1p()
+}
+
+/// Table size and hash count for `n` items at rate `p` that keeps the promise:
+/// the fewest whole 64-bit words `m` for which some `k` gives
+/// [`fpr`]`(m, n, k) ≤ p`, with that best `k`.
+///
+/// # Errors
+///
+/// As [`optimal_num_bits`].
+pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+    let approx = optimal_num_bits(n, p)?;
+    let mut m = approx.div_ceil(64).max(1) * 64;
+    loop {
+        let k = best_hashes(m, n);
+        if fpr(m as f64, n as f64, f64::from(k)) <= p {
+            return Ok((m, k));
+        }
+        m = m.checked_add(64).ok_or(ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: u128::from(u64::MAX) / 8,
+        })?;
+    }
+}
+
+/// The `k` in `1..=MAX_HASHES` with the lowest [`fpr`] for `m` bits and `n` items.
+fn best_hashes(m: u64, n: u64) -> u32 {
+    let guess = (m as f64 / n as f64 * std::f64::consts::LN_2) as u32;
+    [guess, guess + 1]
+        .into_iter()
+        .map(|k| k.clamp(1, MAX_HASHES))
+        .min_by(|&a, &b| {
+            fpr(m as f64, n as f64, f64::from(a)).total_cmp(&fpr(m as f64, n as f64, f64::from(b)))
+        })
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_cache_table() {
+        // Fan et al. 2000, Table 1: m/n = 10, k = 7 → 0.00819.
+        assert!((fpr(10.0, 1.0, 7.0) - 0.00819).abs() < 5e-6);
+        // m/n = 8, k = 6 → 0.0216 (same table).
+        assert!((fpr(8.0, 1.0, 6.0) - 0.0216).abs() < 5e-5);
+    }
+
+    #[test]
+    fn guava_sizing() {
+        // Guava's BloomFilter.create(funnel, 1000, 0.001): 14,377 bits, 10 hashes.
+        assert_eq!(optimal_num_bits(1_000, 0.001), Ok(14_377));
+        assert_eq!(optimal_num_hashes(14_377, 1_000), Ok(10));
+    }
+
+    #[test]
+    fn one_percent_needs_9_585_bits() {
+        assert!((bits_per_item(0.01) - 9.585).abs() < 5e-4);
+    }
+
+    #[test]
+    fn count_estimate() {
+        // With no collisions, k·n bits set in a huge table estimate n.
+        let m = 1e9;
+        assert!((estimate_count(m, 7.0, 7_000.0) - 1_000.0).abs() < 0.01);
+        // Half the bits set in m = 1000 with k = 1: n = 1000 ln 2 ≈ 693.1.
+        assert!((estimate_count(1000.0, 1.0, 500.0) - 693.147).abs() < 1e-3);
+        assert_eq!(estimate_count(64.0, 3.0, 64.0), f64::INFINITY);
+        assert!(estimate_count(64.0, 3.0, 65.0).is_nan());
+    }
+
+    #[test]
+    fn sizing_keeps_the_promise() {
+        for &(n, p) in &[(1u64, 0.5), (1_000, 0.001), (100_000, 0.1), (100_000, 1e-6)] {
+            let (m, k) = size_for(n, p).unwrap();
+            assert_eq!(m % 64, 0);
+            assert!(fpr(m as f64, n as f64, f64::from(k)) <= p, "n={n} p={p}");
+            // No more than one word above what the next smaller size needed.
+            let smaller = m - 64;
+            if smaller > 0 {
+                assert!((1..=MAX_HASHES).all(|k| fpr(smaller as f64, n as f64, f64::from(k)) > p));
+            }
+        }
+    }
+
+    #[test]
+    fn bad_input_is_typed() {
+        for p in [0.0, 1.0, -0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert!(matches!(
+                optimal_num_bits(10, p),
+                Err(ParamError::InvalidFpr(_))
+            ));
+        }
+        assert_eq!(optimal_num_bits(0, 0.01), Err(ParamError::ZeroItems));
+        assert_eq!(optimal_num_hashes(0, 1), Err(ParamError::ZeroBits));
+        assert_eq!(optimal_num_hashes(1, 0), Err(ParamError::ZeroItems));
+        assert!(matches!(
+            optimal_num_bits(u64::MAX, 1e-9),
+            Err(ParamError::TooLarge { .. })
+        ));
+    }
+}

@@ -1,0 +1,1 @@
+//! Theory of the counting filter: filled in with bloomlab-counting.

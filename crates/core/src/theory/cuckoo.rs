@@ -1,0 +1,1 @@
+//! Theory of the cuckoo filter: filled in with bloomlab-cuckoo.

@@ -1,0 +1,1 @@
+//! Theory of the scalable filter: filled in with bloomlab-scalable.

@@ -1,0 +1,2 @@
+//! bloomlab-counting: being written (see the open issue).
+#![forbid(unsafe_code)]

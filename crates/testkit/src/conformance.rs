@@ -1,0 +1,184 @@
+//! The suite every variant's tests run: one generic check over
+//! `F: Membership<u64> + Persist`, given a constructor.
+//!
+//! ```ignore
+//! #[test]
+//! fn conformance() {
+//!     bloomlab_testkit::conformance::run(|n, p, seed| {
+//!         BloomFilter::builder(n, p).seed(seed).build().unwrap()
+//!     });
+//! }
+//! ```
+
+use bloomlab_core::{Membership, Persist};
+
+use crate::keys::{members, probes};
+use crate::stats::binomial_interval;
+
+/// How the suite sizes its filters and how many probes it spends.
+#[derive(Debug, Clone, Copy)]
+pub struct Scale {
+    /// Items the filter is built for and filled with.
+    pub items: usize,
+    /// The target false-positive rate the filter is built for.
+    pub fpr: f64,
+    /// Non-member probes for the rate check.
+    pub probes: usize,
+}
+
+impl Default for Scale {
+    fn default() -> Self {
+        Self {
+            items: 10_000,
+            fpr: 0.01,
+            probes: 1_000_000,
+        }
+    }
+}
+
+/// Runs every check at the default [`Scale`]; see [`run_at`].
+pub fn run<F, C>(make: C)
+where
+    F: Membership<u64> + Persist,
+    C: Fn(usize, f64, u64) -> F,
+{
+    run_at(Scale::default(), make);
+}
+
+/// Runs every check. `make(items, fpr, seed)` must build an empty filter for
+/// `items` items at rate `fpr`, its hash key derived from `seed`.
+///
+/// # Panics
+///
+/// On the first check that fails, naming it.
+pub fn run_at<F, C>(scale: Scale, make: C)
+where
+    F: Membership<u64> + Persist,
+    C: Fn(usize, f64, u64) -> F,
+{
+    no_false_negatives_and_rate(scale, &make);
+    len_and_clear(&make);
+    round_trip(scale, &make);
+    corruption_is_detected(&make);
+}
+
+/// Fills to capacity: no member reported absent, the measured rate inside the
+/// 99.9% binomial interval of `expected_fpr()`, and no fewer bits than the
+/// information-theoretic bound at the rate it reports.
+pub fn no_false_negatives_and_rate<F, C>(scale: Scale, make: &C)
+where
+    F: Membership<u64>,
+    C: Fn(usize, f64, u64) -> F,
+{
+    let mut f = make(scale.items, scale.fpr, 11);
+    assert!(f.is_empty() && f.len() == 0, "a new filter is empty");
+    assert_eq!(
+        f.expected_fpr(),
+        0.0,
+        "an empty filter has no false positives"
+    );
+    let keys = members(12, scale.items);
+    for k in &keys {
+        f.insert(k)
+            .expect("a filter takes the items it was built for");
+    }
+    let missing = keys.iter().filter(|k| !f.contains(k)).count();
+    assert_eq!(missing, 0, "false negatives after {} inserts", scale.items);
+    assert_eq!(f.len(), scale.items);
+
+    let expected = f.expected_fpr();
+    assert!(expected > 0.0 && expected <= 1.0, "expected_fpr {expected}");
+    let hits = probes(13, scale.probes).filter(|p| f.contains(p)).count() as u64;
+    let (lo, hi) = binomial_interval(scale.probes as u64, expected, 0.999);
+    assert!(
+        (lo..=hi).contains(&hits),
+        "{hits} false positives in {} probes; theory {expected:.6} allows {lo}..={hi}",
+        scale.probes
+    );
+
+    let bits = f.memory_bytes() as f64 * 8.0;
+    let bound = scale.items as f64 * (1.0 / expected).log2();
+    assert!(
+        bits >= bound,
+        "{bits} bits cannot reach rate {expected} for {} items",
+        scale.items
+    );
+    let per_item = f.bits_per_item().expect("not empty");
+    assert!((per_item - bits / scale.items as f64).abs() < 1e-9);
+}
+
+/// `insert` reports new items, `len` counts them, `clear` empties the filter.
+pub fn len_and_clear<F, C>(make: &C)
+where
+    F: Membership<u64>,
+    C: Fn(usize, f64, u64) -> F,
+{
+    let mut f = make(1_000, 0.001, 21);
+    let keys = members(22, 500);
+    let new = f.insert_all(&keys).expect("room for 500 of 1,000");
+    // Each Ok(false) is a false positive among 500 fresh keys at rate ≤ 0.001.
+    assert!(new >= 490, "only {new} of 500 fresh keys reported new");
+    assert_eq!(f.len(), 500);
+    assert_eq!(f.count_contained(&keys), 500);
+    assert_eq!(
+        f.insert(&keys[0]),
+        Ok(false),
+        "a member is reported present"
+    );
+    let before = f.memory_bytes();
+    f.clear();
+    assert!(f.is_empty());
+    assert_eq!(f.memory_bytes(), before, "clear keeps the table");
+    assert_eq!(f.count_contained(&keys), 0, "clear forgets every item");
+    assert_eq!(f.insert(&keys[0]), Ok(true));
+}
+
+/// Encoding and decoding gives a filter that answers every query alike.
+pub fn round_trip<F, C>(scale: Scale, make: &C)
+where
+    F: Membership<u64> + Persist,
+    C: Fn(usize, f64, u64) -> F,
+{
+    let mut f = make(scale.items, scale.fpr, 31);
+    let keys = members(32, scale.items / 2);
+    f.insert_all(&keys).expect("room for half the capacity");
+    let bytes = f.to_bytes();
+    let g = F::from_bytes(&bytes).expect("a filter decodes what it encoded");
+    assert_eq!(g.len(), f.len());
+    assert_eq!(g.memory_bytes(), f.memory_bytes());
+    assert_eq!(g.expected_fpr().to_bits(), f.expected_fpr().to_bits());
+    assert_eq!(g.count_contained(&keys), keys.len());
+    let disagree = probes(33, 100_000)
+        .filter(|p| f.contains(p) != g.contains(p))
+        .count();
+    assert_eq!(disagree, 0, "decoded filter answers differently");
+    assert_eq!(g.to_bytes(), bytes, "re-encoding changes the bytes");
+}
+
+/// Every single-byte corruption and every truncation of a small encoded
+/// filter is an error, never a panic or a different filter.
+pub fn corruption_is_detected<F, C>(make: &C)
+where
+    F: Membership<u64> + Persist,
+    C: Fn(usize, f64, u64) -> F,
+{
+    let mut f = make(40, 0.05, 41);
+    f.insert_all(&members(42, 20)).expect("room");
+    let bytes = f.to_bytes();
+    for i in 0..bytes.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = bytes.clone();
+            bad[i] ^= flip;
+            assert!(
+                F::from_bytes(&bad).is_err(),
+                "corrupting byte {i} with {flip:#x} went unseen"
+            );
+        }
+    }
+    for len in 0..bytes.len() {
+        assert!(
+            F::from_bytes(&bytes[..len]).is_err(),
+            "truncation to {len} bytes went unseen"
+        );
+    }
+}

@@ -1,0 +1,11 @@
+//! Test helpers shared by the bloomlab crates (not published).
+//!
+//! - [`keys`]: seeded random keys, members and probes disjoint by construction;
+//! - [`stats`]: binomial acceptance intervals and Clopper–Pearson intervals;
+//! - [`conformance`]: the suite every variant's tests run against a constructor.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod conformance;
+pub mod keys;
+pub mod stats;

@@ -1,0 +1,2 @@
+//! The bloomlab experiment runner: being written.
+fn main() {}
