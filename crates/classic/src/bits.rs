@@ -1,0 +1,463 @@
+//! [`BloomFilter`]: the classic Bloom filter over one bit array.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::codec::Variant;
+use bloomlab_core::hash::Positions;
+use bloomlab_core::theory::classic::{self, MAX_HASHES};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
+
+use crate::builder::Builder;
+use crate::codec;
+use crate::error::{BuildError, MergeError};
+
+/// The word holding bit `bit`, and the bit's mask in it: bit i lives in
+/// `words[i / 64]` at `1 << (i % 64)`.
+#[inline]
+pub(crate) fn locate(bit: u64) -> (usize, u64) {
+    ((bit >> 6) as usize, 1 << (bit & 63))
+}
+
+/// Checks raw parts the way [`BloomFilter::from_words`] documents.
+pub(crate) fn check_parts(words: &[u64], num_bits: u64, num_hashes: u32) -> Result<(), BuildError> {
+    if num_bits == 0 {
+        return Err(ParamError::ZeroBits.into());
+    }
+    if num_hashes == 0 {
+        return Err(ParamError::ZeroHashes.into());
+    }
+    if num_hashes > MAX_HASHES {
+        return Err(ParamError::TooManyHashes(u64::from(num_hashes)).into());
+    }
+    let expected = num_bits.div_ceil(64);
+    if words.len() as u64 != expected {
+        return Err(BuildError::WordCount {
+            expected,
+            found: words.len() as u64,
+        });
+    }
+    let tail = num_bits % 64;
+    if tail != 0 && words.last().is_some_and(|&w| w >> tail != 0) {
+        return Err(BuildError::BitsBeyondEnd);
+    }
+    Ok(())
+}
+
+/// Maps a constructor's complaint about decoded parts to a decode error.
+pub(crate) fn invalid(e: BuildError) -> DecodeError {
+    DecodeError::InvalidParameters {
+        what: match e {
+            BuildError::Param(ParamError::ZeroBits) => "zero bits",
+            BuildError::Param(ParamError::ZeroHashes) => "zero hashes",
+            BuildError::Param(ParamError::TooManyHashes(_)) => "too many hashes",
+            BuildError::BitsBeyondEnd => "bits set beyond the table",
+            _ => "parameters do not fit the payload",
+        },
+    }
+}
+
+/// The classic Bloom filter: `m` bits, `k` hash positions per item.
+///
+/// Positions come from one 64-bit hash per item by enhanced double hashing
+/// ([`Positions`]), so a table may hold far more than 2^32 bits. An item is
+/// reported present when all its `k` bits are set, which never misses an
+/// inserted item and errs the other way at the rate
+/// [`classic::fpr`]`(m, n, k) = (1 − e^{−kn/m})^k`.
+///
+/// ```
+/// use bloomlab_classic::BloomFilter;
+///
+/// let mut f = BloomFilter::builder(100, 0.01).seed(1).build().unwrap();
+/// assert!(f.insert("apple"));
+/// assert!(!f.insert("apple")); // already present
+/// assert!(f.contains("apple"));
+/// assert_eq!(f.len(), 2); // every insert counts, as for `Membership::len`
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct BloomFilter<S = DefaultHasher> {
+    words: Vec<u64>,
+    num_bits: u64,
+    num_hashes: u32,
+    len: usize,
+    hasher: S,
+}
+
+impl BloomFilter<DefaultHasher> {
+    /// A filter for `expected_items` items at false-positive rate `fpr`, with
+    /// a random hash key: the fewest whole words for which some `k` reaches
+    /// `fpr` ([`classic::size_for`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(expected_items, fpr).build()
+    }
+
+    /// A filter of exactly `num_bits` bits and `num_hashes` hashes, with a
+    /// random hash key.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn with_bits(num_bits: u64, num_hashes: u32) -> Result<Self, BuildError> {
+        Self::builder_with_bits(num_bits, num_hashes).build()
+    }
+
+    /// A builder sized for `expected_items` items at rate `fpr`.
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder<DefaultHasher> {
+        Builder::items(expected_items, fpr)
+    }
+
+    /// A builder of exactly `num_bits` bits and `num_hashes` hashes.
+    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> Builder<DefaultHasher> {
+        Builder::bits(num_bits, num_hashes)
+    }
+
+    /// The filter in the binary format of [`bloomlab_core::codec`], hash key
+    /// included (see [`crate::codec`] for the fields).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(
+            Variant::Classic,
+            self.hasher.key(),
+            self.num_bits,
+            self.num_hashes,
+            self.len,
+            self.words.iter().copied(),
+        )
+    }
+
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for any bad input; parameters that do not fit the
+    /// payload are [`DecodeError::InvalidParameters`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let s = codec::decode(bytes, Variant::Classic, |bits| Some(bits.div_ceil(64)))?;
+        Self::from_words(
+            s.words,
+            s.size,
+            s.num_hashes,
+            s.len,
+            DefaultHasher::from_key(s.key),
+        )
+        .map_err(invalid)
+    }
+}
+
+impl Persist for BloomFilter<DefaultHasher> {
+    fn to_bytes(&self) -> Vec<u8> {
+        BloomFilter::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        BloomFilter::from_bytes(bytes)
+    }
+}
+
+impl<S: BuildHasher> BloomFilter<S> {
+    /// Rebuilds a filter from raw parts: the words (bit i in `words[i / 64]`
+    /// at `1 << (i % 64)`), the sizes, the count of inserts, and the hasher.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Param`] for zero bits, zero hashes or more than
+    /// [`MAX_HASHES`]; [`BuildError::WordCount`] unless there are exactly
+    /// `ceil(num_bits / 64)` words; [`BuildError::BitsBeyondEnd`] if a bit
+    /// at or past `num_bits` is set.
+    pub fn from_words(
+        words: Vec<u64>,
+        num_bits: u64,
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+    ) -> Result<Self, BuildError> {
+        check_parts(&words, num_bits, num_hashes)?;
+        Ok(Self {
+            words,
+            num_bits,
+            num_hashes,
+            len,
+            hasher,
+        })
+    }
+
+    /// `m`, the bits in the table, exactly as sized.
+    pub fn num_bits(&self) -> u64 {
+        self.num_bits
+    }
+
+    /// `k`, the positions set per item.
+    pub fn num_hashes(&self) -> u32 {
+        self.num_hashes
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// The words of the table: bit i in `words[i / 64]` at `1 << (i % 64)`.
+    pub fn as_words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Adds `item`; `true` if it was not reported present before.
+    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// `false`: `item` was never inserted. `true`: it probably was.
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// Adds the item whose hash (by [`hasher`](Self::hasher)) is `hash`;
+    /// `true` if one of its bits was unset.
+    pub fn insert_hash(&mut self, hash: u64) -> bool {
+        let mut new = false;
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            let (i, mask) = locate(bit);
+            let word = &mut self.words[i];
+            new |= *word & mask == 0;
+            *word |= mask;
+        }
+        self.len = self.len.saturating_add(1);
+        new
+    }
+
+    /// Whether every bit of the item whose hash is `hash` is set.
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        Positions::new(hash, self.num_bits)
+            .take(self.num_hashes as usize)
+            .all(|bit| {
+                let (i, mask) = locate(bit);
+                self.words[i] & mask != 0
+            })
+    }
+
+    /// Inserts made (every call to `insert`, including repeats and items
+    /// already reported present), as [`Membership::len`] counts them.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was inserted since the filter was built or cleared.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Unsets every bit; keeps the size and the hasher.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+        self.len = 0;
+    }
+
+    /// Bits set.
+    pub fn count_ones(&self) -> u64 {
+        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// The fraction of bits set.
+    pub fn fill_ratio(&self) -> f64 {
+        self.count_ones() as f64 / self.num_bits as f64
+    }
+
+    /// The number of distinct items the set bits suggest,
+    /// [`classic::estimate_count`]: `−(m/k) ln(1 − X/m)` for `X` bits set
+    /// (Swamidass and Baldi 2007). Infinite when every bit is set.
+    pub fn estimate_count(&self) -> f64 {
+        classic::estimate_count(
+            self.num_bits as f64,
+            f64::from(self.num_hashes),
+            self.count_ones() as f64,
+        )
+    }
+
+    /// [`classic::fpr`]`(m, len, k)`: the rate theory predicts after
+    /// [`len`](Self::len) distinct inserts.
+    pub fn expected_fpr(&self) -> f64 {
+        classic::fpr(
+            self.num_bits as f64,
+            self.len as f64,
+            f64::from(self.num_hashes),
+        )
+    }
+
+    /// Bytes of the table.
+    pub fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    fn check_compatible(&self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        if self.num_bits != other.num_bits {
+            return Err(MergeError::NumBits {
+                ours: self.num_bits,
+                theirs: other.num_bits,
+            });
+        }
+        if self.num_hashes != other.num_hashes {
+            return Err(MergeError::NumHashes {
+                ours: self.num_hashes,
+                theirs: other.num_hashes,
+            });
+        }
+        if self.hasher != other.hasher {
+            return Err(MergeError::Hasher);
+        }
+        Ok(())
+    }
+
+    /// Makes this filter hold every item of `other` too: the bitwise OR.
+    /// [`len`](Self::len) becomes the sum of both (items in both count twice,
+    /// so [`expected_fpr`](Self::expected_fpr) errs high).
+    ///
+    /// The hashers are compared with `==`, which is why `S: PartialEq`: for
+    /// [`DefaultHasher`] that compares the keys. Comparing the hashes of a
+    /// few probe values would prove nothing, and a hasher without
+    /// `PartialEq` (such as std's `RandomState`) cannot be merged.
+    ///
+    /// # Errors
+    ///
+    /// [`MergeError`] if `m`, `k` or the hasher differ; nothing changes then.
+    pub fn union(&mut self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        self.check_compatible(other)?;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a |= b;
+        }
+        self.len = self.len.saturating_add(other.len);
+        Ok(())
+    }
+
+    /// Keeps only the bits set in both filters: the bitwise AND. Every item
+    /// inserted into both is still reported present, and the rate is at most
+    /// that of either filter. [`len`](Self::len) becomes the smaller of the
+    /// two, an upper bound on the items held in common.
+    ///
+    /// # Errors
+    ///
+    /// As [`union`](Self::union).
+    pub fn intersect(&mut self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        self.check_compatible(other)?;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= b;
+        }
+        self.len = self.len.min(other.len);
+        Ok(())
+    }
+}
+
+impl<S> fmt::Debug for BloomFilter<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BloomFilter")
+            .field("num_bits", &self.num_bits)
+            .field("num_hashes", &self.num_hashes)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        Ok(BloomFilter::insert(self, item))
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        BloomFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        BloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        BloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        BloomFilter::clear(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_layout_follows_positions() {
+        let mut f = BloomFilter::with_bits(1_000, 3).unwrap();
+        let hash = 0x0123_4567_89ab_cdef;
+        f.insert_hash(hash);
+        let want: Vec<u64> = Positions::new(hash, 1_000).take(3).collect();
+        let mut set = Vec::new();
+        for (i, w) in f.as_words().iter().enumerate() {
+            for b in 0..64 {
+                if w >> b & 1 == 1 {
+                    set.push(i as u64 * 64 + b);
+                }
+            }
+        }
+        let mut want_sorted = want.clone();
+        want_sorted.sort_unstable();
+        want_sorted.dedup();
+        assert_eq!(set, want_sorted);
+        assert_eq!(f.count_ones(), want_sorted.len() as u64);
+    }
+
+    #[test]
+    fn from_words_checks_its_parts() {
+        let h = DefaultHasher::from_seed(1);
+        assert!(BloomFilter::from_words(vec![0; 2], 100, 3, 0, h).is_ok());
+        assert_eq!(
+            BloomFilter::from_words(vec![0; 3], 100, 3, 0, h),
+            Err(BuildError::WordCount {
+                expected: 2,
+                found: 3
+            })
+        );
+        assert_eq!(
+            BloomFilter::from_words(vec![0, 1 << 36], 100, 3, 0, h),
+            Err(BuildError::BitsBeyondEnd)
+        );
+        assert!(BloomFilter::from_words(vec![0, 1 << 35], 100, 3, 0, h).is_ok());
+        assert_eq!(
+            BloomFilter::from_words(vec![], 0, 3, 0, h),
+            Err(BuildError::Param(ParamError::ZeroBits))
+        );
+        assert_eq!(
+            BloomFilter::from_words(vec![0], 64, 0, 0, h),
+            Err(BuildError::Param(ParamError::ZeroHashes))
+        );
+        assert_eq!(
+            BloomFilter::from_words(vec![0], 64, 65, 0, h),
+            Err(BuildError::Param(ParamError::TooManyHashes(65)))
+        );
+    }
+
+    #[test]
+    fn debug_shows_sizes_not_bits() {
+        let f = BloomFilter::builder_with_bits(128, 2)
+            .seed(3)
+            .build()
+            .unwrap();
+        assert_eq!(
+            format!("{f:?}"),
+            "BloomFilter { num_bits: 128, num_hashes: 2, len: 0, .. }"
+        );
+    }
+}

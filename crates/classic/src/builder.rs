@@ -1,0 +1,147 @@
+//! Builders: size a filter from (items, rate) or give its size, pick the
+//! hasher, cap the memory.
+
+use std::hash::BuildHasher;
+
+use bloomlab_core::theory::classic::MAX_HASHES;
+use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
+
+use crate::bits::BloomFilter;
+use crate::error::BuildError;
+use crate::sizing::{self, DEFAULT_MAX_BYTES};
+
+/// How the table is sized.
+#[derive(Debug, Clone, Copy)]
+enum Size {
+    /// From the items expected and the target rate.
+    Items { items: usize, fpr: f64 },
+    /// Given outright: bits (or blocks) and hashes.
+    Exact { units: u64, hashes: u32 },
+}
+
+/// What every builder holds.
+#[derive(Debug, Clone)]
+struct Spec<S> {
+    size: Size,
+    hasher: S,
+    max_bytes: usize,
+}
+
+impl Spec<DefaultHasher> {
+    fn new(size: Size) -> Self {
+        Self {
+            size,
+            hasher: DefaultHasher::random(),
+            max_bytes: DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+impl<S> Spec<S> {
+    fn with_hasher<S2>(self, hasher: S2) -> Spec<S2> {
+        Spec {
+            size: self.size,
+            hasher,
+            max_bytes: self.max_bytes,
+        }
+    }
+
+    /// Bits and hashes of a classic filter, checked against the limit.
+    fn classic_shape(&self) -> Result<(u64, u32, usize), BuildError> {
+        let (bits, hashes) = match self.size {
+            Size::Items { items, fpr } => {
+                check_fpr(fpr)?;
+                if items == 0 {
+                    return Err(ParamError::ZeroItems.into());
+                }
+                sizing::classic_size(items as u64, fpr)?
+            }
+            Size::Exact { units, hashes } => (units, hashes),
+        };
+        check_hashes(hashes)?;
+        if bits == 0 {
+            return Err(ParamError::ZeroBits.into());
+        }
+        let words = sizing::check_words(u128::from(bits.div_ceil(64)), self.max_bytes)?;
+        Ok((bits, hashes, words))
+    }
+}
+
+fn check_hashes(hashes: u32) -> Result<(), ParamError> {
+    match hashes {
+        0 => Err(ParamError::ZeroHashes),
+        k if k > MAX_HASHES => Err(ParamError::TooManyHashes(u64::from(k))),
+        _ => Ok(()),
+    }
+}
+
+/// Builds a [`BloomFilter`]: from [`BloomFilter::builder`] (items and rate)
+/// or [`BloomFilter::builder_with_bits`] (bits and hashes).
+///
+/// ```
+/// use bloomlab_classic::BloomFilter;
+///
+/// let f = BloomFilter::builder(1_000, 0.01).seed(7).max_bytes(4_096).build().unwrap();
+/// assert_eq!((f.num_bits(), f.num_hashes()), (9_600, 7));
+/// assert!(BloomFilter::builder(1_000_000, 0.01).max_bytes(4_096).build().is_err());
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct Builder<S = DefaultHasher> {
+    spec: Spec<S>,
+}
+
+impl Builder<DefaultHasher> {
+    pub(crate) fn items(items: usize, fpr: f64) -> Self {
+        Self {
+            spec: Spec::new(Size::Items { items, fpr }),
+        }
+    }
+
+    pub(crate) fn bits(bits: u64, hashes: u32) -> Self {
+        Self {
+            spec: Spec::new(Size::Exact {
+                units: bits,
+                hashes,
+            }),
+        }
+    }
+
+    /// Uses [`DefaultHasher::from_seed`]`(seed)`: reproducible, but never for
+    /// a filter that guards a service against crafted input.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.spec.hasher = DefaultHasher::from_seed(seed);
+        self
+    }
+}
+
+impl<S> Builder<S> {
+    /// Uses `hasher` instead of the keyed default.
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<S2> {
+        Builder {
+            spec: self.spec.with_hasher(hasher),
+        }
+    }
+
+    /// Refuses to build a table of more than `max_bytes` bytes (by default,
+    /// the most the platform can address).
+    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.spec.max_bytes = max_bytes;
+        self
+    }
+}
+
+impl<S: BuildHasher> Builder<S> {
+    /// The empty filter.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero bits,
+    /// zero hashes, more than [`MAX_HASHES`], or a table beyond the byte
+    /// limit; [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn build(self) -> Result<BloomFilter<S>, BuildError> {
+        let (bits, hashes, words) = self.spec.classic_shape()?;
+        let words = sizing::zeroed_words(words)?;
+        BloomFilter::from_words(words, bits, hashes, 0, self.spec.hasher)
+    }
+}

@@ -1,0 +1,81 @@
+//! The stored forms of the three filters, inside [`Envelope`].
+//!
+//! | variant | parameters (little-endian) | payload |
+//! |---|---|---|
+//! | [`Variant::Classic`], [`Variant::Atomic`] | `num_bits: u64`, `num_hashes: u32`, `len: u64` | `ceil(num_bits / 64)` words, little-endian |
+//! | [`Variant::Blocked`] | `num_blocks: u64`, `num_hashes: u32`, `len: u64` | `8 · num_blocks` words, little-endian |
+
+use bloomlab_core::DecodeError;
+use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+
+/// The fields every variant stores.
+pub(crate) struct Stored {
+    /// The hash key.
+    pub key: [u64; 2],
+    /// Bits (classic, atomic) or blocks (blocked).
+    pub size: u64,
+    pub num_hashes: u32,
+    pub len: usize,
+    pub words: Vec<u64>,
+}
+
+pub(crate) fn encode(
+    variant: Variant,
+    key: [u64; 2],
+    size: u64,
+    num_hashes: u32,
+    len: usize,
+    words: impl ExactSizeIterator<Item = u64>,
+) -> Vec<u8> {
+    let params = Writer::new()
+        .u64(size)
+        .u32(num_hashes)
+        .u64(len as u64)
+        .finish();
+    let mut payload = Vec::with_capacity(words.len() * 8);
+    for w in words {
+        payload.extend_from_slice(&w.to_le_bytes());
+    }
+    Envelope {
+        variant,
+        key,
+        params,
+        payload,
+    }
+    .encode()
+}
+
+/// Reads the envelope and its fields; `words_for(size)` is how many words
+/// the payload must hold (`None` if that overflows). The filter's own
+/// constructor still checks the values.
+pub(crate) fn decode(
+    bytes: &[u8],
+    variant: Variant,
+    words_for: impl Fn(u64) -> Option<u64>,
+) -> Result<Stored, DecodeError> {
+    let env = Envelope::decode(bytes, variant)?;
+    let mut params = Reader::new(&env.params);
+    let size = params.u64()?;
+    let num_hashes = params.u32()?;
+    let len = params.u64()?;
+    params.finish("parameters longer than expected")?;
+    let len = usize::try_from(len).map_err(|_| DecodeError::InvalidParameters {
+        what: "item count does not fit this platform",
+    })?;
+    let words = words_for(size)
+        .and_then(|w| usize::try_from(w).ok())
+        .filter(|&w| w.checked_mul(8) == Some(env.payload.len()))
+        .ok_or(DecodeError::InvalidParameters {
+            what: "payload length does not match the table size",
+        })?;
+    let mut payload = Reader::new(&env.payload);
+    let words = payload.words(words)?;
+    payload.finish("payload longer than the table")?;
+    Ok(Stored {
+        key: env.key,
+        size,
+        num_hashes,
+        len,
+        words,
+    })
+}

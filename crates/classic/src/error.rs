@@ -1,0 +1,106 @@
+//! The errors of building and merging filters.
+
+use std::fmt;
+
+use bloomlab_core::ParamError;
+
+/// Why a filter could not be built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A sizing parameter no filter can be built from: a rate outside (0, 1),
+    /// zero items, bits or hashes, too many hashes, or a table larger than
+    /// the limit (see [`Builder::max_bytes`](crate::Builder::max_bytes)).
+    Param(ParamError),
+    /// The allocator refused the table, although it is within the limit.
+    OutOfMemory {
+        /// Bytes the table needs.
+        bytes: u128,
+    },
+    /// [`BloomFilter::from_words`](crate::BloomFilter::from_words) was given
+    /// a different number of words than its bit count needs.
+    WordCount {
+        /// `ceil(num_bits / 64)`.
+        expected: u64,
+        /// The words given.
+        found: u64,
+    },
+    /// A bit at or beyond `num_bits` is set in the words given to
+    /// [`BloomFilter::from_words`](crate::BloomFilter::from_words).
+    BitsBeyondEnd,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Param(e) => e.fmt(f),
+            BuildError::OutOfMemory { bytes } => {
+                write!(f, "could not allocate a table of {bytes} bytes")
+            }
+            BuildError::WordCount { expected, found } => {
+                write!(f, "{found} words given where {expected} hold the bits")
+            }
+            BuildError::BitsBeyondEnd => f.write_str("a bit beyond the table's length is set"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Param(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParamError> for BuildError {
+    fn from(e: ParamError) -> Self {
+        BuildError::Param(e)
+    }
+}
+
+/// Why two filters could not be merged by `union` or `intersect`: only filters
+/// with the same table size, the same hash count and the same hasher put an
+/// item's bits in the same places. A failed merge changed nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The tables have different numbers of bits.
+    NumBits {
+        /// Bits of the filter merged into.
+        ours: u64,
+        /// Bits of the other filter.
+        theirs: u64,
+    },
+    /// The filters use different numbers of hash functions.
+    NumHashes {
+        /// Hashes of the filter merged into.
+        ours: u32,
+        /// Hashes of the other filter.
+        theirs: u32,
+    },
+    /// The hashers differ (for [`DefaultHasher`](bloomlab_core::DefaultHasher),
+    /// the keys differ), so the same item sets different bits in each.
+    Hasher,
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::NumBits { ours, theirs } => {
+                write!(
+                    f,
+                    "cannot merge a filter of {theirs} bits into one of {ours}"
+                )
+            }
+            MergeError::NumHashes { ours, theirs } => write!(
+                f,
+                "cannot merge a filter with {theirs} hashes into one with {ours}"
+            ),
+            MergeError::Hasher => f.write_str("cannot merge filters with different hash keys"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}

@@ -1,0 +1,41 @@
+//! Measured false-positive rates against theory, at 100,000 items and a
+//! million probes, for the targets 10%, 1% and 0.1%.
+
+use bloomlab_classic::BloomFilter;
+use bloomlab_core::Membership;
+use bloomlab_core::theory::classic;
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::stats::binomial_interval;
+
+const ITEMS: usize = 100_000;
+const PROBES: usize = 1_000_000;
+const TARGETS: [f64; 3] = [0.1, 0.01, 0.001];
+
+/// Fills `f` with the testkit's members and counts false positives among a
+/// million probes; checks there is no false negative.
+fn measure<F: Membership<u64>>(f: &mut F, seed: u64) -> u64 {
+    let keys = members(seed, ITEMS);
+    for k in &keys {
+        f.insert(k).unwrap();
+    }
+    assert!(keys.iter().all(|k| f.contains(k)), "false negative");
+    probes(seed + 1, PROBES).filter(|p| f.contains(p)).count() as u64
+}
+
+#[test]
+fn classic_rate_matches_the_formula() {
+    for (i, &p) in TARGETS.iter().enumerate() {
+        let seed = 100 + 10 * i as u64;
+        let mut f = BloomFilter::builder(ITEMS, p).seed(seed).build().unwrap();
+        let hits = measure(&mut f, seed);
+        let m = f.num_bits() as f64;
+        let expected = classic::fpr(m, ITEMS as f64, f64::from(f.num_hashes()));
+        assert_eq!(f.expected_fpr(), expected);
+        assert!(expected <= p, "sized for {p}, theory says {expected}");
+        let (lo, hi) = binomial_interval(PROBES as u64, expected, 0.999);
+        assert!(
+            (lo..=hi).contains(&hits),
+            "target {p}: {hits} false positives, theory {expected:.6} allows {lo}..={hi}"
+        );
+    }
+}
