@@ -5,10 +5,10 @@ use std::hash::{BuildHasher, Hash};
 
 use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::Positions;
-use bloomlab_core::theory::classic::{self, MAX_HASHES};
+use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
 
-use crate::builder::Builder;
+use crate::builder::{Builder, check_hashes};
 use crate::codec;
 use crate::error::{BuildError, MergeError};
 
@@ -24,12 +24,7 @@ pub(crate) fn check_parts(words: &[u64], num_bits: u64, num_hashes: u32) -> Resu
     if num_bits == 0 {
         return Err(ParamError::ZeroBits.into());
     }
-    if num_hashes == 0 {
-        return Err(ParamError::ZeroHashes.into());
-    }
-    if num_hashes > MAX_HASHES {
-        return Err(ParamError::TooManyHashes(u64::from(num_hashes)).into());
-    }
+    check_hashes(num_hashes)?;
     let expected = num_bits.div_ceil(64);
     if words.len() as u64 != expected {
         return Err(BuildError::WordCount {
@@ -164,7 +159,7 @@ impl<S: BuildHasher> BloomFilter<S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for zero bits, zero hashes or more than
-    /// [`MAX_HASHES`]; [`BuildError::WordCount`] unless there are exactly
+    /// [`MAX_HASHES`](classic::MAX_HASHES); [`BuildError::WordCount`] unless there are exactly
     /// `ceil(num_bits / 64)` words; [`BuildError::BitsBeyondEnd`] if a bit
     /// at or past `num_bits` is set.
     pub fn from_words(
@@ -284,6 +279,15 @@ impl<S: BuildHasher> BloomFilter<S> {
             self.len as f64,
             f64::from(self.num_hashes),
         )
+    }
+
+    /// The rate of a probe against the table as it stands,
+    /// [`classic::fpr_from_fill`]`(fill, k)`: exact for independent uniform
+    /// positions. Where [`expected_fpr`](Self::expected_fpr) averages over
+    /// every way the items could have fallen, this is the rate of these
+    /// items' table.
+    pub fn estimated_fpr(&self) -> f64 {
+        classic::fpr_from_fill(self.fill_ratio(), f64::from(self.num_hashes))
     }
 
     /// Bytes of the table.

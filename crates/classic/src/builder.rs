@@ -7,8 +7,9 @@ use bloomlab_core::theory::classic::MAX_HASHES;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
 use crate::bits::BloomFilter;
+use crate::blocked::BlockedBloomFilter;
 use crate::error::BuildError;
-use crate::sizing::{self, DEFAULT_MAX_BYTES};
+use crate::sizing::{self, BLOCK_BITS, DEFAULT_MAX_BYTES};
 
 /// How the table is sized.
 #[derive(Debug, Clone, Copy)]
@@ -65,9 +66,35 @@ impl<S> Spec<S> {
         let words = sizing::check_words(u128::from(bits.div_ceil(64)), self.max_bytes)?;
         Ok((bits, hashes, words))
     }
+
+    /// Blocks and hashes of a blocked filter, checked against the limit.
+    fn blocked_shape(&self) -> Result<(u32, usize), BuildError> {
+        let (blocks, hashes) = match self.size {
+            Size::Items { items, fpr } => {
+                check_fpr(fpr)?;
+                if items == 0 {
+                    return Err(ParamError::ZeroItems.into());
+                }
+                sizing::blocked_size(items as u64, fpr)?
+            }
+            Size::Exact { units, hashes } => (units, hashes),
+        };
+        check_hashes(hashes)?;
+        if blocks == 0 {
+            return Err(ParamError::ZeroBits.into());
+        }
+        let words_per_block = u128::from(BLOCK_BITS / 64);
+        sizing::check_words(u128::from(blocks) * words_per_block, self.max_bytes)?;
+        let blocks = usize::try_from(blocks).map_err(|_| ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: self.max_bytes as u128,
+        })?;
+        Ok((hashes, blocks))
+    }
 }
 
-fn check_hashes(hashes: u32) -> Result<(), ParamError> {
+/// Checks `k`: at least one, at most [`MAX_HASHES`].
+pub(crate) fn check_hashes(hashes: u32) -> Result<(), ParamError> {
     match hashes {
         0 => Err(ParamError::ZeroHashes),
         k if k > MAX_HASHES => Err(ParamError::TooManyHashes(u64::from(k))),
@@ -143,5 +170,64 @@ impl<S: BuildHasher> Builder<S> {
         let (bits, hashes, words) = self.spec.classic_shape()?;
         let words = sizing::zeroed_words(words)?;
         BloomFilter::from_words(words, bits, hashes, 0, self.spec.hasher)
+    }
+}
+
+/// Builds a [`BlockedBloomFilter`]: from [`BlockedBloomFilter::builder`]
+/// (items and rate) or [`BlockedBloomFilter::builder_with_blocks`].
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct BlockedBuilder<S = DefaultHasher> {
+    spec: Spec<S>,
+}
+
+impl BlockedBuilder<DefaultHasher> {
+    pub(crate) fn items(items: usize, fpr: f64) -> Self {
+        Self {
+            spec: Spec::new(Size::Items { items, fpr }),
+        }
+    }
+
+    pub(crate) fn blocks(blocks: u64, hashes: u32) -> Self {
+        Self {
+            spec: Spec::new(Size::Exact {
+                units: blocks,
+                hashes,
+            }),
+        }
+    }
+
+    /// Uses [`DefaultHasher::from_seed`]`(seed)`.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.spec.hasher = DefaultHasher::from_seed(seed);
+        self
+    }
+}
+
+impl<S> BlockedBuilder<S> {
+    /// Uses `hasher` instead of the keyed default.
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> BlockedBuilder<S2> {
+        BlockedBuilder {
+            spec: self.spec.with_hasher(hasher),
+        }
+    }
+
+    /// Refuses to build a table of more than `max_bytes` bytes.
+    pub fn max_bytes(mut self, max_bytes: usize) -> Self {
+        self.spec.max_bytes = max_bytes;
+        self
+    }
+}
+
+impl<S: BuildHasher> BlockedBuilder<S> {
+    /// The empty filter. Sizing from (items, rate) evaluates the exact
+    /// blocked rate a few dozen times: milliseconds, not microseconds.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`]; zero blocks is [`ParamError::ZeroBits`].
+    pub fn build(self) -> Result<BlockedBloomFilter<S>, BuildError> {
+        let (hashes, blocks) = self.spec.blocked_shape()?;
+        BlockedBloomFilter::zeroed(blocks, hashes, self.spec.hasher)
     }
 }

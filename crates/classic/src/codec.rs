@@ -25,14 +25,14 @@ pub(crate) fn encode(
     size: u64,
     num_hashes: u32,
     len: usize,
-    words: impl ExactSizeIterator<Item = u64>,
+    words: impl Iterator<Item = u64>,
 ) -> Vec<u8> {
     let params = Writer::new()
         .u64(size)
         .u32(num_hashes)
         .u64(len as u64)
         .finish();
-    let mut payload = Vec::with_capacity(words.len() * 8);
+    let mut payload = Vec::with_capacity(words.size_hint().0 * 8);
     for w in words {
         payload.extend_from_slice(&w.to_le_bytes());
     }

@@ -31,12 +31,14 @@
 #![forbid(unsafe_code)]
 
 mod bits;
+mod blocked;
 mod builder;
 pub mod codec;
 mod error;
 mod sizing;
 
 pub use bits::BloomFilter;
+pub use blocked::BlockedBloomFilter;
 pub use bloomlab_core::DefaultHasher;
-pub use builder::Builder;
+pub use builder::{BlockedBuilder, Builder};
 pub use error::{BuildError, MergeError};

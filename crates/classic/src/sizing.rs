@@ -1,9 +1,12 @@
 //! Table sizes from (items, rate), size limits, and fallible allocation.
 
 use bloomlab_core::ParamError;
-use bloomlab_core::theory::classic;
+use bloomlab_core::theory::{blocked, classic};
 
 use crate::error::BuildError;
+
+/// Bits in one block of a [`BlockedBloomFilter`](crate::BlockedBloomFilter).
+pub const BLOCK_BITS: u32 = 512;
 
 /// The limit when the caller sets none: the most bytes any `Vec` can hold.
 pub(crate) const DEFAULT_MAX_BYTES: usize = isize::MAX as usize;
@@ -69,6 +72,74 @@ fn best_hashes(m: u64, n: u64) -> u32 {
     }
 }
 
+/// Blocks and hashes for `n` items at rate `p` in blocks of [`BLOCK_BITS`]:
+/// the fewest blocks for which [`blocked::fpr_exact`] is at most `p`, over
+/// the hash counts around the Putze–Sanders–Singler optimum; on a tie in
+/// blocks, the `k` with the lower rate.
+///
+/// Cost: a few dozen evaluations of `fpr_exact`, each about a millisecond.
+pub(crate) fn blocked_size(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+    let (bits_per_item, k0) = blocked::bits_per_item(BLOCK_BITS, p)?;
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let guess = (n as f64 * bits_per_item / f64::from(BLOCK_BITS)).ceil();
+    if guess >= (u64::MAX / 2) as f64 {
+        return Err(ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: u128::from(u64::MAX),
+        });
+    }
+    let guess = (guess as u64).max(1);
+    let mut best: Option<(u64, f64, u32)> = None;
+    for k in k0.saturating_sub(2).max(1)..=(k0 + 2).min(classic::MAX_HASHES) {
+        let blocks = min_blocks(n, p, k, guess)?;
+        let rate = blocked::fpr_exact(BLOCK_BITS, blocks, n, k);
+        let better = match best {
+            None => true,
+            Some((b, r, _)) => blocks < b || (blocks == b && rate < r),
+        };
+        if better {
+            best = Some((blocks, rate, k));
+        }
+    }
+    best.map(|(b, _, k)| (b, k)).ok_or(ParamError::ZeroHashes)
+}
+
+/// The fewest blocks for which `k` hashes reach rate `p` with `n` items,
+/// searching out from `guess` (the rate falls as blocks are added).
+fn min_blocks(n: u64, p: f64, k: u32, guess: u64) -> Result<u64, ParamError> {
+    let passes = |blocks: u64| blocked::fpr_exact(BLOCK_BITS, blocks, n, k) <= p;
+    let (mut lo, mut hi);
+    if passes(guess) {
+        hi = guess;
+        lo = guess / 2;
+        while lo > 0 && passes(lo) {
+            hi = lo;
+            lo /= 2;
+        }
+    } else {
+        lo = guess;
+        hi = guess;
+        loop {
+            hi = hi.checked_mul(2).ok_or(ParamError::TooLarge {
+                needed: u128::MAX,
+                limit: u128::from(u64::MAX),
+            })?;
+            if passes(hi) {
+                break;
+            }
+            lo = hi;
+        }
+    }
+    // Invariant: passes(hi); lo == 0 or !passes(lo).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if passes(mid) { hi = mid } else { lo = mid }
+    }
+    Ok(hi)
+}
+
 /// Checks `words` 64-bit words against the byte limit and the platform, and
 /// returns the count as a `usize`.
 pub(crate) fn check_words(words: u128, max_bytes: usize) -> Result<usize, ParamError> {
@@ -130,6 +201,21 @@ mod tests {
             classic_size(u64::MAX, 1e-9),
             Err(ParamError::TooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn blocked_sizing_is_minimal() {
+        for &(n, p) in &[(1u64, 0.5), (1_000, 0.01), (100_000, 0.01), (10_000, 0.001)] {
+            let (blocks, k) = blocked_size(n, p).unwrap();
+            assert!(blocked::fpr_exact(BLOCK_BITS, blocks, n, k) <= p);
+            if blocks > 1 {
+                // One block fewer misses the rate for every k tried.
+                let (_, k0) = blocked::bits_per_item(BLOCK_BITS, p).unwrap();
+                for k in k0.saturating_sub(2).max(1)..=k0 + 2 {
+                    assert!(blocked::fpr_exact(BLOCK_BITS, blocks - 1, n, k) > p);
+                }
+            }
+        }
     }
 
     #[test]

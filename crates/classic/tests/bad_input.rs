@@ -1,6 +1,6 @@
 //! Every bad constructor input gives its typed error, never a panic.
 
-use bloomlab_classic::{BloomFilter, BuildError};
+use bloomlab_classic::{BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
 
 fn classic(n: usize, p: f64) -> Result<BloomFilter, BuildError> {
@@ -11,42 +11,62 @@ fn bits(m: u64, k: u32) -> Result<BloomFilter, BuildError> {
     BloomFilter::builder_with_bits(m, k).seed(1).build()
 }
 
-fn is_invalid_fpr(r: Result<BloomFilter, BuildError>) -> bool {
-    matches!(r, Err(BuildError::Param(ParamError::InvalidFpr(_))))
+fn blocked(n: usize, p: f64) -> Result<BlockedBloomFilter, BuildError> {
+    BlockedBloomFilter::builder(n, p).seed(1).build()
+}
+
+fn blocks(b: u64, k: u32) -> Result<BlockedBloomFilter, BuildError> {
+    BlockedBloomFilter::builder_with_blocks(b, k)
+        .seed(1)
+        .build()
+}
+
+/// The error of building each kind of filter for `n` items at rate `p`.
+fn sized(n: usize, p: f64) -> [Option<BuildError>; 2] {
+    [classic(n, p).err(), blocked(n, p).err()]
+}
+
+/// The error of building each kind of filter of `size` bits (blocks) and `k` hashes.
+fn exact(size: u64, k: u32) -> [Option<BuildError>; 2] {
+    [bits(size, k).err(), blocks(size, k).err()]
+}
+
+fn all_invalid_fpr(p: f64) -> bool {
+    sized(1_000, p)
+        .iter()
+        .all(|e| matches!(e, Some(BuildError::Param(ParamError::InvalidFpr(_)))))
 }
 
 #[test]
 fn fpr_zero() {
-    assert!(is_invalid_fpr(classic(1_000, 0.0)));
+    assert!(all_invalid_fpr(0.0));
 }
 
 #[test]
 fn fpr_one() {
-    assert!(is_invalid_fpr(classic(1_000, 1.0)));
+    assert!(all_invalid_fpr(1.0));
 }
 
 #[test]
 fn fpr_negative() {
-    assert!(is_invalid_fpr(classic(1_000, -0.01)));
+    assert!(all_invalid_fpr(-0.01));
 }
 
 #[test]
 fn fpr_nan() {
-    assert!(is_invalid_fpr(classic(1_000, f64::NAN)));
+    assert!(all_invalid_fpr(f64::NAN));
 }
 
 #[test]
 fn fpr_infinite() {
-    assert!(is_invalid_fpr(classic(1_000, f64::INFINITY)));
-    assert!(is_invalid_fpr(classic(1_000, f64::NEG_INFINITY)));
+    assert!(all_invalid_fpr(f64::INFINITY));
+    assert!(all_invalid_fpr(f64::NEG_INFINITY));
 }
 
 #[test]
 fn zero_items() {
-    assert_eq!(
-        classic(0, 0.01).unwrap_err(),
-        BuildError::Param(ParamError::ZeroItems)
-    );
+    let e = Some(BuildError::Param(ParamError::ZeroItems));
+    assert_eq!(sized(0, 0.01), [e; 2]);
 }
 
 #[test]
@@ -67,19 +87,25 @@ fn zero_hashes() {
 
 #[test]
 fn too_many_hashes() {
-    assert_eq!(
-        bits(64, 65).unwrap_err(),
-        BuildError::Param(ParamError::TooManyHashes(65))
-    );
-    assert!(bits(64, 64).is_ok());
+    let e = Some(BuildError::Param(ParamError::TooManyHashes(65)));
+    assert_eq!(exact(64, 65), [e; 2]);
+    assert_eq!(exact(64, 64), [None; 2]);
 }
 
 #[test]
 fn overflowing_size() {
-    // usize::MAX items at 10^-300 need more bits than a u64 counts.
+    // usize::MAX items at 1% need more bits than a u64 counts (classic), or
+    // more bytes than a u64 counts (blocked: 3.5·10^17 blocks of 64 bytes).
+    for e in sized(usize::MAX, 0.01) {
+        assert!(
+            matches!(e, Some(BuildError::Param(ParamError::TooLarge { .. }))),
+            "{e:?}"
+        );
+    }
+    // u64::MAX blocks of 64 bytes overflow a u64 byte count.
     assert!(matches!(
-        classic(usize::MAX, 1e-300),
-        Err(BuildError::Param(ParamError::TooLarge { .. }))
+        blocks(u64::MAX, 3),
+        Err(BuildError::Param(ParamError::TooLarge { needed, .. })) if needed == u128::from(u64::MAX) * 64
     ));
     // u64::MAX bits fit the arithmetic but no allocator: 2^61 bytes.
     assert!(matches!(

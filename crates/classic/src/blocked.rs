@@ -1,0 +1,442 @@
+//! [`BlockedBloomFilter`]: every item's bits in one 512-bit block, one cache line.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::codec::Variant;
+use bloomlab_core::hash::{BlockPositions, reduce};
+use bloomlab_core::theory::{blocked, classic};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
+
+use crate::bits::invalid;
+use crate::builder::{BlockedBuilder, check_hashes};
+use crate::codec;
+use crate::error::{BuildError, MergeError};
+use crate::sizing::BLOCK_BITS;
+
+/// Words in one block.
+const BLOCK_WORDS: usize = (BLOCK_BITS / 64) as usize;
+
+/// `log2(BLOCK_BITS)`: the width of one in-block position.
+const LOG2_BLOCK_BITS: u32 = BLOCK_BITS.trailing_zeros();
+
+/// 512 bits on one 64-byte cache line.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Block([u64; BLOCK_WORDS]);
+
+/// The bits an item sets in its block, as a block-sized mask.
+#[inline]
+fn block_mask(hash: u64, num_hashes: u32) -> [u64; BLOCK_WORDS] {
+    let mut mask = [0u64; BLOCK_WORDS];
+    for p in BlockPositions::new(hash, LOG2_BLOCK_BITS).take(num_hashes as usize) {
+        mask[(p >> 6) as usize] |= 1 << (p & 63);
+    }
+    mask
+}
+
+/// A Bloom filter whose items each set `k` bits inside one block of 512 bits
+/// (Putze, Sanders and Singler, "Cache-, hash- and space-efficient Bloom
+/// filters", 2009).
+///
+/// A lookup reads one cache line instead of `k`, so it is faster than
+/// [`BloomFilter`](crate::BloomFilter)'s; the price is a higher rate at the
+/// same memory, because some blocks receive more than their share of items.
+/// The block is `reduce(hash, blocks)`; the positions inside it are
+/// [`BlockPositions`]`::new(hash, 9).take(k)`, independent uniform draws, so
+/// [`blocked::fpr_exact`] predicts the rate without approximation.
+///
+/// ```
+/// use bloomlab_classic::BlockedBloomFilter;
+///
+/// let mut f = BlockedBloomFilter::builder(10_000, 0.01).seed(1).build().unwrap();
+/// for i in 0..10_000u64 {
+///     f.insert(&i);
+/// }
+/// // 194 blocks: 9.93 bits per item where the classic filter needs 9.59.
+/// assert_eq!((f.num_blocks(), f.num_hashes()), (194, 6));
+/// assert!(f.expected_fpr() <= 0.01);
+/// assert!((0..10_000u64).all(|i| f.contains(&i)));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct BlockedBloomFilter<S = DefaultHasher> {
+    blocks: Vec<Block>,
+    num_hashes: u32,
+    len: usize,
+    hasher: S,
+}
+
+impl BlockedBloomFilter<DefaultHasher> {
+    /// A filter for `expected_items` at rate `fpr`, with a random hash key:
+    /// the fewest blocks for which [`blocked::fpr_exact`] reaches `fpr`.
+    ///
+    /// # Errors
+    ///
+    /// As [`BlockedBuilder::build`].
+    pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(expected_items, fpr).build()
+    }
+
+    /// A filter of exactly `blocks` blocks of 512 bits and `num_hashes`
+    /// hashes, with a random hash key.
+    ///
+    /// # Errors
+    ///
+    /// As [`BlockedBuilder::build`].
+    pub fn with_blocks(blocks: u64, num_hashes: u32) -> Result<Self, BuildError> {
+        Self::builder_with_blocks(blocks, num_hashes).build()
+    }
+
+    /// A builder sized for `expected_items` at rate `fpr`.
+    pub fn builder(expected_items: usize, fpr: f64) -> BlockedBuilder<DefaultHasher> {
+        BlockedBuilder::items(expected_items, fpr)
+    }
+
+    /// A builder of exactly `blocks` blocks and `num_hashes` hashes.
+    pub fn builder_with_blocks(blocks: u64, num_hashes: u32) -> BlockedBuilder<DefaultHasher> {
+        BlockedBuilder::blocks(blocks, num_hashes)
+    }
+
+    /// The filter in the binary format of [`bloomlab_core::codec`] (see
+    /// [`crate::codec`] for the fields).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(
+            Variant::Blocked,
+            self.hasher.key(),
+            self.blocks.len() as u64,
+            self.num_hashes,
+            self.len,
+            self.blocks.iter().flat_map(|b| b.0),
+        )
+    }
+
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for any bad input.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let s = codec::decode(bytes, Variant::Blocked, |blocks| {
+            blocks.checked_mul(BLOCK_WORDS as u64)
+        })?;
+        if s.size == 0 {
+            return Err(invalid(ParamError::ZeroBits.into()));
+        }
+        check_hashes(s.num_hashes).map_err(|e| invalid(e.into()))?;
+        let blocks = s
+            .words
+            .chunks_exact(BLOCK_WORDS)
+            .map(|c| {
+                let mut b = Block::default();
+                b.0.copy_from_slice(c);
+                b
+            })
+            .collect();
+        Ok(Self {
+            blocks,
+            num_hashes: s.num_hashes,
+            len: s.len,
+            hasher: DefaultHasher::from_key(s.key),
+        })
+    }
+}
+
+impl Persist for BlockedBloomFilter<DefaultHasher> {
+    fn to_bytes(&self) -> Vec<u8> {
+        BlockedBloomFilter::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        BlockedBloomFilter::from_bytes(bytes)
+    }
+}
+
+impl<S: BuildHasher> BlockedBloomFilter<S> {
+    /// An empty filter of `blocks` blocks; the sizes are already checked.
+    pub(crate) fn zeroed(blocks: usize, num_hashes: u32, hasher: S) -> Result<Self, BuildError> {
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(blocks)
+            .map_err(|_| BuildError::OutOfMemory {
+                bytes: blocks as u128 * u128::from(BLOCK_BITS / 8),
+            })?;
+        table.resize(blocks, Block::default());
+        Ok(Self {
+            blocks: table,
+            num_hashes,
+            len: 0,
+            hasher,
+        })
+    }
+
+    /// Blocks of 512 bits.
+    pub fn num_blocks(&self) -> u64 {
+        self.blocks.len() as u64
+    }
+
+    /// Bits in the table: 512 per block.
+    pub fn num_bits(&self) -> u64 {
+        self.num_blocks() * u64::from(BLOCK_BITS)
+    }
+
+    /// `k`, the positions set per item (all in one block).
+    pub fn num_hashes(&self) -> u32 {
+        self.num_hashes
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Adds `item`; `true` if it was not reported present before.
+    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// `false`: `item` was never inserted. `true`: it probably was.
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    #[inline]
+    fn block_of(&self, hash: u64) -> usize {
+        reduce(hash, self.blocks.len() as u64) as usize
+    }
+
+    /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
+    #[inline]
+    pub fn insert_hash(&mut self, hash: u64) -> bool {
+        let mask = block_mask(hash, self.num_hashes);
+        let i = self.block_of(hash);
+        let block = &mut self.blocks[i].0;
+        let mut missing = 0;
+        for (word, m) in block.iter_mut().zip(mask) {
+            missing |= m & !*word;
+            *word |= m;
+        }
+        self.len = self.len.saturating_add(1);
+        missing != 0
+    }
+
+    /// Whether every bit of the item whose hash is `hash` is set.
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        let mask = block_mask(hash, self.num_hashes);
+        let block = &self.blocks[self.block_of(hash)].0;
+        block
+            .iter()
+            .zip(mask)
+            .fold(0, |missing, (word, m)| missing | (m & !word))
+            == 0
+    }
+
+    /// Inserts made, repeats included, as [`Membership::len`] counts them.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was inserted since the filter was built or cleared.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Unsets every bit; keeps the size and the hasher.
+    pub fn clear(&mut self) {
+        self.blocks.fill(Block::default());
+        self.len = 0;
+    }
+
+    /// Bits set.
+    pub fn count_ones(&self) -> u64 {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.0)
+            .map(|w| u64::from(w.count_ones()))
+            .sum()
+    }
+
+    /// The fraction of bits set.
+    pub fn fill_ratio(&self) -> f64 {
+        self.count_ones() as f64 / self.num_bits() as f64
+    }
+
+    /// The number of distinct items the set bits suggest: the classic
+    /// estimate ([`classic::estimate_count`]) of each block on its own,
+    /// summed, since the items of a block are those that hashed to it.
+    /// Infinite when some block is full.
+    pub fn estimate_count(&self) -> f64 {
+        let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
+        self.blocks
+            .iter()
+            .map(|block| {
+                let ones: u32 = block.0.iter().map(|w| w.count_ones()).sum();
+                classic::estimate_count(b, k, f64::from(ones))
+            })
+            .sum()
+    }
+
+    /// [`blocked::fpr_exact`]`(512, blocks, len, k)`: the rate theory predicts
+    /// after [`len`](Self::len) distinct inserts.
+    ///
+    /// Computed afresh on every call by a dynamic program over block loads,
+    /// about a millisecond at the usual 40 to 60 items per block: cheap next
+    /// to filling the filter, too dear for a hot loop.
+    pub fn expected_fpr(&self) -> f64 {
+        blocked::fpr_exact(
+            BLOCK_BITS,
+            self.num_blocks(),
+            self.len as u64,
+            self.num_hashes,
+        )
+    }
+
+    /// The rate of a probe against the table as it stands: the mean over
+    /// blocks of `(ones/512)^k`, exact for independent uniform positions.
+    /// Where [`expected_fpr`](Self::expected_fpr) averages over every way
+    /// the items could have fallen, this is the rate of these items' table.
+    pub fn estimated_fpr(&self) -> f64 {
+        let k = self.num_hashes as i32;
+        let total: f64 = self
+            .blocks
+            .iter()
+            .map(|block| {
+                let ones: u32 = block.0.iter().map(|w| w.count_ones()).sum();
+                (f64::from(ones) / f64::from(BLOCK_BITS)).powi(k)
+            })
+            .sum();
+        total / self.blocks.len() as f64
+    }
+
+    /// Bytes of the table.
+    pub fn memory_bytes(&self) -> usize {
+        self.blocks.len() * size_of::<Block>()
+    }
+
+    fn check_compatible(&self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        if self.blocks.len() != other.blocks.len() {
+            return Err(MergeError::NumBits {
+                ours: self.num_bits(),
+                theirs: other.num_bits(),
+            });
+        }
+        if self.num_hashes != other.num_hashes {
+            return Err(MergeError::NumHashes {
+                ours: self.num_hashes,
+                theirs: other.num_hashes,
+            });
+        }
+        if self.hasher != other.hasher {
+            return Err(MergeError::Hasher);
+        }
+        Ok(())
+    }
+
+    /// The bitwise OR: holds every item of both. As
+    /// [`BloomFilter::union`](crate::BloomFilter::union), including why
+    /// `S: PartialEq` and what [`len`](Self::len) becomes.
+    ///
+    /// # Errors
+    ///
+    /// [`MergeError`] if the block counts, `k` or the hashers differ.
+    pub fn union(&mut self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        self.check_compatible(other)?;
+        for (a, b) in self.blocks.iter_mut().zip(&other.blocks) {
+            for (x, y) in a.0.iter_mut().zip(b.0) {
+                *x |= y;
+            }
+        }
+        self.len = self.len.saturating_add(other.len);
+        Ok(())
+    }
+
+    /// The bitwise AND: keeps every item inserted into both. As
+    /// [`BloomFilter::intersect`](crate::BloomFilter::intersect).
+    ///
+    /// # Errors
+    ///
+    /// As [`union`](Self::union).
+    pub fn intersect(&mut self, other: &Self) -> Result<(), MergeError>
+    where
+        S: PartialEq,
+    {
+        self.check_compatible(other)?;
+        for (a, b) in self.blocks.iter_mut().zip(&other.blocks) {
+            for (x, y) in a.0.iter_mut().zip(b.0) {
+                *x &= y;
+            }
+        }
+        self.len = self.len.min(other.len);
+        Ok(())
+    }
+}
+
+impl<S> fmt::Debug for BlockedBloomFilter<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BlockedBloomFilter")
+            .field("num_blocks", &self.blocks.len())
+            .field("num_hashes", &self.num_hashes)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        Ok(BlockedBloomFilter::insert(self, item))
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        BlockedBloomFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        BlockedBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        BlockedBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        BlockedBloomFilter::clear(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_one_cache_line() {
+        assert_eq!(size_of::<Block>(), 64);
+        assert_eq!(align_of::<Block>(), 64);
+    }
+
+    #[test]
+    fn an_item_sets_its_positions_in_its_block() {
+        let mut f = BlockedBloomFilter::with_blocks(10, 7).unwrap();
+        let hash = 0xfeed_face_dead_beef;
+        assert!(f.insert_hash(hash));
+        let block = reduce(hash, 10) as usize;
+        let mut want = [0u64; 8];
+        for p in BlockPositions::new(hash, 9).take(7) {
+            want[p as usize / 64] |= 1 << (p % 64);
+        }
+        for (i, b) in f.blocks.iter().enumerate() {
+            assert_eq!(b.0, if i == block { want } else { [0; 8] });
+        }
+        assert!(!f.insert_hash(hash));
+        assert!(f.contains_hash(hash));
+    }
+}

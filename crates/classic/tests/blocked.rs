@@ -1,0 +1,264 @@
+//! BlockedBloomFilter: conformance, merging, the count estimate, and the
+//! stored bytes.
+
+use bloomlab_classic::{BlockedBloomFilter, MergeError};
+use bloomlab_core::codec::{Envelope, Variant, Writer};
+use bloomlab_core::theory::blocked;
+use bloomlab_core::{DecodeError, DefaultHasher, Membership};
+use bloomlab_testkit::keys::members;
+use std::hash::BuildHasher;
+
+/// The suite at 100,000 items rather than its default 10,000.
+///
+/// Its rate check holds one table's false positives to a binomial interval
+/// around the rate averaged over all tables, which leaves out how much one
+/// table differs from the average. At 10,000 items (194 blocks) that spread
+/// is a relative 1.5%, more than the million probes' own 1.0%, and the
+/// default run fails (9,522 hits, interval 9,608..=10,261; this table's own
+/// rate, 0.009779, puts the count 2.6 sd low, a 1% event, on top of a table
+/// 1.5% below average). At 100,000 items the spread is 0.5%, small against
+/// the probes' noise, as the interval assumes. (The classic filter's spread
+/// is 1.2% at 10,000 items: see the report on the suite.)
+#[test]
+fn conformance() {
+    let scale = bloomlab_testkit::conformance::Scale {
+        items: 100_000,
+        ..Default::default()
+    };
+    bloomlab_testkit::conformance::run_at(scale, |n, p, seed| {
+        BlockedBloomFilter::builder(n, p)
+            .seed(seed)
+            .build()
+            .unwrap()
+    });
+}
+
+fn seeded(blocks: u64, hashes: u32, seed: u64, keys: &[u64]) -> BlockedBloomFilter {
+    let mut f = BlockedBloomFilter::builder_with_blocks(blocks, hashes)
+        .seed(seed)
+        .build()
+        .unwrap();
+    for k in keys {
+        f.insert(k);
+    }
+    f
+}
+
+#[test]
+fn sizing_is_the_fewest_blocks_that_reach_the_rate() {
+    let f = BlockedBloomFilter::builder(100_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    let (b, k) = (f.num_blocks(), f.num_hashes());
+    assert!(blocked::fpr_exact(512, b, 100_000, k) <= 0.01);
+    for k in 1..=16 {
+        assert!(blocked::fpr_exact(512, b - 1, 100_000, k) > 0.01, "k = {k}");
+    }
+    assert_eq!(f.memory_bytes() as u64, b * 64);
+    assert_eq!(f.num_bits(), b * 512);
+}
+
+#[test]
+fn union_equals_inserting_both_and_intersect_keeps_common_items() {
+    let common = members(1, 500);
+    let a_keys = [common.clone(), members(2, 1_500)].concat();
+    let b_keys = [common.clone(), members(3, 1_000)].concat();
+    let a = seeded(60, 6, 4, &a_keys);
+    let b = seeded(60, 6, 4, &b_keys);
+
+    let mut u = a.clone();
+    u.union(&b).unwrap();
+    assert_eq!(u, {
+        let mut both = seeded(60, 6, 4, &[a_keys.clone(), b_keys.clone()].concat());
+        // len counts inserts: the common keys went in twice either way.
+        assert_eq!(both.len(), 3_500);
+        both.clear();
+        for k in a_keys.iter().chain(&b_keys) {
+            both.insert(k);
+        }
+        both
+    });
+    assert_eq!(u.len(), 3_500);
+
+    let mut i = a.clone();
+    i.intersect(&b).unwrap();
+    assert!(common.iter().all(|k| i.contains(k)));
+    assert!(i.count_ones() <= a.count_ones().min(b.count_ones()));
+    assert_eq!(i.len(), 1_500);
+    let mut ii = i.clone();
+    ii.union(&a).unwrap();
+    ii.intersect(&a).unwrap();
+    assert_eq!(ii.count_ones(), a.count_ones(), "i ⊆ a, so (i ∪ a) ∩ a = a");
+}
+
+#[test]
+fn merging_mismatched_filters_fails_and_changes_nothing() {
+    let keys = members(5, 100);
+    let a = seeded(10, 4, 1, &keys);
+    let cases = [
+        (
+            seeded(11, 4, 1, &keys),
+            MergeError::NumBits {
+                ours: 5_120,
+                theirs: 5_632,
+            },
+        ),
+        (
+            seeded(10, 5, 1, &keys),
+            MergeError::NumHashes { ours: 4, theirs: 5 },
+        ),
+        (seeded(10, 4, 2, &keys), MergeError::Hasher),
+    ];
+    for (other, err) in cases {
+        let mut x = a.clone();
+        assert_eq!(x.union(&other), Err(err));
+        assert_eq!(x, a);
+        assert_eq!(x.intersect(&other), Err(err));
+        assert_eq!(x, a);
+    }
+}
+
+#[test]
+fn count_estimate_is_within_its_sampling_spread() {
+    let (blocks, k) = (1_000u64, 6u32);
+    let keys = members(6, 20_000);
+    let f = seeded(blocks, k, 7, &keys);
+    let est = f.estimate_count();
+
+    // Given how many items each block received (known from the keys), its
+    // set bits X follow the occupancy law of T = items·k uniform throws into
+    // B = 512 cells, independently of other blocks. The block's estimate
+    // g(X) = −(B/k) ln(1 − X/B) is then, to second order, centred on
+    // g(μ) + g''(μ)·Var X / 2 with variance g'(μ)²·Var X; summing gives the
+    // estimate's centre and spread, and 3.29 sd is its 99.9% normal interval.
+    let mut load = vec![0u32; blocks as usize];
+    for key in &keys {
+        let h = f.hasher().hash_one(key);
+        load[bloomlab_core::hash::reduce(h, blocks) as usize] += 1;
+    }
+    let (b, kf) = (512.0f64, f64::from(k));
+    let (mut centre, mut var) = (0.0, 0.0);
+    for &i in &load {
+        let t = f64::from(i) * kf;
+        let q1 = (1.0 - 1.0 / b).powf(t);
+        let q2 = (1.0 - 2.0 / b).powf(t);
+        let mu = b * (1.0 - q1);
+        let var_x = b * (b - 1.0) * q2 + b * q1 - b * b * q1 * q1;
+        let g = -(b / kf) * (1.0 - mu / b).ln();
+        let g1 = 1.0 / (kf * (1.0 - mu / b));
+        let g2 = 1.0 / (kf * b * (1.0 - mu / b).powi(2));
+        centre += g + g2 * var_x / 2.0;
+        var += g1 * g1 * var_x;
+    }
+    let sd = var.sqrt();
+    // The formula reads −ln(1 − 1/B) as 1/B, so it counts high by a factor
+    // of about 1 + 1/(2B): 19.5 items in 20,000 here.
+    let biased = 20_000.0 * (1.0 + 1.0 / (2.0 * b));
+    assert!((centre - biased).abs() < sd, "centre {centre}, sd {sd}");
+    assert!(
+        (est - centre).abs() <= 3.2905 * sd,
+        "estimate {est}, centre {centre:.1}, sd {sd:.1}"
+    );
+
+    let full = seeded(1, 64, 8, &members(9, 10_000));
+    assert_eq!(full.estimate_count(), f64::INFINITY);
+}
+
+#[test]
+fn stored_bytes_are_pinned() {
+    let f = seeded(1, 3, 7, &[1, 2, 3]);
+    let bytes = f.to_bytes();
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let want = [
+        "424c4d46",                         // magic "BLMF"
+        "0100",                             // format version 1
+        "0200",                             // variant: blocked
+        "d29c963834099d362914eed032e4c7d6", // key of seed 7
+        "14000000",                         // 20 bytes of parameters:
+        "0100000000000000",                 //   1 block
+        "03000000",                         //   3 hashes
+        "0300000000000000",                 //   3 inserts
+        "4000000000000000",                 // 64 bytes of payload, the block's words:
+        "0000040008000000",
+        "0040000000000000",
+        "0000400800000000",
+        "0040010000000001",
+        "0000000000000000",
+        "0000000800000000",
+        "0000000000000000",
+        "0000000000000000",
+        "a8d8fa7c", // CRC-32
+    ]
+    .concat();
+    assert_eq!(hex, want);
+    assert_eq!(BlockedBloomFilter::from_bytes(&bytes).unwrap(), f);
+}
+
+#[test]
+fn parameters_that_do_not_fit_the_payload_are_invalid() {
+    let f = seeded(2, 3, 7, &[1, 2, 3]);
+    let bytes = f.to_bytes();
+    let env = Envelope::decode(&bytes, Variant::Blocked).unwrap();
+    let key = f.hasher().key();
+    let envelope = |blocks: u64, hashes: u32, payload: &[u8]| {
+        Envelope {
+            variant: Variant::Blocked,
+            key,
+            params: Writer::new().u64(blocks).u32(hashes).u64(3).finish(),
+            payload: payload.to_vec(),
+        }
+        .encode()
+    };
+    assert_eq!(
+        BlockedBloomFilter::from_bytes(&envelope(2, 3, &env.payload)),
+        Ok(f)
+    );
+    for (blocks, hashes, payload) in [
+        (3, 3, &env.payload[..]),
+        (1, 3, &env.payload[..]),
+        (2, 3, &env.payload[..64]),
+        (0, 3, &[][..]),
+        (2, 0, &env.payload[..]),
+        (2, 65, &env.payload[..]),
+        (u64::MAX, 3, &env.payload[..]),
+    ] {
+        assert!(
+            matches!(
+                BlockedBloomFilter::from_bytes(&envelope(blocks, hashes, payload)),
+                Err(DecodeError::InvalidParameters { .. })
+            ),
+            "{blocks} blocks, {hashes} hashes, {} bytes",
+            payload.len()
+        );
+    }
+}
+
+#[test]
+fn trait_and_inherent_methods_agree() {
+    let keys = members(10, 1_000);
+    let mut a = BlockedBloomFilter::builder(1_000, 0.01)
+        .seed(3)
+        .build()
+        .unwrap();
+    let mut b = a.clone();
+    for k in &keys {
+        assert_eq!(Membership::insert(&mut a, k).unwrap(), b.insert(k));
+    }
+    assert_eq!(a, b);
+    assert_eq!(Membership::<u64>::expected_fpr(&a), b.expected_fpr());
+    assert_eq!(Membership::<u64>::memory_bytes(&a), b.memory_bytes());
+    let h = DefaultHasher::from_seed(3);
+    assert!(keys.iter().all(|k| b.contains_hash(h.hash_one(k))));
+    Membership::<u64>::clear(&mut a);
+    b.clear();
+    assert_eq!(a, b);
+    assert!(a.is_empty() && a.count_ones() == 0 && a.expected_fpr() == 0.0);
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
+        let _ = BlockedBloomFilter::from_bytes(&bytes);
+    }
+}
