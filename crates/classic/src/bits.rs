@@ -360,6 +360,35 @@ impl<S: BuildHasher> BloomFilter<S> {
         self.len = self.len.min(other.len);
         Ok(())
     }
+
+    /// Puts checked parts back together (they came from a filter).
+    pub(crate) fn from_checked_parts(
+        words: Vec<u64>,
+        num_bits: u64,
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+    ) -> Self {
+        debug_assert!(check_parts(&words, num_bits, num_hashes).is_ok());
+        Self {
+            words,
+            num_bits,
+            num_hashes,
+            len,
+            hasher,
+        }
+    }
+
+    /// Takes the parts apart: words, bits, hashes, len, hasher.
+    pub(crate) fn into_parts(self) -> (Vec<u64>, u64, u32, usize, S) {
+        (
+            self.words,
+            self.num_bits,
+            self.num_hashes,
+            self.len,
+            self.hasher,
+        )
+    }
 }
 
 impl<S> fmt::Debug for BloomFilter<S> {

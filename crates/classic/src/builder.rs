@@ -6,6 +6,7 @@ use std::hash::BuildHasher;
 use bloomlab_core::theory::classic::MAX_HASHES;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
+use crate::atomic::AtomicBloomFilter;
 use crate::bits::BloomFilter;
 use crate::blocked::BlockedBloomFilter;
 use crate::error::BuildError;
@@ -229,5 +230,53 @@ impl<S: BuildHasher> BlockedBuilder<S> {
     pub fn build(self) -> Result<BlockedBloomFilter<S>, BuildError> {
         let (hashes, blocks) = self.spec.blocked_shape()?;
         BlockedBloomFilter::zeroed(blocks, hashes, self.spec.hasher)
+    }
+}
+
+/// Builds an [`AtomicBloomFilter`]: sized exactly as [`Builder`] sizes a
+/// [`BloomFilter`].
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct AtomicBuilder<S = DefaultHasher> {
+    inner: Builder<S>,
+}
+
+impl AtomicBuilder<DefaultHasher> {
+    pub(crate) fn new(inner: Builder<DefaultHasher>) -> Self {
+        Self { inner }
+    }
+
+    /// Uses [`DefaultHasher::from_seed`]`(seed)`.
+    pub fn seed(self, seed: u64) -> Self {
+        Self {
+            inner: self.inner.seed(seed),
+        }
+    }
+}
+
+impl<S> AtomicBuilder<S> {
+    /// Uses `hasher` instead of the keyed default.
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> AtomicBuilder<S2> {
+        AtomicBuilder {
+            inner: self.inner.hasher(hasher),
+        }
+    }
+
+    /// Refuses to build a table of more than `max_bytes` bytes.
+    pub fn max_bytes(self, max_bytes: usize) -> Self {
+        Self {
+            inner: self.inner.max_bytes(max_bytes),
+        }
+    }
+}
+
+impl<S: BuildHasher> AtomicBuilder<S> {
+    /// The empty filter.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn build(self) -> Result<AtomicBloomFilter<S>, BuildError> {
+        self.inner.build().map(AtomicBloomFilter::from)
     }
 }

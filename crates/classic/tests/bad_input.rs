@@ -1,6 +1,6 @@
 //! Every bad constructor input gives its typed error, never a panic.
 
-use bloomlab_classic::{BlockedBloomFilter, BloomFilter, BuildError};
+use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
 
 fn classic(n: usize, p: f64) -> Result<BloomFilter, BuildError> {
@@ -21,14 +21,26 @@ fn blocks(b: u64, k: u32) -> Result<BlockedBloomFilter, BuildError> {
         .build()
 }
 
+fn atomic(n: usize, p: f64) -> Result<AtomicBloomFilter, BuildError> {
+    AtomicBloomFilter::builder(n, p).seed(1).build()
+}
+
+fn atomic_bits(m: u64, k: u32) -> Result<AtomicBloomFilter, BuildError> {
+    AtomicBloomFilter::builder_with_bits(m, k).seed(1).build()
+}
+
 /// The error of building each kind of filter for `n` items at rate `p`.
-fn sized(n: usize, p: f64) -> [Option<BuildError>; 2] {
-    [classic(n, p).err(), blocked(n, p).err()]
+fn sized(n: usize, p: f64) -> [Option<BuildError>; 3] {
+    [classic(n, p).err(), blocked(n, p).err(), atomic(n, p).err()]
 }
 
 /// The error of building each kind of filter of `size` bits (blocks) and `k` hashes.
-fn exact(size: u64, k: u32) -> [Option<BuildError>; 2] {
-    [bits(size, k).err(), blocks(size, k).err()]
+fn exact(size: u64, k: u32) -> [Option<BuildError>; 3] {
+    [
+        bits(size, k).err(),
+        blocks(size, k).err(),
+        atomic_bits(size, k).err(),
+    ]
 }
 
 fn all_invalid_fpr(p: f64) -> bool {
@@ -66,7 +78,7 @@ fn fpr_infinite() {
 #[test]
 fn zero_items() {
     let e = Some(BuildError::Param(ParamError::ZeroItems));
-    assert_eq!(sized(0, 0.01), [e; 2]);
+    assert_eq!(sized(0, 0.01), [e; 3]);
 }
 
 #[test]
@@ -88,8 +100,8 @@ fn zero_hashes() {
 #[test]
 fn too_many_hashes() {
     let e = Some(BuildError::Param(ParamError::TooManyHashes(65)));
-    assert_eq!(exact(64, 65), [e; 2]);
-    assert_eq!(exact(64, 64), [None; 2]);
+    assert_eq!(exact(64, 65), [e; 3]);
+    assert_eq!(exact(64, 64), [None; 3]);
 }
 
 #[test]
@@ -108,10 +120,17 @@ fn overflowing_size() {
         Err(BuildError::Param(ParamError::TooLarge { needed, .. })) if needed == u128::from(u64::MAX) * 64
     ));
     // u64::MAX bits fit the arithmetic but no allocator: 2^61 bytes.
-    assert!(matches!(
-        bits(u64::MAX, 3),
-        Err(BuildError::OutOfMemory { .. } | BuildError::Param(ParamError::TooLarge { .. }))
-    ));
+    for e in [bits(u64::MAX, 3).err(), atomic_bits(u64::MAX, 3).err()] {
+        assert!(
+            matches!(
+                e,
+                Some(
+                    BuildError::OutOfMemory { .. } | BuildError::Param(ParamError::TooLarge { .. })
+                )
+            ),
+            "{e:?}"
+        );
+    }
 }
 
 #[test]

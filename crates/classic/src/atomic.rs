@@ -1,0 +1,357 @@
+//! [`AtomicBloomFilter`]: the classic filter, shared between threads without a lock.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use bloomlab_core::codec::Variant;
+use bloomlab_core::hash::Positions;
+use bloomlab_core::theory::classic;
+use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, Persist};
+
+use crate::bits::{BloomFilter, invalid, locate};
+use crate::builder::{AtomicBuilder, Builder};
+use crate::codec;
+use crate::error::BuildError;
+
+// Every access uses `Ordering::Relaxed`, and that is enough:
+// - a bit only ever goes from 0 to 1 (until `clear`, which takes `&mut self`),
+//   and `fetch_or` is one atomic read-modify-write, so two threads setting
+//   bits in the same word can never lose each other's bits, whatever the
+//   ordering;
+// - a filter promises nothing about an insert that is still running: a
+//   lookup racing with it may see some of its bits and not others, and
+//   either answer is right for an item not yet (fully) inserted;
+// - once an insert has returned, whatever made the caller's later lookup
+//   come after it (a join, a channel, a lock, an Acquire load) is itself a
+//   happens-before edge, and that carries the Relaxed stores with it.
+// No bit is ever used to publish other data, which is what would need
+// Release/Acquire.
+const ORDER: Ordering = Ordering::Relaxed;
+
+/// A [`BloomFilter`] whose inserts take `&self`: any number of threads can
+/// insert and look up at once, without a lock (`Send + Sync`).
+///
+/// It has the same bit layout and positions as [`BloomFilter`], so
+/// converting either way ([`From`], [`into_bloom`](Self::into_bloom),
+/// [`to_bloom`](Self::to_bloom)) keeps every answer.
+///
+/// ```
+/// use bloomlab_classic::AtomicBloomFilter;
+///
+/// let f = AtomicBloomFilter::builder(20_000, 0.01).seed(3).build().unwrap();
+/// std::thread::scope(|s| {
+///     for t in 0..2u64 {
+///         let f = &f;
+///         s.spawn(move || {
+///             for i in 0..10_000 {
+///                 f.insert(&(t, i));
+///             }
+///         });
+///     }
+/// });
+/// assert_eq!(f.len(), 20_000);
+/// assert!((0..2u64).all(|t| (0..10_000).all(|i| f.contains(&(t, i)))));
+/// ```
+pub struct AtomicBloomFilter<S = DefaultHasher> {
+    words: Vec<AtomicU64>,
+    num_bits: u64,
+    num_hashes: u32,
+    len: AtomicUsize,
+    hasher: S,
+}
+
+impl AtomicBloomFilter<DefaultHasher> {
+    /// A filter for `expected_items` at rate `fpr` with a random hash key,
+    /// sized as [`BloomFilter::new`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(expected_items, fpr).build()
+    }
+
+    /// A filter of exactly `num_bits` bits and `num_hashes` hashes, with a
+    /// random hash key.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn with_bits(num_bits: u64, num_hashes: u32) -> Result<Self, BuildError> {
+        Self::builder_with_bits(num_bits, num_hashes).build()
+    }
+
+    /// A builder sized for `expected_items` at rate `fpr`.
+    pub fn builder(expected_items: usize, fpr: f64) -> AtomicBuilder<DefaultHasher> {
+        AtomicBuilder::new(Builder::items(expected_items, fpr))
+    }
+
+    /// A builder of exactly `num_bits` bits and `num_hashes` hashes.
+    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> AtomicBuilder<DefaultHasher> {
+        AtomicBuilder::new(Builder::bits(num_bits, num_hashes))
+    }
+
+    /// The filter in the binary format of [`bloomlab_core::codec`] (see
+    /// [`crate::codec`]). Inserts that run while it is written may or may
+    /// not be included, and `len` may disagree with them by as many.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(
+            Variant::Atomic,
+            self.hasher.key(),
+            self.num_bits,
+            self.num_hashes,
+            self.len(),
+            self.words.iter().map(|w| w.load(ORDER)),
+        )
+    }
+
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for any bad input.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let s = codec::decode(bytes, Variant::Atomic, |bits| Some(bits.div_ceil(64)))?;
+        BloomFilter::from_words(
+            s.words,
+            s.size,
+            s.num_hashes,
+            s.len,
+            DefaultHasher::from_key(s.key),
+        )
+        .map(Self::from)
+        .map_err(invalid)
+    }
+}
+
+impl Persist for AtomicBloomFilter<DefaultHasher> {
+    fn to_bytes(&self) -> Vec<u8> {
+        AtomicBloomFilter::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        AtomicBloomFilter::from_bytes(bytes)
+    }
+}
+
+impl<S> From<BloomFilter<S>> for AtomicBloomFilter<S>
+where
+    S: BuildHasher,
+{
+    fn from(filter: BloomFilter<S>) -> Self {
+        let (words, num_bits, num_hashes, len, hasher) = filter.into_parts();
+        Self {
+            words: words.into_iter().map(AtomicU64::new).collect(),
+            num_bits,
+            num_hashes,
+            len: AtomicUsize::new(len),
+            hasher,
+        }
+    }
+}
+
+impl<S: BuildHasher> AtomicBloomFilter<S> {
+    /// `m`, the bits in the table.
+    pub fn num_bits(&self) -> u64 {
+        self.num_bits
+    }
+
+    /// `k`, the positions set per item.
+    pub fn num_hashes(&self) -> u32 {
+        self.num_hashes
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Adds `item`; `true` if one of its bits was unset. Two threads adding
+    /// the same new item at once may both get `true`.
+    pub fn insert<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// `false`: `item` was never inserted (or its insert has not returned).
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
+    pub fn insert_hash(&self, hash: u64) -> bool {
+        let mut new = false;
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            let (i, mask) = locate(bit);
+            new |= self.words[i].fetch_or(mask, ORDER) & mask == 0;
+        }
+        self.len.fetch_add(1, ORDER);
+        new
+    }
+
+    /// Whether every bit of the item whose hash is `hash` is set.
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        Positions::new(hash, self.num_bits)
+            .take(self.num_hashes as usize)
+            .all(|bit| {
+                let (i, mask) = locate(bit);
+                self.words[i].load(ORDER) & mask != 0
+            })
+    }
+
+    /// Inserts made, repeats included. (It wraps after `usize::MAX`
+    /// inserts, where [`BloomFilter`] saturates.)
+    pub fn len(&self) -> usize {
+        self.len.load(ORDER)
+    }
+
+    /// Whether nothing was inserted since the filter was built or cleared.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Unsets every bit. Takes `&mut self`: no insert can run meanwhile.
+    pub fn clear(&mut self) {
+        for w in &mut self.words {
+            *w.get_mut() = 0;
+        }
+        *self.len.get_mut() = 0;
+    }
+
+    /// Bits set.
+    pub fn count_ones(&self) -> u64 {
+        self.words
+            .iter()
+            .map(|w| u64::from(w.load(ORDER).count_ones()))
+            .sum()
+    }
+
+    /// The fraction of bits set.
+    pub fn fill_ratio(&self) -> f64 {
+        self.count_ones() as f64 / self.num_bits as f64
+    }
+
+    /// As [`BloomFilter::estimate_count`].
+    pub fn estimate_count(&self) -> f64 {
+        classic::estimate_count(
+            self.num_bits as f64,
+            f64::from(self.num_hashes),
+            self.count_ones() as f64,
+        )
+    }
+
+    /// [`classic::fpr`]`(m, len, k)`, as [`BloomFilter::expected_fpr`].
+    pub fn expected_fpr(&self) -> f64 {
+        classic::fpr(
+            self.num_bits as f64,
+            self.len() as f64,
+            f64::from(self.num_hashes),
+        )
+    }
+
+    /// As [`BloomFilter::estimated_fpr`].
+    pub fn estimated_fpr(&self) -> f64 {
+        classic::fpr_from_fill(self.fill_ratio(), f64::from(self.num_hashes))
+    }
+
+    /// Bytes of the table.
+    pub fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    /// The plain filter with the same bits, hasher and count.
+    pub fn into_bloom(self) -> BloomFilter<S> {
+        let words = self.words.into_iter().map(AtomicU64::into_inner).collect();
+        let len = self.len.into_inner();
+        BloomFilter::from_checked_parts(words, self.num_bits, self.num_hashes, len, self.hasher)
+    }
+
+    /// A plain copy of the filter as it stands (see
+    /// [`to_bytes`](AtomicBloomFilter::to_bytes) on inserts running meanwhile).
+    pub fn to_bloom(&self) -> BloomFilter<S>
+    where
+        S: Clone,
+    {
+        let words = self.words.iter().map(|w| w.load(ORDER)).collect();
+        BloomFilter::from_checked_parts(
+            words,
+            self.num_bits,
+            self.num_hashes,
+            self.len(),
+            self.hasher.clone(),
+        )
+    }
+}
+
+impl<S: BuildHasher + Clone> Clone for AtomicBloomFilter<S> {
+    fn clone(&self) -> Self {
+        Self::from(self.to_bloom())
+    }
+}
+
+impl<S> fmt::Debug for AtomicBloomFilter<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AtomicBloomFilter")
+            .field("num_bits", &self.num_bits)
+            .field("num_hashes", &self.num_hashes)
+            .field("len", &self.len.load(ORDER))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
+    /// Delegates to the inherent [`insert`](AtomicBloomFilter::insert), which
+    /// needs only `&self`.
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        Ok(AtomicBloomFilter::insert(self, item))
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        AtomicBloomFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        AtomicBloomFilter::len(self)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        AtomicBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        AtomicBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        AtomicBloomFilter::clear(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn is_send_and_sync() {
+        assert_send_sync::<AtomicBloomFilter>();
+        assert_send_sync::<AtomicBloomFilter<std::hash::RandomState>>();
+    }
+
+    #[test]
+    fn same_bits_as_the_plain_filter() {
+        let mut plain = BloomFilter::builder_with_bits(1_000, 5)
+            .seed(2)
+            .build()
+            .unwrap();
+        let atomic = AtomicBloomFilter::builder_with_bits(1_000, 5)
+            .seed(2)
+            .build()
+            .unwrap();
+        for i in 0..100u32 {
+            assert_eq!(plain.insert(&i), atomic.insert(&i));
+        }
+        assert_eq!(atomic.into_bloom(), plain);
+    }
+}

@@ -1,0 +1,165 @@
+//! AtomicBloomFilter: conformance, concurrent inserts, conversions, and the
+//! stored bytes.
+
+use bloomlab_classic::{AtomicBloomFilter, BloomFilter};
+use bloomlab_core::codec::{Envelope, Variant, Writer};
+use bloomlab_core::{DecodeError, Membership};
+use bloomlab_testkit::keys::{members, probes};
+
+#[test]
+fn conformance() {
+    bloomlab_testkit::conformance::run(|n, p, seed| {
+        AtomicBloomFilter::builder(n, p).seed(seed).build().unwrap()
+    });
+}
+
+#[test]
+fn two_threads_lose_no_insert() {
+    let f = AtomicBloomFilter::builder(1_000_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    let halves = [members(2, 500_000), members(3, 500_000)];
+    std::thread::scope(|s| {
+        for keys in &halves {
+            let f = &f;
+            s.spawn(move || {
+                for k in keys {
+                    f.insert(k);
+                }
+            });
+        }
+    });
+    assert_eq!(f.len(), 1_000_000);
+    let missing = halves.iter().flatten().filter(|k| !f.contains(k)).count();
+    assert_eq!(missing, 0);
+    // Bit for bit what one thread inserting everything in order sets.
+    let mut plain = BloomFilter::builder(1_000_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    for k in halves.iter().flatten() {
+        plain.insert(k);
+    }
+    assert_eq!(f.into_bloom(), plain);
+}
+
+#[test]
+fn conversions_keep_every_answer() {
+    let keys = members(4, 5_000);
+    let mut plain = BloomFilter::builder(10_000, 0.01).seed(5).build().unwrap();
+    for k in &keys {
+        plain.insert(k);
+    }
+    let atomic = AtomicBloomFilter::from(plain.clone());
+    assert_eq!(atomic.len(), plain.len());
+    assert_eq!(atomic.num_bits(), plain.num_bits());
+    assert_eq!(atomic.num_hashes(), plain.num_hashes());
+    assert_eq!(atomic.count_ones(), plain.count_ones());
+    assert_eq!(atomic.expected_fpr(), plain.expected_fpr());
+    assert_eq!(atomic.estimate_count(), plain.estimate_count());
+    let disagree = probes(6, 200_000)
+        .chain(keys.iter().copied())
+        .filter(|p| atomic.contains(p) != plain.contains(p))
+        .count();
+    assert_eq!(disagree, 0);
+    assert_eq!(atomic.to_bloom(), plain);
+    let more = members(7, 100);
+    for k in &more {
+        assert_eq!(atomic.insert(k), plain.insert(k));
+    }
+    assert_eq!(atomic.clone().into_bloom(), plain);
+    assert_eq!(atomic.into_bloom(), plain);
+}
+
+#[test]
+fn trait_insert_delegates() {
+    let mut a = AtomicBloomFilter::builder(1_000, 0.01)
+        .seed(8)
+        .build()
+        .unwrap();
+    let b = a.clone();
+    for k in members(9, 500) {
+        assert_eq!(Membership::insert(&mut a, &k), Ok(b.insert(&k)));
+    }
+    assert_eq!(a.to_bloom(), b.to_bloom());
+    assert_eq!(Membership::<u64>::len(&a), 500);
+    Membership::<u64>::clear(&mut a);
+    assert!(a.is_empty() && a.count_ones() == 0);
+}
+
+#[test]
+fn stored_bytes_are_pinned_and_match_the_classic_payload() {
+    let f = AtomicBloomFilter::builder_with_bits(100, 3)
+        .seed(7)
+        .build()
+        .unwrap();
+    for k in [1u64, 2, 3] {
+        f.insert(&k);
+    }
+    let bytes = f.to_bytes();
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let want = [
+        "424c4d46",                         // magic "BLMF"
+        "0100",                             // format version 1
+        "0300",                             // variant: atomic
+        "d29c963834099d362914eed032e4c7d6", // key of seed 7
+        "14000000",                         // 20 bytes of parameters:
+        "6400000000000000",                 //   100 bits
+        "03000000",                         //   3 hashes
+        "0300000000000000",                 //   3 inserts
+        "1000000000000000",                 // 16 bytes of payload:
+        "0400000014000001",                 //   word 0
+        "9080011000000000",                 //   word 1 (bits 64..100)
+        "212f108d",                         // CRC-32
+    ]
+    .concat();
+    assert_eq!(hex, want);
+    // The same fields as the classic filter's encoding, under another tag.
+    let plain = Envelope::decode(&f.to_bloom().to_bytes(), Variant::Classic).unwrap();
+    let atomic = Envelope::decode(&bytes, Variant::Atomic).unwrap();
+    assert_eq!(
+        (plain.params, plain.payload),
+        (atomic.params, atomic.payload)
+    );
+    let g = AtomicBloomFilter::from_bytes(&bytes).unwrap();
+    assert_eq!(g.to_bloom(), f.to_bloom());
+    assert!(matches!(
+        BloomFilter::from_bytes(&bytes),
+        Err(DecodeError::WrongVariant { .. })
+    ));
+}
+
+#[test]
+fn parameters_that_do_not_fit_the_payload_are_invalid() {
+    let payload = [0u8; 16];
+    for (bits, hashes, len) in [
+        (200u64, 3u32, 16usize),
+        (64, 3, 16),
+        (0, 3, 0),
+        (100, 0, 16),
+        (100, 65, 16),
+    ] {
+        let bytes = Envelope {
+            variant: Variant::Atomic,
+            key: [1, 2],
+            params: Writer::new().u64(bits).u32(hashes).u64(0).finish(),
+            payload: payload[..len].to_vec(),
+        }
+        .encode();
+        assert!(
+            matches!(
+                AtomicBloomFilter::from_bytes(&bytes),
+                Err(DecodeError::InvalidParameters { .. })
+            ),
+            "{bits} bits, {hashes} hashes"
+        );
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
+        let _ = AtomicBloomFilter::from_bytes(&bytes);
+    }
+}
