@@ -1,0 +1,153 @@
+//! Building a counting filter: its size, counter width, hash key and memory limit.
+
+use std::hash::BuildHasher;
+
+use bloomlab_core::theory::classic::{self, MAX_HASHES};
+use bloomlab_core::{DefaultHasher, ParamError};
+
+use crate::counters::{Counters, WIDTHS, words_for};
+use crate::error::BuildError;
+use crate::filter::CountingBloomFilter;
+
+/// The counter width a filter gets unless told otherwise: 4 bits, which Fan
+/// et al. show saturates with probability about `1.37e-15 · m` at design load.
+pub const DEFAULT_WIDTH: u32 = 4;
+
+/// How the table is sized.
+#[derive(Debug, Clone, Copy)]
+enum Size {
+    /// From the items expected and the target rate, by theory.
+    Target { items: usize, fpr: f64 },
+    /// Exactly this many counters and hashes.
+    Exact { counters: u64, hashes: u32 },
+}
+
+/// Configures a [`CountingBloomFilter`]: made by
+/// [`CountingBloomFilter::builder`] or
+/// [`CountingBloomFilter::builder_with_counters`].
+///
+/// ```
+/// use bloomlab_counting::{BuildError, CountingBloomFilter};
+///
+/// let f = CountingBloomFilter::builder(1_000, 0.01).seed(7).counter_width(8).build()?;
+/// assert_eq!(f.counter_width(), 8);
+/// assert_eq!(f.counter_max(), 255);
+/// assert!(matches!(
+///     CountingBloomFilter::builder(1_000, 0.01).counter_width(3).build(),
+///     Err(BuildError::UnsupportedWidth(3))
+/// ));
+/// # Ok::<(), BuildError>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "a builder does nothing until build() is called"]
+pub struct Builder<S = DefaultHasher> {
+    size: Size,
+    width: u32,
+    max_bytes: Option<usize>,
+    hasher: S,
+}
+
+impl Builder<DefaultHasher> {
+    pub(crate) fn target(items: usize, fpr: f64) -> Self {
+        Self::with_size(Size::Target { items, fpr })
+    }
+
+    pub(crate) fn exact(counters: u64, hashes: u32) -> Self {
+        Self::with_size(Size::Exact { counters, hashes })
+    }
+
+    fn with_size(size: Size) -> Self {
+        Self {
+            size,
+            width: DEFAULT_WIDTH,
+            max_bytes: None,
+            hasher: DefaultHasher::random(),
+        }
+    }
+
+    /// Derives the hash key from `seed` ([`DefaultHasher::from_seed`]) instead
+    /// of drawing it at random: for reproducible tests and experiments, never
+    /// for a filter that guards a service against crafted input.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.hasher = DefaultHasher::from_seed(seed);
+        self
+    }
+}
+
+impl<S> Builder<S> {
+    /// Hashes items with `hasher` instead of the keyed default.
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<S2> {
+        Builder {
+            size: self.size,
+            width: self.width,
+            max_bytes: self.max_bytes,
+            hasher,
+        }
+    }
+
+    /// Bits per counter: 4 (the default), 8 or 16. Any other width makes
+    /// [`build`](Builder::build) fail with [`BuildError::UnsupportedWidth`].
+    pub fn counter_width(mut self, bits: u32) -> Self {
+        self.width = bits;
+        self
+    }
+
+    /// Fails the build with [`ParamError::TooLarge`] if the counters would
+    /// take more than `bytes`.
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = Some(bytes);
+        self
+    }
+
+    /// Builds the empty filter.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::UnsupportedWidth`] for a width other than 4, 8 or 16;
+    /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
+    /// counters, zero or more than [`MAX_HASHES`] hashes, or a table larger
+    /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold).
+    ///
+    /// # Panics
+    ///
+    /// Never; if the operating system cannot supply the memory asked for, the
+    /// process aborts as for any allocation.
+    pub fn build(self) -> Result<CountingBloomFilter<S>, BuildError> {
+        if !WIDTHS.contains(&self.width) {
+            return Err(BuildError::UnsupportedWidth(self.width));
+        }
+        let (counters, hashes) = match self.size {
+            Size::Target { items, fpr } => classic::size_for(items as u64, fpr)?,
+            Size::Exact { counters, hashes } => {
+                if counters == 0 {
+                    return Err(ParamError::ZeroBits.into());
+                }
+                if hashes == 0 {
+                    return Err(ParamError::ZeroHashes.into());
+                }
+                if hashes > MAX_HASHES {
+                    return Err(ParamError::TooManyHashes(u64::from(hashes)).into());
+                }
+                (counters, hashes)
+            }
+        };
+        let limit = self
+            .max_bytes
+            .map_or(isize::MAX as u128, |b| b as u128)
+            .min(isize::MAX as u128);
+        let words = words_for(counters, self.width).and_then(|w| usize::try_from(w).ok());
+        let words = match words {
+            Some(w) if (w as u128) * 8 <= limit => w,
+            _ => {
+                let needed = (u128::from(counters) * u128::from(self.width)).div_ceil(64) * 8;
+                return Err(ParamError::TooLarge { needed, limit }.into());
+            }
+        };
+        Ok(CountingBloomFilter::from_parts(
+            Counters::zeroed(counters, self.width, words),
+            hashes,
+            0,
+            self.hasher,
+        ))
+    }
+}

@@ -1,0 +1,94 @@
+//! The counting filter in the bloomlab envelope ([`Variant::Counting`]).
+//!
+//! Parameters, little-endian: counter width in bits (`u8`), number of counters
+//! (`u64`), number of hashes (`u32`), `len` (`u64`). Payload: the packed
+//! counter words, each a little-endian `u64`.
+
+use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+use bloomlab_core::theory::classic::MAX_HASHES;
+use bloomlab_core::{DecodeError, DefaultHasher, Persist};
+
+use crate::counters::{Counters, WIDTHS, words_for};
+use crate::filter::CountingBloomFilter;
+
+impl CountingBloomFilter {
+    /// The filter as bytes: parameters, hash key and counters, checksummed.
+    ///
+    /// The hash key is written in the clear: whoever reads the bytes can
+    /// compute items that pass the filter.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let counters = self.counters();
+        let params = Writer::new()
+            .u8(counters.width() as u8)
+            .u64(counters.len())
+            .u32(self.num_hashes())
+            .u64(self.len() as u64)
+            .finish();
+        let payload = Writer::new().words(counters.words()).finish();
+        Envelope {
+            variant: Variant::Counting,
+            key: self.hasher().key(),
+            params,
+            payload,
+        }
+        .encode()
+    }
+
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// Every fault of the envelope as its [`DecodeError`];
+    /// [`DecodeError::InvalidParameters`] for an unsupported counter width,
+    /// zero counters, zero or too many hashes, a `len` this platform cannot
+    /// hold, a payload of the wrong size, or bits set past the last counter.
+    /// Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let env = Envelope::decode(bytes, Variant::Counting)?;
+        let mut params = Reader::new(&env.params);
+        let width = u32::from(params.u8()?);
+        let num_counters = params.u64()?;
+        let num_hashes = params.u32()?;
+        let len = params.u64()?;
+        params.finish("trailing bytes after the parameters")?;
+
+        let invalid = |what| DecodeError::InvalidParameters { what };
+        if !WIDTHS.contains(&width) {
+            return Err(invalid("counter width is not 4, 8 or 16"));
+        }
+        if num_counters == 0 {
+            return Err(invalid("zero counters"));
+        }
+        if num_hashes == 0 || num_hashes > MAX_HASHES {
+            return Err(invalid("number of hashes outside 1..=64"));
+        }
+        let len = usize::try_from(len).map_err(|_| invalid("len exceeds this platform"))?;
+        let words = words_for(num_counters, width)
+            .and_then(|w| usize::try_from(w).ok())
+            .filter(|&w| w.checked_mul(8) == Some(env.payload.len()))
+            .ok_or(invalid("payload size does not match the counters"))?;
+        let mut payload = Reader::new(&env.payload);
+        let words = payload.words(words)?;
+        payload.finish("payload size does not match the counters")?;
+        let used = (u128::from(num_counters) * u128::from(width) % 64) as u32;
+        if used != 0 && words.last().is_some_and(|&w| w >> used != 0) {
+            return Err(invalid("bits set past the last counter"));
+        }
+        Ok(CountingBloomFilter::from_parts(
+            Counters::from_words(words, num_counters, width),
+            num_hashes,
+            len,
+            DefaultHasher::from_key(env.key),
+        ))
+    }
+}
+
+impl Persist for CountingBloomFilter {
+    fn to_bytes(&self) -> Vec<u8> {
+        CountingBloomFilter::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        CountingBloomFilter::from_bytes(bytes)
+    }
+}

@@ -1,0 +1,260 @@
+//! Small saturating counters packed into 64-bit words.
+
+/// `len` counters of 4, 8 or 16 bits, counter `i` in `words[i / per_word]` at
+/// bit `(i % per_word) · width`.
+///
+/// A counter that reaches its maximum `2^width − 1` is *saturated*: its true
+/// value is unknown from then on, so it is never incremented or decremented
+/// again (only [`clear`](Counters::clear) resets it). Every other counter holds
+/// exactly the increments minus the decrements it received.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Counters {
+    words: Vec<u64>,
+    len: u64,
+    /// log2 of the width: 2, 3 or 4.
+    log2_width: u32,
+    /// log2 of the counters per word: 6 − `log2_width`.
+    log2_per_word: u32,
+    /// `2^width − 1`: both the mask of one counter and its saturated value.
+    max: u64,
+    /// How many counters are saturated.
+    saturated: u64,
+}
+
+/// The widths a counter may have, in bits.
+pub(crate) const WIDTHS: [u32; 3] = [4, 8, 16];
+
+/// Words needed for `len` counters of `width` bits, if it fits a `u64`.
+pub(crate) fn words_for(len: u64, width: u32) -> Option<u64> {
+    let bits = u128::from(len) * u128::from(width);
+    u64::try_from(bits.div_ceil(64)).ok()
+}
+
+impl Counters {
+    /// `len` zeroed counters of `width` bits.
+    ///
+    /// The caller has checked that `width` is one of [`WIDTHS`], that `len > 0`
+    /// and that the words fit in memory.
+    pub(crate) fn zeroed(len: u64, width: u32, words: usize) -> Self {
+        let log2_width = width.trailing_zeros();
+        Self {
+            words: vec![0; words],
+            len,
+            log2_width,
+            log2_per_word: 6 - log2_width,
+            max: (1u64 << width) - 1,
+            saturated: 0,
+        }
+    }
+
+    /// Counters over existing words (checked by the caller: right count, no
+    /// bits past the last counter, a supported width).
+    pub(crate) fn from_words(words: Vec<u64>, len: u64, width: u32) -> Self {
+        let mut counters = Self::zeroed(0, width, 0);
+        counters.words = words;
+        counters.len = len;
+        counters.saturated = counters.count_saturated();
+        counters
+    }
+
+    /// The number of counters.
+    #[inline]
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Bits per counter.
+    #[inline]
+    pub(crate) fn width(&self) -> u32 {
+        1 << self.log2_width
+    }
+
+    /// The saturated value, `2^width − 1`.
+    #[inline]
+    pub(crate) fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// How many counters are saturated.
+    #[inline]
+    pub(crate) fn saturated(&self) -> u64 {
+        self.saturated
+    }
+
+    /// The packed words.
+    #[inline]
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// The word index and bit shift of counter `i < len`.
+    #[inline]
+    fn locate(&self, i: u64) -> (usize, u32) {
+        let word = (i >> self.log2_per_word) as usize;
+        let slot = (i as u32) & ((1 << self.log2_per_word) - 1);
+        (word, slot << self.log2_width)
+    }
+
+    /// The value of counter `i < len`.
+    #[inline]
+    pub(crate) fn get(&self, i: u64) -> u64 {
+        let (word, shift) = self.locate(i);
+        (self.words[word] >> shift) & self.max
+    }
+
+    /// Adds one to counter `i` unless it is saturated; returns its value before.
+    #[inline]
+    pub(crate) fn increment(&mut self, i: u64) -> u64 {
+        let (word, shift) = self.locate(i);
+        let w = &mut self.words[word];
+        let old = (*w >> shift) & self.max;
+        if old != self.max {
+            *w += 1 << shift;
+            self.saturated += u64::from(old + 1 == self.max);
+        }
+        old
+    }
+
+    /// Subtracts one from counter `i` unless it is zero or saturated; returns
+    /// `false` (and changes nothing) if it is zero.
+    #[inline]
+    pub(crate) fn decrement(&mut self, i: u64) -> bool {
+        let (word, shift) = self.locate(i);
+        let w = &mut self.words[word];
+        let old = (*w >> shift) & self.max;
+        if old == 0 {
+            return false;
+        }
+        if old != self.max {
+            *w -= 1 << shift;
+        }
+        true
+    }
+
+    /// Reverses a [`decrement`](Counters::decrement) that returned `true`.
+    #[inline]
+    pub(crate) fn undo_decrement(&mut self, i: u64) {
+        let (word, shift) = self.locate(i);
+        let w = &mut self.words[word];
+        // A decremented counter is below the maximum; a saturated one was left alone.
+        if (*w >> shift) & self.max != self.max {
+            *w += 1 << shift;
+        }
+    }
+
+    /// Adds `other`'s counters to these, saturating at the maximum.
+    ///
+    /// The caller has checked that both have the same length and width.
+    pub(crate) fn saturating_add(&mut self, other: &Self) {
+        let width = self.width();
+        let per_word = 64 / width;
+        for (a, &b) in self.words.iter_mut().zip(&other.words) {
+            if b == 0 {
+                continue;
+            }
+            let mut out = 0u64;
+            for slot in 0..per_word {
+                let shift = slot * width;
+                let sum = ((*a >> shift) & self.max) + ((b >> shift) & self.max);
+                out |= sum.min(self.max) << shift;
+            }
+            *a = out;
+        }
+        self.saturated = self.count_saturated();
+    }
+
+    /// Sets every counter to zero.
+    pub(crate) fn clear(&mut self) {
+        self.words.fill(0);
+        self.saturated = 0;
+    }
+
+    fn count_saturated(&self) -> u64 {
+        (0..self.len).filter(|&i| self.get(i) == self.max).count() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counters(len: u64, width: u32) -> Counters {
+        let words = words_for(len, width).unwrap() as usize;
+        Counters::zeroed(len, width, words)
+    }
+
+    #[test]
+    fn layout_is_little_endian_within_words() {
+        let mut c = counters(20, 4);
+        c.increment(0);
+        c.increment(1);
+        c.increment(1);
+        c.increment(16);
+        assert_eq!(c.words(), &[0x21, 0x1]);
+        let mut c = counters(9, 8);
+        c.increment(8);
+        c.increment(7);
+        assert_eq!(c.words(), &[1 << 56, 1]);
+        let mut c = counters(5, 16);
+        c.increment(3);
+        assert_eq!(c.words(), &[1 << 48, 0]);
+    }
+
+    #[test]
+    fn saturation_is_sticky() {
+        for width in WIDTHS {
+            let mut c = counters(3, width);
+            let max = (1u64 << width) - 1;
+            for _ in 0..max {
+                c.increment(1);
+            }
+            assert_eq!(c.get(1), max);
+            assert_eq!(c.saturated(), 1);
+            // Neighbours are untouched by the carry-free arithmetic.
+            assert_eq!((c.get(0), c.get(2)), (0, 0));
+            assert_eq!(c.increment(1), max);
+            assert!(c.decrement(1));
+            assert_eq!(c.get(1), max, "width {width}");
+            assert_eq!(c.saturated(), 1);
+            assert_eq!((c.get(0), c.get(2)), (0, 0));
+        }
+    }
+
+    #[test]
+    fn zero_refuses_decrement_and_undo_restores() {
+        let mut c = counters(4, 4);
+        assert!(!c.decrement(2));
+        assert_eq!(c.get(2), 0);
+        c.increment(2);
+        c.increment(2);
+        assert!(c.decrement(2));
+        assert_eq!(c.get(2), 1);
+        c.undo_decrement(2);
+        assert_eq!(c.get(2), 2);
+    }
+
+    #[test]
+    fn saturating_add_caps_and_recounts() {
+        let mut a = counters(17, 4);
+        let mut b = counters(17, 4);
+        for _ in 0..10 {
+            a.increment(3);
+            b.increment(3);
+        }
+        a.increment(16);
+        b.increment(16);
+        b.increment(0);
+        a.saturating_add(&b);
+        assert_eq!((a.get(0), a.get(3), a.get(16)), (1, 15, 2));
+        assert_eq!(a.saturated(), 1);
+    }
+
+    #[test]
+    fn word_counts() {
+        assert_eq!(words_for(16, 4), Some(1));
+        assert_eq!(words_for(17, 4), Some(2));
+        assert_eq!(words_for(8, 8), Some(1));
+        assert_eq!(words_for(5, 16), Some(2));
+        assert_eq!(words_for(u64::MAX, 16), Some(u64::MAX / 4 + 1));
+    }
+}

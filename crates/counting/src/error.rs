@@ -1,0 +1,95 @@
+//! Why a counting filter could not be built or merged.
+
+use std::fmt;
+
+use bloomlab_core::ParamError;
+
+/// Why a [`CountingBloomFilter`](crate::CountingBloomFilter) could not be built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A sizing parameter no filter can be built from (a rate outside (0, 1),
+    /// zero items, zero counters or hashes, too many hashes, a table larger
+    /// than allowed).
+    Param(ParamError),
+    /// Counters of this many bits are not offered: the widths are 4, 8 and 16.
+    UnsupportedWidth(u32),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Param(e) => e.fmt(f),
+            BuildError::UnsupportedWidth(w) => {
+                write!(f, "counters of {w} bits are not supported (use 4, 8 or 16)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Param(e) => Some(e),
+            BuildError::UnsupportedWidth(_) => None,
+        }
+    }
+}
+
+impl From<ParamError> for BuildError {
+    fn from(e: ParamError) -> Self {
+        BuildError::Param(e)
+    }
+}
+
+/// Why two counting filters could not be merged; the receiving filter is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The filters have different numbers of counters.
+    NumCounters {
+        /// Counters of the receiving filter.
+        ours: u64,
+        /// Counters of the other filter.
+        theirs: u64,
+    },
+    /// The filters use different numbers of hashes.
+    NumHashes {
+        /// Hashes of the receiving filter.
+        ours: u32,
+        /// Hashes of the other filter.
+        theirs: u32,
+    },
+    /// The filters' counters have different widths.
+    CounterWidth {
+        /// Width of the receiving filter's counters, in bits.
+        ours: u32,
+        /// Width of the other filter's counters, in bits.
+        theirs: u32,
+    },
+    /// The filters hash items differently (different keys or hashers).
+    Hasher,
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::NumCounters { ours, theirs } => {
+                write!(f, "cannot merge {theirs} counters into {ours}")
+            }
+            MergeError::NumHashes { ours, theirs } => {
+                write!(
+                    f,
+                    "cannot merge a filter of {theirs} hashes into one of {ours}"
+                )
+            }
+            MergeError::CounterWidth { ours, theirs } => write!(
+                f,
+                "cannot merge {theirs}-bit counters into {ours}-bit counters"
+            ),
+            MergeError::Hasher => f.write_str("cannot merge filters whose hash keys differ"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}

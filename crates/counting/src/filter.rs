@@ -1,0 +1,507 @@
+//! The counting Bloom filter.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::hash::Positions;
+use bloomlab_core::theory::classic;
+use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
+
+use crate::builder::Builder;
+use crate::counters::Counters;
+use crate::error::{BuildError, MergeError};
+
+/// A Bloom filter of small counters instead of bits, so that items can be
+/// removed (Fan, Cao, Almeida and Broder, "Summary cache", 2000).
+///
+/// Each item increments its `k` counters, at the positions
+/// [`Positions::new(hash, m).take(k)`](Positions) of its one 64-bit hash, and
+/// is reported present while all of them are non-zero: the filter answers
+/// exactly as a classic `BloomFilter` of `m`
+/// bits whose bit i is set when counter i is non-zero.
+///
+/// # Deleting safely
+///
+/// A counter of `w` bits (4 by default, 8 or 16 on request) holds at most
+/// `2^w − 1`. Here a counter that reaches that value is **saturated** and
+/// stays so: it is never incremented or decremented again, because its true
+/// count is no longer known. Decrementing it, as other counting filters do,
+/// can bring it to zero while items that hashed to it are still held, and
+/// those items are then reported absent. A stuck counter can only keep a
+/// position set, so saturation adds false positives and never a false
+/// negative. Every other counter holds exactly the increments minus the
+/// decrements it received, so as long as only inserted items are removed, no
+/// held item is ever reported absent.
+///
+/// [`remove`](Self::remove) refuses, with [`RemoveError::NotPresent`] and
+/// without changing anything, an item whose counters prove it was never
+/// inserted (one of them is zero). What the filter cannot detect is the
+/// removal of a false positive (an item never inserted whose counters are all
+/// non-zero): that decrements counters other items rely on and can make them
+/// absent. Remove only what you inserted.
+///
+/// # How much saturation costs
+///
+/// [`expected_fpr`](Self::expected_fpr) is the classic rate
+/// `(1 − e^{−k·len/m})^k`. With 4-bit counters at design load, the chance that
+/// any counter saturates at all is about `3e-14 · m`
+/// ([`theory::counting::saturation_probability`](bloomlab_core::theory::counting::saturation_probability);
+/// Fan et al. publish `1.37e-15 · m` for a counter reaching 16). Once `s`
+/// counters are saturated and items are removed, the rate is at most
+/// [`theory::counting::fpr_with_stuck`](bloomlab_core::theory::counting::fpr_with_stuck)
+/// `(m, len, k, s)`: at most about `k · (s/m)` above the classic rate.
+/// [`saturated_counters`](Self::saturated_counters) reports `s`.
+///
+/// # Example
+///
+/// ```
+/// use bloomlab_counting::CountingBloomFilter;
+/// use bloomlab_core::RemoveError;
+///
+/// let mut f = CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?;
+/// f.insert("alice");
+/// f.insert("alice");
+/// f.insert("bob");
+/// assert_eq!(f.count("alice"), 2);
+/// f.remove("bob")?;
+/// assert!(!f.contains("bob"));
+/// assert!(f.contains("alice"));
+/// assert_eq!(f.remove("carol"), Err(RemoveError::NotPresent));
+/// assert_eq!(f.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct CountingBloomFilter<S = DefaultHasher> {
+    counters: Counters,
+    num_hashes: u32,
+    len: usize,
+    hasher: S,
+}
+
+impl CountingBloomFilter {
+    /// A filter for `expected_items` items at false-positive rate `fpr`, with
+    /// 4-bit counters and a random hash key.
+    ///
+    /// It has as many counters as [`theory::classic::size_for`] gives a classic
+    /// filter bits, and the same k.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Param`] for zero items, a rate outside (0, 1), or a table
+    /// the platform cannot hold.
+    ///
+    /// [`theory::classic::size_for`]: bloomlab_core::theory::classic::size_for
+    pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(expected_items, fpr).build()
+    }
+
+    /// A filter of exactly `num_counters` counters of `width` bits and
+    /// `num_hashes` hashes, with a random hash key.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::UnsupportedWidth`] unless `width` is 4, 8 or 16;
+    /// [`BuildError::Param`] for zero counters, zero hashes or more than
+    /// [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), or a table
+    /// the platform cannot hold.
+    pub fn with_counters(
+        num_counters: u64,
+        num_hashes: u32,
+        width: u32,
+    ) -> Result<Self, BuildError> {
+        Self::builder_with_counters(num_counters, num_hashes)
+            .counter_width(width)
+            .build()
+    }
+
+    /// A builder for `expected_items` items at rate `fpr`, sized as [`new`](Self::new).
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder<DefaultHasher> {
+        Builder::target(expected_items, fpr)
+    }
+
+    /// A builder for exactly `num_counters` counters and `num_hashes` hashes.
+    pub fn builder_with_counters(num_counters: u64, num_hashes: u32) -> Builder<DefaultHasher> {
+        Builder::exact(num_counters, num_hashes)
+    }
+}
+
+impl<S> CountingBloomFilter<S> {
+    pub(crate) fn from_parts(counters: Counters, num_hashes: u32, len: usize, hasher: S) -> Self {
+        Self {
+            counters,
+            num_hashes,
+            len,
+            hasher,
+        }
+    }
+
+    pub(crate) fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    /// The number of counters, m.
+    pub fn num_counters(&self) -> u64 {
+        self.counters.len()
+    }
+
+    /// The number of hashes per item, k.
+    pub fn num_hashes(&self) -> u32 {
+        self.num_hashes
+    }
+
+    /// Bits per counter: 4, 8 or 16.
+    pub fn counter_width(&self) -> u32 {
+        self.counters.width()
+    }
+
+    /// The value at which a counter saturates: `2^width − 1`.
+    pub fn counter_max(&self) -> u32 {
+        self.counters.max() as u32
+    }
+
+    /// The hasher items are hashed with.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Successful inserts minus successful removes.
+    ///
+    /// A removed false positive counts as a successful remove (the filter
+    /// cannot tell it from a member); `len` never goes below zero.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether [`len`](Self::len) is zero.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many counters are saturated: stuck at [`counter_max`](Self::counter_max)
+    /// until [`clear`](Self::clear). Each can only add false positives.
+    pub fn saturated_counters(&self) -> u64 {
+        self.counters.saturated()
+    }
+
+    /// The value of counter `index`, or `None` past the last counter.
+    pub fn counter(&self, index: u64) -> Option<u32> {
+        (index < self.counters.len()).then(|| self.counters.get(index) as u32)
+    }
+
+    /// The packed counters: counter i in `words[i / (64 / width)]`, at bit
+    /// `(i % (64 / width)) · width`.
+    pub fn as_words(&self) -> &[u64] {
+        self.counters.words()
+    }
+
+    /// Bytes of the counter table.
+    pub fn memory_bytes(&self) -> usize {
+        self.counters.words().len() * 8
+    }
+
+    /// The classic rate `(1 − e^{−k·len/m})^k` at the present [`len`](Self::len):
+    /// what theory predicts while no counter is stuck (see the type's docs for
+    /// the bound when some are).
+    pub fn expected_fpr(&self) -> f64 {
+        classic::fpr(
+            self.counters.len() as f64,
+            self.len as f64,
+            f64::from(self.num_hashes),
+        )
+    }
+
+    /// Sets every counter to zero (saturated ones too) and `len` to 0; keeps
+    /// the size and the hash key.
+    pub fn clear(&mut self) {
+        self.counters.clear();
+        self.len = 0;
+    }
+
+    #[inline]
+    fn positions(&self, hash: u64) -> std::iter::Take<Positions> {
+        Positions::new(hash, self.counters.len()).take(self.num_hashes as usize)
+    }
+
+    /// Adds the item of 64-bit hash `hash`: increments each of its counters
+    /// that is not saturated. Returns `true` if the item was not reported
+    /// present before.
+    ///
+    /// Inserting the same item twice counts it twice; it stays present until
+    /// it has been removed twice.
+    #[inline]
+    pub fn insert_hash(&mut self, hash: u64) -> bool {
+        let mut present = true;
+        for pos in Positions::new(hash, self.counters.len()).take(self.num_hashes as usize) {
+            present &= self.counters.increment(pos) != 0;
+        }
+        self.len = self.len.saturating_add(1);
+        !present
+    }
+
+    /// Whether the item of 64-bit hash `hash` is probably present (all its
+    /// counters non-zero); `false` means definitely absent.
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        self.positions(hash).all(|pos| self.counters.get(pos) != 0)
+    }
+
+    /// Removes one occurrence of the item of 64-bit hash `hash`: decrements
+    /// each of its counters that is not saturated.
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`], with nothing changed, if the counters prove
+    /// the item absent: one of them is zero, or is lower than the number of
+    /// the item's positions that fall on it.
+    #[inline]
+    pub fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+        let m = self.counters.len();
+        let k = self.num_hashes as usize;
+        for (done, pos) in Positions::new(hash, m).take(k).enumerate() {
+            if !self.counters.decrement(pos) {
+                for pos in Positions::new(hash, m).take(done) {
+                    self.counters.undo_decrement(pos);
+                }
+                return Err(RemoveError::NotPresent);
+            }
+        }
+        self.len = self.len.saturating_sub(1);
+        Ok(())
+    }
+
+    /// The smallest of the item's counters, for the item of 64-bit hash `hash`.
+    ///
+    /// Below [`counter_max`](Self::counter_max) it is an upper bound on the
+    /// item's inserts minus its removes (other items may share every counter).
+    /// Equal to it, every counter of the item is saturated and its count is
+    /// unknown.
+    #[inline]
+    pub fn count_hash(&self, hash: u64) -> u32 {
+        self.positions(hash)
+            .map(|pos| self.counters.get(pos))
+            .min()
+            .unwrap_or(0) as u32
+    }
+}
+
+impl<S: BuildHasher> CountingBloomFilter<S> {
+    /// Adds `item` (see [`insert_hash`](Self::insert_hash)); `true` if it was
+    /// not reported present before. Never fails: a saturated counter stays put.
+    #[inline]
+    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// `false`: `item` is definitely absent; `true`: probably present.
+    #[inline]
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// Removes one occurrence of `item` (see [`remove_hash`](Self::remove_hash)).
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`], with nothing changed, if the filter proves
+    /// `item` absent.
+    #[inline]
+    pub fn remove<T: Hash + ?Sized>(&mut self, item: &T) -> Result<(), RemoveError> {
+        self.remove_hash(self.hasher.hash_one(item))
+    }
+
+    /// An upper bound on how many times `item` was inserted minus removed
+    /// (see [`count_hash`](Self::count_hash)); 0 means absent.
+    #[inline]
+    pub fn count<T: Hash + ?Sized>(&self, item: &T) -> u32 {
+        self.count_hash(self.hasher.hash_one(item))
+    }
+
+    /// Adds `other`'s counters to these, each sum saturating at
+    /// [`counter_max`](Self::counter_max), and its `len` to this `len`: the
+    /// filter then holds both multisets.
+    ///
+    /// # Errors
+    ///
+    /// A [`MergeError`], with this filter unchanged, if the filters differ in
+    /// counters, hashes or counter width, or hash items differently (checked
+    /// by comparing the hashes of a few fixed probes).
+    pub fn union(&mut self, other: &Self) -> Result<(), MergeError> {
+        if self.counters.len() != other.counters.len() {
+            return Err(MergeError::NumCounters {
+                ours: self.counters.len(),
+                theirs: other.counters.len(),
+            });
+        }
+        if self.num_hashes != other.num_hashes {
+            return Err(MergeError::NumHashes {
+                ours: self.num_hashes,
+                theirs: other.num_hashes,
+            });
+        }
+        if self.counters.width() != other.counters.width() {
+            return Err(MergeError::CounterWidth {
+                ours: self.counters.width(),
+                theirs: other.counters.width(),
+            });
+        }
+        if !same_hashing(&self.hasher, &other.hasher) {
+            return Err(MergeError::Hasher);
+        }
+        self.counters.saturating_add(&other.counters);
+        self.len = self.len.saturating_add(other.len);
+        Ok(())
+    }
+}
+
+/// Whether two hashers agree on a few fixed probes: always for equal keys,
+/// with probability about 2^-256 for two different random keys.
+fn same_hashing<S: BuildHasher>(a: &S, b: &S) -> bool {
+    const PROBES: [u64; 4] = [0, 1, 0x9e37_79b9_7f4a_7c15, u64::MAX];
+    PROBES.iter().all(|p| a.hash_one(p) == b.hash_one(p))
+}
+
+impl<S> fmt::Debug for CountingBloomFilter<S> {
+    // The counters are too many to print, and the hash key is a secret.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CountingBloomFilter")
+            .field("num_counters", &self.counters.len())
+            .field("num_hashes", &self.num_hashes)
+            .field("counter_width", &self.counters.width())
+            .field("len", &self.len)
+            .field("saturated_counters", &self.counters.saturated())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> {
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        Ok(CountingBloomFilter::insert(self, item))
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        CountingBloomFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        CountingBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        CountingBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        CountingBloomFilter::clear(self);
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CountingBloomFilter<S> {
+    fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
+        CountingBloomFilter::remove(self, item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(seed: u64) -> CountingBloomFilter {
+        CountingBloomFilter::builder_with_counters(64, 3)
+            .seed(seed)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn insert_answers_and_len() {
+        let mut f = small(1);
+        assert!(f.insert(&1u64));
+        assert!(!f.insert(&1u64), "a member is reported present");
+        assert_eq!(f.len(), 2);
+        assert_eq!(f.count(&1u64), 2);
+        f.remove(&1u64).unwrap();
+        assert!(f.contains(&1u64), "inserted twice, removed once");
+        f.remove(&1u64).unwrap();
+        assert!(!f.contains(&1u64));
+        assert_eq!(f.len(), 0);
+        assert!(f.insert(&1u64), "absent again after its removes");
+    }
+
+    #[test]
+    fn repeated_positions_are_counted_per_position() {
+        // With 2 counters and k = 8 every item hits each counter several times;
+        // removing must undo exactly what inserting did.
+        let mut f = CountingBloomFilter::builder_with_counters(2, 8)
+            .counter_width(16)
+            .seed(3)
+            .build()
+            .unwrap();
+        f.insert(&"x");
+        let after_insert = f.as_words().to_vec();
+        f.insert(&"y");
+        f.remove(&"y").unwrap();
+        assert_eq!(f.as_words(), &after_insert[..]);
+        f.remove(&"x").unwrap();
+        assert!(f.as_words().iter().all(|&w| w == 0));
+        // An item that needs more decrements from a counter than it holds is
+        // provably absent, though every counter is non-zero.
+        let on_first = |h: u64| Positions::new(h, 2).take(8).filter(|&p| p == 0).count();
+        let base = (0..).find(|&h| (1..8).contains(&on_first(h))).unwrap();
+        f.insert_hash(base);
+        let before = f.as_words().to_vec();
+        let hash = (0..).find(|&h| on_first(h) > on_first(base)).unwrap();
+        assert!(f.contains_hash(hash));
+        assert_eq!(f.remove_hash(hash), Err(RemoveError::NotPresent));
+        assert_eq!(
+            f.as_words(),
+            &before[..],
+            "a refused remove changes nothing"
+        );
+        assert_eq!(f.len(), 1);
+    }
+
+    #[test]
+    fn merge_mismatches_are_typed() {
+        let mut a = small(1);
+        a.insert(&5u64);
+        let before = a.as_words().to_vec();
+        let other_key = small(2);
+        assert_eq!(a.union(&other_key), Err(MergeError::Hasher));
+        let bigger = CountingBloomFilter::builder_with_counters(128, 3)
+            .seed(1)
+            .build()
+            .unwrap();
+        assert!(matches!(
+            a.union(&bigger),
+            Err(MergeError::NumCounters { .. })
+        ));
+        let more = CountingBloomFilter::builder_with_counters(64, 4)
+            .seed(1)
+            .build()
+            .unwrap();
+        assert!(matches!(a.union(&more), Err(MergeError::NumHashes { .. })));
+        let wider = CountingBloomFilter::builder_with_counters(64, 3)
+            .counter_width(8)
+            .seed(1)
+            .build()
+            .unwrap();
+        assert_eq!(
+            a.union(&wider),
+            Err(MergeError::CounterWidth { ours: 4, theirs: 8 })
+        );
+        assert_eq!(a.as_words(), &before[..]);
+        assert_eq!(a.len(), 1);
+    }
+
+    #[test]
+    fn debug_hides_counters_and_key() {
+        let f = small(1);
+        let shown = format!("{f:?}");
+        assert!(shown.contains("num_counters: 64"), "{shown}");
+        assert!(!shown.contains("hasher"), "{shown}");
+    }
+}

@@ -1,0 +1,141 @@
+//! Every bad parameter is a typed error, one test per case.
+
+use bloomlab_core::ParamError;
+use bloomlab_counting::{BuildError, CountingBloomFilter};
+
+#[test]
+fn width_zero() {
+    assert_eq!(
+        CountingBloomFilter::with_counters(64, 3, 0).unwrap_err(),
+        BuildError::UnsupportedWidth(0)
+    );
+}
+
+#[test]
+fn width_three() {
+    assert_eq!(
+        CountingBloomFilter::builder(100, 0.01)
+            .counter_width(3)
+            .build()
+            .unwrap_err(),
+        BuildError::UnsupportedWidth(3)
+    );
+}
+
+#[test]
+fn width_thirty_two() {
+    assert_eq!(
+        CountingBloomFilter::with_counters(64, 3, 32).unwrap_err(),
+        BuildError::UnsupportedWidth(32)
+    );
+}
+
+#[test]
+fn supported_widths_build() {
+    for width in [4, 8, 16] {
+        let f = CountingBloomFilter::with_counters(100, 3, width).unwrap();
+        assert_eq!(f.counter_width(), width);
+        assert_eq!(f.counter_max(), (1 << width) - 1);
+        assert_eq!(f.memory_bytes(), (100 * width as usize).div_ceil(64) * 8);
+    }
+}
+
+#[test]
+fn fpr_zero_one_negative_nan_infinite() {
+    for p in [
+        0.0,
+        1.0,
+        -0.1,
+        1.5,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ] {
+        match CountingBloomFilter::new(100, p) {
+            Err(BuildError::Param(ParamError::InvalidFpr(got))) => {
+                assert!(got.to_bits() == p.to_bits(), "{got} for {p}");
+            }
+            other => panic!("rate {p}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn zero_items() {
+    assert_eq!(
+        CountingBloomFilter::new(0, 0.01).unwrap_err(),
+        BuildError::Param(ParamError::ZeroItems)
+    );
+}
+
+#[test]
+fn zero_counters() {
+    assert_eq!(
+        CountingBloomFilter::with_counters(0, 3, 4).unwrap_err(),
+        BuildError::Param(ParamError::ZeroBits)
+    );
+}
+
+#[test]
+fn zero_hashes() {
+    assert_eq!(
+        CountingBloomFilter::with_counters(64, 0, 4).unwrap_err(),
+        BuildError::Param(ParamError::ZeroHashes)
+    );
+}
+
+#[test]
+fn too_many_hashes() {
+    assert_eq!(
+        CountingBloomFilter::with_counters(64, 65, 4).unwrap_err(),
+        BuildError::Param(ParamError::TooManyHashes(65))
+    );
+    assert!(CountingBloomFilter::with_counters(64, 64, 4).is_ok());
+}
+
+#[test]
+fn larger_than_allowed() {
+    let bytes = CountingBloomFilter::new(1_000, 0.01)
+        .unwrap()
+        .memory_bytes();
+    assert!(
+        CountingBloomFilter::builder(1_000, 0.01)
+            .max_bytes(bytes)
+            .build()
+            .is_ok()
+    );
+    let err = CountingBloomFilter::builder(1_000, 0.01)
+        .max_bytes(bytes - 1)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        BuildError::Param(ParamError::TooLarge {
+            needed: bytes as u128,
+            limit: bytes as u128 - 1
+        })
+    );
+}
+
+#[test]
+fn larger_than_any_platform() {
+    let err = CountingBloomFilter::with_counters(u64::MAX, 3, 16).unwrap_err();
+    let needed = (u128::from(u64::MAX) * 16).div_ceil(64) * 8;
+    assert_eq!(
+        err,
+        BuildError::Param(ParamError::TooLarge {
+            needed,
+            limit: isize::MAX as u128
+        })
+    );
+}
+
+#[test]
+fn errors_display_and_source() {
+    let e = BuildError::UnsupportedWidth(3);
+    assert!(e.to_string().contains("3 bits"));
+    assert!(std::error::Error::source(&e).is_none());
+    let e = BuildError::from(ParamError::ZeroItems);
+    assert!(std::error::Error::source(&e).is_some());
+    assert!(!e.to_string().is_empty());
+}

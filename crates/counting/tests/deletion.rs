@@ -1,0 +1,169 @@
+//! Deleting safely: no item that was inserted and not removed is ever
+//! reported absent, however full the filter, and a remove the filter can
+//! refuse changes nothing.
+
+use std::collections::HashMap;
+
+use bloomlab_core::{Deletable, Membership, RemoveError};
+use bloomlab_counting::CountingBloomFilter;
+use bloomlab_testkit::keys::{members, probes};
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert(u64),
+    /// Removes the model's member at this index (modulo its size), if any.
+    RemoveMember(usize),
+    Clear,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..48u64).prop_map(Op::Insert),
+        4 => any::<usize>().prop_map(Op::RemoveMember),
+        1 => Just(Op::Clear),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Small tables so that counters collide and saturate often: the model
+    /// (a multiset) and the filter must agree that every member is present.
+    #[test]
+    fn members_are_never_reported_absent(
+        counters in 1..96u64,
+        hashes in 1..7u32,
+        width in prop::sample::select(vec![4u32, 8, 16]),
+        seed in any::<u64>(),
+        ops in prop::collection::vec(op(), 1..400),
+    ) {
+        let mut f = CountingBloomFilter::builder_with_counters(counters, hashes)
+            .counter_width(width)
+            .seed(seed)
+            .build()
+            .unwrap();
+        let mut model: HashMap<u64, usize> = HashMap::new();
+        for op in ops {
+            match op {
+                Op::Insert(key) => {
+                    let new = Membership::insert(&mut f, &key).unwrap();
+                    if model.contains_key(&key) {
+                        prop_assert!(!new, "a member reported new on insert");
+                    }
+                    *model.entry(key).or_default() += 1;
+                }
+                Op::RemoveMember(i) => {
+                    if model.is_empty() {
+                        continue;
+                    }
+                    let mut keys: Vec<u64> = model.keys().copied().collect();
+                    keys.sort_unstable();
+                    let key = keys[i % keys.len()];
+                    prop_assert_eq!(Deletable::remove(&mut f, &key), Ok(()));
+                    let left = model.get_mut(&key).unwrap();
+                    *left -= 1;
+                    if *left == 0 {
+                        model.remove(&key);
+                    }
+                }
+                Op::Clear => {
+                    Membership::<u64>::clear(&mut f);
+                    model.clear();
+                    prop_assert_eq!(f.saturated_counters(), 0);
+                }
+            }
+            prop_assert_eq!(f.len(), model.values().sum::<usize>());
+            for (key, &times) in &model {
+                prop_assert!(f.contains(key), "member {} reported absent", key);
+                let count = f.count(key);
+                prop_assert!(count >= 1);
+                if count < f.counter_max() {
+                    prop_assert!(count as usize >= times, "count {} < {} inserts", count, times);
+                }
+            }
+        }
+    }
+}
+
+/// The peer's failure case: 8,192 4-bit counters, k = 4, 40,000 inserts (19.5
+/// increments per counter on average, so most counters saturate), then half
+/// the items removed. Every kept item must still be present.
+#[test]
+fn overload_then_remove_half_loses_nothing() {
+    let mut f = CountingBloomFilter::builder_with_counters(8_192, 4)
+        .counter_width(4)
+        .seed(2024)
+        .build()
+        .unwrap();
+    let keys = members(2024, 40_000);
+    for k in &keys {
+        f.insert(k);
+    }
+    let saturated = f.saturated_counters();
+    let (removed, kept) = keys.split_at(20_000);
+    for k in removed {
+        assert_eq!(f.remove(k), Ok(()), "an inserted item is never refused");
+    }
+    let lost = kept.iter().filter(|k| !f.contains(*k)).count();
+    assert_eq!(lost, 0, "{lost} of 20,000 kept items reported absent");
+    assert_eq!(f.len(), 20_000);
+    assert_eq!(
+        f.saturated_counters(),
+        saturated,
+        "removes never unsaturate a counter"
+    );
+    // Most counters are stuck, which is what keeps the kept items present.
+    assert!(saturated > 6_000, "{saturated}");
+}
+
+#[test]
+fn refused_remove_changes_nothing() {
+    let mut f = CountingBloomFilter::builder(1_000, 0.01)
+        .seed(5)
+        .build()
+        .unwrap();
+    for k in members(6, 1_000) {
+        f.insert(&k);
+    }
+    let before = f.to_bytes();
+    let absent: Vec<u64> = probes(7, 1_000).filter(|p| !f.contains(p)).collect();
+    // About 99% of probes are proved absent at capacity.
+    assert!(absent.len() > 950, "{}", absent.len());
+    for p in &absent {
+        assert_eq!(f.remove(p), Err(RemoveError::NotPresent));
+    }
+    assert_eq!(f.to_bytes(), before, "a refused remove changed the filter");
+    assert_eq!(f.len(), 1_000);
+}
+
+#[test]
+fn refused_remove_on_an_empty_filter() {
+    let mut f = CountingBloomFilter::builder(10, 0.1)
+        .seed(1)
+        .build()
+        .unwrap();
+    let before = f.to_bytes();
+    assert_eq!(f.remove("never"), Err(RemoveError::NotPresent));
+    assert_eq!(f.to_bytes(), before);
+    assert_eq!(f.len(), 0);
+}
+
+/// What the filter cannot protect against, shown so the docs stay honest:
+/// removing a false positive decrements counters that members rely on.
+#[test]
+fn removing_a_false_positive_is_the_callers_error() {
+    let mut f = CountingBloomFilter::builder_with_counters(256, 3)
+        .seed(9)
+        .build()
+        .unwrap();
+    let keys = members(10, 100);
+    for k in &keys {
+        f.insert(k);
+    }
+    let false_positive = probes(11, 100_000)
+        .find(|p| f.contains(p))
+        .expect("a loaded small filter has false positives");
+    assert_eq!(f.remove(&false_positive), Ok(()));
+    assert_eq!(f.len(), 99, "the filter cannot tell it from a member");
+}
