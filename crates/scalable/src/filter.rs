@@ -1,0 +1,491 @@
+//! [`ScalableBloomFilter`]: a chain of classic filters that grows with its items.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_classic::BloomFilter;
+use bloomlab_core::theory::{classic, scalable};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, Persist};
+
+use crate::builder::Builder;
+use crate::codec;
+use crate::error::BuildError;
+use crate::schedule::Schedule;
+
+/// A Bloom filter that grows past its initial capacity and keeps the total
+/// false-positive rate it was built for at every size (Almeida, Baquero,
+/// Preguiça and Hutchison, "Scalable Bloom Filters", 2007).
+///
+/// It is a chain of classic [`BloomFilter`] layers. Layer `i` holds
+/// `n0·s^i` items at rate `P·(1 − r)·r^i`; new items go to the newest layer,
+/// and when it is full a larger one is added. A probe is reported present if
+/// any layer reports it, so the rate is the compound
+/// `1 − Π(1 − p_i) < P·(1 − r)·Σ r^i = P`
+/// ([`theory::scalable`](bloomlab_core::theory::scalable)).
+///
+/// An item is hashed once, by the filter's hasher, and every layer is probed
+/// with that hash ([`BloomFilter::contains_hash`]). Each layer also keeps a
+/// clone of the hasher, so each is a complete classic filter that answers
+/// [`BloomFilter::contains`] by itself ([`layers`](Self::layers) lends them
+/// out for inspection); the price is one key per layer.
+///
+/// ```
+/// use bloomlab_scalable::ScalableBloomFilter;
+///
+/// let mut f = ScalableBloomFilter::builder(1_000, 0.01).seed(3).build().unwrap();
+/// for i in 0..10_000u64 {
+///     f.insert(&i).unwrap();
+/// }
+/// assert_eq!(f.layers().len(), 4); // 1k + 2k + 4k + 8k
+/// assert_eq!(f.capacity(), 15_000);
+/// assert!(f.expected_fpr() < 0.01);
+/// assert!((0..10_000u64).all(|i| f.contains(&i)));
+/// ```
+#[derive(Clone)]
+pub struct ScalableBloomFilter<S = DefaultHasher> {
+    /// The layers, oldest (smallest) first. Never empty.
+    layers: Vec<BloomFilter<S>>,
+    /// Items each layer holds when full.
+    capacities: Vec<u64>,
+    /// The layer new items go to. Every layer before it is full, every layer
+    /// after it is empty (they exist only after [`clear`](Self::clear)).
+    active: usize,
+    /// Calls to `insert` that returned `Ok`, as [`Membership::len`] counts.
+    len: usize,
+    /// Set once the next layer was refused: layers never shrink, so it
+    /// stays refused, and later inserts need not size it again.
+    refused: bool,
+    schedule: Schedule,
+    hasher: S,
+}
+
+impl ScalableBloomFilter<DefaultHasher> {
+    /// A filter that starts with room for `initial_capacity` items and keeps
+    /// the total rate `fpr`, growing by 2 with tightening 0.85, with a random
+    /// hash key.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn new(initial_capacity: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(initial_capacity, fpr).build()
+    }
+
+    /// A builder for a filter that starts with room for `initial_capacity`
+    /// items and keeps the total rate `fpr`.
+    pub fn builder(initial_capacity: usize, fpr: f64) -> Builder<DefaultHasher> {
+        Builder::new(initial_capacity, fpr)
+    }
+
+    /// The filter in the binary format of [`bloomlab_core::codec`]: the
+    /// schedule, the hash key, and every layer (see [`crate::codec`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        codec::encode(self)
+    }
+
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for any bad input; a schedule or a layer that does
+    /// not fit the rest is [`DecodeError::InvalidParameters`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        codec::decode(bytes)
+    }
+}
+
+impl Persist for ScalableBloomFilter<DefaultHasher> {
+    fn to_bytes(&self) -> Vec<u8> {
+        ScalableBloomFilter::to_bytes(self)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
+        ScalableBloomFilter::from_bytes(bytes)
+    }
+}
+
+/// The count of items added to a layer: the scalable filter inserts into a
+/// layer only items no layer reported, so every insert the layer counted
+/// added an item.
+fn added<S: BuildHasher>(layer: &BloomFilter<S>) -> u64 {
+    <BloomFilter<S> as Membership<[u8]>>::len(layer) as u64
+}
+
+impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
+    /// Builds the first layer; the schedule is already checked.
+    pub(crate) fn with_schedule(schedule: Schedule, hasher: S) -> Result<Self, BuildError> {
+        let first = schedule.layer(0, 0, hasher.clone())?;
+        Ok(Self {
+            layers: vec![first],
+            capacities: vec![schedule.initial_capacity],
+            active: 0,
+            len: 0,
+            refused: false,
+            schedule,
+            hasher,
+        })
+    }
+
+    /// Reassembles a decoded filter; the codec checked every part.
+    pub(crate) fn from_parts(
+        schedule: Schedule,
+        layers: Vec<BloomFilter<S>>,
+        capacities: Vec<u64>,
+        active: usize,
+        len: usize,
+        hasher: S,
+    ) -> Self {
+        Self {
+            layers,
+            capacities,
+            active,
+            len,
+            refused: false,
+            schedule,
+            hasher,
+        }
+    }
+
+    /// Adds `item` unless a layer already reports it.
+    ///
+    /// `Ok(true)`: no layer reported `item`, and it was added to the newest
+    /// layer with room (a new layer is added first if every layer is full).
+    /// `Ok(false)`: some layer already reports it (the item, or a false
+    /// positive), and nothing changed but [`len`](Self::len). RedisBloom's
+    /// `BF.ADD` does the same; it keeps layers from filling with repeats.
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`] when every layer is full and the next one cannot
+    /// be added: it would take the filter past its
+    /// [`max_bytes`](Builder::max_bytes) cap (or the platform's address
+    /// space), or the allocator refused it. Nothing was added, and nothing
+    /// stored before is lost.
+    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// [`insert`](Self::insert) of the item whose hash by
+    /// [`hasher`](Self::hasher) is `hash`.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        if self.contains_hash(hash) {
+            self.len = self.len.saturating_add(1);
+            return Ok(false);
+        }
+        let layer = self.room()?;
+        self.layers[layer].insert_hash(hash);
+        self.len = self.len.saturating_add(1);
+        Ok(true)
+    }
+
+    /// The index of the first layer with room, adding a layer if needed.
+    fn room(&mut self) -> Result<usize, InsertError> {
+        while added(&self.layers[self.active]) >= self.capacities[self.active] {
+            if self.active + 1 == self.layers.len() {
+                self.grow()?;
+            }
+            self.active += 1;
+        }
+        Ok(self.active)
+    }
+
+    /// Adds the next layer, or changes nothing and reports the filter full.
+    fn grow(&mut self) -> Result<(), InsertError> {
+        if self.refused {
+            return Err(InsertError::Full);
+        }
+        let next = self.try_grow();
+        self.refused = next.is_err();
+        next
+    }
+
+    fn try_grow(&mut self) -> Result<(), InsertError> {
+        let i = u32::try_from(self.layers.len()).map_err(|_| InsertError::Full)?;
+        let capacity = self.schedule.capacity(i).ok_or(InsertError::Full)?;
+        let layer = self
+            .schedule
+            .layer(i, self.memory_bytes(), self.hasher.clone())
+            .map_err(|_| InsertError::Full)?;
+        self.layers.push(layer);
+        self.capacities.push(capacity);
+        Ok(())
+    }
+}
+
+impl<S: BuildHasher> ScalableBloomFilter<S> {
+    /// `false`: `item` was never inserted. `true`: it probably was, or is a
+    /// false positive of one of the layers.
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// [`contains`](Self::contains) of the item whose hash by
+    /// [`hasher`](Self::hasher) is `hash`.
+    ///
+    /// The newest layers are probed first: with `s = 2` the newest holds
+    /// about half the items, so members are found sooner. Absent items are
+    /// probed in every layer in any order.
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        self.layers.iter().rev().any(|l| l.contains_hash(hash))
+    }
+
+    /// Calls to `insert` that returned `Ok` (whether or not they added the
+    /// item), as [`Membership::len`] defines it.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether [`len`](Self::len) is zero.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Items added to the layers: [`len`](Self::len) less the inserts that
+    /// found their item already reported present.
+    pub fn added(&self) -> u64 {
+        self.layers.iter().map(added).sum()
+    }
+
+    /// The classic filters of the chain, oldest (smallest) first.
+    pub fn layers(&self) -> &[BloomFilter<S>] {
+        &self.layers
+    }
+
+    /// Items the present layers hold together before another layer is
+    /// needed: `Σ n0·s^i` over the layers.
+    pub fn capacity(&self) -> u64 {
+        self.capacities.iter().sum()
+    }
+
+    /// Items layer `i` holds when full, `n0·s^i`, or `None` past `u64`.
+    pub fn layer_capacity(&self, i: u32) -> Option<u64> {
+        self.schedule.capacity(i)
+    }
+
+    /// The rate layer `i` is built for, `P·(1 − r)·r^i`
+    /// ([`scalable::layer_fpr`]).
+    pub fn layer_fpr(&self, i: u32) -> f64 {
+        self.schedule.rate(i)
+    }
+
+    /// `P`, the total false-positive rate the filter keeps at every size.
+    pub fn fpr(&self) -> f64 {
+        self.schedule.fpr
+    }
+
+    /// `n0`, the capacity of the first layer.
+    pub fn initial_capacity(&self) -> u64 {
+        self.schedule.initial_capacity
+    }
+
+    /// `s`: each layer holds `s` times the items of the one before.
+    pub fn growth_factor(&self) -> u32 {
+        self.schedule.growth
+    }
+
+    /// `r`: each layer's rate is `r` times the one before.
+    pub fn tightening_ratio(&self) -> f64 {
+        self.schedule.tightening
+    }
+
+    /// The cap on [`memory_bytes`](Self::memory_bytes), if one was set.
+    pub fn max_bytes(&self) -> Option<usize> {
+        self.schedule.max_bytes
+    }
+
+    /// The hasher items go through (each layer holds a clone).
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Bytes of all the layers' tables.
+    pub fn memory_bytes(&self) -> usize {
+        self.layers.iter().map(|l| l.as_words().len() * 8).sum()
+    }
+
+    /// The compound rate theory predicts at the present load:
+    /// [`scalable::compound_fpr`] of each layer's
+    /// [`classic::fpr`]`(m_i, n_i, k_i)`, with `n_i` the items added to it.
+    /// Below [`fpr`](Self::fpr) at every size.
+    pub fn expected_fpr(&self) -> f64 {
+        scalable::compound_fpr(self.layers.iter().map(|l| {
+            classic::fpr(
+                l.num_bits() as f64,
+                added(l) as f64,
+                f64::from(l.num_hashes()),
+            )
+        }))
+    }
+
+    /// Empties every layer. The layers stay (so does
+    /// [`memory_bytes`](Self::memory_bytes), as [`Membership::clear`] asks)
+    /// and fill again from the first.
+    pub fn clear(&mut self) {
+        for layer in &mut self.layers {
+            <BloomFilter<S> as Membership<[u8]>>::clear(layer);
+        }
+        self.active = 0;
+        self.len = 0;
+    }
+
+    /// The layer new items go to.
+    pub(crate) fn active(&self) -> usize {
+        self.active
+    }
+
+    pub(crate) fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+}
+
+impl<S> fmt::Debug for ScalableBloomFilter<S> {
+    // The hasher may hold a secret key: it is left out.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScalableBloomFilter")
+            .field("initial_capacity", &self.schedule.initial_capacity)
+            .field("fpr", &self.schedule.fpr)
+            .field("growth_factor", &self.schedule.growth)
+            .field("tightening_ratio", &self.schedule.tightening)
+            .field("max_bytes", &self.schedule.max_bytes)
+            .field("layers", &self.layers.len())
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFilter<S> {
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        ScalableBloomFilter::insert(self, item)
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        ScalableBloomFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        ScalableBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        ScalableBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        ScalableBloomFilter::clear(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grown() -> ScalableBloomFilter {
+        let mut f = ScalableBloomFilter::builder(10, 0.01)
+            .seed(9)
+            .build()
+            .unwrap();
+        for i in 0..100u64 {
+            f.insert(&i).unwrap();
+        }
+        f
+    }
+
+    #[test]
+    fn hashes_once_and_probes_every_layer_with_that_hash() {
+        let f = grown();
+        assert_eq!(f.layers().len(), 4); // 10 + 20 + 40 + 80
+        for i in 0..100u64 {
+            let hash = f.hasher().hash_one(i);
+            assert!(f.contains_hash(hash));
+            // Each layer holds a clone of the one hasher, so the layer that
+            // took an item finds it by itself, through its own hasher.
+            assert!(f.layers().iter().any(|l| l.contains(&i)));
+            assert!(f.layers().iter().all(|l| l.hasher() == f.hasher()));
+        }
+    }
+
+    #[test]
+    fn insert_hash_is_insert() {
+        let mut a = ScalableBloomFilter::builder(10, 0.01)
+            .seed(9)
+            .build()
+            .unwrap();
+        let mut b = a.clone();
+        for i in 0..100u64 {
+            let via_hash = b.insert_hash(b.hasher().hash_one(i));
+            assert_eq!(a.insert(&i), via_hash);
+        }
+        assert_eq!(a.to_bytes(), b.to_bytes());
+        assert_eq!(a.to_bytes(), grown().to_bytes());
+    }
+
+    #[test]
+    fn the_trait_and_the_inherent_methods_agree() {
+        let mut a = ScalableBloomFilter::builder(10, 0.01)
+            .seed(9)
+            .build()
+            .unwrap();
+        let mut b = a.clone();
+        let dynamic: &mut dyn Membership<u64> = &mut b;
+        for i in 0..100u64 {
+            assert_eq!(a.insert(&i), dynamic.insert(&i));
+        }
+        assert_eq!(a.len(), dynamic.len());
+        assert_eq!(a.memory_bytes(), dynamic.memory_bytes());
+        assert_eq!(a.expected_fpr().to_bits(), dynamic.expected_fpr().to_bits());
+        assert!((0..200u64).all(|i| a.contains(&i) == dynamic.contains(&i)));
+        dynamic.clear();
+        a.clear();
+        assert_eq!(a.to_bytes(), b.to_bytes());
+    }
+
+    #[test]
+    fn a_repeat_adds_nothing() {
+        let mut f = ScalableBloomFilter::builder(10, 0.01)
+            .seed(9)
+            .build()
+            .unwrap();
+        assert_eq!(f.insert("x"), Ok(true));
+        for _ in 0..50 {
+            assert_eq!(f.insert("x"), Ok(false));
+        }
+        // Fifty repeats neither fill the first layer nor add a second.
+        assert_eq!((f.len(), f.added(), f.layers().len()), (51, 1, 1));
+    }
+
+    #[test]
+    fn layers_follow_the_schedule() {
+        let f = grown();
+        for (i, layer) in f.layers().iter().enumerate() {
+            let i = i as u32;
+            let n = f.layer_capacity(i).unwrap();
+            assert_eq!(n, 10 << i);
+            let rate = 0.01 * 0.15 * 0.85f64.powi(i as i32);
+            assert!((f.layer_fpr(i) - rate).abs() < 1e-15);
+            assert_eq!(
+                (layer.num_bits(), layer.num_hashes()),
+                classic::size_for(n, f.layer_fpr(i)).unwrap()
+            );
+        }
+        assert_eq!(f.capacity(), 150);
+        assert_eq!(f.active(), 3);
+    }
+
+    #[test]
+    fn debug_hides_the_key() {
+        let f = grown();
+        let shown = format!("{f:?}");
+        let [k0, k1] = f.hasher().key();
+        assert!(shown.contains("layers: 4"), "{shown}");
+        assert!(!shown.contains(&k0.to_string()) && !shown.contains(&k1.to_string()));
+    }
+}

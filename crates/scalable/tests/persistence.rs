@@ -1,0 +1,393 @@
+//! Persistence: pinned bytes, round trips of grown filters, and every
+//! parameter that does not fit rejected with a typed error.
+
+use bloomlab_core::codec::{Envelope, Variant};
+use bloomlab_core::{DecodeError, Membership, Persist};
+use bloomlab_scalable::ScalableBloomFilter;
+use bloomlab_testkit::keys::{members, probes};
+
+/// A small seeded filter that has grown to three layers.
+fn small() -> ScalableBloomFilter {
+    let mut f = ScalableBloomFilter::builder(4, 0.1)
+        .seed(7)
+        .build()
+        .unwrap();
+    for i in 0..20u64 {
+        f.insert(&i).unwrap();
+    }
+    f
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn value_stability() {
+    let f = small();
+    assert_eq!(f.layers().len(), 3);
+    let bytes = f.to_bytes();
+    assert_eq!(hex(&bytes), PINNED, "the format or the hashing changed");
+    assert_eq!(
+        ScalableBloomFilter::from_bytes(&bytes).unwrap().to_bytes(),
+        bytes
+    );
+}
+
+/// `small()` as written by the first version of the format.
+const PINNED: &str = concat!(
+    // magic BLMF, version 1, variant 5 (scalable)
+    "424c4d4601000500",
+    // hash key of seed 7
+    "d29c963834099d362914eed032e4c7d6",
+    // parameter length 113
+    "71000000",
+    // n0 = 4, P = 0.1
+    "04000000000000009a9999999999b93f",
+    // s = 2, r = 0.85
+    "02000000333333333333eb3f",
+    // no memory cap
+    "000000000000000000",
+    // len 20, active layer 2, 3 layers
+    "14000000000000000200000003000000",
+    // layer 0: 64 bits, k = 11, 4 items
+    "40000000000000000b0000000400000000000000",
+    // layer 1: 128 bits, k = 11, 8 items
+    "80000000000000000b0000000800000000000000",
+    // layer 2: 192 bits, k = 8, 8 items
+    "c000000000000000080000000800000000000000",
+    // payload length 48
+    "3000000000000000",
+    // layer 0's word
+    "5666a3c675f95e0c",
+    // layer 1's words
+    "e37230604ba537526984a86bfa7a8c0d",
+    // layer 2's words
+    "01f41328200fa8b430088da262800c09a840b003150a0213",
+    // CRC-32
+    "e64b76b1",
+);
+
+#[test]
+fn grown_filters_round_trip() {
+    for (n0, s, capped) in [(1_000, 2, false), (500, 4, true), (300, 3, false)] {
+        let builder = ScalableBloomFilter::builder(n0, 0.01)
+            .growth_factor(s)
+            .seed(21);
+        let builder = if capped {
+            builder.max_bytes(1 << 20)
+        } else {
+            builder
+        };
+        let mut f = builder.build().unwrap();
+        let keys = members(22, 40_000);
+        f.insert_all(&keys).unwrap();
+        assert!(f.layers().len() >= 4);
+
+        let bytes = f.to_bytes();
+        let g = ScalableBloomFilter::from_bytes(&bytes).unwrap();
+        assert_eq!(g.to_bytes(), bytes);
+        assert_eq!(
+            (g.len(), g.added(), g.capacity(), g.memory_bytes()),
+            (f.len(), f.added(), f.capacity(), f.memory_bytes())
+        );
+        assert_eq!(g.expected_fpr().to_bits(), f.expected_fpr().to_bits());
+        assert_eq!(g.max_bytes(), f.max_bytes());
+        assert_eq!(
+            (
+                g.growth_factor(),
+                g.tightening_ratio(),
+                g.fpr(),
+                g.initial_capacity()
+            ),
+            (
+                f.growth_factor(),
+                f.tightening_ratio(),
+                f.fpr(),
+                f.initial_capacity()
+            )
+        );
+        assert_eq!(g.count_contained(&keys), keys.len());
+        assert!(probes(23, 100_000).all(|p| f.contains(&p) == g.contains(&p)));
+
+        // The decoded filter goes on growing exactly as the original does.
+        let (mut f, mut g) = (f, g);
+        let more = members(24, 30_000);
+        assert_eq!(f.insert_all(&more), g.insert_all(&more));
+        assert_eq!(f.to_bytes(), g.to_bytes());
+    }
+}
+
+#[test]
+fn cleared_filters_round_trip() {
+    let mut f = small();
+    f.clear();
+    f.insert(&99u64).unwrap();
+    let g = ScalableBloomFilter::from_bytes(&f.to_bytes()).unwrap();
+    assert_eq!(g.to_bytes(), f.to_bytes());
+    assert_eq!(g.layers().len(), 3);
+    assert!(g.contains(&99u64));
+}
+
+/// The parameters and payload of `small()`, to edit and re-wrap with a
+/// valid checksum, so that only the parameter checks can catch the edit.
+fn parts() -> Envelope {
+    Envelope::decode(&small().to_bytes(), Variant::Scalable).unwrap()
+}
+
+fn rewrap(env: &Envelope) -> Result<ScalableBloomFilter, DecodeError> {
+    ScalableBloomFilter::from_bytes(&env.encode())
+}
+
+fn invalid(what: &'static str) -> Result<(), DecodeError> {
+    Err(DecodeError::InvalidParameters { what })
+}
+
+/// Offsets of the fixed parameter fields (see `bloomlab_scalable::codec`).
+const N0: usize = 0;
+const FPR: usize = 8;
+const GROWTH: usize = 16;
+const RATIO: usize = 20;
+const CAP_FLAG: usize = 28;
+const CAP: usize = 29;
+const LEN: usize = 37;
+const ACTIVE: usize = 45;
+const COUNT: usize = 49;
+/// Layer `i`'s bits, hashes and items added.
+const fn layer(i: usize) -> usize {
+    53 + 20 * i
+}
+
+fn put(env: &mut Envelope, at: usize, bytes: &[u8]) {
+    env.params[at..at + bytes.len()].copy_from_slice(bytes);
+}
+
+fn check(edit: impl FnOnce(&mut Envelope), expected: Result<(), DecodeError>) {
+    let mut env = parts();
+    edit(&mut env);
+    assert_eq!(rewrap(&env).map(|_| ()), expected);
+}
+
+#[test]
+fn the_unedited_parts_decode() {
+    check(|_| {}, Ok(()));
+}
+
+#[test]
+fn rejects_a_growth_factor_out_of_range() {
+    check(
+        |e| put(e, GROWTH, &5u32.to_le_bytes()),
+        invalid("growth factor"),
+    );
+    check(
+        |e| put(e, GROWTH, &1u32.to_le_bytes()),
+        invalid("growth factor"),
+    );
+}
+
+#[test]
+fn rejects_a_tightening_ratio_out_of_range() {
+    check(
+        |e| put(e, RATIO, &1f64.to_le_bytes()),
+        invalid("tightening ratio"),
+    );
+    check(
+        |e| put(e, RATIO, &f64::NAN.to_le_bytes()),
+        invalid("tightening ratio"),
+    );
+}
+
+#[test]
+fn rejects_a_total_rate_out_of_range() {
+    check(|e| put(e, FPR, &0f64.to_le_bytes()), invalid("total rate"));
+    check(|e| put(e, FPR, &1f64.to_le_bytes()), invalid("total rate"));
+}
+
+#[test]
+fn rejects_a_zero_initial_capacity() {
+    check(
+        |e| put(e, N0, &0u64.to_le_bytes()),
+        invalid("initial capacity"),
+    );
+}
+
+#[test]
+fn rejects_a_schedule_the_layers_do_not_follow() {
+    // Twice the capacity: the first layer is then too small for its rate.
+    check(
+        |e| put(e, N0, &8u64.to_le_bytes()),
+        invalid("a layer too small for its rate"),
+    );
+    // A tighter total rate: likewise.
+    check(
+        |e| put(e, FPR, &0.01f64.to_le_bytes()),
+        invalid("a layer too small for its rate"),
+    );
+}
+
+#[test]
+fn rejects_a_bad_memory_cap() {
+    check(|e| put(e, CAP_FLAG, &[2]), invalid("memory cap flag"));
+    check(
+        |e| put(e, CAP, &1u64.to_le_bytes()),
+        invalid("memory cap flag"),
+    );
+    check(
+        |e| {
+            put(e, CAP_FLAG, &[1]);
+            put(e, CAP, &16u64.to_le_bytes());
+        },
+        invalid("layers beyond the memory cap"),
+    );
+}
+
+#[test]
+fn rejects_layer_counts_that_do_not_fit() {
+    check(
+        |e| {
+            put(e, COUNT, &0u32.to_le_bytes());
+            e.params.truncate(layer(0));
+        },
+        invalid("no layers"),
+    );
+    check(
+        |e| put(e, ACTIVE, &3u32.to_le_bytes()),
+        invalid("active layer beyond the last"),
+    );
+    // More layers declared than the parameters hold.
+    check(
+        |e| put(e, COUNT, &4u32.to_le_bytes()),
+        Err(DecodeError::Truncated),
+    );
+    check(
+        |e| put(e, COUNT, &u32::MAX.to_le_bytes()),
+        Err(DecodeError::Truncated),
+    );
+    check(
+        |e| e.params.push(0),
+        invalid("parameters longer than their fields"),
+    );
+}
+
+#[test]
+fn rejects_layer_sizes_that_do_not_fit() {
+    check(
+        |e| put(e, layer(0) + 8, &0u32.to_le_bytes()),
+        invalid("layer size"),
+    );
+    check(
+        |e| put(e, layer(0) + 8, &65u32.to_le_bytes()),
+        invalid("layer size"),
+    );
+    check(
+        |e| put(e, layer(0), &0u64.to_le_bytes()),
+        invalid("layer size"),
+    );
+    // One word fewer in the last layer, with the payload to match: too
+    // small for the layer's rate.
+    check(
+        |e| {
+            let bits = u64::from_le_bytes(e.params[layer(2)..layer(2) + 8].try_into().unwrap());
+            put(e, layer(2), &(bits - 64).to_le_bytes());
+            let end = e.payload.len() - 8;
+            e.payload.truncate(end);
+        },
+        invalid("a layer too small for its rate"),
+    );
+    // One word more than the payload holds in the last layer.
+    check(
+        |e| {
+            let bits = u64::from_le_bytes(e.params[layer(2)..layer(2) + 8].try_into().unwrap());
+            put(e, layer(2), &(bits + 64).to_le_bytes());
+        },
+        Err(DecodeError::Truncated),
+    );
+    check(
+        |e| e.payload.extend([0; 8]),
+        invalid("payload longer than the layers"),
+    );
+}
+
+#[test]
+fn rejects_item_counts_that_do_not_fit() {
+    // Layer 0 holds 4: 5 is too many, 3 leaves a hole before the active layer.
+    check(
+        |e| put(e, layer(0) + 12, &5u64.to_le_bytes()),
+        invalid("items added to a layer"),
+    );
+    check(
+        |e| put(e, layer(0) + 12, &3u64.to_le_bytes()),
+        invalid("items added to a layer"),
+    );
+    // The active layer moved back: layer 2 holds items past it.
+    check(
+        |e| put(e, ACTIVE, &1u32.to_le_bytes()),
+        invalid("items added to a layer"),
+    );
+    // Fewer inserts than items added.
+    check(
+        |e| put(e, LEN, &2u64.to_le_bytes()),
+        invalid("more items added than inserted"),
+    );
+    // Every bit of the first layer set: more than k per item.
+    check(
+        |e| {
+            e.payload[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        },
+        invalid("bits set do not fit the items added"),
+    );
+}
+
+#[test]
+fn rejects_other_variants() {
+    let classic = bloomlab_classic::BloomFilter::builder(100, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    assert_eq!(
+        ScalableBloomFilter::from_bytes(&classic.to_bytes()).map(|_| ()),
+        Err(DecodeError::WrongVariant {
+            expected: Variant::Scalable.tag(),
+            found: Variant::Classic.tag()
+        })
+    );
+}
+
+#[test]
+fn the_trait_and_the_inherent_methods_agree() {
+    let f = small();
+    assert_eq!(Persist::to_bytes(&f), f.to_bytes());
+    let g = <ScalableBloomFilter as Persist>::from_bytes(&f.to_bytes()).unwrap();
+    assert_eq!(g.to_bytes(), f.to_bytes());
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
+        let _ = ScalableBloomFilter::from_bytes(&bytes);
+    }
+
+    /// Edits behind a valid checksum reach the parameter checks: any result
+    /// is fine but a panic, and a filter that decodes must answer for every
+    /// item it held before the edit or else have a changed parameter.
+    #[test]
+    fn edited_parameters_never_panic(at in 0usize..113, value in proptest::num::u8::ANY) {
+        let mut env = parts();
+        let at = at % env.params.len();
+        env.params[at] = value;
+        if let Ok(g) = rewrap(&env) {
+            let _ = g.expected_fpr();
+            let _ = g.contains(&1u64);
+            let mut g = g;
+            let _ = g.insert(&12_345u64);
+        }
+    }
+
+    #[test]
+    fn edited_payloads_never_panic(at in 0usize..1_000, value in proptest::num::u8::ANY) {
+        let mut env = parts();
+        let at = at % env.payload.len();
+        env.payload[at] = value;
+        let _ = rewrap(&env);
+    }
+}
