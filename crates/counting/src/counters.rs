@@ -163,6 +163,26 @@ impl Counters {
         self.saturated = self.count_saturated();
     }
 
+    /// One bit per counter, set where the counter is non-zero: bit i in
+    /// `words[i / 64]` at `1 << (i % 64)`, as a classic filter stores its bits.
+    pub(crate) fn nonzero_bits(&self) -> Vec<u64> {
+        let width = self.width();
+        let per_word = 64 / width;
+        let mut bits = vec![0u64; self.len.div_ceil(64) as usize];
+        for (w, &word) in self.words.iter().enumerate() {
+            if word == 0 {
+                continue;
+            }
+            for slot in 0..per_word {
+                if (word >> (slot * width)) & self.max != 0 {
+                    let i = w as u64 * u64::from(per_word) + u64::from(slot);
+                    bits[(i / 64) as usize] |= 1 << (i % 64);
+                }
+            }
+        }
+        bits
+    }
+
     /// Sets every counter to zero.
     pub(crate) fn clear(&mut self) {
         self.words.fill(0);
@@ -247,6 +267,21 @@ mod tests {
         a.saturating_add(&b);
         assert_eq!((a.get(0), a.get(3), a.get(16)), (1, 15, 2));
         assert_eq!(a.saturated(), 1);
+    }
+
+    #[test]
+    fn nonzero_bits_follow_the_counters() {
+        for width in WIDTHS {
+            let mut c = counters(130, width);
+            for i in [0, 5, 63, 64, 65, 129] {
+                c.increment(i);
+            }
+            assert_eq!(
+                c.nonzero_bits(),
+                vec![1 | 1 << 5 | 1 << 63, 0b11, 1 << 1],
+                "width {width}"
+            );
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
+use bloomlab_classic::BloomFilter;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
@@ -17,8 +18,9 @@ use crate::error::{BuildError, MergeError};
 /// Each item increments its `k` counters, at the positions
 /// [`Positions::new(hash, m).take(k)`](Positions) of its one 64-bit hash, and
 /// is reported present while all of them are non-zero: the filter answers
-/// exactly as a classic `BloomFilter` of `m`
-/// bits whose bit i is set when counter i is non-zero.
+/// exactly as a classic [`BloomFilter`] of `m`
+/// bits whose bit i is set when counter i is non-zero, which
+/// [`to_bloom`](Self::to_bloom) builds.
 ///
 /// # Deleting safely
 ///
@@ -43,10 +45,11 @@ use crate::error::{BuildError, MergeError};
 /// # How much saturation costs
 ///
 /// [`expected_fpr`](Self::expected_fpr) is the classic rate
-/// `(1 − e^{−k·len/m})^k`. With 4-bit counters at design load, the chance that
-/// any counter saturates at all is about `3e-14 · m`
-/// ([`theory::counting::saturation_probability`](bloomlab_core::theory::counting::saturation_probability);
-/// Fan et al. publish `1.37e-15 · m` for a counter reaching 16). Once `s`
+/// `(1 − e^{−k·len/m})^k`. With 4-bit counters at design load, the chance
+/// that any counter saturates at all is about `3.5e-15 · m` at 1%
+/// ([`theory::counting::saturation_probability`](bloomlab_core::theory::counting::saturation_probability)),
+/// under Fan et al.'s bound `3.06e-14 · m` for a counter reaching 15 (they
+/// publish `1.37e-15 · m` for reaching 16, which a 4-bit counter cannot hold). Once `s`
 /// counters are saturated and items are removed, the rate is at most
 /// [`theory::counting::fpr_with_stuck`](bloomlab_core::theory::counting::fpr_with_stuck)
 /// `(m, len, k, s)`: at most about `k · (s/m)` above the classic rate.
@@ -281,6 +284,42 @@ impl<S> CountingBloomFilter<S> {
             .map(|pos| self.counters.get(pos))
             .min()
             .unwrap_or(0) as u32
+    }
+}
+
+impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
+    /// The classic filter of the non-zero counters: bit i set where counter i
+    /// is non-zero, the same m, k, hasher and `len`. It answers every query
+    /// exactly as this filter does (same positions,
+    /// [`Positions::new(hash, m).take(k)`](Positions)), in a quarter of the
+    /// memory at 4 bits, but can no longer remove.
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let mut f = CountingBloomFilter::builder(1_000, 0.01).seed(3).build()?;
+    /// f.insert("kept");
+    /// f.insert("gone");
+    /// f.remove("gone")?;
+    /// let bloom = f.to_bloom();
+    /// assert!(bloom.contains("kept") && !bloom.contains("gone"));
+    /// assert_eq!(bloom.memory_bytes() * 4, f.memory_bytes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// Never: a counting filter's m (at least 1), k (1 to 64) and bits (none
+    /// past m) are always valid for a classic filter.
+    pub fn to_bloom(&self) -> BloomFilter<S> {
+        BloomFilter::from_words(
+            self.counters.nonzero_bits(),
+            self.counters.len(),
+            self.num_hashes,
+            self.len,
+            self.hasher.clone(),
+        )
+        .expect("a counting filter's parameters are valid for a classic filter")
     }
 }
 

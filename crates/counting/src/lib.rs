@@ -5,7 +5,7 @@
 //! request) where a classic Bloom filter keeps a bit, so an item can be
 //! removed by decrementing what its insert incremented. It answers exactly as
 //! the classic filter of its non-zero counters, which
-//! `to_bloom` hands out.
+//! [`to_bloom`](CountingBloomFilter::to_bloom) hands out.
 //!
 //! Its counters saturate and stay saturated: a counter at its maximum is
 //! never incremented or decremented again. Saturation can therefore only add

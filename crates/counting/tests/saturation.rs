@@ -184,3 +184,18 @@ fn more_than_two_to_the_32_counters() {
     assert_eq!(f.counter(m - 1).map(|c| c <= 15), Some(true));
     assert_eq!(f.counter(m), None);
 }
+
+/// The figures the type's docs quote for a filter at design load.
+#[test]
+fn documented_saturation_figures() {
+    use bloomlab_core::theory::counting::{fan_bound, saturation_probability};
+    let f = CountingBloomFilter::builder(1_000_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    let (m, k) = (f.num_counters(), f.num_hashes());
+    let per_counter = saturation_probability(m, 1_000_000, k, 4) / m as f64;
+    assert!((per_counter - 3.5e-15).abs() < 0.1e-15, "{per_counter:e}");
+    assert!((fan_bound(1.0, 15.0) - 3.06e-14).abs() < 0.01e-14);
+    assert!((fan_bound(1.0, 16.0) - 1.37e-15).abs() < 0.01e-15);
+}

@@ -1,0 +1,96 @@
+//! `to_bloom` hands out a classic filter that answers exactly alike.
+
+use std::collections::hash_map::RandomState;
+
+use bloomlab_core::Membership;
+use bloomlab_counting::CountingBloomFilter;
+use bloomlab_testkit::keys::{members, probes};
+
+#[test]
+fn answers_identically_at_every_width() {
+    for width in [4, 8, 16] {
+        // 1,001 counters: not a multiple of 64, so the last bit word is partial.
+        let mut f = CountingBloomFilter::builder_with_counters(1_001, 5)
+            .counter_width(width)
+            .seed(u64::from(width))
+            .build()
+            .unwrap();
+        let keys = members(40, 300);
+        for k in &keys {
+            f.insert(k);
+        }
+        for k in &keys[..100] {
+            f.remove(k).unwrap();
+        }
+        let bloom = f.to_bloom();
+        assert_eq!(
+            (bloom.num_bits(), bloom.num_hashes(), bloom.len()),
+            (1_001, 5, 200)
+        );
+        let nonzero = (0..1_001).filter(|&i| f.counter(i) != Some(0)).count() as u64;
+        assert_eq!(bloom.count_ones(), nonzero);
+        for i in 0..1_001u64 {
+            let bit = bloom.as_words()[(i / 64) as usize] >> (i % 64) & 1 == 1;
+            assert_eq!(bit, f.counter(i) != Some(0), "counter {i}, width {width}");
+        }
+        assert!(keys[100..].iter().all(|k| bloom.contains(k)));
+        let disagree = keys
+            .iter()
+            .copied()
+            .chain(probes(41, 100_000))
+            .filter(|p| bloom.contains(p) != f.contains(p))
+            .count();
+        assert_eq!(disagree, 0, "width {width}");
+        assert_eq!(Membership::<u64>::expected_fpr(&bloom), f.expected_fpr());
+    }
+}
+
+#[test]
+fn overloaded_filter_converts_alike() {
+    let mut f = CountingBloomFilter::builder_with_counters(8_192, 4)
+        .seed(2024)
+        .build()
+        .unwrap();
+    let keys = members(2024, 40_000);
+    for k in &keys {
+        f.insert(k);
+    }
+    for k in &keys[..20_000] {
+        f.remove(k).unwrap();
+    }
+    let bloom = f.to_bloom();
+    assert!(keys[20_000..].iter().all(|k| bloom.contains(k)));
+    let disagree = probes(5, 100_000)
+        .filter(|p| bloom.contains(p) != f.contains(p))
+        .count();
+    assert_eq!(disagree, 0);
+}
+
+#[test]
+fn keeps_a_custom_hasher() {
+    let mut f = CountingBloomFilter::builder(1_000, 0.01)
+        .hasher(RandomState::new())
+        .build()
+        .unwrap();
+    for k in members(7, 1_000) {
+        f.insert(&k);
+    }
+    let bloom = f.to_bloom();
+    let disagree = probes(8, 100_000)
+        .filter(|p| bloom.contains(p) != f.contains(p))
+        .count();
+    assert_eq!(disagree, 0);
+    assert!(members(7, 1_000).iter().all(|k| bloom.contains(k)));
+}
+
+#[test]
+fn empty_filter_gives_an_empty_bloom() {
+    let f = CountingBloomFilter::builder(100, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    let bloom = f.to_bloom();
+    assert_eq!(bloom.count_ones(), 0);
+    assert!(bloom.is_empty());
+    assert_eq!(bloom.num_bits(), f.num_counters());
+}
