@@ -1,0 +1,86 @@
+//! The constructor's error type.
+
+use std::fmt;
+
+use bloomlab_core::ParamError;
+
+use crate::table::{BUCKET_SIZES, FINGERPRINT_BITS};
+
+/// Why a [`CuckooFilter`](crate::CuckooFilter) could not be built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A sizing parameter no filter can be built from: a rate outside (0, 1),
+    /// zero items, or a table larger than allowed.
+    Param(ParamError),
+    /// Buckets of this many slots are not supported (only 2, 4 and 8 are).
+    BucketSize(u32),
+    /// Fingerprints of this many bits are not supported (only 4 to 16 are).
+    FingerprintBits(u32),
+    /// The number of buckets is zero, not a power of two, or above 2^32.
+    NumBuckets(u64),
+    /// More relocations per insert than [`MAX_RELOCATIONS`](crate::MAX_RELOCATIONS).
+    TooManyRelocations(u32),
+    /// The rate would need fingerprints wider than 16 bits with buckets of
+    /// this size.
+    FprUnreachable {
+        /// The rate asked for.
+        fpr: f64,
+        /// Slots per bucket.
+        bucket_size: u32,
+        /// The fingerprint width the rate needs.
+        needed_bits: u32,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Param(e) => e.fmt(f),
+            BuildError::BucketSize(b) => write!(
+                f,
+                "buckets of {b} slots are not supported (use one of {BUCKET_SIZES:?})"
+            ),
+            BuildError::FingerprintBits(bits) => write!(
+                f,
+                "{bits}-bit fingerprints are not supported (use {} to {} bits)",
+                FINGERPRINT_BITS.start(),
+                FINGERPRINT_BITS.end()
+            ),
+            BuildError::NumBuckets(n) => write!(
+                f,
+                "{n} buckets: the count must be a power of two from 1 to 2^32"
+            ),
+            BuildError::TooManyRelocations(n) => write!(
+                f,
+                "{n} relocations per insert requested; at most {} are supported",
+                crate::MAX_RELOCATIONS
+            ),
+            BuildError::FprUnreachable {
+                fpr,
+                bucket_size,
+                needed_bits,
+            } => write!(
+                f,
+                "a false-positive rate of {fpr} with {bucket_size}-slot buckets needs \
+                 {needed_bits}-bit fingerprints; at most {} are supported",
+                FINGERPRINT_BITS.end()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Param(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ParamError> for BuildError {
+    fn from(e: ParamError) -> Self {
+        BuildError::Param(e)
+    }
+}

@@ -1,0 +1,537 @@
+//! The cuckoo filter itself.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::hash::mix64;
+use bloomlab_core::theory::cuckoo as theory;
+use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
+
+use crate::builder::Builder;
+use crate::error::BuildError;
+use crate::table::Table;
+
+/// Fibonacci hashing's multiplier (2^64 / golden ratio): the top bits of
+/// `fp · PHI` spread a fingerprint over the bucket-index bits.
+const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, CoNEXT 2014)
+/// that never loses an item when it fills.
+///
+/// Each item is hashed once to 64 bits. The lower 32 give its fingerprint,
+/// uniform over `1 ..= 2^f − 1` (0 marks an empty slot); the upper 32 give
+/// its first bucket `i1`; its second is `i2 = i1 XOR h(fp)`, computed from the
+/// fingerprint alone (partial-key cuckoo hashing), so a stored fingerprint
+/// can move between its two buckets without the item. A lookup reads both
+/// buckets.
+///
+/// An insert that finds both buckets full moves a stored fingerprint to its
+/// other bucket, and so on, at most [`max_relocations`](Self::max_relocations)
+/// times. If that does not free a slot, every move is undone in reverse and
+/// the insert returns [`InsertError::Full`]: the table is exactly as before,
+/// so every item stored is still found, and a later insert (or one after a
+/// [`remove`](Self::remove)) may still succeed.
+///
+/// The filter is a multiset of fingerprints: inserting an item twice stores
+/// it twice and it takes two removes to forget; [`insert_unique`](Self::insert_unique)
+/// stores an item only if it is not reported present. An item can be stored
+/// at most `2b` times (its two buckets are always distinct, unless the table
+/// has a single bucket), after which its inserts fail.
+///
+/// # Removing what was never inserted
+///
+/// A remove deletes one fingerprint equal to the item's from one of its two
+/// buckets. For an item that was never inserted but is reported present (a
+/// false positive), that fingerprint belongs to another item, which then
+/// may be reported absent. The filter cannot tell; remove only what you
+/// inserted.
+#[derive(Clone)]
+pub struct CuckooFilter<S = DefaultHasher> {
+    table: Table,
+    len: usize,
+    max_relocations: u32,
+    hasher: S,
+}
+
+impl CuckooFilter {
+    /// A filter for `expected_items` items at false-positive rate `fpr`,
+    /// with 4-slot buckets and a random hash key; see [`Builder::build`] for
+    /// how it is sized.
+    ///
+    /// # Errors
+    ///
+    /// As [`Builder::build`].
+    pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
+        Self::builder(expected_items, fpr).build()
+    }
+
+    /// A builder for `expected_items` items at false-positive rate `fpr`.
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder {
+        Builder::for_items(expected_items, fpr)
+    }
+
+    /// A builder for a table of exactly `num_buckets` buckets (a power of
+    /// two) and `fingerprint_bits`-bit fingerprints.
+    pub fn builder_with_buckets(num_buckets: u64, fingerprint_bits: u32) -> Builder {
+        Builder::for_buckets(num_buckets, fingerprint_bits)
+    }
+}
+
+impl<S> CuckooFilter<S> {
+    pub(crate) fn from_parts(table: Table, len: usize, max_relocations: u32, hasher: S) -> Self {
+        Self {
+            table,
+            len,
+            max_relocations,
+            hasher,
+        }
+    }
+
+    pub(crate) fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Slots per bucket (`b`).
+    pub fn bucket_size(&self) -> u32 {
+        self.table.bucket_size()
+    }
+
+    /// Bits per fingerprint (`f`).
+    pub fn fingerprint_bits(&self) -> u32 {
+        self.table.fingerprint_bits()
+    }
+
+    /// Buckets in the table, a power of two.
+    pub fn num_buckets(&self) -> u64 {
+        self.table.num_buckets()
+    }
+
+    /// Slots in the table: buckets times slots per bucket.
+    pub fn capacity(&self) -> u64 {
+        self.num_buckets() * u64::from(self.bucket_size())
+    }
+
+    /// The most fingerprints one insert may move before giving up.
+    pub fn max_relocations(&self) -> u32 {
+        self.max_relocations
+    }
+
+    /// The hasher items are hashed with.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Fingerprints stored: successful inserts minus successful removes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no fingerprint is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The fraction of slots in use, `α = len / capacity`.
+    pub fn load_factor(&self) -> f64 {
+        self.len as f64 / self.capacity() as f64
+    }
+
+    /// Bytes of the table: `⌈buckets · b · f / 64⌉` words.
+    pub fn memory_bytes(&self) -> usize {
+        self.table.words().len() * 8
+    }
+
+    /// Bits of table per stored item, `None` while empty: `f/α` when the
+    /// table is a whole number of words ([`theory::bits_per_item`]).
+    pub fn bits_per_item(&self) -> Option<f64> {
+        (self.len > 0).then(|| self.memory_bytes() as f64 * 8.0 / self.len as f64)
+    }
+
+    /// The false-positive rate theory predicts at the present load:
+    /// [`theory::fpr`]`(f, b, α)` = `1 − (1 − 1/(2^f − 1))^{2b·α}`, with
+    /// `2^f − 1` fingerprint values because 0 marks an empty slot.
+    ///
+    /// This is the rate for a probe whose two buckets hold the average
+    /// `2b·α` fingerprints. The rate averaged over the table's actual bucket
+    /// occupancies, [`fpr_from_occupancy`](Self::fpr_from_occupancy), is never
+    /// higher (Jensen's inequality) and differs only in the second order: at
+    /// 95% load with 12-bit fingerprints, by under one part in a thousand. So
+    /// this O(1) form is used, and it errs on the side of caution.
+    pub fn expected_fpr(&self) -> f64 {
+        theory::fpr(
+            self.fingerprint_bits(),
+            self.bucket_size(),
+            self.load_factor(),
+        )
+    }
+
+    /// How many buckets hold each number of fingerprints: entry `j` counts
+    /// the buckets with `j` occupied slots (`b + 1` entries). Reads the
+    /// whole table.
+    pub fn occupancy(&self) -> Vec<u64> {
+        let mut hist = vec![0u64; self.bucket_size() as usize + 1];
+        for i in 0..self.num_buckets() as usize {
+            hist[self.table.occupied(self.table.bucket(i)) as usize] += 1;
+        }
+        hist
+    }
+
+    /// The false-positive rate from the table's bucket occupancies,
+    /// [`theory::fpr_from_occupancy`]: a refinement of
+    /// [`expected_fpr`](Self::expected_fpr) that reads the whole table.
+    pub fn fpr_from_occupancy(&self) -> f64 {
+        theory::fpr_from_occupancy(self.fingerprint_bits(), &self.occupancy())
+    }
+
+    /// Forgets every item; the table keeps its size and the hash key.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.len = 0;
+    }
+
+    /// The fingerprint: the lower 32 bits of the hash scaled onto `1 ..= 2^f − 1`.
+    #[inline]
+    fn fingerprint(&self, hash: u64) -> u32 {
+        let values = (1u64 << self.table.fingerprint_bits()) - 1;
+        1 + ((u64::from(hash as u32) * values) >> 32) as u32
+    }
+
+    /// The first bucket: the top `log2(buckets)` of the upper 32 bits.
+    #[inline]
+    fn first_bucket(&self, hash: u64) -> usize {
+        ((hash >> 32) >> (32 - self.table.log2_buckets())) as usize
+    }
+
+    /// The other bucket of a fingerprint stored in bucket `i`: `i XOR
+    /// offset(fp)`, the offset a hash of the fingerprint mapped onto
+    /// `1 .. buckets` so that the two buckets always differ (except in a
+    /// one-bucket table). XOR makes the map its own inverse.
+    #[inline]
+    fn other_bucket(&self, i: usize, fp: u32) -> usize {
+        let mask = self.table.num_buckets() - 1;
+        let spread = u64::from(fp).wrapping_mul(PHI) >> 32;
+        let offset = (1 + ((spread * mask) >> 32)) & mask;
+        i ^ offset as usize
+    }
+
+    #[inline]
+    fn locate(&self, hash: u64) -> (u32, usize, usize) {
+        let fp = self.fingerprint(hash);
+        let i1 = self.first_bucket(hash);
+        (fp, i1, self.other_bucket(i1, fp))
+    }
+
+    /// Whether an item with this 64-bit hash is reported present.
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        let (fp, i1, i2) = self.locate(hash);
+        let (b1, b2) = (self.table.bucket(i1), self.table.bucket(i2));
+        self.table.holds(b1, fp) | self.table.holds(b2, fp)
+    }
+
+    /// Stores an item with this 64-bit hash; `Ok(true)` if it was not
+    /// reported present before.
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`] when no slot could be freed within
+    /// [`max_relocations`](Self::max_relocations) moves; the table is then
+    /// exactly as before the call.
+    pub fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        let (fp, i1, i2) = self.locate(hash);
+        let present = self.table.holds(self.table.bucket(i1), fp)
+            || self.table.holds(self.table.bucket(i2), fp);
+        if !(self.table.put(i1, fp) || self.table.put(i2, fp)) {
+            self.relocate(hash, fp, i1, i2)?;
+        }
+        self.len += 1;
+        Ok(!present)
+    }
+
+    /// Stores an item with this 64-bit hash only if it is not reported
+    /// present (RedisBloom's `CF.ADDNX`): `Ok(true)` if it was stored.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert_hash`](Self::insert_hash).
+    pub fn insert_unique_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        if self.contains_hash(hash) {
+            Ok(false)
+        } else {
+            self.insert_hash(hash)
+        }
+    }
+
+    /// Removes one fingerprint of an item with this 64-bit hash.
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`] when neither bucket holds its fingerprint.
+    pub fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+        let (fp, i1, i2) = self.locate(hash);
+        if self.table.take(i1, fp) || self.table.take(i2, fp) {
+            self.len -= 1;
+            Ok(())
+        } else {
+            Err(RemoveError::NotPresent)
+        }
+    }
+
+    /// How many stored fingerprints match an item with this 64-bit hash.
+    pub fn count_hash(&self, hash: u64) -> usize {
+        let (fp, i1, i2) = self.locate(hash);
+        let first = self.table.count(self.table.bucket(i1), fp);
+        let second = if i2 == i1 {
+            0
+        } else {
+            self.table.count(self.table.bucket(i2), fp)
+        };
+        (first + second) as usize
+    }
+
+    /// The cuckoo walk: `fp` is placed in a full bucket, the fingerprint it
+    /// evicts goes to its own other bucket, and so on. On failure the walk is
+    /// replayed backwards, which restores every slot it touched.
+    fn relocate(&mut self, hash: u64, fp: u32, i1: usize, i2: usize) -> Result<(), InsertError> {
+        let slots_mask = u64::from(self.bucket_size() - 1);
+        // The walk's choices come from the item's own hash: a seeded filter
+        // behaves the same in every run, and no state needs storing.
+        let mut state = hash;
+        let mut draw = || {
+            state = state.wrapping_add(PHI);
+            mix64(state)
+        };
+        let mut i = if draw() & 1 == 0 { i1 } else { i2 };
+        let mut carried = fp;
+        let mut path: Vec<(usize, u32)> = Vec::new();
+        for _ in 0..self.max_relocations {
+            let slot = (draw() & slots_mask) as u32;
+            carried = self.table.swap(i, slot, carried);
+            path.push((i, slot));
+            i = self.other_bucket(i, carried);
+            if self.table.put(i, carried) {
+                return Ok(());
+            }
+        }
+        for &(i, slot) in path.iter().rev() {
+            carried = self.table.swap(i, slot, carried);
+        }
+        debug_assert_eq!(
+            carried, fp,
+            "the undone walk hands back the new fingerprint"
+        );
+        Err(InsertError::Full)
+    }
+}
+
+impl<S: BuildHasher> CuckooFilter<S> {
+    /// Stores `item`; `Ok(true)` if it was not reported present before.
+    /// An item already present is stored again (see the type's docs).
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`]: nothing was stored and nothing was lost.
+    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+        self.insert_hash(self.hasher.hash_one(item))
+    }
+
+    /// Stores `item` only if it is not reported present; `Ok(true)` if stored.
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`]: nothing was stored and nothing was lost.
+    pub fn insert_unique<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+        self.insert_unique_hash(self.hasher.hash_one(item))
+    }
+
+    /// `false`: `item` was never inserted (or was removed as often as
+    /// inserted); `true`: probably present.
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// Removes one copy of `item`.
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`]: no fingerprint matches; nothing changed.
+    pub fn remove<T: Hash + ?Sized>(&mut self, item: &T) -> Result<(), RemoveError> {
+        self.remove_hash(self.hasher.hash_one(item))
+    }
+
+    /// How many stored fingerprints match `item`: the times it was stored,
+    /// plus any other items' matching fingerprints in its buckets.
+    pub fn count<T: Hash + ?Sized>(&self, item: &T) -> usize {
+        self.count_hash(self.hasher.hash_one(item))
+    }
+
+    /// The two buckets `item` may be stored in: always two different ones,
+    /// unless the table has a single bucket.
+    pub fn candidate_buckets<T: Hash + ?Sized>(&self, item: &T) -> (u64, u64) {
+        let (_, i1, i2) = self.locate(self.hasher.hash_one(item));
+        (i1 as u64, i2 as u64)
+    }
+}
+
+impl<S> fmt::Debug for CuckooFilter<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CuckooFilter")
+            .field("num_buckets", &self.num_buckets())
+            .field("bucket_size", &self.bucket_size())
+            .field("fingerprint_bits", &self.fingerprint_bits())
+            .field("len", &self.len)
+            .field("max_relocations", &self.max_relocations)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: PartialEq> PartialEq for CuckooFilter<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.table == other.table
+            && self.len == other.len
+            && self.max_relocations == other.max_relocations
+            && self.hasher == other.hasher
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        CuckooFilter::insert(self, item)
+    }
+
+    fn contains(&self, item: &T) -> bool {
+        CuckooFilter::contains(self, item)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        CuckooFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        CuckooFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        CuckooFilter::clear(self);
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CuckooFilter<S> {
+    fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
+        CuckooFilter::remove(self, item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bloomlab_testkit::stats::binomial_interval;
+
+    fn filter(buckets: u64, b: u32, f: u32) -> CuckooFilter {
+        CuckooFilter::builder_with_buckets(buckets, f)
+            .bucket_size(b)
+            .seed(1)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn fingerprint_and_bucket_come_from_disjoint_bits() {
+        let cf = filter(1 << 12, 4, 12);
+        let mut h = 0x0123_4567_89ab_cdef_u64;
+        for _ in 0..10_000 {
+            h = mix64(h);
+            let other = mix64(h ^ 1);
+            let (fp, i1, _) = cf.locate(h);
+            // New upper half: same fingerprint. New lower half: same first bucket.
+            let upper_changed = (h & 0xffff_ffff) | (other & !0xffff_ffff);
+            let lower_changed = (h & !0xffff_ffff) | (other & 0xffff_ffff);
+            assert_eq!(cf.locate(upper_changed).0, fp);
+            assert_eq!(cf.locate(lower_changed).1, i1);
+        }
+    }
+
+    #[test]
+    fn fingerprints_are_uniform_and_never_zero() {
+        let cf = filter(1 << 4, 4, 4);
+        let draws = 150_000u64;
+        let mut counts = [0u64; 16];
+        let mut h = 7u64;
+        for _ in 0..draws {
+            h = mix64(h);
+            counts[cf.fingerprint(h) as usize] += 1;
+        }
+        assert_eq!(counts[0], 0, "0 marks an empty slot");
+        // 15 values, each Binomial(150,000, 1/15); a 99.99% interval for
+        // each keeps the chance of a false alarm over all 15 below 0.15%.
+        let (lo, hi) = binomial_interval(draws, 1.0 / 15.0, 0.9999);
+        for (v, &c) in counts.iter().enumerate().skip(1) {
+            assert!((lo..=hi).contains(&c), "value {v}: {c} not in {lo}..={hi}");
+        }
+        // The widest fingerprint reaches both ends of its range.
+        let wide = filter(1, 4, 16);
+        assert_eq!(wide.fingerprint(0), 1);
+        assert_eq!(wide.fingerprint(0xffff_ffff), 65_535);
+    }
+
+    #[test]
+    fn other_bucket_is_an_involution_and_never_the_same_bucket() {
+        for log2 in [1u32, 2, 5, 12, 20] {
+            let cf = filter(1 << log2, 2, 16);
+            let n = 1usize << log2;
+            for fp in (1..65_536u32).step_by(97) {
+                let i = (fp as usize * 31) % n;
+                let j = cf.other_bucket(i, fp);
+                assert!(j < n);
+                assert_ne!(i, j, "log2 {log2} fp {fp}");
+                assert_eq!(cf.other_bucket(j, fp), i);
+            }
+        }
+        let one = filter(1, 4, 8);
+        assert_eq!(one.other_bucket(0, 77), 0);
+    }
+
+    #[test]
+    fn offsets_use_every_bucket_bit() {
+        // A table of 2^20 buckets with 16-bit fingerprints: the offsets of
+        // all 65,535 fingerprints must set each of the 20 index bits about
+        // half the time, or some buckets could never reach each other.
+        let cf = filter(1 << 20, 2, 16);
+        let mut ones = [0u32; 20];
+        for fp in 1..65_536u32 {
+            let off = cf.other_bucket(0, fp);
+            for (bit, count) in ones.iter_mut().enumerate() {
+                *count += ((off >> bit) & 1) as u32;
+            }
+        }
+        let (lo, hi) = binomial_interval(65_535, 0.5, 0.9999);
+        for (bit, &c) in ones.iter().enumerate() {
+            assert!((lo..=hi).contains(&u64::from(c)), "bit {bit}: {c}");
+        }
+    }
+
+    #[test]
+    fn a_failed_walk_restores_the_table_exactly() {
+        // A 2-bucket table of 4 slots each: 8 items fill it, the 9th
+        // cannot fit whatever the walk does.
+        let mut cf = filter(2, 4, 16);
+        let mut stored = 0u64;
+        let mut key = 0u64;
+        while stored < 8 {
+            key += 1;
+            if cf.insert(&key).is_ok() {
+                stored += 1;
+            }
+        }
+        assert_eq!(cf.len(), 8);
+        let before = cf.clone();
+        for k in 1_000..1_100u64 {
+            assert_eq!(cf.insert(&k), Err(InsertError::Full));
+            assert!(cf == before, "a failed insert changed the table");
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Model-based property test: random inserts and removes of inserted items
+//! against a multiset model. No member of the model may ever be reported
+//! absent, a failed insert changes nothing, and the counts agree.
+
+use std::collections::HashMap;
+
+use bloomlab_core::{InsertError, Membership};
+use bloomlab_cuckoo::CuckooFilter;
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// Insert key `k` (from a small pool, so duplicates are common).
+    Insert(u64),
+    /// Insert key `k` only if absent.
+    InsertUnique(u64),
+    /// Remove the `i`-th (mod len) key of the model, if any.
+    Remove(usize),
+    /// Forget everything.
+    Clear,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0..300u64).prop_map(Op::Insert),
+        2 => (0..300u64).prop_map(Op::InsertUnique),
+        5 => any::<usize>().prop_map(Op::Remove),
+        1 => Just(Op::Clear),
+    ]
+}
+
+fn shape() -> impl Strategy<Value = (u32, u32, u32, u32)> {
+    // (log2 buckets, slots, fingerprint bits, relocations): small tables so
+    // that they fill and inserts fail, narrow fingerprints so that items
+    // share them.
+    (
+        0..6u32,
+        prop_oneof![Just(2u32), Just(4), Just(8)],
+        4..=16u32,
+        prop_oneof![Just(0u32), Just(3), Just(500)],
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn no_false_negatives((log2, b, f, relocations) in shape(),
+                          seed in any::<u64>(),
+                          ops in proptest::collection::vec(op(), 1..400)) {
+        let mut cf = CuckooFilter::builder_with_buckets(1 << log2, f)
+            .bucket_size(b)
+            .max_relocations(relocations)
+            .seed(seed)
+            .build()
+            .unwrap();
+        let mut model: HashMap<u64, usize> = HashMap::new();
+        for op in ops {
+            match op {
+                Op::Insert(k) => {
+                    let reported = cf.contains(&k);
+                    let before = cf.clone();
+                    match cf.insert(&k) {
+                        Ok(new) => {
+                            prop_assert_eq!(new, !reported);
+                            *model.entry(k).or_default() += 1;
+                        }
+                        Err(e) => {
+                            prop_assert_eq!(e, InsertError::Full);
+                            prop_assert!(cf == before, "a failed insert changed the table");
+                        }
+                    }
+                }
+                Op::InsertUnique(k) => {
+                    let reported = cf.contains(&k);
+                    match cf.insert_unique(&k) {
+                        Ok(true) => {
+                            prop_assert!(!reported);
+                            *model.entry(k).or_default() += 1;
+                        }
+                        Ok(false) => prop_assert!(reported),
+                        Err(_) => prop_assert!(!reported),
+                    }
+                }
+                Op::Remove(i) => {
+                    let mut keys: Vec<u64> = model.keys().copied().collect();
+                    keys.sort_unstable();
+                    if let Some(&k) = keys.get(i % keys.len().max(1)) {
+                        prop_assert_eq!(cf.remove(&k), Ok(()), "an inserted item must be removable");
+                        let c = model.get_mut(&k).unwrap();
+                        *c -= 1;
+                        if *c == 0 {
+                            model.remove(&k);
+                        }
+                    }
+                }
+                Op::Clear => {
+                    cf.clear();
+                    model.clear();
+                    prop_assert!(cf.is_empty());
+                }
+            }
+            prop_assert_eq!(cf.len(), model.values().sum::<usize>());
+            for (k, &c) in &model {
+                prop_assert!(cf.contains(k), "member {} reported absent", k);
+                prop_assert!(cf.count(k) >= c, "member {} stored {} times, counted {}", k, c, cf.count(k));
+            }
+        }
+        // Removing every copy of every member empties the table.
+        for (k, c) in model {
+            for _ in 0..c {
+                prop_assert_eq!(cf.remove(&k), Ok(()));
+            }
+        }
+        prop_assert!(cf.is_empty());
+        prop_assert_eq!(Membership::<u64>::expected_fpr(&cf), 0.0);
+    }
+}
