@@ -1,2 +1,120 @@
-//! The bloomlab experiment runner: being written.
-fn main() {}
+//! `bloomlab`: the experiment runner.
+//!
+//! `bloomlab reproduce` runs every experiment and writes `results/`: one CSV
+//! per experiment, SVG plots and `REPORT.md`. Each experiment is also a
+//! subcommand of its own (`bloomlab fpr`), writing into the same folder.
+//! Every run is seeded: the same seed gives the same CSV, byte for byte,
+//! apart from columns of timings.
+#![forbid(unsafe_code)]
+
+mod choose;
+mod exp;
+#[cfg(test)] // used by the seeds experiment (issue #6); tested meanwhile
+mod naive;
+mod plot;
+mod progress;
+mod report;
+mod scale;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::report::Report;
+use crate::scale::Scale;
+
+/// Measures approximate-membership filters against theory and against each other.
+#[derive(Debug, Parser)]
+#[command(name = "bloomlab", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run every experiment and write the CSV files, plots and REPORT.md.
+    Reproduce {
+        #[command(flatten)]
+        common: Common,
+        /// Run only these experiments (comma-separated), e.g. `--only fpr`.
+        #[arg(long, value_delimiter = ',', value_enum)]
+        only: Vec<exp::Experiment>,
+    },
+    /// False-positive rate of the classic filters against theory, by load.
+    Fpr {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Recommend a filter for a workload, from theory alone.
+    Choose(choose::ChooseArgs),
+}
+
+/// Options every experiment takes.
+#[derive(Debug, Clone, Args)]
+struct Common {
+    /// How much work to spend: quick (CI, under a minute), default, or full.
+    #[arg(long, value_enum, default_value_t = Scale::Default)]
+    scale: Scale,
+    /// Folder for the CSV, SVG and REPORT.md files (created if missing).
+    #[arg(long, default_value = "results")]
+    out: PathBuf,
+    /// Seed of every key, probe and hash key: same seed, same CSV.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (common, experiments) = match cli.command {
+        Command::Reproduce { common, only } => {
+            let all = if only.is_empty() {
+                exp::Experiment::all().to_vec()
+            } else {
+                only
+            };
+            (common, all)
+        }
+        Command::Fpr { common } => (common, vec![exp::Experiment::Fpr]),
+        Command::Choose(args) => {
+            return match choose::run(&args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("bloomlab choose: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+    };
+    match run(&common, &experiments) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bloomlab: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(common: &Common, experiments: &[exp::Experiment]) -> Result<(), Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(&common.out)
+        .map_err(|e| format!("cannot create {}: {e}", common.out.display()))?;
+    let started = Instant::now();
+    let mut report = Report::new(common.scale, common.seed);
+    for &e in experiments {
+        let t = Instant::now();
+        let section = exp::run(e, common.scale, common.seed, &common.out)?;
+        report.push(section, t.elapsed());
+    }
+    let path = common.out.join("REPORT.md");
+    std::fs::write(&path, report.render(started.elapsed()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!(
+        "bloomlab: wrote {} in {:.1} s",
+        common.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

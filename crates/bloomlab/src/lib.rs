@@ -1,1 +1,59 @@
-//! The bloomlab facade.
+//! bloomlab: approximate-membership filters behind one trait.
+//!
+//! This facade re-exports every variant, so a program can depend on
+//! `bloomlab` alone; a program that needs one variant can depend on its crate
+//! (`bloomlab-classic`, `bloomlab-counting`, `bloomlab-scalable`,
+//! `bloomlab-cuckoo`) and pull in nothing else.
+//!
+//! | type | crate | deletes | grows | concurrent insert |
+//! |---|---|---|---|---|
+//! | [`BloomFilter`] | `bloomlab-classic` | no | no | no |
+//! | [`BlockedBloomFilter`] | `bloomlab-classic` | no | no | no |
+//! | [`AtomicBloomFilter`] | `bloomlab-classic` | no | no | yes |
+//!
+//! # Example
+//!
+//! A guard in front of a database: a key the filter reports absent cannot be
+//! in the store, so the look-up is skipped.
+//!
+//! ```
+//! use bloomlab::prelude::*;
+//!
+//! // A fixed seed makes this example repeatable; a service guarding a
+//! // database uses `BloomFilter::new`, whose hash key is secret and random.
+//! let mut users = BloomFilter::builder(10_000, 0.001).seed(2024).build()?;
+//! for id in 0..10_000u64 {
+//!     users.insert(&id);
+//! }
+//! assert!(users.contains(&42u64));
+//! let false_alarms = (1_000_000..1_100_000u64).filter(|id| users.contains(id)).count();
+//! // Theory expects 100 of 100,000; 150 is more than five standard deviations away.
+//! assert!(false_alarms < 150, "{false_alarms} of 100,000");
+//! assert!((users.memory_bytes() as f64 * 8.0 / 10_000.0) < 14.5); // 14.4 bits per item
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub use bloomlab_classic as classic;
+pub use bloomlab_core as core;
+pub use bloomlab_scalable as scalable;
+
+pub use bloomlab_classic::{BlockedBloomFilter, BloomFilter};
+pub use bloomlab_core::{
+    DecodeError, DefaultHasher, Deletable, InsertError, Membership, ParamError, Persist,
+    RemoveError, theory,
+};
+
+/// The traits and types most programs need: `use bloomlab::prelude::*;`.
+pub mod prelude {
+    pub use bloomlab_classic::{BlockedBloomFilter, BloomFilter};
+    pub use bloomlab_core::{
+        DefaultHasher, Deletable, InsertError, Membership, Persist, RemoveError,
+    };
+}
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,105 @@
+//! A table of results, written as CSV and rendered as Markdown.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Rows of text cells under named columns.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// An empty table with these column names.
+    pub fn new(columns: &[&str]) -> Self {
+        Self {
+            columns: columns.iter().map(|c| (*c).to_owned()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Appends a row.
+    ///
+    /// # Panics
+    ///
+    /// If the row has the wrong number of cells: a bug in the experiment.
+    pub fn push(&mut self, row: Vec<String>) {
+        assert_eq!(
+            row.len(),
+            self.columns.len(),
+            "row {row:?} for columns {:?}",
+            self.columns
+        );
+        self.rows.push(row);
+    }
+
+    /// The rows.
+    pub fn rows(&self) -> &[Vec<String>] {
+        &self.rows
+    }
+
+    /// Index of a column by name.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The table as CSV (no cell holds a comma or a quote).
+    pub fn to_csv(&self) -> String {
+        let mut out = self.columns.join(",");
+        out.push('\n');
+        for row in &self.rows {
+            assert!(row.iter().all(|c| !c.contains([',', '"', '\n'])));
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Writes the CSV to `path`.
+    pub fn write_csv(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.to_csv())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The chosen columns as a Markdown table, with display names.
+    pub fn to_markdown(&self, columns: &[(&str, &str)]) -> String {
+        let idx: Vec<usize> = columns
+            .iter()
+            .filter_map(|(name, _)| self.column(name))
+            .collect();
+        let mut out = String::new();
+        let heads: Vec<&str> = columns.iter().map(|(_, shown)| *shown).collect();
+        let _ = writeln!(out, "| {} |", heads.join(" | "));
+        let _ = writeln!(out, "|{}", "---|".repeat(heads.len()));
+        for row in &self.rows {
+            let cells: Vec<&str> = idx.iter().map(|&i| row[i].as_str()).collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out
+    }
+}
+
+/// A rate in scientific notation with four significant digits (stable text for CSV).
+pub fn rate(x: f64) -> String {
+    format!("{x:.4e}")
+}
+
+/// A fraction or ratio with four decimals.
+pub fn fixed(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_and_markdown() {
+        let mut t = Table::new(&["a", "b"]);
+        t.push(vec!["1".into(), "x".into()]);
+        assert_eq!(t.to_csv(), "a,b\n1,x\n");
+        assert_eq!(t.to_markdown(&[("b", "B")]), "| B |\n|---|\n| x |\n");
+        assert_eq!(rate(0.000123456), "1.2346e-4");
+    }
+}
