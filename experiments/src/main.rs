@@ -40,15 +40,26 @@ enum Command {
     Reproduce {
         #[command(flatten)]
         common: Common,
-        /// Run only these experiments (comma-separated), e.g. `--only fpr`.
+        /// Run only these experiments (comma-separated), e.g. `--only fpr,space`.
         #[arg(long, value_delimiter = ',', value_enum)]
         only: Vec<exp::Experiment>,
     },
-    /// False-positive rate of the classic filters against theory, by load.
-    Fpr {
-        #[command(flatten)]
-        common: Common,
-    },
+    /// The trade-off table: every variant at 1%, 0.1% and 0.01%.
+    Tradeoff(Common),
+    /// False-positive rate of every variant against theory, by load.
+    Fpr(Common),
+    /// Bits per item against the achieved rate, with the lower bound.
+    Space(Common),
+    /// Deletion safety of the counting and cuckoo filters, against peer crates.
+    Deletion(Common),
+    /// The scalable filter's rate and memory as it grows, against peers.
+    Growth(Common),
+    /// Every claim of the source documents (shared/seeds/CLAIMS.md), checked.
+    Seeds(Common),
+    /// Crafted false positives when the attacker knows the hash key.
+    Adversarial(Common),
+    /// Indicative nanoseconds per insert and look-up (criterion benches are the reference).
+    Throughput(Common),
     /// Recommend a filter for a workload, from theory alone.
     Choose(choose::ChooseArgs),
 }
@@ -69,16 +80,24 @@ struct Common {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    use exp::Experiment as E;
     let (common, experiments) = match cli.command {
         Command::Reproduce { common, only } => {
             let all = if only.is_empty() {
-                exp::Experiment::all().to_vec()
+                E::all().to_vec()
             } else {
                 only
             };
             (common, all)
         }
-        Command::Fpr { common } => (common, vec![exp::Experiment::Fpr]),
+        Command::Tradeoff(c) => (c, vec![E::Tradeoff]),
+        Command::Fpr(c) => (c, vec![E::Fpr]),
+        Command::Space(c) => (c, vec![E::Space]),
+        Command::Deletion(c) => (c, vec![E::Deletion]),
+        Command::Growth(c) => (c, vec![E::Growth]),
+        Command::Seeds(c) => (c, vec![E::Seeds]),
+        Command::Adversarial(c) => (c, vec![E::Adversarial]),
+        Command::Throughput(c) => (c, vec![E::Throughput]),
         Command::Choose(args) => {
             return match choose::run(&args) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -105,7 +124,12 @@ fn run(common: &Common, experiments: &[exp::Experiment]) -> Result<(), Box<dyn s
     let mut report = Report::new(common.scale, common.seed);
     for &e in experiments {
         let t = Instant::now();
-        let section = exp::run(e, common.scale, common.seed, &common.out)?;
+        let ctx = exp::Ctx {
+            scale: common.scale,
+            seed: common.seed,
+            out: &common.out,
+        };
+        let section = exp::run(e, &ctx)?;
         report.push(section, t.elapsed());
     }
     let path = common.out.join("REPORT.md");

@@ -62,8 +62,13 @@ impl Table {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// The chosen columns as a Markdown table, with display names.
-    pub fn to_markdown(&self, columns: &[(&str, &str)]) -> String {
+    /// The chosen columns as a Markdown table, with display names, for the
+    /// rows `keep` accepts.
+    pub fn to_markdown_filtered(
+        &self,
+        columns: &[(&str, &str)],
+        keep: impl Fn(&[String]) -> bool,
+    ) -> String {
         let idx: Vec<usize> = columns
             .iter()
             .filter_map(|(name, _)| self.column(name))
@@ -72,7 +77,7 @@ impl Table {
         let heads: Vec<&str> = columns.iter().map(|(_, shown)| *shown).collect();
         let _ = writeln!(out, "| {} |", heads.join(" | "));
         let _ = writeln!(out, "|{}", "---|".repeat(heads.len()));
-        for row in &self.rows {
+        for row in self.rows.iter().filter(|r| keep(r)) {
             let cells: Vec<&str> = idx.iter().map(|&i| row[i].as_str()).collect();
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
@@ -99,7 +104,10 @@ mod tests {
         let mut t = Table::new(&["a", "b"]);
         t.push(vec!["1".into(), "x".into()]);
         assert_eq!(t.to_csv(), "a,b\n1,x\n");
-        assert_eq!(t.to_markdown(&[("b", "B")]), "| B |\n|---|\n| x |\n");
+        assert_eq!(
+            t.to_markdown_filtered(&[("b", "B")], |_| true),
+            "| B |\n|---|\n| x |\n"
+        );
         assert_eq!(rate(0.000123456), "1.2346e-4");
     }
 }

@@ -10,6 +10,9 @@
 //! | [`BloomFilter`] | `bloomlab-classic` | no | no | no |
 //! | [`BlockedBloomFilter`] | `bloomlab-classic` | no | no | no |
 //! | [`AtomicBloomFilter`] | `bloomlab-classic` | no | no | yes |
+//! | [`CountingBloomFilter`] | `bloomlab-counting` | yes | no | no |
+//! | [`ScalableBloomFilter`] | `bloomlab-scalable` | no | yes | no |
+//! | [`CuckooFilter`] | `bloomlab-cuckoo` | yes | no | no |
 //!
 //! # Example
 //!
@@ -47,7 +50,10 @@ pub use bloomlab_core::{
 
 /// The traits and types most programs need: `use bloomlab::prelude::*;`.
 pub mod prelude {
-    pub use bloomlab_classic::{BlockedBloomFilter, BloomFilter};
+    pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
+    pub use bloomlab_counting::CountingBloomFilter;
+    pub use bloomlab_cuckoo::CuckooFilter;
+    pub use bloomlab_scalable::ScalableBloomFilter;
     pub use bloomlab_core::{
         DefaultHasher, Deletable, InsertError, Membership, Persist, RemoveError,
     };

@@ -10,14 +10,60 @@ pub enum Kind {
     Classic,
     /// `BlockedBloomFilter` (512-bit blocks).
     Blocked,
+    /// `AtomicBloomFilter`.
+    Atomic,
+    /// `CountingBloomFilter` with 4-bit counters.
+    Counting,
+    /// `ScalableBloomFilter` (s = 2, r = 0.85), built for a tenth of the capacity
+    /// so that it grows through several layers.
+    Scalable,
+    /// `CuckooFilter` with 4-slot buckets.
+    Cuckoo,
 }
 
 impl Kind {
+    /// Every variant, in report order.
+    pub const ALL: [Kind; 6] = [
+        Kind::Classic,
+        Kind::Blocked,
+        Kind::Atomic,
+        Kind::Counting,
+        Kind::Scalable,
+        Kind::Cuckoo,
+    ];
+
     /// The name used in CSV files and plots.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Classic => "classic",
             Kind::Blocked => "blocked",
+            Kind::Atomic => "atomic",
+            Kind::Counting => "counting",
+            Kind::Scalable => "scalable",
+            Kind::Cuckoo => "cuckoo",
+        }
+    }
+
+    /// The Rust type, for prose.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Kind::Classic => "BloomFilter",
+            Kind::Blocked => "BlockedBloomFilter",
+            Kind::Atomic => "AtomicBloomFilter",
+            Kind::Counting => "CountingBloomFilter",
+            Kind::Scalable => "ScalableBloomFilter",
+            Kind::Cuckoo => "CuckooFilter",
+        }
+    }
+
+    /// The operations beyond insert and look-up (no commas: it goes into CSV).
+    pub fn operations(self) -> &'static str {
+        match self {
+            Kind::Classic | Kind::Blocked => "union and intersect",
+            Kind::Atomic => "concurrent insert",
+            Kind::Counting => "delete and union",
+            Kind::Scalable => "grow",
+            Kind::Cuckoo => "delete",
         }
     }
 }
@@ -27,38 +73,126 @@ pub struct Subject {
     /// The filter.
     pub filter: Box<dyn Membership<u64>>,
     /// The theory function's rate after `items` distinct inserts, computed
-    /// from the filter's parameters (not from the filter's own report).
+    /// from the filter's parameters with `bloomlab_core::theory` (not from the
+    /// filter's own `expected_fpr`, which the conformance tests check).
     pub theory: Box<dyn Fn(u64) -> f64>,
-    /// The parameters, for the report (`m = …, k = …`).
+    /// The parameters, for the report (`m=… k=…`; no commas).
     pub params: String,
+    /// "k" for Bloom filters, "f" (fingerprint bits) for the cuckoo filter, and its value.
+    pub k_or_f: String,
 }
 
 /// Builds `kind` for `items` at rate `fpr`, its hash key from `seed`.
 pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, String> {
-    match kind {
+    let err =
+        |e: &dyn std::fmt::Display| format!("{} for {items} items at {fpr}: {e}", kind.name());
+    Ok(match kind {
         Kind::Classic => {
             let f = BloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| err(&e))?;
             let (m, k) = (f.num_bits(), f.num_hashes());
-            Ok(Subject {
-                filter: Box::new(f),
-                theory: Box::new(move |n| theory::classic::fpr(m as f64, n as f64, f64::from(k))),
-                params: format!("m={m} k={k}"),
-            })
+            classic_subject(Box::new(f), m, k)
+        }
+        Kind::Atomic => {
+            let f = AtomicBloomFilter::builder(items, fpr)
+                .seed(seed)
+                .build()
+                .map_err(|e| err(&e))?;
+            let (m, k) = (f.num_bits(), f.num_hashes());
+            classic_subject(Box::new(f), m, k)
+        }
+        Kind::Counting => {
+            let f = CountingBloomFilter::builder(items, fpr)
+                .seed(seed)
+                .build()
+                .map_err(|e| err(&e))?;
+            let (m, k, w) = (f.num_counters(), f.num_hashes(), f.counter_width());
+            let mut s = classic_subject(Box::new(f), m, k);
+            s.params = format!("counters={m} k={k} width={w}");
+            s
         }
         Kind::Blocked => {
             let f = BlockedBloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| err(&e))?;
             let (blocks, k) = (f.num_blocks(), f.num_hashes());
-            Ok(Subject {
+            Subject {
                 filter: Box::new(f),
                 theory: Box::new(move |n| theory::blocked::fpr_exact(512, blocks, n, k)),
                 params: format!("blocks={blocks} k={k}"),
-            })
+                k_or_f: format!("k={k}"),
+            }
+        }
+        Kind::Scalable => {
+            let n0 = (items / 10).max(1);
+            let f = ScalableBloomFilter::builder(n0, fpr)
+                .seed(seed)
+                .build()
+                .map_err(|e| err(&e))?;
+            let (s, r) = (f.growth_factor(), f.tightening_ratio());
+            let n0 = n0 as u64;
+            Subject {
+                filter: Box::new(f),
+                theory: Box::new(move |n| scalable_theory(n0, s, fpr, r, n)),
+                params: format!("n0={n0} s={s} r={r}"),
+                k_or_f: "k=varies".into(),
+            }
+        }
+        Kind::Cuckoo => {
+            // Fingerprints stop at 16 bits, so 4-slot buckets reach rates down to
+            // 8/2^16 ≈ 1.2e-4; below that, 2-slot buckets (4/2^16) take over.
+            let f = CuckooFilter::builder(items, fpr)
+                .seed(seed)
+                .build()
+                .or_else(|_| {
+                    CuckooFilter::builder(items, fpr)
+                        .bucket_size(2)
+                        .seed(seed)
+                        .build()
+                })
+                .map_err(|e| err(&e))?;
+            let (fp, b, slots) = (f.fingerprint_bits(), f.bucket_size(), f.capacity());
+            Subject {
+                filter: Box::new(f),
+                theory: Box::new(move |n| theory::cuckoo::fpr(fp, b, n as f64 / slots as f64)),
+                params: format!("buckets={} b={b} f={fp}", slots / u64::from(b)),
+                k_or_f: format!("f={fp}"),
+            }
+        }
+    })
+}
+
+fn classic_subject(filter: Box<dyn Membership<u64>>, m: u64, k: u32) -> Subject {
+    Subject {
+        filter,
+        theory: Box::new(move |n| theory::classic::fpr(m as f64, n as f64, f64::from(k))),
+        params: format!("m={m} k={k}"),
+        k_or_f: format!("k={k}"),
+    }
+}
+
+/// The compound rate of a scalable filter after `n` distinct items: full
+/// layers at their capacity, the newest at what is left, each sized as the
+/// filter sizes it (`theory::scalable::layer_size`).
+pub fn scalable_theory(n0: u64, s: u32, total: f64, r: f64, n: u64) -> f64 {
+    let mut left = n;
+    let mut rates = Vec::new();
+    for i in 0.. {
+        let (Some(cap), Ok((m, k))) = (
+            theory::scalable::layer_capacity(n0, s, i),
+            theory::scalable::layer_size(n0, s, total, r, i),
+        ) else {
+            return f64::NAN;
+        };
+        let here = left.min(cap);
+        rates.push(theory::classic::fpr(m as f64, here as f64, f64::from(k)));
+        left -= here;
+        if left == 0 {
+            break;
         }
     }
+    theory::scalable::compound_fpr(rates)
 }
