@@ -191,12 +191,12 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        Positions::new(hash, self.num_bits)
-            .take(self.num_hashes as usize)
-            .all(|bit| {
-                let (i, mask) = locate(bit);
-                self.words[i].load(ORDER) & mask != 0
-            })
+        let mut all = true;
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            let (i, mask) = locate(bit);
+            all &= self.words[i].load(ORDER) & mask != 0;
+        }
+        all
     }
 
     /// Inserts made, repeats included. (It wraps after `usize::MAX`

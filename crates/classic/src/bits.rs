@@ -225,12 +225,16 @@ impl<S: BuildHasher> BloomFilter<S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        Positions::new(hash, self.num_bits)
-            .take(self.num_hashes as usize)
-            .all(|bit| {
-                let (i, mask) = locate(bit);
-                self.words[i] & mask != 0
-            })
+        // Every position is tested, without stopping at the first unset bit:
+        // where a miss stops is unpredictable, and the mispredicted branch
+        // costs more than the loads it saves (they overlap; measured with
+        // the `classic` bench).
+        let mut all = true;
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            let (i, mask) = locate(bit);
+            all &= self.words[i] & mask != 0;
+        }
+        all
     }
 
     /// Inserts made (every call to `insert`, including repeats and items

@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_core::codec::Variant;
-use bloomlab_core::hash::{BlockPositions, reduce};
+use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
 use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
 
@@ -25,14 +25,25 @@ const LOG2_BLOCK_BITS: u32 = BLOCK_BITS.trailing_zeros();
 #[repr(C, align(64))]
 struct Block([u64; BLOCK_WORDS]);
 
-/// The bits an item sets in its block, as a block-sized mask.
-#[inline]
-fn block_mask(hash: u64, num_hashes: u32) -> [u64; BLOCK_WORDS] {
-    let mut mask = [0u64; BLOCK_WORDS];
-    for p in BlockPositions::new(hash, LOG2_BLOCK_BITS).take(num_hashes as usize) {
-        mask[(p >> 6) as usize] |= 1 << (p & 63);
+/// Positions per mixed word: `64 / 9`, the rest of the word is dropped.
+const PER_WORD: u32 = 64 / LOG2_BLOCK_BITS;
+
+/// Calls `f` with each of the first `k` positions of
+/// [`BlockPositions`](bloomlab_core::hash::BlockPositions)`::new(hash, 9)`, in order, but computed word by word in
+/// a loop the compiler can unroll (a unit test checks they are the same).
+#[inline(always)]
+fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
+    let mut left = k;
+    let mut counter = 0u64;
+    while left > 0 {
+        counter += 1;
+        let mut word = mix64(hash ^ counter.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        for _ in 0..left.min(PER_WORD) {
+            f((word & (u64::from(BLOCK_BITS) - 1)) as u32);
+            word >>= LOG2_BLOCK_BITS;
+        }
+        left = left.saturating_sub(PER_WORD);
     }
-    mask
 }
 
 /// A Bloom filter whose items each set `k` bits inside one block of 512 bits
@@ -43,7 +54,7 @@ fn block_mask(hash: u64, num_hashes: u32) -> [u64; BLOCK_WORDS] {
 /// [`BloomFilter`](crate::BloomFilter)'s; the price is a higher rate at the
 /// same memory, because some blocks receive more than their share of items.
 /// The block is `reduce(hash, blocks)`; the positions inside it are
-/// [`BlockPositions`]`::new(hash, 9).take(k)`, independent uniform draws, so
+/// [`BlockPositions`](bloomlab_core::hash::BlockPositions)`::new(hash, 9).take(k)`, independent uniform draws, so
 /// [`blocked::fpr_exact`] predicts the rate without approximation.
 ///
 /// ```
@@ -207,14 +218,14 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
     #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> bool {
-        let mask = block_mask(hash, self.num_hashes);
         let i = self.block_of(hash);
         let block = &mut self.blocks[i].0;
         let mut missing = 0;
-        for (word, m) in block.iter_mut().zip(mask) {
-            missing |= m & !*word;
-            *word |= m;
-        }
+        for_each_position(hash, self.num_hashes, |p| {
+            let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
+            missing |= bit & !*word;
+            *word |= bit;
+        });
         self.len = self.len.saturating_add(1);
         missing != 0
     }
@@ -222,13 +233,16 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     /// Whether every bit of the item whose hash is `hash` is set.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        let mask = block_mask(hash, self.num_hashes);
         let block = &self.blocks[self.block_of(hash)].0;
-        block
-            .iter()
-            .zip(mask)
-            .fold(0, |missing, (word, m)| missing | (m & !word))
-            == 0
+        // No early exit: a miss would stop at an unpredictable position, and
+        // the mispredicted branch costs more than testing the remaining bits
+        // of a cache line already loaded (it also lets the processor overlap
+        // the next lookups' loads).
+        let mut all = 1;
+        for_each_position(hash, self.num_hashes, |p| {
+            all &= block[(p >> 6) as usize] >> (p & 63);
+        });
+        all & 1 == 1
     }
 
     /// Inserts made, repeats included, as [`Membership::len`] counts them.
@@ -416,6 +430,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomlab_core::hash::BlockPositions;
+
+    #[test]
+    fn the_unrolled_positions_are_block_positions() {
+        for i in 0..2_000u64 {
+            let hash = mix64(i);
+            for k in [1, 2, 6, 7, 8, 13, 14, 15, 40, 64] {
+                let mut ours = Vec::new();
+                for_each_position(hash, k, |p| ours.push(p));
+                let want: Vec<u32> = BlockPositions::new(hash, 9).take(k as usize).collect();
+                assert_eq!(ours, want, "hash {hash:#x}, k = {k}");
+            }
+        }
+    }
 
     #[test]
     fn a_block_is_one_cache_line() {
