@@ -29,8 +29,10 @@ struct Block([u64; BLOCK_WORDS]);
 const PER_WORD: u32 = 64 / LOG2_BLOCK_BITS;
 
 /// Calls `f` with each of the first `k` positions of
-/// [`BlockPositions`](bloomlab_core::hash::BlockPositions)`::new(hash, 9)`, in order, but computed word by word in
-/// a loop the compiler can unroll (a unit test checks they are the same).
+/// [`BlockPositions`]`::new(hash, 9)`, in order, computed word by word in a
+/// loop the compiler can unroll (a unit test checks they are the same).
+///
+/// [`BlockPositions`]: bloomlab_core::hash::BlockPositions
 #[inline(always)]
 fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
     let mut left = k;
@@ -54,8 +56,10 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// [`BloomFilter`](crate::BloomFilter)'s; the price is a higher rate at the
 /// same memory, because some blocks receive more than their share of items.
 /// The block is `reduce(hash, blocks)`; the positions inside it are
-/// [`BlockPositions`](bloomlab_core::hash::BlockPositions)`::new(hash, 9).take(k)`, independent uniform draws, so
+/// [`BlockPositions`]`::new(hash, 9).take(k)`, independent uniform draws, so
 /// [`blocked::fpr_exact`] predicts the rate without approximation.
+///
+/// [`BlockPositions`]: bloomlab_core::hash::BlockPositions
 ///
 /// ```
 /// use bloomlab_classic::BlockedBloomFilter;
