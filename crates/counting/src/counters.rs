@@ -87,57 +87,83 @@ impl Counters {
         &self.words
     }
 
-    /// The word index and bit shift of counter `i < len`.
+    /// log2 of the width (2, 3 or 4): the `L` of the hot-path methods below,
+    /// which the filter dispatches on once per operation so that every shift
+    /// and mask is a constant.
     #[inline]
-    fn locate(&self, i: u64) -> (usize, u32) {
-        let word = (i >> self.log2_per_word) as usize;
-        let slot = (i as u32) & ((1 << self.log2_per_word) - 1);
-        (word, slot << self.log2_width)
+    pub(crate) fn log2_width(&self) -> u32 {
+        self.log2_width
     }
 
-    /// The value of counter `i < len`.
+    /// The word index and bit shift of counter `i` for counters of `2^L` bits.
+    #[inline(always)]
+    fn locate<const L: u32>(i: u64) -> (usize, u32) {
+        let word = (i >> (6 - L)) as usize;
+        let slot = (i as u32) & ((1 << (6 - L)) - 1);
+        (word, slot << L)
+    }
+
+    /// The saturated value of a counter of `2^L` bits.
+    #[inline(always)]
+    const fn max_of<const L: u32>() -> u64 {
+        (1u64 << (1 << L)) - 1
+    }
+
+    /// The value of counter `i < len` (any width; for cold paths).
     #[inline]
     pub(crate) fn get(&self, i: u64) -> u64 {
-        let (word, shift) = self.locate(i);
+        let word = (i >> self.log2_per_word) as usize;
+        let shift = ((i as u32) & ((1 << self.log2_per_word) - 1)) << self.log2_width;
         (self.words[word] >> shift) & self.max
     }
 
-    /// Adds one to counter `i` unless it is saturated; returns its value before.
-    #[inline]
-    pub(crate) fn increment(&mut self, i: u64) -> u64 {
-        let (word, shift) = self.locate(i);
+    /// The value of counter `i < len`; `2^L` must be the width.
+    #[inline(always)]
+    pub(crate) fn get_at<const L: u32>(&self, i: u64) -> u64 {
+        let (word, shift) = Self::locate::<L>(i);
+        (self.words[word] >> shift) & Self::max_of::<L>()
+    }
+
+    /// Adds one to counter `i` unless it is saturated; returns its value
+    /// before. `2^L` must be the width.
+    #[inline(always)]
+    pub(crate) fn increment<const L: u32>(&mut self, i: u64) -> u64 {
+        let max = Self::max_of::<L>();
+        let (word, shift) = Self::locate::<L>(i);
         let w = &mut self.words[word];
-        let old = (*w >> shift) & self.max;
-        if old != self.max {
+        let old = (*w >> shift) & max;
+        if old != max {
             *w += 1 << shift;
-            self.saturated += u64::from(old + 1 == self.max);
+            self.saturated += u64::from(old + 1 == max);
         }
         old
     }
 
     /// Subtracts one from counter `i` unless it is zero or saturated; returns
-    /// `false` (and changes nothing) if it is zero.
-    #[inline]
-    pub(crate) fn decrement(&mut self, i: u64) -> bool {
-        let (word, shift) = self.locate(i);
+    /// `false` (and changes nothing) if it is zero. `2^L` must be the width.
+    #[inline(always)]
+    pub(crate) fn decrement<const L: u32>(&mut self, i: u64) -> bool {
+        let max = Self::max_of::<L>();
+        let (word, shift) = Self::locate::<L>(i);
         let w = &mut self.words[word];
-        let old = (*w >> shift) & self.max;
+        let old = (*w >> shift) & max;
         if old == 0 {
             return false;
         }
-        if old != self.max {
+        if old != max {
             *w -= 1 << shift;
         }
         true
     }
 
     /// Reverses a [`decrement`](Counters::decrement) that returned `true`.
-    #[inline]
-    pub(crate) fn undo_decrement(&mut self, i: u64) {
-        let (word, shift) = self.locate(i);
+    #[inline(always)]
+    pub(crate) fn undo_decrement<const L: u32>(&mut self, i: u64) {
+        let max = Self::max_of::<L>();
+        let (word, shift) = Self::locate::<L>(i);
         let w = &mut self.words[word];
         // A decremented counter is below the maximum; a saturated one was left alone.
-        if (*w >> shift) & self.max != self.max {
+        if (*w >> shift) & max != max {
             *w += 1 << shift;
         }
     }
@@ -198,6 +224,22 @@ impl Counters {
 mod tests {
     use super::*;
 
+    fn inc(c: &mut Counters, i: u64) -> u64 {
+        match c.log2_width() {
+            2 => c.increment::<2>(i),
+            3 => c.increment::<3>(i),
+            _ => c.increment::<4>(i),
+        }
+    }
+
+    fn dec(c: &mut Counters, i: u64) -> bool {
+        match c.log2_width() {
+            2 => c.decrement::<2>(i),
+            3 => c.decrement::<3>(i),
+            _ => c.decrement::<4>(i),
+        }
+    }
+
     fn counters(len: u64, width: u32) -> Counters {
         let words = words_for(len, width).unwrap() as usize;
         Counters::zeroed(len, width, words)
@@ -206,17 +248,17 @@ mod tests {
     #[test]
     fn layout_is_little_endian_within_words() {
         let mut c = counters(20, 4);
-        c.increment(0);
-        c.increment(1);
-        c.increment(1);
-        c.increment(16);
+        inc(&mut c, 0);
+        inc(&mut c, 1);
+        inc(&mut c, 1);
+        inc(&mut c, 16);
         assert_eq!(c.words(), &[0x21, 0x1]);
         let mut c = counters(9, 8);
-        c.increment(8);
-        c.increment(7);
+        inc(&mut c, 8);
+        inc(&mut c, 7);
         assert_eq!(c.words(), &[1 << 56, 1]);
         let mut c = counters(5, 16);
-        c.increment(3);
+        inc(&mut c, 3);
         assert_eq!(c.words(), &[1 << 48, 0]);
     }
 
@@ -226,14 +268,14 @@ mod tests {
             let mut c = counters(3, width);
             let max = (1u64 << width) - 1;
             for _ in 0..max {
-                c.increment(1);
+                inc(&mut c, 1);
             }
             assert_eq!(c.get(1), max);
             assert_eq!(c.saturated(), 1);
             // Neighbours are untouched by the carry-free arithmetic.
             assert_eq!((c.get(0), c.get(2)), (0, 0));
-            assert_eq!(c.increment(1), max);
-            assert!(c.decrement(1));
+            assert_eq!(inc(&mut c, 1), max);
+            assert!(dec(&mut c, 1));
             assert_eq!(c.get(1), max, "width {width}");
             assert_eq!(c.saturated(), 1);
             assert_eq!((c.get(0), c.get(2)), (0, 0));
@@ -243,13 +285,13 @@ mod tests {
     #[test]
     fn zero_refuses_decrement_and_undo_restores() {
         let mut c = counters(4, 4);
-        assert!(!c.decrement(2));
+        assert!(!dec(&mut c, 2));
         assert_eq!(c.get(2), 0);
-        c.increment(2);
-        c.increment(2);
-        assert!(c.decrement(2));
-        assert_eq!(c.get(2), 1);
-        c.undo_decrement(2);
+        inc(&mut c, 2);
+        inc(&mut c, 2);
+        assert!(dec(&mut c, 2));
+        assert_eq!(c.get_at::<2>(2), 1);
+        c.undo_decrement::<2>(2);
         assert_eq!(c.get(2), 2);
     }
 
@@ -258,12 +300,12 @@ mod tests {
         let mut a = counters(17, 4);
         let mut b = counters(17, 4);
         for _ in 0..10 {
-            a.increment(3);
-            b.increment(3);
+            inc(&mut a, 3);
+            inc(&mut b, 3);
         }
-        a.increment(16);
-        b.increment(16);
-        b.increment(0);
+        inc(&mut a, 16);
+        inc(&mut b, 16);
+        inc(&mut b, 0);
         a.saturating_add(&b);
         assert_eq!((a.get(0), a.get(3), a.get(16)), (1, 15, 2));
         assert_eq!(a.saturated(), 1);
@@ -274,7 +316,7 @@ mod tests {
         for width in WIDTHS {
             let mut c = counters(130, width);
             for i in [0, 5, 63, 64, 65, 129] {
-                c.increment(i);
+                inc(&mut c, i);
             }
             assert_eq!(
                 c.nonzero_bits(),
