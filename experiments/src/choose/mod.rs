@@ -1,19 +1,115 @@
-//! `bloomlab choose`: which filter fits a workload (being written, issue #7).
+//! `bloomlab choose`: which filter fits a workload, from theory alone.
+//!
+//! An engineer describes the workload (how many items, what rate, whether
+//! items are removed, whether and how the set grows, whether many threads
+//! insert, how much memory there is); `choose` sizes every bloomlab filter
+//! for it exactly as that filter's constructor would, from the formulas in
+//! `bloomlab_core::theory` ([`candidates`]), decides which ones meet the
+//! workload and ranks them ([`decide`]), and prints a table and a
+//! recommendation ([`render`]) or the same as JSON (`--json`, from the serde
+//! derives of [`Report`]; its `version` changes when a field is removed or
+//! changes meaning).
+//!
+//! Nothing is measured and no number is typed in: `choose` runs in
+//! milliseconds (a blocked filter's sizing evaluates its exact rate a few
+//! dozen times), and its numbers are what `memory_bytes()` of the real
+//! filter reports, which the unit tests check by building each one.
+
+mod candidates;
+mod crossover;
+mod decide;
+mod numbers;
+mod render;
+mod workload;
+
+use std::io::Write as _;
 
 use clap::Args;
+use serde::Serialize;
+
+use bloomlab::theory;
+
+use self::crossover::Crossover;
+use self::decide::{Candidate, Recommendation};
+use self::workload::{Workload, parse_bytes, parse_count, parse_rate};
 
 /// The workload an engineer describes.
 #[derive(Debug, Clone, Args)]
 pub struct ChooseArgs {
-    /// How many items the filter must hold.
-    #[arg(long)]
+    /// How many items the filter must hold (at the start, with --grows-to or
+    /// --unknown-size): 100000000, 100_000_000, 100,000,000 or 1e8.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
     pub items: u64,
-    /// The false-positive rate the workload tolerates, in (0, 1).
-    #[arg(long)]
+    /// The false-positive rate the workload tolerates, in (0, 1): 0.0001,
+    /// 1e-4 or 1/10000.
+    #[arg(long, value_name = "P", value_parser = parse_rate, allow_negative_numbers = true)]
     pub fpr: f64,
+    /// Items are removed as well as added.
+    #[arg(long)]
+    pub deletes: bool,
+    /// The set starts at --items and grows to M items (a known upper bound).
+    #[arg(long, value_name = "M", value_parser = parse_count, conflicts_with = "unknown_size")]
+    pub grows_to: Option<u64>,
+    /// The set starts at --items and may grow without a known upper bound.
+    #[arg(long)]
+    pub unknown_size: bool,
+    /// Many threads of one process insert at the same time.
+    #[arg(long)]
+    pub concurrent: bool,
+    /// The most memory the filter may take: 200000000, 64MiB, 1.5GB, …
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Everything `choose` concludes about a workload; `--json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The format's version: 1.
+    pub version: u32,
+    /// The workload, as checked.
+    pub workload: Workload,
+    /// `log2(1/ε)`: the fewest bits per item any filter can use.
+    pub lower_bound_bits_per_item: f64,
+    /// Every candidate, ranked (the recommendation first).
+    pub candidates: Vec<Candidate>,
+    /// What to use, and why.
+    pub recommendation: Recommendation,
+    /// Where a cuckoo filter is smaller than a Bloom filter at the
+    /// workload's peak size, if a cuckoo filter can be built for it.
+    pub space_crossover: Option<Crossover>,
+}
+
+/// The report for a checked workload.
+pub fn choose(w: &Workload) -> Report {
+    let candidates = decide::evaluate(w);
+    let recommendation = decide::recommend(w, &candidates);
+    Report {
+        version: 1,
+        workload: *w,
+        lower_bound_bits_per_item: theory::lower_bound_bits_per_item(w.fpr),
+        candidates,
+        recommendation,
+        space_crossover: crossover::crossover(w.peak_items()),
+    }
 }
 
 /// Prints the recommendation for `args`.
+///
+/// # Errors
+///
+/// A message for a workload that makes no sense (see
+/// [`Workload::from_args`]) or output that cannot be written.
 pub fn run(args: &ChooseArgs) -> Result<(), String> {
-    Err(format!("choose is not written yet ({args:?})"))
+    let w = Workload::from_args(args)?;
+    let report = choose(&w);
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode JSON: {e}"))?
+    } else {
+        render::text(&report)
+    };
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{}", out.trim_end()).map_err(|e| format!("cannot write the report: {e}"))
 }

@@ -1,0 +1,733 @@
+//! Every filter bloomlab offers, sized for a workload from
+//! `bloomlab_core::theory` exactly as its constructor sizes it.
+//!
+//! The numbers are what `Filter::new(n, p)` (or the builder with the one
+//! option named) would allocate, not an idealised formula: a classic table
+//! is rounded to whole words with an integer `k` ([`classic::size_for`]), a
+//! blocked one to whole 512-bit blocks checked with the exact blocked rate,
+//! a cuckoo table to a power of two of buckets. The unit tests build every
+//! real filter at small sizes and compare its `memory_bytes()` and shape
+//! with the prediction here, so a change of policy in a filter crate fails
+//! them instead of silently making `choose` wrong.
+
+use serde::Serialize;
+
+use bloomlab::ParamError;
+use bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
+use bloomlab::theory::{blocked, classic, counting, cuckoo, scalable};
+
+use super::numbers::{grouped, sci};
+use super::workload::Workload;
+
+/// Bits in one block of a `BlockedBloomFilter`: one 64-byte cache line.
+/// (bloomlab-classic's `BLOCK_BITS`, which it does not export.)
+pub const BLOCK_BITS: u32 = 512;
+
+/// Counter widths `choose` considers (bloomlab-counting also offers 16).
+pub const COUNTER_WIDTHS: [u32; 2] = [4, 8];
+
+/// Growth factors `choose` considers (bloomlab-scalable also accepts 3).
+pub const GROWTH_FACTORS: [u32; 2] = [2, 4];
+
+/// Slots per bucket bloomlab-cuckoo accepts.
+pub const BUCKET_SIZES: [u32; 3] = [2, 4, 8];
+
+/// The widest fingerprint bloomlab-cuckoo stores (its `FINGERPRINT_BITS`).
+pub const MAX_FINGERPRINT_BITS: u32 = 16;
+
+/// The most buckets a bloomlab-cuckoo table has (its `MAX_BUCKETS`).
+const MAX_BUCKETS: u64 = 1 << 32;
+
+/// Below this many buckets bloomlab-cuckoo plans for half its usual load.
+const SMALL_TABLE: u64 = 256;
+
+/// The load bloomlab-cuckoo sizes a table for: a margin under where its
+/// first insert fails (the crate's `sizing_load`; the paper's 84/95/98%).
+fn cuckoo_sizing_load(bucket_size: u32) -> f64 {
+    match bucket_size {
+        2 => 0.80,
+        8 => 0.97,
+        _ => 0.94,
+    }
+}
+
+/// The narrowest fingerprint bloomlab-cuckoo gives a table sized from a rate.
+fn cuckoo_min_fingerprint(bucket_size: u32) -> u32 {
+    if bucket_size == 2 { 7 } else { 6 }
+}
+
+/// One filter configuration `choose` evaluates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `BloomFilter`.
+    Classic,
+    /// `BlockedBloomFilter`, 512-bit blocks.
+    Blocked,
+    /// `AtomicBloomFilter`.
+    Atomic,
+    /// `CountingBloomFilter` with counters of this many bits.
+    Counting(u32),
+    /// `ScalableBloomFilter` with this growth factor.
+    Scalable(u32),
+    /// `CuckooFilter` with buckets of this many slots.
+    Cuckoo(u32),
+}
+
+impl Kind {
+    /// Every configuration, in the order ties are broken.
+    pub fn all() -> Vec<Kind> {
+        let mut all = vec![Kind::Classic, Kind::Blocked, Kind::Atomic];
+        all.extend(COUNTER_WIDTHS.map(Kind::Counting));
+        all.extend(GROWTH_FACTORS.map(Kind::Scalable));
+        // The default bucket size first.
+        all.extend([4, 2, 8].map(Kind::Cuckoo));
+        all
+    }
+
+    /// A short stable name: `classic`, `counting-4`, `cuckoo-2`, …
+    pub fn id(self) -> String {
+        match self {
+            Kind::Classic => "classic".to_owned(),
+            Kind::Blocked => "blocked".to_owned(),
+            Kind::Atomic => "atomic".to_owned(),
+            Kind::Counting(w) => format!("counting-{w}"),
+            Kind::Scalable(s) => format!("scalable-{s}"),
+            Kind::Cuckoo(b) => format!("cuckoo-{b}"),
+        }
+    }
+
+    /// The Rust type.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Kind::Classic => "BloomFilter",
+            Kind::Blocked => "BlockedBloomFilter",
+            Kind::Atomic => "AtomicBloomFilter",
+            Kind::Counting(_) => "CountingBloomFilter",
+            Kind::Scalable(_) => "ScalableBloomFilter",
+            Kind::Cuckoo(_) => "CuckooFilter",
+        }
+    }
+
+    /// The type with the option that distinguishes it: `CuckooFilter (b=2)`.
+    pub fn label(self) -> String {
+        match self {
+            Kind::Counting(w) => format!("CountingBloomFilter ({w}-bit)"),
+            Kind::Scalable(s) => format!("ScalableBloomFilter (s={s})"),
+            Kind::Cuckoo(b) => format!("CuckooFilter (b={b})"),
+            other => other.type_name().to_owned(),
+        }
+    }
+
+    /// The crate that holds it.
+    pub fn crate_name(self) -> &'static str {
+        match self {
+            Kind::Classic | Kind::Blocked | Kind::Atomic => "bloomlab-classic",
+            Kind::Counting(_) => "bloomlab-counting",
+            Kind::Scalable(_) => "bloomlab-scalable",
+            Kind::Cuckoo(_) => "bloomlab-cuckoo",
+        }
+    }
+
+    /// The Rust expression that builds it for `items` at `fpr`.
+    pub fn construct(self, items: u64, fpr: f64) -> String {
+        let n = grouped(items).replace(',', "_");
+        let head = format!("{}::", self.type_name());
+        match self {
+            Kind::Counting(w) => format!("{head}builder({n}, {fpr}).counter_width({w}).build()"),
+            Kind::Scalable(s) => format!("{head}builder({n}, {fpr}).growth_factor({s}).build()"),
+            Kind::Cuckoo(4) => format!("{head}new({n}, {fpr})"),
+            Kind::Cuckoo(b) => format!("{head}builder({n}, {fpr}).bucket_size({b}).build()"),
+            _ => format!("{head}new({n}, {fpr})"),
+        }
+    }
+
+    /// What it can do besides insert and look up.
+    pub fn supports(self) -> Supports {
+        Supports {
+            remove: matches!(self, Kind::Counting(_) | Kind::Cuckoo(_)),
+            grow: matches!(self, Kind::Scalable(_)),
+            concurrent_insert: matches!(self, Kind::Atomic),
+        }
+    }
+}
+
+/// The operations a filter offers beyond insert and contains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Supports {
+    /// `Deletable::remove`.
+    pub remove: bool,
+    /// Holds more items than it was built for, at the rate it was built for.
+    pub grow: bool,
+    /// Inserts through `&self` from many threads, without a lock.
+    pub concurrent_insert: bool,
+}
+
+/// The shape of a table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum Params {
+    /// A classic bit array.
+    Bits {
+        /// `m`.
+        bits: u64,
+        /// `k`.
+        hashes: u32,
+    },
+    /// Blocks of one cache line each.
+    Blocks {
+        /// Number of blocks.
+        blocks: u64,
+        /// Bits per block.
+        block_bits: u32,
+        /// `k`, all in one block.
+        hashes: u32,
+    },
+    /// Counters instead of bits.
+    Counters {
+        /// `m`.
+        counters: u64,
+        /// Bits per counter.
+        width: u32,
+        /// `k`.
+        hashes: u32,
+    },
+    /// A chain of classic layers.
+    Layers {
+        /// Items the first layer holds.
+        initial_capacity: u64,
+        /// `s`: each layer holds `s` times the items of the one before.
+        growth: u32,
+        /// `r`: each layer's rate is `r` times the one before.
+        tightening: f64,
+        /// The layers the workload fills.
+        layers: Vec<Layer>,
+    },
+    /// A cuckoo table.
+    Buckets {
+        /// Number of buckets, a power of two.
+        buckets: u64,
+        /// Slots per bucket.
+        bucket_size: u32,
+        /// Bits per fingerprint.
+        fingerprint_bits: u32,
+    },
+}
+
+/// One layer of a scalable filter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layer {
+    /// Items it holds when full.
+    pub capacity: u64,
+    /// Items the workload puts in it.
+    pub items: u64,
+    /// The rate it is built for.
+    pub fpr: f64,
+    /// `m`.
+    pub bits: u64,
+    /// `k`.
+    pub hashes: u32,
+}
+
+impl Params {
+    /// One line for the table: `m=14,400 k=10`.
+    pub fn short(&self) -> String {
+        match self {
+            Params::Bits { bits, hashes } => format!("m={} k={hashes}", grouped(*bits)),
+            Params::Blocks {
+                blocks,
+                block_bits,
+                hashes,
+            } => format!("{}×{block_bits}b k={hashes}", grouped(*blocks)),
+            Params::Counters {
+                counters,
+                width,
+                hashes,
+            } => format!("m={}×{width}b k={hashes}", grouped(*counters)),
+            Params::Layers { layers, .. } => {
+                let lo = layers.iter().map(|l| l.hashes).min().unwrap_or(0);
+                let hi = layers.iter().map(|l| l.hashes).max().unwrap_or(0);
+                match layers.len() {
+                    1 => format!("1 layer k={lo}"),
+                    n if lo == hi => format!("{n} layers k={lo}"),
+                    n => format!("{n} layers k={lo}..{hi}"),
+                }
+            }
+            Params::Buckets {
+                buckets,
+                bucket_size,
+                fingerprint_bits,
+            } => format!("{}×{bucket_size} f={fingerprint_bits}", grouped(*buckets)),
+        }
+    }
+}
+
+/// What theory says a filter costs and delivers for a workload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figures {
+    /// The table's shape.
+    pub params: Params,
+    /// Items the figures are for: the most the workload puts in (the
+    /// growth bound, else the starting size).
+    pub items: u64,
+    /// Bytes of its tables holding `items` (its `memory_bytes()`).
+    pub memory_bytes: u64,
+    /// Bytes right after construction, before any growth.
+    pub initial_memory_bytes: u64,
+    /// `memory_bytes · 8 / items`.
+    pub bits_per_item: f64,
+    /// The false-positive rate theory predicts holding `items`.
+    pub expected_fpr: f64,
+    /// Cache lines a look-up of a present item touches, at most.
+    pub lines_hit: f64,
+    /// Cache lines a look-up of an absent item touches, on average.
+    pub lines_miss: f64,
+}
+
+/// A filter sized for a workload, with what keeps it from being built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sized {
+    /// The numbers.
+    pub figures: Figures,
+    /// Reasons the filter crate would refuse this configuration.
+    pub unbuildable: Vec<String>,
+    /// Things worth knowing about it.
+    pub notes: Vec<String>,
+}
+
+/// Sizes `kind` for `w`, as its constructor would.
+///
+/// # Errors
+///
+/// The theory's refusal (a table beyond 64-bit sizes, typically).
+pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
+    let items = w.peak_items();
+    let p = w.fpr;
+    let why = |e: ParamError| format!("cannot be sized: {e}");
+    match kind {
+        Kind::Classic | Kind::Atomic => {
+            let (m, k) = classic::size_for(items, p).map_err(why)?;
+            let bytes = words_bytes(u128::from(m)).map_err(why)?;
+            let fpr = classic::fpr(m as f64, items as f64, f64::from(k));
+            let params = Params::Bits { bits: m, hashes: k };
+            let k = f64::from(k);
+            Ok(plain(params, items, bytes, fpr, k, k))
+        }
+        Kind::Counting(width) => {
+            let (m, k) = classic::size_for(items, p).map_err(why)?;
+            let bytes = words_bytes(u128::from(m) * u128::from(width)).map_err(why)?;
+            let fpr = classic::fpr(m as f64, items as f64, f64::from(k));
+            let fill = 1.0 - (-f64::from(k) * items as f64 / m as f64).exp();
+            // A look-up stops at the first zero counter: probe j is made when
+            // the j before it were non-zero.
+            let miss: f64 = (0..k).map(|j| fill.powi(j as i32)).sum();
+            let saturation = counting::saturation_probability(m, items, k, width);
+            let params = Params::Counters {
+                counters: m,
+                width,
+                hashes: k,
+            };
+            let mut sized = plain(params, items, bytes, fpr, f64::from(k), miss);
+            let chance = if saturation == 0.0 {
+                "below 1e-300".to_owned()
+            } else {
+                sci(saturation)
+            };
+            sized.notes.push(format!(
+                "chance that any {width}-bit counter saturates at {} items: {chance}",
+                grouped(items),
+            ));
+            Ok(sized)
+        }
+        Kind::Blocked => {
+            let (blocks, k) = blocked_size(items, p).map_err(why)?;
+            let bytes = u64::try_from(u128::from(blocks) * u128::from(BLOCK_BITS / 8))
+                .map_err(|_| why(too_large()))?;
+            let fpr = blocked::fpr_exact(BLOCK_BITS, blocks, items, k);
+            let params = Params::Blocks {
+                blocks,
+                block_bits: BLOCK_BITS,
+                hashes: k,
+            };
+            Ok(plain(params, items, bytes, fpr, 1.0, 1.0))
+        }
+        Kind::Scalable(s) => scalable_size(w.items, s, p, items).map_err(why),
+        Kind::Cuckoo(b) => {
+            let plan = cuckoo_plan(items, p, b).map_err(why)?;
+            let slots = u128::from(plan.buckets) * u128::from(b);
+            let bytes = words_bytes(slots * u128::from(plan.fingerprint_bits)).map_err(why)?;
+            let load = items as f64 / slots as f64;
+            let fpr = cuckoo::fpr(plan.fingerprint_bits, b, load);
+            let params = Params::Buckets {
+                buckets: plan.buckets,
+                bucket_size: b,
+                fingerprint_bits: plan.fingerprint_bits,
+            };
+            let mut sized = plain(params, items, bytes, fpr, 2.0, 2.0);
+            sized.unbuildable = plan.unbuildable;
+            sized.notes.push(format!(
+                "table {:.0}% full (buckets come in powers of two)",
+                100.0 * load
+            ));
+            Ok(sized)
+        }
+    }
+}
+
+fn plain(params: Params, items: u64, bytes: u64, fpr: f64, hit: f64, miss: f64) -> Sized {
+    Sized {
+        figures: Figures {
+            params,
+            items,
+            memory_bytes: bytes,
+            initial_memory_bytes: bytes,
+            bits_per_item: bytes as f64 * 8.0 / items as f64,
+            expected_fpr: fpr,
+            lines_hit: hit,
+            lines_miss: miss,
+        },
+        unbuildable: Vec::new(),
+        notes: Vec::new(),
+    }
+}
+
+fn too_large() -> ParamError {
+    ParamError::TooLarge {
+        needed: u128::MAX,
+        limit: u128::from(u64::MAX),
+    }
+}
+
+/// Bytes of `bits` rounded up to whole 64-bit words, as every table here is stored.
+fn words_bytes(bits: u128) -> Result<u64, ParamError> {
+    u64::try_from(bits.div_ceil(64) * 8).map_err(|_| too_large())
+}
+
+/// A scalable filter that starts at `n0` and holds `items`: the layers it
+/// has allocated by then, each a classic table from [`scalable::layer_size`].
+fn scalable_size(n0: u64, s: u32, total: f64, items: u64) -> Result<Sized, ParamError> {
+    let r = DEFAULT_TIGHTENING_RATIO;
+    let count = scalable::layers_for(n0, s, items)?;
+    let mut layers = Vec::new();
+    let mut left = items;
+    for i in 0..count {
+        let i = u32::try_from(i).map_err(|_| too_large())?;
+        let (bits, hashes) = scalable::layer_size(n0, s, total, r, i)?;
+        let capacity = scalable::layer_capacity(n0, s, i).ok_or_else(too_large)?;
+        let held = left.min(capacity);
+        left -= held;
+        layers.push(Layer {
+            capacity,
+            items: held,
+            fpr: scalable::layer_fpr(total, r, i),
+            bits,
+            hashes,
+        });
+    }
+    let bits: u128 = layers.iter().map(|l| u128::from(l.bits)).sum();
+    let bytes = words_bytes(bits)?;
+    let initial = words_bytes(u128::from(layers[0].bits))?;
+    let fpr = scalable::compound_fpr(
+        layers
+            .iter()
+            .map(|l| classic::fpr(l.bits as f64, l.items as f64, f64::from(l.hashes))),
+    );
+    // Every layer probes all k of its positions, and a miss visits every layer.
+    let lines: f64 = layers.iter().map(|l| f64::from(l.hashes)).sum();
+    let params = Params::Layers {
+        initial_capacity: n0,
+        growth: s,
+        tightening: r,
+        layers,
+    };
+    let mut sized = plain(params, items, bytes, fpr, lines, lines);
+    sized.figures.initial_memory_bytes = initial;
+    Ok(sized)
+}
+
+/// What bloomlab-cuckoo builds for `items` at `eps` with buckets of `b` slots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CuckooPlan {
+    /// Buckets, a power of two.
+    pub buckets: u64,
+    /// The fingerprint width: the rate's, at least the crate's floor.
+    pub fingerprint_bits: u32,
+    /// Why the crate would refuse it (empty if it builds).
+    pub unbuildable: Vec<String>,
+}
+
+/// The cuckoo builder's sizing: `f = ⌈log2(2b/ε)⌉` ([`cuckoo::fingerprint_bits`])
+/// but at least the crate's floor, and the fewest power-of-two buckets at its
+/// planned load ([`cuckoo::num_buckets`]), half that load for small tables.
+pub fn cuckoo_plan(items: u64, eps: f64, b: u32) -> Result<CuckooPlan, ParamError> {
+    let needed = cuckoo::fingerprint_bits(eps, b)?;
+    let load = cuckoo_sizing_load(b);
+    let mut buckets = cuckoo::num_buckets(items, b, load)?;
+    if buckets < SMALL_TABLE {
+        buckets = cuckoo::num_buckets(items, b, load / 2.0)?;
+    }
+    let mut unbuildable = Vec::new();
+    if needed > MAX_FINGERPRINT_BITS {
+        unbuildable.push(format!(
+            "this rate needs {needed}-bit fingerprints; bloomlab-cuckoo stores at most {MAX_FINGERPRINT_BITS}"
+        ));
+    }
+    if buckets > MAX_BUCKETS {
+        unbuildable.push(format!(
+            "{} buckets; bloomlab-cuckoo addresses at most 2^32",
+            grouped(buckets)
+        ));
+    }
+    Ok(CuckooPlan {
+        buckets,
+        fingerprint_bits: needed.max(cuckoo_min_fingerprint(b)),
+        unbuildable,
+    })
+}
+
+/// The blocked builder's sizing: the fewest 512-bit blocks for which
+/// [`blocked::fpr_exact`] reaches `p`, over the hash counts within two of
+/// the Putze–Sanders–Singler optimum ([`blocked::bits_per_item`]); on a tie
+/// in blocks, the `k` with the lower rate.
+pub fn blocked_size(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+    let (bits_per_item, k0) = blocked::bits_per_item(BLOCK_BITS, p)?;
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let guess = (n as f64 * bits_per_item / f64::from(BLOCK_BITS)).ceil();
+    if guess >= (u64::MAX / 2) as f64 {
+        return Err(too_large());
+    }
+    let guess = (guess as u64).max(1);
+    let mut best: Option<(u64, f64, u32)> = None;
+    for k in k0.saturating_sub(2).max(1)..=(k0 + 2).min(classic::MAX_HASHES) {
+        let blocks = fewest_blocks(n, p, k, guess)?;
+        let rate = blocked::fpr_exact(BLOCK_BITS, blocks, n, k);
+        if best.is_none_or(|(b, r, _)| blocks < b || (blocks == b && rate < r)) {
+            best = Some((blocks, rate, k));
+        }
+    }
+    best.map(|(b, _, k)| (b, k)).ok_or(ParamError::ZeroHashes)
+}
+
+/// The fewest blocks at which `k` hashes reach `p` with `n` items, searched
+/// out from `guess` (the exact rate falls as blocks are added).
+fn fewest_blocks(n: u64, p: f64, k: u32, guess: u64) -> Result<u64, ParamError> {
+    let passes = |blocks: u64| blocked::fpr_exact(BLOCK_BITS, blocks, n, k) <= p;
+    let (mut lo, mut hi);
+    if passes(guess) {
+        hi = guess;
+        lo = guess / 2;
+        while lo > 0 && passes(lo) {
+            hi = lo;
+            lo /= 2;
+        }
+    } else {
+        lo = guess;
+        hi = guess;
+        loop {
+            hi = hi.checked_mul(2).ok_or_else(too_large)?;
+            if passes(hi) {
+                break;
+            }
+            lo = hi;
+        }
+    }
+    // passes(hi), and lo == 0 or !passes(lo).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if passes(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bloomlab::prelude::*;
+
+    /// Builds the real filter of `kind` for `w` and returns its memory in
+    /// bytes after inserting `w.peak_items()` distinct keys (only the
+    /// scalable filter changes size as it fills).
+    fn real_memory(kind: Kind, w: &Workload) -> (usize, String) {
+        let n0 = w.items as usize;
+        let n = w.peak_items() as usize;
+        let p = w.fpr;
+        match kind {
+            Kind::Classic => {
+                let f = BloomFilter::builder(n, p).seed(1).build().unwrap();
+                let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
+                (f.memory_bytes(), shape)
+            }
+            Kind::Atomic => {
+                let f = AtomicBloomFilter::builder(n, p).seed(1).build().unwrap();
+                let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
+                (f.memory_bytes(), shape)
+            }
+            Kind::Blocked => {
+                let f = BlockedBloomFilter::builder(n, p).seed(1).build().unwrap();
+                let shape = format!("blocks={} k={}", f.num_blocks(), f.num_hashes());
+                (f.memory_bytes(), shape)
+            }
+            Kind::Counting(width) => {
+                let f = CountingBloomFilter::builder(n, p)
+                    .seed(1)
+                    .counter_width(width)
+                    .build()
+                    .unwrap();
+                let shape = format!("m={} k={}", f.num_counters(), f.num_hashes());
+                (f.memory_bytes(), shape)
+            }
+            Kind::Scalable(s) => {
+                let mut f = ScalableBloomFilter::builder(n0, p)
+                    .seed(1)
+                    .growth_factor(s)
+                    .build()
+                    .unwrap();
+                for i in 0..n as u64 {
+                    f.insert(&i).unwrap();
+                }
+                let shape: Vec<String> = f
+                    .layers()
+                    .iter()
+                    .map(|l| format!("m={} k={}", l.num_bits(), l.num_hashes()))
+                    .collect();
+                (f.memory_bytes(), shape.join(" | "))
+            }
+            Kind::Cuckoo(b) => {
+                let f = CuckooFilter::builder(n, p)
+                    .seed(1)
+                    .bucket_size(b)
+                    .build()
+                    .unwrap();
+                let shape = format!("buckets={} f={}", f.num_buckets(), f.fingerprint_bits());
+                (f.memory_bytes(), shape)
+            }
+        }
+    }
+
+    fn predicted_shape(params: &Params) -> String {
+        match params {
+            Params::Bits { bits, hashes } => format!("m={bits} k={hashes}"),
+            Params::Blocks { blocks, hashes, .. } => format!("blocks={blocks} k={hashes}"),
+            Params::Counters {
+                counters, hashes, ..
+            } => format!("m={counters} k={hashes}"),
+            Params::Layers { layers, .. } => layers
+                .iter()
+                .map(|l| format!("m={} k={}", l.bits, l.hashes))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            Params::Buckets {
+                buckets,
+                fingerprint_bits,
+                ..
+            } => format!("buckets={buckets} f={fingerprint_bits}"),
+        }
+    }
+
+    #[test]
+    fn predictions_match_what_the_constructors_build() {
+        // Sizes on both sides of the cuckoo small-table rule and of a
+        // power-of-two bucket boundary; rates from 30% to 1.2e-4, where
+        // 2-slot buckets need the widest fingerprint the crate stores.
+        let sizes = [1u64, 7, 1_000, 3_891, 3_892, 50_000];
+        let rates = [0.3, 0.01, 1e-3, 1.2e-4];
+        for &n in &sizes {
+            for &p in &rates {
+                let w = Workload::fixed(n, p);
+                for kind in Kind::all() {
+                    let sized = size(kind, &w).unwrap();
+                    if !sized.unbuildable.is_empty() {
+                        continue; // checked below
+                    }
+                    let (bytes, shape) = real_memory(kind, &w);
+                    assert_eq!(
+                        sized.figures.memory_bytes, bytes as u64,
+                        "{kind:?} n={n} p={p}"
+                    );
+                    assert_eq!(
+                        predicted_shape(&sized.figures.params),
+                        shape,
+                        "{kind:?} n={n} p={p}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scalable_predictions_match_a_grown_filter() {
+        // Starts at 1,000 and grows to 5,500: three layers with s = 2
+        // (1k + 2k + 4k), two with s = 4 (1k + 4k … then 16k).
+        for (to, s) in [(5_500u64, 2u32), (5_500, 4), (3_000, 2), (21_000, 4)] {
+            let mut w = Workload::fixed(1_000, 0.01);
+            w.growth = super::super::workload::Growth::GrowsTo { to };
+            let sized = size(Kind::Scalable(s), &w).unwrap();
+            let (bytes, shape) = real_memory(Kind::Scalable(s), &w);
+            assert_eq!(sized.figures.memory_bytes, bytes as u64, "to={to} s={s}");
+            assert_eq!(predicted_shape(&sized.figures.params), shape);
+        }
+    }
+
+    #[test]
+    fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
+        // 10^-4 needs 17-bit fingerprints with 4 slots, 18 with 8; 16 with 2.
+        for (b, needed) in [(4u32, 17u32), (8, 18)] {
+            let plan = cuckoo_plan(10_000, 1e-4, b).unwrap();
+            assert_eq!(plan.fingerprint_bits, needed);
+            assert_eq!(plan.unbuildable.len(), 1, "{:?}", plan.unbuildable);
+            assert!(
+                CuckooFilter::builder(10_000, 1e-4)
+                    .bucket_size(b)
+                    .build()
+                    .is_err()
+            );
+        }
+        let plan = cuckoo_plan(10_000, 1e-4, 2).unwrap();
+        assert_eq!(plan.fingerprint_bits, 16);
+        assert!(plan.unbuildable.is_empty());
+    }
+
+    #[test]
+    fn classic_rows_follow_the_guava_sizing() {
+        // E1: 1,000 items at 0.1%: Guava's 14,377 bits, rounded up to whole
+        // words (225 words = 14,400 bits) with k = 10 still at most 0.1%.
+        let sized = size(Kind::Classic, &Workload::fixed(1_000, 0.001)).unwrap();
+        assert_eq!(
+            sized.figures.params,
+            Params::Bits {
+                bits: 14_400,
+                hashes: 10
+            }
+        );
+        assert_eq!(sized.figures.memory_bytes, 1_800);
+        assert!((sized.figures.bits_per_item - 14.4).abs() < 1e-12);
+        // (1 − e^{−10/14.4})^10 = 9.87e-4 by hand.
+        assert!((sized.figures.expected_fpr - 9.87e-4).abs() < 5e-6);
+    }
+
+    #[test]
+    fn counting_is_width_times_classic() {
+        let w = Workload::fixed(10_000, 0.01);
+        let classic = size(Kind::Classic, &w).unwrap().figures;
+        for width in COUNTER_WIDTHS {
+            let c = size(Kind::Counting(width), &w).unwrap().figures;
+            assert_eq!(c.memory_bytes, classic.memory_bytes * u64::from(width));
+            assert_eq!(c.expected_fpr, classic.expected_fpr);
+            // A miss stops at the first zero counter: fewer lines than k.
+            assert!(c.lines_miss < c.lines_hit && c.lines_miss > 1.0);
+        }
+    }
+
+    #[test]
+    fn huge_workloads_are_an_error_not_a_panic() {
+        let w = Workload::fixed(u64::MAX, 1e-9);
+        for kind in Kind::all() {
+            assert!(size(kind, &w).is_err(), "{kind:?}");
+        }
+    }
+}

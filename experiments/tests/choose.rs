@@ -1,0 +1,256 @@
+//! `bloomlab choose` as a user runs it: the answers, the JSON, and the
+//! refusals of bad input.
+
+// In a module named `choose` so that `cargo test -p bloomlab-experiments choose`
+// selects these tests along with the unit tests.
+mod choose {
+    use std::process::{Command, Output};
+
+    use serde_json::Value;
+
+    fn bloomlab_choose(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_bloomlab"))
+            .arg("choose")
+            .args(args)
+            .output()
+            .expect("the bloomlab binary runs")
+    }
+
+    fn stdout(out: &Output) -> String {
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn stderr(out: &Output) -> String {
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
+    fn json(args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let out = bloomlab_choose(&all);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).expect("valid JSON")
+    }
+
+    /// A refused command line: exit code 2, nothing on stdout, and a message
+    /// on stderr that contains `says`.
+    fn refused(args: &[&str], says: &str) {
+        let out = bloomlab_choose(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(err.contains(says), "{args:?}: expected '{says}' in: {err}");
+    }
+
+    #[test]
+    fn spam_filter_for_100_million_addresses() {
+        // CLAIMS E5: one false alarm in 10,000, never deleted.
+        let out = bloomlab_choose(&["--items", "100,000,000", "--fpr", "1/10000"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("Recommendation: Use BloomFilter"), "{text}");
+        assert!(text.contains("239.7 MB"), "{text}");
+        assert!(text.contains("m=1,917,295,488 k=13"), "{text}");
+        // Every variant is in the table.
+        for name in [
+            "BloomFilter",
+            "BlockedBloomFilter",
+            "AtomicBloomFilter",
+            "CountingBloomFilter (4-bit)",
+            "CountingBloomFilter (8-bit)",
+            "ScalableBloomFilter (s=2)",
+            "ScalableBloomFilter (s=4)",
+            "CuckooFilter (b=2)",
+            "CuckooFilter (b=4)",
+            "CuckooFilter (b=8)",
+        ] {
+            assert!(text.contains(name), "{name} missing from:\n{text}");
+        }
+    }
+
+    #[test]
+    fn json_has_a_stable_shape() {
+        let report = json(&["--items", "10000", "--fpr", "0.001"]);
+        assert_eq!(report["version"], 1);
+        let keys = |v: &Value| -> Vec<String> {
+            let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
+            k.sort();
+            k
+        };
+        assert_eq!(
+            keys(&report),
+            [
+                "candidates",
+                "lower_bound_bits_per_item",
+                "recommendation",
+                "space_crossover",
+                "version",
+                "workload"
+            ]
+        );
+        assert_eq!(
+            keys(&report["workload"]),
+            [
+                "concurrent",
+                "deletes",
+                "fpr",
+                "growth",
+                "items",
+                "max_memory"
+            ]
+        );
+        let candidates = report["candidates"].as_array().expect("a list");
+        assert_eq!(candidates.len(), 10);
+        for (i, c) in candidates.iter().enumerate() {
+            assert_eq!(
+                keys(c),
+                [
+                    "construct",
+                    "crate",
+                    "figures",
+                    "filter",
+                    "id",
+                    "notes",
+                    "rank",
+                    "reasons",
+                    "supports",
+                    "verdict"
+                ]
+            );
+            assert_eq!(c["rank"], i + 1);
+            assert_eq!(
+                keys(&c["figures"]),
+                [
+                    "bits_per_item",
+                    "expected_fpr",
+                    "initial_memory_bytes",
+                    "items",
+                    "lines_hit",
+                    "lines_miss",
+                    "memory_bytes",
+                    "params"
+                ]
+            );
+            assert_eq!(
+                keys(&c["supports"]),
+                ["concurrent_insert", "grow", "remove"]
+            );
+        }
+        // CLAIMS E3: 10,000 users at 0.1% → a classic filter of 143,808 bits, k = 10.
+        assert_eq!(report["recommendation"]["id"], "classic");
+        let top = &candidates[0];
+        assert_eq!(top["id"], "classic");
+        assert_eq!(top["verdict"], "fits");
+        assert_eq!(top["figures"]["memory_bytes"], 17_976);
+        assert_eq!(top["figures"]["params"]["shape"], "bits");
+        assert_eq!(top["figures"]["params"]["bits"], 143_808);
+        assert_eq!(top["figures"]["params"]["hashes"], 10);
+    }
+
+    #[test]
+    fn guava_example_of_1000_integers() {
+        // CLAIMS E1.
+        let report = json(&["--items", "1000", "--fpr", "0.001"]);
+        assert_eq!(report["recommendation"]["id"], "classic");
+        assert_eq!(report["candidates"][0]["figures"]["memory_bytes"], 1_800);
+    }
+
+    #[test]
+    fn workload_flags_change_the_answer() {
+        let id = |args: &[&str]| json(args)["recommendation"]["id"].clone();
+        let base = ["--items", "1e6", "--fpr", "0.01"];
+        assert_eq!(id(&base), "classic");
+        assert_eq!(id(&[&base[..], &["--concurrent"]].concat()), "atomic");
+        assert_eq!(id(&[&base[..], &["--unknown-size"]].concat()), "scalable-2");
+        let removes = id(&[&base[..], &["--deletes"]].concat());
+        let removes = removes.as_str().expect("an id");
+        assert!(
+            removes.starts_with("cuckoo-") || removes.starts_with("counting-"),
+            "{removes}"
+        );
+        // Growth to a known bound: the fixed filter sized for it is listed beside the scalable one.
+        let report = json(&[&base[..], &["--grows-to", "4000000"]].concat());
+        assert_eq!(report["workload"]["growth"]["kind"], "grows_to");
+        assert_eq!(report["workload"]["growth"]["to"], 4_000_000);
+        let candidates = report["candidates"].as_array().expect("a list");
+        let scalable = candidates
+            .iter()
+            .find(|c| c["id"] == "scalable-2")
+            .expect("listed");
+        assert_eq!(scalable["verdict"], "fits");
+        assert!(
+            scalable["figures"]["initial_memory_bytes"].as_u64()
+                < scalable["figures"]["memory_bytes"].as_u64()
+        );
+    }
+
+    #[test]
+    fn a_memory_limit_nothing_meets_is_an_answer_not_an_error() {
+        let out = bloomlab_choose(&[
+            "--items",
+            "100000000",
+            "--fpr",
+            "1e-4",
+            "--max-memory",
+            "64MiB",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("No filter meets every requirement"), "{text}");
+        assert!(text.contains("reaches"), "{text}");
+        let report = json(&["--items", "1e8", "--fpr", "1e-4", "--max-memory", "64MiB"]);
+        assert_eq!(report["recommendation"]["id"], Value::Null);
+        assert_eq!(report["workload"]["max_memory"], 64 << 20);
+    }
+
+    #[test]
+    fn bad_rates_are_refused() {
+        for p in ["0", "1", "1.5", "-0.1", "1/0"] {
+            refused(&["--items", "1000", "--fpr", p], "--fpr must be a rate");
+        }
+        refused(&["--items", "1000", "--fpr", "NaN"], "not a rate");
+        refused(&["--items", "1000", "--fpr", "often"], "not a rate");
+    }
+
+    #[test]
+    fn bad_counts_are_refused() {
+        refused(
+            &["--items", "0", "--fpr", "0.01"],
+            "--items must be at least 1",
+        );
+        refused(&["--items", "many", "--fpr", "0.01"], "not a whole number");
+        refused(&["--items", "-5", "--fpr", "0.01"], "--items");
+        refused(&["--items", "1.5", "--fpr", "0.01"], "not a whole number");
+        refused(
+            &["--items", "1000", "--fpr", "0.01", "--grows-to", "10"],
+            "below --items",
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_refused() {
+        refused(&["--items", "1000", "--fpr", "0.01", "--bogus"], "--bogus");
+        refused(&["--fpr", "0.01"], "--items");
+        refused(&["--items", "1000"], "--fpr");
+        refused(
+            &[
+                "--items",
+                "1000",
+                "--fpr",
+                "0.01",
+                "--grows-to",
+                "5000",
+                "--unknown-size",
+            ],
+            "cannot be used with",
+        );
+        refused(
+            &["--items", "1000", "--fpr", "0.01", "--max-memory", "12XB"],
+            "unknown unit",
+        );
+        refused(
+            &["--items", "1000", "--fpr", "0.01", "--max-memory", "0"],
+            "--max-memory must be at least 1 byte",
+        );
+    }
+}
