@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hash};
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::{classic, scalable};
-use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, Persist};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
 
 use crate::builder::Builder;
 use crate::codec;
@@ -203,21 +203,31 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
         if self.refused {
             return Err(InsertError::Full);
         }
-        let next = self.try_grow();
-        self.refused = next.is_err();
-        next
-    }
-
-    fn try_grow(&mut self) -> Result<(), InsertError> {
         let i = u32::try_from(self.layers.len()).map_err(|_| InsertError::Full)?;
-        let capacity = self.schedule.capacity(i).ok_or(InsertError::Full)?;
-        let layer = self
+        let grown = self
             .schedule
-            .layer(i, self.memory_bytes(), self.hasher.clone())
-            .map_err(|_| InsertError::Full)?;
-        self.layers.push(layer);
-        self.capacities.push(capacity);
-        Ok(())
+            .capacity(i)
+            .ok_or(bloomlab_classic::BuildError::Param(ParamError::ZeroItems))
+            .and_then(|capacity| {
+                let layer = self
+                    .schedule
+                    .layer(i, self.memory_bytes(), self.hasher.clone())?;
+                Ok((capacity, layer))
+            });
+        match grown {
+            Ok((capacity, layer)) => {
+                self.layers.push(layer);
+                self.capacities.push(capacity);
+                Ok(())
+            }
+            // The allocator may have room later: try again next time.
+            Err(bloomlab_classic::BuildError::OutOfMemory { .. }) => Err(InsertError::Full),
+            // A layer past the cap or past u64 stays so: remember it.
+            Err(_) => {
+                self.refused = true;
+                Err(InsertError::Full)
+            }
+        }
     }
 }
 
