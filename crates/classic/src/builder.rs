@@ -222,7 +222,8 @@ impl<S> BlockedBuilder<S> {
 
 impl<S: BuildHasher> BlockedBuilder<S> {
     /// The empty filter. Sizing from (items, rate) evaluates the exact
-    /// blocked rate a few dozen times: milliseconds, not microseconds.
+    /// blocked rate about twenty times: some 80 ms for a million items at 1%
+    /// (measured), where the classic filter's sizing takes microseconds.
     ///
     /// # Errors
     ///
