@@ -204,7 +204,9 @@ impl<S> CountingBloomFilter<S> {
 
     /// The classic rate `(1 − e^{−k·len/m})^k` at the present [`len`](Self::len):
     /// what theory predicts while no counter is stuck (see the type's docs for
-    /// the bound when some are).
+    /// the bound when some are). `len` counts an item inserted twice twice,
+    /// though it sets its counters only once, so with repeated items this
+    /// overstates the rate.
     pub fn expected_fpr(&self) -> f64 {
         classic::fpr(
             self.counters.len() as f64,
