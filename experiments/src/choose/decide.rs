@@ -22,7 +22,7 @@ use serde::Serialize;
 use bloomlab::theory::{self, blocked, classic, cuckoo, scalable};
 
 use super::candidates::{self, BLOCK_BITS, Figures, Kind, Params, Supports};
-use super::numbers::{bytes, grouped, rate, sci};
+use super::numbers::{bytes, grouped, items, rate, sci};
 use super::workload::{Growth, Workload};
 
 /// How well a candidate meets the workload.
@@ -194,7 +194,15 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
         id: kind.id(),
         filter: kind.label(),
         crate_name: kind.crate_name(),
-        construct: kind.construct(w.items, w.fpr),
+        // A fixed filter is built for the peak, a scalable one for the start.
+        construct: kind.construct(
+            if supports.grow {
+                w.items
+            } else {
+                w.peak_items()
+            },
+            w.fpr,
+        ),
         supports,
         verdict,
         reasons,
@@ -248,6 +256,17 @@ fn growth_notes(
         (Growth::Unknown, true) => {
             if let Kind::Scalable(s) = kind {
                 notes.push(scalable_outlook(w, s));
+                let capped = w.max_memory.and_then(|limit| {
+                    let (layers, items) = scalable_within(w, s, limit)?;
+                    Some((limit, layers, items))
+                });
+                if let Some((limit, layers, items)) = capped.filter(|c| c.1 > 0) {
+                    notes.push(format!(
+                        "built with .max_bytes({limit}) it holds {} items in {layers} layer{}, then refuses inserts with InsertError::Full",
+                        grouped(items),
+                        if layers == 1 { "" } else { "s" }
+                    ));
+                }
             }
         }
     }
@@ -300,17 +319,18 @@ fn overshoot(kind: Kind, f: &Figures) -> String {
 
 /// A scalable filter's memory if the set turns out 10 and 100 times larger.
 fn scalable_outlook(w: &Workload, s: u32) -> String {
-    let r = bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
     let parts: Vec<String> = [10u64, 100]
         .iter()
         .filter_map(|&times| {
             let n = w.items.checked_mul(times)?;
-            let bits = scalable::bits_after(w.items, s, w.fpr, r, n).ok()?;
+            let f = candidates::scalable_size(w.items, s, w.fpr, n)
+                .ok()?
+                .figures;
             Some(format!(
                 "{} at {}× ({:.1} bits per item)",
-                bytes(bits.div_ceil(64) * 8),
+                bytes(f.memory_bytes),
                 times,
-                bits as f64 / n as f64
+                f.bits_per_item
             ))
         })
         .collect();
@@ -319,6 +339,32 @@ fn scalable_outlook(w: &Workload, s: u32) -> String {
     } else {
         format!("grows by adding layers: {}", parts.join(", "))
     }
+}
+
+/// How many layers, holding how many items, a scalable filter that starts
+/// at `w.items` with growth `s` allocates within `limit` bytes: each new
+/// layer must fit beside the ones before, as the filter's `max_bytes` checks.
+fn scalable_within(w: &Workload, s: u32, limit: u64) -> Option<(u32, u64)> {
+    let r = bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
+    let (mut used, mut items) = (0u64, 0u64);
+    for i in 0..64 {
+        let Some(capacity) = scalable::layer_capacity(w.items, s, i) else {
+            return Some((i, items));
+        };
+        let Ok((bits, _)) = candidates::classic_size(capacity, scalable::layer_fpr(w.fpr, r, i))
+        else {
+            return Some((i, items));
+        };
+        let bytes = bits.div_ceil(64) * 8;
+        match used.checked_add(bytes) {
+            Some(total) if total <= limit => {
+                used = total;
+                items = items.saturating_add(capacity);
+            }
+            _ => return Some((i, items)),
+        }
+    }
+    Some((64, items))
 }
 
 /// The recommendation: which filter, and why, in one paragraph.
@@ -350,7 +396,7 @@ pub fn recommend(w: &Workload, ranked: &[Candidate]) -> Recommendation {
     };
     let lower_bound = theory::lower_bound_bits_per_item(w.fpr);
     let mut text = format!(
-        "Use {} ({}): `{}`. It is the smallest filter that {}: {} ({:.2} bits per item, {:.2}× the {:.2} bits any filter needs at this rate), expected rate {} at {} items, {} cache line{} per look-up of an absent item.",
+        "Use {} ({}): `{}`. It is the smallest filter that {}: {} ({:.2} bits per item, {:.2}× the {:.2} bits any filter needs at this rate), expected rate {} at {}, {} cache line{} per look-up of an absent item.",
         top.filter,
         top.crate_name,
         top.construct,
@@ -360,7 +406,7 @@ pub fn recommend(w: &Workload, ranked: &[Candidate]) -> Recommendation {
         f.bits_per_item / lower_bound,
         lower_bound,
         rate(f.expected_fpr),
-        grouped(f.items),
+        items(f.items),
         lines(f.lines_miss),
         if f.lines_miss == 1.0 { "" } else { "s" },
     );
@@ -404,17 +450,17 @@ pub fn recommend(w: &Workload, ranked: &[Candidate]) -> Recommendation {
 /// "holds 1,000 items at 1.00e-3 (1 in 1,000) and removes items".
 fn requirements(w: &Workload, top: &Candidate) -> String {
     let mut parts = vec![match w.growth {
-        Growth::Fixed => format!("holds {} items at {}", grouped(w.items), rate(w.fpr)),
+        Growth::Fixed => format!("holds {} at {}", items(w.items), rate(w.fpr)),
         Growth::GrowsTo { to } => format!(
-            "holds {} items growing to {} at {}",
-            grouped(w.items),
+            "holds {} growing to {} at {}",
+            items(w.items),
             grouped(to),
             rate(w.fpr)
         ),
         Growth::Unknown => format!(
-            "keeps {} however far the set grows past {} items",
+            "keeps {} however far the set grows past {}",
             rate(w.fpr),
-            grouped(w.items)
+            items(w.items)
         ),
     }];
     if w.deletes {
@@ -756,6 +802,25 @@ mod tests {
     }
 
     #[test]
+    fn a_capped_scalable_filter_says_how_many_items_fit() {
+        let mut w = Workload::fixed(1_000, 0.01);
+        w.growth = Growth::Unknown;
+        w.max_memory = Some(100_000);
+        let (ranked, rec) = run(&w);
+        assert_eq!(rec.id.as_deref(), Some("scalable-2"));
+        // Layers of 1k, 2k, 4k, 8k items take 1.7, 3.6, 7.5 and 15.6 kB …
+        let r = bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
+        let bytes_of = |layers: u64| scalable::total_bits(1_000, 2, 0.01, r, layers).unwrap() / 8;
+        let (layers, items) = scalable_within(&w, 2, 100_000).unwrap();
+        assert!(bytes_of(u64::from(layers)) <= 100_000);
+        assert!(bytes_of(u64::from(layers) + 1) > 100_000);
+        assert_eq!(items, 1_000 * ((1 << layers) - 1));
+        let note = format!("holds {} items in {layers} layers", grouped(items));
+        let c = find(&ranked, "scalable-2");
+        assert!(c.notes.iter().any(|n| n.contains(&note)), "{:?}", c.notes);
+    }
+
+    #[test]
     fn unknown_size_and_deletes_fit_nothing_and_say_why() {
         let mut w = Workload::fixed(10_000, 0.001);
         w.growth = Growth::Unknown;
@@ -878,6 +943,13 @@ mod tests {
                 .iter()
                 .any(|n| n.contains("1,000,000 items it grows to"))
         );
+        // Each is built for what it holds: the bound, or the start.
+        assert_eq!(classic.construct, "BloomFilter::new(1_000_000, 0.01)");
+        assert_eq!(
+            scalable.construct,
+            "ScalableBloomFilter::builder(1_000, 0.01).growth_factor(2).build()"
+        );
+        assert!(rec.text.contains("`BloomFilter::new(1_000_000, 0.01)`"));
     }
 
     /// CLAIMS E5 (document 001): 100,000,000 addresses, one false alarm in

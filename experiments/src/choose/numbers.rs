@@ -13,6 +13,15 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// `1 item`, `1,000 items`.
+pub fn items(n: u64) -> String {
+    if n == 1 {
+        "1 item".to_owned()
+    } else {
+        format!("{} items", grouped(n))
+    }
+}
+
 /// A byte count in decimal units, as the documents count them (200 MB is
 /// 200,000,000 bytes): `1.8 kB`, `239.6 MB`; exact below 1,000.
 pub fn bytes(n: u64) -> String {
@@ -67,6 +76,8 @@ mod tests {
         assert_eq!(grouped(1_000), "1,000");
         assert_eq!(grouped(100_000_000), "100,000,000");
         assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
+        assert_eq!(items(1), "1 item");
+        assert_eq!(items(1_000), "1,000 items");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::Report;
 use super::decide::{Candidate, Rule, Verdict, lines};
-use super::numbers::{bytes, grouped, rate, sci};
+use super::numbers::{bytes, grouped, items, rate, sci};
 use super::workload::{Growth, Workload};
 
 /// Width the paragraphs are wrapped to.
@@ -48,8 +48,8 @@ pub fn text(report: &Report) -> String {
     if let Some(x) = &report.space_crossover {
         out.push('\n');
         let mut s = format!(
-            "Space crossover at {} items: a CuckooFilter takes less memory than a BloomFilter ",
-            grouped(x.items)
+            "Space crossover at {}: a CuckooFilter takes less memory than a BloomFilter ",
+            items(x.items)
         );
         if x.cuckoo_smaller.is_empty() {
             let _ = write!(
@@ -84,9 +84,9 @@ pub fn text(report: &Report) -> String {
 /// The workload in one sentence.
 pub fn describe(w: &Workload) -> String {
     let size = match w.growth {
-        Growth::Fixed => format!("{} items", grouped(w.items)),
-        Growth::GrowsTo { to } => format!("{} items growing to {}", grouped(w.items), grouped(to)),
-        Growth::Unknown => format!("{} items to start (no upper bound),", grouped(w.items)),
+        Growth::Fixed => items(w.items),
+        Growth::GrowsTo { to } => format!("{} growing to {}", items(w.items), grouped(to)),
+        Growth::Unknown => format!("{} to start (no upper bound),", items(w.items)),
     };
     let limit = w.max_memory.map_or("no memory limit".to_owned(), |b| {
         format!("at most {}", bytes(b))
