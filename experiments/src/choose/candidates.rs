@@ -364,6 +364,8 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
                 bucket_size: b,
                 fingerprint_bits: plan.fingerprint_bits,
             };
+            // Two buckets per look-up; a bucket that straddles a cache-line
+            // boundary (at most b·f ≤ 128 bits, so rarely) costs one more.
             let mut sized = plain(params, items, bytes, fpr, 2.0, 2.0);
             sized.unbuildable = plan.unbuildable;
             sized.notes.push(format!(
