@@ -56,7 +56,7 @@ impl<S> Spec<S> {
                 if items == 0 {
                     return Err(ParamError::ZeroItems.into());
                 }
-                sizing::classic_size(items as u64, fpr)?
+                bloomlab_core::theory::classic::size_for(items as u64, fpr)?
             }
             Size::Exact { units, hashes } => (units, hashes),
         };

@@ -11,67 +11,6 @@ pub const BLOCK_BITS: u32 = 512;
 /// The limit when the caller sets none: the most bytes any `Vec` can hold.
 pub(crate) const DEFAULT_MAX_BYTES: usize = isize::MAX as usize;
 
-/// The same answer as [`classic::size_for`]: the fewest whole 64-bit words
-/// `m` for which `k = best_hashes(m)` gives `fpr(m, n, k) ≤ p`.
-///
-/// `size_for` steps one word at a time from Guava's truncated estimate, and
-/// the step count grows with `n` (it does not end in reasonable time for
-/// 10^12 items, where one word is below the precision of an `f64` bit
-/// count). The predicate is monotone in `m` (the least rate over `k` can
-/// only fall as bits are added), so a binary search over words finds the
-/// same `m`; a unit test checks the two agree.
-pub(crate) fn classic_size(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
-    let approx = classic::optimal_num_bits(n, p)?;
-    let too_large = ParamError::TooLarge {
-        needed: u128::MAX,
-        limit: u128::from(u64::MAX) / 8,
-    };
-    let passes = |words: u64| {
-        let m = words * 64;
-        classic::fpr(m as f64, n as f64, f64::from(best_hashes(m, n))) <= p
-    };
-    // `approx` is the continuous optimum rounded down: no integer k does
-    // better, so one word below it fails (or it is the first word).
-    let mut lo = (approx / 64).saturating_sub(1);
-    let mut hi = approx.div_ceil(64).max(1);
-    let max_words = u64::MAX / 64;
-    while !passes(hi) {
-        lo = hi;
-        if hi == max_words {
-            return Err(too_large);
-        }
-        hi = hi.saturating_mul(2).min(max_words);
-    }
-    // Invariant: passes(hi); lo == 0 or !passes(lo).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) { hi = mid } else { lo = mid }
-    }
-    if lo > 0 && passes(lo) {
-        // Not reached when the estimate is below the optimum, as theory says;
-        // kept so a rounding surprise can only give a larger table.
-        hi = lo;
-    }
-    let m = hi * 64;
-    Ok((m, best_hashes(m, n)))
-}
-
-/// The `k` that [`classic::size_for`] picks: the better of the two integers
-/// around the continuous optimum `m/n · ln 2`.
-fn best_hashes(m: u64, n: u64) -> u32 {
-    let guess = (m as f64 / n as f64 * std::f64::consts::LN_2) as u32;
-    let rate = |k: u32| classic::fpr(m as f64, n as f64, f64::from(k));
-    let (a, b) = (
-        guess.clamp(1, classic::MAX_HASHES),
-        (guess + 1).clamp(1, classic::MAX_HASHES),
-    );
-    if rate(b).total_cmp(&rate(a)).is_lt() {
-        b
-    } else {
-        a
-    }
-}
-
 /// Blocks and hashes for `n` items at rate `p` in blocks of [`BLOCK_BITS`]:
 /// the fewest blocks for which [`blocked::fpr_exact`] is at most `p`, over
 /// the hash counts within two of the Putze–Sanders–Singler optimum `k0`; on a
@@ -201,31 +140,6 @@ pub(crate) fn zeroed_words(n: usize) -> Result<Vec<u64>, BuildError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn binary_search_matches_size_for() {
-        for &n in &[1u64, 2, 7, 100, 1_000, 12_345, 100_000, 1_000_000] {
-            for &p in &[0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-9] {
-                assert_eq!(
-                    classic_size(n, p),
-                    classic::size_for(n, p),
-                    "n = {n}, p = {p}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn huge_classic_sizes_end_quickly() {
-        // 10^15 items at 1%: a table no machine holds, but sizing must end.
-        let (m, k) = classic_size(1_000_000_000_000_000, 0.01).unwrap();
-        assert_eq!(k, 7);
-        assert!(classic::fpr(m as f64, 1e15, 7.0) <= 0.01);
-        assert!(matches!(
-            classic_size(u64::MAX, 1e-9),
-            Err(ParamError::TooLarge { .. })
-        ));
-    }
 
     #[test]
     fn blocked_sizing_is_minimal() {

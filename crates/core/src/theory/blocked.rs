@@ -101,7 +101,8 @@ pub fn fpr_exact(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
 /// # Errors
 ///
 /// [`ParamError::InvalidFpr`] for `p` outside (0, 1); [`ParamError::ZeroBits`]
-/// for a zero block.
+/// for a zero block; [`ParamError::TooLarge`] for a rate so small (below about
+/// 10^-250) that no size under a million bits per item reaches it.
 pub fn bits_per_item(block_bits: u32, p: f64) -> Result<(f64, u32), ParamError> {
     check_fpr(p)?;
     if block_bits == 0 {
@@ -120,7 +121,11 @@ pub fn bits_per_item(block_bits: u32, p: f64) -> Result<(f64, u32), ParamError> 
         lo = hi;
         hi *= 2.0;
         if hi > 1e6 {
-            return Err(ParamError::InvalidFpr(p));
+            // A rate this small needs more than a million bits per item.
+            return Err(ParamError::TooLarge {
+                needed: u128::MAX,
+                limit: u128::from(u64::MAX),
+            });
         }
     }
     while hi - lo > 1e-3 {

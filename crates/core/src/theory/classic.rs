@@ -95,22 +95,46 @@ pub fn estimate_count(m: f64, k: f64, set: f64) -> f64 {
 /// the fewest whole 64-bit words `m` for which some `k` gives
 /// [`fpr`]`(m, n, k) ≤ p`, with that best `k`.
 ///
+/// The least rate over `k` only falls as words are added, so a binary search
+/// over words finds `m` in `O(log m)` steps, whatever `n` (10^15 items end
+/// as quickly as 10).
+///
 /// # Errors
 ///
-/// As [`optimal_num_bits`].
+/// As [`optimal_num_bits`]; [`ParamError::TooLarge`] when no table of at
+/// most `2^64` bits reaches `p`.
 pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
     let approx = optimal_num_bits(n, p)?;
-    let mut m = approx.div_ceil(64).max(1) * 64;
-    loop {
-        let k = best_hashes(m, n);
-        if fpr(m as f64, n as f64, f64::from(k)) <= p {
-            return Ok((m, k));
+    let too_large = ParamError::TooLarge {
+        needed: u128::MAX,
+        limit: u128::from(u64::MAX) / 8,
+    };
+    let passes = |words: u64| {
+        let m = words * 64;
+        fpr(m as f64, n as f64, f64::from(best_hashes(m, n))) <= p
+    };
+    // `approx` is the continuous optimum rounded down, which no whole k beats:
+    // a word below it fails, so the search starts there.
+    let max_words = u64::MAX / 64;
+    let mut lo = (approx / 64).saturating_sub(1);
+    let mut hi = approx.div_ceil(64).clamp(1, max_words);
+    while !passes(hi) {
+        if hi == max_words {
+            return Err(too_large);
         }
-        m = m.checked_add(64).ok_or(ParamError::TooLarge {
-            needed: u128::MAX,
-            limit: u128::from(u64::MAX) / 8,
-        })?;
+        lo = hi;
+        hi = hi.saturating_mul(2).min(max_words);
     }
+    // Invariant: passes(hi), and lo == 0 or !passes(lo).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if passes(mid) { hi = mid } else { lo = mid }
+    }
+    if lo > 0 && passes(lo) {
+        hi = lo;
+    }
+    let m = hi * 64;
+    Ok((m, best_hashes(m, n)))
 }
 
 /// The `k` in `1..=MAX_HASHES` with the lowest [`fpr`] for `m` bits and `n` items.
@@ -172,6 +196,40 @@ mod tests {
                 assert!((1..=MAX_HASHES).all(|k| fpr(smaller as f64, n as f64, f64::from(k)) > p));
             }
         }
+    }
+
+    #[test]
+    fn sizing_matches_a_word_by_word_search() {
+        for &n in &[1u64, 2, 7, 100, 1_000, 12_345, 100_000] {
+            for &p in &[0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-9] {
+                let (m, k) = size_for(n, p).unwrap();
+                let mut words = 1u64;
+                while fpr(
+                    (words * 64) as f64,
+                    n as f64,
+                    f64::from(best_hashes(words * 64, n)),
+                ) > p
+                {
+                    words += 1;
+                }
+                assert_eq!(
+                    (m, k),
+                    (words * 64, best_hashes(words * 64, n)),
+                    "n = {n}, p = {p}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn huge_sizes_end_quickly() {
+        let (m, k) = size_for(1_000_000_000_000_000, 0.01).unwrap();
+        assert_eq!(k, 7);
+        assert!(fpr(m as f64, 1e15, 7.0) <= 0.01);
+        assert!(matches!(
+            size_for(u64::MAX, 1e-9),
+            Err(ParamError::TooLarge { .. })
+        ));
     }
 
     #[test]
