@@ -76,7 +76,7 @@ impl<S> Spec<S> {
                 if items == 0 {
                     return Err(ParamError::ZeroItems.into());
                 }
-                sizing::blocked_size(items as u64, fpr)?
+                bloomlab_core::theory::blocked::size_for(sizing::BLOCK_BITS, items as u64, fpr)?
             }
             Size::Exact { units, hashes } => (units, hashes),
         };

@@ -307,7 +307,7 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
     let why = |e: ParamError| format!("cannot be sized: {e}");
     match kind {
         Kind::Classic | Kind::Atomic => {
-            let (m, k) = classic_size(items, p).map_err(why)?;
+            let (m, k) = classic::size_for(items, p).map_err(why)?;
             let bytes = words_bytes(u128::from(m)).map_err(why)?;
             let fpr = classic::fpr(m as f64, items as f64, f64::from(k));
             let params = Params::Bits { bits: m, hashes: k };
@@ -315,7 +315,7 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             Ok(plain(params, items, bytes, fpr, k, k))
         }
         Kind::Counting(width) => {
-            let (m, k) = classic_size(items, p).map_err(why)?;
+            let (m, k) = classic::size_for(items, p).map_err(why)?;
             let bytes = words_bytes(u128::from(m) * u128::from(width)).map_err(why)?;
             let fpr = classic::fpr(m as f64, items as f64, f64::from(k));
             let fill = 1.0 - (-f64::from(k) * items as f64 / m as f64).exp();
@@ -341,7 +341,7 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             Ok(sized)
         }
         Kind::Blocked => {
-            let (blocks, k) = blocked_size(items, p).map_err(why)?;
+            let (blocks, k) = blocked::size_for(BLOCK_BITS, items, p).map_err(why)?;
             let bytes = u64::try_from(u128::from(blocks) * u128::from(BLOCK_BITS / 8))
                 .map_err(|_| why(too_large()))?;
             let fpr = blocked::fpr_exact(BLOCK_BITS, blocks, items, k);
@@ -406,59 +406,6 @@ fn words_bytes(bits: u128) -> Result<u64, ParamError> {
     u64::try_from(bits.div_ceil(64) * 8).map_err(|_| too_large())
 }
 
-/// [`classic::size_for`]'s answer, found by bisection over whole words
-/// instead of one word at a time: the fewest 64-bit words `m` for which the
-/// better of the two integers around `m/n · ln 2` gives
-/// [`classic::fpr`]`(m, n, k) ≤ p`, and that `k`.
-///
-/// `size_for` walks up from Guava's estimate a word per step, and the walk
-/// grows with `n` (seconds at 10^10 items, hours at 10^14); the rate can
-/// only fall as words are added, so bisection finds the same `m`, which a
-/// unit test checks. bloomlab-classic sizes its tables the same way.
-pub fn classic_size(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
-    let approx = classic::optimal_num_bits(n, p)?;
-    let passes = |words: u64| {
-        let m = words * 64;
-        classic::fpr(m as f64, n as f64, f64::from(best_hashes(m, n))) <= p
-    };
-    let max_words = u64::MAX / 64;
-    // The estimate is the continuous optimum rounded down: no integer k
-    // reaches p one word below it.
-    let mut lo = (approx / 64).saturating_sub(1);
-    let mut hi = approx.div_ceil(64).max(1);
-    while !passes(hi) {
-        if hi == max_words {
-            return Err(too_large());
-        }
-        lo = hi;
-        hi = hi.saturating_mul(2).min(max_words);
-    }
-    // passes(hi), and lo == 0 or !passes(lo).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    if lo > 0 && passes(lo) {
-        hi = lo; // only if the estimate was not below the optimum after all
-    }
-    let m = hi * 64;
-    Ok((m, best_hashes(m, n)))
-}
-
-/// The `k` `size_for` pairs with `m` bits: the better of `⌊m/n · ln 2⌋` and
-/// the next integer (the first on a tie), within `1..=MAX_HASHES`.
-fn best_hashes(m: u64, n: u64) -> u32 {
-    let guess = (m as f64 / n as f64 * std::f64::consts::LN_2) as u32;
-    let a = guess.clamp(1, classic::MAX_HASHES);
-    let b = guess.saturating_add(1).clamp(1, classic::MAX_HASHES);
-    let rate = |k: u32| classic::fpr(m as f64, n as f64, f64::from(k));
-    if rate(b) < rate(a) { b } else { a }
-}
-
 /// A scalable filter that starts at `n0` and holds `items`: the layers it
 /// has allocated by then, each a classic table from [`scalable::layer_size`].
 pub fn scalable_size(n0: u64, s: u32, total: f64, items: u64) -> Result<Sized, ParamError> {
@@ -471,7 +418,7 @@ pub fn scalable_size(n0: u64, s: u32, total: f64, items: u64) -> Result<Sized, P
         let capacity = scalable::layer_capacity(n0, s, i).ok_or_else(too_large)?;
         // scalable::layer_size, with the classic sizing that ends quickly.
         let rate = scalable::layer_fpr(total, r, i);
-        let (bits, hashes) = classic_size(capacity, rate)?;
+        let (bits, hashes) = classic::size_for(capacity, rate)?;
         let held = left.min(capacity);
         left -= held;
         layers.push(Layer {
@@ -541,66 +488,6 @@ pub fn cuckoo_plan(items: u64, eps: f64, b: u32) -> Result<CuckooPlan, ParamErro
         fingerprint_bits: needed.max(cuckoo_min_fingerprint(b)),
         unbuildable,
     })
-}
-
-/// The blocked builder's sizing: the fewest 512-bit blocks for which
-/// [`blocked::fpr_exact`] reaches `p`, over the hash counts within two of
-/// the Putze–Sanders–Singler optimum ([`blocked::bits_per_item`]); on a tie
-/// in blocks, the `k` with the lower rate.
-pub fn blocked_size(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
-    let (bits_per_item, k0) = blocked::bits_per_item(BLOCK_BITS, p)?;
-    if n == 0 {
-        return Err(ParamError::ZeroItems);
-    }
-    let guess = (n as f64 * bits_per_item / f64::from(BLOCK_BITS)).ceil();
-    if guess >= (u64::MAX / 2) as f64 {
-        return Err(too_large());
-    }
-    let guess = (guess as u64).max(1);
-    let mut best: Option<(u64, f64, u32)> = None;
-    for k in k0.saturating_sub(2).max(1)..=(k0 + 2).min(classic::MAX_HASHES) {
-        let blocks = fewest_blocks(n, p, k, guess)?;
-        let rate = blocked::fpr_exact(BLOCK_BITS, blocks, n, k);
-        if best.is_none_or(|(b, r, _)| blocks < b || (blocks == b && rate < r)) {
-            best = Some((blocks, rate, k));
-        }
-    }
-    best.map(|(b, _, k)| (b, k)).ok_or(ParamError::ZeroHashes)
-}
-
-/// The fewest blocks at which `k` hashes reach `p` with `n` items, searched
-/// out from `guess` (the exact rate falls as blocks are added).
-fn fewest_blocks(n: u64, p: f64, k: u32, guess: u64) -> Result<u64, ParamError> {
-    let passes = |blocks: u64| blocked::fpr_exact(BLOCK_BITS, blocks, n, k) <= p;
-    let (mut lo, mut hi);
-    if passes(guess) {
-        hi = guess;
-        lo = guess / 2;
-        while lo > 0 && passes(lo) {
-            hi = lo;
-            lo /= 2;
-        }
-    } else {
-        lo = guess;
-        hi = guess;
-        loop {
-            hi = hi.checked_mul(2).ok_or_else(too_large)?;
-            if passes(hi) {
-                break;
-            }
-            lo = hi;
-        }
-    }
-    // passes(hi), and lo == 0 or !passes(lo).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Ok(hi)
 }
 
 #[cfg(test)]
@@ -749,38 +636,6 @@ mod tests {
         let plan = cuckoo_plan(10_000, 1e-4, 2).unwrap();
         assert_eq!(plan.fingerprint_bits, 16);
         assert!(plan.unbuildable.is_empty());
-    }
-
-    #[test]
-    fn bisection_sizing_is_size_for() {
-        for &n in &[
-            1u64, 2, 7, 100, 1_000, 12_345, 100_000, 1_000_000, 3_900_000,
-        ] {
-            for &p in &[0.5, 0.3, 0.1, 0.01, 0.002, 0.001, 1e-4, 1e-6, 1e-9] {
-                assert_eq!(classic_size(n, p), classic::size_for(n, p), "n={n} p={p}");
-            }
-        }
-        // Scalable layers: the same as theory::scalable::layer_size.
-        for i in 0..6 {
-            let capacity = scalable::layer_capacity(1_000, 2, i).unwrap();
-            let rate = scalable::layer_fpr(0.01, DEFAULT_TIGHTENING_RATIO, i);
-            assert_eq!(
-                classic_size(capacity, rate),
-                scalable::layer_size(1_000, 2, 0.01, DEFAULT_TIGHTENING_RATIO, i)
-            );
-        }
-    }
-
-    #[test]
-    fn sizing_a_trillion_items_ends() {
-        // size_for would walk millions of words here.
-        let (m, k) = classic_size(1_000_000_000_000, 0.01).unwrap();
-        assert_eq!(k, 7);
-        assert!(classic::fpr(m as f64, 1e12, 7.0) <= 0.01);
-        let fewer = m - 64;
-        let k = best_hashes(fewer, 1_000_000_000_000);
-        assert!(classic::fpr(fewer as f64, 1e12, f64::from(k)) > 0.01);
-        assert!(classic_size(u64::MAX, 1e-9).is_err());
     }
 
     #[test]

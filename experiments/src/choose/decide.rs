@@ -351,7 +351,8 @@ fn scalable_within(w: &Workload, s: u32, limit: u64) -> Option<(u32, u64)> {
         let Some(capacity) = scalable::layer_capacity(w.items, s, i) else {
             return Some((i, items));
         };
-        let Ok((bits, _)) = candidates::classic_size(capacity, scalable::layer_fpr(w.fpr, r, i))
+        let Ok((bits, _)) =
+            bloomlab::theory::classic::size_for(capacity, scalable::layer_fpr(w.fpr, r, i))
         else {
             return Some((i, items));
         };
