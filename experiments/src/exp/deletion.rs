@@ -158,7 +158,8 @@ impl Row {
         }
     }
 
-    /// The CSV cells; values of unseeded rows are replaced by `unseeded`.
+    /// The CSV cells; the measured values and denominators of unseeded rows
+    /// (and their theory, when computed from them) are `unseeded`.
     fn cells(&self) -> Vec<String> {
         let (lo, hi) = self
             .interval()
@@ -180,7 +181,13 @@ impl Row {
             self.x_name.to_string(),
             self.x.clone(),
             self.metric.to_string(),
-            self.trials.map(|t| t.to_string()).unwrap_or_default(),
+            // An unseeded row's denominator may come from the run too
+            // (the crate's acknowledged inserts).
+            if self.seeded {
+                self.trials.map(|t| t.to_string()).unwrap_or_default()
+            } else {
+                "unseeded".to_string()
+            },
         ];
         out.extend(measured);
         let theory = if self.seeded || !self.theory_from_run {
@@ -647,6 +654,9 @@ struct Overload {
     kept: usize,
 }
 
+/// What the fastbloom-rs models of part 3 leave out.
+const SKIPPED: &str = "the model ignores removes skipped once an item is already absent";
+
 /// Part 3: overload, remove all but the kept items, and count what the kept
 /// items lost and the rate paid.
 fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
@@ -688,7 +698,10 @@ fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
             let (m, k) = s
                 .counting_shape()
                 .ok_or_else(|| format!("{} has no counters", kind.name()))?;
-            let x = format!("{} ({} in {} kept)", case.label, case.inserts, case.kept);
+            let x = format!(
+                "{}: {} inserted and {} kept",
+                case.label, case.inserts, case.kept
+            );
             for &key in &keys {
                 s.insert(key);
             }
@@ -770,7 +783,7 @@ fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
                 kind_text,
             );
             if !sticky {
-                r.note = "the model ignores removes skipped once an item is already absent".into();
+                r.note = SKIPPED.into();
             }
             rows.push(r);
             let zero = zero_after_removal(lambda_kept, lambda_removed, sticky);
@@ -803,6 +816,8 @@ fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
                     saturated as f64,
                 );
                 let _ = write!(r.note, "; bound with the stuck counters {}", rate(bound));
+            } else {
+                let _ = write!(r.note, "; {SKIPPED}");
             }
             rows.push(r);
         }
@@ -873,7 +888,7 @@ fn duplicates(ctx: &Ctx<'_>, slots: usize) -> Result<Vec<Row>, String> {
         );
         r.note = match outcomes.last() {
             Some(Insert::Refused) => "Full: nothing changed".into(),
-            Some(Insert::Failed) => "NotEnoughSpace: dropped the fingerprint it carried".into(),
+            Some(Insert::Failed) => "NotEnoughSpace: dropped one of the item's copies".into(),
             _ => String::new(),
         };
         r.seeded = seeded;
@@ -899,7 +914,7 @@ fn duplicates(ctx: &Ctx<'_>, slots: usize) -> Result<Vec<Row>, String> {
             tries,
             "item_absent",
             u64::from(!s.contains(item)),
-            Some(1),
+            None,
             Theory::Exact(0.0),
             "exact: none",
         );
@@ -1031,22 +1046,28 @@ fn overfill(
             "NotEnoughSpace: a stored fingerprint dropped".into()
         };
         rows.push(r);
+        let stored = run.first_failure_at.unwrap_or(run.acknowledged);
+        let paper = theory::cuckoo::max_load(4).map(fixed).unwrap_or_default();
         let mut r = row(
             Part::Overfill,
             &s,
             "inserts",
             &x,
-            "load_at_first_failure",
-            run.first_failure_at.unwrap_or(run.acknowledged),
-            Some(slots as u64),
+            "stored_at_first_failure",
+            stored,
+            None,
             Theory::None,
             "",
         );
         r.seeded = kind.seeded();
-        r.note = format!(
-            "paper's maximum load {}",
-            theory::cuckoo::max_load(4).map(fixed).unwrap_or_default()
-        );
+        r.note = if kind.seeded() {
+            format!(
+                "load {} of {slots} slots; the paper's maximum load {paper}",
+                fixed(stored as f64 / slots as f64)
+            )
+        } else {
+            format!("the paper's maximum load {paper}")
+        };
         rows.push(r);
         // Every failed insert costs one item: ours the refused one, the crate
         // the one whose fingerprint it dropped, unless a matching fingerprint
@@ -1177,7 +1198,7 @@ fn body(
          (4-bit counters that stop at 15 but are still decremented) and the `cuckoofilter` 0.5 \
          crate (8-bit fingerprints; a failed insert drops the fingerprint it was carrying), fed \
          the same random keys in the same order at scale `{scale}` (capacity {capacity}, rate \
-         {TARGET}; cuckoo tables of {slots} slots in parts 4). fastbloom-rs hashes the key's \
+         {TARGET}; cuckoo tables of {slots} slots in part 4). fastbloom-rs hashes the key's \
          bytes with its own xxh3; the cuckoofilter crate is given bloomlab's keyed SipHash-1-3 \
          as its hasher type. † marks values that depend on the cuckoofilter crate's relocation \
          walks, which draw from the unseeded `rand::thread_rng()`: they change from run to run, \
@@ -1226,13 +1247,13 @@ fn body(
         .map(|r| r.x.clone())
         .unwrap_or_default();
     out.push_str(&line(
-        format!("saturation, 8× overload, back to capacity: kept items ({eight})"),
+        format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
         Part::Saturation,
         "kept_items_absent",
         &eight,
     ));
     out.push_str(&line(
-        format!("saturation, the issue's 8,192 counters k = 4: kept items ({issue})"),
+        format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
         Part::Saturation,
         "kept_items_absent",
         &issue,
@@ -1334,7 +1355,8 @@ fn body(
         .collect();
     let _ = writeln!(
         out,
-        "\nRows where the measurement disagrees with its theory: {}.\n\nData: \
+        "\nRows where the measurement disagrees with its theory: {} (each row's note says what \
+         its model leaves out).\n\nData: \
          [`deletion.csv`](deletion.csv) (one row per measured value; `part` says which part).",
         if outside.is_empty() {
             "none".to_string()
@@ -1492,6 +1514,10 @@ mod tests {
         assert_eq!(cells.len(), COLUMNS.len());
         assert_eq!(
             cells[COLUMNS.iter().position(|c| *c == "count").unwrap()],
+            "unseeded"
+        );
+        assert_eq!(
+            cells[COLUMNS.iter().position(|c| *c == "trials").unwrap()],
             "unseeded"
         );
         assert_eq!(
