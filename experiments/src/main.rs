@@ -9,7 +9,6 @@
 
 mod choose;
 mod exp;
-#[cfg(test)] // used by the seeds experiment (issue #6); tested meanwhile
 mod naive;
 mod plot;
 mod progress;
