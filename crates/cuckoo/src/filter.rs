@@ -225,8 +225,7 @@ impl<S> CuckooFilter<S> {
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let (fp, i1, i2) = self.locate(hash);
-        let (b1, b2) = (self.table.bucket(i1), self.table.bucket(i2));
-        self.table.holds(b1, fp) | self.table.holds(b2, fp)
+        self.table.holds_either(i1, i2, fp)
     }
 
     /// Stores an item with this 64-bit hash; `Ok(true)` if it was not
@@ -239,8 +238,7 @@ impl<S> CuckooFilter<S> {
     /// exactly as before the call.
     pub fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
         let (fp, i1, i2) = self.locate(hash);
-        let present = self.table.holds(self.table.bucket(i1), fp)
-            || self.table.holds(self.table.bucket(i2), fp);
+        let present = self.table.holds_either(i1, i2, fp);
         if !(self.table.put(i1, fp) || self.table.put(i2, fp)) {
             self.relocate(hash, fp, i1, i2)?;
         }

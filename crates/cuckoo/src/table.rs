@@ -117,6 +117,38 @@ impl Table {
         v & self.bucket_mask
     }
 
+    /// The bucket's `b·f` bits when they fit a word (`b·f ≤ 64`).
+    #[inline]
+    fn bucket64(&self, i: usize) -> u64 {
+        let pos = i * self.bucket_bits as usize;
+        let (w, off) = (pos / 64, (pos % 64) as u32);
+        let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
+        let mut v = word(w) >> off;
+        if off + self.bucket_bits > 64 {
+            // off > 0 here, so the shift is below 64.
+            v |= word(w + 1) << (64 - off);
+        }
+        v & self.bucket_mask as u64
+    }
+
+    /// Whether bucket `i1` or bucket `i2` holds `fp` (non-zero): the lookup.
+    ///
+    /// Both buckets are read before either is tested, so their two memory
+    /// reads overlap; buckets of at most 64 bits take the one-word path.
+    #[inline]
+    pub(crate) fn holds_either(&self, i1: usize, i2: usize, fp: u32) -> bool {
+        if self.bucket_bits <= 64 {
+            let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+            let pattern = u64::from(fp) * low;
+            let x1 = self.bucket64(i1) ^ pattern;
+            let x2 = self.bucket64(i2) ^ pattern;
+            ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+        } else {
+            let (b1, b2) = (self.bucket(i1), self.bucket(i2));
+            self.holds(b1, fp) | self.holds(b2, fp)
+        }
+    }
+
     /// Replaces the bucket's bits with `v` (whose bits above `b·f` are zero).
     #[inline]
     pub(crate) fn set_bucket(&mut self, i: usize, v: u128) {
@@ -252,6 +284,36 @@ mod tests {
                 assert!(t.tail_is_clear());
                 t.clear();
                 assert!(t.words().iter().all(|&w| w == 0));
+            }
+        }
+    }
+
+    #[test]
+    fn lookup_paths_agree_for_every_shape() {
+        for b in BUCKET_SIZES {
+            for f in FINGERPRINT_BITS {
+                let log2 = 6;
+                let mut t = Table::new(log2, b, f, Table::words_for(log2, b, f).unwrap());
+                let mut x = u64::from(b * 100 + f);
+                for i in 0..64 {
+                    for j in 0..b {
+                        x = bloomlab_core::hash::mix64(x);
+                        // A quarter of the slots empty, the rest random.
+                        let fp = if x & 3 == 0 {
+                            0
+                        } else {
+                            (x >> 8) as u32 & ((1 << f) - 1)
+                        };
+                        t.swap(i, j, fp);
+                    }
+                }
+                for i1 in 0..64 {
+                    let i2 = (i1 * 37 + 5) % 64;
+                    for fp in 1..(1u32 << f).min(300) {
+                        let slow = t.holds(t.bucket(i1), fp) || t.holds(t.bucket(i2), fp);
+                        assert_eq!(t.holds_either(i1, i2, fp), slow, "b {b} f {f}");
+                    }
+                }
             }
         }
     }
