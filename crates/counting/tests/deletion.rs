@@ -167,3 +167,28 @@ fn removing_a_false_positive_is_the_callers_error() {
     assert_eq!(f.remove(&false_positive), Ok(()));
     assert_eq!(f.len(), 99, "the filter cannot tell it from a member");
 }
+
+/// The smallest case of the peer's failure, found by the model test against a
+/// filter that decremented saturated counters: one 4-bit counter, k = 4, an
+/// item inserted four times (16 increments, one more than the counter holds).
+#[test]
+fn a_saturated_counter_keeps_the_copies_left() {
+    let mut f = CountingBloomFilter::builder_with_counters(1, 4)
+        .seed(0)
+        .build()
+        .unwrap();
+    for _ in 0..4 {
+        f.insert(&0u64);
+    }
+    assert_eq!(f.counter(0), Some(15));
+    assert_eq!(f.saturated_counters(), 1);
+    for left in (1..4).rev() {
+        f.remove(&0u64).unwrap();
+        assert!(f.contains(&0u64), "{left} copies left");
+    }
+    // The last remove succeeds too, but the stuck counter keeps the item
+    // reported present: a false positive, never a false negative.
+    f.remove(&0u64).unwrap();
+    assert!(f.is_empty());
+    assert!(f.contains(&0u64));
+}
