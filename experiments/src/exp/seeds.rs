@@ -21,6 +21,7 @@ use bloomlab::theory;
 use bloomlab_core::hash::{Positions, mix64};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
+use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;
 use super::{Ctx, sub_seed};
@@ -569,11 +570,23 @@ impl Rate {
             })
     }
 
+    /// Whether this table's bits set lie inside the 99.9% range of the
+    /// occupancy distribution: if not, the members' own positions are not
+    /// uniform, whatever the probes do.
+    fn fill_plausible(&self) -> bool {
+        self.fill_z()
+            .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
+    }
+
     fn fit(&self) -> Fit {
         if self.inside() {
             Fit::Theory
         } else if self.at_fill_inside() == Some(true) {
-            Fit::Table
+            if self.fill_plausible() {
+                Fit::Table
+            } else {
+                Fit::Fill
+            }
         } else if self.within_chance() {
             Fit::Chance
         } else {
@@ -598,7 +611,7 @@ impl Rate {
         let word = match self.fit() {
             Fit::Theory | Fit::Table => "holds",
             Fit::Chance => "holds within chance",
-            Fit::Off => "does not hold",
+            Fit::Fill | Fit::Off => "does not hold",
         };
         format!("{word}: {}", self.against_theory())
     }
@@ -628,6 +641,10 @@ impl Rate {
                 sci(t),
                 why(z)
             ),
+            (Fit::Fill, Some(t), Some(z)) => format!(
+                "{dev}; the probes pass as this table's own rate {} predicts but the members set {z:+.1} sd bits against the average table: their positions collide",
+                sci(t)
+            ),
             (Fit::Chance, _, _) => format!(
                 "{dev}; outside the 95% interval but inside the 99.9% binomial range: a miss chance explains at this many probes"
             ),
@@ -648,6 +665,9 @@ enum Fit {
     Theory,
     /// This table's own rate inside the 95% interval.
     Table,
+    /// This table's own rate inside the 95% interval, but the table's bits
+    /// set outside the 99.9% occupancy range.
+    Fill,
     /// Outside the 95% interval, inside the 99.9% binomial range.
     Chance,
     /// Outside the 99.9% range too.
@@ -660,6 +680,7 @@ impl Fit {
         match self {
             Fit::Theory => "theory inside its 95% interval",
             Fit::Table => "this table's own rate inside its 95% interval",
+            Fit::Fill => "the members' positions collide",
             Fit::Chance => "within chance: inside the 99.9% binomial range",
             Fit::Off => "outside even the 99.9% binomial range",
         }
@@ -669,10 +690,16 @@ impl Fit {
         match self {
             Fit::Theory => "theory",
             Fit::Table => "this table",
+            Fit::Fill => "members collide",
             Fit::Chance => "within chance",
             Fit::Off => "off",
         }
     }
+}
+
+/// The standard normal quantile at `p`.
+fn normal_quantile(p: f64) -> f64 {
+    Normal::standard().inverse_cdf(p)
 }
 
 /// Mean and standard deviation of the number of set bits when `balls`
@@ -2368,7 +2395,8 @@ fn notes(claims: &[Claim], env: &Env<'_>) -> String {
             "The document's 10^8 items run under `--scale full` only; here the table is smaller \
              with the same 10.7 bits per item. For bloomlab's keyed hash the size does not matter; \
              for document 002's polynomial it does, because the range a small seed reaches depends \
-             on how many digits the keys have, so the (a) row is not a prediction of the full-size rate."
+             on how many digits the keys have, so the (a) row need not predict the full-size rate \
+             (`--scale full` measures it)."
         }
     );
     out
@@ -2478,11 +2506,25 @@ mod tests {
         let r = Rate::new(959_296, 7, 100_000, 10_000, 121);
         assert!(!r.inside());
         assert_eq!(r.fit(), Fit::Chance);
-        // The same count, explained by a table with more bits set than average.
-        // 52% of the bits set instead of the average table's 50%: 0.52^7 = 1.03e-2.
-        let ones = (0.52 * 959_296.0) as u64;
-        let r = Rate::new(959_296, 7, 100_000, 10_000, 121).with_ones(ones);
+        // E4's small table (m = 14,400, k = 7, n = 1,500): one with 2 sd more
+        // bits set than the average table has a rate 6% higher, which a
+        // million probes tell from theory; its own rate explains the count.
+        let (m, k, n, probes) = (14_400u64, 7u32, 1_500u64, 1_000_000u64);
+        let (mean, sd) = occupancy(m as f64, f64::from(k) * n as f64);
+        let at = |ones: f64| (ones / m as f64).powi(k as i32);
+        let ones = mean + 2.0 * sd;
+        let fp = (at(ones) * probes as f64).round() as u64;
+        let r = Rate::new(m, k, n, probes, fp).with_ones(ones as u64);
+        assert!(!r.inside());
         assert_eq!(r.fit(), Fit::Table, "{:?}", r.at_fill());
+        assert!(r.verdict().starts_with("holds"));
+        // 20 sd more bits set: far outside the occupancy range, so the
+        // members collide, even though probes pass as the fill predicts.
+        let ones = mean + 20.0 * sd;
+        let fp = (at(ones) * probes as f64).round() as u64;
+        let r = Rate::new(m, k, n, probes, fp).with_ones(ones as u64);
+        assert_eq!(r.fit(), Fit::Fill);
+        assert!(r.verdict().starts_with("does not hold"));
     }
 
     #[test]
