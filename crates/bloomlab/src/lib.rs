@@ -51,12 +51,12 @@ pub use bloomlab_core::{
 /// The traits and types most programs need: `use bloomlab::prelude::*;`.
 pub mod prelude {
     pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
-    pub use bloomlab_counting::CountingBloomFilter;
-    pub use bloomlab_cuckoo::CuckooFilter;
-    pub use bloomlab_scalable::ScalableBloomFilter;
     pub use bloomlab_core::{
         DefaultHasher, Deletable, InsertError, Membership, Persist, RemoveError,
     };
+    pub use bloomlab_counting::CountingBloomFilter;
+    pub use bloomlab_cuckoo::CuckooFilter;
+    pub use bloomlab_scalable::ScalableBloomFilter;
 }
 
 /// The README's examples, compiled and run as doctests.

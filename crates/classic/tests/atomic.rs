@@ -109,9 +109,9 @@ fn stored_bytes_are_pinned_and_match_the_classic_payload() {
         "03000000",                         //   3 hashes
         "0300000000000000",                 //   3 inserts
         "1000000000000000",                 // 16 bytes of payload:
-        "0400000014000001",                 //   word 0
-        "9080011000000000",                 //   word 1 (bits 64..100)
-        "212f108d",                         // CRC-32
+        "040000000c000001",                 //   word 0
+        "8880001000000000",                 //   word 1 (bits 64..100)
+        "184d06e3",                         // CRC-32
     ]
     .concat();
     assert_eq!(hex, want);

@@ -219,9 +219,9 @@ fn stored_bytes_are_pinned() {
         "03000000",                         //   3 hashes
         "0300000000000000",                 //   3 inserts
         "1000000000000000",                 // 16 bytes of payload:
-        "0400000014000001",                 //   word 0
-        "9080011000000000",                 //   word 1 (bits 64..100)
-        "1f75c31e",                         // CRC-32
+        "040000000c000001",                 //   word 0
+        "8880001000000000",                 //   word 1 (bits 64..100)
+        "2617d570",                         // CRC-32
     ]
     .concat();
     assert_eq!(hex, want);

@@ -59,13 +59,13 @@ const PINNED: &str = concat!(
     // payload length 48
     "3000000000000000",
     // layer 0's word
-    "5666a3c675f95e0c",
+    "23b660bb54780fac",
     // layer 1's words
-    "e37230604ba537526984a86bfa7a8c0d",
+    "f56b18d2e0b512e2ef46bc30176b9ece",
     // layer 2's words
-    "01f41328200fa8b430088da262800c09a840b003150a0213",
+    "00a854a00a88bbb8c208080ac3880609a820a0100a060009",
     // CRC-32
-    "e64b76b1",
+    "f7413438",
 );
 
 #[test]
