@@ -2,7 +2,8 @@
 //!
 //! `bloomlab reproduce` runs every experiment and writes `results/`: one CSV
 //! per experiment, SVG plots and `REPORT.md`. Each experiment is also a
-//! subcommand of its own (`bloomlab fpr`), writing into the same folder.
+//! subcommand of its own (`bloomlab fpr`), writing its files and its own
+//! report (`fpr.md`) into the same folder, so it never overwrites `REPORT.md`.
 //! Every run is seeded: the same seed gives the same CSV, byte for byte,
 //! apart from columns of timings.
 #![forbid(unsafe_code)]
@@ -20,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::report::Report;
 use crate::scale::Scale;
@@ -80,23 +81,23 @@ struct Common {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     use exp::Experiment as E;
-    let (common, experiments) = match cli.command {
+    let (common, experiments, single) = match cli.command {
         Command::Reproduce { common, only } => {
             let all = if only.is_empty() {
                 E::all().to_vec()
             } else {
                 only
             };
-            (common, all)
+            (common, all, None)
         }
-        Command::Tradeoff(c) => (c, vec![E::Tradeoff]),
-        Command::Fpr(c) => (c, vec![E::Fpr]),
-        Command::Space(c) => (c, vec![E::Space]),
-        Command::Deletion(c) => (c, vec![E::Deletion]),
-        Command::Growth(c) => (c, vec![E::Growth]),
-        Command::Seeds(c) => (c, vec![E::Seeds]),
-        Command::Adversarial(c) => (c, vec![E::Adversarial]),
-        Command::Throughput(c) => (c, vec![E::Throughput]),
+        Command::Tradeoff(c) => (c, vec![E::Tradeoff], Some(E::Tradeoff)),
+        Command::Fpr(c) => (c, vec![E::Fpr], Some(E::Fpr)),
+        Command::Space(c) => (c, vec![E::Space], Some(E::Space)),
+        Command::Deletion(c) => (c, vec![E::Deletion], Some(E::Deletion)),
+        Command::Growth(c) => (c, vec![E::Growth], Some(E::Growth)),
+        Command::Seeds(c) => (c, vec![E::Seeds], Some(E::Seeds)),
+        Command::Adversarial(c) => (c, vec![E::Adversarial], Some(E::Adversarial)),
+        Command::Throughput(c) => (c, vec![E::Throughput], Some(E::Throughput)),
         Command::Choose(args) => {
             return match choose::run(&args) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -107,7 +108,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match run(&common, &experiments) {
+    match run(&common, &experiments, single) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bloomlab: {e}");
@@ -116,11 +117,31 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(common: &Common, experiments: &[exp::Experiment]) -> Result<(), Box<dyn std::error::Error>> {
+/// Runs `experiments` and writes their report: `REPORT.md` for `reproduce`,
+/// `<name>.md` for a `single` experiment's own subcommand.
+fn run(
+    common: &Common,
+    experiments: &[exp::Experiment],
+    single: Option<exp::Experiment>,
+) -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&common.out)
         .map_err(|e| format!("cannot create {}: {e}", common.out.display()))?;
     let started = Instant::now();
-    let mut report = Report::new(common.scale, common.seed);
+    let names: Vec<String> = experiments
+        .iter()
+        .filter_map(|e| e.to_possible_value().map(|v| v.get_name().to_owned()))
+        .collect();
+    let (command, file) = match single {
+        Some(_) => (names.join(","), format!("{}.md", names.join(","))),
+        None if experiments == exp::Experiment::all() => {
+            ("reproduce".to_owned(), "REPORT.md".to_owned())
+        }
+        None => (
+            format!("reproduce --only {}", names.join(",")),
+            "REPORT.md".to_owned(),
+        ),
+    };
+    let mut report = Report::new(&command, common.scale, common.seed);
     for &e in experiments {
         let t = Instant::now();
         let ctx = exp::Ctx {
@@ -131,7 +152,7 @@ fn run(common: &Common, experiments: &[exp::Experiment]) -> Result<(), Box<dyn s
         let section = exp::run(e, &ctx)?;
         report.push(section, t.elapsed());
     }
-    let path = common.out.join("REPORT.md");
+    let path = common.out.join(file);
     std::fs::write(&path, report.render(started.elapsed()))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     eprintln!(

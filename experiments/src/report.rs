@@ -18,15 +18,17 @@ pub struct Section {
 /// The report being assembled.
 #[derive(Debug)]
 pub struct Report {
+    command: String,
     scale: Scale,
     seed: u64,
     sections: Vec<(Section, Duration)>,
 }
 
 impl Report {
-    /// An empty report for a run at `scale` with `seed`.
-    pub fn new(scale: Scale, seed: u64) -> Self {
+    /// An empty report for `bloomlab <command>` at `scale` with `seed`.
+    pub fn new(command: &str, scale: Scale, seed: u64) -> Self {
         Self {
+            command: command.to_owned(),
             scale,
             seed,
             sections: Vec::new(),
@@ -44,10 +46,10 @@ impl Report {
         let _ = writeln!(out, "# bloomlab results\n");
         let _ = writeln!(
             out,
-            "Written by `bloomlab reproduce --scale {} --seed {}`. Every number below is measured \
+            "Written by `bloomlab {} --scale {} --seed {}`. Every number below is measured \
              in that run, next to what theory predicts for the same parameters. Run times vary \
              from machine to machine; everything else is reproduced exactly by the same command.\n",
-            self.scale, self.seed
+            self.command, self.scale, self.seed
         );
         let _ = writeln!(out, "| experiment | run time |\n|---|---|");
         for (s, took) in &self.sections {

@@ -35,18 +35,47 @@
 //! assert!((users.memory_bytes() as f64 * 8.0 / 10_000.0) < 14.5); // 14.4 bits per item
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! One loop drives every variant through the shared trait:
+//!
+//! ```
+//! use bloomlab::prelude::*;
+//!
+//! let mut filters: Vec<(&str, Box<dyn Membership<str>>)> = vec![
+//!     ("classic", Box::new(BloomFilter::builder(1_000, 0.01).seed(1).build()?)),
+//!     ("blocked", Box::new(BlockedBloomFilter::builder(1_000, 0.01).seed(1).build()?)),
+//!     ("atomic", Box::new(AtomicBloomFilter::builder(1_000, 0.01).seed(1).build()?)),
+//!     ("counting", Box::new(CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?)),
+//!     ("scalable", Box::new(ScalableBloomFilter::builder(100, 0.01).seed(1).build()?)),
+//!     ("cuckoo", Box::new(CuckooFilter::builder(1_000, 0.01).seed(1).build()?)),
+//! ];
+//! for (name, f) in &mut filters {
+//!     for i in 0..1_000 {
+//!         f.insert(&format!("user{i}"))?;
+//!     }
+//!     assert!((0..1_000).all(|i| f.contains(&format!("user{i}"))), "{name}");
+//!     // Each keeps the rate it was built for at the load it was built for.
+//!     assert!(f.expected_fpr() <= 0.01, "{name}: {}", f.expected_fpr());
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub use bloomlab_classic as classic;
 pub use bloomlab_core as core;
+pub use bloomlab_counting as counting;
+pub use bloomlab_cuckoo as cuckoo;
 pub use bloomlab_scalable as scalable;
 
-pub use bloomlab_classic::{BlockedBloomFilter, BloomFilter};
+pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
 pub use bloomlab_core::{
     DecodeError, DefaultHasher, Deletable, InsertError, Membership, ParamError, Persist,
     RemoveError, theory,
 };
+pub use bloomlab_counting::CountingBloomFilter;
+pub use bloomlab_cuckoo::CuckooFilter;
+pub use bloomlab_scalable::ScalableBloomFilter;
 
 /// The traits and types most programs need: `use bloomlab::prelude::*;`.
 pub mod prelude {

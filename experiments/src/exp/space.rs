@@ -39,6 +39,8 @@ struct Point {
     items: usize,
     hits: u64,
     bits: f64,
+    /// The theory rate at the filter's parameters and the load it reached.
+    theory: f64,
 }
 
 /// Runs the experiment: `space.csv` and `space.svg`.
@@ -86,6 +88,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
                 items: f.len(),
                 hits,
                 bits: f.bits_per_item().unwrap_or(f64::NAN),
+                theory: (s.theory)(f.len() as u64),
             });
         }
     }
@@ -100,6 +103,8 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         "measured_fpr",
         "ci95_low",
         "ci95_high",
+        "theory_fpr",
+        "theory_in_ci95",
         "bits_per_item",
         "theory_bits_per_item",
         "lower_bound_bits",
@@ -115,6 +120,13 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
             rate(p.hits as f64 / n_probes as f64),
             rate(lo),
             rate(hi),
+            rate(p.theory),
+            if (lo..=hi).contains(&p.theory) {
+                "yes"
+            } else {
+                "no"
+            }
+            .into(),
             fixed(p.bits),
             fixed(theory_bits(p.kind, p.target)),
             fixed(theory::lower_bound_bits_per_item(p.target)),
@@ -333,6 +345,8 @@ fn body(
             ("measured_fpr", "measured"),
             ("ci95_low", "95% low"),
             ("ci95_high", "95% high"),
+            ("theory_fpr", "theory"),
+            ("theory_in_ci95", "inside"),
             ("bits_per_item", "bits/item"),
             ("theory_bits_per_item", "theory bits/item"),
             ("lower_bound_bits", "lower bound"),
