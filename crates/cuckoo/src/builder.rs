@@ -173,23 +173,19 @@ impl<S: BuildHasher> Builder<S> {
                 if items == 0 {
                     return Err(ParamError::ZeroItems.into());
                 }
-                let needed = theory::fingerprint_bits(fpr, b)?;
-                let load = sizing_load(b);
-                let mut buckets = theory::num_buckets(items as u64, b, load)?;
-                if buckets < SMALL_TABLE {
-                    buckets = theory::num_buckets(items as u64, b, load / 2.0)?;
-                }
+                let plan = plan(items as u64, fpr, b)?;
                 let f = match self.fingerprint_bits {
                     Some(f) => f,
-                    None if needed > *FINGERPRINT_BITS.end() => {
+                    None if plan.needed_bits > *FINGERPRINT_BITS.end() => {
                         return Err(BuildError::FprUnreachable {
                             fpr,
                             bucket_size: b,
-                            needed_bits: needed,
+                            needed_bits: plan.needed_bits,
                         });
                     }
-                    None => needed.max(min_fingerprint_bits(b)),
+                    None => plan.fingerprint_bits,
                 };
+                let buckets = plan.buckets;
                 if buckets > MAX_BUCKETS {
                     let limit = table_bytes(MAX_BUCKETS, b, f);
                     return Err(too_large(buckets, b, f, limit).into());
@@ -224,6 +220,57 @@ impl<S: BuildHasher> Builder<S> {
             self.hasher,
         ))
     }
+}
+
+/// The table [`CuckooFilter::new`](crate::CuckooFilter::new)`(items, fpr)`
+/// plans with `bucket_size`-slot buckets, before any limit is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// Buckets: the fewest, a power of two, that hold `items` at the planned load.
+    pub buckets: u64,
+    /// The fingerprint the rate needs: `⌈log2(2b/ε)⌉`.
+    pub needed_bits: u32,
+    /// The fingerprint the table gets: `needed_bits`, but at least the floor
+    /// that lets large tables fill (7 bits with 2 slots, 6 with 4 or 8).
+    pub fingerprint_bits: u32,
+}
+
+/// How [`CuckooFilter::new`](crate::CuckooFilter::new) sizes a table for
+/// `items` at rate `fpr` with `bucket_size` slots per bucket: the rate's
+/// fingerprint width (at least the floor), and the fewest power-of-two
+/// buckets at the load this implementation plans for (94% with 4 slots, 80%
+/// with 2, 97% with 8; half that below 256 buckets). Planning tools (such as
+/// `bloomlab choose`) call this rather than copying the constants.
+///
+/// The plan may exceed what the builder accepts: check `needed_bits`
+/// against [`FINGERPRINT_BITS`] and `buckets` against [`MAX_BUCKETS`].
+///
+/// ```
+/// // 1,000,000 / (4 · 0.94) = 265,958 buckets needed: the next power of two is 2^19.
+/// let plan = bloomlab_cuckoo::plan(1_000_000, 0.001, 4).unwrap();
+/// assert_eq!((plan.buckets, plan.needed_bits, plan.fingerprint_bits), (1 << 19, 13, 13));
+/// ```
+///
+/// # Errors
+///
+/// [`ParamError`] for a rate outside (0, 1), zero items, a bucket size of
+/// zero, or a count that overflows.
+pub fn plan(items: u64, fpr: f64, bucket_size: u32) -> Result<Plan, ParamError> {
+    check_fpr(fpr)?;
+    if items == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let needed = theory::fingerprint_bits(fpr, bucket_size)?;
+    let load = sizing_load(bucket_size);
+    let mut buckets = theory::num_buckets(items, bucket_size, load)?;
+    if buckets < SMALL_TABLE {
+        buckets = theory::num_buckets(items, bucket_size, load / 2.0)?;
+    }
+    Ok(Plan {
+        buckets,
+        needed_bits: needed,
+        fingerprint_bits: needed.max(min_fingerprint_bits(bucket_size)),
+    })
 }
 
 /// Tables of fewer buckets are planned for half the load: their first

@@ -69,7 +69,7 @@ mod error;
 mod filter;
 mod table;
 
-pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS};
+pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS, Plan, plan};
 pub use error::BuildError;
 pub use filter::CuckooFilter;
 pub use table::{BUCKET_SIZES, FINGERPRINT_BITS};

@@ -30,31 +30,10 @@ pub const COUNTER_WIDTHS: [u32; 2] = [4, 8];
 pub const GROWTH_FACTORS: [u32; 2] = [2, 4];
 
 /// Slots per bucket bloomlab-cuckoo accepts.
-pub const BUCKET_SIZES: [u32; 3] = [2, 4, 8];
+pub const BUCKET_SIZES: [u32; 3] = bloomlab::cuckoo::BUCKET_SIZES;
 
-/// The widest fingerprint bloomlab-cuckoo stores (its `FINGERPRINT_BITS`).
-pub const MAX_FINGERPRINT_BITS: u32 = 16;
-
-/// The most buckets a bloomlab-cuckoo table has (its `MAX_BUCKETS`).
-const MAX_BUCKETS: u64 = 1 << 32;
-
-/// Below this many buckets bloomlab-cuckoo plans for half its usual load.
-const SMALL_TABLE: u64 = 256;
-
-/// The load bloomlab-cuckoo sizes a table for: a margin under where its
-/// first insert fails (the crate's `sizing_load`; the paper's 84/95/98%).
-fn cuckoo_sizing_load(bucket_size: u32) -> f64 {
-    match bucket_size {
-        2 => 0.80,
-        8 => 0.97,
-        _ => 0.94,
-    }
-}
-
-/// The narrowest fingerprint bloomlab-cuckoo gives a table sized from a rate.
-fn cuckoo_min_fingerprint(bucket_size: u32) -> u32 {
-    if bucket_size == 2 { 7 } else { 6 }
-}
+/// The widest fingerprint bloomlab-cuckoo stores.
+pub const MAX_FINGERPRINT_BITS: u32 = *bloomlab::cuckoo::FINGERPRINT_BITS.end();
 
 /// One filter configuration `choose` evaluates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -461,31 +440,26 @@ pub struct CuckooPlan {
     pub unbuildable: Vec<String>,
 }
 
-/// The cuckoo builder's sizing: `f = ⌈log2(2b/ε)⌉` ([`cuckoo::fingerprint_bits`])
-/// but at least the crate's floor, and the fewest power-of-two buckets at its
-/// planned load ([`cuckoo::num_buckets`]), half that load for small tables.
+/// The cuckoo builder's sizing, from the crate itself ([`bloomlab::cuckoo::plan`]),
+/// with the reasons the builder would refuse it.
 pub fn cuckoo_plan(items: u64, eps: f64, b: u32) -> Result<CuckooPlan, ParamError> {
-    let needed = cuckoo::fingerprint_bits(eps, b)?;
-    let load = cuckoo_sizing_load(b);
-    let mut buckets = cuckoo::num_buckets(items, b, load)?;
-    if buckets < SMALL_TABLE {
-        buckets = cuckoo::num_buckets(items, b, load / 2.0)?;
-    }
+    let plan = bloomlab::cuckoo::plan(items, eps, b)?;
     let mut unbuildable = Vec::new();
-    if needed > MAX_FINGERPRINT_BITS {
+    if plan.needed_bits > MAX_FINGERPRINT_BITS {
         unbuildable.push(format!(
-            "this rate needs {needed}-bit fingerprints; bloomlab-cuckoo stores at most {MAX_FINGERPRINT_BITS}"
+            "this rate needs {}-bit fingerprints; bloomlab-cuckoo stores at most {MAX_FINGERPRINT_BITS}",
+            plan.needed_bits
         ));
     }
-    if buckets > MAX_BUCKETS {
+    if plan.buckets > bloomlab::cuckoo::MAX_BUCKETS {
         unbuildable.push(format!(
             "{} buckets; bloomlab-cuckoo addresses at most 2^32",
-            grouped(buckets)
+            grouped(plan.buckets)
         ));
     }
     Ok(CuckooPlan {
-        buckets,
-        fingerprint_bits: needed.max(cuckoo_min_fingerprint(b)),
+        buckets: plan.buckets,
+        fingerprint_bits: plan.fingerprint_bits,
         unbuildable,
     })
 }
