@@ -13,8 +13,6 @@ use std::time::Duration;
 use bloomlab::classic::{BlockedBloomFilter, BloomFilter};
 use bloomlab_core::DefaultHasher;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 const ITEMS: usize = 1_000_000;
 const FPR: f64 = 0.01;
@@ -23,10 +21,7 @@ const SEED: u64 = 7;
 
 /// Member keys (top bit clear) and non-member keys (top bit set), seeded.
 fn keys() -> (Vec<u64>, Vec<u64>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(2024);
-    let members = (0..ITEMS).map(|_| rng.random::<u64>() >> 1).collect();
-    let others = (0..ITEMS).map(|_| rng.random::<u64>() | 1 << 63).collect();
-    (members, others)
+    bloomlab_benches::keys(2024, ITEMS)
 }
 
 /// The operations every filter under test offers.

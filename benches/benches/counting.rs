@@ -28,30 +28,16 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use bloomlab::prelude::CountingBloomFilter;
+use bloomlab_benches::{members, others};
 use bloomlab_core::hash::mix64;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastbloom_rs::{Deletable, FilterBuilder, Hashes, Membership};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 const ITEMS: usize = 1_000_000;
 const FPR: f64 = 0.01;
 const BATCH: usize = 10_000;
 const SEED: u64 = 7;
 const PARAM: &str = "1M items, 1%, 4-bit";
-
-/// `n` keys with the top bit clear, as bloomlab-testkit's `keys::members`
-/// draws them from the same seed.
-fn members(seed: u64, n: usize) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| rng.random::<u64>() >> 1).collect()
-}
-
-/// `n` keys with the top bit set: never members.
-fn others(seed: u64, n: usize) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| rng.random::<u64>() | 1 << 63).collect()
-}
 
 /// An unkeyed hasher for `u64` keys: MurmurHash3's finalizer of the key.
 /// Fast, and fine for random keys; never for keys an attacker chooses.

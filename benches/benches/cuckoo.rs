@@ -39,9 +39,8 @@ use std::time::{Duration, Instant};
 
 use bloomlab::core::DefaultHasher;
 use bloomlab::prelude::CuckooFilter;
+use bloomlab_benches::{members, others};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// SipHash-1-3, the hasher type behind [`DefaultHasher`], for the peer that
 /// builds its hashers with `Default`.
@@ -55,19 +54,6 @@ const ITEMS: usize = SLOTS * 9 / 10;
 const BATCH: usize = 10_000;
 const SEED: u64 = 7;
 const PARAM: &str = "2^18 x 4 slots x 8 bits, 90% full";
-
-/// `n` keys with the top bit clear, as bloomlab-testkit's `keys::members`
-/// draws them from the same seed.
-fn members(seed: u64, n: usize) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| rng.random::<u64>() >> 1).collect()
-}
-
-/// `n` keys with the top bit set: never members.
-fn others(seed: u64, n: usize) -> Vec<u64> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| rng.random::<u64>() | 1 << 63).collect()
-}
 
 /// The operations the three filters offer.
 trait Subject {

@@ -27,8 +27,6 @@ use std::time::Duration;
 use bloomlab::scalable::ScalableBloomFilter;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use growable_bloom_filter::GrowableBloom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 const START: usize = 1_000;
 const ITEMS: usize = 1_000_000;
@@ -41,10 +39,7 @@ const PARAM: &str = "1k to 1M items, 1%";
 
 /// Member keys (top bit clear) and non-member keys (top bit set), seeded.
 fn keys() -> (Vec<u64>, Vec<u64>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(2024);
-    let members = (0..ITEMS).map(|_| rng.random::<u64>() >> 1).collect();
-    let others = (0..ITEMS).map(|_| rng.random::<u64>() | 1 << 63).collect();
-    (members, others)
+    bloomlab_benches::keys(2024, ITEMS)
 }
 
 /// The operations every filter under test offers.

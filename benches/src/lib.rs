@@ -1,1 +1,17 @@
-//! Shared helpers for the benchmarks.
+//! Shared helpers for the benchmarks: seeded keys, the same ones the tests
+//! and experiments draw (`bloomlab-testkit`).
+
+/// `n` member keys (top bit clear) from `seed`.
+pub fn members(seed: u64, n: usize) -> Vec<u64> {
+    bloomlab_testkit::keys::members(seed, n)
+}
+
+/// `n` non-member keys (top bit set) from `seed`: never a member.
+pub fn others(seed: u64, n: usize) -> Vec<u64> {
+    bloomlab_testkit::keys::probes(seed, n).collect()
+}
+
+/// `n` members and `n` non-members from one seed.
+pub fn keys(seed: u64, n: usize) -> (Vec<u64>, Vec<u64>) {
+    (members(seed, n), others(seed, n))
+}
