@@ -23,8 +23,8 @@ use bloomlab_testkit::keys::{self, members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 use rand::Rng;
 
-use super::growth::chart;
 use super::{Ctx, sub_seed};
+use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;

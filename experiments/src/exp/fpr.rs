@@ -10,7 +10,7 @@ use bloomlab_testkit::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
 use super::{Ctx, sub_seed};
-use crate::plot::{self, Panel, Series};
+use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -62,28 +62,30 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         "fpr",
     );
     let floor = 0.1 / n_probes as f64;
-    let mut combined = Panel {
+    let mut combined = Chart {
         title: format!("every variant, target 1%, capacity {capacity}"),
         x_label: "load (items / capacity)".into(),
         y_label: "false-positive rate (fraction of probes)".into(),
-        series: Vec::new(),
+        y_log: true,
         y_floor: floor,
+        ..Chart::default()
     };
     for kind in Kind::ALL {
-        let mut panel = Panel {
+        let mut panel = Chart {
             title: format!("{}, capacity {capacity}", kind.type_name()),
             x_label: "load (items / capacity)".into(),
             y_label: "false-positive rate (fraction of probes)".into(),
-            series: Vec::new(),
+            y_log: true,
             y_floor: floor,
+            ..Chart::default()
         };
         for &target in &TARGETS {
             let part = format!("fpr/{}/{target}", kind.name());
             let mut subject = subject::build(kind, capacity, target, sub_seed(ctx.seed, &part))?;
             let points = measure(&mut subject, capacity, n_probes, ctx.seed, &part)?;
-            let mut series = Series {
+            let mut series = Curve {
                 label: format!("target {}", percent(target)),
-                ..Series::default()
+                ..Curve::default()
             };
             for p in &points {
                 table.push(vec![
@@ -121,19 +123,19 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
                 })
                 .collect();
             if target == 0.01 {
-                combined.series.push(Series {
+                combined.curves.push(Curve {
                     label: kind.type_name().into(),
                     ..series.clone()
                 });
             }
-            panel.series.push(series);
+            panel.curves.push(series);
         }
-        plot::log_rate_chart(&ctx.out.join(format!("fpr_{}.svg", kind.name())), &[panel])?;
+        plot::draw(&ctx.out.join(format!("fpr_{}.svg", kind.name())), &panel)?;
     }
     bar.finish_and_clear();
 
     table.write_csv(&ctx.out.join("fpr.csv"))?;
-    plot::log_rate_chart(&ctx.out.join("fpr.svg"), &[combined])?;
+    plot::draw(&ctx.out.join("fpr.svg"), &combined)?;
     Ok(Section {
         title: "False-positive rate against theory".into(),
         body: body(&table, n_probes),

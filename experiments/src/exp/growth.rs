@@ -14,12 +14,11 @@ use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
 
 use super::subject::scalable_theory;
 use super::{Ctx, sub_seed};
+use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{Table, fixed, rate};
-
-pub(crate) mod chart;
 
 /// The total false-positive rate every filter is asked for.
 pub const TARGET: f64 = 0.01;
@@ -345,7 +344,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         "memory_ratio_to_classic",
     ]);
     let bar = progress::bar((Which::ALL.len() * marks.len()) as u64, "growth");
-    let mut fpr_chart = chart::Chart {
+    let mut fpr_chart = plot::Chart {
         title: format!("Growing from n0 = {n0} to {n_max} items at P = {TARGET}"),
         x_label: "items inserted n (log scale)".into(),
         y_label: "false-positive rate (fraction of probes; log scale)".into(),
@@ -361,22 +360,22 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
             ),
         ],
     };
-    let mut memory_chart = chart::Chart {
+    let mut memory_chart = plot::Chart {
         title: format!("Memory while growing from n0 = {n0}, P = {TARGET}"),
         x_label: "items inserted n (log scale)".into(),
         y_label: "bits per item".into(),
         x_log: true,
-        ..chart::Chart::default()
+        ..plot::Chart::default()
     };
     for which in Which::ALL {
         let seed = sub_seed(ctx.seed, &format!("growth/{}", which.name()));
         let mut filter = Filter::build(which, n0, seed)?;
-        let mut fpr_curve = chart::Curve {
+        let mut fpr_curve = plot::Curve {
             label: which.name().into(),
             theory: theory_line(which, n0, n_max),
             points: Vec::new(),
         };
-        let mut mem_curve = chart::Curve {
+        let mut mem_curve = plot::Curve {
             label: which.name().into(),
             theory: memory_line(which, n0, n_max)?,
             points: Vec::new(),
@@ -438,7 +437,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    memory_chart.curves.push(chart::Curve {
+    memory_chart.curves.push(plot::Curve {
         label: "classic filter right-sized for n".into(),
         theory: classic_line,
         points: Vec::new(),
@@ -452,8 +451,8 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     ));
 
     table.write_csv(&ctx.out.join("growth.csv"))?;
-    chart::draw(&ctx.out.join("growth_fpr.svg"), &fpr_chart)?;
-    chart::draw(&ctx.out.join("growth_memory.svg"), &memory_chart)?;
+    plot::draw(&ctx.out.join("growth_fpr.svg"), &fpr_chart)?;
+    plot::draw(&ctx.out.join("growth_memory.svg"), &memory_chart)?;
     Ok(Section {
         title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
         body: body(&table, n0, n_max, n_probes),
