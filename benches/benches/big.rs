@@ -1,0 +1,2 @@
+//! Placeholder while the large-filter benchmark is written.
+fn main() {}
