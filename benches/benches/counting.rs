@@ -137,8 +137,8 @@ type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>
 fn configure(group: &mut Group<'_>) {
     group
         .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
         .throughput(Throughput::Elements(BATCH as u64));
 }
 
@@ -218,13 +218,13 @@ fn bench(c: &mut Criterion) {
     insert(&mut group, "bloomlab::CountingBloomFilter", &ours, &others);
     insert(
         &mut group,
-        "bloomlab::CountingBloomFilter<Mix64>",
+        "bloomlab::CountingBloomFilter (Mix64)",
         &mixed,
         &others,
     );
     insert(
         &mut group,
-        "fastbloom_rs::CountingBloomFilter",
+        "fastbloom-rs::CountingBloomFilter",
         &peer,
         &others,
     );
@@ -239,11 +239,11 @@ fn bench(c: &mut Criterion) {
         lookup(&mut group, "bloomlab::CountingBloomFilter", &ours, keys);
         lookup(
             &mut group,
-            "bloomlab::CountingBloomFilter<Mix64>",
+            "bloomlab::CountingBloomFilter (Mix64)",
             &mixed,
             keys,
         );
-        lookup(&mut group, "fastbloom_rs::CountingBloomFilter", &peer, keys);
+        lookup(&mut group, "fastbloom-rs::CountingBloomFilter", &peer, keys);
         group.finish();
     }
 
@@ -252,13 +252,13 @@ fn bench(c: &mut Criterion) {
     remove(&mut group, "bloomlab::CountingBloomFilter", &ours, &members);
     remove(
         &mut group,
-        "bloomlab::CountingBloomFilter<Mix64>",
+        "bloomlab::CountingBloomFilter (Mix64)",
         &mixed,
         &members,
     );
     remove(
         &mut group,
-        "fastbloom_rs::CountingBloomFilter",
+        "fastbloom-rs::CountingBloomFilter",
         &peer,
         &members,
     );

@@ -1,9 +1,11 @@
-//! bloomlab-scalable against growable-bloom-filter: both start expecting
-//! 1,000 items and grow to 1,000,000 with growth factor 2 and tightening
-//! 0.85, so both end with ten layers.
+//! bloomlab-scalable against growable-bloom-filter and
+//! probabilistic-collections's scalable filter: all start expecting 1,000
+//! items and grow to 1,000,000 with growth factor 2 and tightening 0.85, so
+//! each ends with about ten layers.
 //!
 //! - `scalable/insert`: one iteration grows an empty filter to a million
-//!   items (the growth is part of the work being measured).
+//!   items (the growth is part of the work being measured); criterion's flat
+//!   sampling keeps this to ten such runs per subject.
 //! - `scalable/lookup_hit` and `scalable/lookup_miss`: batches of 10,000
 //!   members or non-members against the grown filters, cycling through a
 //!   million keys of each so the tables and keys come from memory as a real
@@ -12,21 +14,35 @@
 //! The rates differ on purpose, as the crates are used: bloomlab is given
 //! the total rate 1% and holds it (0.81% measured at a million items in its
 //! tests), while `GrowableBloom::new(0.01, 1000)` takes 1% for its first
-//! layer and bounds the total only at 1%/(1 − 0.85) ≈ 6.7%. A third subject,
+//! layer and bounds the total only at 1%/(1 − 0.85) ≈ 6.7%; so does
+//! probabilistic-collections, which is given 1% for its first layer (its
+//! first layer has the 9,586 bits a 1,000-item layer at 1% needs, and it adds
+//! a layer when half the bits of the last one are set). A further subject,
 //! growable-bloom-filter given 0.15% (= 1%·(1 − 0.85)), holds the same total
 //! as bloomlab and shows what honouring it costs the peer.
 //!
-//! Hashers: bloomlab uses its keyed SipHash-1-3
-//! (`bloomlab_core::DefaultHasher::from_seed(7)`); growable-bloom-filter
-//! accepts no hasher and always hashes with its own xxh3 (two passes per
-//! item), so the comparison includes the hashers.
+//! Hashers, and whether they could be held fixed:
+//! - bloomlab: keyed SipHash-1-3
+//!   (`bloomlab_core::DefaultHasher::from_seed(7)`), one hash per item;
+//! - `growable-bloom-filter`: accepts no hasher and always hashes with its
+//!   own unkeyed xxh3 (two finishes per item), so its rows include the
+//!   cheaper hash;
+//! - `probabilistic-collections::ScalableBloomFilter`: takes a pair of
+//!   `BuildHasher`s and gets ours (seeds 7 and 8), so the hash function is
+//!   held fixed, but it hashes every item with both (two SipHash-1-3 passes
+//!   per layer visited, against bloomlab's one per item).
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use bloomlab::scalable::ScalableBloomFilter;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use bloomlab_core::DefaultHasher;
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use growable_bloom_filter::GrowableBloom;
+
+type Probabilistic = probabilistic_collections::bloom::ScalableBloomFilter<u64, DefaultHasher>;
 
 const START: usize = 1_000;
 const ITEMS: usize = 1_000_000;
@@ -84,13 +100,36 @@ impl Subject for GrowableBloom {
     }
 }
 
+impl Subject for Probabilistic {
+    fn empty(fpr: f64) -> Self {
+        // The bits an optimal 1,000-item layer at `fpr` has: n·log2(1/p)/ln 2.
+        let bits = (START as f64 * -fpr.log2() / std::f64::consts::LN_2).ceil() as usize;
+        Probabilistic::with_hashers(
+            bits,
+            fpr,
+            2.0,
+            0.85,
+            [
+                DefaultHasher::from_seed(SEED),
+                DefaultHasher::from_seed(SEED + 1),
+            ],
+        )
+    }
+    fn insert(&mut self, key: &u64) {
+        Probabilistic::insert(self, key);
+    }
+    fn contains(&self, key: &u64) -> bool {
+        Probabilistic::contains(self, key)
+    }
+}
+
 type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
 fn configure(group: &mut Group<'_>, elements: usize) {
     group
         .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
         .throughput(Throughput::Elements(elements as u64));
 }
 
@@ -129,23 +168,32 @@ fn lookup<F: Subject>(group: &mut Group<'_>, name: &str, f: &F, keys: &[u64]) {
     });
 }
 
-const OURS: &str = "bloomlab::ScalableBloomFilter (total 1%)";
-const PEER: &str = "growable_bloom_filter (first layer 1%)";
-const PEER_TIGHT: &str = "growable_bloom_filter (first layer 0.15%)";
+const OURS: &str = "bloomlab::ScalableBloomFilter";
+const PEER: &str = "growable-bloom-filter";
+const PEER_TIGHT: &str = "growable-bloom-filter (0.15% first layer)";
+const PROBABILISTIC: &str = "probabilistic-collections::ScalableBloomFilter";
 
 fn bench(c: &mut Criterion) {
     let (members, others) = keys();
 
     let mut group = c.benchmark_group("scalable/insert");
     configure(&mut group, ITEMS);
+    group.sampling_mode(SamplingMode::Flat);
     insert::<ScalableBloomFilter>(&mut group, OURS, FPR, &members);
     insert::<GrowableBloom>(&mut group, PEER, FPR, &members);
     insert::<GrowableBloom>(&mut group, PEER_TIGHT, FPR_TIGHT, &members);
+    insert::<Probabilistic>(&mut group, PROBABILISTIC, FPR, &members);
     group.finish();
 
     let ours: ScalableBloomFilter = filled(FPR, &members);
     let peer: GrowableBloom = filled(FPR, &members);
     let peer_tight: GrowableBloom = filled(FPR_TIGHT, &members);
+    let probabilistic: Probabilistic = filled(FPR, &members);
+    eprintln!(
+        "{PARAM}: layers: bloomlab {}, probabilistic-collections {}",
+        ours.layers().len(),
+        probabilistic.filter_count()
+    );
     for (name, keys) in [
         ("scalable/lookup_hit", &members),
         ("scalable/lookup_miss", &others),
@@ -155,6 +203,7 @@ fn bench(c: &mut Criterion) {
         lookup(&mut group, OURS, &ours, keys);
         lookup(&mut group, PEER, &peer, keys);
         lookup(&mut group, PEER_TIGHT, &peer_tight, keys);
+        lookup(&mut group, PROBABILISTIC, &probabilistic, keys);
         group.finish();
     }
 }
