@@ -4,10 +4,13 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use bloomlab_core::batch::{self, Pipeline};
 use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, Persist};
+use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, Persist,
+};
 
 use crate::bits::{BloomFilter, invalid, locate};
 use crate::builder::{AtomicBuilder, Builder};
@@ -178,6 +181,50 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains). Pipelined like
+    /// [`BloomFilter::contains_batch`](crate::BloomFilter::contains_batch).
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Adds every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new; pipelined like
+    /// [`contains_batch`](Self::contains_batch).
+    pub fn insert_batch<T: Hash>(&self, items: &[T]) -> usize {
+        let mut new = 0;
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                new += usize::from(self.insert_hash(ready));
+            }
+        }
+        for hash in line.drain() {
+            new += usize::from(self.insert_hash(hash));
+        }
+        new
+    }
+
+    /// Starts loading the words of the item whose hash is `hash`.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            batch::prefetch(&self.words[locate(bit).0]);
+        }
+    }
+
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
     pub fn insert_hash(&self, hash: u64) -> bool {
         let mut new = false;
@@ -308,6 +355,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
 
     fn contains(&self, item: &T) -> bool {
         AtomicBloomFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        AtomicBloomFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        Ok(AtomicBloomFilter::insert_batch(self, items))
     }
 
     fn len(&self) -> usize {

@@ -3,10 +3,13 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
+use bloomlab_core::batch::{self, Pipeline};
 use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
+use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+};
 
 use crate::builder::{Builder, check_hashes};
 use crate::codec;
@@ -237,6 +240,61 @@ impl<S: BuildHasher> BloomFilter<S> {
         all
     }
 
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for tables larger than the cache: each item is hashed and
+    /// the words of its `k` bits prefetched [`LANES`](batch::LANES) items
+    /// before it is probed, so that many memory loads are in flight at once.
+    ///
+    /// ```
+    /// use bloomlab_classic::BloomFilter;
+    ///
+    /// let mut f = BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    /// assert_eq!(f.insert_batch(&[1, 2, 1]), 2);
+    /// assert_eq!(f.contains_batch(&[1, 2]), [true, true]);
+    /// ```
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Inserts every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new; pipelined like
+    /// [`contains_batch`](Self::contains_batch).
+    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+        let mut new = 0;
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                new += usize::from(self.insert_hash(ready));
+            }
+        }
+        for hash in line.drain() {
+            new += usize::from(self.insert_hash(hash));
+        }
+        new
+    }
+
+    /// Starts loading the words of the item whose hash is `hash`.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+            batch::prefetch(&self.words[locate(bit).0]);
+        }
+    }
+
     /// Inserts made (every call to `insert`, including repeats and items
     /// already reported present), as [`Membership::len`] counts them.
     pub fn len(&self) -> usize {
@@ -412,6 +470,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
 
     fn contains(&self, item: &T) -> bool {
         BloomFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        BloomFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        Ok(BloomFilter::insert_batch(self, items))
     }
 
     fn len(&self) -> usize {

@@ -3,10 +3,13 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
+use bloomlab_core::batch::{self, Pipeline};
 use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
-use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
+use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+};
 
 use crate::bits::invalid;
 use crate::builder::{BlockedBuilder, check_hashes};
@@ -249,6 +252,59 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         all & 1 == 1
     }
 
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for tables larger than the cache: each item is hashed and
+    /// its block prefetched [`LANES`](batch::LANES) items before it is
+    /// probed, so that many memory loads are in flight at once.
+    ///
+    /// ```
+    /// use bloomlab_classic::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    /// assert_eq!(f.insert_batch(&["a", "b", "a"]), 2);
+    /// assert_eq!(f.contains_batch(&["a", "b"]), [true, true]);
+    /// ```
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Inserts every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new; pipelined like
+    /// [`contains_batch`](Self::contains_batch).
+    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+        let mut new = 0;
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                new += usize::from(self.insert_hash(ready));
+            }
+        }
+        for hash in line.drain() {
+            new += usize::from(self.insert_hash(hash));
+        }
+        new
+    }
+
+    /// Starts loading the block of `hash` into the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        batch::prefetch(&self.blocks[self.block_of(hash)].0[0]);
+    }
+
     /// Inserts made, repeats included, as [`Membership::len`] counts them.
     pub fn len(&self) -> usize {
         self.len
@@ -414,6 +470,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
 
     fn contains(&self, item: &T) -> bool {
         BlockedBloomFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        BlockedBloomFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        Ok(BlockedBloomFilter::insert_batch(self, items))
     }
 
     fn len(&self) -> usize {

@@ -20,6 +20,46 @@ impl fmt::Display for InsertError {
 
 impl std::error::Error for InsertError {}
 
+/// Why a batch insert stopped: the item at index [`stored`](Self::stored)
+/// could not be inserted.
+///
+/// The items before it are in the filter (of which [`new`](Self::new) were
+/// not reported present before); that item and the ones after it were not
+/// inserted, and nothing stored before the call was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct InsertBatchError {
+    /// Items inserted before the failure: the failed item's index.
+    pub stored: usize,
+    /// How many of the stored items were new (inserts that returned `true`).
+    pub new: usize,
+    /// Why the item at index `stored` failed.
+    pub error: InsertError,
+}
+
+impl InsertBatchError {
+    /// The error for a batch that stopped at index `stored` after `new` new items.
+    pub fn new(stored: usize, new: usize, error: InsertError) -> Self {
+        Self { stored, new, error }
+    }
+}
+
+impl fmt::Display for InsertBatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "item {} of the batch was not inserted ({}); the {} before it are stored",
+            self.stored, self.error, self.stored
+        )
+    }
+}
+
+impl std::error::Error for InsertBatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// Why a remove failed. A failed remove changed nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -27,8 +27,9 @@
 //! assert!((rate - 0.001).abs() < 0.0001);
 //! ```
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
+pub mod batch;
 pub mod codec;
 mod error;
 pub mod hash;
@@ -36,6 +37,6 @@ mod membership;
 pub mod theory;
 
 pub use codec::{DecodeError, Persist};
-pub use error::{InsertError, ParamError, RemoveError, check_fpr};
+pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, check_fpr};
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Membership};

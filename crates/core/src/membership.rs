@@ -1,6 +1,6 @@
 //! The traits every filter implements.
 
-use crate::error::{InsertError, RemoveError};
+use crate::error::{InsertBatchError, InsertError, RemoveError};
 
 /// An approximate set: it may answer "probably present" for an item it never
 /// saw (a false positive), but never "absent" for an item it holds.
@@ -59,6 +59,42 @@ pub trait Membership<T: ?Sized> {
             0 => None,
             n => Some(self.memory_bytes() as f64 * 8.0 / n as f64),
         }
+    }
+
+    /// Looks up every item of `items`: the answers, in order, are those of
+    /// [`contains`](Membership::contains).
+    ///
+    /// Every variant overrides this with a pipelined version that hashes a
+    /// group of items and prefetches their memory before probing
+    /// ([`batch`](crate::batch)), which pays off for tables larger than the
+    /// cache.
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        items.iter().map(|item| self.contains(item)).collect()
+    }
+
+    /// Inserts every item of `items` in order, as [`insert`](Membership::insert)
+    /// would, and returns how many were new.
+    ///
+    /// # Errors
+    ///
+    /// [`InsertBatchError`] at the first item that cannot be inserted: the
+    /// items before it stay inserted, it and the ones after it are not, and
+    /// nothing stored before the call is lost.
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        let mut new = 0;
+        for (stored, item) in items.iter().enumerate() {
+            match self.insert(item) {
+                Ok(fresh) => new += usize::from(fresh),
+                Err(error) => return Err(InsertBatchError::new(stored, new, error)),
+            }
+        }
+        Ok(new)
     }
 
     /// Inserts every item in order and returns how many were new
