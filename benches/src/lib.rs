@@ -1,6 +1,8 @@
 //! Shared helpers for the benchmarks: seeded keys, the same ones the tests
 //! and experiments draw (`bloomlab-testkit`).
 
+pub mod report;
+
 /// `n` member keys (top bit clear) from `seed`.
 pub fn members(seed: u64, n: usize) -> Vec<u64> {
     bloomlab_testkit::keys::members(seed, n)

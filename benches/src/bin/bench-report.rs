@@ -1,2 +1,79 @@
-//! Placeholder while the report tool is written.
-fn main() {}
+//! Turns criterion's saved results into `results/BENCH.md`.
+//!
+//! ```text
+//! cargo bench -p bloomlab-benches
+//! cargo run --release -p bloomlab-benches --bin bench-report -- \
+//!     [--criterion DIR] [--out FILE] [--findings FILE]
+//! ```
+//!
+//! Exits with status 2 and a message naming the file when the results cannot
+//! be read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bloomlab_benches::report::{self, Report, ReportError, Verdict};
+use clap::Parser;
+
+/// Command-line options; relative defaults are taken from the workspace root.
+#[derive(Parser, Debug)]
+#[command(
+    about = "Write results/BENCH.md from criterion's saved results",
+    after_help = "WORKSPACE is the current directory when it is the bloomlab workspace root, else the root this tool was built from."
+)]
+struct Args {
+    /// Criterion's output directory [default: $CARGO_TARGET_DIR/criterion,
+    /// else WORKSPACE/target/criterion].
+    #[arg(long, value_name = "DIR")]
+    criterion: Option<PathBuf>,
+    /// The markdown file to write [default: WORKSPACE/results/BENCH.md].
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Hand-written findings appended verbatim [default: WORKSPACE/benches/FINDINGS.md].
+    #[arg(long, value_name = "FILE")]
+    findings: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bench-report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<(), ReportError> {
+    let root = report::workspace_root();
+    let criterion = args
+        .criterion
+        .unwrap_or_else(|| report::default_criterion_dir(&root));
+    let out = args.out.unwrap_or_else(|| root.join("results/BENCH.md"));
+    let findings = args
+        .findings
+        .unwrap_or_else(|| root.join("benches/FINDINGS.md"));
+
+    let mut report = Report::read(&criterion, &findings)?;
+    report.describe_environment(&root);
+    // The report names the findings file as a reader of the repository sees it.
+    if let Ok(relative) = findings.strip_prefix(&root) {
+        report.findings_path = relative.to_path_buf();
+    }
+    report::write_report(&out, &report.to_markdown())?;
+
+    let outcomes = report.outcomes();
+    let counted = outcomes.iter().filter(|o| !o.goal.informational);
+    let met = counted
+        .clone()
+        .filter(|o| o.verdict == Verdict::Met)
+        .count();
+    println!(
+        "wrote {}: {} benchmarks ({} stale left out), {met} of {} goals met",
+        out.display(),
+        report.measurements.len(),
+        report.stale.len(),
+        counted.count()
+    );
+    Ok(())
+}

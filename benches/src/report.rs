@@ -1,0 +1,170 @@
+//! The report tool behind `bench-report`: criterion's saved results in,
+//! `results/BENCH.md` out.
+//!
+//! # What it reads
+//!
+//! Criterion keeps one folder per benchmark under its output directory
+//! (`$CARGO_TARGET_DIR/criterion`, else `target/criterion`). The folder names
+//! are mangled ids (`classic_lookup_miss/bloomlab__BloomFilter/1M items, 1%`),
+//! so the tool never parses them; it reads the ids from the JSON instead:
+//!
+//! ```text
+//! criterion/
+//!   <group>/<function>/<value>/
+//!     new/benchmark.json   {"group_id", "function_id", "value_str",
+//!                           "throughput": {"Elements": n}, ...}
+//!     new/estimates.json   {"median": {"point_estimate",
+//!                           "confidence_interval": {"lower_bound", "upper_bound"}}, ...}
+//!     base/  change/  report/   (earlier run, differences, HTML: skipped)
+//! ```
+//!
+//! Times in `estimates.json` are nanoseconds per iteration; every benchmark
+//! of the naming contract sets `Throughput::Elements(batch)`, so ns per
+//! operation is the median divided by the batch length.
+//!
+//! Criterion never deletes the folder of a benchmark that was renamed or
+//! removed, so results written well before the newest one
+//! ([`STALE_AFTER`]) are listed apart and left out of the tables and goals.
+//!
+//! # What it writes
+//!
+//! A header (commands, date, commit), the machine, one table per group and
+//! setting ([`compare::tables`]) with each row's ratio against the group's
+//! best peer and, for `big/*`, against the memory floor; the goals of issue 8
+//! ([`goals::GOALS`]) with their verdicts; then the hand-written findings file.
+
+pub mod compare;
+pub mod criterion;
+mod error;
+pub mod goals;
+pub mod machine;
+pub mod render;
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+pub use criterion::{Measurement, Unit};
+pub use error::ReportError;
+pub use goals::{Goal, Outcome, Verdict};
+pub use machine::Machine;
+
+/// Results written this long before the newest one are stale: a full
+/// `cargo bench -p bloomlab-benches` takes well under this.
+pub const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Everything the markdown is made from.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The criterion directory read.
+    pub criterion_dir: PathBuf,
+    /// Results of the latest run.
+    pub measurements: Vec<Measurement>,
+    /// Results left out as stale (see [`STALE_AFTER`]).
+    pub stale: Vec<Measurement>,
+    /// Short git commit of the workspace, if git answers.
+    pub commit: Option<String>,
+    /// The machine description.
+    pub machine: Machine,
+    /// Where the findings were looked for.
+    pub findings_path: PathBuf,
+    /// The findings file's text, `None` when the file is absent.
+    pub findings: Option<String>,
+}
+
+impl Report {
+    /// Reads the criterion results and the findings; leaves `commit` and
+    /// `machine` empty (see [`Report::describe_environment`]).
+    pub fn read(criterion_dir: &Path, findings_path: &Path) -> Result<Self, ReportError> {
+        let (measurements, stale) =
+            compare::split_stale(criterion::read_results(criterion_dir)?, STALE_AFTER);
+        Ok(Self {
+            criterion_dir: criterion_dir.to_path_buf(),
+            measurements,
+            stale,
+            commit: None,
+            machine: Machine::default(),
+            findings_path: findings_path.to_path_buf(),
+            findings: read_findings(findings_path)?,
+        })
+    }
+
+    /// Fills in the machine and the git commit of `workspace`.
+    pub fn describe_environment(&mut self, workspace: &Path) {
+        self.machine = Machine::detect();
+        self.commit = git_commit(workspace);
+    }
+
+    /// The goals judged against this run.
+    pub fn outcomes(&self) -> Vec<Outcome> {
+        goals::evaluate_all(&self.measurements)
+    }
+
+    /// The markdown.
+    pub fn to_markdown(&self) -> String {
+        render::render(self)
+    }
+}
+
+/// The findings file's text; `None` when it does not exist.
+pub fn read_findings(path: &Path) -> Result<Option<String>, ReportError> {
+    match fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ReportError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Writes `text` to `path`, creating its parent directory.
+pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
+    let write_err = |source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(write_err)?;
+    }
+    fs::write(path, text).map_err(write_err)
+}
+
+/// The workspace root: the current directory when it is this workspace's
+/// root (it holds `benches/Cargo.toml`), else the directory above this
+/// crate's manifest as it was at compile time.
+pub fn workspace_root() -> PathBuf {
+    if let Ok(cwd) = std::env::current_dir() {
+        if cwd.join("Cargo.toml").is_file() && cwd.join("benches/Cargo.toml").is_file() {
+            return cwd;
+        }
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Criterion's output directory: `$CARGO_TARGET_DIR/criterion` when the
+/// variable is set, else `<workspace>/target/criterion`.
+pub fn default_criterion_dir(workspace: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").filter(|v| !v.is_empty()) {
+        Some(target) => PathBuf::from(target).join("criterion"),
+        None => workspace.join("target").join("criterion"),
+    }
+}
+
+/// `git rev-parse --short HEAD` in `dir`, if git is there and answers.
+pub fn git_commit(dir: &Path) -> Option<String> {
+    let out = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    Some(text.trim().to_owned()).filter(|s| out.status.success() && !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,199 @@
+//! From measurements to tables: ordering, best peer and memory-floor ratios.
+
+use std::cmp::Ordering;
+use std::time::Duration;
+
+use super::criterion::Measurement;
+
+/// Prefix of every bloomlab benchmark's function id.
+pub const OURS_PREFIX: &str = "bloomlab::";
+
+/// Peers listed for reference only: never chosen as the best peer (a static
+/// filter answers a different question).
+pub const STATIC_REFERENCES: &[&str] = &["xorf::BinaryFuse8"];
+
+/// Suffix of a batch-API benchmark.
+pub const BATCH_SUFFIX: &str = " (batch)";
+
+/// The group that holds the memory floors of the large-filter benchmarks.
+pub const FLOOR_GROUP: &str = "big/floor";
+
+/// The floor of one uncached lookup: a chain of dependent random loads.
+pub const DEPENDENT_FLOOR: &str = "dependent loads";
+
+/// The floor of batched lookups: independent random loads.
+pub const INDEPENDENT_FLOOR: &str = "independent loads";
+
+/// Group families in report order; groups outside them follow alphabetically.
+const FAMILY_ORDER: [&str; 5] = ["classic", "counting", "cuckoo", "scalable", "big"];
+
+/// Whether a function id is one of bloomlab's own.
+pub fn is_ours(subject: &str) -> bool {
+    subject.starts_with(OURS_PREFIX)
+}
+
+/// Whether a function id may be a best peer: not bloomlab, not a static reference.
+pub fn is_peer(subject: &str) -> bool {
+    !is_ours(subject) && !STATIC_REFERENCES.iter().any(|r| subject.starts_with(r))
+}
+
+/// The floor a `big/*` row is compared with: batches against independent
+/// loads, single lookups against dependent loads.
+pub fn floor_for(subject: &str) -> &'static str {
+    if subject.ends_with(BATCH_SUFFIX) {
+        INDEPENDENT_FLOOR
+    } else {
+        DEPENDENT_FLOOR
+    }
+}
+
+/// Report order of two group ids: classic, counting, cuckoo, scalable, big,
+/// then other families alphabetically; inside a family by operation name,
+/// with `big/floor` last.
+pub fn group_order(a: &str, b: &str) -> Ordering {
+    group_key(a).cmp(&group_key(b))
+}
+
+fn group_key(group: &str) -> (usize, &str, bool, &str) {
+    let (family, operation) = group.split_once('/').unwrap_or((group, ""));
+    let rank = FAMILY_ORDER
+        .iter()
+        .position(|f| *f == family)
+        .unwrap_or(FAMILY_ORDER.len());
+    (rank, family, group == FLOOR_GROUP, operation)
+}
+
+/// One row of a table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The measurement shown.
+    pub measurement: Measurement,
+    /// This row's time over the best peer's (below 1 is faster).
+    pub vs_best_peer: Option<f64>,
+    /// For `big/*` rows: the floor compared with and this row's time over it.
+    pub vs_floor: Option<(&'static str, f64)>,
+}
+
+/// One table: the results of one group at one setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The group id.
+    pub group: String,
+    /// The setting (criterion's value string) shared by the rows.
+    pub setting: Option<String>,
+    /// Bloomlab rows first, then peers, then static references, each by name.
+    pub rows: Vec<Row>,
+    /// Index in `rows` of the fastest peer, if the table has one.
+    pub best_peer: Option<usize>,
+    /// Whether the table carries a ratio-vs-floor column (`big/*` groups).
+    pub has_floor: bool,
+}
+
+/// The fastest eligible peer among `rows` (see [`is_peer`]).
+pub fn best_peer<'m>(rows: impl IntoIterator<Item = &'m Measurement>) -> Option<&'m Measurement> {
+    rows.into_iter()
+        .filter(|m| is_peer(&m.subject))
+        .min_by(|a, b| a.ns_per_op().total_cmp(&b.ns_per_op()))
+}
+
+/// The measurement of `subject` in `group`, preferring the one at `setting`
+/// and otherwise taking the only one (or the first by setting when several).
+pub fn find<'m>(
+    measurements: &'m [Measurement],
+    group: &str,
+    subject: &str,
+    setting: Option<&str>,
+) -> Option<&'m Measurement> {
+    let mut candidates = measurements
+        .iter()
+        .filter(|m| m.group == group && m.subject == subject);
+    let first = candidates.clone().next()?;
+    Some(
+        candidates
+            .find(|m| setting.is_some() && m.setting.as_deref() == setting)
+            .unwrap_or(first),
+    )
+}
+
+/// `a` over `b` when `b` is positive.
+pub fn ratio(a: f64, b: f64) -> Option<f64> {
+    (b > 0.0).then(|| a / b)
+}
+
+/// Splits results into those of the latest run and stale ones: a result is
+/// stale when it was written more than `window` before the newest result
+/// (criterion keeps the folders of benchmarks since renamed or removed).
+/// Results without a modification time count as current.
+pub fn split_stale(
+    measurements: Vec<Measurement>,
+    window: Duration,
+) -> (Vec<Measurement>, Vec<Measurement>) {
+    let Some(newest) = measurements.iter().filter_map(|m| m.modified).max() else {
+        return (measurements, Vec::new());
+    };
+    measurements.into_iter().partition(|m| match m.modified {
+        Some(t) => newest.duration_since(t).unwrap_or_default() <= window,
+        None => true,
+    })
+}
+
+/// Every table, in report order (see [`group_order`]).
+pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
+    let mut keys: Vec<(&str, Option<&str>)> = measurements
+        .iter()
+        .map(|m| (m.group.as_str(), m.setting.as_deref()))
+        .collect();
+    keys.sort_by(|a, b| group_order(a.0, b.0).then_with(|| a.1.cmp(&b.1)));
+    keys.dedup();
+
+    keys.into_iter()
+        .map(|(group, setting)| {
+            let mut members: Vec<&Measurement> = measurements
+                .iter()
+                .filter(|m| m.group == group && m.setting.as_deref() == setting)
+                .collect();
+            members.sort_by_key(|m| (row_class(&m.subject), m.subject.as_str()));
+            // The floors are the reference, not competitors of each other.
+            let best = if group == FLOOR_GROUP {
+                None
+            } else {
+                best_peer(members.iter().copied())
+            };
+            let has_floor = group.starts_with("big/") && group != FLOOR_GROUP;
+            let rows: Vec<Row> = members
+                .iter()
+                .map(|m| Row {
+                    measurement: (*m).clone(),
+                    vs_best_peer: best.and_then(|b| ratio(m.ns_per_op(), b.ns_per_op())),
+                    vs_floor: if has_floor {
+                        let floor = floor_for(&m.subject);
+                        find(measurements, FLOOR_GROUP, floor, setting)
+                            .and_then(|f| ratio(m.ns_per_op(), f.ns_per_op()))
+                            .map(|r| (floor, r))
+                    } else {
+                        None
+                    },
+                })
+                .collect();
+            let best_peer = best.and_then(|b| members.iter().position(|m| std::ptr::eq(*m, b)));
+            Table {
+                group: group.to_owned(),
+                setting: setting.map(str::to_owned),
+                rows,
+                best_peer,
+                has_floor,
+            }
+        })
+        .collect()
+}
+
+/// Bloomlab first, peers next, static references last.
+fn row_class(subject: &str) -> u8 {
+    if is_ours(subject) {
+        0
+    } else if is_peer(subject) {
+        1
+    } else {
+        2
+    }
+}

@@ -1,0 +1,331 @@
+//! Markdown rendering of a [`Report`].
+
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::Report;
+use super::compare::{self, Table};
+use super::criterion::{Measurement, Unit};
+use super::goals::{Outcome, Verdict};
+use super::machine::Machine;
+
+/// The whole `BENCH.md`.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    header(&mut out, report);
+    machine(&mut out, &report.machine);
+    results(&mut out, &compare::tables(&report.measurements));
+    goals(&mut out, &report.outcomes());
+    stale(&mut out, &report.stale);
+    findings(&mut out, report);
+    out
+}
+
+fn header(out: &mut String, report: &Report) {
+    let dates = report.measurements.iter().filter_map(|m| m.modified);
+    let newest = dates.clone().max();
+    let oldest = dates.min();
+    out.push_str("# bloomlab benchmarks\n\n");
+    out.push_str(
+        "Measured with `cargo bench -p bloomlab-benches`, then written by \
+         `cargo run --release -p bloomlab-benches --bin bench-report`.\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "- Results: {} benchmarks read from `{}`.",
+        report.measurements.len(),
+        report.criterion_dir.display()
+    );
+    match (oldest, newest) {
+        (Some(old), Some(new)) if format_utc(old) != format_utc(new) => {
+            let _ = writeln!(
+                out,
+                "- Date: results written from {} to {}.",
+                format_utc(old),
+                format_utc(new)
+            );
+        }
+        (_, Some(new)) => {
+            let _ = writeln!(out, "- Date: results written {}.", format_utc(new));
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "- Date: report written {} (the result files carry no date).",
+                format_utc(SystemTime::now())
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "- Commit: {}.",
+        report
+            .commit
+            .as_deref()
+            .map_or_else(|| "unknown".to_owned(), |c| format!("`{c}`"))
+    );
+    out.push_str(
+        "- ns/op: criterion's median time per iteration divided by the iteration's \
+         `Throughput::Elements` count; the 95% CI is criterion's bootstrap interval of that \
+         median, divided the same way.\n\
+         - Ratios: this row's median over the reference's (below 1 is faster). The best peer is \
+         the fastest row of the same group and setting that is neither bloomlab's \
+         (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`). For `big/*` rows the \
+         floor is `big/floor` `independent loads` for batches and `dependent loads` otherwise.\n\n",
+    );
+}
+
+fn machine(out: &mut String, m: &Machine) {
+    let unknown = || "unknown".to_owned();
+    let caches = if m.caches.is_empty() {
+        unknown()
+    } else {
+        m.caches
+            .iter()
+            .map(|c| c.label())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let rows = [
+        ("CPU", m.cpu.clone().unwrap_or_else(unknown)),
+        (
+            "Logical CPUs",
+            m.cpus.map_or_else(unknown, |n| n.to_string()),
+        ),
+        ("Caches (cpu0)", caches),
+        (
+            "Memory",
+            m.memory_kib.map_or_else(unknown, |kib| {
+                format!("{:.1} GiB", kib as f64 / (1024.0 * 1024.0))
+            }),
+        ),
+        ("Kernel", m.kernel.clone().unwrap_or_else(unknown)),
+        ("Compiler", m.rustc.clone().unwrap_or_else(unknown)),
+    ];
+    out.push_str("## Machine\n\n| | |\n|---|---|\n");
+    for (name, value) in rows {
+        let _ = writeln!(out, "| {name} | {} |", escape(&value));
+    }
+    out.push('\n');
+}
+
+fn results(out: &mut String, tables: &[Table]) {
+    out.push_str("## Results\n\n");
+    for table in tables {
+        let _ = write!(out, "### `{}`", escape(&table.group));
+        if let Some(setting) = &table.setting {
+            let _ = write!(out, " ({})", escape(setting));
+        }
+        out.push_str("\n\n| subject | median ns/op | 95% CI (ns/op) | ratio vs best peer |");
+        if table.has_floor {
+            out.push_str(" ratio vs floor |");
+        }
+        out.push_str("\n|---|--:|--:|--:|");
+        if table.has_floor {
+            out.push_str("--:|");
+        }
+        out.push('\n');
+        for (i, row) in table.rows.iter().enumerate() {
+            let m = &row.measurement;
+            let (lo, hi) = m.ci_per_op();
+            let mut subject = format!("`{}`", escape(&m.subject));
+            if m.unit == Unit::Iteration || matches!(m.unit, Unit::Bytes(_) | Unit::Bits(_)) {
+                let _ = write!(subject, " (per {})", m.unit.noun());
+            }
+            if table.best_peer == Some(i) {
+                subject.push_str(" **best peer**");
+            }
+            let _ = write!(
+                out,
+                "| {subject} | {} | {} – {} | {} |",
+                ns(m.ns_per_op()),
+                ns(lo),
+                ns(hi),
+                row.vs_best_peer.map_or_else(|| "–".to_owned(), ratio)
+            );
+            if table.has_floor {
+                let cell = row.vs_floor.map_or_else(
+                    || "–".to_owned(),
+                    |(floor, r)| format!("{} ({floor})", ratio(r)),
+                );
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+        if table.group == compare::FLOOR_GROUP {
+            continue;
+        }
+        match table.best_peer.map(|i| &table.rows[i].measurement) {
+            Some(best) => {
+                let _ = writeln!(
+                    out,
+                    "Best peer: `{}`, {} ns/op.\n",
+                    escape(&best.subject),
+                    ns(best.ns_per_op())
+                );
+            }
+            None => out.push_str("No peer measured in this group.\n\n"),
+        }
+    }
+}
+
+fn goals(out: &mut String, outcomes: &[Outcome]) {
+    let count = |want: fn(&Verdict) -> bool| {
+        outcomes
+            .iter()
+            .filter(|o| !o.goal.informational && want(&o.verdict))
+            .count()
+    };
+    let _ = write!(
+        out,
+        "## Goals\n\n{} met, {} not met, {} not measured (issue 8; informational rows not counted).\n\n\
+         | goal | subject | reference | measured ratio | target | verdict |\n|---|---|---|--:|--:|---|\n",
+        count(|v| *v == Verdict::Met),
+        count(|v| *v == Verdict::NotMet),
+        count(|v| matches!(v, Verdict::NotMeasured(_))),
+    );
+    for o in outcomes {
+        let g = &o.goal;
+        let mut verdict = match &o.verdict {
+            Verdict::Met => "met".to_owned(),
+            Verdict::NotMet => "not met".to_owned(),
+            Verdict::NotMeasured(missing) => format!(
+                "not measured (missing {})",
+                missing
+                    .iter()
+                    .map(|id| format!("`{}`", escape(id)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        if g.informational {
+            verdict.push_str(", informational");
+        }
+        let _ = writeln!(
+            out,
+            "| {} | `{}` `{}` | `{}` `{}` | {} | ≤ {} | {verdict} |",
+            escape(g.description),
+            escape(g.group),
+            escape(g.subject),
+            escape(g.reference_group),
+            escape(g.reference),
+            o.ratio.map_or_else(|| "–".to_owned(), ratio),
+            ratio(g.max_ratio),
+        );
+    }
+    out.push('\n');
+}
+
+fn stale(out: &mut String, stale: &[Measurement]) {
+    if stale.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Stale results (left out)\n\nThese criterion folders are older than the run above \
+         (renamed or removed benchmarks, or benchmarks not re-run); they are in no table or goal.\n\n",
+    );
+    for m in stale {
+        let when = m.modified.map_or_else(|| "unknown".to_owned(), format_utc);
+        let setting = m
+            .setting
+            .as_deref()
+            .map(|s| format!("/{}", escape(s)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- `{}/{}{setting}`, written {when}",
+            escape(&m.group),
+            escape(&m.subject)
+        );
+    }
+    out.push('\n');
+}
+
+fn findings(out: &mut String, report: &Report) {
+    out.push_str("## Findings\n\n");
+    match &report.findings {
+        Some(text) => {
+            out.push_str(text.trim_end());
+            out.push('\n');
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "No findings were written (`{}` is absent).",
+                report.findings_path.display()
+            );
+        }
+    }
+}
+
+/// Nanoseconds with three significant figures or more: `1234`, `31.5`, `2.47`.
+pub fn ns(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// A ratio with two decimals.
+pub fn ratio(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// `YYYY-MM-DD HH:MM UTC` for a time after 1970.
+pub fn format_utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// `civil_from_days`, restricted to dates after the epoch).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Escapes the one character that breaks a markdown table cell.
+fn escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_match_the_calendar() {
+        let at = |secs| format_utc(UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01 00:00 UTC");
+        assert_eq!(at(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(at(1_709_210_096), "2024-02-29 12:34 UTC");
+        assert_eq!(at(4_102_444_799), "2099-12-31 23:59 UTC");
+    }
+
+    #[test]
+    fn numbers_keep_three_significant_figures() {
+        assert_eq!(ns(1234.4), "1234");
+        assert_eq!(ns(31.46), "31.5");
+        assert_eq!(ns(2.466), "2.47");
+        assert_eq!(ratio(25.0 / 30.0), "0.83");
+        assert_eq!(escape("a|b"), "a\\|b");
+    }
+}

@@ -1,0 +1,454 @@
+//! Tests over a small hand-written criterion tree.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::compare::{self, DEPENDENT_FLOOR, INDEPENDENT_FLOOR};
+use super::goals::{self, GOALS};
+use super::*;
+
+/// A criterion-like tree in a fresh temporary directory, removed on drop.
+struct Fixture {
+    root: PathBuf,
+}
+
+impl Fixture {
+    fn new(name: &str) -> Self {
+        let root = std::env::temp_dir().join(format!(
+            "bloomlab-report-{name}-{}-{}",
+            std::process::id(),
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        fs::create_dir_all(&root).expect("temp dir is writable");
+        Self { root }
+    }
+
+    /// Writes `<dir>/<sub>/{benchmark,estimates}.json` the way criterion 0.8
+    /// does (only the fields the tool reads, plus a few it ignores).
+    fn bench_in(&self, sub: &str, group: &str, function: &str, median: f64, lo: f64, hi: f64) {
+        let dir = self
+            .root
+            .join(group.replace('/', "_"))
+            .join(function.replace("::", "__"))
+            .join("1M items, 1%")
+            .join(sub);
+        fs::create_dir_all(&dir).expect("temp dir is writable");
+        let benchmark = format!(
+            r#"{{"group_id":"{group}","function_id":"{function}","value_str":"1M items, 1%","throughput":{{"Elements":10000}},"full_id":"{group}/{function}/1M items, 1%"}}"#
+        );
+        let estimates = format!(
+            r#"{{"mean":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":1.5,"standard_error":0.1}},
+                "median":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":{lo},"upper_bound":{hi}}},"point_estimate":{median},"standard_error":10.0}}}}"#
+        );
+        fs::write(dir.join("benchmark.json"), benchmark).expect("writable");
+        fs::write(dir.join("estimates.json"), estimates).expect("writable");
+    }
+
+    fn bench(&self, group: &str, function: &str, median: f64) {
+        self.bench_in("new", group, function, median, median * 0.96, median * 1.04);
+    }
+
+    /// The run used by most tests (times per iteration of 10,000 elements).
+    fn standard() -> Self {
+        let f = Self::new("standard");
+        f.bench("classic/lookup_miss", "bloomlab::BloomFilter", 250_000.0); // 25 ns/op
+        f.bench(
+            "classic/lookup_miss",
+            "bloomlab::BlockedBloomFilter",
+            180_000.0,
+        ); // 18
+        f.bench("classic/lookup_miss", "fastbloom (SipHash-1-3)", 300_000.0); // 30
+        f.bench("classic/lookup_miss", "bloomfilter", 400_000.0); // 40
+        f.bench("classic/lookup_miss", "xorf::BinaryFuse8", 50_000.0); // 5, static
+        f.bench("big/floor", DEPENDENT_FLOOR, 1_000_000.0); // 100
+        f.bench("big/floor", INDEPENDENT_FLOOR, 200_000.0); // 20
+        f.bench(
+            "big/lookup_miss",
+            "bloomlab::BlockedBloomFilter",
+            1_200_000.0,
+        ); // 120
+        f.bench(
+            "big/lookup_miss",
+            "bloomlab::BlockedBloomFilter (batch)",
+            500_000.0,
+        ); // 50
+        // An older run and HTML folders the tool must not read.
+        f.bench_in(
+            "base",
+            "classic/lookup_miss",
+            "bloomlab::BloomFilter",
+            9e9,
+            9e9,
+            9e9,
+        );
+        let junk = f.root.join("report");
+        fs::create_dir_all(junk.join("new")).expect("writable");
+        fs::write(junk.join("new/benchmark.json"), "not json").expect("writable");
+        f
+    }
+
+    fn results(&self) -> Vec<Measurement> {
+        criterion::read_results(&self.root).expect("fixture parses")
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+fn get<'m>(ms: &'m [Measurement], group: &str, subject: &str) -> &'m Measurement {
+    compare::find(ms, group, subject, None).expect("measured")
+}
+
+fn assert_close(actual: f64, expected: f64) {
+    assert!(
+        (actual - expected).abs() < 1e-9,
+        "{actual} is not {expected}"
+    );
+}
+
+#[test]
+fn reads_ns_per_op_and_interval_from_new_only() {
+    let f = Fixture::standard();
+    let ms = f.results();
+    // Nine benchmarks; `base/` and `report/` are skipped.
+    assert_eq!(ms.len(), 9);
+    let classic = get(&ms, "classic/lookup_miss", "bloomlab::BloomFilter");
+    assert_eq!(classic.unit, Unit::Elements(10_000));
+    assert_eq!(classic.setting.as_deref(), Some("1M items, 1%"));
+    assert_close(classic.ns_per_op(), 25.0);
+    let (lo, hi) = classic.ci_per_op();
+    assert_close(lo, 24.0);
+    assert_close(hi, 26.0);
+    assert!(classic.dir.ends_with("1M items, 1%/new"));
+    // Sorted by group, then subject.
+    assert_eq!(ms[0].group, "big/floor");
+    assert_eq!(ms[0].subject, DEPENDENT_FLOOR);
+}
+
+#[test]
+fn best_peer_is_fastest_non_bloomlab_non_static_row() {
+    let f = Fixture::standard();
+    let ms = f.results();
+    let tables = compare::tables(&ms);
+    let classic = tables
+        .iter()
+        .find(|t| t.group == "classic/lookup_miss")
+        .expect("classic table");
+    let best = &classic.rows[classic.best_peer.expect("has a peer")];
+    // xorf (5 ns) and bloomlab (18 ns) are faster but cannot be the best peer.
+    assert_eq!(best.measurement.subject, "fastbloom (SipHash-1-3)");
+    let subjects: Vec<&str> = classic
+        .rows
+        .iter()
+        .map(|r| r.measurement.subject.as_str())
+        .collect();
+    assert_eq!(
+        subjects,
+        [
+            "bloomlab::BlockedBloomFilter",
+            "bloomlab::BloomFilter",
+            "bloomfilter",
+            "fastbloom (SipHash-1-3)",
+            "xorf::BinaryFuse8",
+        ]
+    );
+    let ratios: Vec<f64> = classic
+        .rows
+        .iter()
+        .map(|r| r.vs_best_peer.expect("ratio"))
+        .collect();
+    for (got, want) in ratios
+        .iter()
+        .zip([0.6, 25.0 / 30.0, 40.0 / 30.0, 1.0, 5.0 / 30.0])
+    {
+        assert_close(*got, want);
+    }
+    assert!(!classic.has_floor);
+    assert!(classic.rows.iter().all(|r| r.vs_floor.is_none()));
+}
+
+#[test]
+fn big_rows_are_compared_with_their_floor() {
+    let f = Fixture::standard();
+    let ms = f.results();
+    let tables = compare::tables(&ms);
+    let groups: Vec<&str> = tables.iter().map(|t| t.group.as_str()).collect();
+    // classic first, the floor after the other big groups.
+    assert_eq!(
+        groups,
+        ["classic/lookup_miss", "big/lookup_miss", "big/floor"]
+    );
+
+    let big = &tables[1];
+    assert!(big.has_floor);
+    assert_eq!(big.best_peer, None);
+    let single = &big.rows[0];
+    let batch = &big.rows[1];
+    assert_eq!(single.measurement.subject, "bloomlab::BlockedBloomFilter");
+    let (floor, r) = single.vs_floor.expect("floor measured");
+    assert_eq!(floor, DEPENDENT_FLOOR);
+    assert_close(r, 1.2);
+    let (floor, r) = batch.vs_floor.expect("floor measured");
+    assert_eq!(floor, INDEPENDENT_FLOOR);
+    assert_close(r, 2.5);
+
+    // The floors are references, not peers of each other.
+    let floor_table = &tables[2];
+    assert_eq!(floor_table.best_peer, None);
+    assert!(!floor_table.has_floor);
+}
+
+#[test]
+fn goals_are_met_not_met_or_not_measured() {
+    let f = Fixture::standard();
+    let ms = f.results();
+    let by_subject = |group: &str, subject: &str| {
+        let goal = GOALS
+            .iter()
+            .find(|g| g.group == group && g.subject == subject)
+            .expect("goal exists");
+        goals::evaluate(goal, &ms)
+    };
+
+    let plain = by_subject("classic/lookup_miss", "bloomlab::BloomFilter");
+    assert_eq!(plain.verdict, Verdict::Met);
+    assert_close(plain.ratio.expect("ratio"), 25.0 / 30.0);
+
+    let blocked = by_subject("classic/lookup_miss", "bloomlab::BlockedBloomFilter");
+    assert_eq!(blocked.verdict, Verdict::NotMet);
+    assert_close(blocked.ratio.expect("ratio"), 0.6);
+
+    let batch = by_subject(
+        "classic/lookup_miss",
+        "bloomlab::BlockedBloomFilter (batch)",
+    );
+    assert!(batch.goal.informational);
+    assert_eq!(batch.ratio, None);
+    assert_eq!(
+        batch.verdict,
+        Verdict::NotMeasured(vec![
+            "classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)".to_owned()
+        ])
+    );
+
+    let big = by_subject("big/lookup_miss", "bloomlab::BlockedBloomFilter");
+    assert_eq!(big.verdict, Verdict::Met);
+    assert_close(big.ratio.expect("ratio"), 1.2);
+    let big_batch = by_subject("big/lookup_miss", "bloomlab::BlockedBloomFilter (batch)");
+    assert_eq!(big_batch.verdict, Verdict::NotMet);
+    assert_close(big_batch.ratio.expect("ratio"), 2.5);
+
+    let cuckoo = by_subject("cuckoo/lookup_hit", "bloomlab::CuckooFilter");
+    assert_eq!(
+        cuckoo.verdict,
+        Verdict::NotMeasured(vec![
+            "cuckoo/lookup_hit/bloomlab::CuckooFilter".to_owned(),
+            "cuckoo/lookup_hit/cuckoofilter".to_owned(),
+        ])
+    );
+    // Thirteen goals, one of them informational.
+    assert_eq!(GOALS.len(), 13);
+    assert_eq!(GOALS.iter().filter(|g| g.informational).count(), 1);
+}
+
+#[test]
+fn goal_at_exactly_the_target_is_met() {
+    let f = Fixture::new("boundary");
+    f.bench("cuckoo/lookup_miss", "bloomlab::CuckooFilter", 100_000.0);
+    f.bench("cuckoo/lookup_miss", "cuckoofilter", 200_000.0);
+    let ms = f.results();
+    let goal = GOALS
+        .iter()
+        .find(|g| g.group == "cuckoo/lookup_miss")
+        .expect("goal exists");
+    let outcome = goals::evaluate(goal, &ms);
+    assert_eq!(outcome.ratio, Some(0.5));
+    assert_eq!(outcome.verdict, Verdict::Met);
+}
+
+#[test]
+fn markdown_holds_tables_goals_and_findings() {
+    let f = Fixture::standard();
+    let findings = f.root.join("FINDINGS.md");
+    fs::write(&findings, "The miss path is | bound by hashing.\n").expect("writable");
+    let report = Report::read(&f.root, &findings).expect("fixture parses");
+    let md = report.to_markdown();
+    for line in [
+        "### `classic/lookup_miss` (1M items, 1%)",
+        "| `bloomlab::BloomFilter` | 25.0 | 24.0 – 26.0 | 0.83 |",
+        "| `fastbloom (SipHash-1-3)` **best peer** | 30.0 | 28.8 – 31.2 | 1.00 |",
+        "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
+        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (independent loads) |",
+        "| `dependent loads` | 100 | 96.0 – 104 | – |",
+        "2 met, 2 not met, 8 not measured",
+        "| – | ≤ 0.50 | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
+        "## Findings\n\nThe miss path is | bound by hashing.\n",
+    ] {
+        assert!(md.contains(line), "missing {line:?} in:\n{md}");
+    }
+    // Goals come after the results, findings last.
+    let results = md.find("## Results").expect("results");
+    let goals = md.find("## Goals").expect("goals");
+    assert!(results < goals && goals < md.find("## Findings").expect("findings"));
+}
+
+#[test]
+fn absent_findings_file_is_reported_in_one_line() {
+    let f = Fixture::standard();
+    let absent = f.root.join("NO_SUCH_FINDINGS.md");
+    assert_eq!(read_findings(&absent).expect("absent is fine"), None);
+    let md = Report::read(&f.root, &absent)
+        .expect("fixture parses")
+        .to_markdown();
+    assert!(md.ends_with(&format!(
+        "No findings were written (`{}` is absent).\n",
+        absent.display()
+    )));
+}
+
+#[test]
+fn malformed_json_names_the_file() {
+    let f = Fixture::new("malformed");
+    f.bench("classic/insert", "bloomfilter", 1000.0);
+    let path = f
+        .root
+        .join("classic_insert/bloomfilter/1M items, 1%/new/estimates.json");
+    fs::write(&path, "{\"median\": {").expect("writable");
+    let err = criterion::read_results(&f.root).expect_err("malformed");
+    assert!(
+        matches!(&err, ReportError::Json { path: p, .. } if *p == path),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains(&path.display().to_string()));
+}
+
+#[test]
+fn missing_field_names_the_file_and_field() {
+    let f = Fixture::new("field");
+    f.bench("classic/insert", "bloomfilter", 1000.0);
+    let path = f
+        .root
+        .join("classic_insert/bloomfilter/1M items, 1%/new/estimates.json");
+    fs::write(&path, r#"{"median": {"point_estimate": 5.0}}"#).expect("writable");
+    let err = criterion::read_results(&f.root).expect_err("incomplete");
+    match &err {
+        ReportError::Field { path: p, field, .. } => {
+            assert_eq!(p, &path);
+            assert_eq!(*field, "median.confidence_interval.lower_bound");
+        }
+        other => panic!("wrong error {other:?}"),
+    }
+    assert!(
+        err.to_string()
+            .contains("median.confidence_interval.lower_bound")
+    );
+}
+
+#[test]
+fn bad_throughput_is_an_error_absent_throughput_is_per_iteration() {
+    let f = Fixture::new("throughput");
+    f.bench("classic/insert", "bloomfilter", 1000.0);
+    let path = f
+        .root
+        .join("classic_insert/bloomfilter/1M items, 1%/new/benchmark.json");
+    let with = |throughput: &str| {
+        fs::write(
+            &path,
+            format!(
+                r#"{{"group_id":"g","function_id":"f","value_str":null,"throughput":{throughput}}}"#
+            ),
+        )
+        .expect("writable");
+        criterion::read_results(&f.root)
+    };
+    let per_iteration = with("null").expect("null throughput is allowed");
+    assert_eq!(per_iteration[0].unit, Unit::Iteration);
+    assert_close(per_iteration[0].ns_per_op(), 1000.0);
+    let bytes = with(r#"{"Bytes":4}"#).expect("bytes are allowed");
+    assert_eq!(bytes[0].unit, Unit::Bytes(4));
+    assert_close(bytes[0].ns_per_op(), 250.0);
+    for bad in [r#"{"Elements":0}"#, r#"{"Furlongs":3}"#, r#""Elements""#] {
+        let err = with(bad).expect_err(bad);
+        assert!(
+            matches!(&err, ReportError::Field { field: "throughput", path: p, .. } if *p == path),
+            "{bad}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn missing_or_empty_criterion_dir_is_an_error() {
+    let f = Fixture::new("empty");
+    let absent = f.root.join("absent");
+    assert!(matches!(
+        criterion::read_results(&absent),
+        Err(ReportError::MissingCriterionDir(p)) if p == absent
+    ));
+    assert!(matches!(
+        criterion::read_results(&f.root),
+        Err(ReportError::NoBenchmarks(p)) if p == f.root
+    ));
+}
+
+#[test]
+fn stale_results_are_set_apart() {
+    let f = Fixture::standard();
+    let mut ms = f.results();
+    let now = SystemTime::now();
+    for m in &mut ms {
+        m.modified = Some(now);
+    }
+    ms[0].modified = Some(now - Duration::from_secs(3 * 3600));
+    ms[1].modified = None;
+    let stale_id = ms[0].subject.clone();
+    let (fresh, stale) = compare::split_stale(ms, STALE_AFTER);
+    assert_eq!(fresh.len(), 8);
+    assert_eq!(stale.len(), 1);
+    assert_eq!(stale[0].subject, stale_id);
+}
+
+#[test]
+fn groups_follow_the_contract_order() {
+    let mut groups = vec![
+        "big/floor",
+        "zeta/insert",
+        "big/insert",
+        "scalable/lookup_hit",
+        "alpha/insert",
+        "classic/lookup_miss",
+        "cuckoo/remove",
+        "counting/insert",
+        "classic/insert",
+    ];
+    groups.sort_by(|a, b| compare::group_order(a, b));
+    assert_eq!(
+        groups,
+        [
+            "classic/insert",
+            "classic/lookup_miss",
+            "counting/insert",
+            "cuckoo/remove",
+            "scalable/lookup_hit",
+            "big/insert",
+            "big/floor",
+            "alpha/insert",
+            "zeta/insert",
+        ]
+    );
+}
+
+#[test]
+fn default_criterion_dir_is_under_the_workspace_target() {
+    let root = Path::new("/some/workspace");
+    let dir = default_criterion_dir(root);
+    match std::env::var_os("CARGO_TARGET_DIR").filter(|v| !v.is_empty()) {
+        Some(target) => assert_eq!(dir, PathBuf::from(target).join("criterion")),
+        None => assert_eq!(dir, root.join("target/criterion")),
+    }
+}
