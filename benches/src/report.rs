@@ -23,8 +23,10 @@
 //! operation is the median divided by the batch length.
 //!
 //! Criterion never deletes the folder of a benchmark that was renamed or
-//! removed, so results written well before the newest one
-//! ([`STALE_AFTER`]) are listed apart and left out of the tables and goals.
+//! removed, so results written well before the newest one (by default
+//! [`STALE_AFTER`]) are listed apart and left out of the tables and goals.
+//! A rename is only caught this way once the old folder is that much older;
+//! deleting the criterion directory before a full run leaves no doubt.
 //!
 //! # What it writes
 //!
@@ -51,8 +53,8 @@ pub use error::ReportError;
 pub use goals::{Goal, Outcome, Verdict};
 pub use machine::Machine;
 
-/// Results written this long before the newest one are stale: a full
-/// `cargo bench -p bloomlab-benches` takes well under this.
+/// Default age, relative to the newest result, beyond which a result is
+/// stale: a full `cargo bench -p bloomlab-benches` takes well under this.
 pub const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
 
 /// Everything the markdown is made from.
@@ -64,6 +66,8 @@ pub struct Report {
     pub measurements: Vec<Measurement>,
     /// Results left out as stale (see [`STALE_AFTER`]).
     pub stale: Vec<Measurement>,
+    /// The age beyond which a result was judged stale.
+    pub stale_after: Duration,
     /// Short git commit of the workspace, if git answers.
     pub commit: Option<String>,
     /// The machine description.
@@ -75,15 +79,21 @@ pub struct Report {
 }
 
 impl Report {
-    /// Reads the criterion results and the findings; leaves `commit` and
+    /// Reads the criterion results and the findings, setting apart results
+    /// written more than `stale_after` before the newest; leaves `commit` and
     /// `machine` empty (see [`Report::describe_environment`]).
-    pub fn read(criterion_dir: &Path, findings_path: &Path) -> Result<Self, ReportError> {
+    pub fn read(
+        criterion_dir: &Path,
+        findings_path: &Path,
+        stale_after: Duration,
+    ) -> Result<Self, ReportError> {
         let (measurements, stale) =
-            compare::split_stale(criterion::read_results(criterion_dir)?, STALE_AFTER);
+            compare::split_stale(criterion::read_results(criterion_dir)?, stale_after);
         Ok(Self {
             criterion_dir: criterion_dir.to_path_buf(),
             measurements,
             stale,
+            stale_after,
             commit: None,
             machine: Machine::default(),
             findings_path: findings_path.to_path_buf(),

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo bench -p bloomlab-benches
 //! cargo run --release -p bloomlab-benches --bin bench-report -- \
-//!     [--criterion DIR] [--out FILE] [--findings FILE]
+//!     [--criterion DIR] [--out FILE] [--findings FILE] [--stale-after-minutes N]
 //! ```
 //!
 //! Exits with status 2 and a message naming the file when the results cannot
@@ -11,6 +11,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use bloomlab_benches::report::{self, Report, ReportError, Verdict};
 use clap::Parser;
@@ -32,6 +33,10 @@ struct Args {
     /// Hand-written findings appended verbatim [default: WORKSPACE/benches/FINDINGS.md].
     #[arg(long, value_name = "FILE")]
     findings: Option<PathBuf>,
+    /// Leave out results written more than this many minutes before the
+    /// newest one (folders of renamed or removed benchmarks).
+    #[arg(long, value_name = "MINUTES", default_value_t = report::STALE_AFTER.as_secs() / 60)]
+    stale_after_minutes: u64,
 }
 
 fn main() -> ExitCode {
@@ -54,7 +59,8 @@ fn run(args: Args) -> Result<(), ReportError> {
         .findings
         .unwrap_or_else(|| root.join("benches/FINDINGS.md"));
 
-    let mut report = Report::read(&criterion, &findings)?;
+    let stale_after = Duration::from_secs(args.stale_after_minutes.saturating_mul(60));
+    let mut report = Report::read(&criterion, &findings, stale_after)?;
     report.describe_environment(&root);
     // The report names the findings file as a reader of the repository sees it.
     if let Ok(relative) = findings.strip_prefix(&root) {

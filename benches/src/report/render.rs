@@ -5,7 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Report;
 use super::compare::{self, Table};
-use super::criterion::{Measurement, Unit};
+use super::criterion::Unit;
 use super::goals::{Outcome, Verdict};
 use super::machine::Machine;
 
@@ -16,7 +16,7 @@ pub fn render(report: &Report) -> String {
     machine(&mut out, &report.machine);
     results(&mut out, &compare::tables(&report.measurements));
     goals(&mut out, &report.outcomes());
-    stale(&mut out, &report.stale);
+    stale(&mut out, report);
     findings(&mut out, report);
     out
 }
@@ -217,15 +217,18 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
     out.push('\n');
 }
 
-fn stale(out: &mut String, stale: &[Measurement]) {
-    if stale.is_empty() {
+fn stale(out: &mut String, report: &Report) {
+    if report.stale.is_empty() {
         return;
     }
-    out.push_str(
-        "## Stale results (left out)\n\nThese criterion folders are older than the run above \
-         (renamed or removed benchmarks, or benchmarks not re-run); they are in no table or goal.\n\n",
+    let _ = write!(
+        out,
+        "## Stale results (left out)\n\nThese criterion folders were written more than {} minutes \
+         before the newest result (renamed or removed benchmarks, or benchmarks not re-run); \
+         they are in no table or goal.\n\n",
+        report.stale_after.as_secs() / 60
     );
-    for m in stale {
+    for m in &report.stale {
         let when = m.modified.map_or_else(|| "unknown".to_owned(), format_utc);
         let setting = m
             .setting

@@ -277,7 +277,7 @@ fn markdown_holds_tables_goals_and_findings() {
     let f = Fixture::standard();
     let findings = f.root.join("FINDINGS.md");
     fs::write(&findings, "The miss path is | bound by hashing.\n").expect("writable");
-    let report = Report::read(&f.root, &findings).expect("fixture parses");
+    let report = Report::read(&f.root, &findings, STALE_AFTER).expect("fixture parses");
     let md = report.to_markdown();
     for line in [
         "### `classic/lookup_miss` (1M items, 1%)",
@@ -303,7 +303,7 @@ fn absent_findings_file_is_reported_in_one_line() {
     let f = Fixture::standard();
     let absent = f.root.join("NO_SUCH_FINDINGS.md");
     assert_eq!(read_findings(&absent).expect("absent is fine"), None);
-    let md = Report::read(&f.root, &absent)
+    let md = Report::read(&f.root, &absent, STALE_AFTER)
         .expect("fixture parses")
         .to_markdown();
     assert!(md.ends_with(&format!(
@@ -411,6 +411,16 @@ fn stale_results_are_set_apart() {
     assert_eq!(fresh.len(), 8);
     assert_eq!(stale.len(), 1);
     assert_eq!(stale[0].subject, stale_id);
+
+    let mut report =
+        Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER).expect("fixture parses");
+    report.measurements = fresh;
+    report.stale = stale;
+    let md = report.to_markdown();
+    assert!(md.contains("more than 60 minutes before the newest result"));
+    assert!(md.contains("- `big/floor/dependent loads/1M items, 1%`, written "));
+    // A stale floor is in no table: the big rows lose their dependent-load ratio.
+    assert!(md.contains("| `bloomlab::BlockedBloomFilter` | 120 | 115 – 125 | – | – |"));
 }
 
 #[test]
