@@ -109,6 +109,12 @@ impl Counters {
         (1u64 << (1 << L)) - 1
     }
 
+    /// The word that holds counter `i < len`, for a prefetch.
+    #[inline(always)]
+    pub(crate) fn word_of(&self, i: u64) -> &u64 {
+        &self.words[(i >> self.log2_per_word) as usize]
+    }
+
     /// The value of counter `i < len` (any width; for cold paths).
     #[inline]
     pub(crate) fn get(&self, i: u64) -> u64 {

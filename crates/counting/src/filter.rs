@@ -4,9 +4,12 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
+use bloomlab_core::batch::{self, Pipeline};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
+use bloomlab_core::{
+    DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, RemoveError,
+};
 
 use crate::builder::Builder;
 use crate::counters::Counters;
@@ -279,6 +282,17 @@ impl<S> CountingBloomFilter<S> {
         })
     }
 
+    /// Starts loading the words of the item's `k` counters, for the item of
+    /// 64-bit hash `hash`.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        let mut positions = self.positions(hash);
+        for _ in 0..self.num_hashes {
+            let pos = positions.next().unwrap_or_default();
+            batch::prefetch(self.counters.word_of(pos));
+        }
+    }
+
     /// Removes one occurrence of the item of 64-bit hash `hash`: decrements
     /// each of its counters that is not saturated.
     ///
@@ -381,6 +395,55 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for tables larger than the cache: each item is hashed and
+    /// the words of its `k` counters prefetched [`LANES`](batch::LANES) items
+    /// before it is probed, so that many memory loads are in flight at once.
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let mut f = CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?;
+    /// assert_eq!(f.insert_batch(&[1, 2, 1]), 2);
+    /// f.remove(&2)?;
+    /// assert_eq!(f.contains_batch(&[1, 2]), [true, false]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Adds every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new (not reported present before);
+    /// pipelined like [`contains_batch`](Self::contains_batch).
+    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+        let mut new = 0;
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                new += usize::from(self.insert_hash(ready));
+            }
+        }
+        for hash in line.drain() {
+            new += usize::from(self.insert_hash(hash));
+        }
+        new
+    }
+
     /// Removes one occurrence of `item` (see [`remove_hash`](Self::remove_hash)).
     ///
     /// # Errors
@@ -463,6 +526,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> 
 
     fn contains(&self, item: &T) -> bool {
         CountingBloomFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        CountingBloomFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        Ok(CountingBloomFilter::insert_batch(self, items))
     }
 
     fn len(&self) -> usize {
