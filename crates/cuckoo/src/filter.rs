@@ -3,9 +3,12 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
+use bloomlab_core::batch::Pipeline;
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
-use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
+use bloomlab_core::{
+    DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, RemoveError,
+};
 
 use crate::builder::Builder;
 use crate::error::BuildError;
@@ -228,6 +231,15 @@ impl<S> CuckooFilter<S> {
         self.table.holds_either(i1, i2, fp)
     }
 
+    /// Starts loading both candidate buckets of the item with this 64-bit
+    /// hash.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        let (_, i1, i2) = self.locate(hash);
+        self.table.prefetch(i1);
+        self.table.prefetch(i2);
+    }
+
     /// Stores an item with this 64-bit hash; `Ok(true)` if it was not
     /// reported present before.
     ///
@@ -348,6 +360,72 @@ impl<S: BuildHasher> CuckooFilter<S> {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for tables larger than the cache: each item is hashed and
+    /// its two buckets prefetched [`LANES`](bloomlab_core::batch::LANES)
+    /// items before it is probed, so that many memory loads are in flight at
+    /// once.
+    ///
+    /// ```
+    /// use bloomlab_cuckoo::CuckooFilter;
+    ///
+    /// let mut f = CuckooFilter::builder(1_000, 0.01).seed(1).build()?;
+    /// assert_eq!(f.insert_batch(&["a", "b", "a"]), Ok(2));
+    /// f.remove("b")?;
+    /// assert_eq!(f.contains_batch(&["a", "b"]), [true, false]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Stores every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new (not reported present before);
+    /// pipelined like [`contains_batch`](Self::contains_batch).
+    ///
+    /// # Errors
+    ///
+    /// [`InsertBatchError`] at the first item that does not fit
+    /// ([`InsertError::Full`]), with its index as
+    /// [`stored`](InsertBatchError::stored): the items before it are stored,
+    /// it and the ones after it are not, and nothing stored before is lost.
+    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
+        let mut new = 0;
+        let mut stored = 0;
+        let mut line = Pipeline::new();
+        let mut put = |filter: &mut Self, hash: u64| match filter.insert_hash(hash) {
+            Ok(fresh) => {
+                new += usize::from(fresh);
+                stored += 1;
+                Ok(())
+            }
+            Err(error) => Err(InsertBatchError::new(stored, new, error)),
+        };
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                put(self, ready)?;
+            }
+        }
+        for hash in line.drain() {
+            put(self, hash)?;
+        }
+        Ok(new)
+    }
+
     /// Removes one copy of `item`.
     ///
     /// # Errors
@@ -399,6 +477,20 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
 
     fn contains(&self, item: &T) -> bool {
         CuckooFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        CuckooFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        CuckooFilter::insert_batch(self, items)
     }
 
     fn len(&self) -> usize {

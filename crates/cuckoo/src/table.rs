@@ -6,6 +6,8 @@
 //! which is why fingerprints are never 0. Lookups compare all lanes at once
 //! with the "has a zero lane" word trick instead of a loop.
 
+use bloomlab_core::batch;
+
 /// Bucket sizes the filter supports.
 pub const BUCKET_SIZES: [u32; 3] = [2, 4, 8];
 
@@ -115,6 +117,24 @@ impl Table {
             v |= word(w + 2) << (128 - off);
         }
         v & self.bucket_mask
+    }
+
+    /// Starts loading bucket `i`: its first word, and its last when the
+    /// bucket straddles a word boundary. (A bucket of more than 64 bits may
+    /// touch three words; the middle one shares a 64-byte cache line with
+    /// the first or the last.)
+    #[inline]
+    pub(crate) fn prefetch(&self, i: usize) {
+        let first = i * self.bucket_bits as usize;
+        let last = first + self.bucket_bits as usize - 1;
+        if let Some(word) = self.words.get(first / 64) {
+            batch::prefetch(word);
+        }
+        if last / 64 != first / 64 {
+            if let Some(word) = self.words.get(last / 64) {
+                batch::prefetch(word);
+            }
+        }
     }
 
     /// The bucket's `b·f` bits when they fit a word (`b·f ≤ 64`).
