@@ -4,9 +4,12 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
+use bloomlab_core::batch::{self, Pipeline};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::{classic, scalable};
-use bloomlab_core::{DecodeError, DefaultHasher, InsertError, Membership, ParamError, Persist};
+use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+};
 
 use crate::builder::Builder;
 use crate::codec;
@@ -187,6 +190,42 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
         Ok(true)
     }
 
+    /// Adds every item of `items` in order, as [`insert`](Self::insert)
+    /// would, and returns how many were new (added to a layer); pipelined
+    /// like [`contains_batch`](Self::contains_batch).
+    ///
+    /// # Errors
+    ///
+    /// [`InsertBatchError`] at the first item that needs a layer the filter
+    /// cannot add ([`InsertError::Full`]), with its index as
+    /// [`stored`](InsertBatchError::stored): the items before it are in the
+    /// filter, it and the ones after it are not, and nothing stored before
+    /// is lost.
+    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
+        let mut new = 0;
+        let mut stored = 0;
+        let mut line = Pipeline::new();
+        let mut put = |filter: &mut Self, hash: u64| match filter.insert_hash(hash) {
+            Ok(fresh) => {
+                new += usize::from(fresh);
+                stored += 1;
+                Ok(())
+            }
+            Err(error) => Err(InsertBatchError::new(stored, new, error)),
+        };
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                put(self, ready)?;
+            }
+        }
+        for hash in line.drain() {
+            put(self, hash)?;
+        }
+        Ok(new)
+    }
+
     /// The index of the first layer with room, adding a layer if needed.
     fn room(&mut self) -> Result<usize, InsertError> {
         while added(&self.layers[self.active]) >= self.capacities[self.active] {
@@ -287,6 +326,58 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
             }
         }
         false
+    }
+
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for chains larger than the cache: each item is hashed and
+    /// the words of its first-round bits in every layer (those
+    /// [`contains_hash`](Self::contains_hash) reads before it branches)
+    /// prefetched [`LANES`](batch::LANES) items before it is probed, so that
+    /// many memory loads are in flight at once.
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::builder(100, 0.01).seed(1).build()?;
+    /// let items: Vec<u64> = (0..1_000).collect();
+    /// // 4 of the 1,000 were false positives of the chain when they came,
+    /// // so they were not added.
+    /// assert_eq!(f.insert_batch(&items), Ok(996));
+    /// assert_eq!(f.layers().len(), 4); // 100 + 200 + 400 + 296 of 800
+    /// assert_eq!(f.contains_batch(&items[..3]), [true; 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+        let mut answers = Vec::with_capacity(items.len());
+        let mut line = Pipeline::new();
+        for item in items {
+            let hash = self.hasher.hash_one(item);
+            self.prefetch(hash);
+            if let Some(ready) = line.push(hash) {
+                answers.push(self.contains_hash(ready));
+            }
+        }
+        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
+        answers
+    }
+
+    /// Starts loading, in every layer, the words of the item's first-round
+    /// bits: the reads every lookup makes. The later bits are read only for
+    /// the few layers that pass the first round, so they are left to demand.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        for layer in &self.layers {
+            let words = layer.as_words();
+            for bit in Positions::new(hash, layer.num_bits())
+                .take(FIRST_ROUND.min(layer.num_hashes() as usize))
+            {
+                if let Some(word) = words.get((bit >> 6) as usize) {
+                    batch::prefetch(word);
+                }
+            }
+        }
     }
 
     /// Calls to `insert` that returned `Ok` (whether or not they added the
@@ -420,6 +511,20 @@ impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFi
 
     fn contains(&self, item: &T) -> bool {
         ScalableBloomFilter::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        ScalableBloomFilter::contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
+        ScalableBloomFilter::insert_batch(self, items)
     }
 
     fn len(&self) -> usize {
