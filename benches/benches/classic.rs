@@ -6,7 +6,9 @@
 //! so the tables (about 1.2 MB) and keys (8 MB) are read as a real workload
 //! reads them, not from one hot cache line. Insert batches go into the full
 //! filter (its keys are already in it), so every insert does the full work
-//! without raising the load.
+//! without raising the load. Each bloomlab filter also has a `(batch)` row:
+//! the same batch through `insert_batch` / `contains_batch` (hash a group of
+//! keys, prefetch their memory, then probe), counting the `true` answers.
 //!
 //! The hasher, and whether it could be held fixed, for each subject:
 //! - `bloomlab::*`: keyed SipHash-1-3, `DefaultHasher::from_seed(7)`, one
@@ -252,6 +254,11 @@ fn hits<F: Subject>(f: &F) -> impl Fn(&[u64]) -> usize + '_ {
     move |batch| batch.iter().filter(|k| f.contains(k)).count()
 }
 
+/// How many answers of a batch lookup are "present".
+fn trues(answers: &[bool]) -> usize {
+    answers.iter().filter(|&&present| present).count()
+}
+
 fn bench(c: &mut Criterion) {
     let (members, others) = keys();
     let mut s = Subjects::new();
@@ -287,6 +294,30 @@ fn bench(c: &mut Criterion) {
         "bloomlab::AtomicBloomFilter",
         &members,
         each(&mut s.atomic),
+    );
+    insert(
+        &mut group,
+        "bloomlab::BloomFilter (batch)",
+        &members,
+        |batch| {
+            black_box(s.classic.insert_batch(batch));
+        },
+    );
+    insert(
+        &mut group,
+        "bloomlab::BlockedBloomFilter (batch)",
+        &members,
+        |batch| {
+            black_box(s.blocked.insert_batch(batch));
+        },
+    );
+    insert(
+        &mut group,
+        "bloomlab::AtomicBloomFilter (batch)",
+        &members,
+        |batch| {
+            black_box(s.atomic.insert_batch(batch));
+        },
     );
     insert(
         &mut group,
@@ -332,6 +363,21 @@ fn bench(c: &mut Criterion) {
             "bloomlab::AtomicBloomFilter",
             keys,
             hits(&s.atomic),
+        );
+        lookup(&mut group, "bloomlab::BloomFilter (batch)", keys, |batch| {
+            trues(&s.classic.contains_batch(batch))
+        });
+        lookup(
+            &mut group,
+            "bloomlab::BlockedBloomFilter (batch)",
+            keys,
+            |batch| trues(&s.blocked.contains_batch(batch)),
+        );
+        lookup(
+            &mut group,
+            "bloomlab::AtomicBloomFilter (batch)",
+            keys,
+            |batch| trues(&s.atomic.contains_batch(batch)),
         );
         lookup(
             &mut group,
