@@ -1,2 +1,586 @@
-//! Placeholder while the large-filter benchmark is written.
-fn main() {}
+//! Filters of at least 1 GiB, far larger than this machine's 32 MiB L3
+//! cache, filled to their design load at 1%, beside the memory floors
+//! measured in the same run.
+//!
+//! - **Floors** (`big/floor`), over a 1 GiB array of 64-byte lines:
+//!   `dependent loads` follows a random cycle through every line, so each
+//!   load waits for the one before (what one uncached lookup cannot beat);
+//!   `independent loads` reads random lines whose addresses are known in
+//!   advance (what a batch of lookups, each reading one line, cannot beat).
+//! - **Filters** (`big/insert`, `big/lookup_hit`, `big/lookup_miss`), each
+//!   with plain calls and with the batch API (`(batch)` rows):
+//!   - `bloomlab::BlockedBloomFilter`, filled by its own `insert_batch`;
+//!   - `bloomlab::BloomFilter` and `bloomlab::AtomicBloomFilter` (the same
+//!     table), and `fastbloom (SipHash-1-3)`, whose tables are built by
+//!     [`fill_bits`]: the exact bits their inserts would set (tested), set in
+//!     an order that keeps the writes in cache;
+//!   - `bloomlab::CountingBloomFilter` (4-bit counters) and
+//!     `bloomlab::CuckooFilter`, filled by their own `insert_batch`.
+//!
+//!   Every filter hashes with `DefaultHasher::from_seed(7)`. Hits are
+//!   members drawn at random, misses are keys never inserted. Inserts into
+//!   the Bloom filters re-insert members (same work, same load); the counting
+//!   and cuckoo inserts are timed and then undone, untimed.
+//!
+//! Scalable filters and the other peers are measured at 1M items only; see
+//! `benches/FINDINGS.md` for why (their fills at this size cost minutes each).
+//!
+//! `cargo bench -- --test` runs everything once at 16 MiB instead, and
+//! `BLOOMLAB_BIG_MIB` sets another size for a quick look.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bloomlab::prelude::{
+    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
+};
+use bloomlab_benches::big::{
+    bloomlab_positions, fastbloom_positions, fill_bits, member, sample_members, sample_non_members,
+};
+use bloomlab_core::DefaultHasher;
+use bloomlab_core::hash::{mix64, reduce};
+use bloomlab_core::theory::classic;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+const FPR: f64 = 0.01;
+const BATCH: usize = 10_000;
+const SEED: u64 = 7;
+/// Probe keys per kind, cycled through in batches of [`BATCH`].
+const PROBES: usize = 1_000_000;
+/// Keys generated and inserted at a time while filling.
+const FILL_CHUNK: u64 = 1 << 16;
+
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// The size under test: 1 GiB, 16 MiB in test mode, or `BLOOMLAB_BIG_MIB`.
+struct Size {
+    bytes: u64,
+    label: String,
+}
+
+impl Size {
+    fn from_env() -> Self {
+        let test_mode = std::env::args().any(|a| a == "--test");
+        let mib = std::env::var("BLOOMLAB_BIG_MIB")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|&m| m > 0)
+            .unwrap_or(if test_mode { 16 } else { 1024 });
+        let label = if mib % 1024 == 0 {
+            format!("{} GiB", mib / 1024)
+        } else {
+            format!("{mib} MiB")
+        };
+        Self {
+            bytes: mib << 20,
+            label,
+        }
+    }
+
+    fn param(&self) -> String {
+        format!("{}, 1%", self.label)
+    }
+}
+
+fn configure(group: &mut Group<'_>) {
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(BATCH as u64));
+}
+
+/// Prints how a long build is going, and how long it took.
+struct Progress {
+    what: String,
+    start: Instant,
+    total: u64,
+    shown: u64,
+}
+
+impl Progress {
+    fn new(what: impl Into<String>, total: u64) -> Self {
+        let what = what.into();
+        eprintln!("big: building {what} ({total} items)");
+        Self {
+            what,
+            start: Instant::now(),
+            total,
+            shown: 0,
+        }
+    }
+
+    fn update(&mut self, done: u64) {
+        let tenth = done * 10 / self.total.max(1);
+        // Quick builds (test mode) stay quiet; long ones say how far they are.
+        if tenth > self.shown && self.start.elapsed() > Duration::from_secs(5) {
+            self.shown = tenth;
+            eprintln!(
+                "big:   {}: {}% after {:.0} s",
+                self.what,
+                tenth * 10,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    fn finish(self, bytes: usize) {
+        eprintln!(
+            "big: {} built: {:.2} GiB in {:.1} s",
+            self.what,
+            bytes as f64 / (1u64 << 30) as f64,
+            self.start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Calls `insert` with the members `0..n` in chunks, reporting progress.
+fn fill(progress: &mut Progress, n: u64, mut insert: impl FnMut(&[u64])) {
+    let mut keys = Vec::with_capacity(FILL_CHUNK as usize);
+    let mut start = 0;
+    while start < n {
+        let end = n.min(start + FILL_CHUNK);
+        keys.clear();
+        keys.extend((start..end).map(member));
+        insert(&keys);
+        start = end;
+        progress.update(start);
+    }
+}
+
+/// Times `op` on batches of `keys`, cycling through them.
+fn bench_batches(
+    group: &mut Group<'_>,
+    name: &str,
+    param: &str,
+    keys: &[u64],
+    mut op: impl FnMut(&[u64]) -> usize,
+) {
+    let mut batches = keys.chunks(BATCH).cycle();
+    group.bench_function(BenchmarkId::new(name, param), |b| {
+        b.iter(|| black_box(op(batches.next().unwrap_or_default())))
+    });
+}
+
+/// Times `op` on batches of `keys` and then calls `undo` on the same batch,
+/// untimed, so that every batch meets the same load.
+fn bench_undone(
+    group: &mut Group<'_>,
+    name: &str,
+    param: &str,
+    keys: &[u64],
+    mut op: impl FnMut(&[u64]) -> usize,
+    mut undo: impl FnMut(&[u64]),
+) {
+    let mut batches = keys.chunks(BATCH).cycle();
+    group.bench_function(BenchmarkId::new(name, param), |b| {
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                let batch = batches.next().unwrap_or_default();
+                let start = Instant::now();
+                black_box(op(batch));
+                timed += start.elapsed();
+                undo(batch);
+            }
+            timed
+        })
+    });
+}
+
+/// The probe keys shared by every filter.
+struct Probes {
+    hits: Vec<u64>,
+    misses: Vec<u64>,
+    /// Members not yet inserted, for the counting and cuckoo inserts.
+    fresh: Vec<u64>,
+}
+
+impl Probes {
+    fn new(n: u64) -> Self {
+        let count = PROBES.min(n as usize);
+        Self {
+            hits: sample_members(n, count),
+            misses: sample_non_members(count),
+            fresh: (0..count as u64).map(|j| member(n + j)).collect(),
+        }
+    }
+}
+
+fn lookups<F>(
+    c: &mut Criterion,
+    size: &Size,
+    name: &str,
+    probes: &Probes,
+    single: F,
+    batch: impl Fn(&[u64]) -> Vec<bool>,
+) where
+    F: Fn(&u64) -> bool,
+{
+    let param = size.param();
+    for (group_name, keys) in [
+        ("big/lookup_hit", &probes.hits),
+        ("big/lookup_miss", &probes.misses),
+    ] {
+        let mut group = c.benchmark_group(group_name);
+        configure(&mut group);
+        bench_batches(&mut group, name, &param, keys, |b| {
+            b.iter().filter(|k| single(k)).count()
+        });
+        bench_batches(&mut group, &format!("{name} (batch)"), &param, keys, |b| {
+            batch(b).into_iter().filter(|&x| x).count()
+        });
+        group.finish();
+    }
+}
+
+/// The memory floors over an array as large as the filters.
+fn floors(c: &mut Criterion, size: &Size) {
+    #[derive(Clone, Copy)]
+    #[repr(C, align(64))]
+    struct Line([u64; 8]);
+
+    let lines = (size.bytes / 64) as usize;
+    let mut progress = Progress::new("the floor array", lines as u64);
+    let mut array = vec![Line([0; 8]); lines];
+    // A random cycle through every line (Sattolo's algorithm), stored in the
+    // lines themselves: line i holds the index of the line after it.
+    let mut order: Vec<u32> = (0..lines as u32).collect();
+    for i in (1..lines).rev() {
+        let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
+        order.swap(i, j);
+    }
+    for (i, &line) in order.iter().enumerate() {
+        array[line as usize].0[0] = u64::from(order[(i + 1) % lines]);
+    }
+    drop(order);
+    progress.update(lines as u64);
+    progress.finish(lines * 64);
+    let random: Vec<u32> = (0..PROBES as u64)
+        .map(|i| reduce(mix64(i ^ 0xbeef), lines as u64) as u32)
+        .collect();
+
+    let param = size.label.clone();
+    let mut group = c.benchmark_group("big/floor");
+    configure(&mut group);
+    let mut at = 0usize;
+    group.bench_function(BenchmarkId::new("dependent loads", &param), |b| {
+        b.iter(|| {
+            for _ in 0..BATCH {
+                at = array[at].0[0] as usize;
+            }
+            black_box(at)
+        })
+    });
+    let mut batches = random.chunks(BATCH).cycle();
+    group.bench_function(BenchmarkId::new("independent loads", &param), |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for &i in batches.next().unwrap_or_default() {
+                sum = sum.wrapping_add(array[i as usize].0[0]);
+            }
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+/// Items a classic table of `bits` bits holds at 1%, and its `k`.
+fn classic_design(bits: u64) -> (u64, u32) {
+    let n = (bits as f64 * std::f64::consts::LN_2.powi(2) / (1.0 / FPR).ln()) as u64;
+    let k = classic::optimal_num_hashes(bits, n).expect("a valid table");
+    (n, k)
+}
+
+fn blocked(c: &mut Criterion, size: &Size) {
+    // The fewest items whose 1% table is at least the size under test.
+    let (bits_per_item, _) =
+        bloomlab_core::theory::blocked::bits_per_item(512, FPR).expect("valid");
+    let n = (size.bytes as f64 * 8.0 / bits_per_item).ceil() as u64;
+    let mut f = BlockedBloomFilter::builder(n as usize, FPR)
+        .seed(SEED)
+        .build()
+        .expect("valid size");
+    assert!(
+        f.memory_bytes() as u64 >= size.bytes,
+        "the blocked table is smaller than the size under test"
+    );
+    let mut progress = Progress::new("bloomlab::BlockedBloomFilter", n);
+    fill(&mut progress, n, |keys| {
+        f.insert_batch(keys);
+    });
+    progress.finish(f.memory_bytes());
+    let probes = Probes::new(n);
+    lookups(
+        c,
+        size,
+        "bloomlab::BlockedBloomFilter",
+        &probes,
+        |k| f.contains(k),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(
+        &mut group,
+        "bloomlab::BlockedBloomFilter",
+        &param,
+        &probes.hits,
+        |b| b.iter().filter(|k| f.insert(*k)).count(),
+    );
+    bench_batches(
+        &mut group,
+        "bloomlab::BlockedBloomFilter (batch)",
+        &param,
+        &probes.hits,
+        |b| f.insert_batch(b),
+    );
+    group.finish();
+}
+
+fn bloom(c: &mut Criterion, size: &Size) {
+    let bits = size.bytes * 8;
+    let (n, k) = classic_design(bits);
+    let hasher = DefaultHasher::from_seed(SEED);
+    let mut progress = Progress::new("bloomlab::BloomFilter", n);
+    let mut words = vec![0u64; (bits / 64) as usize];
+    fill_bits(&mut words, n, bloomlab_positions(&hasher, bits, k), |d| {
+        progress.update(d)
+    });
+    let mut f = BloomFilter::from_words(words, bits, k, n as usize, hasher).expect("valid parts");
+    progress.finish(f.memory_bytes());
+    let probes = Probes::new(n);
+    lookups(
+        c,
+        size,
+        "bloomlab::BloomFilter",
+        &probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(
+        &mut group,
+        "bloomlab::BloomFilter",
+        &param,
+        &probes.hits,
+        |b| b.iter().filter(|x| f.insert(*x)).count(),
+    );
+    bench_batches(
+        &mut group,
+        "bloomlab::BloomFilter (batch)",
+        &param,
+        &probes.hits,
+        |b| f.insert_batch(b),
+    );
+    group.finish();
+
+    let f = AtomicBloomFilter::from(f);
+    lookups(
+        c,
+        size,
+        "bloomlab::AtomicBloomFilter",
+        &probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(
+        &mut group,
+        "bloomlab::AtomicBloomFilter",
+        &param,
+        &probes.hits,
+        |b| b.iter().filter(|x| f.insert(*x)).count(),
+    );
+    bench_batches(
+        &mut group,
+        "bloomlab::AtomicBloomFilter (batch)",
+        &param,
+        &probes.hits,
+        |b| f.insert_batch(b),
+    );
+    group.finish();
+}
+
+fn fastbloom_sip(c: &mut Criterion, size: &Size) {
+    let bits = size.bytes * 8;
+    let (n, k) = classic_design(bits);
+    let hasher = DefaultHasher::from_seed(SEED);
+    let mut progress = Progress::new("fastbloom (SipHash-1-3)", n);
+    let mut words = vec![0u64; (bits / 64) as usize];
+    fill_bits(&mut words, n, fastbloom_positions(&hasher, bits, k), |d| {
+        progress.update(d)
+    });
+    let mut f = fastbloom::BloomFilter::from_vec(words)
+        .hasher(hasher)
+        .hashes(k);
+    progress.finish(f.num_bits() / 8);
+    let probes = Probes::new(n);
+    let param = size.param();
+    for (group_name, keys) in [
+        ("big/lookup_hit", &probes.hits),
+        ("big/lookup_miss", &probes.misses),
+    ] {
+        let mut group = c.benchmark_group(group_name);
+        configure(&mut group);
+        bench_batches(&mut group, "fastbloom (SipHash-1-3)", &param, keys, |b| {
+            b.iter().filter(|x| f.contains(*x)).count()
+        });
+        group.finish();
+    }
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(
+        &mut group,
+        "fastbloom (SipHash-1-3)",
+        &param,
+        &probes.hits,
+        |b| b.iter().filter(|x| !f.insert(*x)).count(),
+    );
+    group.finish();
+}
+
+fn counting(c: &mut Criterion, size: &Size) {
+    // 4-bit counters: a quarter of the items a bit table of the same bytes holds.
+    let counters = size.bytes * 2;
+    let (n, _) = classic_design(counters);
+    let mut f = CountingBloomFilter::builder(n as usize, FPR)
+        .seed(SEED)
+        .build()
+        .expect("valid size");
+    let mut n = n;
+    while (f.memory_bytes() as u64) < size.bytes {
+        n += n / 1000 + 1;
+        f = CountingBloomFilter::builder(n as usize, FPR)
+            .seed(SEED)
+            .build()
+            .expect("valid size");
+    }
+    let mut progress = Progress::new("bloomlab::CountingBloomFilter", n);
+    fill(&mut progress, n, |keys| {
+        f.insert_batch(keys);
+    });
+    progress.finish(f.memory_bytes());
+    let probes = Probes::new(n);
+    lookups(
+        c,
+        size,
+        "bloomlab::CountingBloomFilter",
+        &probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    let cell = std::cell::RefCell::new(f);
+    bench_undone(
+        &mut group,
+        "bloomlab::CountingBloomFilter",
+        &param,
+        &probes.fresh,
+        |b| b.iter().filter(|x| cell.borrow_mut().insert(*x)).count(),
+        |b| remove_all_counting(&mut cell.borrow_mut(), b),
+    );
+    bench_undone(
+        &mut group,
+        "bloomlab::CountingBloomFilter (batch)",
+        &param,
+        &probes.fresh,
+        |b| cell.borrow_mut().insert_batch(b),
+        |b| remove_all_counting(&mut cell.borrow_mut(), b),
+    );
+    group.finish();
+}
+
+fn remove_all_counting(f: &mut CountingBloomFilter, keys: &[u64]) {
+    for k in keys {
+        f.remove(k).expect("a key just inserted is present");
+    }
+}
+
+fn cuckoo(c: &mut Criterion, size: &Size) {
+    // The table `new(n, 1%)` plans for n items has a power of two of
+    // buckets; take the fewest items whose table is at least the size.
+    let probe = CuckooFilter::builder(1, FPR)
+        .seed(SEED)
+        .build()
+        .expect("valid size");
+    let slot_bits = f64::from(probe.fingerprint_bits());
+    drop(probe);
+    let mut n = (size.bytes as f64 * 8.0 / slot_bits * 0.5) as u64;
+    let mut f = CuckooFilter::builder(n as usize, FPR)
+        .seed(SEED)
+        .build()
+        .expect("valid size");
+    while (f.memory_bytes() as u64) < size.bytes {
+        n += n / 100 + 1;
+        f = CuckooFilter::builder(n as usize, FPR)
+            .seed(SEED)
+            .build()
+            .expect("valid size");
+    }
+    let mut progress = Progress::new("bloomlab::CuckooFilter", n);
+    fill(&mut progress, n, |keys| {
+        f.insert_batch(keys).expect("new(n, p) holds n items");
+    });
+    progress.finish(f.memory_bytes());
+    eprintln!("big: cuckoo load factor {:.3}", f.load_factor());
+    let probes = Probes::new(n);
+    lookups(
+        c,
+        size,
+        "bloomlab::CuckooFilter",
+        &probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    let cell = std::cell::RefCell::new(f);
+    bench_undone(
+        &mut group,
+        "bloomlab::CuckooFilter",
+        &param,
+        &probes.fresh,
+        |b| {
+            b.iter()
+                .filter(|x| cell.borrow_mut().insert(*x).unwrap_or(false))
+                .count()
+        },
+        |b| remove_all_cuckoo(&mut cell.borrow_mut(), b),
+    );
+    bench_undone(
+        &mut group,
+        "bloomlab::CuckooFilter (batch)",
+        &param,
+        &probes.fresh,
+        |b| cell.borrow_mut().insert_batch(b).unwrap_or(0),
+        |b| remove_all_cuckoo(&mut cell.borrow_mut(), b),
+    );
+    group.finish();
+}
+
+fn remove_all_cuckoo(f: &mut CuckooFilter, keys: &[u64]) {
+    for k in keys {
+        f.remove(k).expect("a key just inserted is present");
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let size = Size::from_env();
+    floors(c, &size);
+    blocked(c, &size);
+    bloom(c, &size);
+    fastbloom_sip(c, &size);
+    counting(c, &size);
+    cuckoo(c, &size);
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,6 +1,7 @@
 //! Shared helpers for the benchmarks: seeded keys, the same ones the tests
 //! and experiments draw (`bloomlab-testkit`).
 
+pub mod big;
 pub mod report;
 
 /// `n` member keys (top bit clear) from `seed`.
