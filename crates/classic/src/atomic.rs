@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use bloomlab_core::batch::{self, Pipeline};
+use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
@@ -185,17 +185,12 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
     /// [`contains`](Self::contains). Pipelined like
     /// [`BloomFilter::contains_batch`](crate::BloomFilter::contains_batch).
     pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
-        let mut answers = Vec::with_capacity(items.len());
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                answers.push(self.contains_hash(ready));
-            }
-        }
-        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
-        answers
+        batch::contains(
+            &self.hasher,
+            items,
+            |hash| self.prefetch(hash),
+            |hash| self.contains_hash(hash),
+        )
     }
 
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
@@ -203,16 +198,12 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
     /// [`contains_batch`](Self::contains_batch).
     pub fn insert_batch<T: Hash>(&self, items: &[T]) -> usize {
         let mut new = 0;
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                new += usize::from(self.insert_hash(ready));
-            }
-        }
-        for hash in line.drain() {
-            new += usize::from(self.insert_hash(hash));
+        for chunk in items.chunks(batch::CHUNK) {
+            let hashes = Hashes::of(&self.hasher, chunk);
+            batch::walk(&hashes, |step, hash| match step {
+                Step::Prefetch => self.prefetch(hash),
+                Step::Probe => new += usize::from(self.insert_hash(hash)),
+            });
         }
         new
     }

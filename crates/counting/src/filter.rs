@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::batch::{self, Pipeline};
+use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
@@ -398,8 +398,9 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache: each item is hashed and
-    /// the words of its `k` counters prefetched [`LANES`](batch::LANES) items
+    /// Pipelined for tables larger than the cache ([`batch`]): items are
+    /// hashed a chunk at a time, and
+    /// the words of its `k` counters prefetched [`AHEAD`](batch::AHEAD) items
     /// before it is probed, so that many memory loads are in flight at once.
     ///
     /// ```
@@ -412,17 +413,12 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
-        let mut answers = Vec::with_capacity(items.len());
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                answers.push(self.contains_hash(ready));
-            }
-        }
-        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
-        answers
+        batch::contains(
+            &self.hasher,
+            items,
+            |hash| self.prefetch(hash),
+            |hash| self.contains_hash(hash),
+        )
     }
 
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
@@ -430,16 +426,12 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// pipelined like [`contains_batch`](Self::contains_batch).
     pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
         let mut new = 0;
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                new += usize::from(self.insert_hash(ready));
-            }
-        }
-        for hash in line.drain() {
-            new += usize::from(self.insert_hash(hash));
+        for chunk in items.chunks(batch::CHUNK) {
+            let hashes = Hashes::of(&self.hasher, chunk);
+            batch::walk(&hashes, |step, hash| match step {
+                Step::Prefetch => self.prefetch(hash),
+                Step::Probe => new += usize::from(self.insert_hash(hash)),
+            });
         }
         new
     }

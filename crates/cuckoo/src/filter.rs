@@ -3,7 +3,7 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
-use bloomlab_core::batch::Pipeline;
+use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{
@@ -363,8 +363,9 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache: each item is hashed and
-    /// its two buckets prefetched [`LANES`](bloomlab_core::batch::LANES)
+    /// Pipelined for tables larger than the cache ([`batch`]): items are
+    /// hashed a chunk at a time, and
+    /// its two buckets prefetched [`AHEAD`](batch::AHEAD)
     /// items before it is probed, so that many memory loads are in flight at
     /// once.
     ///
@@ -378,17 +379,12 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
-        let mut answers = Vec::with_capacity(items.len());
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                answers.push(self.contains_hash(ready));
-            }
-        }
-        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
-        answers
+        batch::contains(
+            &self.hasher,
+            items,
+            |hash| self.prefetch(hash),
+            |hash| self.contains_hash(hash),
+        )
     }
 
     /// Stores every item of `items` in order, as [`insert`](Self::insert)
@@ -402,26 +398,24 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// [`stored`](InsertBatchError::stored): the items before it are stored,
     /// it and the ones after it are not, and nothing stored before is lost.
     pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
-        let mut new = 0;
-        let mut stored = 0;
-        let mut line = Pipeline::new();
-        let mut put = |filter: &mut Self, hash: u64| match filter.insert_hash(hash) {
-            Ok(fresh) => {
-                new += usize::from(fresh);
-                stored += 1;
-                Ok(())
+        let (mut new, mut stored) = (0, 0);
+        for chunk in items.chunks(batch::CHUNK) {
+            let hashes = Hashes::of(&self.hasher, chunk);
+            let mut failed = None;
+            batch::walk(&hashes, |step, hash| match step {
+                Step::Prefetch => self.prefetch(hash),
+                Step::Probe if failed.is_none() => match self.insert_hash(hash) {
+                    Ok(fresh) => {
+                        new += usize::from(fresh);
+                        stored += 1;
+                    }
+                    Err(error) => failed = Some(error),
+                },
+                Step::Probe => {}
+            });
+            if let Some(error) = failed {
+                return Err(InsertBatchError::new(stored, new, error));
             }
-            Err(error) => Err(InsertBatchError::new(stored, new, error)),
-        };
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                put(self, ready)?;
-            }
-        }
-        for hash in line.drain() {
-            put(self, hash)?;
         }
         Ok(new)
     }

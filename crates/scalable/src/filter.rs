@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::batch::{self, Pipeline};
+use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::{classic, scalable};
 use bloomlab_core::{
@@ -202,26 +202,24 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
     /// filter, it and the ones after it are not, and nothing stored before
     /// is lost.
     pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
-        let mut new = 0;
-        let mut stored = 0;
-        let mut line = Pipeline::new();
-        let mut put = |filter: &mut Self, hash: u64| match filter.insert_hash(hash) {
-            Ok(fresh) => {
-                new += usize::from(fresh);
-                stored += 1;
-                Ok(())
+        let (mut new, mut stored) = (0, 0);
+        for chunk in items.chunks(batch::CHUNK) {
+            let hashes = Hashes::of(&self.hasher, chunk);
+            let mut failed = None;
+            batch::walk(&hashes, |step, hash| match step {
+                Step::Prefetch => self.prefetch(hash),
+                Step::Probe if failed.is_none() => match self.insert_hash(hash) {
+                    Ok(fresh) => {
+                        new += usize::from(fresh);
+                        stored += 1;
+                    }
+                    Err(error) => failed = Some(error),
+                },
+                Step::Probe => {}
+            });
+            if let Some(error) = failed {
+                return Err(InsertBatchError::new(stored, new, error));
             }
-            Err(error) => Err(InsertBatchError::new(stored, new, error)),
-        };
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                put(self, ready)?;
-            }
-        }
-        for hash in line.drain() {
-            put(self, hash)?;
         }
         Ok(new)
     }
@@ -331,10 +329,11 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for chains larger than the cache: each item is hashed and
+    /// Pipelined for chains larger than the cache ([`batch`]): items are
+    /// hashed a chunk at a time, and
     /// the words of its first-round bits in every layer (those
     /// [`contains_hash`](Self::contains_hash) reads before it branches)
-    /// prefetched [`LANES`](batch::LANES) items before it is probed, so that
+    /// prefetched [`AHEAD`](batch::AHEAD) items before it is probed, so that
     /// many memory loads are in flight at once.
     ///
     /// ```
@@ -350,17 +349,12 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
-        let mut answers = Vec::with_capacity(items.len());
-        let mut line = Pipeline::new();
-        for item in items {
-            let hash = self.hasher.hash_one(item);
-            self.prefetch(hash);
-            if let Some(ready) = line.push(hash) {
-                answers.push(self.contains_hash(ready));
-            }
-        }
-        answers.extend(line.drain().map(|hash| self.contains_hash(hash)));
-        answers
+        batch::contains(
+            &self.hasher,
+            items,
+            |hash| self.prefetch(hash),
+            |hash| self.contains_hash(hash),
+        )
     }
 
     /// Starts loading, in every layer, the words of the item's first-round
