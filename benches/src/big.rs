@@ -51,12 +51,35 @@ const CHUNK: u64 = 1 << 21;
 
 /// Sets in `words` the bit positions `positions(member(i))` of every member
 /// `i < n`, as inserting those members would, but region by region so that
-/// the writes stay in cache. `progress` is called after each chunk of keys
-/// with the number of keys done.
+/// the writes stay in cache, and on two threads. `progress` is called now
+/// and then with about how many keys are done.
 pub fn fill_bits<I>(
     words: &mut [u64],
     n: u64,
-    positions: impl Fn(u64) -> I,
+    positions: impl Fn(u64) -> I + Sync,
+    mut progress: impl FnMut(u64),
+) where
+    I: Iterator<Item = u64>,
+{
+    // Two halves of the keys on two threads, each into its own table, then
+    // the second table ORed into the first: the same bits, in half the time.
+    let half = n / 2;
+    let mut second = vec![0u64; words.len()];
+    std::thread::scope(|scope| {
+        scope.spawn(|| fill_range(&mut second, half..n, &positions, |_| {}));
+        fill_range(words, 0..half, &positions, |done| progress(done * 2));
+    });
+    for (word, other) in words.iter_mut().zip(&second) {
+        *word |= other;
+    }
+    progress(n);
+}
+
+/// [`fill_bits`] for the members `range`, on one thread.
+fn fill_range<I>(
+    words: &mut [u64],
+    range: std::ops::Range<u64>,
+    positions: &impl Fn(u64) -> I,
     mut progress: impl FnMut(u64),
 ) where
     I: Iterator<Item = u64>,
@@ -64,7 +87,7 @@ pub fn fill_bits<I>(
     let regions = ((words.len() as u64 * 64) >> REGION_LOG2) as usize + 1;
     let mut pending: Vec<Vec<u32>> = vec![Vec::new(); regions];
     let mask = (1u64 << REGION_LOG2) - 1;
-    let mut start = 0;
+    let (mut start, n) = (range.start, range.end);
     while start < n {
         let end = n.min(start + CHUNK);
         for i in start..end {
@@ -80,7 +103,7 @@ pub fn fill_bits<I>(
             offsets.clear();
         }
         start = end;
-        progress(start);
+        progress(start - range.start);
     }
 }
 
@@ -186,7 +209,7 @@ mod tests {
         fill_bits(&mut words, N, bloomlab_positions(&hasher, BITS, 7), |d| {
             done.push(d)
         });
-        assert_eq!(done, [N]);
+        assert_eq!(done.last(), Some(&N));
         assert_eq!(words, inserted.as_words());
     }
 
