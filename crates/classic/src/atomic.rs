@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::codec::Variant;
-use bloomlab_core::hash::Positions;
+use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
     DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, Persist,
@@ -188,6 +188,7 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(self.num_hashes as usize),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -200,10 +201,14 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(&hashes, |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe => new += usize::from(self.insert_hash(hash)),
-            });
+            batch::walk(
+                &hashes,
+                batch::ahead(self.num_hashes as usize),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe => new += usize::from(self.insert_hash(hash)),
+                },
+            );
         }
         new
     }
@@ -229,12 +234,10 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        let mut all = true;
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
             let (i, mask) = locate(bit);
-            all &= self.words[i].load(ORDER) & mask != 0;
-        }
-        all
+            self.words[i].load(ORDER) & mask != 0
+        })
     }
 
     /// Inserts made, repeats included. (It wraps after `usize::MAX`

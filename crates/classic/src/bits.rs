@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hash};
 
 use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::codec::Variant;
-use bloomlab_core::hash::Positions;
+use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
     DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
@@ -228,16 +228,10 @@ impl<S: BuildHasher> BloomFilter<S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        // Every position is tested, without stopping at the first unset bit:
-        // where a miss stops is unpredictable, and the mispredicted branch
-        // costs more than the loads it saves (they overlap; measured with
-        // the `classic` bench).
-        let mut all = true;
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
             let (i, mask) = locate(bit);
-            all &= self.words[i] & mask != 0;
-        }
-        all
+            self.words[i] & mask != 0
+        })
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
@@ -245,7 +239,7 @@ impl<S: BuildHasher> BloomFilter<S> {
     ///
     /// Pipelined for tables larger than the cache ([`batch`]): items are
     /// hashed a chunk at a time, and
-    /// the words of its `k` bits prefetched [`AHEAD`](batch::AHEAD) items
+    /// the words of its `k` bits prefetched a few items ([`ahead`](batch::ahead))
     /// before it is probed, so that many memory loads are in flight at once.
     ///
     /// ```
@@ -259,6 +253,7 @@ impl<S: BuildHasher> BloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(self.num_hashes as usize),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -271,10 +266,14 @@ impl<S: BuildHasher> BloomFilter<S> {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(&hashes, |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe => new += usize::from(self.insert_hash(hash)),
-            });
+            batch::walk(
+                &hashes,
+                batch::ahead(self.num_hashes as usize),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe => new += usize::from(self.insert_hash(hash)),
+                },
+            );
         }
         new
     }

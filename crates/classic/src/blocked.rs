@@ -257,7 +257,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     ///
     /// Pipelined for tables larger than the cache ([`batch`]): items are
     /// hashed a chunk at a time, and
-    /// its block prefetched [`AHEAD`](batch::AHEAD) items before it is
+    /// its block prefetched a few items ([`ahead`](batch::ahead)) before it is
     /// probed, so that many memory loads are in flight at once.
     ///
     /// ```
@@ -271,6 +271,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(1),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -283,7 +284,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(&hashes, |step, hash| match step {
+            batch::walk(&hashes, batch::ahead(1), |step, hash| match step {
                 Step::Prefetch => self.prefetch(hash),
                 Step::Probe => new += usize::from(self.insert_hash(hash)),
             });

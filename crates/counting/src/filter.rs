@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::batch::{self, Hashes, Step};
-use bloomlab_core::hash::Positions;
+use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
     DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, RemoveError,
@@ -275,9 +275,7 @@ impl<S> CountingBloomFilter<S> {
 
     #[inline(always)]
     fn contains_at<const L: u32>(&self, hash: u64) -> bool {
-        let mut positions = self.positions(hash);
-        (0..self.num_hashes).all(|_| {
-            let pos = positions.next().unwrap_or_default();
+        all_positions(hash, self.counters.len(), self.num_hashes, |pos| {
             self.counters.get_at::<L>(pos) != 0
         })
     }
@@ -400,7 +398,7 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     ///
     /// Pipelined for tables larger than the cache ([`batch`]): items are
     /// hashed a chunk at a time, and
-    /// the words of its `k` counters prefetched [`AHEAD`](batch::AHEAD) items
+    /// the words of its `k` counters prefetched a few items ([`ahead`](batch::ahead))
     /// before it is probed, so that many memory loads are in flight at once.
     ///
     /// ```
@@ -416,6 +414,7 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(self.num_hashes as usize),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -428,10 +427,14 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(&hashes, |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe => new += usize::from(self.insert_hash(hash)),
-            });
+            batch::walk(
+                &hashes,
+                batch::ahead(self.num_hashes as usize),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe => new += usize::from(self.insert_hash(hash)),
+                },
+            );
         }
         new
     }

@@ -365,7 +365,7 @@ impl<S: BuildHasher> CuckooFilter<S> {
     ///
     /// Pipelined for tables larger than the cache ([`batch`]): items are
     /// hashed a chunk at a time, and
-    /// its two buckets prefetched [`AHEAD`](batch::AHEAD)
+    /// its two buckets prefetched a few items ([`ahead`](batch::ahead))
     /// items before it is probed, so that many memory loads are in flight at
     /// once.
     ///
@@ -382,6 +382,7 @@ impl<S: BuildHasher> CuckooFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(2),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -402,7 +403,7 @@ impl<S: BuildHasher> CuckooFilter<S> {
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
             let mut failed = None;
-            batch::walk(&hashes, |step, hash| match step {
+            batch::walk(&hashes, batch::ahead(2), |step, hash| match step {
                 Step::Prefetch => self.prefetch(hash),
                 Step::Probe if failed.is_none() => match self.insert_hash(hash) {
                     Ok(fresh) => {

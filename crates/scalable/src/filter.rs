@@ -206,17 +206,21 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
             let mut failed = None;
-            batch::walk(&hashes, |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe if failed.is_none() => match self.insert_hash(hash) {
-                    Ok(fresh) => {
-                        new += usize::from(fresh);
-                        stored += 1;
-                    }
-                    Err(error) => failed = Some(error),
+            batch::walk(
+                &hashes,
+                batch::ahead(self.layers.len() * FIRST_ROUND),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe if failed.is_none() => match self.insert_hash(hash) {
+                        Ok(fresh) => {
+                            new += usize::from(fresh);
+                            stored += 1;
+                        }
+                        Err(error) => failed = Some(error),
+                    },
+                    Step::Probe => {}
                 },
-                Step::Probe => {}
-            });
+            );
             if let Some(error) = failed {
                 return Err(InsertBatchError::new(stored, new, error));
             }
@@ -333,7 +337,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     /// hashed a chunk at a time, and
     /// the words of its first-round bits in every layer (those
     /// [`contains_hash`](Self::contains_hash) reads before it branches)
-    /// prefetched [`AHEAD`](batch::AHEAD) items before it is probed, so that
+    /// prefetched a few items ([`ahead`](batch::ahead)) before it is probed, so that
     /// many memory loads are in flight at once.
     ///
     /// ```
@@ -352,6 +356,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
+            batch::ahead(self.layers.len() * FIRST_ROUND),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
