@@ -138,7 +138,7 @@ impl Table {
     }
 
     /// The bucket's `b·f` bits when they fit a word (`b·f ≤ 64`).
-    #[inline]
+    #[inline(always)]
     fn bucket64(&self, i: usize) -> u64 {
         let pos = i * self.bucket_bits as usize;
         let (w, off) = (pos / 64, (pos % 64) as u32);
@@ -155,7 +155,7 @@ impl Table {
     ///
     /// Both buckets are read before either is tested, so their two memory
     /// reads overlap; buckets of at most 64 bits take the one-word path.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn holds_either(&self, i1: usize, i2: usize, fp: u32) -> bool {
         if self.bucket_bits <= 64 {
             let (low, high) = (self.lane_low as u64, self.lane_high as u64);
