@@ -271,7 +271,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
-            batch::ahead(1),
+            batch::ahead(self.memory_bytes(), 1),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -284,10 +284,14 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(&hashes, batch::ahead(1), |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe => new += usize::from(self.insert_hash(hash)),
-            });
+            batch::walk(
+                &hashes,
+                batch::ahead(self.memory_bytes(), 1),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe => new += usize::from(self.insert_hash(hash)),
+                },
+            );
         }
         new
     }

@@ -414,7 +414,7 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
-            batch::ahead(self.num_hashes as usize),
+            batch::ahead(self.memory_bytes(), self.num_hashes as usize),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -429,7 +429,7 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
             let hashes = Hashes::of(&self.hasher, chunk);
             batch::walk(
                 &hashes,
-                batch::ahead(self.num_hashes as usize),
+                batch::ahead(self.memory_bytes(), self.num_hashes as usize),
                 |step, hash| match step {
                     Step::Prefetch => self.prefetch(hash),
                     Step::Probe => new += usize::from(self.insert_hash(hash)),

@@ -382,7 +382,7 @@ impl<S: BuildHasher> CuckooFilter<S> {
         batch::contains(
             &self.hasher,
             items,
-            batch::ahead(2),
+            batch::ahead(self.memory_bytes(), 2),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
@@ -403,17 +403,21 @@ impl<S: BuildHasher> CuckooFilter<S> {
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
             let mut failed = None;
-            batch::walk(&hashes, batch::ahead(2), |step, hash| match step {
-                Step::Prefetch => self.prefetch(hash),
-                Step::Probe if failed.is_none() => match self.insert_hash(hash) {
-                    Ok(fresh) => {
-                        new += usize::from(fresh);
-                        stored += 1;
-                    }
-                    Err(error) => failed = Some(error),
+            batch::walk(
+                &hashes,
+                batch::ahead(self.memory_bytes(), 2),
+                |step, hash| match step {
+                    Step::Prefetch => self.prefetch(hash),
+                    Step::Probe if failed.is_none() => match self.insert_hash(hash) {
+                        Ok(fresh) => {
+                            new += usize::from(fresh);
+                            stored += 1;
+                        }
+                        Err(error) => failed = Some(error),
+                    },
+                    Step::Probe => {}
                 },
-                Step::Probe => {}
-            });
+            );
             if let Some(error) = failed {
                 return Err(InsertBatchError::new(stored, new, error));
             }

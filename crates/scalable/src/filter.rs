@@ -208,7 +208,7 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
             let mut failed = None;
             batch::walk(
                 &hashes,
-                batch::ahead(self.layers.len() * FIRST_ROUND),
+                batch::ahead(self.memory_bytes(), self.layers.len() * FIRST_ROUND),
                 |step, hash| match step {
                     Step::Prefetch => self.prefetch(hash),
                     Step::Probe if failed.is_none() => match self.insert_hash(hash) {
@@ -356,7 +356,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
         batch::contains(
             &self.hasher,
             items,
-            batch::ahead(self.layers.len() * FIRST_ROUND),
+            batch::ahead(self.memory_bytes(), self.layers.len() * FIRST_ROUND),
             |hash| self.prefetch(hash),
             |hash| self.contains_hash(hash),
         )
