@@ -37,9 +37,9 @@ use bloomlab::prelude::{
 use bloomlab_benches::big::{
     bloomlab_positions, fastbloom_positions, fill_bits, member, sample_members, sample_non_members,
 };
-use bloomlab_core::DefaultHasher;
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::classic;
+use bloomlab_core::{DefaultHasher, Deletable, Membership};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 const FPR: f64 = 0.01;
@@ -445,96 +445,73 @@ fn fastbloom_sip(c: &mut Criterion, size: &Size) {
 }
 
 fn counting(c: &mut Criterion, size: &Size) {
-    // 4-bit counters: a quarter of the items a bit table of the same bytes holds.
-    let counters = size.bytes * 2;
-    let (n, _) = classic_design(counters);
-    let mut f = CountingBloomFilter::builder(n as usize, FPR)
-        .seed(SEED)
-        .build()
-        .expect("valid size");
-    let mut n = n;
-    while (f.memory_bytes() as u64) < size.bytes {
-        n += n / 1000 + 1;
-        f = CountingBloomFilter::builder(n as usize, FPR)
+    // 4-bit counters: a quarter of the items a bit table of the same bytes
+    // holds; start there and step up by 0.1%.
+    let (n, _) = classic_design(size.bytes * 2);
+    let (n, f) = fewest_items(size.bytes, n, 1000, |n| {
+        CountingBloomFilter::builder(n as usize, FPR)
             .seed(SEED)
             .build()
-            .expect("valid size");
-    }
-    let mut progress = Progress::new("bloomlab::CountingBloomFilter", n);
-    fill(&mut progress, n, |keys| {
-        f.insert_batch(keys);
     });
-    progress.finish(f.memory_bytes());
-    let probes = Probes::new(n);
-    lookups(
-        c,
-        size,
-        "bloomlab::CountingBloomFilter",
-        &probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    let cell = std::cell::RefCell::new(f);
-    bench_undone(
-        &mut group,
-        "bloomlab::CountingBloomFilter",
-        &param,
-        &probes.fresh,
-        |b| b.iter().filter(|x| cell.borrow_mut().insert(*x)).count(),
-        |b| remove_all_counting(&mut cell.borrow_mut(), b),
-    );
-    bench_undone(
-        &mut group,
-        "bloomlab::CountingBloomFilter (batch)",
-        &param,
-        &probes.fresh,
-        |b| cell.borrow_mut().insert_batch(b),
-        |b| remove_all_counting(&mut cell.borrow_mut(), b),
-    );
-    group.finish();
-}
-
-fn remove_all_counting(f: &mut CountingBloomFilter, keys: &[u64]) {
-    for k in keys {
-        f.remove(k).expect("a key just inserted is present");
-    }
+    deletable(c, size, "bloomlab::CountingBloomFilter", n, f);
 }
 
 fn cuckoo(c: &mut Criterion, size: &Size) {
-    // The table `new(n, 1%)` plans for n items has a power of two of
-    // buckets; take the fewest items whose table is at least the size.
-    let probe = CuckooFilter::builder(1, FPR)
+    // `new(n, 1%)` rounds the table to a power of two of buckets; start at
+    // half the slots the size holds and step up by 1%.
+    let slot_bits = CuckooFilter::builder(1, FPR)
         .seed(SEED)
         .build()
-        .expect("valid size");
-    let slot_bits = f64::from(probe.fingerprint_bits());
-    drop(probe);
-    let mut n = (size.bytes as f64 * 8.0 / slot_bits * 0.5) as u64;
-    let mut f = CuckooFilter::builder(n as usize, FPR)
-        .seed(SEED)
-        .build()
-        .expect("valid size");
-    while (f.memory_bytes() as u64) < size.bytes {
-        n += n / 100 + 1;
-        f = CuckooFilter::builder(n as usize, FPR)
-            .seed(SEED)
-            .build()
-            .expect("valid size");
+        .map_or(12, |f| f.fingerprint_bits());
+    let n = (size.bytes as f64 * 8.0 / f64::from(slot_bits) * 0.5) as u64;
+    let (n, f) = fewest_items(size.bytes, n, 100, |n| {
+        CuckooFilter::builder(n as usize, FPR).seed(SEED).build()
+    });
+    deletable(c, size, "bloomlab::CuckooFilter", n, f);
+}
+
+/// The fewest items, from `n` up in steps of `1/step` of it, whose filter
+/// `build` makes a table of at least `bytes`, and that filter. (Building is
+/// cheap: the tables are zeroed pages the kernel maps on first touch.)
+fn fewest_items<F, E>(
+    bytes: u64,
+    mut n: u64,
+    step: u64,
+    build: impl Fn(u64) -> Result<F, E>,
+) -> (u64, F)
+where
+    F: Membership<u64>,
+    E: std::fmt::Debug,
+{
+    loop {
+        let f = build(n).expect("a valid size");
+        if f.memory_bytes() as u64 >= bytes {
+            return (n, f);
+        }
+        n += n / step + 1;
     }
-    let mut progress = Progress::new("bloomlab::CuckooFilter", n);
+}
+
+/// A filter that deletes, filled to `n` items by its own batch insert and
+/// measured through the `Membership` and `Deletable` traits (which call the
+/// inherent methods). Its inserts are timed on keys it does not hold and
+/// then removed, untimed, so every batch meets the same load.
+fn deletable<F: Deletable<u64>>(c: &mut Criterion, size: &Size, name: &str, n: u64, mut f: F) {
+    let mut progress = Progress::new(name, n);
     fill(&mut progress, n, |keys| {
-        f.insert_batch(keys).expect("new(n, p) holds n items");
+        f.insert_batch(keys)
+            .expect("the filter was built for n items");
     });
     progress.finish(f.memory_bytes());
-    eprintln!("big: cuckoo load factor {:.3}", f.load_factor());
+    eprintln!(
+        "big: {name}: {:.2} bits per item",
+        f.bits_per_item().unwrap_or(f64::NAN)
+    );
     let probes = Probes::new(n);
     lookups(
         c,
         size,
-        "bloomlab::CuckooFilter",
+        name,
         &probes,
         |x| f.contains(x),
         |b| f.contains_batch(b),
@@ -543,33 +520,32 @@ fn cuckoo(c: &mut Criterion, size: &Size) {
     let mut group = c.benchmark_group("big/insert");
     configure(&mut group);
     let cell = std::cell::RefCell::new(f);
+    let undo = |keys: &[u64]| {
+        let mut f = cell.borrow_mut();
+        for k in keys {
+            f.remove(k).expect("a key just inserted is present");
+        }
+    };
     bench_undone(
         &mut group,
-        "bloomlab::CuckooFilter",
+        name,
         &param,
         &probes.fresh,
         |b| {
-            b.iter()
-                .filter(|x| cell.borrow_mut().insert(*x).unwrap_or(false))
-                .count()
+            let mut f = cell.borrow_mut();
+            b.iter().filter(|x| f.insert(x).unwrap_or(false)).count()
         },
-        |b| remove_all_cuckoo(&mut cell.borrow_mut(), b),
+        undo,
     );
     bench_undone(
         &mut group,
-        "bloomlab::CuckooFilter (batch)",
+        &format!("{name} (batch)"),
         &param,
         &probes.fresh,
         |b| cell.borrow_mut().insert_batch(b).unwrap_or(0),
-        |b| remove_all_cuckoo(&mut cell.borrow_mut(), b),
+        undo,
     );
     group.finish();
-}
-
-fn remove_all_cuckoo(f: &mut CuckooFilter, keys: &[u64]) {
-    for k in keys {
-        f.remove(k).expect("a key just inserted is present");
-    }
 }
 
 fn bench(c: &mut Criterion) {
