@@ -236,7 +236,11 @@ mod tests {
         assert_eq!(ahead(big, 7), 3);
         assert_eq!(ahead(big, 0), LINES_IN_FLIGHT);
         assert_eq!(ahead(big, 1_000), 1);
-        assert_eq!(ahead(PREFETCH_MIN_BYTES, 7), 0, "k lines of a table in cache");
+        assert_eq!(
+            ahead(PREFETCH_MIN_BYTES, 7),
+            0,
+            "k lines of a table in cache"
+        );
         assert_eq!(ahead(PREFETCH_MIN_BYTES, 1), LINES_IN_FLIGHT);
         assert_eq!(ahead(PREFETCH_MIN_BYTES + 1, 7), 3);
     }
