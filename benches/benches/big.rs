@@ -14,16 +14,18 @@
 //!     table), and `fastbloom (SipHash-1-3)`, whose tables are built by
 //!     [`fill_bits`]: the exact bits their inserts would set (tested), set in
 //!     an order that keeps the writes in cache;
-//!   - `bloomlab::CountingBloomFilter` (4-bit counters) and
-//!     `bloomlab::CuckooFilter`, filled by their own `insert_batch`.
+//!   - `bloomlab::CountingBloomFilter` (4-bit counters),
+//!     `bloomlab::CuckooFilter` and `bloomlab::ScalableBloomFilter` (one
+//!     layer: its initial capacity is what the size holds), filled by their
+//!     own `insert_batch`.
 //!
 //!   Every filter hashes with `DefaultHasher::from_seed(7)`. Hits are
 //!   members drawn at random, misses are keys never inserted. Inserts into
 //!   the Bloom filters re-insert members (same work, same load); the counting
 //!   and cuckoo inserts are timed and then undone, untimed.
 //!
-//! Scalable filters and the other peers are measured at 1M items only; see
-//! `benches/FINDINGS.md` for why (their fills at this size cost minutes each).
+//! The other peers are measured at 1M items only; see `benches/FINDINGS.md`
+//! for why (their fills at this size cost minutes each).
 //!
 //! `cargo bench -- --test` runs everything once at 16 MiB instead, and
 //! `BLOOMLAB_BIG_MIB` sets another size for a quick look.
@@ -33,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
+    ScalableBloomFilter,
 };
 use bloomlab_benches::big::{
     bloomlab_positions, fastbloom_positions, fill_bits, member, sample_members, sample_non_members,
@@ -470,6 +473,53 @@ fn cuckoo(c: &mut Criterion, size: &Size) {
     deletable(c, size, "bloomlab::CuckooFilter", n, f);
 }
 
+fn scalable(c: &mut Criterion, size: &Size) {
+    // Built for as many items as its first layer (at 1% × (1 − 0.85)) holds
+    // in the size, so the chain is one layer of at least that size: what a
+    // right initial capacity gives.
+    let n = (size.bytes as f64 * 8.0 / bits_per_item_at(FPR * 0.15)) as u64;
+    let (n, mut f) = fewest_items(size.bytes, n * 99 / 100, 1000, |n| {
+        ScalableBloomFilter::builder(n as usize, FPR)
+            .seed(SEED)
+            .build()
+    });
+    let name = "bloomlab::ScalableBloomFilter";
+    let mut progress = Progress::new(name, n);
+    fill(&mut progress, n, |keys| {
+        f.insert_batch(keys).expect("no memory cap is set");
+    });
+    progress.finish(f.memory_bytes());
+    eprintln!("big: {name}: {} layer(s)", f.layers().len());
+    let probes = Probes::new(n);
+    lookups(
+        c,
+        size,
+        name,
+        &probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(&mut group, name, &param, &probes.hits, |b| {
+        b.iter().filter(|x| f.insert(*x).unwrap_or(false)).count()
+    });
+    bench_batches(
+        &mut group,
+        &format!("{name} (batch)"),
+        &param,
+        &probes.hits,
+        |b| f.insert_batch(b).unwrap_or(0),
+    );
+    group.finish();
+}
+
+/// Bits per item of a classic table at rate `p` with the best k.
+fn bits_per_item_at(p: f64) -> f64 {
+    (1.0 / p).ln() / std::f64::consts::LN_2.powi(2)
+}
+
 /// The fewest items, from `n` up in steps of `1/step` of it, whose filter
 /// `build` makes a table of at least `bytes`, and that filter. (Building is
 /// cheap: the tables are zeroed pages the kernel maps on first touch.)
@@ -556,6 +606,7 @@ fn bench(c: &mut Criterion) {
     fastbloom_sip(c, &size);
     counting(c, &size);
     cuckoo(c, &size);
+    scalable(c, &size);
 }
 
 criterion_group!(benches, bench);

@@ -206,11 +206,15 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
             let mut failed = None;
+            let active_hashes = self.layers[self.active].num_hashes() as usize;
             batch::walk(
                 &hashes,
-                batch::ahead(self.memory_bytes(), self.layers.len() * FIRST_ROUND),
+                batch::ahead(
+                    self.memory_bytes(),
+                    self.layers.len() * FIRST_ROUND + active_hashes,
+                ),
                 |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
+                    Step::Prefetch => self.prefetch_insert(hash),
                     Step::Probe if failed.is_none() => match self.insert_hash(hash) {
                         Ok(fresh) => {
                             new += usize::from(fresh);
@@ -375,6 +379,20 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
                 if let Some(word) = words.get((bit >> 6) as usize) {
                     batch::prefetch(word);
                 }
+            }
+        }
+    }
+
+    /// [`prefetch`](Self::prefetch), and the words of every bit the item
+    /// sets in the layer that takes new items.
+    #[inline]
+    fn prefetch_insert(&self, hash: u64) {
+        self.prefetch(hash);
+        let layer = &self.layers[self.active];
+        let words = layer.as_words();
+        for bit in Positions::new(hash, layer.num_bits()).take(layer.num_hashes() as usize) {
+            if let Some(word) = words.get((bit >> 6) as usize) {
+                batch::prefetch(word);
             }
         }
     }
