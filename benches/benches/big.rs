@@ -288,6 +288,41 @@ fn floors(c: &mut Criterion, size: &Size) {
     group.finish();
 }
 
+/// A filter whose inserts of items it holds change nothing (the Bloom
+/// filters): lookups, then inserts of members it already holds (the same
+/// work as a new item's, at the same load), single and batched, all through
+/// `Membership` (which calls the inherent methods).
+fn measure<F: Membership<u64>>(
+    c: &mut Criterion,
+    size: &Size,
+    name: &str,
+    probes: &Probes,
+    f: &mut F,
+) {
+    lookups(
+        c,
+        size,
+        name,
+        probes,
+        |x| f.contains(x),
+        |b| f.contains_batch(b),
+    );
+    let param = size.param();
+    let mut group = c.benchmark_group("big/insert");
+    configure(&mut group);
+    bench_batches(&mut group, name, &param, &probes.hits, |b| {
+        b.iter().filter(|x| f.insert(x).unwrap_or(false)).count()
+    });
+    bench_batches(
+        &mut group,
+        &format!("{name} (batch)"),
+        &param,
+        &probes.hits,
+        |b| f.insert_batch(b).unwrap_or(0),
+    );
+    group.finish();
+}
+
 /// Items a classic table of `bits` bits holds at 1%, and its `k`.
 fn classic_design(bits: u64) -> (u64, u32) {
     let n = (bits as f64 * std::f64::consts::LN_2.powi(2) / (1.0 / FPR).ln()) as u64;
@@ -314,32 +349,7 @@ fn blocked(c: &mut Criterion, size: &Size) {
     });
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
-    lookups(
-        c,
-        size,
-        "bloomlab::BlockedBloomFilter",
-        &probes,
-        |k| f.contains(k),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(
-        &mut group,
-        "bloomlab::BlockedBloomFilter",
-        &param,
-        &probes.hits,
-        |b| b.iter().filter(|k| f.insert(*k)).count(),
-    );
-    bench_batches(
-        &mut group,
-        "bloomlab::BlockedBloomFilter (batch)",
-        &param,
-        &probes.hits,
-        |b| f.insert_batch(b),
-    );
-    group.finish();
+    measure(c, size, "bloomlab::BlockedBloomFilter", &probes, &mut f);
 }
 
 fn bloom(c: &mut Criterion, size: &Size) {
@@ -354,59 +364,9 @@ fn bloom(c: &mut Criterion, size: &Size) {
     let mut f = BloomFilter::from_words(words, bits, k, n as usize, hasher).expect("valid parts");
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
-    lookups(
-        c,
-        size,
-        "bloomlab::BloomFilter",
-        &probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(
-        &mut group,
-        "bloomlab::BloomFilter",
-        &param,
-        &probes.hits,
-        |b| b.iter().filter(|x| f.insert(*x)).count(),
-    );
-    bench_batches(
-        &mut group,
-        "bloomlab::BloomFilter (batch)",
-        &param,
-        &probes.hits,
-        |b| f.insert_batch(b),
-    );
-    group.finish();
-
-    let f = AtomicBloomFilter::from(f);
-    lookups(
-        c,
-        size,
-        "bloomlab::AtomicBloomFilter",
-        &probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(
-        &mut group,
-        "bloomlab::AtomicBloomFilter",
-        &param,
-        &probes.hits,
-        |b| b.iter().filter(|x| f.insert(*x)).count(),
-    );
-    bench_batches(
-        &mut group,
-        "bloomlab::AtomicBloomFilter (batch)",
-        &param,
-        &probes.hits,
-        |b| f.insert_batch(b),
-    );
-    group.finish();
+    measure(c, size, "bloomlab::BloomFilter", &probes, &mut f);
+    let mut f = AtomicBloomFilter::from(f);
+    measure(c, size, "bloomlab::AtomicBloomFilter", &probes, &mut f);
 }
 
 fn fastbloom_sip(c: &mut Criterion, size: &Size) {
@@ -491,28 +451,7 @@ fn scalable(c: &mut Criterion, size: &Size) {
     progress.finish(f.memory_bytes());
     eprintln!("big: {name}: {} layer(s)", f.layers().len());
     let probes = Probes::new(n);
-    lookups(
-        c,
-        size,
-        name,
-        &probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(&mut group, name, &param, &probes.hits, |b| {
-        b.iter().filter(|x| f.insert(*x).unwrap_or(false)).count()
-    });
-    bench_batches(
-        &mut group,
-        &format!("{name} (batch)"),
-        &param,
-        &probes.hits,
-        |b| f.insert_batch(b).unwrap_or(0),
-    );
-    group.finish();
+    measure(c, size, name, &probes, &mut f);
 }
 
 /// Bits per item of a classic table at rate `p` with the best k.
