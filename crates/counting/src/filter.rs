@@ -396,10 +396,12 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): items are
-    /// hashed a chunk at a time, and
-    /// the words of its `k` counters prefetched a few items ([`ahead`](batch::ahead))
-    /// before it is probed, so that many memory loads are in flight at once.
+    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
+    /// items is hashed first, then each item's `k` counter words are prefetched a few
+    /// items ([`ahead`](batch::ahead)) before it is probed, so that many
+    /// memory loads are in flight at once. For a table of at most
+    /// [`PREFETCH_MIN_BYTES`](batch::PREFETCH_MIN_BYTES), which sits in
+    /// cache, the items are probed without prefetching.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;

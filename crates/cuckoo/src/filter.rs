@@ -363,11 +363,10 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): items are
-    /// hashed a chunk at a time, and
-    /// its two buckets prefetched a few items ([`ahead`](batch::ahead))
-    /// items before it is probed, so that many memory loads are in flight at
-    /// once.
+    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
+    /// items is hashed first, then each item's two buckets are prefetched a
+    /// few items ([`ahead`](batch::ahead)) before it is probed, so that many
+    /// memory loads are in flight at once.
     ///
     /// ```
     /// use bloomlab_cuckoo::CuckooFilter;

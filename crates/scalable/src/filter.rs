@@ -337,12 +337,14 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for chains larger than the cache ([`batch`]): items are
-    /// hashed a chunk at a time, and
-    /// the words of its first-round bits in every layer (those
-    /// [`contains_hash`](Self::contains_hash) reads before it branches)
-    /// prefetched a few items ([`ahead`](batch::ahead)) before it is probed, so that
-    /// many memory loads are in flight at once.
+    /// Pipelined for chains larger than the cache ([`batch`]): a chunk of
+    /// items is hashed first, then the words of each item's first-round bits
+    /// in every layer (those [`contains_hash`](Self::contains_hash) reads
+    /// before it branches) are prefetched a few items
+    /// ([`ahead`](batch::ahead)) before it is probed, so that many memory
+    /// loads are in flight at once. A chain of two layers or more that takes
+    /// at most [`PREFETCH_MIN_BYTES`](batch::PREFETCH_MIN_BYTES) sits in
+    /// cache, and is probed without prefetching.
     ///
     /// ```
     /// use bloomlab_scalable::ScalableBloomFilter;
