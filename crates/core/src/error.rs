@@ -101,10 +101,27 @@ pub enum ParamError {
     /// The table would need more bytes than the limit allows, or than the
     /// platform can address.
     TooLarge {
-        /// Bytes the table would need (saturated at `u128::MAX`).
+        /// Bytes the table would need; `u128::MAX` when the size itself
+        /// overflows (and prints as such, not as a number).
         needed: u128,
         /// The limit it was checked against.
         limit: u128,
+    },
+    /// A scalable chain of more layers than its theory sums (see
+    /// [`theory::scalable::MAX_LAYERS`](crate::theory::scalable::MAX_LAYERS)).
+    TooManyLayers {
+        /// Layers asked for.
+        layers: u64,
+        /// The most layers accepted.
+        max: u64,
+    },
+    /// A block larger than the theory of blocked filters evaluates in
+    /// bounded time (see [`theory::blocked`](crate::theory::blocked)).
+    BlockTooLarge {
+        /// Bits per block asked for.
+        bits: u64,
+        /// The most bits per block accepted.
+        max: u64,
     },
 }
 
@@ -122,9 +139,20 @@ impl fmt::Display for ParamError {
                 "{k} hash functions requested; at most {} are supported",
                 crate::theory::classic::MAX_HASHES
             ),
+            ParamError::TooLarge { needed, limit } if *needed == u128::MAX => write!(
+                f,
+                "the table's size overflows: it would need more than the limit of {limit} bytes"
+            ),
             ParamError::TooLarge { needed, limit } => write!(
                 f,
                 "the table would need {needed} bytes, more than the limit of {limit} bytes"
+            ),
+            ParamError::TooManyLayers { layers, max } => {
+                write!(f, "{layers} layers requested; at most {max} are supported")
+            }
+            ParamError::BlockTooLarge { bits, max } => write!(
+                f,
+                "blocks of {bits} bits are not supported; at most {max} bits per block"
             ),
         }
     }

@@ -24,6 +24,11 @@ use std::f64::consts::{E, LN_2};
 /// a bloomlab counting filter offers).
 const MAX_WIDTH: u32 = 16;
 
+/// The largest count [`counter_tail`] and [`counter_tail_poisson`] take the
+/// tail from: they sum `at_least` terms, and the widest counter saturates at
+/// 65,535. Past this they return NaN rather than run for an unbounded time.
+pub const MAX_THRESHOLD: u64 = 1 << 16;
+
 /// Bits of a table of `m` counters of `width` bits: `m · width`, that is
 /// `width` times a classic filter of `m` bits.
 ///
@@ -59,11 +64,12 @@ pub fn saturation_value(width: u32) -> Option<u64> {
 /// uniform.
 ///
 /// Summed term by term in log space, so tails far below `f64::EPSILON` keep
-/// their relative precision; `O(at_least)` time (at most 65,535 terms for the
-/// counter widths a filter has). NaN when `m` or `k` is 0 or
-/// `n·k` overflows.
+/// their relative precision; `O(at_least)` time, so thresholds are limited to
+/// [`MAX_THRESHOLD`] (65,536: the counter widths a filter has need at most
+/// 65,535). NaN when `m` or `k` is 0, `n·k` overflows, or `at_least` is over
+/// [`MAX_THRESHOLD`].
 pub fn counter_tail(m: u64, n: u64, k: u32, at_least: u64) -> f64 {
-    if m == 0 || k == 0 {
+    if m == 0 || k == 0 || at_least > MAX_THRESHOLD {
         return f64::NAN;
     }
     let Some(trials) = n.checked_mul(u64::from(k)) else {
@@ -91,9 +97,9 @@ pub fn counter_tail(m: u64, n: u64, k: u32, at_least: u64) -> f64 {
 /// The probability that a Poisson(`load`) count is at least `at_least`: the
 /// limit of [`counter_tail`] for large `m` with `load = n·k/m` fixed.
 ///
-/// NaN for a negative or non-finite load.
+/// NaN for a negative or non-finite load, or `at_least` over [`MAX_THRESHOLD`].
 pub fn counter_tail_poisson(load: f64, at_least: u64) -> f64 {
-    if !(load >= 0.0 && load.is_finite()) {
+    if !(load >= 0.0 && load.is_finite()) || at_least > MAX_THRESHOLD {
         return f64::NAN;
     }
     if at_least == 0 {
@@ -224,6 +230,32 @@ pub fn fpr_with_stuck(m: f64, n: f64, k: f64, stuck: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::theory::classic;
+
+    #[test]
+    fn tails_take_bounded_time_for_any_input() {
+        assert!(counter_tail(10, u64::MAX / 64, 64, u64::MAX).is_nan());
+        assert!(counter_tail(10, 1, 1, MAX_THRESHOLD + 1).is_nan());
+        assert!(counter_tail_poisson(1.0, u64::MAX).is_nan());
+        for &(m, n, k) in &[
+            (1u64, u64::MAX / 64, 64u32),
+            (u64::MAX, u64::MAX / 64, 64),
+            (2, 1 << 40, 3),
+        ] {
+            for at_least in [1, 15, 255, 65_535, MAX_THRESHOLD] {
+                let q = counter_tail(m, n, k, at_least);
+                assert!((0.0..=1.0).contains(&q), "{m} {n} {k} {at_least}: {q}");
+            }
+        }
+        for load in [0.0, 1e-300, 1.0, 65_536.0, 1e15, 1e300, f64::MAX] {
+            let q = counter_tail_poisson(load, MAX_THRESHOLD);
+            assert!((0.0..=1.0).contains(&q), "{load}: {q}");
+        }
+        assert_eq!(counter_tail_poisson(1e300, 15), 1.0);
+        for width in [1, 4, 8, 16] {
+            let p = saturation_probability(u64::MAX, u64::MAX / 64, 64, width);
+            assert!((0.0..=1.0).contains(&p), "{width}: {p}");
+        }
+    }
 
     #[test]
     fn memory_is_width_times_classic() {

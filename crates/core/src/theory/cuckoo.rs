@@ -60,8 +60,9 @@ fn one_minus_pow(x: f64, e: f64) -> f64 {
 /// inequality: `(1 − q)^x` is convex in `x`), so this form errs on the side
 /// of promising too high a rate, never too low.
 ///
-/// NaN if `fingerprint_bits` is 0 or above 63, `bucket_size` is 0, or `load`
-/// is outside `[0, 1]`.
+/// NaN if `fingerprint_bits` or `bucket_size` is 0, or `load` is outside
+/// `[0, 1]`. Widths past 1,074 bits give 0: the rate is below the smallest
+/// `f64`.
 ///
 /// ```
 /// use bloomlab_core::theory::cuckoo::fpr;
@@ -71,11 +72,23 @@ fn one_minus_pow(x: f64, e: f64) -> f64 {
 /// assert!((rate - 0.001864).abs() < 1e-6, "{rate}");
 /// ```
 pub fn fpr(fingerprint_bits: u32, bucket_size: u32, load: f64) -> f64 {
-    if !(1..=63).contains(&fingerprint_bits) || bucket_size == 0 || !(0.0..=1.0).contains(&load) {
+    if fingerprint_bits == 0 || bucket_size == 0 || !(0.0..=1.0).contains(&load) {
         return f64::NAN;
     }
-    let values = (1u64 << fingerprint_bits) as f64 - 1.0;
-    one_minus_pow(1.0 / values, 2.0 * f64::from(bucket_size) * load)
+    one_minus_pow(
+        match_probability(fingerprint_bits),
+        2.0 * f64::from(bucket_size) * load,
+    )
+}
+
+/// `1/(2^f − 1)`, the chance that a probe's fingerprint equals one stored
+/// fingerprint; past 63 bits `2^−f`, which differs by a relative `2^−f`.
+fn match_probability(fingerprint_bits: u32) -> f64 {
+    if fingerprint_bits <= 63 {
+        1.0 / ((1u64 << fingerprint_bits) as f64 - 1.0)
+    } else {
+        (-f64::from(fingerprint_bits)).exp2()
+    }
 }
 
 /// The paper's form of [`fpr`], with `2^f` fingerprint values:
@@ -84,11 +97,13 @@ pub fn fpr(fingerprint_bits: u32, bucket_size: u32, load: f64) -> f64 {
 ///
 /// NaN outside the domain of [`fpr`].
 pub fn fpr_paper(fingerprint_bits: u32, bucket_size: u32, load: f64) -> f64 {
-    if !(1..=63).contains(&fingerprint_bits) || bucket_size == 0 || !(0.0..=1.0).contains(&load) {
+    if fingerprint_bits == 0 || bucket_size == 0 || !(0.0..=1.0).contains(&load) {
         return f64::NAN;
     }
-    let values = (1u64 << fingerprint_bits) as f64;
-    one_minus_pow(1.0 / values, 2.0 * f64::from(bucket_size) * load)
+    one_minus_pow(
+        (-f64::from(fingerprint_bits)).exp2(),
+        2.0 * f64::from(bucket_size) * load,
+    )
 }
 
 /// The false-positive rate of a table given how many of its buckets hold
@@ -101,8 +116,8 @@ pub fn fpr_paper(fingerprint_bits: u32, bucket_size: u32, load: f64) -> f64 {
 /// same load, by Jensen's inequality, and equal when every bucket holds the
 /// same number.
 ///
-/// NaN if `fingerprint_bits` is 0 or above 63 or the histogram is empty or
-/// all zero.
+/// NaN if `fingerprint_bits` is 0 or the histogram is empty or all zero
+/// (or its bucket count overflows a `u64`).
 ///
 /// ```
 /// use bloomlab_core::theory::cuckoo::{fpr, fpr_from_occupancy};
@@ -114,11 +129,13 @@ pub fn fpr_paper(fingerprint_bits: u32, bucket_size: u32, load: f64) -> f64 {
 /// assert!(fpr_from_occupancy(8, &[50, 0, 0, 0, 50]) < even);
 /// ```
 pub fn fpr_from_occupancy(fingerprint_bits: u32, occupancy: &[u64]) -> f64 {
-    let buckets: u64 = occupancy.iter().sum();
-    if !(1..=63).contains(&fingerprint_bits) || buckets == 0 {
+    let buckets = occupancy
+        .iter()
+        .try_fold(0u64, |total, &count| total.checked_add(count));
+    let Some(buckets) = buckets.filter(|&b| b > 0 && fingerprint_bits > 0) else {
         return f64::NAN;
-    }
-    let q = 1.0 / ((1u64 << fingerprint_bits) as f64 - 1.0);
+    };
+    let q = match_probability(fingerprint_bits);
     let miss_one: f64 = occupancy
         .iter()
         .enumerate()
@@ -171,8 +188,9 @@ pub fn fingerprint_bits(eps: f64, bucket_size: u32) -> Result<u32, ParamError> {
     if bucket_size == 0 {
         return Err(ParamError::ZeroBits);
     }
-    let bits = (2.0 * f64::from(bucket_size) / eps).log2().ceil();
-    // eps ≥ f64::MIN_POSITIVE bounds this by about 1,030 bits.
+    // In logarithms, so that subnormal rates do not overflow the quotient:
+    // at most 33 + 1,075 bits, for b = 2^32 − 1 and the least positive f64.
+    let bits = ((2.0 * f64::from(bucket_size)).log2() - eps.log2()).ceil();
     Ok(bits as u32)
 }
 
@@ -243,8 +261,12 @@ mod tests {
         assert_eq!(fpr(12, 4, 0.0), 0.0);
         assert_eq!(fpr(1, 4, 0.5), 1.0); // one fingerprint value: everything matches
         assert!(fpr(0, 4, 0.5).is_nan());
-        assert!(fpr(64, 4, 0.5).is_nan());
         assert!(fpr(8, 0, 0.5).is_nan());
+        // Widths past 63 bits: 2^−f, down to 0 where it leaves f64's range.
+        assert!((fpr(64, 4, 0.5) / (4.0 * 2f64.powi(-64)) - 1.0).abs() < 1e-12);
+        assert!(fpr(1_000, 4, 1.0) > 0.0);
+        assert_eq!(fpr(2_000, 4, 1.0), 0.0);
+        assert_eq!(fpr_paper(u32::MAX, 4, 1.0), 0.0);
         assert!(fpr(8, 4, 1.01).is_nan());
         assert!(fpr(8, 4, f64::NAN).is_nan());
         assert!(fpr_paper(8, 4, -0.1).is_nan());
@@ -266,6 +288,21 @@ mod tests {
         assert!(fpr_from_occupancy(f, &[]).is_nan());
         assert!(fpr_from_occupancy(f, &[0, 0]).is_nan());
         assert!(fpr_from_occupancy(0, &[1]).is_nan());
+        assert!(fpr_from_occupancy(f, &[u64::MAX, 1]).is_nan());
+        assert!(fpr_from_occupancy(u32::MAX, &[0, 1]) == 0.0);
+    }
+
+    #[test]
+    fn the_narrowest_rates_give_wide_but_finite_fingerprints() {
+        // log2(8) + 1,074 for the least subnormal rate: 1,077 bits, not the
+        // u32::MAX that an overflowing quotient 8/ε = ∞ gave.
+        assert_eq!(fingerprint_bits(5e-324, 4), Ok(1_077));
+        assert_eq!(fingerprint_bits(f64::MIN_POSITIVE, 4), Ok(1_025));
+        assert_eq!(fingerprint_bits(5e-324, u32::MAX), Ok(1_107));
+        let f = fingerprint_bits(1e-300, 8).unwrap();
+        assert_eq!(f, 1_001);
+        let r = fpr(f, 8, 0.98);
+        assert!(r > 0.0 && r <= 1e-300, "{r}");
     }
 
     #[test]

@@ -22,6 +22,10 @@
 use crate::error::ParamError;
 use crate::theory::classic;
 
+/// The most layers [`total_bits`] adds up. A chain that grows by `s ≥ 2`
+/// overflows a `u64` of capacity within 64 layers; only `s = 1` comes near.
+pub const MAX_LAYERS: u64 = 1 << 16;
+
 /// The rate layer `i` is built for when the whole chain must stay under
 /// `total`: `total·(1 − r)·r^i` (Almeida et al. 2007, §4, with
 /// `P0 = total·(1 − r)`).
@@ -138,8 +142,15 @@ pub fn layers_for(n0: u64, s: u32, n: u64) -> Result<u64, ParamError> {
 /// # Errors
 ///
 /// As [`layer_size`], for the first layer that fails; [`ParamError::TooLarge`]
-/// if the sum overflows.
+/// if the sum overflows; [`ParamError::TooManyLayers`] for more than
+/// [`MAX_LAYERS`] layers.
 pub fn total_bits(n0: u64, s: u32, total: f64, r: f64, layers: u64) -> Result<u64, ParamError> {
+    if layers > MAX_LAYERS {
+        return Err(ParamError::TooManyLayers {
+            layers,
+            max: MAX_LAYERS,
+        });
+    }
     let mut bits = 0u64;
     for i in 0..layers {
         // Past 2^32 layers every rate has long underflowed: layer_size fails first.
@@ -187,7 +198,9 @@ pub fn memory_ratio(n0: u64, s: u32, total: f64, r: f64, n: u64) -> Result<f64, 
 /// the ratio creeps up with the number of layers rather than settling
 /// (Almeida et al. 2007, §5, who find it modest for `s = 2`, `r` in 0.8–0.9).
 ///
-/// NaN for `s < 2` as `f64`, `layers = 0`, or `total`, `r` outside (0, 1).
+/// NaN for `s < 2` as `f64`, `layers = 0`, or `total`, `r` outside (0, 1),
+/// and once `s^layers` leaves `f64`'s range (past 1,024 layers at `s = 2`),
+/// which also bounds the time taken.
 pub fn ideal_memory_ratio(s: f64, total: f64, r: f64, layers: u32) -> f64 {
     if !(s >= 2.0 && layers > 0 && total > 0.0 && total < 1.0 && r > 0.0 && r < 1.0) {
         return f64::NAN;
@@ -195,6 +208,9 @@ pub fn ideal_memory_ratio(s: f64, total: f64, r: f64, layers: u32) -> f64 {
     let (mut bits, mut items) = (0.0, 0.0);
     for i in 0..layers {
         let weight = s.powf(f64::from(i));
+        if !weight.is_finite() {
+            return f64::NAN;
+        }
         bits += weight * -layer_fpr(total, r, i).ln();
         items += weight;
     }
@@ -350,10 +366,31 @@ mod tests {
             layer_size(10, 2, 0.01, 0.85, 64),
             Err(ParamError::TooLarge { .. })
         ));
-        // r^i underflows to zero long before 2^32 layers: a typed error, fast.
+        // r^i underflows to zero after about 150 layers: a typed error, fast.
         assert!(matches!(
-            total_bits(1, 1, 0.01, 0.01, u64::MAX),
-            Err(ParamError::InvalidFpr(_)) | Err(ParamError::TooLarge { .. })
+            total_bits(1, 1, 0.01, 0.01, 1_000),
+            Err(ParamError::InvalidFpr(_))
         ));
+    }
+
+    #[test]
+    fn extreme_chains_end_quickly() {
+        // s = 1 with r just below 1: rates never underflow within reach, so
+        // only the layer limit stops the sum.
+        let r = 1.0 - 1e-16;
+        assert_eq!(
+            total_bits(1, 1, 0.5, r, u64::MAX),
+            Err(ParamError::TooManyLayers {
+                layers: u64::MAX,
+                max: MAX_LAYERS
+            })
+        );
+        assert!(bits_after(1, 1, 0.5, r, u64::MAX).is_err());
+        let bits = total_bits(1, 1, 0.5, r, MAX_LAYERS).unwrap();
+        assert!(bits >= 64 * MAX_LAYERS, "{bits}");
+        assert!(ideal_memory_ratio(2.0, 0.01, 0.85, u32::MAX).is_nan());
+        assert!(ideal_memory_ratio(1e300, 0.01, 0.85, 3).is_nan());
+        assert!(ideal_memory_ratio(2.0, 0.01, 0.85, 1_000).is_finite());
+        assert!(memory_ratio(u64::MAX, 4, 1e-300, 1e-300, u64::MAX).is_err());
     }
 }
