@@ -154,6 +154,24 @@ where
     }
 }
 
+impl<S> AtomicBloomFilter<S> {
+    /// An empty filter over a zeroed table whose shape the builder checked.
+    pub(crate) fn from_zeroed(
+        words: Vec<AtomicU64>,
+        num_bits: u64,
+        num_hashes: u32,
+        hasher: S,
+    ) -> Self {
+        Self {
+            words,
+            num_bits,
+            num_hashes,
+            len: AtomicUsize::new(0),
+            hasher,
+        }
+    }
+}
+
 impl<S: BuildHasher> AtomicBloomFilter<S> {
     /// `m`, the bits in the table.
     pub fn num_bits(&self) -> u64 {

@@ -278,6 +278,16 @@ impl<S: BuildHasher> AtomicBuilder<S> {
     ///
     /// As [`Builder::build`].
     pub fn build(self) -> Result<AtomicBloomFilter<S>, BuildError> {
-        self.inner.build().map(AtomicBloomFilter::from)
+        let spec = self.inner.spec;
+        let (bits, hashes, words) = spec.classic_shape()?;
+        // Zeroed atomics straight from the allocator: converting a zeroed
+        // `Vec<u64>` would write, and so commit, every page of the table.
+        let words = bloomlab_core::alloc::zeroed_atomic_words(words)?;
+        Ok(AtomicBloomFilter::from_zeroed(
+            words,
+            bits,
+            hashes,
+            spec.hasher,
+        ))
     }
 }

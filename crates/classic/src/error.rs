@@ -45,6 +45,12 @@ impl fmt::Display for BuildError {
     }
 }
 
+impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
+    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
+        BuildError::OutOfMemory { bytes: e.bytes }
+    }
+}
+
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {

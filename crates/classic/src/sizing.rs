@@ -27,21 +27,10 @@ pub(crate) fn check_words(words: u128, max_bytes: usize) -> Result<usize, ParamE
     })
 }
 
-/// `n` zeroed words, or an error if the allocator cannot provide them.
-///
-/// `vec![0; n]` asks for zeroed memory, which the operating system hands out
-/// lazily, so a table of 2^32 bits costs nothing until it is written; but it
-/// aborts the process on failure. Reserving first turns an impossible size
-/// into an error.
+/// `n` zeroed words, lazily paged, or [`BuildError::OutOfMemory`] if the
+/// allocator cannot provide them (see [`bloomlab_core::alloc`]).
 pub(crate) fn zeroed_words(n: usize) -> Result<Vec<u64>, BuildError> {
-    let mut probe: Vec<u64> = Vec::new();
-    probe
-        .try_reserve_exact(n)
-        .map_err(|_| BuildError::OutOfMemory {
-            bytes: n as u128 * 8,
-        })?;
-    drop(probe);
-    Ok(vec![0; n])
+    bloomlab_core::alloc::zeroed_words(n).map_err(BuildError::from)
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 //! - [`theory`], the published formulas each filter is measured against;
 //! - [`codec`], the versioned, checksummed binary envelope every filter is
 //!   stored in, with its typed [`DecodeError`];
+//! - [`alloc`], the fallible, lazily zeroed allocation of every table a
+//!   caller can size;
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
 //!   [`ParamError`]).
 //!
@@ -29,6 +31,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod alloc;
 pub mod batch;
 pub mod codec;
 mod error;

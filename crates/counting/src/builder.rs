@@ -106,12 +106,9 @@ impl<S> Builder<S> {
     /// [`BuildError::UnsupportedWidth`] for a width other than 4, 8 or 16;
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
     /// counters, zero or more than [`MAX_HASHES`] hashes, or a table larger
-    /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold).
-    ///
-    /// # Panics
-    ///
-    /// Never; if the operating system cannot supply the memory asked for, the
-    /// process aborts as for any allocation.
+    /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold);
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table (which
+    /// is zeroed lazily: pages are committed only as counters are written).
     pub fn build(self) -> Result<CountingBloomFilter<S>, BuildError> {
         if !WIDTHS.contains(&self.width) {
             return Err(BuildError::UnsupportedWidth(self.width));
@@ -144,7 +141,7 @@ impl<S> Builder<S> {
             }
         };
         Ok(CountingBloomFilter::from_parts(
-            Counters::zeroed(counters, self.width, words),
+            Counters::zeroed(counters, self.width, words)?,
             hashes,
             0,
             self.hasher,

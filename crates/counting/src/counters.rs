@@ -31,28 +31,34 @@ pub(crate) fn words_for(len: u64, width: u32) -> Option<u64> {
 }
 
 impl Counters {
-    /// `len` zeroed counters of `width` bits.
+    /// `len` zeroed counters of `width` bits, lazily paged; an error if the
+    /// allocator refuses the words.
     ///
     /// The caller has checked that `width` is one of [`WIDTHS`], that `len > 0`
-    /// and that the words fit in memory.
-    pub(crate) fn zeroed(len: u64, width: u32, words: usize) -> Self {
-        let log2_width = width.trailing_zeros();
-        Self {
-            words: vec![0; words],
-            len,
-            log2_width,
-            log2_per_word: 6 - log2_width,
-            max: (1u64 << width) - 1,
-            saturated: 0,
-        }
+    /// and that `words` is the number of words they take.
+    pub(crate) fn zeroed(
+        len: u64,
+        width: u32,
+        words: usize,
+    ) -> Result<Self, bloomlab_core::alloc::OutOfMemory> {
+        let mut counters = Self::from_words(Vec::new(), 0, width);
+        counters.words = bloomlab_core::alloc::zeroed_words(words)?;
+        counters.len = len;
+        Ok(counters)
     }
 
     /// Counters over existing words (checked by the caller: right count, no
     /// bits past the last counter, a supported width).
     pub(crate) fn from_words(words: Vec<u64>, len: u64, width: u32) -> Self {
-        let mut counters = Self::zeroed(0, width, 0);
-        counters.words = words;
-        counters.len = len;
+        let log2_width = width.trailing_zeros();
+        let mut counters = Self {
+            words,
+            len,
+            log2_width,
+            log2_per_word: 6 - log2_width,
+            max: (1u64 << width) - 1,
+            saturated: 0,
+        };
         counters.saturated = counters.count_saturated();
         counters
     }
@@ -248,7 +254,7 @@ mod tests {
 
     fn counters(len: u64, width: u32) -> Counters {
         let words = words_for(len, width).unwrap() as usize;
-        Counters::zeroed(len, width, words)
+        Counters::zeroed(len, width, words).unwrap()
     }
 
     #[test]

@@ -14,6 +14,11 @@ pub enum BuildError {
     Param(ParamError),
     /// Counters of this many bits are not offered: the widths are 4, 8 and 16.
     UnsupportedWidth(u32),
+    /// The allocator refused the table, although it is within the limit.
+    OutOfMemory {
+        /// Bytes the table needs.
+        bytes: u128,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -23,6 +28,9 @@ impl fmt::Display for BuildError {
             BuildError::UnsupportedWidth(w) => {
                 write!(f, "counters of {w} bits are not supported (use 4, 8 or 16)")
             }
+            BuildError::OutOfMemory { bytes } => {
+                write!(f, "could not allocate a table of {bytes} bytes")
+            }
         }
     }
 }
@@ -31,8 +39,14 @@ impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BuildError::Param(e) => Some(e),
-            BuildError::UnsupportedWidth(_) => None,
+            BuildError::UnsupportedWidth(_) | BuildError::OutOfMemory { .. } => None,
         }
+    }
+}
+
+impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
+    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
+        BuildError::OutOfMemory { bytes: e.bytes }
     }
 }
 

@@ -152,7 +152,9 @@ impl<S: BuildHasher> Builder<S> {
     ///   or [`MAX_BUCKETS`] buckets (`TooLarge`);
     /// - [`BuildError::FprUnreachable`] when the rate needs more than 16 bits;
     /// - [`BuildError::NumBuckets`] for a bucket count that is zero, not a
-    ///   power of two, or above [`MAX_BUCKETS`].
+    ///   power of two, or above [`MAX_BUCKETS`];
+    /// - [`BuildError::OutOfMemory`] if the allocator refuses the table
+    ///   (which is zeroed lazily: pages are committed only as slots fill).
     pub fn build(self) -> Result<CuckooFilter<S>, BuildError> {
         let b = self.bucket_size;
         if !BUCKET_SIZES.contains(&b) {
@@ -214,7 +216,7 @@ impl<S: BuildHasher> Builder<S> {
             })
             .ok_or_else(|| too_large(buckets, b, f, self.max_bytes as u128))?;
         Ok(CuckooFilter::from_parts(
-            Table::new(log2, b, f, words),
+            Table::new(log2, b, f, words)?,
             0,
             self.max_relocations,
             self.hasher,

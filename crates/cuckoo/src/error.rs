@@ -31,6 +31,11 @@ pub enum BuildError {
         /// The fingerprint width the rate needs.
         needed_bits: u32,
     },
+    /// The allocator refused the table, although it is within the limit.
+    OutOfMemory {
+        /// Bytes the table needs.
+        bytes: u128,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -66,7 +71,16 @@ impl fmt::Display for BuildError {
                  {needed_bits}-bit fingerprints; at most {} are supported",
                 FINGERPRINT_BITS.end()
             ),
+            BuildError::OutOfMemory { bytes } => {
+                write!(f, "could not allocate a table of {bytes} bytes")
+            }
         }
+    }
+}
+
+impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
+    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
+        BuildError::OutOfMemory { bytes: e.bytes }
     }
 }
 

@@ -42,9 +42,16 @@ impl Table {
         usize::try_from(bits.div_ceil(64)).ok()
     }
 
-    /// An empty table; `b`, `f` and `log2_buckets` were checked by the caller.
-    pub(crate) fn new(log2_buckets: u32, b: u32, f: u32, words: usize) -> Self {
-        Self::from_words(vec![0; words], log2_buckets, b, f)
+    /// An empty table, lazily paged; `b`, `f` and `log2_buckets` were checked
+    /// by the caller. An error if the allocator refuses the words.
+    pub(crate) fn new(
+        log2_buckets: u32,
+        b: u32,
+        f: u32,
+        words: usize,
+    ) -> Result<Self, bloomlab_core::alloc::OutOfMemory> {
+        let words = bloomlab_core::alloc::zeroed_words(words)?;
+        Ok(Self::from_words(words, log2_buckets, b, f))
     }
 
     pub(crate) fn from_words(words: Vec<u64>, log2_buckets: u32, b: u32, f: u32) -> Self {
@@ -283,7 +290,7 @@ mod tests {
                 let log2 = 5;
                 let words = Table::words_for(log2, b, f).unwrap();
                 assert_eq!(words, (32 * b * f).div_ceil(64) as usize);
-                let mut t = Table::new(log2, b, f, words);
+                let mut t = Table::new(log2, b, f, words).unwrap();
                 let value = |i: usize, j: u32| -> u32 {
                     ((i as u32 * 7919 + j * 104_729) % ((1 << f) - 1)) + 1
                 };
@@ -313,7 +320,7 @@ mod tests {
         for b in BUCKET_SIZES {
             for f in FINGERPRINT_BITS {
                 let log2 = 6;
-                let mut t = Table::new(log2, b, f, Table::words_for(log2, b, f).unwrap());
+                let mut t = Table::new(log2, b, f, Table::words_for(log2, b, f).unwrap()).unwrap();
                 let mut x = u64::from(b * 100 + f);
                 for i in 0..64 {
                     for j in 0..b {
@@ -340,7 +347,7 @@ mod tests {
 
     #[test]
     fn put_take_and_find() {
-        let mut t = Table::new(2, 4, 12, Table::words_for(2, 4, 12).unwrap());
+        let mut t = Table::new(2, 4, 12, Table::words_for(2, 4, 12).unwrap()).unwrap();
         assert!(t.put(1, 0xabc));
         assert!(t.put(1, 0x123));
         assert!(t.put(1, 0xabc));
@@ -363,7 +370,7 @@ mod tests {
     /// a 2-slot bucket, and on a pseudo-random sample of 16-bit 8-slot ones.
     #[test]
     fn word_trick_agrees_with_the_loop() {
-        let t = Table::new(0, 2, 4, 1);
+        let t = Table::new(0, 2, 4, 1).unwrap();
         for bucket in 0..=0xffu128 {
             for fp in 1..16 {
                 let by_loop = (0..2).any(|j| t.lane(bucket, j) == fp);
@@ -372,7 +379,7 @@ mod tests {
                 assert_eq!(t.find(bucket, fp), first);
             }
         }
-        let t = Table::new(0, 8, 16, 2);
+        let t = Table::new(0, 8, 16, 2).unwrap();
         let mut x = 0x9e37_79b9_7f4a_7c15_u64;
         for _ in 0..20_000 {
             x = bloomlab_core::hash::mix64(x);

@@ -113,6 +113,9 @@ impl<S: BuildHasher + Clone> Builder<S> {
     /// [`BuildError::GrowthFactor`] for a growth factor not in
     /// [`GROWTH_FACTORS`](crate::GROWTH_FACTORS);
     /// [`BuildError::TighteningRatio`] for `r` outside (0, 1) or NaN;
+    /// [`BuildError::RateUnderflow`] if the rate of a layer the filter can
+    /// reach (before its capacity overflows a `usize`) underflows `f64`: a
+    /// total rate near 5e-324, or a tightening ratio such as 1e-300;
     /// [`BuildError::Param`] with [`ParamError::TooLarge`](bloomlab_core::ParamError::TooLarge)
     /// if the first layer alone exceeds the memory cap;
     /// [`BuildError::Layer`] if its table cannot be allocated.

@@ -17,6 +17,18 @@ pub enum BuildError {
     GrowthFactor(u32),
     /// A tightening ratio that is not strictly between 0 and 1.
     TighteningRatio(f64),
+    /// The rate a layer must be built for, `fpr·(1 − r)·r^layer`, falls below
+    /// the smallest normal `f64` (about 2.2e-308) at a layer the filter can
+    /// reach: with `layer` 0 the total rate is too small; otherwise the
+    /// tightening ratio is, for this initial capacity and growth factor.
+    RateUnderflow {
+        /// The total rate given.
+        fpr: f64,
+        /// The tightening ratio given.
+        tightening: f64,
+        /// The first layer whose rate underflows.
+        layer: u32,
+    },
     /// The classic filter of the first layer could not be built (for
     /// instance, the allocator refused its table).
     Layer(bloomlab_classic::BuildError),
@@ -34,6 +46,21 @@ impl fmt::Display for BuildError {
             BuildError::TighteningRatio(r) => {
                 write!(f, "tightening ratio {r} is not strictly between 0 and 1")
             }
+            BuildError::RateUnderflow { fpr, layer: 0, .. } => write!(
+                f,
+                "false-positive rate {fpr} is too small: the first layer's share of it \
+                 is below the smallest normal f64 (2.2e-308)"
+            ),
+            BuildError::RateUnderflow {
+                fpr,
+                tightening,
+                layer,
+            } => write!(
+                f,
+                "tightening ratio {tightening} is too small for a total rate of {fpr}: \
+                 layer {layer} would need a rate of fpr·(1 − r)·r^{layer}, below the \
+                 smallest normal f64 (2.2e-308); use a larger ratio"
+            ),
             BuildError::Layer(e) => write!(f, "the first layer could not be built: {e}"),
         }
     }

@@ -60,13 +60,36 @@ impl Schedule {
         if !(tightening > 0.0 && tightening < 1.0) {
             return Err(BuildError::TighteningRatio(tightening));
         }
-        Ok(Self {
+        let schedule = Self {
             initial_capacity,
             fpr,
             growth,
             tightening,
             max_bytes,
-        })
+        };
+        // Every layer the filter can ever open (past the last one, its
+        // capacity no longer fits a usize) must have a rate a classic filter
+        // can be sized for; rates fall with i, so the first that underflows
+        // is the one to report.
+        let last = (0..u32::MAX)
+            .take_while(|&i| {
+                schedule
+                    .capacity(i)
+                    .is_some_and(|n| usize::try_from(n).is_ok())
+            })
+            .last()
+            .unwrap_or(0);
+        if schedule.rate(last) < f64::MIN_POSITIVE {
+            let layer = (0..=last)
+                .find(|&i| schedule.rate(i) < f64::MIN_POSITIVE)
+                .unwrap_or(last);
+            return Err(BuildError::RateUnderflow {
+                fpr,
+                tightening,
+                layer,
+            });
+        }
+        Ok(schedule)
     }
 
     /// Items layer `i` holds, `None` past `u64`.
