@@ -48,8 +48,9 @@ impl fmt::Display for BuildError {
             }
             BuildError::RateUnderflow { fpr, layer: 0, .. } => write!(
                 f,
-                "false-positive rate {fpr} is too small: the first layer's share of it \
-                 is below the smallest normal f64 (2.2e-308)"
+                "false-positive rate {} is too small: the first layer's share of it \
+                 is below the smallest normal f64 (2.2e-308)",
+                Short(*fpr)
             ),
             BuildError::RateUnderflow {
                 fpr,
@@ -57,11 +58,27 @@ impl fmt::Display for BuildError {
                 layer,
             } => write!(
                 f,
-                "tightening ratio {tightening} is too small for a total rate of {fpr}: \
-                 layer {layer} would need a rate of fpr·(1 − r)·r^{layer}, below the \
-                 smallest normal f64 (2.2e-308); use a larger ratio"
+                "tightening ratio {} is too small for a total rate of {}: layer {layer} \
+                 would need a rate of fpr·(1 − r)·r^{layer}, below the smallest normal \
+                 f64 (2.2e-308); use a larger ratio",
+                Short(*tightening),
+                Short(*fpr)
             ),
             BuildError::Layer(e) => write!(f, "the first layer could not be built: {e}"),
+        }
+    }
+}
+
+/// A number as the caller would write it: `0.01`, but `1e-300` rather than
+/// three hundred zeros.
+struct Short(f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 != 0.0 && self.0.abs() < 1e-4 {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
         }
     }
 }

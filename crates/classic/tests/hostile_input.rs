@@ -1,0 +1,65 @@
+//! Inputs a hostile user chose: each returns in bounded time with a typed
+//! answer (issue 12, case 1 — and case 3 in `lazy_table.rs`).
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+
+/// Runs `work` on its own thread and fails the test if it has not returned
+/// within `limit`: a hang becomes a failure naming `what`, not a stuck CI job.
+fn within<T: Send + 'static>(
+    limit: Duration,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what} did not return within {limit:?}"))
+}
+
+/// Generous: each call takes milliseconds; before the fix the first took
+/// about a minute and the second never returned.
+const LIMIT: Duration = Duration::from_secs(60);
+
+#[test]
+fn expected_fpr_of_one_overfull_block_returns() {
+    let mut f = BlockedBloomFilter::builder_with_blocks(1, 7)
+        .seed(1)
+        .build()
+        .unwrap();
+    for i in 0..3_000_000u64 {
+        f.insert(&i);
+    }
+    let rate = within(LIMIT, "expected_fpr after 3e6 inserts", move || {
+        f.expected_fpr()
+    });
+    // 3·10^6 items in 512 bits: every bit is set, every probe passes.
+    assert_eq!(rate, 1.0);
+}
+
+#[test]
+fn expected_fpr_of_a_resealed_file_claiming_u64_max_items_returns() {
+    let mut f = BlockedBloomFilter::builder_with_blocks(4, 7)
+        .seed(1)
+        .build()
+        .unwrap();
+    f.insert(&1u64);
+    let env = Envelope::decode(&f.to_bytes(), Variant::Blocked).unwrap();
+    // Parameters: blocks (u64), hashes (u32), items (u64). Rewrite the item
+    // count and re-encode, which recomputes the checksum.
+    let mut r = Reader::new(&env.params);
+    let (blocks, hashes) = (r.u64().unwrap(), r.u32().unwrap());
+    let params = Writer::new().u64(blocks).u32(hashes).u64(u64::MAX).finish();
+    let forged = Envelope { params, ..env }.encode();
+    let g = BlockedBloomFilter::from_bytes(&forged).expect("a consistent file decodes");
+    assert_eq!(g.len(), usize::MAX);
+    let rate = within(LIMIT, "expected_fpr with u64::MAX items", move || {
+        g.expected_fpr()
+    });
+    assert_eq!(rate, 1.0);
+}

@@ -1,0 +1,41 @@
+//! Tables a caller can ask for but no machine can hold: a typed error, never
+//! an abort (issue 12, case 2).
+
+use bloomlab_cuckoo::{BuildError, CuckooFilter};
+
+/// Whether this machine's allocator refuses a request larger than its memory
+/// (Linux overcommit modes 0 and 2). In mode 1 every request succeeds
+/// lazily, and the filter is built instead; either way nothing aborts.
+fn refuses_oversized_requests() -> bool {
+    std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() != "1")
+}
+
+fn check(result: Result<CuckooFilter, BuildError>, bytes: u128) {
+    match result {
+        Err(BuildError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
+        Err(e) => panic!("expected OutOfMemory, got {e}"),
+        Ok(f) => {
+            assert!(!refuses_oversized_requests(), "{bytes} bytes were granted");
+            assert_eq!(f.memory_bytes() as u128, bytes);
+        }
+    }
+}
+
+#[test]
+fn two_to_the_32_buckets_of_eight_is_out_of_memory_not_an_abort() {
+    // 2^32 buckets × 8 slots × 16 bits: 2^39 bits, 64 GiB.
+    let f = CuckooFilter::builder_with_buckets(1 << 32, 16)
+        .bucket_size(8)
+        .build();
+    check(f, 1 << 36);
+}
+
+#[test]
+fn thirty_billion_items_is_out_of_memory_not_an_abort() {
+    let plan = bloomlab_cuckoo::plan(30_000_000_000, 0.001, 8).unwrap();
+    let bytes = (u128::from(plan.buckets) * 8 * u128::from(plan.fingerprint_bits)).div_ceil(64) * 8;
+    let f = CuckooFilter::builder(30_000_000_000, 0.001)
+        .bucket_size(8)
+        .build();
+    check(f, bytes);
+}
