@@ -94,7 +94,8 @@ impl CountingBloomFilter {
     /// # Errors
     ///
     /// [`BuildError::Param`] for zero items, a rate outside (0, 1), or a table
-    /// the platform cannot hold.
+    /// the platform cannot address; [`BuildError::OutOfMemory`] if the
+    /// allocator refuses the table (4.8 TB for a trillion items at 1%).
     ///
     /// [`theory::classic::size_for`]: bloomlab_core::theory::classic::size_for
     pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {
@@ -109,7 +110,8 @@ impl CountingBloomFilter {
     /// [`BuildError::UnsupportedWidth`] unless `width` is 4, 8 or 16;
     /// [`BuildError::Param`] for zero counters, zero hashes or more than
     /// [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), or a table
-    /// the platform cannot hold.
+    /// the platform cannot address; [`BuildError::OutOfMemory`] if the
+    /// allocator refuses the table.
     pub fn with_counters(
         num_counters: u64,
         num_hashes: u32,
