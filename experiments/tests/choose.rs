@@ -218,9 +218,27 @@ mod choose {
             &["--items", "0", "--fpr", "0.01"],
             "--items must be at least 1",
         );
-        refused(&["--items", "many", "--fpr", "0.01"], "not a whole number");
-        refused(&["--items", "-5", "--fpr", "0.01"], "--items");
-        refused(&["--items", "1.5", "--fpr", "0.01"], "not a whole number");
+        refused(
+            &["--items", "many", "--fpr", "0.01"],
+            "not a number of items",
+        );
+        refused(
+            &["--items", "-5", "--fpr", "0.01"],
+            "'-5': a number of items must not be negative",
+        );
+        refused(
+            &["--items", "1000", "--fpr", "0.01", "--grows-to", "-1e3"],
+            "'-1e3': a number of items must not be negative",
+        );
+        refused(
+            &["--items", "1.5", "--fpr", "0.01"],
+            "'1.5' is not a whole number of items",
+        );
+        refused(&["--items", "1,5", "--fpr", "0.01"], "misplaced comma");
+        refused(
+            &["--items", "1e20", "--fpr", "0.01"],
+            "more items than a 64-bit count holds",
+        );
         refused(
             &["--items", "1000", "--fpr", "0.01", "--grows-to", "10"],
             "below --items",
@@ -252,5 +270,149 @@ mod choose {
             &["--items", "1000", "--fpr", "0.01", "--max-memory", "0"],
             "--max-memory must be at least 1 byte",
         );
+    }
+
+    /// Issue 12, point 5: sizes are read exactly, and refused for what is
+    /// wrong with them.
+    #[test]
+    fn memory_limits_are_exact() {
+        for (given, bytes) in [
+            ("4.1GB", 4_100_000_000u64),
+            ("8.2GB", 8_200_000_000),
+            ("1.005kB", 1_005),
+            ("0.07GB", 70_000_000),
+            ("1.5GiB", 1_610_612_736),
+        ] {
+            let report = json(&["--items", "1000", "--fpr", "0.01", "--max-memory", given]);
+            assert_eq!(report["workload"]["max_memory"], bytes, "{given}");
+        }
+        let out = bloomlab_choose(&[
+            "--items",
+            "1000",
+            "--fpr",
+            "0.01",
+            "--max-memory",
+            "1.005kB",
+        ]);
+        assert!(
+            stdout(&out).contains("at most 1.0 kB (1,005 bytes)"),
+            "{}",
+            stdout(&out)
+        );
+        refused(
+            &[
+                "--items",
+                "1000",
+                "--fpr",
+                "0.01",
+                "--max-memory",
+                "1.0000000000000000001GB",
+            ],
+            "'1.0000000000000000001GB' is not a whole number of bytes: it is \
+             1000000000.0000000001 bytes",
+        );
+        refused(
+            &[
+                "--items",
+                "1000",
+                "--fpr",
+                "0.01",
+                "--max-memory",
+                "20000000TB",
+            ],
+            "more bytes than a 64-bit count holds",
+        );
+    }
+
+    #[test]
+    fn a_negative_memory_limit_is_refused_for_its_value() {
+        for value in ["-1", "-64MiB", "-0.5GB"] {
+            refused(
+                &["--items", "1000", "--fpr", "0.01", "--max-memory", value],
+                &format!("'{value}': a size must not be negative"),
+            );
+        }
+        let out = bloomlab_choose(&["--items", "1000", "--fpr", "0.01", "--max-memory", "-1"]);
+        assert!(
+            !stderr(&out).contains("unexpected argument"),
+            "{}",
+            stderr(&out)
+        );
+    }
+
+    /// Issue 12, point 5: an internal overflow marker is never printed as
+    /// a number of bytes.
+    #[test]
+    fn an_absurd_workload_prints_no_sentinel() {
+        const U128_MAX: &str = "340282366920938463463374607431768211455";
+        for workload in [
+            &["--items", "1e19", "--fpr", "1e-300"][..],
+            &[
+                "--items",
+                "18446744073709551615",
+                "--fpr",
+                "1e-300",
+                "--deletes",
+            ],
+            &["--items", "1e19", "--fpr", "0.5", "--unknown-size"],
+            &["--items", "1e19", "--fpr", "1e-300", "--max-memory", "1B"],
+        ] {
+            for json in [false, true] {
+                let mut args = workload.to_vec();
+                if json {
+                    args.push("--json");
+                }
+                let out = bloomlab_choose(&args);
+                let (text, err) = (stdout(&out), stderr(&out));
+                assert!(
+                    matches!(out.status.code(), Some(0 | 2)),
+                    "{args:?}: {:?} {err}",
+                    out.status
+                );
+                assert!(!err.contains("panicked"), "{args:?}: {err}");
+                assert!(
+                    !text.contains(U128_MAX) && !err.contains(U128_MAX),
+                    "{args:?}: {text}{err}"
+                );
+                if out.status.success() {
+                    assert!(
+                        text.contains("No filter meets every requirement")
+                            || text.contains("\"id\": null"),
+                        "{args:?}: {text}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Issue 12, point 2: the counting filter `choose` recommends for 10^12
+    /// items with deletes takes 4.8 TB (the allocation that aborted the
+    /// process before its constructor returned `OutOfMemory`); the report
+    /// says so in bytes and in its text.
+    #[test]
+    fn a_huge_recommendation_states_its_memory() {
+        let args = ["--items", "1e12", "--fpr", "0.01", "--deletes"];
+        let report = json(&args);
+        let id = report["recommendation"]["id"]
+            .as_str()
+            .expect("a recommendation");
+        assert_eq!(id, "counting-4");
+        let pick = report["candidates"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .find(|c| c["id"] == id)
+            .expect("the recommended filter is listed");
+        assert_eq!(pick["figures"]["memory_bytes"], 4_796_477_358_560u64);
+        let said = report["recommendation"]["text"].as_str().expect("a text");
+        assert!(said.contains("4.8 TB"), "{said}");
+        let out = bloomlab_choose(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.contains("Recommendation: Use CountingBloomFilter (4-bit)"),
+            "{text}"
+        );
+        assert!(text.contains("4.8 TB"), "{text}");
     }
 }

@@ -16,7 +16,7 @@ use bloomlab::ParamError;
 use bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
 use bloomlab::theory::{blocked, classic, counting, cuckoo, scalable};
 
-use super::numbers::{grouped, sci};
+use super::numbers::{bytes, grouped, sci};
 use super::workload::Workload;
 
 /// Bits in one block of a `BlockedBloomFilter`: one 64-byte cache line.
@@ -283,7 +283,7 @@ pub struct Sized {
 pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
     let items = w.peak_items();
     let p = w.fpr;
-    let why = |e: ParamError| format!("cannot be sized: {e}");
+    let why = |e: ParamError| format!("cannot be sized: {}", param_error(&e));
     match kind {
         Kind::Classic | Kind::Atomic => {
             let (m, k) = classic::size_for(items, p).map_err(why)?;
@@ -321,8 +321,8 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
         }
         Kind::Blocked => {
             let (blocks, k) = blocked::size_for(BLOCK_BITS, items, p).map_err(why)?;
-            let bytes = u64::try_from(u128::from(blocks) * u128::from(BLOCK_BITS / 8))
-                .map_err(|_| why(too_large()))?;
+            let needed = u128::from(blocks) * u128::from(BLOCK_BITS / 8);
+            let bytes = u64::try_from(needed).map_err(|_| why(too_large(needed)))?;
             let fpr = blocked::fpr_exact(BLOCK_BITS, blocks, items, k);
             let params = Params::Blocks {
                 blocks,
@@ -373,16 +373,52 @@ fn plain(params: Params, items: u64, bytes: u64, fpr: f64, hit: f64, miss: f64) 
     }
 }
 
-fn too_large() -> ParamError {
+/// A table of `needed` bytes, beyond a 64-bit size; [`OVERFLOW`] when even
+/// the count of bytes overflows.
+fn too_large(needed: u128) -> ParamError {
     ParamError::TooLarge {
-        needed: u128::MAX,
+        needed,
         limit: u128::from(u64::MAX),
+    }
+}
+
+/// The `needed` of a [`ParamError::TooLarge`] whose size overflowed: not a
+/// byte count, and never printed as one (see [`param_error`]).
+const OVERFLOW: u128 = u128::MAX;
+
+/// A sizing refusal in words. `TooLarge` is spelled out here rather than by
+/// its `Display`, so that `choose` prints byte counts the way it prints
+/// every other size and never prints [`OVERFLOW`] as a number of bytes.
+pub fn param_error(e: &ParamError) -> String {
+    match *e {
+        ParamError::TooLarge { needed, limit } => {
+            let limit = u64::try_from(limit).map_or_else(|_| limit.to_string(), wide_bytes);
+            if needed == OVERFLOW {
+                format!("the table is too large to count in bytes: more than the limit of {limit}")
+            } else {
+                format!(
+                    "the table would need {}, more than the limit of {limit}",
+                    u64::try_from(needed).map_or_else(|_| format!("{needed} bytes"), wide_bytes)
+                )
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `1.8 kB (1,800 bytes)`: the rounded reading and the exact count.
+fn wide_bytes(n: u64) -> String {
+    if n < 1_000 {
+        bytes(n)
+    } else {
+        format!("{} ({} bytes)", bytes(n), grouped(n))
     }
 }
 
 /// Bytes of `bits` rounded up to whole 64-bit words, as every table here is stored.
 fn words_bytes(bits: u128) -> Result<u64, ParamError> {
-    u64::try_from(bits.div_ceil(64) * 8).map_err(|_| too_large())
+    let needed = bits.div_ceil(64) * 8;
+    u64::try_from(needed).map_err(|_| too_large(needed))
 }
 
 /// A scalable filter that starts at `n0` and holds `items`: the layers it
@@ -393,8 +429,8 @@ pub fn scalable_size(n0: u64, s: u32, total: f64, items: u64) -> Result<Sized, P
     let mut layers = Vec::new();
     let mut left = items;
     for i in 0..count {
-        let i = u32::try_from(i).map_err(|_| too_large())?;
-        let capacity = scalable::layer_capacity(n0, s, i).ok_or_else(too_large)?;
+        let i = u32::try_from(i).map_err(|_| too_large(OVERFLOW))?;
+        let capacity = scalable::layer_capacity(n0, s, i).ok_or(too_large(OVERFLOW))?;
         // scalable::layer_size, with the classic sizing that ends quickly.
         let rate = scalable::layer_fpr(total, r, i);
         let (bits, hashes) = classic::size_for(capacity, rate)?;
@@ -647,7 +683,37 @@ mod tests {
     fn huge_workloads_are_an_error_not_a_panic() {
         let w = Workload::fixed(u64::MAX, 1e-9);
         for kind in Kind::all() {
-            assert!(size(kind, &w).is_err(), "{kind:?}");
+            let e = size(kind, &w).unwrap_err();
+            assert!(!e.contains(&u128::MAX.to_string()), "{kind:?}: {e}");
         }
+    }
+
+    #[test]
+    fn a_size_too_large_is_said_in_bytes_never_as_the_overflow_marker() {
+        let limit = u128::from(u64::MAX);
+        let overflow = param_error(&too_large(OVERFLOW));
+        assert_eq!(
+            overflow,
+            "the table is too large to count in bytes: more than the limit of 18.4 EB \
+             (18,446,744,073,709,551,615 bytes)"
+        );
+        let e = param_error(&ParamError::TooLarge {
+            needed: 5_000,
+            limit: 4_096,
+        });
+        assert_eq!(
+            e,
+            "the table would need 5.0 kB (5,000 bytes), more than the limit of 4.1 kB (4,096 bytes)"
+        );
+        let e = param_error(&too_large(limit + 1));
+        assert_eq!(
+            e,
+            "the table would need 18446744073709551616 bytes, more than the limit of 18.4 EB \
+             (18,446,744,073,709,551,615 bytes)"
+        );
+        assert_eq!(
+            words_bytes(u128::MAX),
+            Err(too_large(u128::MAX.div_ceil(64) * 8))
+        );
     }
 }

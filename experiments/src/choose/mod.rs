@@ -18,6 +18,7 @@
 mod candidates;
 mod crossover;
 mod decide;
+mod decimal;
 mod numbers;
 mod render;
 mod workload;
@@ -38,7 +39,7 @@ use self::workload::{Workload, parse_bytes, parse_count, parse_rate};
 pub struct ChooseArgs {
     /// How many items the filter must hold (at the start, with --grows-to or
     /// --unknown-size): 100000000, 100_000_000, 100,000,000 or 1e8.
-    #[arg(long, value_name = "N", value_parser = parse_count)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub items: u64,
     /// The false-positive rate the workload tolerates, in (0, 1): 0.0001,
     /// 1e-4 or 1/10000.
@@ -48,7 +49,13 @@ pub struct ChooseArgs {
     #[arg(long)]
     pub deletes: bool,
     /// The set starts at --items and grows to M items (a known upper bound).
-    #[arg(long, value_name = "M", value_parser = parse_count, conflicts_with = "unknown_size")]
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = parse_count,
+        conflicts_with = "unknown_size",
+        allow_negative_numbers = true
+    )]
     pub grows_to: Option<u64>,
     /// The set starts at --items and may grow without a known upper bound.
     #[arg(long)]
@@ -56,8 +63,12 @@ pub struct ChooseArgs {
     /// Many threads of one process insert at the same time.
     #[arg(long)]
     pub concurrent: bool,
-    /// The most memory the filter may take: 200000000, 64MiB, 1.5GB, …
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    /// The most memory the filter may take, in whole bytes: 200000000,
+    /// 64MiB, 1.5GB, … (kB, MB, GB, TB are powers of 1000; KiB, MiB, GiB,
+    /// TiB powers of 1024).
+    // Hyphen values reach the parser, so that `-1` or `-64MiB` is refused
+    // for being negative rather than taken for a flag.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
     /// Print the report as JSON instead of a table.
     #[arg(long)]

@@ -88,8 +88,13 @@ pub fn describe(w: &Workload) -> String {
         Growth::GrowsTo { to } => format!("{} growing to {}", items(w.items), grouped(to)),
         Growth::Unknown => format!("{} to start (no upper bound),", items(w.items)),
     };
+    // The limit as given, to the byte, beside its rounded reading.
     let limit = w.max_memory.map_or("no memory limit".to_owned(), |b| {
-        format!("at most {}", bytes(b))
+        if b < 1_000 {
+            format!("at most {}", bytes(b))
+        } else {
+            format!("at most {} ({} bytes)", bytes(b), grouped(b))
+        }
     });
     format!(
         "{size} at a false-positive rate of {}; {}; {}; {limit}.",

@@ -3,6 +3,8 @@
 use serde::Serialize;
 
 use super::ChooseArgs;
+use super::decimal::{Decimal, Malformed};
+use super::numbers::{bytes, grouped};
 
 /// How the number of items evolves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -103,45 +105,70 @@ impl Workload {
     }
 }
 
-/// Parses a count of items: digits, optionally grouped by `_` or `,`
-/// (`100_000_000`, `100,000,000`), or a power of ten written `1e8`.
+/// Parses a count of items: digits, optionally grouped by `_` or by `,`
+/// between groups of three (`100_000_000`, `100,000,000`), or a decimal
+/// with a power of ten (`1e8`, `2.5e6`), read exactly: the value must be a
+/// whole number of items (`1.5` and `1e-3` are refused, not rounded).
 pub fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    if let Some((mantissa, exponent)) = t.split_once(['e', 'E']) {
-        let m: u64 = mantissa
-            .parse()
-            .map_err(|_| format!("'{s}' is not a whole number of items"))?;
-        let e: u32 = exponent
-            .parse()
-            .map_err(|_| format!("'{s}' is not a whole number of items"))?;
-        return 10u64
-            .checked_pow(e)
-            .and_then(|p| p.checked_mul(m))
-            .ok_or_else(|| format!("'{s}' is more items than a 64-bit count holds"));
+    if let Some(groups) = t.split(['.', 'e', 'E']).next()
+        && groups.contains(',')
+    {
+        let mut parts = groups.split(',').map(|g| g.replace('_', ""));
+        let first_ok = parts.next().is_some_and(|g| (1..=3).contains(&g.len()));
+        if !first_ok || !parts.all(|g| g.len() == 3) || t[groups.len()..].contains(',') {
+            return Err(format!(
+                "'{s}' has a misplaced comma: commas only separate groups of three digits \
+                 (100,000,000)"
+            ));
+        }
     }
     let digits: String = t.chars().filter(|c| !matches!(c, '_' | ',')).collect();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("'{s}' is not a whole number of items"));
+    let count = match Decimal::parse(&digits, true) {
+        Ok(d) => d.times(1),
+        Err(Malformed::Negative) => {
+            return Err(format!("'{s}': a number of items must not be negative"));
+        }
+        Err(Malformed::NotANumber) => {
+            return Err(format!(
+                "'{s}' is not a number of items (write 100000000, 100_000_000, 100,000,000 or 1e8)"
+            ));
+        }
+    };
+    let too_many = || {
+        format!(
+            "'{s}' is more items than a 64-bit count holds (at most {})",
+            grouped(u64::MAX)
+        )
+    };
+    match count {
+        Some(p) if !p.is_whole() => Err(format!("'{s}' is not a whole number of items")),
+        Some(p) => u64::try_from(p.whole).map_err(|_| too_many()),
+        None => Err(too_many()),
     }
-    digits
-        .parse()
-        .map_err(|_| format!("'{s}' is more items than a 64-bit count holds"))
 }
 
 /// Parses a rate: a decimal (`0.001`, `1e-3`) or a fraction `1/1000`.
-/// The range is checked by [`Workload::from_args`], with the other rules.
+/// The range is checked by [`Workload::from_args`], with the other rules;
+/// a rate is a float wherever it is used, so it is read as one, but a
+/// non-zero rate too small for a float is refused rather than read as 0.
 pub fn parse_rate(s: &str) -> Result<f64, String> {
     let t = s.trim();
-    let value = match t.split_once('/') {
-        Some((num, den)) => {
-            let num: f64 = num.trim().parse().map_err(|_| bad_rate(s))?;
-            let den: f64 = den.trim().parse().map_err(|_| bad_rate(s))?;
-            num / den
-        }
-        None => t.parse().map_err(|_| bad_rate(s))?,
-    };
+    let (num, den) = t.split_once('/').unwrap_or((t, "1"));
+    let parse = |x: &str| x.trim().parse::<f64>().map_err(|_| bad_rate(s));
+    let value = parse(num)? / parse(den)?;
+    // The numerator's digits before any exponent: not all zeros means the
+    // rate written is not zero, whatever the float makes of it.
+    let mantissa = num.split(['e', 'E']).next().unwrap_or_default();
+    let written_non_zero = mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
     if value.is_nan() {
         return Err(bad_rate(s));
+    }
+    if value == 0.0 && written_non_zero {
+        return Err(format!(
+            "'{s}' is too close to 0 for a 64-bit float (the smallest is {:e})",
+            f64::from_bits(1)
+        ));
     }
     Ok(value)
 }
@@ -150,54 +177,77 @@ fn bad_rate(s: &str) -> String {
     format!("'{s}' is not a rate (write 0.001, 1e-3 or 1/1000)")
 }
 
-/// Parses a size in bytes: a whole number with an optional unit, decimal
-/// (`kB`, `MB`, `GB`, `TB`: powers of 1000) or binary (`KiB`, `MiB`, `GiB`,
-/// `TiB`: powers of 1024), case-insensitive, e.g. `64MiB`, `1.5GB`, `200000`.
+/// Units of [`parse_bytes`] and their sizes, in the order its messages list them.
+const BYTE_UNITS: [(&str, u64); 9] = [
+    ("B", 1),
+    ("kB", 1_000),
+    ("MB", 1_000_000),
+    ("GB", 1_000_000_000),
+    ("TB", 1_000_000_000_000),
+    ("KiB", 1 << 10),
+    ("MiB", 1 << 20),
+    ("GiB", 1 << 30),
+    ("TiB", 1 << 40),
+];
+
+/// Parses a size in bytes: a decimal number with an optional unit, decimal
+/// (`kB`, `MB`, `GB`, `TB`: powers of 1000; `k`, `M`, `G`, `T` for short)
+/// or binary (`KiB`, `MiB`, `GiB`, `TiB`: powers of 1024),
+/// case-insensitive, e.g. `64MiB`, `1.5GB`, `200000`.
+///
+/// The number is read digit by digit and multiplied exactly (`4.1GB` is
+/// 4,100,000,000 bytes): a size that is not a whole number of bytes
+/// (`1.0000000000000000001GB`, `0.3B`) is refused, never rounded.
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();
+    if let Some(rest) = t.strip_prefix('-') {
+        return Err(
+            if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+                format!("'{s}': a size must not be negative")
+            } else {
+                format!("'{s}' is not a size in bytes (e.g. 200000000, 64MiB, 1.5GB)")
+            },
+        );
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
     let number: String = number.chars().filter(|&c| c != '_').collect();
-    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" => 1_000,
-        "m" | "mb" => 1_000_000,
-        "g" | "gb" => 1_000_000_000,
-        "t" | "tb" => 1_000_000_000_000,
-        "kib" => 1 << 10,
-        "mib" => 1 << 20,
-        "gib" => 1 << 30,
-        "tib" => 1 << 40,
-        other => {
-            return Err(format!(
-                "'{s}': unknown unit '{other}' (use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)"
-            ));
-        }
+    let unit = unit.trim();
+    let short = |u: &str| u.len() == 2 && u.ends_with('B') && u != "B";
+    let scale = BYTE_UNITS
+        .iter()
+        .find(|(name, _)| {
+            name.eq_ignore_ascii_case(unit) || (short(name) && name[..1].eq_ignore_ascii_case(unit))
+        })
+        .map(|&(_, scale)| scale)
+        .or(unit.is_empty().then_some(1));
+    let Some(scale) = scale else {
+        let names: Vec<&str> = BYTE_UNITS.iter().map(|(n, _)| *n).collect();
+        return Err(format!(
+            "'{s}': unknown unit '{unit}' (use {} or {})",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        ));
     };
-    let bad = || format!("'{s}' is not a size in bytes (e.g. 200000000, 64MiB, 1.5GB)");
-    if number.is_empty() {
-        return Err(bad());
+    let product = Decimal::parse(&number, false)
+        .map_err(|_| format!("'{s}' is not a size in bytes (e.g. 200000000, 64MiB, 1.5GB)"))?;
+    let too_large = || {
+        format!(
+            "'{s}' is more bytes than a 64-bit count holds (at most {} bytes, about {})",
+            grouped(u64::MAX),
+            bytes(u64::MAX)
+        )
+    };
+    match product.times(scale) {
+        Some(p) if !p.is_whole() => Err(format!(
+            "'{s}' is not a whole number of bytes: it is {} bytes",
+            p.written()
+        )),
+        Some(p) => u64::try_from(p.whole).map_err(|_| too_large()),
+        None => Err(too_large()),
     }
-    if let Some((whole, frac)) = number.split_once('.') {
-        if frac.contains('.') || (whole.is_empty() && frac.is_empty()) {
-            return Err(bad());
-        }
-        let value: f64 = number.parse().map_err(|_| bad())?;
-        let bytes = value * scale as f64;
-        if bytes.fract() != 0.0 {
-            return Err(format!("'{s}' is not a whole number of bytes"));
-        }
-        if bytes >= u64::MAX as f64 {
-            return Err(format!("'{s}' is more bytes than a 64-bit count holds"));
-        }
-        return Ok(bytes as u64);
-    }
-    let value: u64 = number.parse().map_err(|_| bad())?;
-    value
-        .checked_mul(scale)
-        .ok_or_else(|| format!("'{s}' is more bytes than a 64-bit count holds"))
 }
 
 #[cfg(test)]
@@ -224,18 +274,34 @@ mod tests {
         assert_eq!(parse_count("100,000,000"), Ok(100_000_000));
         assert_eq!(parse_count("1e8"), Ok(100_000_000));
         assert_eq!(parse_count("3e2"), Ok(300));
+        assert_eq!(parse_count("1e12"), Ok(1_000_000_000_000));
+        assert_eq!(parse_count("1e19"), Ok(10_000_000_000_000_000_000));
+        assert_eq!(parse_count("2.5e6"), Ok(2_500_000));
+        assert_eq!(parse_count("2000e-3"), Ok(2));
+        assert_eq!(parse_count(&u64::MAX.to_string()), Ok(u64::MAX));
         assert_eq!(parse_count("0"), Ok(0)); // refused later, with the other rules
-        for bad in [
-            "",
-            "-5",
-            "1.5",
-            "ten",
-            "1e",
-            "1e-3",
-            "1e30",
-            "99999999999999999999",
-        ] {
-            assert!(parse_count(bad).is_err(), "{bad}");
+        for bad in ["", "ten", "1e", "e5", "1.2.3", "1e3.5"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(e.contains("is not a number of items"), "{bad}: {e}");
+        }
+        for bad in ["1.5", "1e-3", "2.25e1", "0.5", "1500e-3"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(e.ends_with("is not a whole number of items"), "{bad}: {e}");
+        }
+        for bad in ["1e30", "99999999999999999999", "18446744073709551616"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(
+                e.contains("more items than a 64-bit count holds"),
+                "{bad}: {e}"
+            );
+        }
+        for bad in ["-5", "-1e3", "-0"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(e.contains("must not be negative"), "{bad}: {e}");
+        }
+        for bad in ["1,5", "1,0000", ",100", "1000,000", "1,000.5,0"] {
+            let e = parse_count(bad).unwrap_err();
+            assert!(e.contains("misplaced comma"), "{bad}: {e}");
         }
     }
 
@@ -245,8 +311,15 @@ mod tests {
         assert_eq!(parse_rate("1e-4"), Ok(1e-4));
         assert_eq!(parse_rate("1/10000"), Ok(1e-4));
         assert_eq!(parse_rate("1.5"), Ok(1.5)); // out of range, refused by from_args
+        assert_eq!(parse_rate("0"), Ok(0.0)); // likewise
+        assert_eq!(parse_rate("5e-324"), Ok(f64::from_bits(1)));
         for bad in ["", "abc", "1/x", "NaN", "0/0"] {
-            assert!(parse_rate(bad).is_err(), "{bad}");
+            assert!(parse_rate(bad).unwrap_err().contains("not a rate"), "{bad}");
+        }
+        // Below the smallest float: refused for what it is, not read as 0.
+        for tiny in ["1e-400", "0.00001e-320", "1/1e400"] {
+            let e = parse_rate(tiny).unwrap_err();
+            assert!(e.contains("too close to 0"), "{tiny}: {e}");
         }
     }
 
@@ -256,22 +329,85 @@ mod tests {
         assert_eq!(parse_bytes("64MiB"), Ok(64 << 20));
         assert_eq!(parse_bytes("64 mib"), Ok(64 << 20));
         assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
+        assert_eq!(parse_bytes("1g"), Ok(1_000_000_000));
         assert_eq!(parse_bytes("1.5GB"), Ok(1_500_000_000));
         assert_eq!(parse_bytes("2KiB"), Ok(2_048));
+        assert_eq!(parse_bytes("2KB"), Ok(2_000));
         assert_eq!(parse_bytes("10B"), Ok(10));
         assert_eq!(parse_bytes("1_000"), Ok(1_000));
-        for bad in [
-            "",
-            "MB",
-            "12XB",
-            "-1",
-            "1.5",
-            "0.3B",
-            "1.2.3MB",
-            "20000000000TB",
-            ".",
-        ] {
-            assert!(parse_bytes(bad).is_err(), "{bad}");
+        assert_eq!(parse_bytes(".5KiB"), Ok(512));
+        assert_eq!(parse_bytes("3.TB"), Ok(3_000_000_000_000));
+        for bad in ["", "MB", "1.2.3MB", ".", "1e9", "+1", "--json", "1 000"] {
+            let e = parse_bytes(bad).unwrap_err();
+            assert!(
+                e.contains("is not a size in bytes") || e.contains("unknown unit"),
+                "{bad}: {e}"
+            );
+        }
+        let e = parse_bytes("12XB").unwrap_err();
+        assert!(
+            e.contains("unknown unit 'XB' (use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)"),
+            "{e}"
+        );
+        for bad in ["-1", "-64MiB", "-0.5GB", "-.5"] {
+            let e = parse_bytes(bad).unwrap_err();
+            assert!(e.contains("must not be negative"), "{bad}: {e}");
+        }
+        for bad in ["20000000000TB", "16777216TiB", "18446744073709551616"] {
+            let e = parse_bytes(bad).unwrap_err();
+            assert!(
+                e.contains("more bytes than a 64-bit count holds"),
+                "{bad}: {e}"
+            );
+        }
+        assert_eq!(parse_bytes("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    /// The sizes a float multiplication refused (4.1 × 10^9 is
+    /// 4099999999.9999995 as a double) or rounded.
+    #[test]
+    fn byte_sizes_are_exact() {
+        assert_eq!(parse_bytes("4.1GB"), Ok(4_100_000_000));
+        assert_eq!(parse_bytes("8.2GB"), Ok(8_200_000_000));
+        assert_eq!(parse_bytes("1.005kB"), Ok(1_005));
+        assert_eq!(
+            parse_bytes("0.1TiB"),
+            Err("'0.1TiB' is not a whole number of bytes: it is 109951162777.6 bytes".to_owned())
+        );
+        assert_eq!(
+            parse_bytes("1.0000000000000000001GB"),
+            Err("'1.0000000000000000001GB' is not a whole number of bytes: \
+                 it is 1000000000.0000000001 bytes"
+                .to_owned())
+        );
+        for bad in ["1.5", "0.3B", "1.0001kB", "0.0000000001GB"] {
+            let e = parse_bytes(bad).unwrap_err();
+            assert!(e.contains("is not a whole number of bytes"), "{bad}: {e}");
+        }
+        // 2^-40 TiB is one byte.
+        assert_eq!(
+            parse_bytes("0.0000000000009094947017729282379150390625TiB"),
+            Ok(1)
+        );
+        // Every two-decimal size from 0.01GB to 9.99GB, in exact integers.
+        for hundredths in 1u64..=999 {
+            let text = format!("{}.{:02}GB", hundredths / 100, hundredths % 100);
+            assert_eq!(parse_bytes(&text), Ok(hundredths * 10_000_000), "{text}");
+        }
+        // Thousandths of a GiB: whole exactly when 1000 divides n · 2^30.
+        for n in 1u64..=4096 {
+            let text = format!("{}.{:03}GiB", n / 1000, n % 1000);
+            let bytes = n << 30;
+            let expected = if bytes % 1000 == 0 {
+                Ok(bytes / 1000)
+            } else {
+                Err(format!(
+                    "'{text}' is not a whole number of bytes: it is {}.{} bytes",
+                    bytes / 1000,
+                    format!("{:03}", bytes % 1000).trim_end_matches('0')
+                ))
+            };
+            assert_eq!(parse_bytes(&text), expected);
         }
     }
 
