@@ -9,6 +9,8 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
+use crate::files::write_atomic;
+
 /// One subject: its theory as a line, its measurements as points.
 #[derive(Debug, Clone, Default)]
 pub struct Curve {
@@ -43,22 +45,27 @@ pub struct Chart {
     pub references: Vec<(String, f64)>,
 }
 
-/// Writes `chart` as an SVG file at `path`.
+/// Writes `chart` as an SVG file at `path` (drawn in memory, then written
+/// whole: [`write_atomic`]).
 pub fn draw(path: &Path, chart: &Chart) -> Result<(), String> {
-    let root = SVGBackend::new(path, (820, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let err = |e: Box<dyn std::error::Error>| format!("plot {}: {e}", path.display());
-    let (x0, x1) = x_range(chart);
-    let (y0, y1) = y_range(chart);
-    match (chart.x_log, chart.y_log) {
-        (true, true) => panel(&root, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
-        (true, false) => panel(&root, chart, (x0..x1).log_scale(), y0..y1),
-        (false, true) => panel(&root, chart, x0..x1, (y0..y1).log_scale()),
-        (false, false) => panel(&root, chart, x0..x1, y0..y1),
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (820, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let err = |e: Box<dyn std::error::Error>| format!("plot {}: {e}", path.display());
+        let (x0, x1) = x_range(chart);
+        let (y0, y1) = y_range(chart);
+        match (chart.x_log, chart.y_log) {
+            (true, true) => panel(&root, chart, (x0..x1).log_scale(), (y0..y1).log_scale()),
+            (true, false) => panel(&root, chart, (x0..x1).log_scale(), y0..y1),
+            (false, true) => panel(&root, chart, x0..x1, (y0..y1).log_scale()),
+            (false, false) => panel(&root, chart, x0..x1, y0..y1),
+        }
+        .map_err(err)?;
+        root.present()
+            .map_err(|e| format!("plot {}: {e}", path.display()))?;
     }
-    .map_err(err)?;
-    root.present()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_atomic(path, svg)
 }
 
 fn xs(chart: &Chart) -> impl Iterator<Item = f64> + '_ {

@@ -1,13 +1,31 @@
 //! REPORT.md: one section per experiment, under a header that says how the
-//! run was made.
+//! run was made; and the merge that lets a partial run (`reproduce --only`)
+//! replace its own sections of an earlier report and keep all the others.
+//!
+//! Each section is preceded by an HTML comment, invisible when the Markdown
+//! is rendered, that names its experiment and the run that wrote it:
+//!
+//! ```text
+//! <!-- bloomlab section: tradeoff; run: reproduce --scale default --seed 2024; seconds: 1.2 -->
+//! ## The trade-off table
+//! ```
+//!
+//! A report written before these markers existed is read by its `## `
+//! headings, its "Written by" line and its table of run times.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::scale::Scale;
 
+/// The first line of every report.
+const TITLE: &str = "# bloomlab results";
+
+/// How a section's marker starts.
+const MARKER: &str = "<!-- bloomlab section: ";
+
 /// What an experiment contributes to the report.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Section {
     /// Heading of the section.
     pub title: String,
@@ -15,51 +33,391 @@ pub struct Section {
     pub body: String,
 }
 
+/// A section as it stands in a report, with the run that wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The experiment's name (`tradeoff`); `None` for a section of a report
+    /// written before sections carried their name, known by its heading.
+    pub experiment: Option<String>,
+    /// The command that wrote it, after `bloomlab`:
+    /// `reproduce --scale default --seed 2024`.
+    pub run: String,
+    /// How long the experiment took, if the report says.
+    pub seconds: Option<f64>,
+    /// Its heading and text.
+    pub section: Section,
+}
+
+impl Entry {
+    /// `self` and `other` are the same experiment's section: by name when
+    /// both have one, else by heading.
+    fn same_experiment(&self, other: &Entry) -> bool {
+        match (&self.experiment, &other.experiment) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.section.title == other.section.title,
+        }
+    }
+}
+
 /// The report being assembled.
 #[derive(Debug)]
 pub struct Report {
-    command: String,
-    scale: Scale,
-    seed: u64,
-    sections: Vec<(Section, Duration)>,
+    /// The command of this run, after `bloomlab`, with its scale and seed.
+    run: String,
+    /// The sections, in report order: this run's and any kept from an earlier report.
+    entries: Vec<Entry>,
 }
 
 impl Report {
     /// An empty report for `bloomlab <command>` at `scale` with `seed`.
     pub fn new(command: &str, scale: Scale, seed: u64) -> Self {
         Self {
-            command: command.to_owned(),
-            scale,
-            seed,
-            sections: Vec::new(),
+            run: format!("{command} --scale {scale} --seed {seed}"),
+            entries: Vec::new(),
         }
     }
 
-    /// Adds an experiment's section and how long it took.
-    pub fn push(&mut self, section: Section, took: Duration) {
-        self.sections.push((section, took));
+    /// Adds `experiment`'s section and how long it took.
+    pub fn push(&mut self, experiment: &str, section: Section, took: Duration) {
+        self.entries.push(Entry {
+            experiment: Some(experiment.to_owned()),
+            run: self.run.clone(),
+            seconds: Some(took.as_secs_f64()),
+            section,
+        });
     }
 
-    /// The whole report as Markdown.
+    /// Adds the sections of an `earlier` report that this run did not
+    /// write, in their places: the earlier order, with this run's sections
+    /// where theirs were, and a section new to the report placed by `order`
+    /// (every experiment's name, in report order). Returns the headings of
+    /// the sections kept.
+    pub fn keep_earlier(&mut self, earlier: Vec<Entry>, order: &[&str]) -> Vec<String> {
+        let rank = |e: &Entry| {
+            e.experiment
+                .as_deref()
+                .and_then(|name| order.iter().position(|o| *o == name))
+        };
+        let mut fresh = std::mem::take(&mut self.entries);
+        let mut kept = Vec::new();
+        for old in earlier {
+            match fresh.iter().position(|new| new.same_experiment(&old)) {
+                Some(i) => self.entries.push(fresh.remove(i)),
+                None if self.entries.iter().any(|e| e.same_experiment(&old)) => {}
+                None => {
+                    kept.push(old.section.title.clone());
+                    self.entries.push(old);
+                }
+            }
+        }
+        for new in fresh {
+            let at = rank(&new).and_then(|r| {
+                self.entries
+                    .iter()
+                    .position(|e| rank(e).is_some_and(|other| other > r))
+            });
+            self.entries.insert(at.unwrap_or(self.entries.len()), new);
+        }
+        kept
+    }
+
+    /// The whole report as Markdown; `total` is this run's time.
     pub fn render(&self, total: Duration) -> String {
+        let one_run = self.entries.iter().all(|e| e.run == self.run);
         let mut out = String::new();
-        let _ = writeln!(out, "# bloomlab results\n");
-        let _ = writeln!(
-            out,
-            "Written by `bloomlab {} --scale {} --seed {}`. Every number below is measured \
-             in that run, next to what theory predicts for the same parameters. Run times vary \
-             from machine to machine; everything else is reproduced exactly by the same command.\n",
-            self.command, self.scale, self.seed
-        );
-        let _ = writeln!(out, "| experiment | run time |\n|---|---|");
-        for (s, took) in &self.sections {
-            let _ = writeln!(out, "| {} | {:.1} s |", s.title, took.as_secs_f64());
+        let _ = writeln!(out, "{TITLE}\n");
+        if one_run {
+            let _ = writeln!(
+                out,
+                "Written by `bloomlab {}`. Every number below is measured in that run, next to \
+                 what theory predicts for the same parameters. Run times vary from machine to \
+                 machine; everything else is reproduced exactly by the same command.\n",
+                self.run
+            );
+            let _ = writeln!(out, "| experiment | run time |\n|---|---|");
+        } else {
+            let _ = writeln!(
+                out,
+                "Assembled from more than one run: `bloomlab {}` wrote the sections it ran, and \
+                 the others are kept from an earlier report. Each section names the command that \
+                 wrote it; every number in it is measured in that run, next to what theory \
+                 predicts for the same parameters, and is reproduced exactly by the same command \
+                 (apart from run times). Sections written at another scale or seed do not compare \
+                 number for number.\n",
+                self.run
+            );
+            let _ = writeln!(out, "| experiment | written by | run time |\n|---|---|---|");
         }
-        let _ = writeln!(out, "| total | {:.1} s |\n", total.as_secs_f64());
-        for (s, _) in &self.sections {
-            let _ = writeln!(out, "## {}\n\n{}", s.title, s.body.trim_end());
+        for e in &self.entries {
+            let took = e
+                .seconds
+                .map_or_else(|| "–".to_owned(), |s| format!("{s:.1} s"));
+            if one_run {
+                let _ = writeln!(out, "| {} | {took} |", e.section.title);
+            } else {
+                let _ = writeln!(out, "| {} | `{}` | {took} |", e.section.title, e.run);
+            }
+        }
+        if one_run {
+            let _ = writeln!(out, "| total | {:.1} s |\n", total.as_secs_f64());
+        } else {
+            let _ = writeln!(
+                out,
+                "| total of this run | `{}` | {:.1} s |\n",
+                self.run,
+                total.as_secs_f64()
+            );
+        }
+        for e in &self.entries {
+            let mut marker = MARKER.to_owned();
+            if let Some(name) = &e.experiment {
+                let _ = write!(marker, "{name}; ");
+            }
+            let _ = write!(marker, "run: {}", e.run);
+            if let Some(s) = e.seconds {
+                let _ = write!(marker, "; seconds: {s:.1}");
+            }
+            let _ = writeln!(out, "{marker} -->\n## {}\n", e.section.title);
+            if !one_run {
+                let _ = writeln!(out, "*Written by `bloomlab {}`.*\n", e.run);
+            }
+            let _ = writeln!(out, "{}", e.section.body.trim_end());
             out.push('\n');
         }
         out
+    }
+}
+
+/// Reads the sections of a report this runner wrote.
+///
+/// # Errors
+///
+/// A message if `text` is not a bloomlab report (its first line is not
+/// `# bloomlab results`), or a section's marker cannot be read.
+pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
+    if text.lines().next().map(str::trim_end) != Some(TITLE) {
+        return Err(format!("it does not start with '{TITLE}'"));
+    }
+    if text.lines().any(|l| l.starts_with(MARKER)) {
+        parse_marked(text)
+    } else {
+        Ok(parse_headings(text))
+    }
+}
+
+/// A report whose sections carry markers.
+fn parse_marked(text: &str) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    for piece in text.split(&format!("\n{MARKER}")).skip(1) {
+        let (meta, rest) = piece.split_once(" -->\n").ok_or_else(|| {
+            format!("a section marker does not end with '-->': {MARKER}{piece:.60}")
+        })?;
+        let mut experiment = None;
+        let mut run = None;
+        let mut seconds = None;
+        for field in meta.split("; ") {
+            match field.split_once(": ") {
+                Some(("run", r)) => run = Some(r.to_owned()),
+                Some(("seconds", s)) => seconds = s.parse().ok(),
+                None if experiment.is_none() && run.is_none() => {
+                    experiment = Some(field.to_owned());
+                }
+                _ => {
+                    return Err(format!(
+                        "cannot read the section marker '{MARKER}{meta} -->'"
+                    ));
+                }
+            }
+        }
+        let run =
+            run.ok_or_else(|| format!("the section marker '{MARKER}{meta} -->' names no run"))?;
+        let (heading, body) = rest.split_once('\n').unwrap_or((rest, ""));
+        let title = heading.strip_prefix("## ").ok_or_else(|| {
+            format!("no '## ' heading after the section marker '{MARKER}{meta} -->'")
+        })?;
+        // A section of a mixed report opens with the line naming its run:
+        // the renderer adds it again.
+        let body = body.trim_start_matches('\n');
+        let body = match body.strip_prefix(&format!("*Written by `bloomlab {run}`.*")) {
+            Some(rest) => rest.trim_start_matches('\n'),
+            None => body,
+        };
+        entries.push(Entry {
+            experiment,
+            run,
+            seconds,
+            section: Section {
+                title: title.to_owned(),
+                body: body.trim_end().to_owned(),
+            },
+        });
+    }
+    Ok(entries)
+}
+
+/// A report written before sections carried markers: its `## ` headings,
+/// the run of its "Written by" line, the times of its table.
+fn parse_headings(text: &str) -> Vec<Entry> {
+    let run = text
+        .split_once("Written by `bloomlab ")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map_or_else(|| "(an earlier run)".to_owned(), |(run, _)| run.to_owned());
+    let seconds = |title: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("| {title} | ")))
+            .and_then(|rest| rest.strip_suffix(" s |"))
+            .and_then(|s| s.parse().ok())
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            entries.push(Entry {
+                experiment: None,
+                run: run.clone(),
+                seconds: seconds(title),
+                section: Section {
+                    title: title.to_owned(),
+                    body: String::new(),
+                },
+            });
+        } else if let Some(e) = entries.last_mut() {
+            e.section.body.push_str(line);
+            e.section.body.push('\n');
+        }
+    }
+    for e in &mut entries {
+        e.section.body = e.section.body.trim().to_owned();
+    }
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORDER: [&str; 3] = ["tradeoff", "fpr", "space"];
+
+    fn section(title: &str, body: &str) -> Section {
+        Section {
+            title: title.to_owned(),
+            body: body.to_owned(),
+        }
+    }
+
+    fn full_report() -> String {
+        let mut r = Report::new("reproduce", Scale::Default, 2024);
+        r.push(
+            "tradeoff",
+            section("Trade-off", "t body\n\n### sub\n\nmore"),
+            Duration::from_secs(1),
+        );
+        r.push("fpr", section("FPR", "f body"), Duration::from_secs(2));
+        r.push("space", section("Space", "s body"), Duration::from_secs(3));
+        r.render(Duration::from_secs(6))
+    }
+
+    #[test]
+    fn a_report_reads_back_as_written() {
+        let text = full_report();
+        assert!(text.starts_with(
+            "# bloomlab results\n\nWritten by `bloomlab reproduce --scale default --seed 2024`."
+        ));
+        let entries = parse(&text).unwrap();
+        assert_eq!(entries.len(), 3);
+        assert_eq!(entries[0].experiment.as_deref(), Some("tradeoff"));
+        assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
+        assert_eq!(entries[0].seconds, Some(1.0));
+        assert_eq!(
+            entries[0].section,
+            section("Trade-off", "t body\n\n### sub\n\nmore")
+        );
+        assert_eq!(entries[2].section, section("Space", "s body"));
+    }
+
+    #[test]
+    fn a_partial_run_replaces_its_sections_and_keeps_the_others() {
+        let mut r = Report::new("reproduce --only fpr", Scale::Quick, 7);
+        r.push("fpr", section("FPR", "new f body"), Duration::from_secs(1));
+        let kept = r.keep_earlier(parse(&full_report()).unwrap(), &ORDER);
+        assert_eq!(kept, ["Trade-off", "Space"]);
+        let text = r.render(Duration::from_secs(1));
+        assert!(text.contains("Assembled from more than one run"), "{text}");
+        assert!(
+            text.contains("| FPR | `reproduce --only fpr --scale quick --seed 7` | 1.0 s |"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body"
+            ),
+            "{text}"
+        );
+        let again = parse(&text).unwrap();
+        let titles: Vec<&str> = again.iter().map(|e| e.section.title.as_str()).collect();
+        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+        assert_eq!(again[1].section.body, "new f body");
+        assert_eq!(again[0].section.body, "t body\n\n### sub\n\nmore");
+        assert_eq!(again[2].run, "reproduce --scale default --seed 2024");
+
+        // Another partial run replaces its sections in the merged report.
+        let mut r = Report::new("reproduce --only tradeoff,space", Scale::Quick, 7);
+        r.push(
+            "tradeoff",
+            section("Trade-off", "t2"),
+            Duration::from_secs(1),
+        );
+        r.push("space", section("Space", "s2"), Duration::from_secs(1));
+        assert_eq!(r.keep_earlier(again, &ORDER), ["FPR"]);
+        let titles: Vec<&str> = r.entries.iter().map(|e| e.section.title.as_str()).collect();
+        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+        assert_eq!(r.entries[1].section.body, "new f body");
+    }
+
+    #[test]
+    fn a_new_section_goes_in_report_order() {
+        let mut r = Report::new("reproduce --only fpr", Scale::Quick, 7);
+        r.push("fpr", section("FPR", "f"), Duration::from_secs(1));
+        let mut earlier = parse(&full_report()).unwrap();
+        earlier.remove(1);
+        assert_eq!(r.keep_earlier(earlier, &ORDER).len(), 2);
+        let titles: Vec<&str> = r.entries.iter().map(|e| e.section.title.as_str()).collect();
+        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+    }
+
+    #[test]
+    fn a_report_without_markers_is_read_by_its_headings() {
+        let text = "# bloomlab results\n\nWritten by `bloomlab reproduce --scale default --seed 2024`. Every number …\n\n\
+                    | experiment | run time |\n|---|---|\n| Trade-off | 1.2 s |\n| FPR | 4.6 s |\n| total | 5.8 s |\n\n\
+                    ## Trade-off\n\nt body\n\n### sub\n\nmore\n\n## FPR\n\nf body\n";
+        let entries = parse(text).unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].experiment, None);
+        assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
+        assert_eq!(entries[0].seconds, Some(1.2));
+        assert_eq!(
+            entries[0].section,
+            section("Trade-off", "t body\n\n### sub\n\nmore")
+        );
+        // Matched to this run's section by heading.
+        let mut r = Report::new("reproduce --only tradeoff", Scale::Quick, 1);
+        r.push(
+            "tradeoff",
+            section("Trade-off", "new"),
+            Duration::from_secs(1),
+        );
+        assert_eq!(r.keep_earlier(entries, &ORDER), ["FPR"]);
+        assert_eq!(r.entries[0].section.body, "new");
+        assert_eq!(r.entries[0].experiment.as_deref(), Some("tradeoff"));
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_report_is_refused() {
+        assert!(parse("# My notes\n\n## Trade-off\n").is_err());
+        assert!(parse("").is_err());
+        let broken = full_report().replace(
+            "; run: reproduce --scale default --seed 2024; seconds: 1.0",
+            "",
+        );
+        assert!(parse(&broken).unwrap_err().contains("names no run"));
     }
 }

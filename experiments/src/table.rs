@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::files::write_atomic;
+
 /// Rows of text cells under named columns.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
@@ -56,10 +58,9 @@ impl Table {
         out
     }
 
-    /// Writes the CSV to `path`.
+    /// Writes the CSV to `path` (whole, or not at all: [`write_atomic`]).
     pub fn write_csv(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, self.to_csv())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        write_atomic(path, self.to_csv())
     }
 
     /// The chosen columns as a Markdown table, with display names, for the

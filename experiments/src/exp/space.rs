@@ -13,6 +13,7 @@ use plotters::prelude::*;
 
 use super::subject::{self, Kind};
 use super::{Ctx, sub_seed};
+use crate::files::write_atomic;
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -133,7 +134,9 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         ]);
     }
     table.write_csv(&ctx.out.join("space.csv"))?;
-    draw(&ctx.out.join("space.svg"), &points, n_probes).map_err(|e| format!("space.svg: {e}"))?;
+    let mut svg = String::new();
+    draw(&mut svg, &points, n_probes).map_err(|e| format!("space.svg: {e}"))?;
+    write_atomic(&ctx.out.join("space.svg"), svg)?;
 
     let predicted = predicted_crossover();
     let measured = measured_crossover(&points, n_probes);
@@ -223,12 +226,13 @@ fn measured_crossover(points: &[Point], n_probes: usize) -> Option<f64> {
     None
 }
 
+/// Draws the chart as SVG into `svg`.
 fn draw(
-    path: &std::path::Path,
+    svg: &mut String,
     points: &[Point],
     n_probes: usize,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (900, 600)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
