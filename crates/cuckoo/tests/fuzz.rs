@@ -1,0 +1,158 @@
+//! Decode-and-use fuzzing of the cuckoo filter (issue 12): arbitrary bytes,
+//! and real filters' files with their fields changed and the checksum
+//! recomputed, go to `from_bytes`; every method is then called on whatever
+//! decodes. No case may panic, hang (10 s per case) or abort.
+//!
+//! The directed cases of [`fuzz::Plan`] set every stored field of four small
+//! filters (2-, 4- and 8-slot buckets, one bucket alone, a full table with
+//! its relocation bound raised to the largest) to each edge value; [`RANDOM_CASES`] random
+//! cases follow. See the const for the time they take.
+//!
+//! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-cuckoo --test fuzz`.
+
+use bloomlab_core::codec::Variant;
+use bloomlab_cuckoo::CuckooFilter;
+use bloomlab_testkit::fuzz::{self, Field, Kind, Plan, Sample};
+use bloomlab_testkit::keys::members;
+
+/// Random cases after the directed ones. A case costs about 50 µs on average
+/// here, most of it in the decoded full tables whose every insert tries all
+/// its relocations (up to 0.1 s for a case with 2^16 of them): 11 s
+/// measured in the test profile on two cores, inside the 20–30 s a variant
+/// may spend in CI, with room for a slower machine.
+const RANDOM_CASES: u64 = 200_000;
+
+/// The stored parameters ([`CuckooFilter::to_bytes`]).
+fn fields() -> Vec<Field> {
+    vec![
+        Field::param("bucket_size", 0, Kind::U8),
+        Field::param("fingerprint_bits", 1, Kind::U8),
+        Field::param("log2_buckets", 2, Kind::U8),
+        Field::param("max_relocations", 3, Kind::U32),
+        Field::param("len", 7, Kind::U64),
+    ]
+}
+
+/// Inserts until the first refusal or `n` items.
+fn fill(f: &mut CuckooFilter, seed: u64, n: usize) {
+    for k in members(seed, n) {
+        if f.insert(&k).is_err() {
+            break;
+        }
+    }
+}
+
+fn samples() -> Vec<Sample> {
+    let mut a = CuckooFilter::builder(100, 0.01).seed(1).build().unwrap();
+    fill(&mut a, 1, 50);
+    let mut b = CuckooFilter::builder_with_buckets(1, 4)
+        .bucket_size(2)
+        .seed(2)
+        .build()
+        .unwrap();
+    fill(&mut b, 2, 10);
+    let mut c = CuckooFilter::builder_with_buckets(4, 16)
+        .bucket_size(8)
+        .max_relocations(0)
+        .seed(3)
+        .build()
+        .unwrap();
+    fill(&mut c, 3, 20);
+    // A full table: every insert tries all its relocations. The directed
+    // cases raise the bound to MAX_RELOCATIONS; the random ones keep it low,
+    // as 60 failing inserts of 2^16 relocations each take 0.2 s.
+    let mut d = CuckooFilter::builder_with_buckets(8, 5)
+        .max_relocations(1_000)
+        .seed(4)
+        .build()
+        .unwrap();
+    fill(&mut d, 4, 1000);
+    [a, b, c, d]
+        .iter()
+        .map(|f| Sample {
+            label: format!(
+                "buckets={} b={} f={} relocations={} n={}",
+                f.num_buckets(),
+                f.bucket_size(),
+                f.fingerprint_bits(),
+                f.max_relocations(),
+                f.len()
+            ),
+            bytes: f.to_bytes(),
+            fields: fields(),
+        })
+        .collect()
+}
+
+#[test]
+fn cuckoo_decode_and_use() {
+    let mut plan = Plan::new("cuckoo", Variant::Cuckoo, samples());
+    plan.random_cases = RANDOM_CASES;
+    plan.seed = 16;
+    let report = fuzz::run(&plan, |bytes| match CuckooFilter::from_bytes(bytes) {
+        Ok(mut f) => {
+            use_cuckoo(&mut f);
+            fuzz::use_deletable(&mut f);
+            true
+        }
+        Err(_) => false,
+    });
+    eprintln!("cuckoo: {report}");
+}
+
+/// Probes: the extreme hashes.
+const HASHES: [u64; 4] = [0, 1, u64::MAX, 0x8000_0000_0000_0000];
+
+/// Every inherent method of a [`CuckooFilter`].
+fn use_cuckoo(f: &mut CuckooFilter) {
+    let _ = (f.bucket_size(), f.fingerprint_bits(), f.num_buckets());
+    let _ = (f.capacity(), f.max_relocations(), f.hasher());
+    let _ = (f.len(), f.is_empty(), f.load_factor(), f.memory_bytes());
+    let _ = (f.bits_per_item(), f.expected_fpr(), f.fpr_from_occupancy());
+    let occupancy = f.occupancy();
+    assert_eq!(occupancy.len() as u32, f.bucket_size() + 1);
+    let held: u64 = occupancy
+        .iter()
+        .enumerate()
+        .map(|(j, c)| j as u64 * c)
+        .sum();
+    assert_eq!(held, f.len() as u64, "occupancy disagrees with len");
+    for h in HASHES {
+        let _ = (f.contains_hash(h), f.count_hash(h));
+    }
+    let keys = members(40, 24);
+    let _ = f.contains_batch(&keys);
+    for (i, k) in keys.iter().enumerate() {
+        let (b1, b2) = f.candidate_buckets(k);
+        assert!(b1 < f.num_buckets() && b2 < f.num_buckets());
+        let inserted = if i % 2 == 0 {
+            f.insert(k)
+        } else {
+            f.insert_unique(k)
+        };
+        if inserted.is_ok() {
+            assert!(f.contains(k), "an inserted item is absent");
+        }
+    }
+    let _ = f.insert("fuzz");
+    let _ = (f.contains("fuzz"), f.count("fuzz"));
+    let _ = f.insert_batch(&members(41, 8));
+    for h in HASHES {
+        if f.insert_hash(h).is_ok() {
+            assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
+        }
+        let _ = f.insert_unique_hash(h);
+        let _ = f.remove_hash(h);
+    }
+    for k in &keys[..8] {
+        let _ = f.remove(k);
+        let _ = f.count(k);
+    }
+    let _ = f.remove("fuzz");
+    let copy = f.clone();
+    assert!(copy == *f, "a clone differs");
+    let _ = format!("{f:?}");
+    let _ = (f.expected_fpr(), f.fpr_from_occupancy(), f.bits_per_item());
+    let bytes = f.to_bytes();
+    CuckooFilter::from_bytes(&bytes).expect("the filter's bytes decode after use");
+}
