@@ -128,9 +128,11 @@ pub enum ParamError {
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParamError::InvalidFpr(p) => {
-                write!(f, "false-positive rate {p} is not strictly between 0 and 1")
-            }
+            ParamError::InvalidFpr(p) => write!(
+                f,
+                "false-positive rate {} is not strictly between 0 and 1",
+                ShortFloat(*p)
+            ),
             ParamError::ZeroItems => f.write_str("expected number of items must be at least 1"),
             ParamError::ZeroBits => f.write_str("the table must have at least one bit"),
             ParamError::ZeroHashes => f.write_str("at least one hash function is needed"),
@@ -159,6 +161,30 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
+
+/// A float as a caller would write it in an error message: `0.01` as is,
+/// but `1e-300` rather than Rust's three hundred zeros.
+///
+/// ```
+/// use bloomlab_core::ShortFloat;
+///
+/// assert_eq!(ShortFloat(0.01).to_string(), "0.01");
+/// assert_eq!(ShortFloat(1e-300).to_string(), "1e-300");
+/// assert_eq!(ShortFloat(-5e-324).to_string(), "-5e-324");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShortFloat(pub f64);
+
+impl fmt::Display for ShortFloat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x != 0.0 && x.is_finite() && !(1e-4..1e16).contains(&x.abs()) {
+            write!(f, "{x:e}")
+        } else {
+            write!(f, "{x}")
+        }
+    }
+}
 
 /// Checks that `p` is a usable false-positive rate: finite and in (0, 1).
 ///

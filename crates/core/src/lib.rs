@@ -40,6 +40,6 @@ mod membership;
 pub mod theory;
 
 pub use codec::{DecodeError, Persist};
-pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, check_fpr};
+pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr};
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Membership};

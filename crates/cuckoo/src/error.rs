@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bloomlab_core::ParamError;
+use bloomlab_core::{ParamError, ShortFloat};
 
 use crate::table::{BUCKET_SIZES, FINGERPRINT_BITS};
 
@@ -67,8 +67,9 @@ impl fmt::Display for BuildError {
                 needed_bits,
             } => write!(
                 f,
-                "a false-positive rate of {fpr} with {bucket_size}-slot buckets needs \
+                "a false-positive rate of {} with {bucket_size}-slot buckets needs \
                  {needed_bits}-bit fingerprints; at most {} are supported",
+                ShortFloat(*fpr),
                 FINGERPRINT_BITS.end()
             ),
             BuildError::OutOfMemory { bytes } => {

@@ -116,6 +116,9 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<ScalableBloomFilter<DefaultHasher>,
         |e| match e {
             BuildError::GrowthFactor(_) => invalid("growth factor"),
             BuildError::TighteningRatio(_) => invalid("tightening ratio"),
+            BuildError::RateUnderflow { layer: 1.., .. } => {
+                invalid("tightening ratio (a layer's rate underflows)")
+            }
             _ if initial_capacity == 0 => invalid("initial capacity"),
             _ => invalid("total rate"),
         },

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bloomlab_core::ParamError;
+use bloomlab_core::{ParamError, ShortFloat};
 
 /// Why a [`ScalableBloomFilter`](crate::ScalableBloomFilter) could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,14 +43,16 @@ impl fmt::Display for BuildError {
                 "growth factor {s} is not supported (use one of {:?})",
                 crate::GROWTH_FACTORS
             ),
-            BuildError::TighteningRatio(r) => {
-                write!(f, "tightening ratio {r} is not strictly between 0 and 1")
-            }
+            BuildError::TighteningRatio(r) => write!(
+                f,
+                "tightening ratio {} is not strictly between 0 and 1",
+                ShortFloat(*r)
+            ),
             BuildError::RateUnderflow { fpr, layer: 0, .. } => write!(
                 f,
                 "false-positive rate {} is too small: the first layer's share of it \
                  is below the smallest normal f64 (2.2e-308)",
-                Short(*fpr)
+                ShortFloat(*fpr)
             ),
             BuildError::RateUnderflow {
                 fpr,
@@ -61,24 +63,10 @@ impl fmt::Display for BuildError {
                 "tightening ratio {} is too small for a total rate of {}: layer {layer} \
                  would need a rate of fpr·(1 − r)·r^{layer}, below the smallest normal \
                  f64 (2.2e-308); use a larger ratio",
-                Short(*tightening),
-                Short(*fpr)
+                ShortFloat(*tightening),
+                ShortFloat(*fpr)
             ),
             BuildError::Layer(e) => write!(f, "the first layer could not be built: {e}"),
-        }
-    }
-}
-
-/// A number as the caller would write it: `0.01`, but `1e-300` rather than
-/// three hundred zeros.
-struct Short(f64);
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 != 0.0 && self.0.abs() < 1e-4 {
-            write!(f, "{:e}", self.0)
-        } else {
-            write!(f, "{}", self.0)
         }
     }
 }

@@ -309,11 +309,14 @@ fn mixture(
     let mut total = 0.0;
     let mut head_mass = 0.0;
     for i in 0..=last.min(saturated.saturating_sub(1)) {
-        let w = log_pmf(i);
-        if w == f64::NEG_INFINITY {
+        // A load of no weight costs nothing: `f` is not asked for it (the
+        // occupancy recursion of `fpr_exact` catches up at the next load it
+        // is asked for), so a mean load far past the cut-off costs only the
+        // weights.
+        let w = log_pmf(i).exp();
+        if w == 0.0 {
             continue;
         }
-        let w = w.exp();
         head_mass += w;
         total += w * f(i);
     }
