@@ -385,6 +385,24 @@ mod choose {
         }
     }
 
+    /// Issue 12, point 4: below about 4.5e-308 the fingerprint width the
+    /// cuckoo rows need overflowed to u32::MAX and their rate printed NaN.
+    /// Now the width is the true one (log2(2b) + 1,074 = 1,077 bits at
+    /// b = 4 for 5e-324) and every rate is a number.
+    #[test]
+    fn subnormal_rates_give_true_fingerprint_widths_and_no_nan() {
+        for rate in ["5e-324", "1e-310"] {
+            let args = ["--items", "1000", "--fpr", rate];
+            let out = bloomlab_choose(&args);
+            let text = stdout(&out);
+            assert!(out.status.success(), "{rate}: {}", stderr(&out));
+            assert!(!text.contains("4294967295"), "{rate}: {text}");
+            assert!(!text.contains("NaN"), "{rate}: {text}");
+        }
+        let text = stdout(&bloomlab_choose(&["--items", "1000", "--fpr", "5e-324"]));
+        assert!(text.contains("f=1077"), "{text}");
+    }
+
     /// Issue 12, point 2: the counting filter `choose` recommends for 10^12
     /// items with deletes takes 4.8 TB (the allocation that aborted the
     /// process before its constructor returned `OutOfMemory`); the report
