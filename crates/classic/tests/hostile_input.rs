@@ -1,26 +1,11 @@
 //! Inputs a hostile user chose: each returns in bounded time with a typed
 //! answer (issue 12, case 1 — and case 3 in `lazy_table.rs`).
 
-use std::sync::mpsc;
 use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
-
-/// Runs `work` on its own thread and fails the test if it has not returned
-/// within `limit`: a hang becomes a failure naming `what`, not a stuck CI job.
-fn within<T: Send + 'static>(
-    limit: Duration,
-    what: &str,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> T {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(work());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("{what} did not return within {limit:?}"))
-}
+use bloomlab_testkit::machine::within;
 
 /// Generous: each call takes milliseconds; before the fix the first took
 /// about a minute and the second never returned.

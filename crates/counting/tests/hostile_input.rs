@@ -2,20 +2,17 @@
 //! an abort (issue 12, case 2).
 
 use bloomlab_counting::{BuildError, CountingBloomFilter};
-
-/// Whether this machine's allocator refuses a request larger than its memory
-/// (Linux overcommit modes 0 and 2). In mode 1 every request succeeds
-/// lazily, and the filter is built instead; either way nothing aborts.
-fn refuses_oversized_requests() -> bool {
-    std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() != "1")
-}
+use bloomlab_testkit::machine;
 
 fn check(result: Result<CountingBloomFilter, BuildError>, bytes: u128) {
     match result {
         Err(BuildError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
         Err(e) => panic!("expected OutOfMemory, got {e}"),
         Ok(f) => {
-            assert!(!refuses_oversized_requests(), "{bytes} bytes were granted");
+            assert!(
+                !machine::refuses_oversized_requests(),
+                "{bytes} bytes were granted"
+            );
             assert_eq!(f.memory_bytes() as u128, bytes);
         }
     }

@@ -3,11 +3,14 @@
 //! - [`keys`]: seeded random keys, members and probes disjoint by construction;
 //! - [`stats`]: binomial acceptance intervals and Clopper–Pearson intervals;
 //! - [`conformance`]: the suite every variant's tests run against a constructor;
-//! - [`fuzz`]: decode-and-use fuzzing of a variant's decoder, under a watchdog.
+//! - [`fuzz`]: decode-and-use fuzzing of a variant's decoder, under a watchdog;
+//! - [`machine`]: how this machine's allocator treats oversized requests, and
+//!   a watchdog for one call.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod conformance;
 pub mod fuzz;
 pub mod keys;
+pub mod machine;
 pub mod stats;

@@ -1,0 +1,32 @@
+//! What the machine running the tests does with extreme requests.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Whether the allocator refuses a request larger than the machine's memory:
+/// Linux overcommit modes 0 (heuristic) and 2 (strict) do, mode 1 grants
+/// every request lazily. Tests that expect `OutOfMemory` for a 4.8 TB table
+/// accept a working filter where this is false; either way nothing aborts.
+pub fn refuses_oversized_requests() -> bool {
+    std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() != "1")
+}
+
+/// Runs `work` on its own thread and panics, naming `what`, if it has not
+/// returned within `limit`: a hang becomes a test failure, not a stuck CI
+/// job. (The thread is left behind; the test process ends soon after.)
+///
+/// # Panics
+///
+/// When `work` takes longer than `limit`, or panics itself.
+pub fn within<T: Send + 'static>(
+    limit: Duration,
+    what: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what} did not return within {limit:?}"))
+}
