@@ -233,6 +233,32 @@ mod tests {
     }
 
     #[test]
+    fn extreme_inputs_return_at_once() {
+        // Closed forms, and a binary search of at most 64 steps: no input
+        // makes any of them loop.
+        for &(n, p) in &[
+            (1u64, 5e-324),
+            (u64::MAX, 0.5),
+            (u64::MAX, 5e-324),
+            (1, 1.0 - 1e-16),
+        ] {
+            let _ = size_for(n, p);
+            let _ = optimal_num_bits(n, p);
+        }
+        assert!(size_for(1, 5e-324).is_ok());
+        for &x in &[0.0, 1e-300, 1.0, 1e300, f64::MAX, f64::INFINITY] {
+            let r = fpr(x.max(1.0), x, 64.0);
+            assert!(r.is_nan() || (0.0..=1.0).contains(&r), "{x}: {r}");
+            let _ = (
+                fpr_from_fill(x, x),
+                bits_per_item(x),
+                estimate_count(x, x, x),
+            );
+        }
+        assert_eq!(optimal_num_hashes(u64::MAX, 1), Ok(MAX_HASHES));
+    }
+
+    #[test]
     fn bad_input_is_typed() {
         for p in [0.0, 1.0, -0.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             assert!(matches!(
