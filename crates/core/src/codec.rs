@@ -70,6 +70,18 @@ impl Variant {
         }
     }
 
+    /// The filter type this variant is stored from, as a user names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Classic => "BloomFilter",
+            Variant::Blocked => "BlockedBloomFilter",
+            Variant::Atomic => "AtomicBloomFilter",
+            Variant::Counting => "CountingBloomFilter",
+            Variant::Scalable => "ScalableBloomFilter",
+            Variant::Cuckoo => "CuckooFilter",
+        }
+    }
+
     /// The variant of a stored tag, if it is one this crate knows.
     pub fn from_tag(tag: u16) -> Option<Self> {
         Some(match tag {
@@ -126,7 +138,20 @@ impl fmt::Display for DecodeError {
                 "format version {v} is not supported (this build reads version {FORMAT_VERSION})"
             ),
             DecodeError::WrongVariant { expected, found } => {
-                write!(f, "expected filter variant tag {expected}, found {found}")
+                let name = |tag: u16| Variant::from_tag(tag).map(Variant::name);
+                match (name(*expected), name(*found)) {
+                    (Some(want), Some(got)) => write!(
+                        f,
+                        "this is a {got} (variant tag {found}), not a {want} (tag {expected}): \
+                         read it with {got}::from_bytes"
+                    ),
+                    (Some(want), None) => write!(
+                        f,
+                        "expected a {want} (variant tag {expected}), found the unknown \
+                         variant tag {found}"
+                    ),
+                    _ => write!(f, "expected filter variant tag {expected}, found {found}"),
+                }
             }
             DecodeError::Truncated => f.write_str("the input is truncated"),
             DecodeError::TrailingBytes => f.write_str("unexpected bytes after the checksum"),
@@ -463,6 +488,21 @@ mod tests {
                 expected: 6,
                 found: 4
             })
+        );
+        // The message names both filters, and which reader to use.
+        let e = Envelope::decode(&good, Variant::Cuckoo).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "this is a CountingBloomFilter (variant tag 4), not a CuckooFilter (tag 6): \
+             read it with CountingBloomFilter::from_bytes"
+        );
+        let unknown = DecodeError::WrongVariant {
+            expected: 1,
+            found: 99,
+        };
+        assert_eq!(
+            unknown.to_string(),
+            "expected a BloomFilter (variant tag 1), found the unknown variant tag 99"
         );
         let mut longer = good.clone();
         longer.push(0);
