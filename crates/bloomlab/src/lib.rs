@@ -70,18 +70,26 @@ pub use bloomlab_scalable as scalable;
 
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Deletable, InsertError, Membership, ParamError, Persist,
-    RemoveError, theory,
+    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
+    Persist, RemoveError, theory,
 };
 pub use bloomlab_counting::CountingBloomFilter;
 pub use bloomlab_cuckoo::CuckooFilter;
 pub use bloomlab_scalable::ScalableBloomFilter;
 
+// Each variant crate has its own build and merge errors; here they carry the
+// variant in their names, so every error a program meets has a top-level path.
+pub use bloomlab_classic::{BuildError as ClassicBuildError, MergeError as ClassicMergeError};
+pub use bloomlab_counting::{BuildError as CountingBuildError, MergeError as CountingMergeError};
+pub use bloomlab_cuckoo::BuildError as CuckooBuildError;
+pub use bloomlab_scalable::BuildError as ScalableBuildError;
+
 /// The traits and types most programs need: `use bloomlab::prelude::*;`.
 pub mod prelude {
     pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
     pub use bloomlab_core::{
-        DefaultHasher, Deletable, InsertError, Membership, Persist, RemoveError,
+        DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership,
+        ParamError, Persist, RemoveError,
     };
     pub use bloomlab_counting::CountingBloomFilter;
     pub use bloomlab_cuckoo::CuckooFilter;

@@ -68,6 +68,10 @@ mod sizing;
 pub use atomic::AtomicBloomFilter;
 pub use bits::BloomFilter;
 pub use blocked::BlockedBloomFilter;
-pub use bloomlab_core::DefaultHasher;
+// The traits and errors this crate's API uses, so that a program depending on
+// bloomlab-classic alone can name them.
+pub use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+};
 pub use builder::{AtomicBuilder, BlockedBuilder, Builder};
 pub use error::{BuildError, MergeError};

@@ -57,7 +57,12 @@ mod counters;
 mod error;
 mod filter;
 
-pub use bloomlab_core::{DefaultHasher, Deletable, Membership, RemoveError};
+// The traits and errors this crate's API uses, so that a program depending on
+// bloomlab-counting alone can name them.
+pub use bloomlab_core::{
+    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
+    Persist, RemoveError,
+};
 pub use builder::{Builder, DEFAULT_WIDTH};
 pub use error::{BuildError, MergeError};
 pub use filter::CountingBloomFilter;

@@ -69,6 +69,12 @@ mod error;
 mod filter;
 mod table;
 
+// The traits and errors this crate's API uses, so that a program depending on
+// bloomlab-cuckoo alone can name them.
+pub use bloomlab_core::{
+    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
+    Persist, RemoveError,
+};
 pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS, Plan, plan};
 pub use error::BuildError;
 pub use filter::CuckooFilter;

@@ -53,7 +53,12 @@ mod error;
 mod filter;
 mod schedule;
 
-pub use bloomlab_core::DefaultHasher;
+// The traits, errors and layer type this crate's API uses, so that a program
+// depending on bloomlab-scalable alone can name them.
+pub use bloomlab_classic::BloomFilter;
+pub use bloomlab_core::{
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+};
 pub use builder::Builder;
 pub use error::BuildError;
 pub use filter::ScalableBloomFilter;
