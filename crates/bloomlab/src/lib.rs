@@ -70,8 +70,8 @@ pub use bloomlab_scalable as scalable;
 
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
-    Persist, RemoveError, theory,
+    DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
+    ParamError, Persist, RemoveError, theory,
 };
 pub use bloomlab_counting::CountingBloomFilter;
 pub use bloomlab_cuckoo::CuckooFilter;
@@ -88,7 +88,7 @@ pub use bloomlab_scalable::BuildError as ScalableBuildError;
 pub mod prelude {
     pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
     pub use bloomlab_core::{
-        DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership,
+        DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
         ParamError, Persist, RemoveError,
     };
     pub use bloomlab_counting::CountingBloomFilter;

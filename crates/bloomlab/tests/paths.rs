@@ -48,3 +48,21 @@ fn each_variant_crate_names_the_traits_and_errors_its_api_uses() {
     fn persist<P: bloomlab::classic::Persist>() {}
     persist::<bloomlab::classic::BloomFilter>();
 }
+
+#[test]
+fn item_independent_methods_need_no_item_type() {
+    // Before `Filter`, these failed with E0283 ("cannot satisfy `_: Hash`")
+    // unless written `Membership::<u64>::bits_per_item(&f)`.
+    let mut f = CuckooFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    assert_eq!(f.bits_per_item(), None);
+    for i in 0..100u64 {
+        f.insert(&i).unwrap();
+    }
+    let bits = f.bits_per_item().expect("not empty");
+    assert_eq!(bits, f.memory_bytes() as f64 * 8.0 / 100.0);
+    let filters: Vec<Box<dyn Filter>> = vec![
+        Box::new(f),
+        Box::new(BloomFilter::builder(10, 0.01).seed(1).build().unwrap()),
+    ];
+    assert_eq!(filters.iter().map(|f| f.len()).sum::<usize>(), 100);
+}

@@ -9,7 +9,7 @@ use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, Persist,
 };
 
 use crate::bits::{BloomFilter, invalid, locate};
@@ -358,6 +358,24 @@ impl<S> fmt::Debug for AtomicBloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher> Filter for AtomicBloomFilter<S> {
+    fn len(&self) -> usize {
+        AtomicBloomFilter::len(self)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        AtomicBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        AtomicBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        AtomicBloomFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
     /// Delegates to the inherent [`insert`](AtomicBloomFilter::insert), which
     /// needs only `&self`.
@@ -381,22 +399,6 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
         T: Sized,
     {
         Ok(AtomicBloomFilter::insert_batch(self, items))
-    }
-
-    fn len(&self) -> usize {
-        AtomicBloomFilter::len(self)
-    }
-
-    fn memory_bytes(&self) -> usize {
-        AtomicBloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        AtomicBloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        AtomicBloomFilter::clear(self);
     }
 }
 

@@ -8,7 +8,8 @@ use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
+    Persist,
 };
 
 use crate::builder::{Builder, check_hashes};
@@ -70,7 +71,7 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
 /// assert!(f.insert("apple"));
 /// assert!(!f.insert("apple")); // already present
 /// assert!(f.contains("apple"));
-/// assert_eq!(f.len(), 2); // every insert counts, as for `Membership::len`
+/// assert_eq!(f.len(), 2); // every insert counts, as for `Filter::len`
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct BloomFilter<S = DefaultHasher> {
@@ -289,7 +290,7 @@ impl<S: BuildHasher> BloomFilter<S> {
     }
 
     /// Inserts made (every call to `insert`, including repeats and items
-    /// already reported present), as [`Membership::len`] counts them.
+    /// already reported present), as [`Filter::len`] counts them.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -456,6 +457,24 @@ impl<S> fmt::Debug for BloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher> Filter for BloomFilter<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        BloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        BloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        BloomFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         Ok(BloomFilter::insert(self, item))
@@ -477,22 +496,6 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
         T: Sized,
     {
         Ok(BloomFilter::insert_batch(self, items))
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn memory_bytes(&self) -> usize {
-        BloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        BloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        BloomFilter::clear(self);
     }
 }
 

@@ -8,7 +8,8 @@ use bloomlab_core::codec::Variant;
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
 use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
+    Persist,
 };
 
 use crate::bits::invalid;
@@ -302,7 +303,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
         batch::prefetch(&self.blocks[self.block_of(hash)].0[0]);
     }
 
-    /// Inserts made, repeats included, as [`Membership::len`] counts them.
+    /// Inserts made, repeats included, as [`Filter::len`] counts them.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -460,6 +461,24 @@ impl<S> fmt::Debug for BlockedBloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher> Filter for BlockedBloomFilter<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        BlockedBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        BlockedBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        BlockedBloomFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         Ok(BlockedBloomFilter::insert(self, item))
@@ -481,22 +500,6 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
         T: Sized,
     {
         Ok(BlockedBloomFilter::insert_batch(self, items))
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn memory_bytes(&self) -> usize {
-        BlockedBloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        BlockedBloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        BlockedBloomFilter::clear(self);
     }
 }
 

@@ -12,8 +12,8 @@
 //! - [`AtomicBloomFilter`] is a `BloomFilter` whose inserts take `&self`,
 //!   for threads that share one filter without a lock.
 //!
-//! All three implement [`Membership`](bloomlab_core::Membership) and
-//! [`Persist`](bloomlab_core::Persist), are built by a builder that takes a
+//! All three implement [`Membership`] and
+//! [`Persist`], are built by a builder that takes a
 //! seed or a hasher and a memory cap, and fail with a [`BuildError`] on any
 //! size they cannot honour.
 //!
@@ -71,7 +71,8 @@ pub use blocked::BlockedBloomFilter;
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-classic alone can name them.
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
+    Persist,
 };
 pub use builder::{AtomicBuilder, BlockedBuilder, Builder};
 pub use error::{BuildError, MergeError};

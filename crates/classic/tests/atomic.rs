@@ -3,7 +3,7 @@
 
 use bloomlab_classic::{AtomicBloomFilter, BloomFilter};
 use bloomlab_core::codec::{Envelope, Variant, Writer};
-use bloomlab_core::{DecodeError, Membership};
+use bloomlab_core::{DecodeError, Filter, Membership};
 use bloomlab_testkit::keys::{members, probes};
 
 #[test]
@@ -83,8 +83,8 @@ fn trait_insert_delegates() {
         assert_eq!(Membership::insert(&mut a, &k), Ok(b.insert(&k)));
     }
     assert_eq!(a.to_bloom(), b.to_bloom());
-    assert_eq!(Membership::<u64>::len(&a), 500);
-    Membership::<u64>::clear(&mut a);
+    assert_eq!(Filter::len(&a), 500);
+    Filter::clear(&mut a);
     assert!(a.is_empty() && a.count_ones() == 0);
 }
 

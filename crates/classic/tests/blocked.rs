@@ -4,7 +4,7 @@
 use bloomlab_classic::{BlockedBloomFilter, MergeError};
 use bloomlab_core::codec::{Envelope, Variant, Writer};
 use bloomlab_core::theory::blocked;
-use bloomlab_core::{DecodeError, DefaultHasher, Membership};
+use bloomlab_core::{DecodeError, DefaultHasher, Filter, Membership};
 use bloomlab_testkit::keys::members;
 use std::hash::BuildHasher;
 
@@ -231,11 +231,11 @@ fn trait_and_inherent_methods_agree() {
         assert_eq!(Membership::insert(&mut a, k).unwrap(), b.insert(k));
     }
     assert_eq!(a, b);
-    assert_eq!(Membership::<u64>::expected_fpr(&a), b.expected_fpr());
-    assert_eq!(Membership::<u64>::memory_bytes(&a), b.memory_bytes());
+    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
+    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
     let h = DefaultHasher::from_seed(3);
     assert!(keys.iter().all(|k| b.contains_hash(h.hash_one(k))));
-    Membership::<u64>::clear(&mut a);
+    Filter::clear(&mut a);
     b.clear();
     assert_eq!(a, b);
     assert!(a.is_empty() && a.count_ones() == 0 && a.expected_fpr() == 0.0);

@@ -4,7 +4,7 @@
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, DefaultHasher, Membership};
+use bloomlab_core::{DecodeError, DefaultHasher, Filter, Membership};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::binomial_interval;
 use std::hash::BuildHasher;
@@ -301,12 +301,12 @@ fn trait_and_inherent_methods_agree() {
         assert_eq!(via_trait, b.insert(k));
     }
     assert_eq!(a, b);
-    assert_eq!(Membership::<u64>::len(&a), b.len());
-    assert_eq!(Membership::<u64>::expected_fpr(&a), b.expected_fpr());
-    assert_eq!(Membership::<u64>::memory_bytes(&a), b.memory_bytes());
+    assert_eq!(Filter::len(&a), b.len());
+    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
+    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
     let h = DefaultHasher::from_seed(3);
     assert!(keys.iter().all(|k| b.contains_hash(h.hash_one(k))));
-    Membership::<u64>::clear(&mut a);
+    Filter::clear(&mut a);
     b.clear();
     assert_eq!(a, b);
     assert!(a.is_empty() && a.count_ones() == 0);

@@ -2,7 +2,7 @@
 //!
 //! `bloomlab-core` holds no filter. It holds what every filter shares:
 //!
-//! - [`Membership`] and [`Deletable`], the traits every variant implements, so
+//! - [`Filter`], [`Membership`] and [`Deletable`], the traits every variant implements, so
 //!   one loop can drive a classic, counting, scalable or cuckoo filter alike;
 //! - [`DefaultHasher`], a keyed SipHash-1-3 whose key is random unless a seed
 //!   is given, and the [`hash`] helpers that turn one 64-bit hash into the k
@@ -42,4 +42,4 @@ pub mod theory;
 pub use codec::{DecodeError, Persist};
 pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr};
 pub use hash::DefaultHasher;
-pub use membership::{Deletable, Membership};
+pub use membership::{Deletable, Filter, Membership};

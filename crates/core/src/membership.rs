@@ -2,44 +2,28 @@
 
 use crate::error::{InsertBatchError, InsertError, RemoveError};
 
-/// An approximate set: it may answer "probably present" for an item it never
-/// saw (a false positive), but never "absent" for an item it holds.
-///
-/// Every bloomlab filter implements `Membership<T>` for every
-/// `T: Hash + ?Sized`. Methods take `&T`, so `dyn Membership<u64>` and
-/// `dyn Membership<str>` work and one loop can drive every variant.
-///
-/// # Example
+/// What every filter answers without being given an item: its size, memory
+/// and theory. The supertrait of [`Membership`], so that
+/// `filter.bits_per_item()` needs no item type, and a `dyn Filter` can hold
+/// filters of different item types.
 ///
 /// ```
-/// use bloomlab_core::{InsertError, Membership};
+/// use bloomlab_core::Filter;
 ///
-/// /// Counts how many probes a filter reports present.
-/// fn false_alarms(filter: &dyn Membership<u64>, probes: std::ops::Range<u64>) -> usize {
-///     probes.filter(|p| filter.contains(p)).count()
+/// /// Memory per item of any filter, whatever it holds.
+/// fn report(filter: &dyn Filter) -> String {
+///     match filter.bits_per_item() {
+///         Some(bits) => format!("{} items, {bits:.2} bits each", filter.len()),
+///         None => "empty".to_owned(),
+///     }
 /// }
-/// # let _ = false_alarms;
-/// # let _: Option<InsertError> = None;
+/// # let _ = report;
 /// ```
-pub trait Membership<T: ?Sized> {
-    /// Adds `item`.
-    ///
-    /// `Ok(true)` means the filter did not report `item` present before this
-    /// call; `Ok(false)` means it already did (the item, or a false positive).
-    ///
-    /// # Errors
-    ///
-    /// [`InsertError::Full`]: nothing was added, and nothing already in the
-    /// filter was lost.
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError>;
-
-    /// `false` means `item` is definitely absent; `true` means probably present.
-    fn contains(&self, item: &T) -> bool;
-
+pub trait Filter {
     /// Successful inserts minus successful removes.
     fn len(&self) -> usize;
 
-    /// Whether [`len`](Membership::len) is zero.
+    /// Whether [`len`](Filter::len) is zero.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -60,6 +44,41 @@ pub trait Membership<T: ?Sized> {
             n => Some(self.memory_bytes() as f64 * 8.0 / n as f64),
         }
     }
+}
+
+/// An approximate set: it may answer "probably present" for an item it never
+/// saw (a false positive), but never "absent" for an item it holds.
+///
+/// Every bloomlab filter implements `Membership<T>` for every
+/// `T: Hash + ?Sized`. Methods take `&T`, so `dyn Membership<u64>` and
+/// `dyn Membership<str>` work and one loop can drive every variant.
+///
+/// # Example
+///
+/// ```
+/// use bloomlab_core::{InsertError, Membership};
+///
+/// /// Counts how many probes a filter reports present.
+/// fn false_alarms(filter: &dyn Membership<u64>, probes: std::ops::Range<u64>) -> usize {
+///     probes.filter(|p| filter.contains(p)).count()
+/// }
+/// # let _ = false_alarms;
+/// # let _: Option<InsertError> = None;
+/// ```
+pub trait Membership<T: ?Sized>: Filter {
+    /// Adds `item`.
+    ///
+    /// `Ok(true)` means the filter did not report `item` present before this
+    /// call; `Ok(false)` means it already did (the item, or a false positive).
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`]: nothing was added, and nothing already in the
+    /// filter was lost.
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError>;
+
+    /// `false` means `item` is definitely absent; `true` means probably present.
+    fn contains(&self, item: &T) -> bool;
 
     /// Looks up every item of `items`: the answers, in order, are those of
     /// [`contains`](Membership::contains).

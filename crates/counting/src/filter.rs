@@ -8,7 +8,7 @@ use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
-    DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, RemoveError,
+    DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership, RemoveError,
 };
 
 use crate::builder::Builder;
@@ -518,6 +518,24 @@ impl<S> fmt::Debug for CountingBloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher> Filter for CountingBloomFilter<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        CountingBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        CountingBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        CountingBloomFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         Ok(CountingBloomFilter::insert(self, item))
@@ -539,22 +557,6 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> 
         T: Sized,
     {
         Ok(CountingBloomFilter::insert_batch(self, items))
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn memory_bytes(&self) -> usize {
-        CountingBloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        CountingBloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        CountingBloomFilter::clear(self);
     }
 }
 

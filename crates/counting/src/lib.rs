@@ -60,8 +60,8 @@ mod filter;
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-counting alone can name them.
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
-    Persist, RemoveError,
+    DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
+    ParamError, Persist, RemoveError,
 };
 pub use builder::{Builder, DEFAULT_WIDTH};
 pub use error::{BuildError, MergeError};

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use bloomlab_core::{Deletable, Membership, RemoveError};
+use bloomlab_core::{Deletable, Filter, Membership, RemoveError};
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_testkit::keys::{members, probes};
 use proptest::prelude::*;
@@ -68,7 +68,7 @@ proptest! {
                     }
                 }
                 Op::Clear => {
-                    Membership::<u64>::clear(&mut f);
+                    Filter::clear(&mut f);
                     model.clear();
                     prop_assert_eq!(f.saturated_counters(), 0);
                 }

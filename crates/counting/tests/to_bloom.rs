@@ -2,7 +2,7 @@
 
 use std::collections::hash_map::RandomState;
 
-use bloomlab_core::Membership;
+use bloomlab_core::Filter;
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_testkit::keys::{members, probes};
 
@@ -41,7 +41,7 @@ fn answers_identically_at_every_width() {
             .filter(|p| bloom.contains(p) != f.contains(p))
             .count();
         assert_eq!(disagree, 0, "width {width}");
-        assert_eq!(Membership::<u64>::expected_fpr(&bloom), f.expected_fpr());
+        assert_eq!(Filter::expected_fpr(&bloom), f.expected_fpr());
     }
 }
 

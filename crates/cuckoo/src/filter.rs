@@ -7,7 +7,7 @@ use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{
-    DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, RemoveError,
+    DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership, RemoveError,
 };
 
 use crate::builder::Builder;
@@ -468,6 +468,24 @@ impl<S: PartialEq> PartialEq for CuckooFilter<S> {
     }
 }
 
+impl<S: BuildHasher> Filter for CuckooFilter<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        CuckooFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        CuckooFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        CuckooFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         CuckooFilter::insert(self, item)
@@ -489,22 +507,6 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
         T: Sized,
     {
         CuckooFilter::insert_batch(self, items)
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn memory_bytes(&self) -> usize {
-        CuckooFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        CuckooFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        CuckooFilter::clear(self);
     }
 }
 

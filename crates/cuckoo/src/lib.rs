@@ -11,12 +11,12 @@
 //! [`max_relocations`](CuckooFilter::max_relocations) fingerprints without
 //! freeing a slot, it gives up. Some implementations then drop whichever
 //! fingerprint was left in hand, a random stored item. This one undoes every
-//! move and returns [`InsertError::Full`](bloomlab_core::InsertError::Full):
+//! move and returns [`InsertError::Full`]:
 //! a failed insert changes nothing, and every item stored is still found.
 //!
-//! - [`CuckooFilter`]: the filter; [`Membership`](bloomlab_core::Membership)
-//!   and [`Deletable`](bloomlab_core::Deletable) for every `T: Hash + ?Sized`,
-//!   [`Persist`](bloomlab_core::Persist) through the core envelope;
+//! - [`CuckooFilter`]: the filter; [`Membership`]
+//!   and [`Deletable`] for every `T: Hash + ?Sized`,
+//!   [`Persist`] through the core envelope;
 //! - [`Builder`]: bucket size (2, 4, 8), fingerprint width (4 to 16 bits),
 //!   hash key or hasher, relocation bound, memory limit;
 //! - [`BuildError`]: why a filter could not be built.
@@ -72,8 +72,8 @@ mod table;
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-cuckoo alone can name them.
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Deletable, InsertBatchError, InsertError, Membership, ParamError,
-    Persist, RemoveError,
+    DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
+    ParamError, Persist, RemoveError,
 };
 pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS, Plan, plan};
 pub use error::BuildError;

@@ -3,7 +3,7 @@
 
 use std::hash::BuildHasher;
 
-use bloomlab_core::{DefaultHasher, Deletable, InsertError, Membership, RemoveError};
+use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, RemoveError};
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
 
@@ -72,15 +72,15 @@ fn trait_and_inherent_methods_agree() {
     for p in probes(2, 20_000) {
         assert_eq!(Membership::contains(&a, &p), b.contains(&p));
     }
-    assert_eq!(Membership::<u64>::len(&a), b.len());
-    assert_eq!(Membership::<u64>::memory_bytes(&a), b.memory_bytes());
-    assert_eq!(Membership::<u64>::expected_fpr(&a), b.expected_fpr());
-    assert_eq!(Membership::<u64>::bits_per_item(&a), b.bits_per_item());
+    assert_eq!(Filter::len(&a), b.len());
+    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
+    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
+    assert_eq!(Filter::bits_per_item(&a), b.bits_per_item());
     for k in &keys[..500] {
         assert_eq!(Deletable::remove(&mut a, k), b.remove(k));
     }
     assert!(a == b);
-    Membership::<u64>::clear(&mut a);
+    Filter::clear(&mut a);
     b.clear();
     assert!(a == b && a.is_empty());
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use bloomlab_core::{InsertError, Membership};
+use bloomlab_core::{Filter, InsertError};
 use bloomlab_cuckoo::CuckooFilter;
 use proptest::prelude::*;
 
@@ -113,6 +113,6 @@ proptest! {
             }
         }
         prop_assert!(cf.is_empty());
-        prop_assert_eq!(Membership::<u64>::expected_fpr(&cf), 0.0);
+        prop_assert_eq!(Filter::expected_fpr(&cf), 0.0);
     }
 }

@@ -73,7 +73,7 @@ pub(crate) fn encode(f: &ScalableBloomFilter<DefaultHasher>) -> Vec<u8> {
 }
 
 fn added(layer: &BloomFilter<DefaultHasher>) -> u64 {
-    <BloomFilter<DefaultHasher> as bloomlab_core::Membership<[u8]>>::len(layer) as u64
+    bloomlab_core::Filter::len(layer) as u64
 }
 
 /// One layer's fields from the parameters.

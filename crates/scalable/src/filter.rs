@@ -8,7 +8,8 @@ use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::{classic, scalable};
 use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
+    Persist,
 };
 
 use crate::builder::Builder;
@@ -54,7 +55,7 @@ pub struct ScalableBloomFilter<S = DefaultHasher> {
     /// The layer new items go to. Every layer before it is full, every layer
     /// after it is empty (they exist only after [`clear`](Self::clear)).
     active: usize,
-    /// Calls to `insert` that returned `Ok`, as [`Membership::len`] counts.
+    /// Calls to `insert` that returned `Ok`, as [`Filter::len`] counts.
     len: usize,
     /// Set once the next layer was refused: layers never shrink, so it
     /// stays refused, and later inserts need not size it again.
@@ -116,7 +117,7 @@ const FIRST_ROUND: usize = 2;
 /// layer only items no layer reported, so every insert the layer counted
 /// added an item.
 fn added<S: BuildHasher>(layer: &BloomFilter<S>) -> u64 {
-    <BloomFilter<S> as Membership<[u8]>>::len(layer) as u64
+    Filter::len(layer) as u64
 }
 
 impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
@@ -400,7 +401,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     }
 
     /// Calls to `insert` that returned `Ok` (whether or not they added the
-    /// item), as [`Membership::len`] defines it.
+    /// item), as [`Filter::len`] defines it.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -488,11 +489,11 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     }
 
     /// Empties every layer. The layers stay (so does
-    /// [`memory_bytes`](Self::memory_bytes), as [`Membership::clear`] asks)
+    /// [`memory_bytes`](Self::memory_bytes), as [`Filter::clear`] asks)
     /// and fill again from the first.
     pub fn clear(&mut self) {
         for layer in &mut self.layers {
-            <BloomFilter<S> as Membership<[u8]>>::clear(layer);
+            Filter::clear(layer);
         }
         self.active = 0;
         self.len = 0;
@@ -523,6 +524,24 @@ impl<S> fmt::Debug for ScalableBloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher + Clone> Filter for ScalableBloomFilter<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        ScalableBloomFilter::memory_bytes(self)
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        ScalableBloomFilter::expected_fpr(self)
+    }
+
+    fn clear(&mut self) {
+        ScalableBloomFilter::clear(self);
+    }
+}
+
 impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFilter<S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         ScalableBloomFilter::insert(self, item)
@@ -544,22 +563,6 @@ impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFi
         T: Sized,
     {
         ScalableBloomFilter::insert_batch(self, items)
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn memory_bytes(&self) -> usize {
-        ScalableBloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        ScalableBloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        ScalableBloomFilter::clear(self);
     }
 }
 

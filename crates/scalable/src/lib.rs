@@ -5,7 +5,7 @@
 //! sized too small overshoots its rate, and one sized too large wastes
 //! memory. [`ScalableBloomFilter`] (Almeida, Baquero, Preguiça and
 //! Hutchison, "Scalable Bloom Filters", 2007) chains classic
-//! [`BloomFilter`](bloomlab_classic::BloomFilter)s: layer `i` holds
+//! [`BloomFilter`]s: layer `i` holds
 //! `n0·s^i` items at rate `P·(1 − r)·r^i`, so the compound rate
 //! `1 − Π(1 − p_i)` stays below the total `P` however far it grows
 //! ([`theory::scalable`](bloomlab_core::theory::scalable)). The default
@@ -13,7 +13,7 @@
 //! [`Builder::redisbloom`] gives RedisBloom's schedule (`s = 2`, layer `i`
 //! at `P·0.5^(i+1)`) for comparison, and [`Builder::max_bytes`] caps the
 //! memory, after which an insert that needs a new layer fails with
-//! [`InsertError::Full`](bloomlab_core::InsertError::Full) and loses nothing.
+//! [`InsertError::Full`] and loses nothing.
 //!
 //! Unlike peers that take the first layer's rate and end up near
 //! `p/(1 − r)` (6.7× `p` at `r = 0.85`), the rate given here is the total.
@@ -57,7 +57,8 @@ mod schedule;
 // depending on bloomlab-scalable alone can name them.
 pub use bloomlab_classic::BloomFilter;
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, InsertBatchError, InsertError, Membership, ParamError, Persist,
+    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
+    Persist,
 };
 pub use builder::Builder;
 pub use error::BuildError;

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use bloomlab_core::{InsertError, Membership};
+use bloomlab_core::{Filter, InsertError};
 use bloomlab_scalable::ScalableBloomFilter;
 use proptest::prelude::*;
 
@@ -99,6 +99,6 @@ proptest! {
             }
         }
         prop_assert!(model.iter().all(|k| f.contains(k)));
-        prop_assert!(Membership::<u16>::len(&f) >= model.len());
+        prop_assert!(Filter::len(&f) >= model.len());
     }
 }

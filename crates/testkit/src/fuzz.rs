@@ -54,7 +54,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Variant};
-use bloomlab_core::{Deletable, Membership, Persist};
+use bloomlab_core::{Deletable, Filter, Membership, Persist};
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
@@ -995,9 +995,9 @@ where
     read_only(f, &others);
     round_trip(f, "after inserts");
 
-    Membership::<u64>::clear(f);
+    Filter::clear(f);
     assert!(
-        Membership::<u64>::is_empty(f) && Membership::<u64>::len(f) == 0,
+        Filter::is_empty(f) && Filter::len(f) == 0,
         "not empty after clear"
     );
     assert_eq!(
@@ -1041,11 +1041,11 @@ fn read_only<F>(f: &F, probes: &[u64])
 where
     F: Membership<u64> + Membership<str>,
 {
-    let _ = Membership::<u64>::len(f);
-    let _ = Membership::<u64>::is_empty(f);
-    let _ = Membership::<u64>::memory_bytes(f);
-    let _ = Membership::<u64>::expected_fpr(f);
-    let _ = Membership::<u64>::bits_per_item(f);
+    let _ = Filter::len(f);
+    let _ = Filter::is_empty(f);
+    let _ = Filter::memory_bytes(f);
+    let _ = Filter::expected_fpr(f);
+    let _ = Filter::bits_per_item(f);
     let one = probes.iter().map(|p| Membership::<u64>::contains(f, p));
     let batch = Membership::<u64>::contains_batch(f, probes);
     assert!(
