@@ -161,3 +161,106 @@ pub trait Deletable<T: ?Sized>: Membership<T> {
     /// [`RemoveError::NotPresent`]: the filter proves `item` absent; nothing changed.
     fn remove(&mut self, item: &T) -> Result<(), RemoveError>;
 }
+
+// Forwarding impls, so that a boxed or borrowed filter is a filter: a
+// `Box<dyn Membership<u64>>` can be passed where `impl Membership<u64>` is
+// asked for, and a function can take `&mut F` by value. Every method
+// forwards, batch ones included, so the variants' pipelined overrides stay in
+// use.
+macro_rules! forward_filter {
+    ($($wrapper:ty),*) => {$(
+        impl<F: Filter + ?Sized> Filter for $wrapper {
+            fn len(&self) -> usize { (**self).len() }
+            fn is_empty(&self) -> bool { (**self).is_empty() }
+            fn memory_bytes(&self) -> usize { (**self).memory_bytes() }
+            fn expected_fpr(&self) -> f64 { (**self).expected_fpr() }
+            fn clear(&mut self) { (**self).clear() }
+            fn bits_per_item(&self) -> Option<f64> { (**self).bits_per_item() }
+        }
+
+        impl<T: ?Sized, F: Membership<T> + ?Sized> Membership<T> for $wrapper {
+            fn insert(&mut self, item: &T) -> Result<bool, InsertError> { (**self).insert(item) }
+            fn contains(&self, item: &T) -> bool { (**self).contains(item) }
+            fn contains_batch(&self, items: &[T]) -> Vec<bool> where T: Sized {
+                (**self).contains_batch(items)
+            }
+            fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+            where
+                T: Sized,
+            {
+                (**self).insert_batch(items)
+            }
+        }
+
+        impl<T: ?Sized, F: Deletable<T> + ?Sized> Deletable<T> for $wrapper {
+            fn remove(&mut self, item: &T) -> Result<(), RemoveError> { (**self).remove(item) }
+        }
+    )*};
+}
+
+forward_filter!(Box<F>, &mut F);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set that stores its items exactly: the smallest `Deletable`.
+    #[derive(Default)]
+    struct Exact(Vec<u64>);
+
+    impl Filter for Exact {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn memory_bytes(&self) -> usize {
+            self.0.len() * 8
+        }
+        fn expected_fpr(&self) -> f64 {
+            0.0
+        }
+        fn clear(&mut self) {
+            self.0.clear();
+        }
+    }
+
+    impl Membership<u64> for Exact {
+        fn insert(&mut self, item: &u64) -> Result<bool, InsertError> {
+            let new = !self.0.contains(item);
+            self.0.push(*item);
+            Ok(new)
+        }
+        fn contains(&self, item: &u64) -> bool {
+            self.0.contains(item)
+        }
+    }
+
+    impl Deletable<u64> for Exact {
+        fn remove(&mut self, item: &u64) -> Result<(), RemoveError> {
+            let i = self.0.iter().position(|x| x == item);
+            let i = i.ok_or(RemoveError::NotPresent)?;
+            self.0.swap_remove(i);
+            Ok(())
+        }
+    }
+
+    fn fill(mut f: impl Deletable<u64>) -> usize {
+        f.insert_all(&[1, 2, 3]).unwrap();
+        f.remove(&2).unwrap();
+        assert_eq!(f.remove(&2), Err(RemoveError::NotPresent));
+        f.len()
+    }
+
+    #[test]
+    fn boxed_and_borrowed_filters_are_filters() {
+        let boxed: Box<dyn Deletable<u64>> = Box::new(Exact::default());
+        assert_eq!(fill(boxed), 2);
+        let mut exact = Exact::default();
+        assert_eq!(fill(&mut exact), 2);
+        assert_eq!(exact.0.len(), 2, "the borrowed filter was changed in place");
+        let mut boxed: Box<dyn Membership<u64>> = Box::new(exact);
+        assert_eq!(boxed.contains_batch(&[1, 2, 3]), [true, false, true]);
+        assert_eq!(boxed.insert_batch(&[4, 5]), Ok(2));
+        let as_filter: &dyn Filter = &boxed;
+        assert_eq!(as_filter.bits_per_item(), Some(64.0));
+    }
+}
