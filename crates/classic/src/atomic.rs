@@ -402,6 +402,58 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
     }
 }
 
+impl<S: BuildHasher + Clone> AtomicBloomFilter<S> {
+    /// An empty filter with the size, hash count and hasher of `other`,
+    /// whose [`to_bloom`](Self::to_bloom) copies merge with `other`'s.
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
+        let words = bloomlab_core::alloc::zeroed_atomic_words(other.words.len())?;
+        Ok(Self::from_zeroed(
+            words,
+            other.num_bits,
+            other.num_hashes,
+            other.hasher.clone(),
+        ))
+    }
+}
+
+/// Equal when the tables, sizes, counts and hashers are; each table word is
+/// read once, so under concurrent inserts the answer is that of some moment
+/// during the comparison.
+impl<S: PartialEq> PartialEq for AtomicBloomFilter<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.num_bits == other.num_bits
+            && self.num_hashes == other.num_hashes
+            && self.hasher == other.hasher
+            && self.len.load(ORDER) == other.len.load(ORDER)
+            && self
+                .words
+                .iter()
+                .zip(&other.words)
+                .all(|(a, b)| a.load(ORDER) == b.load(ORDER))
+    }
+}
+
+/// The plain filter with the same bits: [`into_bloom`](AtomicBloomFilter::into_bloom).
+impl<S: BuildHasher> From<AtomicBloomFilter<S>> for BloomFilter<S> {
+    fn from(filter: AtomicBloomFilter<S>) -> Self {
+        filter.into_bloom()
+    }
+}
+
+/// Inserts every item (an insert into an atomic filter cannot fail); through
+/// `&self`, other threads may insert meanwhile.
+impl<T: Hash, S: BuildHasher> Extend<T> for AtomicBloomFilter<S> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            AtomicBloomFilter::insert(self, &item);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::ops::BitOr;
 
 use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::codec::Variant;
@@ -496,6 +497,65 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
         T: Sized,
     {
         Ok(BloomFilter::insert_batch(self, items))
+    }
+}
+
+impl<S: BuildHasher + Clone> BloomFilter<S> {
+    /// An empty filter that can merge with `other`: the same size, hash
+    /// count and hasher (for [`DefaultHasher`], the same key). Two filters
+    /// made with [`new`](BloomFilter::new) each draw a random key and cannot
+    /// merge; make the second from the first.
+    ///
+    /// ```
+    /// use bloomlab_classic::BloomFilter;
+    ///
+    /// let mut east = BloomFilter::new(1_000, 0.01)?;
+    /// let mut west = BloomFilter::compatible_with(&east)?;
+    /// east.insert("paris");
+    /// west.insert("lima");
+    /// let both = (&east | &west)?;
+    /// assert!(both.contains("paris") && both.contains("lima"));
+    /// // A filter with its own key does not merge: an error, not a panic.
+    /// assert!((&east | &BloomFilter::new(1_000, 0.01)?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
+        let words = crate::sizing::zeroed_words(other.words.len())?;
+        Ok(Self::from_checked_parts(
+            words,
+            other.num_bits,
+            other.num_hashes,
+            0,
+            other.hasher.clone(),
+        ))
+    }
+}
+
+/// `&a | &b`: a new filter holding the items of both, as
+/// [`union`](BloomFilter::union) makes it; a [`MergeError`] (an operator
+/// cannot panic on bad input) if they cannot merge. There is no `|=`, which
+/// would have no way to report that error: use `union`.
+impl<S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<S>> for &BloomFilter<S> {
+    type Output = Result<BloomFilter<S>, MergeError>;
+
+    fn bitor(self, other: &BloomFilter<S>) -> Self::Output {
+        let mut merged = self.clone();
+        merged.union(other)?;
+        Ok(merged)
+    }
+}
+
+/// Inserts every item (an insert into a classic filter cannot fail), so
+/// `filter.extend(&ids)` fills it.
+impl<T: Hash, S: BuildHasher> Extend<T> for BloomFilter<S> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.insert(&item);
+        }
     }
 }
 

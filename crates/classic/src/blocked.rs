@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::ops::BitOr;
 
 use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::codec::Variant;
@@ -500,6 +501,41 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
         T: Sized,
     {
         Ok(BlockedBloomFilter::insert_batch(self, items))
+    }
+}
+
+impl<S: BuildHasher + Clone> BlockedBloomFilter<S> {
+    /// An empty filter that can merge with `other`: the same blocks, hash
+    /// count and hasher. Filters made with [`new`](BlockedBloomFilter::new)
+    /// each draw a random key and cannot merge; make the second from the
+    /// first (see [`BloomFilter::compatible_with`](crate::BloomFilter::compatible_with)).
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
+        Self::zeroed(other.blocks.len(), other.num_hashes, other.hasher.clone())
+    }
+}
+
+/// `&a | &b`: a new filter holding the items of both, or the
+/// [`MergeError`] of [`union`](BlockedBloomFilter::union).
+impl<S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<S>> for &BlockedBloomFilter<S> {
+    type Output = Result<BlockedBloomFilter<S>, MergeError>;
+
+    fn bitor(self, other: &BlockedBloomFilter<S>) -> Self::Output {
+        let mut merged = self.clone();
+        merged.union(other)?;
+        Ok(merged)
+    }
+}
+
+/// Inserts every item (an insert into a blocked filter cannot fail).
+impl<T: Hash, S: BuildHasher> Extend<T> for BlockedBloomFilter<S> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.insert(&item);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::ops::BitOr;
 
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::batch::{self, Hashes, Step};
@@ -76,7 +77,7 @@ use crate::error::{BuildError, MergeError};
 /// assert_eq!(f.len(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct CountingBloomFilter<S = DefaultHasher> {
     counters: Counters,
     num_hashes: u32,
@@ -563,6 +564,67 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> 
 impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CountingBloomFilter<S> {
     fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
         CountingBloomFilter::remove(self, item)
+    }
+}
+
+impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
+    /// An empty filter that can merge with `other`: the same counters,
+    /// width, hash count and hasher. Filters made with
+    /// [`new`](CountingBloomFilter::new) each draw a random key and cannot
+    /// merge; make the second from the first.
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let mut mon = CountingBloomFilter::new(1_000, 0.01)?;
+    /// let mut tue = CountingBloomFilter::compatible_with(&mon)?;
+    /// mon.insert("ann");
+    /// tue.insert("ann");
+    /// let mut week = (&mon | &tue)?;
+    /// assert_eq!(week.count("ann"), 2);
+    /// week.remove("ann")?;
+    /// assert!(week.contains("ann"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
+        let counters = Counters::zeroed(
+            other.counters.len(),
+            other.counters.width(),
+            other.counters.words().len(),
+        )?;
+        Ok(Self::from_parts(
+            counters,
+            other.num_hashes,
+            0,
+            other.hasher.clone(),
+        ))
+    }
+}
+
+/// `&a | &b`: a new filter holding the items of both, as
+/// [`union`](CountingBloomFilter::union) makes it, or its [`MergeError`].
+/// There is no `|=`, which could not report the error: use `union`.
+impl<S: BuildHasher + Clone> BitOr<&CountingBloomFilter<S>> for &CountingBloomFilter<S> {
+    type Output = Result<CountingBloomFilter<S>, MergeError>;
+
+    fn bitor(self, other: &CountingBloomFilter<S>) -> Self::Output {
+        let mut merged = self.clone();
+        merged.union(other)?;
+        Ok(merged)
+    }
+}
+
+/// Inserts every item (an insert into a counting filter cannot fail: a full
+/// counter saturates).
+impl<T: Hash, S: BuildHasher> Extend<T> for CountingBloomFilter<S> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.insert(&item);
+        }
     }
 }
 

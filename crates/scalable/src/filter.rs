@@ -46,7 +46,7 @@ use crate::schedule::Schedule;
 /// assert!(f.expected_fpr() < 0.01);
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// ```
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct ScalableBloomFilter<S = DefaultHasher> {
     /// The layers, oldest (smallest) first. Never empty.
     layers: Vec<BloomFilter<S>>,
@@ -563,6 +563,45 @@ impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFi
         T: Sized,
     {
         ScalableBloomFilter::insert_batch(self, items)
+    }
+}
+
+/// The rate a filter collected from an iterator keeps: 1%.
+pub const COLLECT_FPR: f64 = 0.01;
+
+/// The least initial capacity of a filter collected from an iterator.
+pub const COLLECT_MIN_CAPACITY: usize = 1_024;
+
+/// `items.collect::<ScalableBloomFilter>()`: a filter at [`COLLECT_FPR`]
+/// (1%) that starts with room for the iterator's lower size hint (at least
+/// [`COLLECT_MIN_CAPACITY`]) and grows for the rest, with a random key.
+///
+/// ```
+/// use bloomlab_scalable::ScalableBloomFilter;
+///
+/// let f: ScalableBloomFilter = (0..50_000u64).collect();
+/// assert_eq!(f.len(), 50_000);
+/// assert!((0..50_000u64).all(|i| f.contains(&i)));
+/// assert!(f.expected_fpr() <= 0.01);
+/// ```
+///
+/// # Panics
+///
+/// If the allocator refuses a new layer (a filter without a memory cap
+/// fails no other way), as collecting into a `Vec` would. Use
+/// [`insert`](ScalableBloomFilter::insert) to handle that as an error.
+impl<T: Hash> FromIterator<T> for ScalableBloomFilter<DefaultHasher> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let items = items.into_iter();
+        let capacity = items.size_hint().0.max(COLLECT_MIN_CAPACITY);
+        let mut filter = ScalableBloomFilter::new(capacity, COLLECT_FPR)
+            .expect("a positive capacity at 1% is a valid schedule");
+        for item in items {
+            if let Err(e) = filter.insert(&item) {
+                panic!("collecting into a ScalableBloomFilter: {e}");
+            }
+        }
+        filter
     }
 }
 

@@ -62,5 +62,5 @@ pub use bloomlab_core::{
 };
 pub use builder::Builder;
 pub use error::BuildError;
-pub use filter::ScalableBloomFilter;
+pub use filter::{COLLECT_FPR, COLLECT_MIN_CAPACITY, ScalableBloomFilter};
 pub use schedule::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, GROWTH_FACTORS};

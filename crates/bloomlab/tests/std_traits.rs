@@ -1,0 +1,150 @@
+//! The std traits a Rust user reaches for (issue 13, points 5 and 6):
+//! Clone, Debug and PartialEq on every filter, Extend where an insert cannot
+//! fail, FromIterator on the growing filter, the From conversions between the
+//! atomic and plain filters, and filters built to merge.
+
+use std::fmt::Debug;
+
+use bloomlab::prelude::*;
+
+/// A clone equals its original, stops equalling it after an insert into
+/// one of them, and both print something.
+fn clone_eq_debug<F: Clone + PartialEq + Debug + Membership<u64>>(mut f: F) {
+    let copy = f.clone();
+    assert!(copy == f);
+    f.insert(&7).unwrap();
+    assert!(copy != f, "an insert into the original changed the clone");
+    assert!(!format!("{f:?}").is_empty());
+}
+
+#[test]
+fn every_filter_is_clone_partial_eq_and_debug() {
+    clone_eq_debug(BloomFilter::builder(100, 0.01).seed(1).build().unwrap());
+    clone_eq_debug(
+        BlockedBloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    clone_eq_debug(
+        AtomicBloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    clone_eq_debug(
+        CountingBloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    clone_eq_debug(
+        ScalableBloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    clone_eq_debug(CuckooFilter::builder(100, 0.01).seed(1).build().unwrap());
+}
+
+#[test]
+fn extend_fills_the_filters_whose_insert_cannot_fail() {
+    let ids: Vec<u64> = (0..1_000).collect();
+    let mut classic = BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    classic.extend(&ids);
+    let mut blocked = BlockedBloomFilter::builder(1_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    blocked.extend(ids.iter());
+    let mut atomic = AtomicBloomFilter::builder(1_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    atomic.extend(ids.iter().copied());
+    let mut counting = CountingBloomFilter::builder(1_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    counting.extend(&ids);
+    // By reference, by value and copied: each hashes as the u64 itself.
+    for id in &ids {
+        assert!(classic.contains(id) && blocked.contains(id));
+        assert!(atomic.contains(id) && counting.contains(id));
+    }
+    assert_eq!(classic.len(), 1_000);
+    assert_eq!(counting.len(), 1_000);
+}
+
+#[test]
+fn the_growing_filter_collects() {
+    let f: ScalableBloomFilter = (0..10_000u64).collect();
+    assert_eq!(f.len(), 10_000);
+    assert!((0..10_000u64).all(|i| f.contains(&i)));
+    assert!(f.expected_fpr() <= bloomlab::scalable::COLLECT_FPR);
+}
+
+#[test]
+fn atomic_and_plain_filters_convert_both_ways() {
+    let mut plain = BloomFilter::builder(100, 0.01).seed(3).build().unwrap();
+    plain.insert(&1u64);
+    let atomic = AtomicBloomFilter::from(plain.clone());
+    assert!(atomic.contains(&1u64));
+    let back = BloomFilter::from(atomic);
+    assert_eq!(back, plain);
+}
+
+#[test]
+fn filters_built_to_merge_do_merge() {
+    let mut a = BloomFilter::new(1_000, 0.01).unwrap();
+    let mut b = BloomFilter::compatible_with(&a).unwrap();
+    a.insert(&1u64);
+    b.insert(&2u64);
+    let both = (&a | &b).unwrap();
+    assert!(both.contains(&1u64) && both.contains(&2u64));
+    // Two filters made with `new` drew different keys: a typed error.
+    let stranger = BloomFilter::new(1_000, 0.01).unwrap();
+    assert_eq!(
+        (&a | &stranger).unwrap_err(),
+        bloomlab::ClassicMergeError::Hasher
+    );
+
+    let mut a = BlockedBloomFilter::new(1_000, 0.01).unwrap();
+    let mut b = BlockedBloomFilter::compatible_with(&a).unwrap();
+    a.insert(&1u64);
+    b.insert(&2u64);
+    let both = (&a | &b).unwrap();
+    assert!(both.contains(&1u64) && both.contains(&2u64));
+
+    let mut a = CountingBloomFilter::new(1_000, 0.01).unwrap();
+    let mut b = CountingBloomFilter::compatible_with(&a).unwrap();
+    a.insert(&1u64);
+    b.insert(&1u64);
+    let both = (&a | &b).unwrap();
+    assert_eq!(both.count(&1u64), 2);
+    assert!((&a | &CountingBloomFilter::new(1_000, 0.01).unwrap()).is_err());
+
+    let a = AtomicBloomFilter::new(1_000, 0.01).unwrap();
+    let b = AtomicBloomFilter::compatible_with(&a).unwrap();
+    a.insert(&1u64);
+    b.insert(&2u64);
+    let both = (&a.to_bloom() | &b.to_bloom()).unwrap();
+    assert!(both.contains(&1u64) && both.contains(&2u64));
+}
+
+#[test]
+fn boxed_filters_are_filters() {
+    fn fill(f: &mut impl Membership<u64>) {
+        for i in 0..100u64 {
+            f.insert(&i).unwrap();
+        }
+    }
+    let mut filters: Vec<Box<dyn Membership<u64>>> = vec![
+        Box::new(BloomFilter::builder(100, 0.01).seed(1).build().unwrap()),
+        Box::new(CuckooFilter::builder(100, 0.01).seed(1).build().unwrap()),
+    ];
+    for f in &mut filters {
+        fill(f);
+        assert_eq!(f.len(), 100);
+    }
+}
