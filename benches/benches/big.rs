@@ -425,7 +425,7 @@ fn cuckoo(c: &mut Criterion, size: &Size) {
     let slot_bits = CuckooFilter::builder(1, FPR)
         .seed(SEED)
         .build()
-        .map_or(12, |f| f.fingerprint_bits());
+        .map_or(12, |f: CuckooFilter<u64>| f.fingerprint_bits());
     let n = (size.bytes as f64 * 8.0 / f64::from(slot_bits) * 0.5) as u64;
     let (n, f) = fewest_items(size.bytes, n, 100, |n| {
         CuckooFilter::builder(n as usize, FPR).seed(SEED).build()

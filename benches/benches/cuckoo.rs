@@ -85,7 +85,7 @@ trait Subject {
     fn remove(&mut self, key: &u64);
 }
 
-impl Subject for CuckooFilter {
+impl Subject for CuckooFilter<u64> {
     fn insert(&mut self, key: &u64) -> bool {
         CuckooFilter::insert(self, key).is_ok()
     }
@@ -158,7 +158,7 @@ impl Fuse {
     }
 }
 
-fn ours() -> CuckooFilter {
+fn ours() -> CuckooFilter<u64> {
     CuckooFilter::builder_with_buckets(1 << LOG2_BUCKETS, 8)
         .seed(SEED)
         .build()

@@ -14,7 +14,7 @@ fn every_error_has_a_top_level_path() {
     let counting: Result<CountingBloomFilter, bloomlab::CountingBuildError> =
         CountingBloomFilter::new(10, 2.0);
     assert!(counting.is_err());
-    let cuckoo: Result<CuckooFilter, bloomlab::CuckooBuildError> = CuckooFilter::new(0, 0.01);
+    let cuckoo: Result<CuckooFilter<u64>, bloomlab::CuckooBuildError> = CuckooFilter::new(0, 0.01);
     assert!(cuckoo.is_err());
     let scalable: Result<ScalableBloomFilter, bloomlab::ScalableBuildError> =
         ScalableBloomFilter::new(0, 0.01);

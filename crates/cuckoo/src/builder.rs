@@ -1,6 +1,8 @@
 //! The builder: table shape, hash key and relocation bound.
 
+use std::fmt;
 use std::hash::BuildHasher;
+use std::marker::PhantomData;
 
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
@@ -36,7 +38,7 @@ enum Sizing {
 /// ```
 /// use bloomlab_cuckoo::CuckooFilter;
 ///
-/// let filter = CuckooFilter::builder(1_000, 0.01)
+/// let filter = CuckooFilter::<u64>::builder(1_000, 0.01)
 ///     .bucket_size(8)
 ///     .max_relocations(1_000)
 ///     .seed(3)
@@ -45,18 +47,45 @@ enum Sizing {
 /// assert_eq!(filter.fingerprint_bits(), 11); // ⌈log2(2·8 / 0.01)⌉
 /// # Ok::<(), bloomlab_cuckoo::BuildError>(())
 /// ```
-#[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher> {
     sizing: Sizing,
     bucket_size: u32,
     fingerprint_bits: Option<u32>,
     max_relocations: u32,
     max_bytes: usize,
     hasher: S,
+    item: PhantomData<fn(&T)>,
 }
 
-impl Builder<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            sizing: self.sizing,
+            bucket_size: self.bucket_size,
+            fingerprint_bits: self.fingerprint_bits,
+            max_relocations: self.max_relocations,
+            max_bytes: self.max_bytes,
+            hasher: self.hasher.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("sizing", &self.sizing)
+            .field("bucket_size", &self.bucket_size)
+            .field("fingerprint_bits", &self.fingerprint_bits)
+            .field("max_relocations", &self.max_relocations)
+            .field("max_bytes", &self.max_bytes)
+            .field("hasher", &self.hasher)
+            .finish()
+    }
+}
+
+impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn for_items(items: usize, fpr: f64) -> Self {
         Self::with_sizing(Sizing::Items { items, fpr })
     }
@@ -76,6 +105,7 @@ impl Builder<DefaultHasher> {
             max_relocations: DEFAULT_MAX_RELOCATIONS,
             max_bytes: usize::MAX,
             hasher: DefaultHasher::random(),
+            item: PhantomData,
         }
     }
 
@@ -87,9 +117,9 @@ impl Builder<DefaultHasher> {
     }
 }
 
-impl<S: BuildHasher> Builder<S> {
+impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
-    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<S2> {
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
         Builder {
             sizing: self.sizing,
             bucket_size: self.bucket_size,
@@ -97,6 +127,7 @@ impl<S: BuildHasher> Builder<S> {
             max_relocations: self.max_relocations,
             max_bytes: self.max_bytes,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -155,7 +186,7 @@ impl<S: BuildHasher> Builder<S> {
     ///   power of two, or above [`MAX_BUCKETS`];
     /// - [`BuildError::OutOfMemory`] if the allocator refuses the table
     ///   (which is zeroed lazily: pages are committed only as slots fill).
-    pub fn build(self) -> Result<CuckooFilter<S>, BuildError> {
+    pub fn build(self) -> Result<CuckooFilter<T, S>, BuildError> {
         let b = self.bucket_size;
         if !BUCKET_SIZES.contains(&b) {
             return Err(BuildError::BucketSize(b));

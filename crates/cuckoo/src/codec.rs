@@ -11,7 +11,7 @@ use crate::builder::{MAX_BUCKETS, MAX_RELOCATIONS};
 use crate::filter::CuckooFilter;
 use crate::table::{BUCKET_SIZES, FINGERPRINT_BITS, Table};
 
-impl CuckooFilter<DefaultHasher> {
+impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
     /// The filter as bytes: parameters, hash key and table, checksummed.
     pub fn to_bytes(&self) -> Vec<u8> {
         let table = self.table();
@@ -86,7 +86,7 @@ impl CuckooFilter<DefaultHasher> {
     }
 }
 
-impl Persist for CuckooFilter<DefaultHasher> {
+impl<T: ?Sized> Persist for CuckooFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         CuckooFilter::to_bytes(self)
     }

@@ -1,7 +1,9 @@
 //! The cuckoo filter itself.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
 
 use bloomlab_core::batch::{self, Hashes, Step};
 use bloomlab_core::hash::mix64;
@@ -41,6 +43,37 @@ const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
 /// at most `2b` times (its two buckets are always distinct, unless the table
 /// has a single bucket), after which its inserts fail.
 ///
+/// # Typed items
+///
+/// A filter holds items of one type `T`, as a `HashSet<T>` does: the type is
+/// inferred from the first insert, or named (`CuckooFilter::<u64>::new`).
+/// Lookups and removes take any borrowed form of `T` (a
+/// `CuckooFilter<String>` answers `contains("x")` without allocating), and an
+/// item of another type does not compile, where an untyped filter would hash
+/// the literal `42` as an `i32` and silently answer "absent":
+///
+/// ```
+/// use bloomlab_cuckoo::CuckooFilter;
+///
+/// let mut ids = CuckooFilter::new(1_000, 0.01)?;
+/// ids.insert(&42u64)?;
+/// assert!(ids.contains(&42)); // the literal is a u64 here
+/// ids.remove(&42)?;
+///
+/// let mut emails: CuckooFilter<String> = CuckooFilter::new(1_000, 0.01)?;
+/// emails.insert(&"ann@example.com".to_owned())?;
+/// assert!(emails.contains("ann@example.com"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// ```compile_fail
+/// use bloomlab_cuckoo::CuckooFilter;
+///
+/// let mut ids = CuckooFilter::new(1_000, 0.01).unwrap();
+/// ids.insert(&42u64).unwrap();
+/// ids.contains(&42i32); // error: u64 does not borrow as i32
+/// ```
+///
 /// # Removing what was never inserted
 ///
 /// A remove deletes one fingerprint equal to the item's from one of its two
@@ -48,15 +81,16 @@ const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
 /// false positive), that fingerprint belongs to another item, which then
 /// may be reported absent. The filter cannot tell; remove only what you
 /// inserted.
-#[derive(Clone)]
-pub struct CuckooFilter<S = DefaultHasher> {
+pub struct CuckooFilter<T: ?Sized, S = DefaultHasher> {
     table: Table,
     len: usize,
     max_relocations: u32,
     hasher: S,
+    /// The item type: only what it hashes to is stored.
+    item: PhantomData<fn(&T)>,
 }
 
-impl CuckooFilter {
+impl<T: ?Sized> CuckooFilter<T> {
     /// A filter for `expected_items` items at false-positive rate `fpr`,
     /// with 4-slot buckets and a random hash key; see [`Builder::build`] for
     /// how it is sized.
@@ -69,24 +103,25 @@ impl CuckooFilter {
     }
 
     /// A builder for `expected_items` items at false-positive rate `fpr`.
-    pub fn builder(expected_items: usize, fpr: f64) -> Builder {
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder<T> {
         Builder::for_items(expected_items, fpr)
     }
 
     /// A builder for a table of exactly `num_buckets` buckets (a power of
     /// two) and `fingerprint_bits`-bit fingerprints.
-    pub fn builder_with_buckets(num_buckets: u64, fingerprint_bits: u32) -> Builder {
+    pub fn builder_with_buckets(num_buckets: u64, fingerprint_bits: u32) -> Builder<T> {
         Builder::for_buckets(num_buckets, fingerprint_bits)
     }
 }
 
-impl<S> CuckooFilter<S> {
+impl<T: ?Sized, S> CuckooFilter<T, S> {
     pub(crate) fn from_parts(table: Table, len: usize, max_relocations: u32, hasher: S) -> Self {
         Self {
             table,
             len,
             max_relocations,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -334,14 +369,14 @@ impl<S> CuckooFilter<S> {
     }
 }
 
-impl<S: BuildHasher> CuckooFilter<S> {
+impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     /// Stores `item`; `Ok(true)` if it was not reported present before.
     /// An item already present is stored again (see the type's docs).
     ///
     /// # Errors
     ///
     /// [`InsertError::Full`]: nothing was stored and nothing was lost.
-    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+    pub fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         self.insert_hash(self.hasher.hash_one(item))
     }
 
@@ -350,13 +385,16 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// # Errors
     ///
     /// [`InsertError::Full`]: nothing was stored and nothing was lost.
-    pub fn insert_unique<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+    pub fn insert_unique(&mut self, item: &T) -> Result<bool, InsertError> {
         self.insert_unique_hash(self.hasher.hash_one(item))
     }
 
     /// `false`: `item` was never inserted (or was removed as often as
     /// inserted); `true`: probably present.
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
@@ -377,7 +415,10 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// assert_eq!(f.contains_batch(&["a", "b"]), [true, false]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -397,7 +438,10 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// ([`InsertError::Full`]), with its index as
     /// [`stored`](InsertBatchError::stored): the items before it are stored,
     /// it and the ones after it are not, and nothing stored before is lost.
-    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Sized,
+    {
         let (mut new, mut stored) = (0, 0);
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -429,25 +473,34 @@ impl<S: BuildHasher> CuckooFilter<S> {
     /// # Errors
     ///
     /// [`RemoveError::NotPresent`]: no fingerprint matches; nothing changed.
-    pub fn remove<T: Hash + ?Sized>(&mut self, item: &T) -> Result<(), RemoveError> {
+    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), RemoveError>
+    where
+        T: Borrow<Q>,
+    {
         self.remove_hash(self.hasher.hash_one(item))
     }
 
     /// How many stored fingerprints match `item`: the times it was stored,
     /// plus any other items' matching fingerprints in its buckets.
-    pub fn count<T: Hash + ?Sized>(&self, item: &T) -> usize {
+    pub fn count<Q: ?Sized + Hash>(&self, item: &Q) -> usize
+    where
+        T: Borrow<Q>,
+    {
         self.count_hash(self.hasher.hash_one(item))
     }
 
     /// The two buckets `item` may be stored in: always two different ones,
     /// unless the table has a single bucket.
-    pub fn candidate_buckets<T: Hash + ?Sized>(&self, item: &T) -> (u64, u64) {
+    pub fn candidate_buckets<Q: ?Sized + Hash>(&self, item: &Q) -> (u64, u64)
+    where
+        T: Borrow<Q>,
+    {
         let (_, i1, i2) = self.locate(self.hasher.hash_one(item));
         (i1 as u64, i2 as u64)
     }
 }
 
-impl<S> fmt::Debug for CuckooFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for CuckooFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CuckooFilter")
             .field("num_buckets", &self.num_buckets())
@@ -459,7 +512,18 @@ impl<S> fmt::Debug for CuckooFilter<S> {
     }
 }
 
-impl<S: PartialEq> PartialEq for CuckooFilter<S> {
+impl<T: ?Sized, S: Clone> Clone for CuckooFilter<T, S> {
+    fn clone(&self) -> Self {
+        Self::from_parts(
+            self.table.clone(),
+            self.len,
+            self.max_relocations,
+            self.hasher.clone(),
+        )
+    }
+}
+
+impl<T: ?Sized, S: PartialEq> PartialEq for CuckooFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.table == other.table
             && self.len == other.len
@@ -468,7 +532,7 @@ impl<S: PartialEq> PartialEq for CuckooFilter<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for CuckooFilter<S> {
+impl<T: ?Sized, S: BuildHasher> Filter for CuckooFilter<T, S> {
     fn len(&self) -> usize {
         self.len
     }
@@ -486,7 +550,7 @@ impl<S: BuildHasher> Filter for CuckooFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<T, S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         CuckooFilter::insert(self, item)
     }
@@ -510,7 +574,7 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CuckooFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CuckooFilter<T, S> {
     fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
         CuckooFilter::remove(self, item)
     }
@@ -521,7 +585,7 @@ mod tests {
     use super::*;
     use bloomlab_testkit::stats::binomial_interval;
 
-    fn filter(buckets: u64, b: u32, f: u32) -> CuckooFilter {
+    fn filter(buckets: u64, b: u32, f: u32) -> CuckooFilter<u64> {
         CuckooFilter::builder_with_buckets(buckets, f)
             .bucket_size(b)
             .seed(1)

@@ -14,8 +14,8 @@
 //! move and returns [`InsertError::Full`]:
 //! a failed insert changes nothing, and every item stored is still found.
 //!
-//! - [`CuckooFilter`]: the filter; [`Membership`]
-//!   and [`Deletable`] for every `T: Hash + ?Sized`,
+//! - [`CuckooFilter<T>`](CuckooFilter): the filter of items of type `T`;
+//!   [`Membership<T>`](Membership) and [`Deletable<T>`](Deletable),
 //!   [`Persist`] through the core envelope;
 //! - [`Builder`]: bucket size (2, 4, 8), fingerprint width (4 to 16 bits),
 //!   hash key or hasher, relocation bound, memory limit;

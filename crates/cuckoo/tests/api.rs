@@ -7,7 +7,7 @@ use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, R
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
 
-fn seeded(n: usize, p: f64) -> CuckooFilter {
+fn seeded(n: usize, p: f64) -> CuckooFilter<u64> {
     CuckooFilter::builder(n, p).seed(11).build().unwrap()
 }
 
@@ -25,7 +25,7 @@ fn new_sizes_from_the_paper_formula() {
     // A loose rate still gets 6-bit fingerprints, so a large table fills.
     assert_eq!(seeded(100_000, 0.4).fingerprint_bits(), 6);
     // Two-slot buckets: 7 bits at least.
-    let two = CuckooFilter::builder(1_000, 0.3)
+    let two: CuckooFilter<u64> = CuckooFilter::builder(1_000, 0.3)
         .bucket_size(2)
         .build()
         .unwrap();
@@ -35,8 +35,8 @@ fn new_sizes_from_the_paper_formula() {
     assert_eq!(seeded(1, 0.01).num_buckets(), 1);
     // Random keys differ.
     let (a, b) = (
-        CuckooFilter::new(10, 0.01).unwrap(),
-        CuckooFilter::new(10, 0.01).unwrap(),
+        CuckooFilter::<u64>::new(10, 0.01).unwrap(),
+        CuckooFilter::<u64>::new(10, 0.01).unwrap(),
     );
     assert_ne!(a.hasher().key(), b.hasher().key());
 }
@@ -87,8 +87,11 @@ fn trait_and_inherent_methods_agree() {
 
 #[test]
 fn works_through_dyn_for_sized_and_unsized_items() {
-    let mut cf = seeded(100, 0.01);
     {
+        let mut cf = CuckooFilter::<str>::builder(100, 0.01)
+            .seed(11)
+            .build()
+            .unwrap();
         let words: &mut dyn Deletable<str> = &mut cf;
         assert_eq!(words.insert("cuckoo"), Ok(true));
         assert_eq!(words.insert("cuckoo"), Ok(false));
@@ -99,6 +102,7 @@ fn works_through_dyn_for_sized_and_unsized_items() {
         assert!(!words.contains("cuckoo"));
         assert_eq!(words.remove("cuckoo"), Err(RemoveError::NotPresent));
     }
+    let mut cf = seeded(100, 0.01);
     let numbers: &mut dyn Membership<u64> = &mut cf;
     assert_eq!(numbers.insert(&7), Ok(true));
     assert_eq!(numbers.len(), 1);
@@ -125,7 +129,10 @@ fn hash_entry_points_match_item_methods() {
 
 #[test]
 fn insert_unique_stores_once() {
-    let mut cf = seeded(1_000, 0.001);
+    let mut cf = CuckooFilter::<&str>::builder(1_000, 0.001)
+        .seed(11)
+        .build()
+        .unwrap();
     assert_eq!(cf.insert_unique(&"a"), Ok(true));
     assert_eq!(cf.insert_unique(&"a"), Ok(false));
     assert_eq!(cf.count(&"a"), 1);
@@ -216,19 +223,19 @@ fn any_build_hasher_works() {
             }
         }
     }
-    let mut cf: CuckooFilter<Fnv> = CuckooFilter::builder(1_000, 0.01)
+    let mut cf: CuckooFilter<u64, Fnv> = CuckooFilter::builder(1_000, 0.01)
         .hasher(Fnv)
         .build()
         .unwrap();
     let keys = members(9, 1_000);
     cf.insert_all(&keys).unwrap();
     assert_eq!(cf.count_contained(&keys), 1_000);
-    let _: &DefaultHasher = CuckooFilter::new(1, 0.5).unwrap().hasher();
+    let _: &DefaultHasher = CuckooFilter::<u64>::new(1, 0.5).unwrap().hasher();
 }
 
 #[test]
 fn debug_shows_the_shape_not_the_key() {
-    let cf = CuckooFilter::builder_with_buckets(16, 12)
+    let cf: CuckooFilter<u64> = CuckooFilter::builder_with_buckets(16, 12)
         .seed(1)
         .build()
         .unwrap();

@@ -14,7 +14,7 @@ const LENGTHS: [usize; 6] = [0, 1, 15, 16, 17, 1_000];
 
 /// What sequential inserts do with `items`: how many were new, or where and
 /// why they stopped, as `insert_batch` promises.
-fn insert_one_by_one(f: &mut CuckooFilter, items: &[u64]) -> Result<usize, InsertBatchError> {
+fn insert_one_by_one(f: &mut CuckooFilter<u64>, items: &[u64]) -> Result<usize, InsertBatchError> {
     let mut new = 0;
     for (i, k) in items.iter().enumerate() {
         match f.insert(k) {
@@ -27,7 +27,7 @@ fn insert_one_by_one(f: &mut CuckooFilter, items: &[u64]) -> Result<usize, Inser
 
 /// Asserts that `contains_batch` over every batch length gives the answers
 /// of `contains` on `probes`.
-fn assert_lookups_match(f: &CuckooFilter, probes: &[u64]) -> Vec<bool> {
+fn assert_lookups_match(f: &CuckooFilter<u64>, probes: &[u64]) -> Vec<bool> {
     let single: Vec<bool> = probes.iter().map(|k| f.contains(k)).collect();
     for len in LENGTHS.into_iter().filter(|&l| l > 0) {
         let got: Vec<bool> = probes
@@ -96,7 +96,7 @@ fn every_bucket_shape_agrees() {
 
 /// Checks `insert_batch(items)` on `start` against sequential inserts:
 /// returns where it stopped.
-fn assert_stops_like_sequential(start: &CuckooFilter, items: &[u64]) -> usize {
+fn assert_stops_like_sequential(start: &CuckooFilter<u64>, items: &[u64]) -> usize {
     let mut reference = start.clone();
     let want = insert_one_by_one(&mut reference, items);
     let Err(expected) = want else {

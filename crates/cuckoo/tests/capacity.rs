@@ -5,7 +5,7 @@ use bloomlab_core::{InsertError, Membership};
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::members;
 
-fn table(log2_buckets: u32, b: u32, f: u32, seed: u64) -> CuckooFilter {
+fn table(log2_buckets: u32, b: u32, f: u32, seed: u64) -> CuckooFilter<u64> {
     CuckooFilter::builder_with_buckets(1 << log2_buckets, f)
         .bucket_size(b)
         .seed(seed)
@@ -14,7 +14,7 @@ fn table(log2_buckets: u32, b: u32, f: u32, seed: u64) -> CuckooFilter {
 }
 
 /// Inserts fresh random keys until the first `Full`; returns the keys stored.
-fn fill_to_first_full(cf: &mut CuckooFilter, seed: u64) -> Vec<u64> {
+fn fill_to_first_full(cf: &mut CuckooFilter<u64>, seed: u64) -> Vec<u64> {
     let mut stored = Vec::new();
     for key in members(seed, cf.capacity() as usize + 1) {
         match cf.insert(&key) {

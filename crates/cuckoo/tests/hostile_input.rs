@@ -4,7 +4,7 @@
 use bloomlab_cuckoo::{BuildError, CuckooFilter};
 use bloomlab_testkit::machine;
 
-fn check(result: Result<CuckooFilter, BuildError>, bytes: u128) {
+fn check(result: Result<CuckooFilter<u64>, BuildError>, bytes: u128) {
     match result {
         Err(BuildError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
         Err(e) => panic!("expected OutOfMemory, got {e}"),

@@ -5,7 +5,7 @@ use bloomlab_core::{DecodeError, Membership, Persist};
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
 
-fn small() -> CuckooFilter {
+fn small() -> CuckooFilter<u64> {
     let mut cf = CuckooFilter::builder_with_buckets(4, 8)
         .bucket_size(2)
         .max_relocations(20)
@@ -61,7 +61,7 @@ fn round_trip_every_shape() {
             let back = CuckooFilter::from_bytes(&bytes).unwrap();
             assert!(back == cf, "b {b} f {f}");
             assert_eq!(back.max_relocations(), cf.max_relocations());
-            assert_eq!(<CuckooFilter as Persist>::to_bytes(&back), bytes);
+            assert_eq!(<CuckooFilter<u64> as Persist>::to_bytes(&back), bytes);
             assert!(probes(3, 10_000).all(|p| back.contains(&p) == cf.contains(&p)));
         }
     }
@@ -87,7 +87,7 @@ fn forged(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Vec<u8>) 
 
 fn invalid(bytes: &[u8]) -> bool {
     matches!(
-        CuckooFilter::from_bytes(bytes),
+        CuckooFilter::<u64>::from_bytes(bytes),
         Err(DecodeError::InvalidParameters { .. })
     )
 }
@@ -96,7 +96,7 @@ fn invalid(bytes: &[u8]) -> bool {
 fn parameters_that_do_not_fit_are_rejected() {
     // A good one first: 4 buckets of 2 × 8 bits = one word.
     let good = forged(2, 8, 2, 500, 0, vec![0; 8]);
-    assert!(CuckooFilter::from_bytes(&good).is_ok());
+    assert!(CuckooFilter::<u64>::from_bytes(&good).is_ok());
     assert!(invalid(&forged(3, 8, 2, 500, 0, vec![0; 8])), "bucket size");
     assert!(
         invalid(&forged(2, 3, 2, 500, 0, vec![0; 8])),
@@ -132,7 +132,7 @@ fn parameters_that_do_not_fit_are_rejected() {
     );
     let mut one = vec![0; 8];
     one[0] = 9;
-    assert!(CuckooFilter::from_bytes(&forged(2, 8, 2, 500, 1, one.clone())).is_ok());
+    assert!(CuckooFilter::<u64>::from_bytes(&forged(2, 8, 2, 500, 1, one.clone())).is_ok());
     assert!(
         invalid(&forged(2, 8, 2, 500, 2, one)),
         "count above the table"
@@ -160,7 +160,7 @@ fn parameters_that_do_not_fit_are_rejected() {
 fn envelope_faults_are_typed() {
     let bytes = small().to_bytes();
     assert_eq!(
-        CuckooFilter::from_bytes(b"BLMX"),
+        CuckooFilter::<u64>::from_bytes(b"BLMX"),
         Err(DecodeError::BadMagic)
     );
     let other = Envelope {
@@ -170,14 +170,14 @@ fn envelope_faults_are_typed() {
         payload: vec![],
     };
     assert!(matches!(
-        CuckooFilter::from_bytes(&other.encode()),
+        CuckooFilter::<u64>::from_bytes(&other.encode()),
         Err(DecodeError::WrongVariant { .. })
     ));
     let mut flipped = bytes.clone();
     let last_payload = bytes.len() - 5;
     flipped[last_payload] ^= 1;
     assert!(matches!(
-        CuckooFilter::from_bytes(&flipped),
+        CuckooFilter::<u64>::from_bytes(&flipped),
         Err(DecodeError::ChecksumMismatch { .. })
     ));
 }
@@ -185,6 +185,6 @@ fn envelope_faults_are_typed() {
 proptest::proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
-        let _ = CuckooFilter::from_bytes(&bytes);
+        let _ = CuckooFilter::<u64>::from_bytes(&bytes);
     }
 }

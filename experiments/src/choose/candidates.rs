@@ -554,7 +554,7 @@ mod tests {
                 (f.memory_bytes(), shape.join(" | "))
             }
             Kind::Cuckoo(b) => {
-                let f = CuckooFilter::builder(n, p)
+                let f = CuckooFilter::<u64>::builder(n, p)
                     .seed(1)
                     .bucket_size(b)
                     .build()
@@ -637,7 +637,7 @@ mod tests {
             assert_eq!(plan.fingerprint_bits, needed);
             assert_eq!(plan.unbuildable.len(), 1, "{:?}", plan.unbuildable);
             assert!(
-                CuckooFilter::builder(10_000, 1e-4)
+                CuckooFilter::<u64>::builder(10_000, 1e-4)
                     .bucket_size(b)
                     .build()
                     .is_err()

@@ -134,7 +134,7 @@ fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, String> {
             .build()
             .map_err(|e| err(&e))?
             .memory_bytes(),
-        Kind::Cuckoo => CuckooFilter::builder(n, p)
+        Kind::Cuckoo => CuckooFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .or_else(|_| CuckooFilter::builder(n, p).bucket_size(2).seed(0).build())

@@ -99,7 +99,7 @@ impl Hasher for CrateHasher {
 
 enum Inner {
     Counting(CountingBloomFilter),
-    Cuckoo(CuckooFilter),
+    Cuckoo(CuckooFilter<u64>),
     Fastbloom(fastbloom_rs::CountingBloomFilter),
     Crate(cuckoofilter::CuckooFilter<CrateHasher>),
 }
