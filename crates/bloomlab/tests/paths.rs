@@ -11,7 +11,7 @@ fn every_error_has_a_top_level_path() {
         classic,
         Err(bloomlab::ClassicBuildError::Param(ParamError::ZeroItems))
     ));
-    let counting: Result<CountingBloomFilter, bloomlab::CountingBuildError> =
+    let counting: Result<CountingBloomFilter<u64>, bloomlab::CountingBuildError> =
         CountingBloomFilter::new(10, 2.0);
     assert!(counting.is_err());
     let cuckoo: Result<CuckooFilter<u64>, bloomlab::CuckooBuildError> = CuckooFilter::new(0, 0.01);

@@ -62,7 +62,7 @@ fn extend_fills_the_filters_whose_insert_cannot_fail() {
         .build()
         .unwrap();
     atomic.extend(ids.iter().copied());
-    let mut counting = CountingBloomFilter::builder(1_000, 0.01)
+    let mut counting = CountingBloomFilter::<u64>::builder(1_000, 0.01)
         .seed(1)
         .build()
         .unwrap();
@@ -118,8 +118,8 @@ fn filters_built_to_merge_do_merge() {
 
     let mut a = CountingBloomFilter::new(1_000, 0.01).unwrap();
     let mut b = CountingBloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64);
-    b.insert(&1u64);
+    a.insert(&1u64).unwrap();
+    b.insert(&1u64).unwrap();
     let both = (&a | &b).unwrap();
     assert_eq!(both.count(&1u64), 2);
     assert!((&a | &CountingBloomFilter::new(1_000, 0.01).unwrap()).is_err());

@@ -1,6 +1,8 @@
 //! Building a counting filter: its size, counter width, hash key and memory limit.
 
+use std::fmt;
 use std::hash::BuildHasher;
+use std::marker::PhantomData;
 
 use bloomlab_core::theory::classic::{self, MAX_HASHES};
 use bloomlab_core::{DefaultHasher, ParamError};
@@ -29,25 +31,48 @@ enum Size {
 /// ```
 /// use bloomlab_counting::{BuildError, CountingBloomFilter};
 ///
-/// let f = CountingBloomFilter::builder(1_000, 0.01).seed(7).counter_width(8).build()?;
+/// let f = CountingBloomFilter::<u64>::builder(1_000, 0.01).seed(7).counter_width(8).build()?;
 /// assert_eq!(f.counter_width(), 8);
 /// assert_eq!(f.counter_max(), 255);
 /// assert!(matches!(
-///     CountingBloomFilter::builder(1_000, 0.01).counter_width(3).build(),
+///     CountingBloomFilter::<u64>::builder(1_000, 0.01).counter_width(3).build(),
 ///     Err(BuildError::UnsupportedWidth(3))
 /// ));
 /// # Ok::<(), BuildError>(())
 /// ```
-#[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until build() is called"]
-pub struct Builder<S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher> {
     size: Size,
     width: u32,
     max_bytes: Option<usize>,
     hasher: S,
+    item: PhantomData<fn(&T)>,
 }
 
-impl Builder<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            size: self.size,
+            width: self.width,
+            max_bytes: self.max_bytes,
+            hasher: self.hasher.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("size", &self.size)
+            .field("width", &self.width)
+            .field("max_bytes", &self.max_bytes)
+            .field("hasher", &self.hasher)
+            .finish()
+    }
+}
+
+impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn target(items: usize, fpr: f64) -> Self {
         Self::with_size(Size::Target { items, fpr })
     }
@@ -62,6 +87,7 @@ impl Builder<DefaultHasher> {
             width: DEFAULT_WIDTH,
             max_bytes: None,
             hasher: DefaultHasher::random(),
+            item: PhantomData,
         }
     }
 
@@ -74,14 +100,15 @@ impl Builder<DefaultHasher> {
     }
 }
 
-impl<S> Builder<S> {
+impl<T: ?Sized, S> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
-    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<S2> {
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
         Builder {
             size: self.size,
             width: self.width,
             max_bytes: self.max_bytes,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -109,7 +136,7 @@ impl<S> Builder<S> {
     /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold);
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table (which
     /// is zeroed lazily: pages are committed only as counters are written).
-    pub fn build(self) -> Result<CountingBloomFilter<S>, BuildError> {
+    pub fn build(self) -> Result<CountingBloomFilter<T, S>, BuildError> {
         if !WIDTHS.contains(&self.width) {
             return Err(BuildError::UnsupportedWidth(self.width));
         }

@@ -11,7 +11,7 @@ use bloomlab_core::{DecodeError, DefaultHasher, Persist};
 use crate::counters::{Counters, WIDTHS, words_for};
 use crate::filter::CountingBloomFilter;
 
-impl CountingBloomFilter {
+impl<T: ?Sized> CountingBloomFilter<T> {
     /// The filter as bytes: parameters, hash key and counters, checksummed.
     ///
     /// The hash key is written in the clear: whoever reads the bytes can
@@ -83,7 +83,7 @@ impl CountingBloomFilter {
     }
 }
 
-impl Persist for CountingBloomFilter {
+impl<T: ?Sized> Persist for CountingBloomFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         CountingBloomFilter::to_bytes(self)
     }

@@ -1,7 +1,9 @@
 //! The counting Bloom filter.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
 use std::ops::BitOr;
 
 use bloomlab_classic::BloomFilter;
@@ -65,10 +67,11 @@ use crate::error::{BuildError, MergeError};
 /// use bloomlab_counting::CountingBloomFilter;
 /// use bloomlab_core::RemoveError;
 ///
-/// let mut f = CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?;
-/// f.insert("alice");
-/// f.insert("alice");
-/// f.insert("bob");
+/// // A filter of `str` items, as a `HashSet<String>` holds names.
+/// let mut f: CountingBloomFilter<str> = CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?;
+/// f.insert("alice")?; // never fails: the Result every filter's insert has
+/// f.insert("alice")?;
+/// f.insert("bob")?;
 /// assert_eq!(f.count("alice"), 2);
 /// f.remove("bob")?;
 /// assert!(!f.contains("bob"));
@@ -77,15 +80,48 @@ use crate::error::{BuildError, MergeError};
 /// assert_eq!(f.len(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq)]
-pub struct CountingBloomFilter<S = DefaultHasher> {
+///
+/// The item type is part of the filter, as in a `HashSet<T>`: it is inferred
+/// from the first insert, lookups and removes take any borrowed form of it,
+/// and another type does not compile.
+///
+/// ```compile_fail
+/// use bloomlab_counting::CountingBloomFilter;
+///
+/// let mut ids = CountingBloomFilter::new(1_000, 0.01).unwrap();
+/// ids.insert(&7u64).unwrap();
+/// ids.remove(&7i32); // error: u64 does not borrow as i32
+/// ```
+pub struct CountingBloomFilter<T: ?Sized, S = DefaultHasher> {
     counters: Counters,
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// The item type: only what it hashes to is counted.
+    item: PhantomData<fn(&T)>,
 }
 
-impl CountingBloomFilter {
+impl<T: ?Sized, S: Clone> Clone for CountingBloomFilter<T, S> {
+    fn clone(&self) -> Self {
+        Self::from_parts(
+            self.counters.clone(),
+            self.num_hashes,
+            self.len,
+            self.hasher.clone(),
+        )
+    }
+}
+
+impl<T: ?Sized, S: PartialEq> PartialEq for CountingBloomFilter<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.counters == other.counters
+            && self.num_hashes == other.num_hashes
+            && self.len == other.len
+            && self.hasher == other.hasher
+    }
+}
+
+impl<T: ?Sized> CountingBloomFilter<T> {
     /// A filter for `expected_items` items at false-positive rate `fpr`, with
     /// 4-bit counters and a random hash key.
     ///
@@ -124,23 +160,24 @@ impl CountingBloomFilter {
     }
 
     /// A builder for `expected_items` items at rate `fpr`, sized as [`new`](Self::new).
-    pub fn builder(expected_items: usize, fpr: f64) -> Builder<DefaultHasher> {
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::target(expected_items, fpr)
     }
 
     /// A builder for exactly `num_counters` counters and `num_hashes` hashes.
-    pub fn builder_with_counters(num_counters: u64, num_hashes: u32) -> Builder<DefaultHasher> {
+    pub fn builder_with_counters(num_counters: u64, num_hashes: u32) -> Builder<T, DefaultHasher> {
         Builder::exact(num_counters, num_hashes)
     }
 }
 
-impl<S> CountingBloomFilter<S> {
+impl<T: ?Sized, S> CountingBloomFilter<T, S> {
     pub(crate) fn from_parts(counters: Counters, num_hashes: u32, len: usize, hasher: S) -> Self {
         Self {
             counters,
             num_hashes,
             len,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -346,7 +383,7 @@ impl<S> CountingBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     /// The classic filter of the non-zero counters: bit i set where counter i
     /// is non-zero, the same m, k, hasher and `len`. It answers every query
     /// exactly as this filter does (same positions,
@@ -382,17 +419,29 @@ impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> CountingBloomFilter<S> {
-    /// Adds `item` (see [`insert_hash`](Self::insert_hash)); `true` if it was
-    /// not reported present before. Never fails: a saturated counter stays put.
+impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
+    /// Adds `item` (see [`insert_hash`](Self::insert_hash)); `Ok(true)` if it
+    /// was not reported present before.
+    ///
+    /// # Errors
+    ///
+    /// Never: a saturated counter stays put. The `Result` is the one
+    /// signature every bloomlab filter's `insert` has (see
+    /// [`Membership`](bloomlab_core::Membership)).
     #[inline]
-    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
-        self.insert_hash(self.hasher.hash_one(item))
+    pub fn insert(&mut self, item: &T) -> Result<bool, InsertError>
+    where
+        T: Hash,
+    {
+        Ok(self.insert_hash(self.hasher.hash_one(item)))
     }
 
     /// `false`: `item` is definitely absent; `true`: probably present.
     #[inline]
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
@@ -410,12 +459,15 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// use bloomlab_counting::CountingBloomFilter;
     ///
     /// let mut f = CountingBloomFilter::builder(1_000, 0.01).seed(1).build()?;
-    /// assert_eq!(f.insert_batch(&[1, 2, 1]), 2);
+    /// assert_eq!(f.insert_batch(&[1, 2, 1]), Ok(2));
     /// f.remove(&2)?;
     /// assert_eq!(f.contains_batch(&[1, 2]), [true, false]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -428,7 +480,14 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new (not reported present before);
     /// pipelined like [`contains_batch`](Self::contains_batch).
-    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+    ///
+    /// # Errors
+    ///
+    /// Never, as [`insert`](Self::insert).
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Hash + Sized,
+    {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -441,7 +500,7 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
                 },
             );
         }
-        new
+        Ok(new)
     }
 
     /// Removes one occurrence of `item` (see [`remove_hash`](Self::remove_hash)).
@@ -451,14 +510,20 @@ impl<S: BuildHasher> CountingBloomFilter<S> {
     /// [`RemoveError::NotPresent`], with nothing changed, if the filter proves
     /// `item` absent.
     #[inline]
-    pub fn remove<T: Hash + ?Sized>(&mut self, item: &T) -> Result<(), RemoveError> {
+    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), RemoveError>
+    where
+        T: Borrow<Q>,
+    {
         self.remove_hash(self.hasher.hash_one(item))
     }
 
     /// An upper bound on how many times `item` was inserted minus removed
     /// (see [`count_hash`](Self::count_hash)); 0 means absent.
     #[inline]
-    pub fn count<T: Hash + ?Sized>(&self, item: &T) -> u32 {
+    pub fn count<Q: ?Sized + Hash>(&self, item: &Q) -> u32
+    where
+        T: Borrow<Q>,
+    {
         self.count_hash(self.hasher.hash_one(item))
     }
 
@@ -506,7 +571,7 @@ fn same_hashing<S: BuildHasher>(a: &S, b: &S) -> bool {
     PROBES.iter().all(|p| a.hash_one(p) == b.hash_one(p))
 }
 
-impl<S> fmt::Debug for CountingBloomFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for CountingBloomFilter<T, S> {
     // The counters are too many to print, and the hash key is a secret.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CountingBloomFilter")
@@ -519,7 +584,7 @@ impl<S> fmt::Debug for CountingBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for CountingBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> Filter for CountingBloomFilter<T, S> {
     fn len(&self) -> usize {
         self.len
     }
@@ -537,9 +602,9 @@ impl<S: BuildHasher> Filter for CountingBloomFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<T, S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        Ok(CountingBloomFilter::insert(self, item))
+        CountingBloomFilter::insert(self, item)
     }
 
     fn contains(&self, item: &T) -> bool {
@@ -557,17 +622,17 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<S> 
     where
         T: Sized,
     {
-        Ok(CountingBloomFilter::insert_batch(self, items))
+        CountingBloomFilter::insert_batch(self, items)
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CountingBloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CountingBloomFilter<T, S> {
     fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
         CountingBloomFilter::remove(self, item)
     }
 }
 
-impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same counters,
     /// width, hash count and hasher. Filters made with
     /// [`new`](CountingBloomFilter::new) each draw a random key and cannot
@@ -608,10 +673,12 @@ impl<S: BuildHasher + Clone> CountingBloomFilter<S> {
 /// `&a | &b`: a new filter holding the items of both, as
 /// [`union`](CountingBloomFilter::union) makes it, or its [`MergeError`].
 /// There is no `|=`, which could not report the error: use `union`.
-impl<S: BuildHasher + Clone> BitOr<&CountingBloomFilter<S>> for &CountingBloomFilter<S> {
-    type Output = Result<CountingBloomFilter<S>, MergeError>;
+impl<T: ?Sized, S: BuildHasher + Clone> BitOr<&CountingBloomFilter<T, S>>
+    for &CountingBloomFilter<T, S>
+{
+    type Output = Result<CountingBloomFilter<T, S>, MergeError>;
 
-    fn bitor(self, other: &CountingBloomFilter<S>) -> Self::Output {
+    fn bitor(self, other: &CountingBloomFilter<T, S>) -> Self::Output {
         let mut merged = self.clone();
         merged.union(other)?;
         Ok(merged)
@@ -620,10 +687,19 @@ impl<S: BuildHasher + Clone> BitOr<&CountingBloomFilter<S>> for &CountingBloomFi
 
 /// Inserts every item (an insert into a counting filter cannot fail: a full
 /// counter saturates).
-impl<T: Hash, S: BuildHasher> Extend<T> for CountingBloomFilter<S> {
+impl<T: Hash, S: BuildHasher> Extend<T> for CountingBloomFilter<T, S> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         for item in items {
-            self.insert(&item);
+            self.insert_hash(self.hasher.hash_one(&item));
+        }
+    }
+}
+
+/// As `Extend<T>`, from references: `filter.extend(&ids)`.
+impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for CountingBloomFilter<T, S> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
+        for item in items {
+            self.insert_hash(self.hasher.hash_one(item));
         }
     }
 }
@@ -632,7 +708,7 @@ impl<T: Hash, S: BuildHasher> Extend<T> for CountingBloomFilter<S> {
 mod tests {
     use super::*;
 
-    fn small(seed: u64) -> CountingBloomFilter {
+    fn small(seed: u64) -> CountingBloomFilter<u64> {
         CountingBloomFilter::builder_with_counters(64, 3)
             .seed(seed)
             .build()
@@ -642,8 +718,8 @@ mod tests {
     #[test]
     fn insert_answers_and_len() {
         let mut f = small(1);
-        assert!(f.insert(&1u64));
-        assert!(!f.insert(&1u64), "a member is reported present");
+        assert_eq!(f.insert(&1u64), Ok(true));
+        assert_eq!(f.insert(&1u64), Ok(false), "a member is reported present");
         assert_eq!(f.len(), 2);
         assert_eq!(f.count(&1u64), 2);
         f.remove(&1u64).unwrap();
@@ -651,7 +727,7 @@ mod tests {
         f.remove(&1u64).unwrap();
         assert!(!f.contains(&1u64));
         assert_eq!(f.len(), 0);
-        assert!(f.insert(&1u64), "absent again after its removes");
+        assert_eq!(f.insert(&1u64), Ok(true), "absent again after its removes");
     }
 
     #[test]
@@ -663,9 +739,9 @@ mod tests {
             .seed(3)
             .build()
             .unwrap();
-        f.insert(&"x");
+        f.insert(&"x").unwrap();
         let after_insert = f.as_words().to_vec();
-        f.insert(&"y");
+        f.insert(&"y").unwrap();
         f.remove(&"y").unwrap();
         assert_eq!(f.as_words(), &after_insert[..]);
         f.remove(&"x").unwrap();
@@ -695,7 +771,7 @@ mod tests {
     #[test]
     fn merge_mismatches_are_typed() {
         let mut a = small(1);
-        a.insert(&5u64);
+        a.insert(&5u64).unwrap();
         let before = a.as_words().to_vec();
         let other_key = small(2);
         assert_eq!(a.union(&other_key), Err(MergeError::Hasher));

@@ -32,7 +32,7 @@
 //! assert!((bits_per_item - 38.37).abs() < 0.01); // 4 × 9.59 bits
 //!
 //! for id in 0..10_000u64 {
-//!     f.insert(&id);
+//!     f.insert(&id)?;
 //! }
 //! let fp = (1_000_000..1_100_000u64).filter(|id| f.contains(id)).count();
 //! assert_eq!(fp, 1_009); // 1.01% of 100,000 probes; theory says 1.00%

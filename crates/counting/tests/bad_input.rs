@@ -6,7 +6,7 @@ use bloomlab_counting::{BuildError, CountingBloomFilter};
 #[test]
 fn width_zero() {
     assert_eq!(
-        CountingBloomFilter::with_counters(64, 3, 0).unwrap_err(),
+        CountingBloomFilter::<u64>::with_counters(64, 3, 0).unwrap_err(),
         BuildError::UnsupportedWidth(0)
     );
 }
@@ -14,7 +14,7 @@ fn width_zero() {
 #[test]
 fn width_three() {
     assert_eq!(
-        CountingBloomFilter::builder(100, 0.01)
+        CountingBloomFilter::<u64>::builder(100, 0.01)
             .counter_width(3)
             .build()
             .unwrap_err(),
@@ -25,7 +25,7 @@ fn width_three() {
 #[test]
 fn width_thirty_two() {
     assert_eq!(
-        CountingBloomFilter::with_counters(64, 3, 32).unwrap_err(),
+        CountingBloomFilter::<u64>::with_counters(64, 3, 32).unwrap_err(),
         BuildError::UnsupportedWidth(32)
     );
 }
@@ -33,7 +33,8 @@ fn width_thirty_two() {
 #[test]
 fn supported_widths_build() {
     for width in [4, 8, 16] {
-        let f = CountingBloomFilter::with_counters(100, 3, width).unwrap();
+        let f: CountingBloomFilter<u64> =
+            CountingBloomFilter::with_counters(100, 3, width).unwrap();
         assert_eq!(f.counter_width(), width);
         assert_eq!(f.counter_max(), (1 << width) - 1);
         assert_eq!(f.memory_bytes(), (100 * width as usize).div_ceil(64) * 8);
@@ -51,7 +52,7 @@ fn fpr_zero_one_negative_nan_infinite() {
         f64::INFINITY,
         f64::NEG_INFINITY,
     ] {
-        match CountingBloomFilter::new(100, p) {
+        match CountingBloomFilter::<u64>::new(100, p) {
             Err(BuildError::Param(ParamError::InvalidFpr(got))) => {
                 assert!(got.to_bits() == p.to_bits(), "{got} for {p}");
             }
@@ -63,7 +64,7 @@ fn fpr_zero_one_negative_nan_infinite() {
 #[test]
 fn zero_items() {
     assert_eq!(
-        CountingBloomFilter::new(0, 0.01).unwrap_err(),
+        CountingBloomFilter::<u64>::new(0, 0.01).unwrap_err(),
         BuildError::Param(ParamError::ZeroItems)
     );
 }
@@ -71,7 +72,7 @@ fn zero_items() {
 #[test]
 fn zero_counters() {
     assert_eq!(
-        CountingBloomFilter::with_counters(0, 3, 4).unwrap_err(),
+        CountingBloomFilter::<u64>::with_counters(0, 3, 4).unwrap_err(),
         BuildError::Param(ParamError::ZeroBits)
     );
 }
@@ -79,7 +80,7 @@ fn zero_counters() {
 #[test]
 fn zero_hashes() {
     assert_eq!(
-        CountingBloomFilter::with_counters(64, 0, 4).unwrap_err(),
+        CountingBloomFilter::<u64>::with_counters(64, 0, 4).unwrap_err(),
         BuildError::Param(ParamError::ZeroHashes)
     );
 }
@@ -87,24 +88,24 @@ fn zero_hashes() {
 #[test]
 fn too_many_hashes() {
     assert_eq!(
-        CountingBloomFilter::with_counters(64, 65, 4).unwrap_err(),
+        CountingBloomFilter::<u64>::with_counters(64, 65, 4).unwrap_err(),
         BuildError::Param(ParamError::TooManyHashes(65))
     );
-    assert!(CountingBloomFilter::with_counters(64, 64, 4).is_ok());
+    assert!(CountingBloomFilter::<u64>::with_counters(64, 64, 4).is_ok());
 }
 
 #[test]
 fn larger_than_allowed() {
-    let bytes = CountingBloomFilter::new(1_000, 0.01)
+    let bytes = CountingBloomFilter::<u64>::new(1_000, 0.01)
         .unwrap()
         .memory_bytes();
     assert!(
-        CountingBloomFilter::builder(1_000, 0.01)
+        CountingBloomFilter::<u64>::builder(1_000, 0.01)
             .max_bytes(bytes)
             .build()
             .is_ok()
     );
-    let err = CountingBloomFilter::builder(1_000, 0.01)
+    let err = CountingBloomFilter::<u64>::builder(1_000, 0.01)
         .max_bytes(bytes - 1)
         .build()
         .unwrap_err();
@@ -119,7 +120,7 @@ fn larger_than_allowed() {
 
 #[test]
 fn larger_than_any_platform() {
-    let err = CountingBloomFilter::with_counters(u64::MAX, 3, 16).unwrap_err();
+    let err = CountingBloomFilter::<u64>::with_counters(u64::MAX, 3, 16).unwrap_err();
     let needed = (u128::from(u64::MAX) * 16).div_ceil(64) * 8;
     assert_eq!(
         err,

@@ -4,7 +4,7 @@
 use bloomlab_counting::{BuildError, CountingBloomFilter};
 use bloomlab_testkit::machine;
 
-fn check(result: Result<CountingBloomFilter, BuildError>, bytes: u128) {
+fn check(result: Result<CountingBloomFilter<u64>, BuildError>, bytes: u128) {
     match result {
         Err(BuildError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
         Err(e) => panic!("expected OutOfMemory, got {e}"),
@@ -23,7 +23,7 @@ fn a_trillion_items_is_out_of_memory_not_an_abort() {
     // 9.59·10^12 counters of 4 bits: the 4.8 TB the process used to abort on.
     let f = CountingBloomFilter::new(1_000_000_000_000, 0.01);
     check(f, 4_796_477_358_560);
-    let e = CountingBloomFilter::new(1_000_000_000_000, 0.01).err();
+    let e = CountingBloomFilter::<u64>::new(1_000_000_000_000, 0.01).err();
     if let Some(e) = e {
         assert_eq!(
             e.to_string(),

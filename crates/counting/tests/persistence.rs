@@ -6,15 +6,15 @@ use bloomlab_core::{DecodeError, DefaultHasher, Persist};
 use bloomlab_counting::CountingBloomFilter;
 use proptest::prelude::*;
 
-fn small() -> CountingBloomFilter {
+fn small() -> CountingBloomFilter<u64> {
     let mut f = CountingBloomFilter::builder_with_counters(20, 3)
         .seed(7)
         .build()
         .unwrap();
     for i in 1..=5u64 {
-        f.insert(&i);
+        f.insert(&i).unwrap();
     }
-    f.insert(&3u64);
+    f.insert(&3u64).unwrap();
     f
 }
 
@@ -53,11 +53,11 @@ fn round_trip_every_width() {
             .build()
             .unwrap();
         for i in 0..300u64 {
-            f.insert(&i);
+            f.insert(&i).unwrap();
         }
         // Saturate one counter so the decoder must recount it.
         for _ in 0..70_000 {
-            f.insert(&0u64);
+            f.insert(&0u64).unwrap();
         }
         let g = CountingBloomFilter::from_bytes(&f.to_bytes()).unwrap();
         assert_eq!(g.as_words(), f.as_words());
@@ -68,7 +68,10 @@ fn round_trip_every_width() {
         assert_eq!(g.saturated_counters(), f.saturated_counters());
         assert!(g.saturated_counters() >= 1);
         assert_eq!(g.hasher().key(), DefaultHasher::from_seed(3).key());
-        assert_eq!(<CountingBloomFilter as Persist>::to_bytes(&g), f.to_bytes());
+        assert_eq!(
+            <CountingBloomFilter<u64> as Persist>::to_bytes(&g),
+            f.to_bytes()
+        );
     }
 }
 
@@ -89,14 +92,15 @@ fn envelope(width: u8, counters: u64, hashes: u32, len: u64, words: &[u64]) -> V
 
 fn invalid(bytes: &[u8]) -> bool {
     matches!(
-        CountingBloomFilter::from_bytes(bytes),
+        CountingBloomFilter::<u64>::from_bytes(bytes),
         Err(DecodeError::InvalidParameters { .. })
     )
 }
 
 #[test]
 fn well_formed_envelope_decodes() {
-    let f = CountingBloomFilter::from_bytes(&envelope(4, 20, 3, 1, &[0x111, 0])).unwrap();
+    let f: CountingBloomFilter<u64> =
+        CountingBloomFilter::from_bytes(&envelope(4, 20, 3, 1, &[0x111, 0])).unwrap();
     assert_eq!(f.counter(0), Some(1));
     assert_eq!(f.counter(20), None);
 }
@@ -160,7 +164,7 @@ fn short_parameters() {
     }
     .encode();
     assert_eq!(
-        CountingBloomFilter::from_bytes(&bytes).unwrap_err(),
+        CountingBloomFilter::<u64>::from_bytes(&bytes).unwrap_err(),
         DecodeError::Truncated
     );
 }
@@ -173,7 +177,7 @@ fn another_variant() {
     let crc = crc32(&bytes[..n - 4]);
     bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
     assert_eq!(
-        CountingBloomFilter::from_bytes(&bytes).unwrap_err(),
+        CountingBloomFilter::<u64>::from_bytes(&bytes).unwrap_err(),
         DecodeError::WrongVariant {
             expected: 4,
             found: 1
@@ -196,14 +200,14 @@ fn crc32(bytes: &[u8]) -> u32 {
 proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
-        let _ = CountingBloomFilter::from_bytes(&bytes);
+        let _ = CountingBloomFilter::<u64>::from_bytes(&bytes);
     }
 
     #[test]
     fn arbitrary_parameters_never_panic(width in any::<u8>(), counters in any::<u64>(),
                                         hashes in any::<u32>(), len in any::<u64>(),
                                         words in prop::collection::vec(any::<u64>(), 0..8)) {
-        if let Ok(f) = CountingBloomFilter::from_bytes(&envelope(width, counters, hashes, len, &words)) {
+        if let Ok(f) = CountingBloomFilter::<u64>::from_bytes(&envelope(width, counters, hashes, len, &words)) {
             prop_assert_eq!(f.as_words(), &words[..]);
             prop_assert!(f.saturated_counters() <= f.num_counters());
         }

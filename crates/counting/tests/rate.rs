@@ -15,7 +15,7 @@ fn measured_rate_matches_theory(width: u32, fpr: f64) {
         .build()
         .unwrap();
     for k in members(100 + u64::from(width), ITEMS) {
-        f.insert(&k);
+        f.insert(&k).unwrap();
     }
     assert_eq!(f.saturated_counters(), 0);
     let expected = f.expected_fpr();
@@ -60,7 +60,7 @@ fn rate_returns_to_theory_after_removes() {
         .unwrap();
     let keys = members(78, 2 * ITEMS);
     for k in &keys {
-        f.insert(k);
+        f.insert(k).unwrap();
     }
     for k in &keys[ITEMS..] {
         f.remove(k).unwrap();
@@ -72,7 +72,7 @@ fn rate_returns_to_theory_after_removes() {
         .build()
         .unwrap();
     for k in &keys[..ITEMS] {
-        fresh.insert(k);
+        fresh.insert(k).unwrap();
     }
     assert_eq!(f.as_words(), fresh.as_words());
 }

@@ -17,7 +17,7 @@ fn answers_identically_at_every_width() {
             .unwrap();
         let keys = members(40, 300);
         for k in &keys {
-            f.insert(k);
+            f.insert(k).unwrap();
         }
         for k in &keys[..100] {
             f.remove(k).unwrap();
@@ -53,7 +53,7 @@ fn overloaded_filter_converts_alike() {
         .unwrap();
     let keys = members(2024, 40_000);
     for k in &keys {
-        f.insert(k);
+        f.insert(k).unwrap();
     }
     for k in &keys[..20_000] {
         f.remove(k).unwrap();
@@ -73,7 +73,7 @@ fn keeps_a_custom_hasher() {
         .build()
         .unwrap();
     for k in members(7, 1_000) {
-        f.insert(&k);
+        f.insert(&k).unwrap();
     }
     let bloom = f.to_bloom();
     let disagree = probes(8, 100_000)
@@ -85,7 +85,7 @@ fn keeps_a_custom_hasher() {
 
 #[test]
 fn empty_filter_gives_an_empty_bloom() {
-    let f = CountingBloomFilter::builder(100, 0.01)
+    let f: CountingBloomFilter<u64> = CountingBloomFilter::builder(100, 0.01)
         .seed(1)
         .build()
         .unwrap();

@@ -529,7 +529,7 @@ mod tests {
                 (f.memory_bytes(), shape)
             }
             Kind::Counting(width) => {
-                let f = CountingBloomFilter::builder(n, p)
+                let f = CountingBloomFilter::<u64>::builder(n, p)
                     .seed(1)
                     .counter_width(width)
                     .build()

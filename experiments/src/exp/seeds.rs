@@ -1925,7 +1925,7 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
             .build()
             .map_err(|e| format!("V1: {e}"))?;
         for key in &keys {
-            f.insert(key);
+            f.insert(key).map_err(|e| format!("V1: {e}"))?;
         }
         let (m, k) = (f.num_counters(), f.num_hashes());
         let attempts = env.probes / 10;

@@ -129,7 +129,7 @@ fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, String> {
             .build()
             .map_err(|e| err(&e))?
             .memory_bytes(),
-        Kind::Counting => CountingBloomFilter::builder(n, p)
+        Kind::Counting => CountingBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?

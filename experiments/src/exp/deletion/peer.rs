@@ -98,7 +98,7 @@ impl Hasher for CrateHasher {
 }
 
 enum Inner {
-    Counting(CountingBloomFilter),
+    Counting(CountingBloomFilter<u64>),
     Cuckoo(CuckooFilter<u64>),
     Fastbloom(fastbloom_rs::CountingBloomFilter),
     Crate(cuckoofilter::CuckooFilter<CrateHasher>),
@@ -228,7 +228,9 @@ impl Subject {
     pub fn insert(&mut self, key: u64) -> Insert {
         match &mut self.inner {
             Inner::Counting(f) => {
-                f.insert(&key);
+                // A full counter saturates: a counting filter never refuses.
+                f.insert(&key)
+                    .expect("a counting filter never refuses an item");
                 Insert::Stored
             }
             Inner::Cuckoo(f) => match f.insert(&key) {
