@@ -345,7 +345,7 @@ fn blocked(c: &mut Criterion, size: &Size) {
     );
     let mut progress = Progress::new("bloomlab::BlockedBloomFilter", n);
     fill(&mut progress, n, |keys| {
-        f.insert_batch(keys);
+        f.insert_batch(keys).unwrap();
     });
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);

@@ -67,27 +67,27 @@ trait Subject {
     fn contains(&self, key: &u64) -> bool;
 }
 
-impl Subject for BloomFilter {
+impl Subject for BloomFilter<u64> {
     fn insert(&mut self, key: &u64) {
-        BloomFilter::insert(self, key);
+        BloomFilter::insert(self, key).unwrap();
     }
     fn contains(&self, key: &u64) -> bool {
         BloomFilter::contains(self, key)
     }
 }
 
-impl Subject for BlockedBloomFilter {
+impl Subject for BlockedBloomFilter<u64> {
     fn insert(&mut self, key: &u64) {
-        BlockedBloomFilter::insert(self, key);
+        BlockedBloomFilter::insert(self, key).unwrap();
     }
     fn contains(&self, key: &u64) -> bool {
         BlockedBloomFilter::contains(self, key)
     }
 }
 
-impl Subject for AtomicBloomFilter {
+impl Subject for AtomicBloomFilter<u64> {
     fn insert(&mut self, key: &u64) {
-        AtomicBloomFilter::insert(self, key);
+        AtomicBloomFilter::insert(self, key).unwrap();
     }
     fn contains(&self, key: &u64) -> bool {
         AtomicBloomFilter::contains(self, key)
@@ -144,9 +144,9 @@ impl Fuse {
 
 /// The filters under test, each built for a million items at 1%.
 struct Subjects {
-    classic: BloomFilter,
-    blocked: BlockedBloomFilter,
-    atomic: AtomicBloomFilter,
+    classic: BloomFilter<u64>,
+    blocked: BlockedBloomFilter<u64>,
+    atomic: AtomicBloomFilter<u64>,
     fastbloom: Fastbloom,
     foldbloom: Foldbloom,
     bloomfilter: Bloomfilter,
@@ -202,9 +202,9 @@ impl Subjects {
 
     fn fill(&mut self, keys: &[u64]) {
         for k in keys {
-            self.classic.insert(k);
-            self.blocked.insert(k);
-            self.atomic.insert(k);
+            self.classic.insert(k).unwrap();
+            self.blocked.insert(k).unwrap();
+            self.atomic.insert(k).unwrap();
             Subject::insert(&mut self.fastbloom, k);
             Subject::insert(&mut self.foldbloom, k);
             self.bloomfilter.set(k);
@@ -300,7 +300,7 @@ fn bench(c: &mut Criterion) {
         "bloomlab::BloomFilter (batch)",
         &members,
         |batch| {
-            black_box(s.classic.insert_batch(batch));
+            black_box(s.classic.insert_batch(batch)).unwrap();
         },
     );
     insert(
@@ -308,7 +308,7 @@ fn bench(c: &mut Criterion) {
         "bloomlab::BlockedBloomFilter (batch)",
         &members,
         |batch| {
-            black_box(s.blocked.insert_batch(batch));
+            black_box(s.blocked.insert_batch(batch)).unwrap();
         },
     );
     insert(
@@ -316,7 +316,7 @@ fn bench(c: &mut Criterion) {
         "bloomlab::AtomicBloomFilter (batch)",
         &members,
         |batch| {
-            black_box(s.atomic.insert_batch(batch));
+            black_box(s.atomic.insert_batch(batch)).unwrap();
         },
     );
     insert(

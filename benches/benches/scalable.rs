@@ -69,7 +69,7 @@ trait Subject {
     fn contains(&self, key: &u64) -> bool;
 }
 
-impl Subject for ScalableBloomFilter {
+impl Subject for ScalableBloomFilter<u64> {
     fn empty(fpr: f64) -> Self {
         ScalableBloomFilter::builder(START, fpr)
             .growth_factor(2)
@@ -204,8 +204,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("scalable/insert");
     configure(&mut group, ITEMS);
     group.sampling_mode(SamplingMode::Flat);
-    insert::<ScalableBloomFilter>(&mut group, OURS, FPR, &members, each);
-    insert::<ScalableBloomFilter>(&mut group, OURS_BATCH, FPR, &members, |f, keys| {
+    insert::<ScalableBloomFilter<u64>>(&mut group, OURS, FPR, &members, each);
+    insert::<ScalableBloomFilter<u64>>(&mut group, OURS_BATCH, FPR, &members, |f, keys| {
         for batch in keys.chunks(BATCH) {
             // No memory cap: the only error is unreachable here.
             black_box(f.insert_batch(batch).is_ok());
@@ -216,7 +216,7 @@ fn bench(c: &mut Criterion) {
     insert::<Probabilistic>(&mut group, PROBABILISTIC, FPR, &members, each);
     group.finish();
 
-    let ours: ScalableBloomFilter = filled(FPR, &members);
+    let ours: ScalableBloomFilter<u64> = filled(FPR, &members);
     let peer: GrowableBloom = filled(FPR, &members);
     let peer_tight: GrowableBloom = filled(FPR_TIGHT, &members);
     let probabilistic: Probabilistic = filled(FPR, &members);

@@ -201,9 +201,7 @@ mod tests {
             .seed(7)
             .build()
             .unwrap();
-        for i in 0..N {
-            inserted.insert(&member(i));
-        }
+        inserted.extend((0..N).map(member));
         let mut words = vec![0u64; BITS.div_ceil(64) as usize];
         let mut done = Vec::new();
         fill_bits(&mut words, N, bloomlab_positions(&hasher, BITS, 7), |d| {
@@ -220,9 +218,7 @@ mod tests {
         let mut inserted = fastbloom::BloomFilter::from_vec(vec![0; words_len])
             .hasher(hasher)
             .hashes(7);
-        for i in 0..N {
-            inserted.insert(&member(i));
-        }
+        inserted.extend((0..N).map(member));
         let mut words = vec![0u64; words_len];
         fill_bits(
             &mut words,

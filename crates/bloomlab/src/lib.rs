@@ -26,9 +26,10 @@
 //! // database uses `BloomFilter::new`, whose hash key is secret and random.
 //! let mut users = BloomFilter::builder(10_000, 0.001).seed(2024).build()?;
 //! for id in 0..10_000u64 {
-//!     users.insert(&id);
+//!     // One signature for every filter: a `Result`, never an error here.
+//!     users.insert(&id)?;
 //! }
-//! assert!(users.contains(&42u64));
+//! assert!(users.contains(&42)); // a u64, as the items inserted
 //! let false_alarms = (1_000_000..1_100_000u64).filter(|id| users.contains(id)).count();
 //! // Theory expects 100 of 100,000; 150 is more than five standard deviations away.
 //! assert!(false_alarms < 150, "{false_alarms} of 100,000");

@@ -188,7 +188,7 @@ fn works<F: Membership<u64>>(mut f: F) -> Outcome {
 /// A scalable filter keeps growing: without a memory cap, 1,000 inserts all
 /// succeed (issue 12: with tightening 1e-300, insert 301 returned `Full`
 /// forever).
-fn grows(mut f: ScalableBloomFilter) -> Outcome {
+fn grows(mut f: ScalableBloomFilter<u64>) -> Outcome {
     let capped = f.max_bytes().is_some();
     for i in 0..1_000u64 {
         match f.insert(&i) {

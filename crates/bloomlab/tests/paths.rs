@@ -6,7 +6,7 @@ use bloomlab::prelude::*;
 
 #[test]
 fn every_error_has_a_top_level_path() {
-    let classic: Result<BloomFilter, bloomlab::ClassicBuildError> = BloomFilter::new(0, 0.01);
+    let classic: Result<BloomFilter<u64>, bloomlab::ClassicBuildError> = BloomFilter::new(0, 0.01);
     assert!(matches!(
         classic,
         Err(bloomlab::ClassicBuildError::Param(ParamError::ZeroItems))
@@ -16,16 +16,16 @@ fn every_error_has_a_top_level_path() {
     assert!(counting.is_err());
     let cuckoo: Result<CuckooFilter<u64>, bloomlab::CuckooBuildError> = CuckooFilter::new(0, 0.01);
     assert!(cuckoo.is_err());
-    let scalable: Result<ScalableBloomFilter, bloomlab::ScalableBuildError> =
+    let scalable: Result<ScalableBloomFilter<u64>, bloomlab::ScalableBuildError> =
         ScalableBloomFilter::new(0, 0.01);
     assert!(scalable.is_err());
 
-    let a = BloomFilter::builder(10, 0.01).seed(1).build().unwrap();
+    let a: bloomlab::BloomFilter<u64> = BloomFilter::builder(10, 0.01).seed(1).build().unwrap();
     let b = BloomFilter::builder(10, 0.01).seed(2).build().unwrap();
     let mut merged = a.clone();
     let e: bloomlab::ClassicMergeError = merged.union(&b).unwrap_err();
     assert!(!e.to_string().is_empty());
-    let e: DecodeError = BloomFilter::from_bytes(b"nope").unwrap_err();
+    let e: DecodeError = BloomFilter::<u64>::from_bytes(b"nope").unwrap_err();
     assert_eq!(e, DecodeError::BadMagic);
     let _: Option<InsertBatchError> = None;
     let _: Option<bloomlab::CountingMergeError> = None;
@@ -42,11 +42,11 @@ fn each_variant_crate_names_the_traits_and_errors_its_api_uses() {
     let removed: Result<(), RemoveError> = Deletable::<u64>::remove(&mut f, &1);
     assert_eq!(removed, Ok(()));
     let _: Option<bloomlab::classic::InsertError> = None;
-    let _: Option<bloomlab::scalable::BloomFilter> = None;
+    let _: Option<bloomlab::scalable::BloomFilter<u64>> = None;
     let _: Option<bloomlab::counting::InsertBatchError> = None;
     let _: Option<bloomlab::scalable::DecodeError> = None;
     fn persist<P: bloomlab::classic::Persist>() {}
-    persist::<bloomlab::classic::BloomFilter>();
+    persist::<bloomlab::classic::BloomFilter<u64>>();
 }
 
 #[test]
@@ -62,7 +62,12 @@ fn item_independent_methods_need_no_item_type() {
     assert_eq!(bits, f.memory_bytes() as f64 * 8.0 / 100.0);
     let filters: Vec<Box<dyn Filter>> = vec![
         Box::new(f),
-        Box::new(BloomFilter::builder(10, 0.01).seed(1).build().unwrap()),
+        Box::new(
+            BloomFilter::<u64>::builder(10, 0.01)
+                .seed(1)
+                .build()
+                .unwrap(),
+        ),
     ];
     assert_eq!(filters.iter().map(|f| f.len()).sum::<usize>(), 100);
 }

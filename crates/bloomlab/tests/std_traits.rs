@@ -50,9 +50,10 @@ fn every_filter_is_clone_partial_eq_and_debug() {
 #[test]
 fn extend_fills_the_filters_whose_insert_cannot_fail() {
     let ids: Vec<u64> = (0..1_000).collect();
-    let mut classic = BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    let mut classic: bloomlab::BloomFilter<u64> =
+        BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
     classic.extend(&ids);
-    let mut blocked = BlockedBloomFilter::builder(1_000, 0.01)
+    let mut blocked: bloomlab::BlockedBloomFilter<u64> = BlockedBloomFilter::builder(1_000, 0.01)
         .seed(1)
         .build()
         .unwrap();
@@ -78,7 +79,7 @@ fn extend_fills_the_filters_whose_insert_cannot_fail() {
 
 #[test]
 fn the_growing_filter_collects() {
-    let f: ScalableBloomFilter = (0..10_000u64).collect();
+    let f: ScalableBloomFilter<u64> = (0..10_000u64).collect();
     assert_eq!(f.len(), 10_000);
     assert!((0..10_000u64).all(|i| f.contains(&i)));
     assert!(f.expected_fpr() <= bloomlab::scalable::COLLECT_FPR);
@@ -87,7 +88,7 @@ fn the_growing_filter_collects() {
 #[test]
 fn atomic_and_plain_filters_convert_both_ways() {
     let mut plain = BloomFilter::builder(100, 0.01).seed(3).build().unwrap();
-    plain.insert(&1u64);
+    plain.insert(&1u64).unwrap();
     let atomic = AtomicBloomFilter::from(plain.clone());
     assert!(atomic.contains(&1u64));
     let back = BloomFilter::from(atomic);
@@ -98,8 +99,8 @@ fn atomic_and_plain_filters_convert_both_ways() {
 fn filters_built_to_merge_do_merge() {
     let mut a = BloomFilter::new(1_000, 0.01).unwrap();
     let mut b = BloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64);
-    b.insert(&2u64);
+    a.insert(&1u64).unwrap();
+    b.insert(&2u64).unwrap();
     let both = (&a | &b).unwrap();
     assert!(both.contains(&1u64) && both.contains(&2u64));
     // Two filters made with `new` drew different keys: a typed error.
@@ -111,8 +112,8 @@ fn filters_built_to_merge_do_merge() {
 
     let mut a = BlockedBloomFilter::new(1_000, 0.01).unwrap();
     let mut b = BlockedBloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64);
-    b.insert(&2u64);
+    a.insert(&1u64).unwrap();
+    b.insert(&2u64).unwrap();
     let both = (&a | &b).unwrap();
     assert!(both.contains(&1u64) && both.contains(&2u64));
 
@@ -126,8 +127,8 @@ fn filters_built_to_merge_do_merge() {
 
     let a = AtomicBloomFilter::new(1_000, 0.01).unwrap();
     let b = AtomicBloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64);
-    b.insert(&2u64);
+    a.insert(&1u64).unwrap();
+    b.insert(&2u64).unwrap();
     let both = (&a.to_bloom() | &b.to_bloom()).unwrap();
     assert!(both.contains(&1u64) && both.contains(&2u64));
 }

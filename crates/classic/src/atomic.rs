@@ -1,7 +1,9 @@
 //! [`AtomicBloomFilter`]: the classic filter, shared between threads without a lock.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bloomlab_core::batch::{self, Hashes, Step};
@@ -56,15 +58,17 @@ const ORDER: Ordering = Ordering::Relaxed;
 /// assert_eq!(f.len(), 20_000);
 /// assert!((0..2u64).all(|t| (0..10_000).all(|i| f.contains(&(t, i)))));
 /// ```
-pub struct AtomicBloomFilter<S = DefaultHasher> {
+pub struct AtomicBloomFilter<T: ?Sized, S = DefaultHasher> {
     words: Vec<AtomicU64>,
     num_bits: u64,
     num_hashes: u32,
     len: AtomicUsize,
     hasher: S,
+    /// The item type: only what it hashes to is stored.
+    item: PhantomData<fn(&T)>,
 }
 
-impl AtomicBloomFilter<DefaultHasher> {
+impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     /// A filter for `expected_items` at rate `fpr` with a random hash key,
     /// sized as [`BloomFilter::new`].
     ///
@@ -86,12 +90,12 @@ impl AtomicBloomFilter<DefaultHasher> {
     }
 
     /// A builder sized for `expected_items` at rate `fpr`.
-    pub fn builder(expected_items: usize, fpr: f64) -> AtomicBuilder<DefaultHasher> {
+    pub fn builder(expected_items: usize, fpr: f64) -> AtomicBuilder<T, DefaultHasher> {
         AtomicBuilder::new(Builder::items(expected_items, fpr))
     }
 
     /// A builder of exactly `num_bits` bits and `num_hashes` hashes.
-    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> AtomicBuilder<DefaultHasher> {
+    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> AtomicBuilder<T, DefaultHasher> {
         AtomicBuilder::new(Builder::bits(num_bits, num_hashes))
     }
 
@@ -128,7 +132,7 @@ impl AtomicBloomFilter<DefaultHasher> {
     }
 }
 
-impl Persist for AtomicBloomFilter<DefaultHasher> {
+impl<T: ?Sized> Persist for AtomicBloomFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         AtomicBloomFilter::to_bytes(self)
     }
@@ -138,11 +142,11 @@ impl Persist for AtomicBloomFilter<DefaultHasher> {
     }
 }
 
-impl<S> From<BloomFilter<S>> for AtomicBloomFilter<S>
+impl<T: ?Sized, S> From<BloomFilter<T, S>> for AtomicBloomFilter<T, S>
 where
     S: BuildHasher,
 {
-    fn from(filter: BloomFilter<S>) -> Self {
+    fn from(filter: BloomFilter<T, S>) -> Self {
         let (words, num_bits, num_hashes, len, hasher) = filter.into_parts();
         Self {
             words: words.into_iter().map(AtomicU64::new).collect(),
@@ -150,11 +154,12 @@ where
             num_hashes,
             len: AtomicUsize::new(len),
             hasher,
+            item: PhantomData,
         }
     }
 }
 
-impl<S> AtomicBloomFilter<S> {
+impl<T: ?Sized, S> AtomicBloomFilter<T, S> {
     /// An empty filter over a zeroed table whose shape the builder checked.
     pub(crate) fn from_zeroed(
         words: Vec<AtomicU64>,
@@ -168,11 +173,12 @@ impl<S> AtomicBloomFilter<S> {
             num_hashes,
             len: AtomicUsize::new(0),
             hasher,
+            item: PhantomData,
         }
     }
 }
 
-impl<S: BuildHasher> AtomicBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     /// `m`, the bits in the table.
     pub fn num_bits(&self) -> u64 {
         self.num_bits
@@ -190,19 +196,28 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
 
     /// Adds `item`; `true` if one of its bits was unset. Two threads adding
     /// the same new item at once may both get `true`.
-    pub fn insert<T: Hash + ?Sized>(&self, item: &T) -> bool {
-        self.insert_hash(self.hasher.hash_one(item))
+    pub fn insert(&self, item: &T) -> Result<bool, InsertError>
+    where
+        T: Hash,
+    {
+        Ok(self.insert_hash(self.hasher.hash_one(item)))
     }
 
     /// `false`: `item` was never inserted (or its insert has not returned).
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains). Pipelined like
     /// [`BloomFilter::contains_batch`](crate::BloomFilter::contains_batch).
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -215,7 +230,10 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new; pipelined like
     /// [`contains_batch`](Self::contains_batch).
-    pub fn insert_batch<T: Hash>(&self, items: &[T]) -> usize {
+    pub fn insert_batch(&self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Hash + Sized,
+    {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -228,7 +246,7 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
                 },
             );
         }
-        new
+        Ok(new)
     }
 
     /// Starts loading the words of the item whose hash is `hash`.
@@ -319,7 +337,7 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
     }
 
     /// The plain filter with the same bits, hasher and count.
-    pub fn into_bloom(self) -> BloomFilter<S> {
+    pub fn into_bloom(self) -> BloomFilter<T, S> {
         let words = self.words.into_iter().map(AtomicU64::into_inner).collect();
         let len = self.len.into_inner();
         BloomFilter::from_checked_parts(words, self.num_bits, self.num_hashes, len, self.hasher)
@@ -327,7 +345,7 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
 
     /// A plain copy of the filter as it stands (see
     /// [`to_bytes`](AtomicBloomFilter::to_bytes) on inserts running meanwhile).
-    pub fn to_bloom(&self) -> BloomFilter<S>
+    pub fn to_bloom(&self) -> BloomFilter<T, S>
     where
         S: Clone,
     {
@@ -342,13 +360,13 @@ impl<S: BuildHasher> AtomicBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher + Clone> Clone for AtomicBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> Clone for AtomicBloomFilter<T, S> {
     fn clone(&self) -> Self {
         Self::from(self.to_bloom())
     }
 }
 
-impl<S> fmt::Debug for AtomicBloomFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for AtomicBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AtomicBloomFilter")
             .field("num_bits", &self.num_bits)
@@ -358,7 +376,7 @@ impl<S> fmt::Debug for AtomicBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for AtomicBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> Filter for AtomicBloomFilter<T, S> {
     fn len(&self) -> usize {
         AtomicBloomFilter::len(self)
     }
@@ -376,11 +394,11 @@ impl<S: BuildHasher> Filter for AtomicBloomFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<T, S> {
     /// Delegates to the inherent [`insert`](AtomicBloomFilter::insert), which
     /// needs only `&self`.
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        Ok(AtomicBloomFilter::insert(self, item))
+        AtomicBloomFilter::insert(self, item)
     }
 
     fn contains(&self, item: &T) -> bool {
@@ -398,11 +416,11 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<S> {
     where
         T: Sized,
     {
-        Ok(AtomicBloomFilter::insert_batch(self, items))
+        AtomicBloomFilter::insert_batch(self, items)
     }
 }
 
-impl<S: BuildHasher + Clone> AtomicBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {
     /// An empty filter with the size, hash count and hasher of `other`,
     /// whose [`to_bloom`](Self::to_bloom) copies merge with `other`'s.
     ///
@@ -423,7 +441,7 @@ impl<S: BuildHasher + Clone> AtomicBloomFilter<S> {
 /// Equal when the tables, sizes, counts and hashers are; each table word is
 /// read once, so under concurrent inserts the answer is that of some moment
 /// during the comparison.
-impl<S: PartialEq> PartialEq for AtomicBloomFilter<S> {
+impl<T: ?Sized, S: PartialEq> PartialEq for AtomicBloomFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.num_bits == other.num_bits
             && self.num_hashes == other.num_hashes
@@ -438,18 +456,27 @@ impl<S: PartialEq> PartialEq for AtomicBloomFilter<S> {
 }
 
 /// The plain filter with the same bits: [`into_bloom`](AtomicBloomFilter::into_bloom).
-impl<S: BuildHasher> From<AtomicBloomFilter<S>> for BloomFilter<S> {
-    fn from(filter: AtomicBloomFilter<S>) -> Self {
+impl<T: ?Sized, S: BuildHasher> From<AtomicBloomFilter<T, S>> for BloomFilter<T, S> {
+    fn from(filter: AtomicBloomFilter<T, S>) -> Self {
         filter.into_bloom()
     }
 }
 
 /// Inserts every item (an insert into an atomic filter cannot fail); through
 /// `&self`, other threads may insert meanwhile.
-impl<T: Hash, S: BuildHasher> Extend<T> for AtomicBloomFilter<S> {
+impl<T: Hash, S: BuildHasher> Extend<T> for AtomicBloomFilter<T, S> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         for item in items {
-            AtomicBloomFilter::insert(self, &item);
+            self.insert_hash(self.hasher.hash_one(&item));
+        }
+    }
+}
+
+/// As `Extend<T>`, from references: `filter.extend(&ids)`.
+impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for AtomicBloomFilter<T, S> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
+        for item in items {
+            self.insert_hash(self.hasher.hash_one(item));
         }
     }
 }
@@ -462,7 +489,7 @@ mod tests {
 
     #[test]
     fn is_send_and_sync() {
-        assert_send_sync::<AtomicBloomFilter>();
+        assert_send_sync::<AtomicBloomFilter<u64>>();
         assert_send_sync::<AtomicBloomFilter<std::hash::RandomState>>();
     }
 

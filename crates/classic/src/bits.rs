@@ -1,7 +1,9 @@
 //! [`BloomFilter`]: the classic Bloom filter over one bit array.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
 use std::ops::BitOr;
 
 use bloomlab_core::batch::{self, Hashes, Step};
@@ -68,22 +70,93 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
 /// ```
 /// use bloomlab_classic::BloomFilter;
 ///
-/// let mut f = BloomFilter::builder(100, 0.01).seed(1).build().unwrap();
-/// assert!(f.insert("apple"));
-/// assert!(!f.insert("apple")); // already present
+/// // A filter of `str` items; `insert` returns the `Result` every filter's
+/// // insert returns (a classic filter never refuses an item).
+/// let mut f: BloomFilter<str> = BloomFilter::builder(100, 0.01).seed(1).build()?;
+/// assert_eq!(f.insert("apple"), Ok(true));
+/// assert_eq!(f.insert("apple"), Ok(false)); // already present
 /// assert!(f.contains("apple"));
 /// assert_eq!(f.len(), 2); // every insert counts, as for `Filter::len`
+///
+/// // The item type is part of the filter, as in a `HashSet<T>`: a `u64`
+/// // filter infers `42` as a `u64`, and finds it.
+/// let mut ids = BloomFilter::new(1_000, 0.01)?;
+/// ids.insert(&42u64)?;
+/// assert!(ids.contains(&42));
+/// // A `String` filter answers a `&str` without allocating.
+/// let mut emails: BloomFilter<String> = BloomFilter::new(1_000, 0.01)?;
+/// emails.insert(&"ann@example.com".to_owned())?;
+/// assert!(emails.contains("ann@example.com"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq)]
-pub struct BloomFilter<S = DefaultHasher> {
+///
+/// Another item type does not compile, where an untyped filter would hash
+/// the literal as an `i32` and silently answer "absent":
+///
+/// ```compile_fail
+/// use bloomlab_classic::BloomFilter;
+///
+/// let mut ids = BloomFilter::new(1_000, 0.01).unwrap();
+/// ids.insert(&42u64).unwrap();
+/// ids.contains(&42i32); // error: u64 does not borrow as i32
+/// ```
+///
+/// Nor does using a filter before the `Result` of its constructor is
+/// handled:
+///
+/// ```compile_fail
+/// use bloomlab_classic::BloomFilter;
+///
+/// let mut ids = BloomFilter::new(1_000, 0.01);
+/// ids.insert(&42u64); // error: no method `insert` on `Result<BloomFilter<_>, BuildError>`
+/// ```
+///
+/// Nor ignoring the `Result` of an insert, in a crate that denies
+/// warnings (`#[must_use]`):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use bloomlab_classic::BloomFilter;
+///
+/// let mut ids = BloomFilter::new(1_000, 0.01).unwrap();
+/// ids.insert(&42u64);
+/// ```
+pub struct BloomFilter<T: ?Sized, S = DefaultHasher> {
     words: Vec<u64>,
     num_bits: u64,
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// The item type: only what it hashes to is stored.
+    item: PhantomData<fn(&T)>,
 }
 
-impl BloomFilter<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for BloomFilter<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            words: self.words.clone(),
+            num_bits: self.num_bits,
+            num_hashes: self.num_hashes,
+            len: self.len,
+            hasher: self.hasher.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized, S: PartialEq> PartialEq for BloomFilter<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.words == other.words
+            && self.num_bits == other.num_bits
+            && self.num_hashes == other.num_hashes
+            && self.len == other.len
+            && self.hasher == other.hasher
+    }
+}
+
+impl<T: ?Sized, S: Eq> Eq for BloomFilter<T, S> {}
+
+impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// A filter for `expected_items` items at false-positive rate `fpr`, with
     /// a random hash key: the fewest whole words for which some `k` reaches
     /// `fpr` ([`classic::size_for`]).
@@ -106,12 +179,12 @@ impl BloomFilter<DefaultHasher> {
     }
 
     /// A builder sized for `expected_items` items at rate `fpr`.
-    pub fn builder(expected_items: usize, fpr: f64) -> Builder<DefaultHasher> {
+    pub fn builder(expected_items: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::items(expected_items, fpr)
     }
 
     /// A builder of exactly `num_bits` bits and `num_hashes` hashes.
-    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> Builder<DefaultHasher> {
+    pub fn builder_with_bits(num_bits: u64, num_hashes: u32) -> Builder<T, DefaultHasher> {
         Builder::bits(num_bits, num_hashes)
     }
 
@@ -147,7 +220,7 @@ impl BloomFilter<DefaultHasher> {
     }
 }
 
-impl Persist for BloomFilter<DefaultHasher> {
+impl<T: ?Sized> Persist for BloomFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         BloomFilter::to_bytes(self)
     }
@@ -157,7 +230,7 @@ impl Persist for BloomFilter<DefaultHasher> {
     }
 }
 
-impl<S: BuildHasher> BloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     /// Rebuilds a filter from raw parts: the words (bit i in `words[i / 64]`
     /// at `1 << (i % 64)`), the sizes, the count of inserts, and the hasher.
     ///
@@ -181,6 +254,7 @@ impl<S: BuildHasher> BloomFilter<S> {
             num_hashes,
             len,
             hasher,
+            item: PhantomData,
         })
     }
 
@@ -205,12 +279,18 @@ impl<S: BuildHasher> BloomFilter<S> {
     }
 
     /// Adds `item`; `true` if it was not reported present before.
-    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
-        self.insert_hash(self.hasher.hash_one(item))
+    pub fn insert(&mut self, item: &T) -> Result<bool, InsertError>
+    where
+        T: Hash,
+    {
+        Ok(self.insert_hash(self.hasher.hash_one(item)))
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was.
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
@@ -250,10 +330,13 @@ impl<S: BuildHasher> BloomFilter<S> {
     /// use bloomlab_classic::BloomFilter;
     ///
     /// let mut f = BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
-    /// assert_eq!(f.insert_batch(&[1, 2, 1]), 2);
+    /// assert_eq!(f.insert_batch(&[1, 2, 1]), Ok(2));
     /// assert_eq!(f.contains_batch(&[1, 2]), [true, true]);
     /// ```
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -266,7 +349,10 @@ impl<S: BuildHasher> BloomFilter<S> {
     /// Inserts every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new; pipelined like
     /// [`contains_batch`](Self::contains_batch).
-    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Hash + Sized,
+    {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -279,7 +365,7 @@ impl<S: BuildHasher> BloomFilter<S> {
                 },
             );
         }
-        new
+        Ok(new)
     }
 
     /// Starts loading the words of the item whose hash is `hash`.
@@ -433,6 +519,7 @@ impl<S: BuildHasher> BloomFilter<S> {
             num_hashes,
             len,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -448,7 +535,7 @@ impl<S: BuildHasher> BloomFilter<S> {
     }
 }
 
-impl<S> fmt::Debug for BloomFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for BloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BloomFilter")
             .field("num_bits", &self.num_bits)
@@ -458,7 +545,7 @@ impl<S> fmt::Debug for BloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for BloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> Filter for BloomFilter<T, S> {
     fn len(&self) -> usize {
         self.len
     }
@@ -476,9 +563,9 @@ impl<S: BuildHasher> Filter for BloomFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<T, S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        Ok(BloomFilter::insert(self, item))
+        BloomFilter::insert(self, item)
     }
 
     fn contains(&self, item: &T) -> bool {
@@ -496,11 +583,11 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<S> {
     where
         T: Sized,
     {
-        Ok(BloomFilter::insert_batch(self, items))
+        BloomFilter::insert_batch(self, items)
     }
 }
 
-impl<S: BuildHasher + Clone> BloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same size, hash
     /// count and hasher (for [`DefaultHasher`], the same key). Two filters
     /// made with [`new`](BloomFilter::new) each draw a random key and cannot
@@ -539,10 +626,12 @@ impl<S: BuildHasher + Clone> BloomFilter<S> {
 /// [`union`](BloomFilter::union) makes it; a [`MergeError`] (an operator
 /// cannot panic on bad input) if they cannot merge. There is no `|=`, which
 /// would have no way to report that error: use `union`.
-impl<S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<S>> for &BloomFilter<S> {
-    type Output = Result<BloomFilter<S>, MergeError>;
+impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<T, S>>
+    for &BloomFilter<T, S>
+{
+    type Output = Result<BloomFilter<T, S>, MergeError>;
 
-    fn bitor(self, other: &BloomFilter<S>) -> Self::Output {
+    fn bitor(self, other: &BloomFilter<T, S>) -> Self::Output {
         let mut merged = self.clone();
         merged.union(other)?;
         Ok(merged)
@@ -551,10 +640,19 @@ impl<S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<S>> for &BloomFilter
 
 /// Inserts every item (an insert into a classic filter cannot fail), so
 /// `filter.extend(&ids)` fills it.
-impl<T: Hash, S: BuildHasher> Extend<T> for BloomFilter<S> {
+impl<T: Hash, S: BuildHasher> Extend<T> for BloomFilter<T, S> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         for item in items {
-            self.insert(&item);
+            self.insert_hash(self.hasher.hash_one(&item));
+        }
+    }
+}
+
+/// As `Extend<T>`, from references: `filter.extend(&ids)`.
+impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for BloomFilter<T, S> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
+        for item in items {
+            self.insert_hash(self.hasher.hash_one(item));
         }
     }
 }
@@ -565,7 +663,7 @@ mod tests {
 
     #[test]
     fn bit_layout_follows_positions() {
-        let mut f = BloomFilter::with_bits(1_000, 3).unwrap();
+        let mut f: BloomFilter<u64> = BloomFilter::with_bits(1_000, 3).unwrap();
         let hash = 0x0123_4567_89ab_cdef;
         f.insert_hash(hash);
         let want: Vec<u64> = Positions::new(hash, 1_000).take(3).collect();
@@ -587,36 +685,36 @@ mod tests {
     #[test]
     fn from_words_checks_its_parts() {
         let h = DefaultHasher::from_seed(1);
-        assert!(BloomFilter::from_words(vec![0; 2], 100, 3, 0, h).is_ok());
+        assert!(BloomFilter::<u64>::from_words(vec![0; 2], 100, 3, 0, h).is_ok());
         assert_eq!(
-            BloomFilter::from_words(vec![0; 3], 100, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![0; 3], 100, 3, 0, h),
             Err(BuildError::WordCount {
                 expected: 2,
                 found: 3
             })
         );
         assert_eq!(
-            BloomFilter::from_words(vec![0, 1 << 36], 100, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![0, 1 << 36], 100, 3, 0, h),
             Err(BuildError::BitsBeyondEnd)
         );
-        assert!(BloomFilter::from_words(vec![0, 1 << 35], 100, 3, 0, h).is_ok());
+        assert!(BloomFilter::<u64>::from_words(vec![0, 1 << 35], 100, 3, 0, h).is_ok());
         assert_eq!(
-            BloomFilter::from_words(vec![], 0, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![], 0, 3, 0, h),
             Err(BuildError::Param(ParamError::ZeroBits))
         );
         assert_eq!(
-            BloomFilter::from_words(vec![0], 64, 0, 0, h),
+            BloomFilter::<u64>::from_words(vec![0], 64, 0, 0, h),
             Err(BuildError::Param(ParamError::ZeroHashes))
         );
         assert_eq!(
-            BloomFilter::from_words(vec![0], 64, 65, 0, h),
+            BloomFilter::<u64>::from_words(vec![0], 64, 65, 0, h),
             Err(BuildError::Param(ParamError::TooManyHashes(65)))
         );
     }
 
     #[test]
     fn debug_shows_sizes_not_bits() {
-        let f = BloomFilter::builder_with_bits(128, 2)
+        let f: BloomFilter<u64> = BloomFilter::builder_with_bits(128, 2)
             .seed(3)
             .build()
             .unwrap();

@@ -1,7 +1,9 @@
 //! [`BlockedBloomFilter`]: every item's bits in one 512-bit block, one cache line.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
 use std::ops::BitOr;
 
 use bloomlab_core::batch::{self, Hashes, Step};
@@ -78,15 +80,39 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// assert!(f.expected_fpr() <= 0.01);
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// ```
-#[derive(Clone, PartialEq, Eq)]
-pub struct BlockedBloomFilter<S = DefaultHasher> {
+pub struct BlockedBloomFilter<T: ?Sized, S = DefaultHasher> {
     blocks: Vec<Block>,
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// The item type: only what it hashes to is stored.
+    item: PhantomData<fn(&T)>,
 }
 
-impl BlockedBloomFilter<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for BlockedBloomFilter<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            blocks: self.blocks.clone(),
+            num_hashes: self.num_hashes,
+            len: self.len,
+            hasher: self.hasher.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized, S: PartialEq> PartialEq for BlockedBloomFilter<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.blocks == other.blocks
+            && self.num_hashes == other.num_hashes
+            && self.len == other.len
+            && self.hasher == other.hasher
+    }
+}
+
+impl<T: ?Sized, S: Eq> Eq for BlockedBloomFilter<T, S> {}
+
+impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     /// A filter for `expected_items` at rate `fpr`, with a random hash key:
     /// the fewest blocks for which [`blocked::fpr_exact`] reaches `fpr`.
     ///
@@ -108,12 +134,12 @@ impl BlockedBloomFilter<DefaultHasher> {
     }
 
     /// A builder sized for `expected_items` at rate `fpr`.
-    pub fn builder(expected_items: usize, fpr: f64) -> BlockedBuilder<DefaultHasher> {
+    pub fn builder(expected_items: usize, fpr: f64) -> BlockedBuilder<T, DefaultHasher> {
         BlockedBuilder::items(expected_items, fpr)
     }
 
     /// A builder of exactly `blocks` blocks and `num_hashes` hashes.
-    pub fn builder_with_blocks(blocks: u64, num_hashes: u32) -> BlockedBuilder<DefaultHasher> {
+    pub fn builder_with_blocks(blocks: u64, num_hashes: u32) -> BlockedBuilder<T, DefaultHasher> {
         BlockedBuilder::blocks(blocks, num_hashes)
     }
 
@@ -157,11 +183,12 @@ impl BlockedBloomFilter<DefaultHasher> {
             num_hashes: s.num_hashes,
             len: s.len,
             hasher: DefaultHasher::from_key(s.key),
+            item: PhantomData,
         })
     }
 }
 
-impl Persist for BlockedBloomFilter<DefaultHasher> {
+impl<T: ?Sized> Persist for BlockedBloomFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         BlockedBloomFilter::to_bytes(self)
     }
@@ -171,7 +198,7 @@ impl Persist for BlockedBloomFilter<DefaultHasher> {
     }
 }
 
-impl<S: BuildHasher> BlockedBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// An empty filter of `blocks` blocks; the sizes are already checked.
     pub(crate) fn zeroed(blocks: usize, num_hashes: u32, hasher: S) -> Result<Self, BuildError> {
         let mut table = Vec::new();
@@ -186,6 +213,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
             num_hashes,
             len: 0,
             hasher,
+            item: PhantomData,
         })
     }
 
@@ -210,12 +238,18 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     }
 
     /// Adds `item`; `true` if it was not reported present before.
-    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> bool {
-        self.insert_hash(self.hasher.hash_one(item))
+    pub fn insert(&mut self, item: &T) -> Result<bool, InsertError>
+    where
+        T: Hash,
+    {
+        Ok(self.insert_hash(self.hasher.hash_one(item)))
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was.
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
@@ -266,10 +300,13 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     /// use bloomlab_classic::BlockedBloomFilter;
     ///
     /// let mut f = BlockedBloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
-    /// assert_eq!(f.insert_batch(&["a", "b", "a"]), 2);
+    /// assert_eq!(f.insert_batch(&["a", "b", "a"]), Ok(2));
     /// assert_eq!(f.contains_batch(&["a", "b"]), [true, true]);
     /// ```
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -282,7 +319,10 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     /// Inserts every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new; pipelined like
     /// [`contains_batch`](Self::contains_batch).
-    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> usize {
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Hash + Sized,
+    {
         let mut new = 0;
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -295,7 +335,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
                 },
             );
         }
-        new
+        Ok(new)
     }
 
     /// Starts loading the block of `hash` into the cache.
@@ -452,7 +492,7 @@ impl<S: BuildHasher> BlockedBloomFilter<S> {
     }
 }
 
-impl<S> fmt::Debug for BlockedBloomFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for BlockedBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockedBloomFilter")
             .field("num_blocks", &self.blocks.len())
@@ -462,7 +502,7 @@ impl<S> fmt::Debug for BlockedBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for BlockedBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> Filter for BlockedBloomFilter<T, S> {
     fn len(&self) -> usize {
         self.len
     }
@@ -480,9 +520,9 @@ impl<S: BuildHasher> Filter for BlockedBloomFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<T, S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        Ok(BlockedBloomFilter::insert(self, item))
+        BlockedBloomFilter::insert(self, item)
     }
 
     fn contains(&self, item: &T) -> bool {
@@ -500,11 +540,11 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<S> {
     where
         T: Sized,
     {
-        Ok(BlockedBloomFilter::insert_batch(self, items))
+        BlockedBloomFilter::insert_batch(self, items)
     }
 }
 
-impl<S: BuildHasher + Clone> BlockedBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same blocks, hash
     /// count and hasher. Filters made with [`new`](BlockedBloomFilter::new)
     /// each draw a random key and cannot merge; make the second from the
@@ -520,10 +560,12 @@ impl<S: BuildHasher + Clone> BlockedBloomFilter<S> {
 
 /// `&a | &b`: a new filter holding the items of both, or the
 /// [`MergeError`] of [`union`](BlockedBloomFilter::union).
-impl<S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<S>> for &BlockedBloomFilter<S> {
-    type Output = Result<BlockedBloomFilter<S>, MergeError>;
+impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<T, S>>
+    for &BlockedBloomFilter<T, S>
+{
+    type Output = Result<BlockedBloomFilter<T, S>, MergeError>;
 
-    fn bitor(self, other: &BlockedBloomFilter<S>) -> Self::Output {
+    fn bitor(self, other: &BlockedBloomFilter<T, S>) -> Self::Output {
         let mut merged = self.clone();
         merged.union(other)?;
         Ok(merged)
@@ -531,10 +573,19 @@ impl<S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<S>> for &Bloc
 }
 
 /// Inserts every item (an insert into a blocked filter cannot fail).
-impl<T: Hash, S: BuildHasher> Extend<T> for BlockedBloomFilter<S> {
+impl<T: Hash, S: BuildHasher> Extend<T> for BlockedBloomFilter<T, S> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         for item in items {
-            self.insert(&item);
+            self.insert_hash(self.hasher.hash_one(&item));
+        }
+    }
+}
+
+/// As `Extend<T>`, from references: `filter.extend(&ids)`.
+impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for BlockedBloomFilter<T, S> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
+        for item in items {
+            self.insert_hash(self.hasher.hash_one(item));
         }
     }
 }
@@ -565,7 +616,7 @@ mod tests {
 
     #[test]
     fn an_item_sets_its_positions_in_its_block() {
-        let mut f = BlockedBloomFilter::with_blocks(10, 7).unwrap();
+        let mut f: BlockedBloomFilter<u64> = BlockedBloomFilter::with_blocks(10, 7).unwrap();
         let hash = 0xfeed_face_dead_beef;
         assert!(f.insert_hash(hash));
         let block = reduce(hash, 10) as usize;

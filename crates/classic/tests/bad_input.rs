@@ -3,29 +3,29 @@
 use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
 
-fn classic(n: usize, p: f64) -> Result<BloomFilter, BuildError> {
+fn classic(n: usize, p: f64) -> Result<BloomFilter<u64>, BuildError> {
     BloomFilter::builder(n, p).seed(1).build()
 }
 
-fn bits(m: u64, k: u32) -> Result<BloomFilter, BuildError> {
+fn bits(m: u64, k: u32) -> Result<BloomFilter<u64>, BuildError> {
     BloomFilter::builder_with_bits(m, k).seed(1).build()
 }
 
-fn blocked(n: usize, p: f64) -> Result<BlockedBloomFilter, BuildError> {
+fn blocked(n: usize, p: f64) -> Result<BlockedBloomFilter<u64>, BuildError> {
     BlockedBloomFilter::builder(n, p).seed(1).build()
 }
 
-fn blocks(b: u64, k: u32) -> Result<BlockedBloomFilter, BuildError> {
+fn blocks(b: u64, k: u32) -> Result<BlockedBloomFilter<u64>, BuildError> {
     BlockedBloomFilter::builder_with_blocks(b, k)
         .seed(1)
         .build()
 }
 
-fn atomic(n: usize, p: f64) -> Result<AtomicBloomFilter, BuildError> {
+fn atomic(n: usize, p: f64) -> Result<AtomicBloomFilter<u64>, BuildError> {
     AtomicBloomFilter::builder(n, p).seed(1).build()
 }
 
-fn atomic_bits(m: u64, k: u32) -> Result<AtomicBloomFilter, BuildError> {
+fn atomic_bits(m: u64, k: u32) -> Result<AtomicBloomFilter<u64>, BuildError> {
     AtomicBloomFilter::builder_with_bits(m, k).seed(1).build()
 }
 
@@ -136,7 +136,7 @@ fn overflowing_size() {
 #[test]
 fn above_max_bytes() {
     // 1,000,000 items at 1% need 9,592,960 bits: 1,199,120 bytes.
-    let err = BloomFilter::builder(1_000_000, 0.01)
+    let err = BloomFilter::<u64>::builder(1_000_000, 0.01)
         .max_bytes(1 << 20)
         .build()
         .unwrap_err();
@@ -145,7 +145,7 @@ fn above_max_bytes() {
             if needed == 1_199_120 && limit == 1 << 20),
         "{err:?}"
     );
-    let err = BloomFilter::builder_with_bits(8 * 4_097, 3)
+    let err = BloomFilter::<u64>::builder_with_bits(8 * 4_097, 3)
         .max_bytes(4_096)
         .build()
         .unwrap_err();
@@ -157,7 +157,7 @@ fn above_max_bytes() {
         })
     );
     assert!(
-        BloomFilter::builder_with_bits(8 * 4_096, 3)
+        BloomFilter::<u64>::builder_with_bits(8 * 4_096, 3)
             .max_bytes(4_096)
             .build()
             .is_ok()

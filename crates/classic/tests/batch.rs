@@ -23,8 +23,14 @@ fn bloom_batches_match_single_calls() {
     let members = keys::members(5, ITEMS);
     let mut one = BloomFilter::builder(ITEMS, 0.01).seed(3).build().unwrap();
     let mut batched = one.clone();
-    let new_one = members.iter().filter(|k| one.insert(*k)).count();
-    let new_batched: usize = members.chunks(1_000).map(|c| batched.insert_batch(c)).sum();
+    let new_one = members
+        .iter()
+        .filter(|k| one.insert(*k) == Ok(true))
+        .count();
+    let new_batched: usize = members
+        .chunks(1_000)
+        .map(|c| batched.insert_batch(c).expect("never refused"))
+        .sum();
     assert_eq!(new_batched, new_one);
     assert_eq!(batched, one);
     let probes = probes();
@@ -48,8 +54,14 @@ fn blocked_batches_match_single_calls() {
         .build()
         .unwrap();
     let mut batched = one.clone();
-    let new_one = members.iter().filter(|k| one.insert(*k)).count();
-    let new_batched: usize = members.chunks(17).map(|c| batched.insert_batch(c)).sum();
+    let new_one = members
+        .iter()
+        .filter(|k| one.insert(*k) == Ok(true))
+        .count();
+    let new_batched: usize = members
+        .chunks(17)
+        .map(|c| batched.insert_batch(c).expect("never refused"))
+        .sum();
     assert_eq!(new_batched, new_one);
     assert_eq!(batched, one);
     let probes = probes();
@@ -76,8 +88,14 @@ fn atomic_batches_match_single_calls() {
         .seed(3)
         .build()
         .unwrap();
-    let new_one = members.iter().filter(|k| one.insert(*k)).count();
-    let new_batched: usize = members.chunks(1_000).map(|c| batched.insert_batch(c)).sum();
+    let new_one = members
+        .iter()
+        .filter(|k| one.insert(*k) == Ok(true))
+        .count();
+    let new_batched: usize = members
+        .chunks(1_000)
+        .map(|c| batched.insert_batch(c).expect("never refused"))
+        .sum();
     assert_eq!(new_batched, new_one);
     assert_eq!(batched.to_bloom(), one.to_bloom());
     let probes = probes();

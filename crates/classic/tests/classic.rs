@@ -4,7 +4,7 @@
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, DefaultHasher, Filter, Membership};
+use bloomlab_core::{DecodeError, DefaultHasher, Filter, InsertError, Membership};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::binomial_interval;
 use std::hash::BuildHasher;
@@ -28,7 +28,7 @@ fn more_than_2_pow_32_bits() {
     assert_eq!(f.memory_bytes(), (m / 8) as usize);
     let keys = members(6, 10_000);
     for k in &keys {
-        f.insert(k);
+        f.insert(k).unwrap();
     }
     assert!(keys.iter().all(|k| f.contains(k)), "a member was lost");
 
@@ -63,13 +63,13 @@ fn more_than_2_pow_32_bits() {
     assert_eq!(probes(7, 10_000).filter(|p| f.contains(p)).count(), 0);
 }
 
-fn seeded(bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter {
+fn seeded(bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
     let mut f = BloomFilter::builder_with_bits(bits, hashes)
         .seed(seed)
         .build()
         .unwrap();
     for k in keys {
-        f.insert(k);
+        f.insert(k).unwrap();
     }
     f
 }
@@ -140,7 +140,7 @@ fn count_estimate_is_within_its_sampling_spread() {
             .build()
             .unwrap();
         for k in members(18, n as usize) {
-            f.insert(&k);
+            f.insert(&k).unwrap();
         }
         f
     };
@@ -258,7 +258,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     ] {
         assert!(
             matches!(
-                BloomFilter::from_bytes(&envelope(bits, hashes, payload)),
+                BloomFilter::<u64>::from_bytes(&envelope(bits, hashes, payload)),
                 Err(DecodeError::InvalidParameters { .. })
             ),
             "{bits} bits, {hashes} hashes, {} bytes",
@@ -269,7 +269,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     let mut bad = words.clone();
     bad[15] |= 0x80;
     assert!(matches!(
-        BloomFilter::from_bytes(&envelope(100, 3, &bad)),
+        BloomFilter::<u64>::from_bytes(&envelope(100, 3, &bad)),
         Err(DecodeError::InvalidParameters { .. })
     ));
     // Longer parameters than the format has.
@@ -279,14 +279,14 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
         params: Writer::new().u64(100).u32(3).u64(3).u8(0).finish(),
         payload: words.clone(),
     };
-    assert!(BloomFilter::from_bytes(&long.encode()).is_err());
+    assert!(BloomFilter::<u64>::from_bytes(&long.encode()).is_err());
     // Another variant's envelope.
     let other = Envelope {
         variant: Variant::Blocked,
         ..long
     };
     assert!(matches!(
-        BloomFilter::from_bytes(&other.encode()),
+        BloomFilter::<u64>::from_bytes(&other.encode()),
         Err(DecodeError::WrongVariant { .. })
     ));
 }
@@ -297,7 +297,8 @@ fn trait_and_inherent_methods_agree() {
     let mut a = BloomFilter::builder(1_000, 0.01).seed(3).build().unwrap();
     let mut b = a.clone();
     for k in &keys {
-        let via_trait = Membership::insert(&mut a, k).unwrap();
+        // One signature: the trait's insert and the inherent one agree.
+        let via_trait: Result<bool, InsertError> = Membership::insert(&mut a, k);
         assert_eq!(via_trait, b.insert(k));
     }
     assert_eq!(a, b);
@@ -315,12 +316,12 @@ fn trait_and_inherent_methods_agree() {
 #[test]
 fn a_foreign_hasher_changes_the_type_and_still_works() {
     use std::hash::BuildHasherDefault;
-    let mut f: BloomFilter<BuildHasherDefault<std::collections::hash_map::DefaultHasher>> =
+    let mut f: BloomFilter<str, BuildHasherDefault<std::collections::hash_map::DefaultHasher>> =
         BloomFilter::builder(1_000, 0.01)
             .hasher(BuildHasherDefault::default())
             .build()
             .unwrap();
-    f.insert("x");
+    f.insert("x").unwrap();
     assert!(f.contains("x"));
     let g = f.clone();
     f.union(&g).unwrap();
@@ -328,7 +329,7 @@ fn a_foreign_hasher_changes_the_type_and_still_works() {
 
 #[test]
 fn errors_display_and_chain() {
-    let e = BloomFilter::new(0, 0.01).unwrap_err();
+    let e = BloomFilter::<u64>::new(0, 0.01).unwrap_err();
     assert!(matches!(e, BuildError::Param(_)));
     assert!(!e.to_string().is_empty());
     assert!(std::error::Error::source(&e).is_some());
@@ -338,7 +339,7 @@ fn errors_display_and_chain() {
 proptest::proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
-        let _ = BloomFilter::from_bytes(&bytes);
+        let _ = BloomFilter::<u64>::from_bytes(&bytes);
     }
 
     #[test]
@@ -348,6 +349,6 @@ proptest::proptest! {
         let n = bytes.len();
         bytes[i % n] = v;
         bytes.truncate(n - cut % n);
-        let _ = BloomFilter::from_bytes(&bytes);
+        let _ = BloomFilter::<u64>::from_bytes(&bytes);
     }
 }

@@ -18,7 +18,7 @@ fn expected_fpr_of_one_overfull_block_returns() {
         .build()
         .unwrap();
     for i in 0..3_000_000u64 {
-        f.insert(&i);
+        f.insert(&i).unwrap();
     }
     let rate = within(LIMIT, "expected_fpr after 3e6 inserts", move || {
         f.expected_fpr()
@@ -33,7 +33,7 @@ fn expected_fpr_of_a_resealed_file_claiming_u64_max_items_returns() {
         .seed(1)
         .build()
         .unwrap();
-    f.insert(&1u64);
+    f.insert(&1u64).unwrap();
     let env = Envelope::decode(&f.to_bytes(), Variant::Blocked).unwrap();
     // Parameters: blocks (u64), hashes (u32), items (u64). Rewrite the item
     // count and re-encode, which recomputes the checksum.
@@ -41,7 +41,8 @@ fn expected_fpr_of_a_resealed_file_claiming_u64_max_items_returns() {
     let (blocks, hashes) = (r.u64().unwrap(), r.u32().unwrap());
     let params = Writer::new().u64(blocks).u32(hashes).u64(u64::MAX).finish();
     let forged = Envelope { params, ..env }.encode();
-    let g = BlockedBloomFilter::from_bytes(&forged).expect("a consistent file decodes");
+    let g: BlockedBloomFilter<u64> =
+        BlockedBloomFilter::from_bytes(&forged).expect("a consistent file decodes");
     assert_eq!(g.len(), usize::MAX);
     let rate = within(LIMIT, "expected_fpr with u64::MAX items", move || {
         g.expected_fpr()

@@ -38,13 +38,14 @@ fn two_gibibyte_tables_stay_uncommitted_until_written() {
     grown("AtomicBloomFilter::with_bits(1 << 34, 3)");
     // It works, and a few inserts commit only the pages they touch.
     for i in 0..1_000u64 {
-        atomic.insert(&i);
+        atomic.insert(&i).unwrap();
     }
     assert!((0..1_000u64).all(|i| atomic.contains(&i)));
     grown("AtomicBloomFilter after 1,000 inserts");
     drop(atomic);
 
-    let classic = BloomFilter::with_bits(TABLE_BITS, 3).expect("within the limit");
+    let classic: BloomFilter<u64> =
+        BloomFilter::with_bits(TABLE_BITS, 3).expect("within the limit");
     grown("BloomFilter::with_bits(1 << 34, 3)");
     drop(classic);
 }

@@ -49,9 +49,23 @@ pub trait Filter {
 /// An approximate set: it may answer "probably present" for an item it never
 /// saw (a false positive), but never "absent" for an item it holds.
 ///
-/// Every bloomlab filter implements `Membership<T>` for every
-/// `T: Hash + ?Sized`. Methods take `&T`, so `dyn Membership<u64>` and
-/// `dyn Membership<str>` work and one loop can drive every variant.
+/// Every bloomlab filter carries its item type, as a `HashSet<T>` does
+/// (`BloomFilter<u64>`, `CuckooFilter<str>`), and implements
+/// `Membership<T>` for that type. Methods take `&T`, so `dyn Membership<u64>`
+/// and `dyn Membership<str>` work and one loop can drive every variant.
+///
+/// # One signature per operation
+///
+/// A filter's inherent method and the trait method of the same name have
+/// the same signature, in every crate: `insert` returns
+/// `Result<bool, InsertError>` and `insert_batch`
+/// `Result<usize, InsertBatchError>` even where the filter can never refuse
+/// an item (the classic, blocked, atomic and counting filters, which also
+/// implement `Extend` for that case), so generic code and concrete code
+/// read alike and switching a type changes nothing around it. Lookups and
+/// removes take any borrowed form of the item type (`contains("x")` on a
+/// filter of `String`s); inserts take the item type itself, which is what
+/// lets it be inferred from the first insert.
 ///
 /// # Example
 ///

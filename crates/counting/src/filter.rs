@@ -407,7 +407,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     ///
     /// Never: a counting filter's m (at least 1), k (1 to 64) and bits (none
     /// past m) are always valid for a classic filter.
-    pub fn to_bloom(&self) -> BloomFilter<S> {
+    pub fn to_bloom(&self) -> BloomFilter<T, S> {
         BloomFilter::from_words(
             self.counters.nonzero_bits(),
             self.counters.len(),

@@ -1,7 +1,9 @@
 //! The builder: initial capacity and total rate, then growth, tightening,
 //! hasher and memory cap.
 
+use std::fmt;
 use std::hash::BuildHasher;
+use std::marker::PhantomData;
 
 use bloomlab_core::DefaultHasher;
 
@@ -16,26 +18,53 @@ use crate::schedule::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Schedule}
 ///
 /// // RedisBloom's `BF.RESERVE key 0.01 1000 EXPANSION 2`, side by side with
 /// // the default schedule: both keep 1% in total.
-/// let redis = ScalableBloomFilter::builder(1_000, 0.01).redisbloom().seed(1).build().unwrap();
-/// let ours = ScalableBloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+/// let redis = ScalableBloomFilter::<str>::builder(1_000, 0.01).redisbloom().seed(1).build().unwrap();
+/// let ours = ScalableBloomFilter::<str>::builder(1_000, 0.01).seed(1).build().unwrap();
 /// assert_eq!(redis.layer_fpr(0), 0.005);
 /// assert!((ours.layer_fpr(0) - 0.0015).abs() < 1e-15);
 ///
-/// assert!(ScalableBloomFilter::builder(1_000, 0.01).growth_factor(5).build().is_err());
-/// assert!(ScalableBloomFilter::builder(1_000, 0.01).tightening_ratio(1.0).build().is_err());
+/// assert!(ScalableBloomFilter::<str>::builder(1_000, 0.01).growth_factor(5).build().is_err());
+/// assert!(ScalableBloomFilter::<str>::builder(1_000, 0.01).tightening_ratio(1.0).build().is_err());
 /// ```
-#[derive(Debug, Clone)]
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher> {
     initial_capacity: usize,
     fpr: f64,
     growth: u32,
     tightening: f64,
     max_bytes: Option<usize>,
     hasher: S,
+    item: PhantomData<fn(&T)>,
 }
 
-impl Builder<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            initial_capacity: self.initial_capacity,
+            fpr: self.fpr,
+            growth: self.growth,
+            tightening: self.tightening,
+            max_bytes: self.max_bytes,
+            hasher: self.hasher.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
+impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Builder")
+            .field("initial_capacity", &self.initial_capacity)
+            .field("fpr", &self.fpr)
+            .field("growth", &self.growth)
+            .field("tightening", &self.tightening)
+            .field("max_bytes", &self.max_bytes)
+            .field("hasher", &self.hasher)
+            .finish()
+    }
+}
+
+impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn new(initial_capacity: usize, fpr: f64) -> Self {
         Self {
             initial_capacity,
@@ -44,6 +73,7 @@ impl Builder<DefaultHasher> {
             tightening: DEFAULT_TIGHTENING_RATIO,
             max_bytes: None,
             hasher: DefaultHasher::random(),
+            item: PhantomData,
         }
     }
 
@@ -55,9 +85,9 @@ impl Builder<DefaultHasher> {
     }
 }
 
-impl<S> Builder<S> {
+impl<T: ?Sized, S> Builder<T, S> {
     /// Uses `hasher` instead of the keyed default; every layer gets a clone.
-    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<S2> {
+    pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
         Builder {
             initial_capacity: self.initial_capacity,
             fpr: self.fpr,
@@ -65,6 +95,7 @@ impl<S> Builder<S> {
             tightening: self.tightening,
             max_bytes: self.max_bytes,
             hasher,
+            item: PhantomData,
         }
     }
 
@@ -103,7 +134,7 @@ impl<S> Builder<S> {
     }
 }
 
-impl<S: BuildHasher + Clone> Builder<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> Builder<T, S> {
     /// The empty filter, with its first layer.
     ///
     /// # Errors
@@ -119,7 +150,7 @@ impl<S: BuildHasher + Clone> Builder<S> {
     /// [`BuildError::Param`] with [`ParamError::TooLarge`](bloomlab_core::ParamError::TooLarge)
     /// if the first layer alone exceeds the memory cap;
     /// [`BuildError::Layer`] if its table cannot be allocated.
-    pub fn build(self) -> Result<ScalableBloomFilter<S>, BuildError> {
+    pub fn build(self) -> Result<ScalableBloomFilter<T, S>, BuildError> {
         let schedule = Schedule::new(
             self.initial_capacity as u64,
             self.fpr,

@@ -42,7 +42,7 @@ fn invalid(what: &'static str) -> DecodeError {
 }
 
 /// The filter as bytes.
-pub(crate) fn encode(f: &ScalableBloomFilter<DefaultHasher>) -> Vec<u8> {
+pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Vec<u8> {
     let s = f.schedule();
     let mut params = Writer::new();
     params
@@ -72,7 +72,7 @@ pub(crate) fn encode(f: &ScalableBloomFilter<DefaultHasher>) -> Vec<u8> {
     .encode()
 }
 
-fn added(layer: &BloomFilter<DefaultHasher>) -> u64 {
+fn added<T: ?Sized>(layer: &BloomFilter<T, DefaultHasher>) -> u64 {
     bloomlab_core::Filter::len(layer) as u64
 }
 
@@ -84,7 +84,9 @@ struct LayerParams {
 }
 
 /// Reads a filter written by [`encode`].
-pub(crate) fn decode(bytes: &[u8]) -> Result<ScalableBloomFilter<DefaultHasher>, DecodeError> {
+pub(crate) fn decode<T: ?Sized>(
+    bytes: &[u8],
+) -> Result<ScalableBloomFilter<T, DefaultHasher>, DecodeError> {
     let env = Envelope::decode(bytes, Variant::Scalable)?;
     let mut r = Reader::new(&env.params);
     let initial_capacity = r.u64()?;

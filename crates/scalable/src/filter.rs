@@ -1,5 +1,6 @@
 //! [`ScalableBloomFilter`]: a chain of classic filters that grows with its items.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
@@ -46,10 +47,9 @@ use crate::schedule::Schedule;
 /// assert!(f.expected_fpr() < 0.01);
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// ```
-#[derive(Clone, PartialEq)]
-pub struct ScalableBloomFilter<S = DefaultHasher> {
+pub struct ScalableBloomFilter<T: ?Sized, S = DefaultHasher> {
     /// The layers, oldest (smallest) first. Never empty.
-    layers: Vec<BloomFilter<S>>,
+    layers: Vec<BloomFilter<T, S>>,
     /// Items each layer holds when full.
     capacities: Vec<u64>,
     /// The layer new items go to. Every layer before it is full, every layer
@@ -64,7 +64,33 @@ pub struct ScalableBloomFilter<S = DefaultHasher> {
     hasher: S,
 }
 
-impl ScalableBloomFilter<DefaultHasher> {
+impl<T: ?Sized, S: Clone> Clone for ScalableBloomFilter<T, S> {
+    fn clone(&self) -> Self {
+        Self {
+            layers: self.layers.clone(),
+            capacities: self.capacities.clone(),
+            active: self.active,
+            len: self.len,
+            refused: self.refused,
+            schedule: self.schedule,
+            hasher: self.hasher.clone(),
+        }
+    }
+}
+
+impl<T: ?Sized, S: PartialEq> PartialEq for ScalableBloomFilter<T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.layers == other.layers
+            && self.capacities == other.capacities
+            && self.active == other.active
+            && self.len == other.len
+            && self.refused == other.refused
+            && self.schedule == other.schedule
+            && self.hasher == other.hasher
+    }
+}
+
+impl<T: ?Sized> ScalableBloomFilter<T, DefaultHasher> {
     /// A filter that starts with room for `initial_capacity` items and keeps
     /// the total rate `fpr`, growing by 2 with tightening 0.85, with a random
     /// hash key.
@@ -78,7 +104,7 @@ impl ScalableBloomFilter<DefaultHasher> {
 
     /// A builder for a filter that starts with room for `initial_capacity`
     /// items and keeps the total rate `fpr`.
-    pub fn builder(initial_capacity: usize, fpr: f64) -> Builder<DefaultHasher> {
+    pub fn builder(initial_capacity: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::new(initial_capacity, fpr)
     }
 
@@ -99,7 +125,7 @@ impl ScalableBloomFilter<DefaultHasher> {
     }
 }
 
-impl Persist for ScalableBloomFilter<DefaultHasher> {
+impl<T: ?Sized> Persist for ScalableBloomFilter<T, DefaultHasher> {
     fn to_bytes(&self) -> Vec<u8> {
         ScalableBloomFilter::to_bytes(self)
     }
@@ -116,11 +142,11 @@ const FIRST_ROUND: usize = 2;
 /// The count of items added to a layer: the scalable filter inserts into a
 /// layer only items no layer reported, so every insert the layer counted
 /// added an item.
-fn added<S: BuildHasher>(layer: &BloomFilter<S>) -> u64 {
+fn added<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>) -> u64 {
     Filter::len(layer) as u64
 }
 
-impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     /// Builds the first layer; the schedule is already checked.
     pub(crate) fn with_schedule(schedule: Schedule, hasher: S) -> Result<Self, BuildError> {
         let first = schedule.layer(0, 0, hasher.clone())?;
@@ -138,7 +164,7 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
     /// Reassembles a decoded filter; the codec checked every part.
     pub(crate) fn from_parts(
         schedule: Schedule,
-        layers: Vec<BloomFilter<S>>,
+        layers: Vec<BloomFilter<T, S>>,
         capacities: Vec<u64>,
         active: usize,
         len: usize,
@@ -170,7 +196,10 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
     /// [`max_bytes`](Builder::max_bytes) cap (or the platform's address
     /// space), or the allocator refused it. Nothing was added, and nothing
     /// stored before is lost.
-    pub fn insert<T: Hash + ?Sized>(&mut self, item: &T) -> Result<bool, InsertError> {
+    pub fn insert(&mut self, item: &T) -> Result<bool, InsertError>
+    where
+        T: Hash,
+    {
         self.insert_hash(self.hasher.hash_one(item))
     }
 
@@ -202,7 +231,10 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
     /// [`stored`](InsertBatchError::stored): the items before it are in the
     /// filter, it and the ones after it are not, and nothing stored before
     /// is lost.
-    pub fn insert_batch<T: Hash>(&mut self, items: &[T]) -> Result<usize, InsertBatchError> {
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+    where
+        T: Hash + Sized,
+    {
         let (mut new, mut stored) = (0, 0);
         for chunk in items.chunks(batch::CHUNK) {
             let hashes = Hashes::of(&self.hasher, chunk);
@@ -277,10 +309,13 @@ impl<S: BuildHasher + Clone> ScalableBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> ScalableBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// `false`: `item` was never inserted. `true`: it probably was, or is a
     /// false positive of one of the layers.
-    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
         self.contains_hash(self.hasher.hash_one(item))
     }
 
@@ -359,7 +394,10 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     /// assert_eq!(f.contains_batch(&items[..3]), [true; 3]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn contains_batch<T: Hash>(&self, items: &[T]) -> Vec<bool> {
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
         batch::contains(
             &self.hasher,
             items,
@@ -418,7 +456,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     }
 
     /// The classic filters of the chain, oldest (smallest) first.
-    pub fn layers(&self) -> &[BloomFilter<S>] {
+    pub fn layers(&self) -> &[BloomFilter<T, S>] {
         &self.layers
     }
 
@@ -509,7 +547,7 @@ impl<S: BuildHasher> ScalableBloomFilter<S> {
     }
 }
 
-impl<S> fmt::Debug for ScalableBloomFilter<S> {
+impl<T: ?Sized, S> fmt::Debug for ScalableBloomFilter<T, S> {
     // The hasher may hold a secret key: it is left out.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ScalableBloomFilter")
@@ -524,7 +562,7 @@ impl<S> fmt::Debug for ScalableBloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher + Clone> Filter for ScalableBloomFilter<S> {
+impl<T: ?Sized, S: BuildHasher + Clone> Filter for ScalableBloomFilter<T, S> {
     fn len(&self) -> usize {
         self.len
     }
@@ -542,7 +580,7 @@ impl<S: BuildHasher + Clone> Filter for ScalableBloomFilter<S> {
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFilter<S> {
+impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFilter<T, S> {
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
         ScalableBloomFilter::insert(self, item)
     }
@@ -579,7 +617,7 @@ pub const COLLECT_MIN_CAPACITY: usize = 1_024;
 /// ```
 /// use bloomlab_scalable::ScalableBloomFilter;
 ///
-/// let f: ScalableBloomFilter = (0..50_000u64).collect();
+/// let f: ScalableBloomFilter<u64> = (0..50_000u64).collect();
 /// assert_eq!(f.len(), 50_000);
 /// assert!((0..50_000u64).all(|i| f.contains(&i)));
 /// assert!(f.expected_fpr() <= 0.01);
@@ -590,7 +628,7 @@ pub const COLLECT_MIN_CAPACITY: usize = 1_024;
 /// If the allocator refuses a new layer (a filter without a memory cap
 /// fails no other way), as collecting into a `Vec` would. Use
 /// [`insert`](ScalableBloomFilter::insert) to handle that as an error.
-impl<T: Hash> FromIterator<T> for ScalableBloomFilter<DefaultHasher> {
+impl<T: Hash> FromIterator<T> for ScalableBloomFilter<T, DefaultHasher> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         let items = items.into_iter();
         let capacity = items.size_hint().0.max(COLLECT_MIN_CAPACITY);
@@ -609,7 +647,7 @@ impl<T: Hash> FromIterator<T> for ScalableBloomFilter<DefaultHasher> {
 mod tests {
     use super::*;
 
-    fn grown() -> ScalableBloomFilter {
+    fn grown() -> ScalableBloomFilter<u64> {
         let mut f = ScalableBloomFilter::builder(10, 0.01)
             .seed(9)
             .build()

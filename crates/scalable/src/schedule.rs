@@ -111,12 +111,12 @@ impl Schedule {
     /// (that is, [`classic::size_for`](bloomlab_core::theory::classic::size_for)
     /// of its capacity and rate) and refused if it would not fit next to the
     /// `used` bytes of the layers before it.
-    pub fn layer<S: BuildHasher>(
+    pub fn layer<T: ?Sized, S: BuildHasher>(
         &self,
         i: u32,
         used: usize,
         hasher: S,
-    ) -> Result<BloomFilter<S>, bloomlab_classic::BuildError> {
+    ) -> Result<BloomFilter<T, S>, bloomlab_classic::BuildError> {
         let limit = self.limit();
         let too_large = ParamError::TooLarge {
             needed: u128::MAX,

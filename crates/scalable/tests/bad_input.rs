@@ -3,18 +3,18 @@
 use bloomlab_core::ParamError;
 use bloomlab_scalable::{BuildError, ScalableBloomFilter};
 
-fn with_fpr(p: f64) -> Result<ScalableBloomFilter, BuildError> {
+fn with_fpr(p: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, p).seed(1).build()
 }
 
-fn with_ratio(r: f64) -> Result<ScalableBloomFilter, BuildError> {
+fn with_ratio(r: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, 0.01)
         .tightening_ratio(r)
         .seed(1)
         .build()
 }
 
-fn with_growth(s: u32) -> Result<ScalableBloomFilter, BuildError> {
+fn with_growth(s: u32) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, 0.01)
         .growth_factor(s)
         .seed(1)
@@ -72,7 +72,7 @@ fn fpr_infinite() {
 #[test]
 fn zero_capacity() {
     assert_eq!(
-        ScalableBloomFilter::new(0, 0.01).unwrap_err(),
+        ScalableBloomFilter::<u64>::new(0, 0.01).unwrap_err(),
         BuildError::Param(ParamError::ZeroItems)
     );
 }
@@ -150,7 +150,7 @@ fn growth_two_three_and_four_are_accepted() {
 #[test]
 fn first_layer_above_the_memory_cap() {
     // 1,000 items at 0.15% take 212 words = 1,696 bytes.
-    let err = ScalableBloomFilter::builder(1_000, 0.01)
+    let err = ScalableBloomFilter::<u64>::builder(1_000, 0.01)
         .max_bytes(1_695)
         .build()
         .unwrap_err();
@@ -162,7 +162,7 @@ fn first_layer_above_the_memory_cap() {
         })
     );
     assert!(
-        ScalableBloomFilter::builder(1_000, 0.01)
+        ScalableBloomFilter::<u64>::builder(1_000, 0.01)
             .max_bytes(1_696)
             .build()
             .is_ok()
@@ -172,7 +172,7 @@ fn first_layer_above_the_memory_cap() {
 #[test]
 fn first_layer_beyond_the_address_space() {
     // 2^62 items at 0.15% need 2^65.8 bits: more than a u64 counts.
-    let err = ScalableBloomFilter::new(1 << 62, 0.01).unwrap_err();
+    let err = ScalableBloomFilter::<u64>::new(1 << 62, 0.01).unwrap_err();
     assert!(
         matches!(err, BuildError::Param(ParamError::TooLarge { .. })),
         "{err:?}"
@@ -184,7 +184,7 @@ fn first_layer_beyond_any_memory() {
     // 2^60 items at 0.15%: 1.95·10^18 bytes, within isize::MAX but beyond
     // any address space, so the allocator refuses it (quickly: the size is
     // found by bisection, not word by word).
-    let err = ScalableBloomFilter::new(1 << 60, 0.01).unwrap_err();
+    let err = ScalableBloomFilter::<u64>::new(1 << 60, 0.01).unwrap_err();
     assert!(
         matches!(
             err,

@@ -13,7 +13,7 @@ use bloomlab_testkit::keys;
 const ITEMS: usize = 10_000;
 const LENGTHS: [usize; 6] = [0, 1, 15, 16, 17, 1_000];
 
-fn filter() -> ScalableBloomFilter {
+fn filter() -> ScalableBloomFilter<u64> {
     ScalableBloomFilter::builder(1_000, 0.01)
         .seed(3)
         .build()
@@ -23,7 +23,7 @@ fn filter() -> ScalableBloomFilter {
 /// What sequential inserts do with `items`: how many were new, or where and
 /// why they stopped, as `insert_batch` promises.
 fn insert_one_by_one(
-    f: &mut ScalableBloomFilter,
+    f: &mut ScalableBloomFilter<u64>,
     items: &[u64],
 ) -> Result<usize, InsertBatchError> {
     let mut new = 0;
@@ -55,7 +55,7 @@ fn batches_match_single_calls() {
         assert_eq!(batched.to_bytes(), one.to_bytes(), "batches of {len}");
     }
     let mut unchanged = filter();
-    assert_eq!(unchanged.insert_batch::<u64>(&[]), Ok(0));
+    assert_eq!(unchanged.insert_batch(&[]), Ok(0));
     assert_eq!(unchanged.to_bytes(), filter().to_bytes());
 
     let mut probes = keys::members(5, ITEMS);
@@ -83,7 +83,7 @@ fn bytes_of(layers: u64) -> usize {
 }
 
 /// A filter with room for three layers (700 items), one byte short of four.
-fn capped() -> ScalableBloomFilter {
+fn capped() -> ScalableBloomFilter<u64> {
     ScalableBloomFilter::builder(100, 0.01)
         .max_bytes(bytes_of(4) - 1)
         .seed(5)
@@ -93,7 +93,7 @@ fn capped() -> ScalableBloomFilter {
 
 /// Checks `insert_batch(items)` on `start` against sequential inserts:
 /// returns where it stopped.
-fn assert_stops_like_sequential(start: &ScalableBloomFilter, items: &[u64]) -> usize {
+fn assert_stops_like_sequential(start: &ScalableBloomFilter<u64>, items: &[u64]) -> usize {
     let mut reference = start.clone();
     let Err(expected) = insert_one_by_one(&mut reference, items) else {
         panic!("the batch was meant to pass the cap");

@@ -22,7 +22,7 @@ struct Checkpoint {
 /// The rate of a probe given the filter's present bits: a probe passes layer
 /// `i` when its `k_i` positions are all set, probability `fill_i^k_i`
 /// ([`classic::fpr_from_fill`]), and the layers' bits are independent.
-fn rate_from_fill(f: &ScalableBloomFilter) -> f64 {
+fn rate_from_fill(f: &ScalableBloomFilter<u64>) -> f64 {
     scalable::compound_fpr(
         f.layers()
             .iter()

@@ -8,7 +8,7 @@ use bloomlab_scalable::{BuildError, ScalableBloomFilter};
 fn a_vanishing_tightening_ratio_is_refused_at_build() {
     // Layer 2 would need 0.01·(1 − r)·r^2 = 1e-602: zero in f64. Before, the
     // filter built and insert 301 returned Full forever.
-    let e = ScalableBloomFilter::builder(100, 0.01)
+    let e = ScalableBloomFilter::<u64>::builder(100, 0.01)
         .tightening_ratio(1e-300)
         .seed(1)
         .build()
@@ -27,7 +27,7 @@ fn a_vanishing_tightening_ratio_is_refused_at_build() {
 #[test]
 fn a_rate_whose_first_layer_underflows_is_refused_naming_that_rate() {
     // 5e-324·(1 − 0.85) rounds to 0; the error names 5e-324, not 0.
-    let e = ScalableBloomFilter::new(1_000, 5e-324).unwrap_err();
+    let e = ScalableBloomFilter::<u64>::new(1_000, 5e-324).unwrap_err();
     assert_eq!(
         e,
         BuildError::RateUnderflow {

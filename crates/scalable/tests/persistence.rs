@@ -7,7 +7,7 @@ use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_testkit::keys::{members, probes};
 
 /// A small seeded filter that has grown to three layers.
-fn small() -> ScalableBloomFilter {
+fn small() -> ScalableBloomFilter<u64> {
     let mut f = ScalableBloomFilter::builder(4, 0.1)
         .seed(7)
         .build()
@@ -29,7 +29,9 @@ fn value_stability() {
     let bytes = f.to_bytes();
     assert_eq!(hex(&bytes), PINNED, "the format or the hashing changed");
     assert_eq!(
-        ScalableBloomFilter::from_bytes(&bytes).unwrap().to_bytes(),
+        ScalableBloomFilter::<u64>::from_bytes(&bytes)
+            .unwrap()
+            .to_bytes(),
         bytes
     );
 }
@@ -123,7 +125,7 @@ fn cleared_filters_round_trip() {
     let mut f = small();
     f.clear();
     f.insert(&99u64).unwrap();
-    let g = ScalableBloomFilter::from_bytes(&f.to_bytes()).unwrap();
+    let g: ScalableBloomFilter<u64> = ScalableBloomFilter::from_bytes(&f.to_bytes()).unwrap();
     assert_eq!(g.to_bytes(), f.to_bytes());
     assert_eq!(g.layers().len(), 3);
     assert!(g.contains(&99u64));
@@ -135,7 +137,7 @@ fn parts() -> Envelope {
     Envelope::decode(&small().to_bytes(), Variant::Scalable).unwrap()
 }
 
-fn rewrap(env: &Envelope) -> Result<ScalableBloomFilter, DecodeError> {
+fn rewrap(env: &Envelope) -> Result<ScalableBloomFilter<u64>, DecodeError> {
     ScalableBloomFilter::from_bytes(&env.encode())
 }
 
@@ -340,12 +342,13 @@ fn rejects_item_counts_that_do_not_fit() {
 
 #[test]
 fn rejects_other_variants() {
-    let classic = bloomlab_classic::BloomFilter::builder(100, 0.01)
-        .seed(1)
-        .build()
-        .unwrap();
+    let classic: bloomlab_classic::BloomFilter<u64> =
+        bloomlab_classic::BloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap();
     assert_eq!(
-        ScalableBloomFilter::from_bytes(&classic.to_bytes()).map(|_| ()),
+        ScalableBloomFilter::from_bytes(&classic.to_bytes()).map(|_: ScalableBloomFilter<u64>| ()),
         Err(DecodeError::WrongVariant {
             expected: Variant::Scalable.tag(),
             found: Variant::Classic.tag()
@@ -357,14 +360,14 @@ fn rejects_other_variants() {
 fn the_trait_and_the_inherent_methods_agree() {
     let f = small();
     assert_eq!(Persist::to_bytes(&f), f.to_bytes());
-    let g = <ScalableBloomFilter as Persist>::from_bytes(&f.to_bytes()).unwrap();
+    let g = <ScalableBloomFilter<u64> as Persist>::from_bytes(&f.to_bytes()).unwrap();
     assert_eq!(g.to_bytes(), f.to_bytes());
 }
 
 proptest::proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512)) {
-        let _ = ScalableBloomFilter::from_bytes(&bytes);
+        let _ = ScalableBloomFilter::<u64>::from_bytes(&bytes);
     }
 
     /// Edits behind a valid checksum reach the parameter checks: any result

@@ -514,17 +514,20 @@ mod tests {
         let p = w.fpr;
         match kind {
             Kind::Classic => {
-                let f = BloomFilter::builder(n, p).seed(1).build().unwrap();
+                let f: bloomlab::BloomFilter<u64> =
+                    BloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
                 (f.memory_bytes(), shape)
             }
             Kind::Atomic => {
-                let f = AtomicBloomFilter::builder(n, p).seed(1).build().unwrap();
+                let f: bloomlab::AtomicBloomFilter<u64> =
+                    AtomicBloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
                 (f.memory_bytes(), shape)
             }
             Kind::Blocked => {
-                let f = BlockedBloomFilter::builder(n, p).seed(1).build().unwrap();
+                let f: bloomlab::BlockedBloomFilter<u64> =
+                    BlockedBloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("blocks={} k={}", f.num_blocks(), f.num_hashes());
                 (f.memory_bytes(), shape)
             }

@@ -156,14 +156,16 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         .build()
         .map_err(|e| format!("adversarial victim: {e}"))?;
     for key in &keys {
-        victim.insert(key);
+        victim
+            .insert(key)
+            .map_err(|e| format!("adversarial victim: {e}"))?;
     }
     let (m, k) = (victim.num_bits(), victim.num_hashes());
     let victim_fpr = theory::classic::fpr(m as f64, n as f64, f64::from(k));
     let ours = "bloomlab BloomFilter (keyed SipHash-1-3)";
 
     // A: a snapshot of the victim, key included.
-    let copy = BloomFilter::from_bytes(&victim.to_bytes())
+    let copy: bloomlab::BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
         .map_err(|e| format!("adversarial snapshot: {e}"))?;
     let (found, tested, seconds) = search(probes(seed("a"), budget as usize), want, |c| {
         copy.contains(c)
@@ -184,13 +186,11 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     bar.inc(1);
 
     // B: the same search under a key of its own.
-    let mut guess = BloomFilter::builder(n as usize, TARGET)
+    let mut guess: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("guessed key"))
         .build()
         .map_err(|e| format!("adversarial guess: {e}"))?;
-    for key in &keys {
-        guess.insert(key);
-    }
+    guess.extend(&keys);
     let (found, tested, seconds) = search(probes(seed("b"), budget as usize), want, |c| {
         guess.contains(c)
     });
@@ -226,13 +226,11 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         passed,
         expected: 1.0,
     });
-    let mut rotated = BloomFilter::builder(n as usize, TARGET)
+    let mut rotated: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("rotated key"))
         .build()
         .map_err(|e| format!("adversarial rotation: {e}"))?;
-    for key in &keys {
-        rotated.insert(key);
-    }
+    rotated.extend(&keys);
     let passed = found.iter().filter(|c| rotated.contains(*c)).count() as u64;
     attacks.push(Attack {
         victim: ours,
@@ -545,13 +543,13 @@ mod tests {
     fn a_known_key_crafts_items_that_always_pass_and_a_guessed_one_does_not() {
         let n = 2_000;
         let keys = members(1, n);
-        let mut victim = BloomFilter::builder(n, 0.01).seed(2).build().unwrap();
-        let mut guess = BloomFilter::builder(n, 0.01).seed(3).build().unwrap();
-        for key in &keys {
-            victim.insert(key);
-            guess.insert(key);
-        }
-        let copy = BloomFilter::from_bytes(&victim.to_bytes()).unwrap();
+        let mut victim: bloomlab::BloomFilter<u64> =
+            BloomFilter::builder(n, 0.01).seed(2).build().unwrap();
+        let mut guess: bloomlab::BloomFilter<u64> =
+            BloomFilter::builder(n, 0.01).seed(3).build().unwrap();
+        victim.extend(&keys);
+        guess.extend(&keys);
+        let copy: bloomlab::BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes()).unwrap();
         let (found, tested, _) = search(probes(4, 1_000_000), 500, |c| copy.contains(c));
         assert_eq!(found.len(), 500);
         assert!(tested > 500 * 10, "{tested}");

@@ -100,7 +100,7 @@ impl Which {
 
 /// The filter under test.
 enum Filter {
-    Ours(ScalableBloomFilter),
+    Ours(ScalableBloomFilter<u64>),
     Peer(GrowableBloom),
 }
 

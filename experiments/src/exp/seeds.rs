@@ -196,9 +196,10 @@ impl IntTable for NaiveFilter {
     }
 }
 
-impl<S: BuildHasher> StrTable for BloomFilter<S> {
+impl<S: BuildHasher> StrTable for BloomFilter<str, S> {
     fn put(&mut self, s: &str) {
-        self.insert(s);
+        // Never refused: a classic filter's insert cannot fail.
+        let _ = self.insert(s);
     }
     fn test(&mut self, s: &str) -> bool {
         self.contains(s)
@@ -208,9 +209,9 @@ impl<S: BuildHasher> StrTable for BloomFilter<S> {
     }
 }
 
-impl<S: BuildHasher> IntTable for BloomFilter<S> {
+impl<S: BuildHasher> IntTable for BloomFilter<i32, S> {
     fn put_int(&mut self, v: i32) {
-        self.insert(&v);
+        let _ = self.insert(&v);
     }
     fn test_int(&mut self, v: i32) -> bool {
         self.contains(&v)
@@ -388,7 +389,7 @@ fn hits_ints(table: &mut impl IntTable, range: Range<i32>) -> u64 {
 }
 
 /// bloomlab's filter of exactly `m` bits and `k` hashes, its key from `seed`.
-fn ours(m: u64, k: u32, seed: u64) -> Result<BloomFilter, String> {
+fn ours<T: ?Sized>(m: u64, k: u32, seed: u64) -> Result<BloomFilter<T>, String> {
     BloomFilter::builder_with_bits(m, k)
         .seed(seed)
         .build()
@@ -469,7 +470,7 @@ fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = String> {
 
 /// bloomlab's positions of `item` in `f`: those of its one keyed hash.
 fn our_positions<S: BuildHasher, T: std::hash::Hash + ?Sized>(
-    f: &BloomFilter<S>,
+    f: &BloomFilter<T, S>,
     item: &T,
     out: &mut Vec<u64>,
 ) {
@@ -939,7 +940,7 @@ fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let k = theory::classic::optimal_num_hashes(m, n).map_err(|e| err(&e))?;
         let (jm, jk) = java_sizing(n, p);
         let t = theory::classic::fpr(m as f64, n as f64, f64::from(k));
-        let f = BloomFilter::builder(n as usize, p)
+        let f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?;
@@ -982,7 +983,7 @@ fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let bits = 1_000_000u64;
     let bytes = bits / 8;
     let kib = bytes as f64 / 1024.0;
-    let f = BloomFilter::builder_with_bits(bits, 7)
+    let f: bloomlab::BloomFilter<u64> = BloomFilter::builder_with_bits(bits, 7)
         .seed(0)
         .build()
         .map_err(|e| format!("T4: {e}"))?;
@@ -1028,9 +1029,7 @@ fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         .seed(seed)
         .build()
         .map_err(|e| format!("T2: {e}"))?;
-    for key in members(sub_seed(seed, "members"), n as usize) {
-        f.insert(&key);
-    }
+    f.extend(members(sub_seed(seed, "members"), n as usize));
     let fp = probes(sub_seed(seed, "probes"), env.probes as usize)
         .filter(|q| f.contains(q))
         .count() as u64;
@@ -1483,9 +1482,7 @@ fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, String> {
     let m = 16 * n;
     let seed = seed_of(env.ctx, "e5");
     let mut f = ours(m, k, seed)?;
-    for key in members(sub_seed(seed, "members"), n as usize) {
-        f.insert(&key);
-    }
+    f.extend(members(sub_seed(seed, "members"), n as usize));
     let fp = probes(sub_seed(seed, "probes"), env.probes as usize)
         .filter(|q| f.contains(q))
         .count() as u64;
@@ -2065,17 +2062,16 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V4: all k bits of a key in one small block.
     {
-        let mut blocked = BlockedBloomFilter::builder(n as usize, 0.01)
+        let mut blocked: bloomlab::BlockedBloomFilter<u64> =
+            BlockedBloomFilter::builder(n as usize, 0.01)
+                .seed(sub_seed(seed, "v4"))
+                .build()
+                .map_err(|e| format!("V4: {e}"))?;
+        let plain: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v4"))
             .build()
             .map_err(|e| format!("V4: {e}"))?;
-        let plain = BloomFilter::builder(n as usize, 0.01)
-            .seed(sub_seed(seed, "v4"))
-            .build()
-            .map_err(|e| format!("V4: {e}"))?;
-        for key in &keys {
-            blocked.insert(key);
-        }
+        blocked.extend(&keys);
         let fp = probes(sub_seed(seed, "v4/probes"), env.probes as usize)
             .filter(|q| blocked.contains(q))
             .count() as u64;
@@ -2111,13 +2107,11 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V5: a whitelist of known false positives.
     {
-        let mut f = BloomFilter::builder(n as usize, 0.01)
+        let mut f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v5"))
             .build()
             .map_err(|e| format!("V5: {e}"))?;
-        for key in &keys {
-            f.insert(key);
-        }
+        f.extend(&keys);
         let known = env.probes / 10;
         let whitelist: HashSet<u64> = probes(sub_seed(seed, "v5/known"), known as usize)
             .filter(|q| f.contains(q))
@@ -2162,13 +2156,11 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V6: surviving a restart.
     {
-        let mut f = BloomFilter::builder(n as usize, 0.01)
+        let mut f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v6"))
             .build()
             .map_err(|e| format!("V6: {e}"))?;
-        for key in &keys {
-            f.insert(key);
-        }
+        f.extend(&keys);
         let bytes = f.to_bytes();
         let back = BloomFilter::from_bytes(&bytes).map_err(|e| format!("V6 decode: {e}"))?;
         let same_answers = probes(sub_seed(seed, "v6/probes"), env.probes as usize)
@@ -2176,8 +2168,8 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut corrupt = bytes.clone();
         let mid = corrupt.len() / 2;
         corrupt[mid] ^= 1;
-        let rejected = BloomFilter::from_bytes(&corrupt).is_err();
-        let truncated = BloomFilter::from_bytes(&bytes[..bytes.len() - 1]).is_err();
+        let rejected = BloomFilter::<u64>::from_bytes(&corrupt).is_err();
+        let truncated = BloomFilter::<u64>::from_bytes(&bytes[..bytes.len() - 1]).is_err();
         out.push(
             Claim::new("V6", format!("BloomFilter n={n} p=0.01: to_bytes / from_bytes"))
                 .doc("a filter in one process's memory is lost on restart and invisible to other services (hence Redis)")

@@ -114,17 +114,17 @@ fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, String> {
     let err = |e: &dyn std::fmt::Display| format!("{} memory for {n} at {p}: {e}", kind.name());
     // Building allocates zeroed tables, which the OS maps lazily: nothing is touched.
     Ok(match kind {
-        Kind::Classic => BloomFilter::builder(n, p)
+        Kind::Classic => BloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?
             .memory_bytes(),
-        Kind::Atomic => AtomicBloomFilter::builder(n, p)
+        Kind::Atomic => AtomicBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?
             .memory_bytes(),
-        Kind::Blocked => BlockedBloomFilter::builder(n, p)
+        Kind::Blocked => BlockedBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?
