@@ -60,6 +60,16 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The crate's `examples/` folder holds seven short programs: saving a
+//! guard to a file and restoring it (`guard`), a filter of `String`s
+//! (`emails`), deletes and a full cuckoo table (`cuckoo_full`), growth from
+//! 1,000 to 10 million items (`growth`), inserts from four threads through
+//! an `Arc` (`threads`), one function over every variant (`generic`) and
+//! merging (`merge`). `cargo run --release -p bloomlab --example guard`.
+//!
+//! With the feature `serde`, every filter implements `Serialize` and
+//! `Deserialize` through the bytes of its envelope.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -59,6 +59,8 @@ mod blocked;
 mod builder;
 pub mod codec;
 mod error;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod sizing;
 
 pub use atomic::AtomicBloomFilter;

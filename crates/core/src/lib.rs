@@ -37,6 +37,8 @@ pub mod codec;
 mod error;
 pub mod hash;
 mod membership;
+#[cfg(feature = "serde")]
+pub mod serde_envelope;
 pub mod theory;
 
 pub use codec::{DecodeError, Persist};

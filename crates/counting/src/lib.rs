@@ -56,6 +56,8 @@ mod codec;
 mod counters;
 mod error;
 mod filter;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-counting alone can name them.

@@ -67,6 +67,8 @@ mod builder;
 mod codec;
 mod error;
 mod filter;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod table;
 
 // The traits and errors this crate's API uses, so that a program depending on

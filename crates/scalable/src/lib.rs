@@ -52,6 +52,8 @@ pub mod codec;
 mod error;
 mod filter;
 mod schedule;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 // The traits, errors and layer type this crate's API uses, so that a program
 // depending on bloomlab-scalable alone can name them.

@@ -1,0 +1,73 @@
+//! Every filter round-trips through serde (feature `serde`) as the bytes of
+//! its envelope, and a corrupted or mistyped record is an error, not a
+//! filter (issue 13, point 6).
+
+use std::fmt::Debug;
+
+use bloomlab::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// JSON out and back: the same filter, the same bytes, the same answers.
+fn round_trip<F>(mut f: F)
+where
+    F: Membership<u64> + Persist + Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    for i in 0..500u64 {
+        f.insert(&i).unwrap();
+    }
+    let json = serde_json::to_string(&f).unwrap();
+    let back: F = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, f);
+    assert_eq!(back.to_bytes(), f.to_bytes());
+    assert!((0..500u64).all(|i| back.contains(&i)));
+
+    // One flipped byte fails the checksum: an error naming it.
+    let mut bytes = f.to_bytes();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    let corrupted = serde_json::to_string(&bytes).unwrap();
+    let err = serde_json::from_str::<F>(&corrupted).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+}
+
+#[test]
+fn every_filter_round_trips_through_serde() {
+    round_trip(BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap());
+    round_trip(
+        BlockedBloomFilter::builder(1_000, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    round_trip(
+        AtomicBloomFilter::builder(1_000, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    round_trip(
+        CountingBloomFilter::builder(1_000, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    round_trip(
+        ScalableBloomFilter::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap(),
+    );
+    round_trip(CuckooFilter::builder(1_000, 0.01).seed(1).build().unwrap());
+}
+
+#[test]
+fn a_record_of_another_filter_is_refused_by_name() {
+    let classic = BloomFilter::<u64>::builder(100, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
+    let json = serde_json::to_string(&classic).unwrap();
+    let err = serde_json::from_str::<CuckooFilter<u64>>(&json).unwrap_err();
+    assert!(err.to_string().contains("this is a BloomFilter"), "{err}");
+}
