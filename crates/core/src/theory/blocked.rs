@@ -86,58 +86,102 @@ pub fn fpr_exact(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
     if !(1..=MAX_EXACT_BLOCK_BITS).contains(&block_bits) || blocks == 0 || k == 0 {
         return f64::NAN;
     }
-    if n == 0 {
-        return 0.0;
+    Occupancy::new(block_bits, k).fpr(blocks, n)
+}
+
+/// The pass probability of a probe against a block holding `i` items, for
+/// one block size and hash count, computed by the occupancy recursion and
+/// kept: the sizing searches evaluate [`fpr_exact`] for many block counts
+/// with the same `k`, and only the Binomial weights differ between them.
+struct Occupancy {
+    block_bits: usize,
+    k: u32,
+    /// `dist[x]`: probability that `x` bits are set after `thrown` positions.
+    dist: Vec<f64>,
+    next: Vec<f64>,
+    thrown: usize,
+    /// `pass[i]`: `E[(X/B)^k]` after `i·k` positions.
+    pass: Vec<f64>,
+    /// The first load whose block is full to within 2^−53.
+    saturated: usize,
+}
+
+impl Occupancy {
+    /// `block_bits` in `1..=MAX_EXACT_BLOCK_BITS` and `k ≥ 1`, checked by the caller.
+    fn new(block_bits: u32, k: u32) -> Self {
+        let b = block_bits as usize;
+        let bf = f64::from(block_bits);
+        let mut dist = vec![0.0f64; b + 1];
+        dist[0] = 1.0;
+        // Throws after which the block is full to within 2^−53.
+        let full_after = if block_bits == 1 {
+            1
+        } else {
+            ((LN_ULP + bf.ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
+        };
+        Self {
+            block_bits: b,
+            k,
+            dist,
+            next: vec![0.0f64; b + 1],
+            thrown: 0,
+            pass: Vec::new(),
+            saturated: full_after.div_ceil(k as usize).max(1),
+        }
     }
-    let b = block_bits as usize;
-    let bf = f64::from(block_bits);
-    let p = 1.0 / blocks as f64;
-    let log_pmf = binomial_log_pmf(n, p);
-    // dist[x]: probability that x bits are set after `thrown` positions.
-    let mut dist = vec![0.0f64; b + 1];
-    dist[0] = 1.0;
-    let mut thrown = 0usize;
-    let mut next = vec![0.0f64; b + 1];
-    let pass_given = |dist: &[f64]| -> f64 {
-        dist.iter()
-            .enumerate()
-            .map(|(x, &q)| q * (x as f64 / bf).powi(k as i32))
-            .sum()
-    };
-    // Throws after which the block is full to within 2^−53.
-    let full_after = if block_bits == 1 {
-        1
-    } else {
-        ((LN_ULP + bf.ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
-    };
-    let saturated = full_after.div_ceil(k as usize).max(1);
-    mixture(
-        n as f64 * p,
-        saturated,
-        |i| {
-            let want = i * k as usize;
-            while thrown < want {
-                let hi = (thrown + 1).min(b);
-                next[..=hi].fill(0.0);
-                for x in 0..=thrown.min(b) {
-                    let q = dist[x];
+
+    /// The rate of `n` items in `blocks` blocks.
+    fn fpr(&mut self, blocks: u64, n: u64) -> f64 {
+        if n == 0 {
+            return 0.0;
+        }
+        let p = 1.0 / blocks as f64;
+        mixture(
+            n as f64 * p,
+            self.saturated,
+            |i| self.pass(i),
+            binomial_log_pmf(n, p),
+        )
+        .min(1.0)
+    }
+
+    /// `E[(X/B)^k]` for a block holding `i` items, extending the recursion
+    /// as far as needed.
+    fn pass(&mut self, i: usize) -> f64 {
+        if let Some(&known) = self.pass.get(i) {
+            return known;
+        }
+        let (b, bf) = (self.block_bits, self.block_bits as f64);
+        let k = self.k as usize;
+        while self.pass.len() <= i {
+            let want = self.pass.len() * k;
+            while self.thrown < want {
+                let hi = (self.thrown + 1).min(b);
+                self.next[..=hi].fill(0.0);
+                for x in 0..=self.thrown.min(b) {
+                    let q = self.dist[x];
                     if q == 0.0 {
                         continue;
                     }
                     let xf = x as f64;
-                    next[x] += q * xf / bf;
+                    self.next[x] += q * xf / bf;
                     if x < b {
-                        next[x + 1] += q * (bf - xf) / bf;
+                        self.next[x + 1] += q * (bf - xf) / bf;
                     }
                 }
-                std::mem::swap(&mut dist, &mut next);
-                thrown += 1;
+                std::mem::swap(&mut self.dist, &mut self.next);
+                self.thrown += 1;
             }
-            pass_given(&dist)
-        },
-        log_pmf,
-    )
-    .min(1.0)
+            let pass = self
+                .dist
+                .iter()
+                .enumerate()
+                .map(|(x, &q)| q * (x as f64 / bf).powi(self.k as i32))
+                .sum();
+            self.pass.push(pass);
+        }
+        self.pass[i]
+    }
 }
 
 /// Bits per item and hash count for rate `p` with blocks of `block_bits`
@@ -195,10 +239,14 @@ pub fn bits_per_item(block_bits: u32, p: f64) -> Result<(f64, u32), ParamError> 
 /// the hash counts within two of the Putze–Sanders–Singler optimum `k0`; on a
 /// tie in blocks, the `k` with the lower rate.
 ///
-/// Cost: about twenty evaluations of `fpr_exact`, each a few milliseconds at
-/// fifty items per block. Only `k0` is searched in full; another `k` is
-/// searched only if it reaches the rate with fewer blocks than the best so
-/// far, which one evaluation tells.
+/// Cost: about twenty evaluations of the exact rate. The occupancy
+/// recursion behind it depends on `k` but not on the block count, so it runs
+/// once per `k` and each evaluation after the first only sums the Binomial
+/// weights. Only `k0` is searched in full; another `k` is searched only if
+/// it reaches the rate with fewer blocks than the best so far, which one
+/// evaluation tells. Measured (release build): 18 ms for a million items at
+/// 1%, 0.2 s for `usize::MAX` items at a rate just below 1 (1.7 s before the
+/// recursion was shared).
 ///
 /// # Errors
 ///
@@ -224,15 +272,19 @@ pub fn size_for(block_bits: u32, n: u64, p: f64) -> Result<(u64, u32), ParamErro
         });
     }
     let guess = (guess as u64).max(1);
-    let rate = |blocks: u64, k: u32| fpr_exact(block_bits, blocks, n, k);
-    let mut blocks = min_blocks(block_bits, n, p, k0, guess)?;
+    // One occupancy table per k, shared by every evaluation with that k.
+    let mut tables: Vec<Occupancy> = (0..=MAX_HASHES.min(k0 + 2))
+        .map(|k| Occupancy::new(block_bits, k.max(1)))
+        .collect();
+    let mut rate = |blocks: u64, k: u32| tables[k as usize].fpr(blocks, n);
+    let mut blocks = min_blocks(p, guess, |b| rate(b, k0))?;
     let (mut best_rate, mut best_k) = (rate(blocks, k0), k0);
     for k in [k0.wrapping_sub(1), k0 + 1, k0.wrapping_sub(2), k0 + 2] {
         if !(1..=MAX_HASHES).contains(&k) {
             continue;
         }
         if blocks > 1 && rate(blocks - 1, k) <= p {
-            blocks = min_blocks(block_bits, n, p, k, blocks - 1)?;
+            blocks = min_blocks(p, blocks - 1, |b| rate(b, k))?;
             (best_rate, best_k) = (rate(blocks, k), k);
         } else {
             let r = rate(blocks, k);
@@ -251,8 +303,8 @@ pub fn size_for(block_bits: u32, n: u64, p: f64) -> Result<(u64, u32), ParamErro
 /// steps of `guess / 256`, doubling, before bisecting the last step: about
 /// ten evaluations of `fpr_exact` rather than the twenty of a bisection
 /// from scratch.
-fn min_blocks(block_bits: u32, n: u64, p: f64, k: u32, guess: u64) -> Result<u64, ParamError> {
-    let passes = |blocks: u64| fpr_exact(block_bits, blocks, n, k) <= p;
+fn min_blocks(p: f64, guess: u64, mut rate: impl FnMut(u64) -> f64) -> Result<u64, ParamError> {
+    let mut passes = |blocks: u64| rate(blocks) <= p;
     let too_large = ParamError::TooLarge {
         needed: u128::MAX,
         limit: u128::from(u64::MAX),
