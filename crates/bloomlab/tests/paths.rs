@@ -20,7 +20,7 @@ fn every_error_has_a_top_level_path() {
         ScalableBloomFilter::new(0, 0.01);
     assert!(scalable.is_err());
 
-    let a: bloomlab::BloomFilter<u64> = BloomFilter::builder(10, 0.01).seed(1).build().unwrap();
+    let a: BloomFilter<u64> = BloomFilter::builder(10, 0.01).seed(1).build().unwrap();
     let b = BloomFilter::builder(10, 0.01).seed(2).build().unwrap();
     let mut merged = a.clone();
     let e: bloomlab::ClassicMergeError = merged.union(&b).unwrap_err();

@@ -50,10 +50,9 @@ fn every_filter_is_clone_partial_eq_and_debug() {
 #[test]
 fn extend_fills_the_filters_whose_insert_cannot_fail() {
     let ids: Vec<u64> = (0..1_000).collect();
-    let mut classic: bloomlab::BloomFilter<u64> =
-        BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
+    let mut classic: BloomFilter<u64> = BloomFilter::builder(1_000, 0.01).seed(1).build().unwrap();
     classic.extend(&ids);
-    let mut blocked: bloomlab::BlockedBloomFilter<u64> = BlockedBloomFilter::builder(1_000, 0.01)
+    let mut blocked: BlockedBloomFilter<u64> = BlockedBloomFilter::builder(1_000, 0.01)
         .seed(1)
         .build()
         .unwrap();

@@ -514,19 +514,18 @@ mod tests {
         let p = w.fpr;
         match kind {
             Kind::Classic => {
-                let f: bloomlab::BloomFilter<u64> =
-                    BloomFilter::builder(n, p).seed(1).build().unwrap();
+                let f: BloomFilter<u64> = BloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
                 (f.memory_bytes(), shape)
             }
             Kind::Atomic => {
-                let f: bloomlab::AtomicBloomFilter<u64> =
+                let f: AtomicBloomFilter<u64> =
                     AtomicBloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
                 (f.memory_bytes(), shape)
             }
             Kind::Blocked => {
-                let f: bloomlab::BlockedBloomFilter<u64> =
+                let f: BlockedBloomFilter<u64> =
                     BlockedBloomFilter::builder(n, p).seed(1).build().unwrap();
                 let shape = format!("blocks={} k={}", f.num_blocks(), f.num_hashes());
                 (f.memory_bytes(), shape)

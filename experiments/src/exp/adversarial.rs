@@ -165,7 +165,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     let ours = "bloomlab BloomFilter (keyed SipHash-1-3)";
 
     // A: a snapshot of the victim, key included.
-    let copy: bloomlab::BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
+    let copy: BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
         .map_err(|e| format!("adversarial snapshot: {e}"))?;
     let (found, tested, seconds) = search(probes(seed("a"), budget as usize), want, |c| {
         copy.contains(c)
@@ -186,7 +186,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     bar.inc(1);
 
     // B: the same search under a key of its own.
-    let mut guess: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
+    let mut guess: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("guessed key"))
         .build()
         .map_err(|e| format!("adversarial guess: {e}"))?;
@@ -226,7 +226,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         passed,
         expected: 1.0,
     });
-    let mut rotated: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
+    let mut rotated: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("rotated key"))
         .build()
         .map_err(|e| format!("adversarial rotation: {e}"))?;
@@ -543,13 +543,11 @@ mod tests {
     fn a_known_key_crafts_items_that_always_pass_and_a_guessed_one_does_not() {
         let n = 2_000;
         let keys = members(1, n);
-        let mut victim: bloomlab::BloomFilter<u64> =
-            BloomFilter::builder(n, 0.01).seed(2).build().unwrap();
-        let mut guess: bloomlab::BloomFilter<u64> =
-            BloomFilter::builder(n, 0.01).seed(3).build().unwrap();
+        let mut victim: BloomFilter<u64> = BloomFilter::builder(n, 0.01).seed(2).build().unwrap();
+        let mut guess: BloomFilter<u64> = BloomFilter::builder(n, 0.01).seed(3).build().unwrap();
         victim.extend(&keys);
         guess.extend(&keys);
-        let copy: bloomlab::BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes()).unwrap();
+        let copy: BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes()).unwrap();
         let (found, tested, _) = search(probes(4, 1_000_000), 500, |c| copy.contains(c));
         assert_eq!(found.len(), 500);
         assert!(tested > 500 * 10, "{tested}");

@@ -940,7 +940,7 @@ fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let k = theory::classic::optimal_num_hashes(m, n).map_err(|e| err(&e))?;
         let (jm, jk) = java_sizing(n, p);
         let t = theory::classic::fpr(m as f64, n as f64, f64::from(k));
-        let f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, p)
+        let f: BloomFilter<u64> = BloomFilter::builder(n as usize, p)
             .seed(0)
             .build()
             .map_err(|e| err(&e))?;
@@ -983,7 +983,7 @@ fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let bits = 1_000_000u64;
     let bytes = bits / 8;
     let kib = bytes as f64 / 1024.0;
-    let f: bloomlab::BloomFilter<u64> = BloomFilter::builder_with_bits(bits, 7)
+    let f: BloomFilter<u64> = BloomFilter::builder_with_bits(bits, 7)
         .seed(0)
         .build()
         .map_err(|e| format!("T4: {e}"))?;
@@ -2062,12 +2062,11 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V4: all k bits of a key in one small block.
     {
-        let mut blocked: bloomlab::BlockedBloomFilter<u64> =
-            BlockedBloomFilter::builder(n as usize, 0.01)
-                .seed(sub_seed(seed, "v4"))
-                .build()
-                .map_err(|e| format!("V4: {e}"))?;
-        let plain: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
+        let mut blocked: BlockedBloomFilter<u64> = BlockedBloomFilter::builder(n as usize, 0.01)
+            .seed(sub_seed(seed, "v4"))
+            .build()
+            .map_err(|e| format!("V4: {e}"))?;
+        let plain: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v4"))
             .build()
             .map_err(|e| format!("V4: {e}"))?;
@@ -2107,7 +2106,7 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V5: a whitelist of known false positives.
     {
-        let mut f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
+        let mut f: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v5"))
             .build()
             .map_err(|e| format!("V5: {e}"))?;
@@ -2156,7 +2155,7 @@ fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     // V6: surviving a restart.
     {
-        let mut f: bloomlab::BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
+        let mut f: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v6"))
             .build()
             .map_err(|e| format!("V6: {e}"))?;
