@@ -611,7 +611,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        let words = crate::sizing::zeroed_words(other.words.len())?;
+        let words = bloomlab_core::alloc::zeroed_words(other.words.len())?;
         Ok(Self::from_checked_parts(
             words,
             other.num_bits,

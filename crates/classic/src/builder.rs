@@ -189,7 +189,7 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// limit; [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn build(self) -> Result<BloomFilter<T, S>, BuildError> {
         let (bits, hashes, words) = self.spec.classic_shape()?;
-        let words = sizing::zeroed_words(words)?;
+        let words = bloomlab_core::alloc::zeroed_words(words)?;
         BloomFilter::from_words(words, bits, hashes, 0, self.spec.hasher)
     }
 }

@@ -1,8 +1,6 @@
-//! Table sizes from (items, rate), size limits, and fallible allocation.
+//! Table sizes from (items, rate) and size limits.
 
 use bloomlab_core::ParamError;
-
-use crate::error::BuildError;
 
 /// Bits in one block of a [`BlockedBloomFilter`](crate::BlockedBloomFilter).
 pub const BLOCK_BITS: u32 = 512;
@@ -25,12 +23,6 @@ pub(crate) fn check_words(words: u128, max_bytes: usize) -> Result<usize, ParamE
         needed,
         limit: max_bytes as u128,
     })
-}
-
-/// `n` zeroed words, lazily paged, or [`BuildError::OutOfMemory`] if the
-/// allocator cannot provide them (see [`bloomlab_core::alloc`]).
-pub(crate) fn zeroed_words(n: usize) -> Result<Vec<u64>, BuildError> {
-    bloomlab_core::alloc::zeroed_words(n).map_err(BuildError::from)
 }
 
 #[cfg(test)]

@@ -41,9 +41,7 @@ impl std::error::Error for OutOfMemory {}
 /// [`OutOfMemory`] when the allocator refuses, or `n · 8` bytes exceed what
 /// the platform can address.
 pub fn zeroed_words(n: usize) -> Result<Vec<u64>, OutOfMemory> {
-    bytemuck::allocation::try_zeroed_vec(n).map_err(|()| OutOfMemory {
-        bytes: n as u128 * 8,
-    })
+    zeroed(n)
 }
 
 /// `n` zeroed atomic words, as lazily as [`zeroed_words`]: no page is touched
@@ -53,8 +51,13 @@ pub fn zeroed_words(n: usize) -> Result<Vec<u64>, OutOfMemory> {
 ///
 /// As [`zeroed_words`].
 pub fn zeroed_atomic_words(n: usize) -> Result<Vec<AtomicU64>, OutOfMemory> {
+    zeroed(n)
+}
+
+/// `n` zeroed values of `T` from the allocator's zeroed path.
+fn zeroed<T: bytemuck::Zeroable>(n: usize) -> Result<Vec<T>, OutOfMemory> {
     bytemuck::allocation::try_zeroed_vec(n).map_err(|()| OutOfMemory {
-        bytes: n as u128 * 8,
+        bytes: n as u128 * size_of::<T>() as u128,
     })
 }
 

@@ -272,11 +272,12 @@ pub fn size_for(block_bits: u32, n: u64, p: f64) -> Result<(u64, u32), ParamErro
         });
     }
     let guess = (guess as u64).max(1);
-    // One occupancy table per k, shared by every evaluation with that k.
-    let mut tables: Vec<Occupancy> = (0..=MAX_HASHES.min(k0 + 2))
-        .map(|k| Occupancy::new(block_bits, k.max(1)))
+    // One occupancy table per k, shared by every evaluation with that k
+    // (`tables[k - 1]`; the search tries k0 − 2 ..= k0 + 2, within 1..=MAX_HASHES).
+    let mut tables: Vec<Occupancy> = (1..=MAX_HASHES.min(k0 + 2))
+        .map(|k| Occupancy::new(block_bits, k))
         .collect();
-    let mut rate = |blocks: u64, k: u32| tables[k as usize].fpr(blocks, n);
+    let mut rate = |blocks: u64, k: u32| tables[k as usize - 1].fpr(blocks, n);
     let mut blocks = min_blocks(p, guess, |b| rate(b, k0))?;
     let (mut best_rate, mut best_k) = (rate(blocks, k0), k0);
     for k in [k0.wrapping_sub(1), k0 + 1, k0.wrapping_sub(2), k0 + 2] {
