@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use bloomlab::core::alloc;
 use bloomlab::cuckoo::MAX_RELOCATIONS;
 use bloomlab::prelude::*;
+use bloomlab_testkit::machine::resident_bytes;
 
 /// The environment variable that names the case a child runs.
 const CASE_VAR: &str = "BLOOMLAB_NO_ABORT_CASE";
@@ -144,14 +145,6 @@ const GROWTHS: [u32; 7] = [0, 1, 2, 4, 5, 1 << 16, u32::MAX];
 
 /// Memory caps.
 const MAX_BYTES: [usize; 4] = [0, 1, 4096, usize::MAX];
-
-/// Resident memory of this process in bytes, from /proc/self/status.
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
 
 fn resident() -> String {
     resident_bytes().map_or("?".into(), |b| format!("{} MiB", b >> 20))

@@ -7,14 +7,7 @@
 //! its table is committed at build; it is still allocated fallibly.)
 
 use bloomlab_classic::{AtomicBloomFilter, BloomFilter};
-
-/// Resident memory of this process, in bytes (Linux), from /proc/self/status.
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+use bloomlab_testkit::machine::resident_bytes;
 
 /// Tables of 2 GiB: resident memory must grow by far less than that.
 const TABLE_BITS: u64 = 1 << 34;

@@ -4,8 +4,8 @@
 //! - [`stats`]: binomial acceptance intervals and Clopper–Pearson intervals;
 //! - [`conformance`]: the suite every variant's tests run against a constructor;
 //! - [`fuzz`]: decode-and-use fuzzing of a variant's decoder, under a watchdog;
-//! - [`machine`]: how this machine's allocator treats oversized requests, and
-//!   a watchdog for one call.
+//! - [`machine`]: how this machine's allocator treats oversized requests, the
+//!   process's resident memory, and a watchdog for one call.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -11,6 +11,15 @@ pub fn refuses_oversized_requests() -> bool {
     std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() != "1")
 }
 
+/// Resident memory of this process in bytes (Linux, from
+/// `/proc/self/status`), or `None` where it cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Runs `work` on its own thread and panics, naming `what`, if it has not
 /// returned within `limit`: a hang becomes a test failure, not a stuck CI
 /// job. (The thread is left behind; the test process ends soon after.)
