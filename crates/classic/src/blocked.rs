@@ -217,6 +217,63 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         })
     }
 
+    /// Rebuilds a filter from raw parts: the words of its blocks (bit `p` of
+    /// block `b` in `words[8 * b + p / 64]` at `1 << (p % 64)`, as
+    /// [`words`](Self::words) yields them), `k`, the count of inserts and
+    /// the hasher. This is how a table kept elsewhere (in Redis, say) comes
+    /// back into memory.
+    ///
+    /// ```
+    /// use bloomlab_classic::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::builder(1_000, 0.01).seed(1).build()?;
+    /// f.insert(&7u64)?;
+    /// let words: Vec<u64> = f.words().collect();
+    /// let g = BlockedBloomFilter::from_words(words, f.num_hashes(), f.len(), *f.hasher())?;
+    /// assert!(g == f && g.contains(&7u64));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`BuildError::Param`] for zero hashes or more than
+    /// [`MAX_HASHES`](classic::MAX_HASHES), or no words;
+    /// [`BuildError::WordCount`] unless the words fill whole blocks of 8;
+    /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
+    pub fn from_words(
+        words: Vec<u64>,
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+    ) -> Result<Self, BuildError> {
+        check_hashes(num_hashes)?;
+        if words.is_empty() {
+            return Err(ParamError::ZeroBits.into());
+        }
+        if words.len() % BLOCK_WORDS != 0 {
+            return Err(BuildError::WordCount {
+                expected: words.len().next_multiple_of(BLOCK_WORDS) as u64,
+                found: words.len() as u64,
+            });
+        }
+        let mut filter = Self::zeroed(words.len() / BLOCK_WORDS, num_hashes, hasher)?;
+        for (block, chunk) in filter
+            .blocks
+            .iter_mut()
+            .zip(words.chunks_exact(BLOCK_WORDS))
+        {
+            block.0.copy_from_slice(chunk);
+        }
+        filter.len = len;
+        Ok(filter)
+    }
+
+    /// The table as 64-bit words, block after block: bit `p` of block `b` is
+    /// `words[8 * b + p / 64] >> (p % 64) & 1`.
+    pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.blocks.iter().flat_map(|b| b.0)
+    }
+
     /// Blocks of 512 bits.
     pub fn num_blocks(&self) -> u64 {
         self.blocks.len() as u64

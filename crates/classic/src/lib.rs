@@ -74,3 +74,4 @@ pub use bloomlab_core::{
 };
 pub use builder::{AtomicBuilder, BlockedBuilder, Builder};
 pub use error::{BuildError, MergeError};
+pub use sizing::BLOCK_BITS;

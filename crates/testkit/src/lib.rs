@@ -5,7 +5,9 @@
 //! - [`conformance`]: the suite every variant's tests run against a constructor;
 //! - [`fuzz`]: decode-and-use fuzzing of a variant's decoder, under a watchdog;
 //! - [`machine`]: how this machine's allocator treats oversized requests, the
-//!   process's resident memory, and a watchdog for one call.
+//!   process's resident memory, and a watchdog for one call;
+//! - [`redis_server`]: real `redis-server` processes, standalone or as a
+//!   Cluster, on free loopback ports, with a tiny RESP client.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -13,4 +15,5 @@ pub mod conformance;
 pub mod fuzz;
 pub mod keys;
 pub mod machine;
+pub mod redis_server;
 pub mod stats;

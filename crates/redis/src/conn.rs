@@ -1,0 +1,195 @@
+//! Running commands: one pipelined round trip at a time, on a single server
+//! or a Cluster, blocking or async, with the scripts reloaded when a server
+//! has forgotten them.
+//!
+//! Every operation is an [`Op`]: it says which commands its next round trip
+//! sends and reads their replies, without doing any I/O itself, so the
+//! blocking and the async filters share all of it and differ only in the
+//! few lines of [`drive`] (and `aio::drive`).
+
+use redis::{Cmd, RedisError, Value};
+
+use crate::scripts;
+
+/// The replies of one round trip, or how it broke.
+pub type Replies = Result<Vec<Value>, Failed>;
+
+/// A round trip that broke: the replies that arrived before the error, in
+/// order, then the error.
+#[derive(Debug)]
+pub struct Failed {
+    /// Replies received before the connection failed.
+    pub replies: Vec<Value>,
+    /// What failed.
+    pub error: RedisError,
+}
+
+impl From<RedisError> for Failed {
+    fn from(error: RedisError) -> Self {
+        Failed {
+            replies: Vec::new(),
+            error,
+        }
+    }
+}
+
+/// An operation as a sequence of round trips.
+pub trait Op {
+    /// What it returns.
+    type Output;
+    /// How it fails.
+    type Error;
+    /// The commands of the next round trip; empty when the operation is done.
+    fn commands(&mut self) -> Vec<Cmd>;
+    /// Reads the replies to the commands just sent.
+    fn absorb(&mut self, replies: Replies) -> Result<(), Self::Error>;
+    /// The result, once [`commands`](Self::commands) is empty.
+    fn finish(self) -> Result<Self::Output, Self::Error>;
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// A blocking connection a filter runs on: a single server's
+/// [`redis::Connection`] or a Cluster's
+/// [`redis::cluster::ClusterConnection`]. The filter takes it by value;
+/// [`into_connection`](crate::RedisBloomFilter::into_connection) gives it
+/// back.
+pub trait Connection: private::Sealed {
+    /// Sends `cmds` in one pipeline (one per node on a Cluster) and returns
+    /// one reply per command; a command's error is its reply.
+    #[doc(hidden)]
+    fn round_trip(&mut self, cmds: &[Cmd]) -> Replies;
+
+    /// Loads `script` on every server that serves keys.
+    #[doc(hidden)]
+    fn load(&mut self, script: &redis::Script) -> Result<(), RedisError>;
+}
+
+impl private::Sealed for redis::Connection {}
+
+impl Connection for redis::Connection {
+    fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
+        // Sent as one write, read reply by reply, so that a connection lost
+        // part-way still tells which commands were answered.
+        let mut pipe = redis::pipe();
+        for c in cmds {
+            pipe.add_command(c.clone());
+        }
+        self.send_packed_command(&pipe.get_packed_pipeline())?;
+        let mut replies = Vec::with_capacity(cmds.len());
+        for _ in cmds {
+            match self.recv_response() {
+                Ok(v) => replies.push(v),
+                Err(error) => return Err(Failed { replies, error }),
+            }
+        }
+        Ok(replies)
+    }
+
+    fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        script.prepare_invoke().load(self).map(drop)
+    }
+}
+
+impl private::Sealed for redis::cluster::ClusterConnection {}
+
+impl Connection for redis::cluster::ClusterConnection {
+    fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
+        let mut pipe = redis::cluster::cluster_pipe();
+        for c in cmds {
+            pipe.add_command(c.clone());
+        }
+        pipe.query(self)
+            .or_else(|error| cluster_errors(cmds.len(), error))
+    }
+
+    fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        // SCRIPT LOAD is routed to every master.
+        script.prepare_invoke().load(self).map(drop)
+    }
+}
+
+/// A Cluster pipeline reports server errors instead of its replies. When
+/// every command failed, those errors are the replies; otherwise the other
+/// replies are lost and the round trip counts as broken.
+pub fn cluster_errors(cmds: usize, error: RedisError) -> Replies {
+    let Some(errors) = error.clone().into_server_errors() else {
+        return Err(error.into());
+    };
+    if errors.len() == cmds && errors.iter().enumerate().all(|(i, (j, _))| i == *j) {
+        return Ok(errors
+            .iter()
+            .map(|(_, e)| Value::ServerError(e.clone()))
+            .collect());
+    }
+    let error = errors.first().map_or(error, |(_, e)| e.clone().into());
+    Err(error.into())
+}
+
+/// Runs `op` to the end on `conn`.
+pub fn drive<C: Connection + ?Sized, O: Op>(
+    conn: &mut C,
+    mut op: O,
+) -> Result<O::Output, O::Error> {
+    loop {
+        let cmds = op.commands();
+        if cmds.is_empty() {
+            return op.finish();
+        }
+        let mut replies = conn.round_trip(&cmds);
+        if let Some(retry) = forgotten(&cmds, &replies) {
+            // A server restarted or flushed its scripts: those commands did
+            // not run, so load the scripts and send just them again.
+            let again = scripts::all()
+                .into_iter()
+                .try_for_each(|s| conn.load(s))
+                .map_err(Failed::from)
+                .and_then(|()| {
+                    conn.round_trip(&retry.iter().map(|&i| cmds[i].clone()).collect::<Vec<_>>())
+                });
+            replies = splice(replies, &retry, again);
+        }
+        op.absorb(replies)?;
+    }
+}
+
+/// The indexes of the commands refused with `NOSCRIPT`, if any.
+pub fn forgotten(cmds: &[Cmd], replies: &Replies) -> Option<Vec<usize>> {
+    let replies = replies.as_ref().ok()?;
+    let idx: Vec<usize> = replies
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| matches!(v, Value::ServerError(e) if e.code() == "NOSCRIPT"))
+        .map(|(i, _)| i)
+        .collect();
+    (!idx.is_empty() && idx.len() <= cmds.len()).then_some(idx)
+}
+
+/// `first` with the replies at `retry` replaced by `again`'s.
+pub fn splice(first: Replies, retry: &[usize], again: Replies) -> Replies {
+    let mut replies = first?;
+    match again {
+        Ok(values) => {
+            for (&i, v) in retry.iter().zip(values) {
+                replies[i] = v;
+            }
+            Ok(replies)
+        }
+        Err(failed) => {
+            // What arrived before the failure stands; the retried commands
+            // answered before it too.
+            let answered = failed.replies.len();
+            for (&i, v) in retry.iter().zip(failed.replies) {
+                replies[i] = v;
+            }
+            let cut = retry.get(answered).copied().unwrap_or(replies.len());
+            replies.truncate(cut);
+            Err(Failed {
+                replies,
+                error: failed.error,
+            })
+        }
+    }
+}

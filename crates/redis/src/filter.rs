@@ -1,0 +1,358 @@
+//! [`RedisBlockedFilter`]: the blocking API of the Bloom and counting filters.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
+
+use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_core::DefaultHasher;
+
+use crate::conn::{Connection, drive};
+use crate::error::{BatchError, Error};
+use crate::layout::{Cell, Keys};
+use crate::meta::Meta;
+use crate::ops::{self, Start};
+use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
+
+/// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
+/// 1 MiB, sized and hashed exactly as
+/// [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter).
+///
+/// See the [crate docs](crate) for the layout, an example and what happens
+/// on restart.
+pub type RedisBloomFilter<T, C> = RedisBlockedFilter<T, C, Bits>;
+
+/// A counting Bloom filter kept in Redis: the layout of [`RedisBloomFilter`]
+/// with a 4-bit saturating counter (`BITFIELD … OVERFLOW SAT INCRBY u4`) per
+/// bit, so items can be removed. It answers `contains` exactly as the Bloom
+/// filter of the same seed and size, and removes as
+/// [`CountingBloomFilter`](bloomlab_core::Deletable) does: a counter at 15
+/// stays there, and a remove the counters prove wrong changes nothing.
+pub type RedisCountingBloomFilter<T, C> = RedisBlockedFilter<T, C, Counters>;
+
+/// A blocked filter kept in Redis, over a blocking connection `C`; use it
+/// through [`RedisBloomFilter`] and [`RedisCountingBloomFilter`].
+///
+/// `T` is the item type, as in the in-memory filters: items are hashed with
+/// the filter's SipHash key, kept in its metadata so that every process
+/// hashes alike.
+pub struct RedisBlockedFilter<T: ?Sized, C, L> {
+    conn: C,
+    inner: TableFilter,
+    item: PhantomData<fn(&T) -> L>,
+}
+
+impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisBlockedFilter")
+            .field("name", &self.inner.keys.name())
+            .field("kind", &self.inner.meta.kind)
+            .field("blocks", &self.inner.table.blocks)
+            .field("hashes", &self.inner.table.hashes)
+            .field("shards", &self.inner.table.shards())
+            .finish()
+    }
+}
+
+impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
+    /// Creates the filter `name` for `expected_items` at rate `fpr`, with a
+    /// random hash key and shards of at most 1 MiB, or opens it if it exists
+    /// with the same parameters (the random key then yields to the stored
+    /// one, so processes that race to create it end up sharing one filter).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Mismatch`] if `name` holds a filter with other parameters
+    /// (checked atomically on the server); [`Error::Param`] for a rate or
+    /// size no filter can have; [`Error::InvalidName`]; connection and type
+    /// errors as they come.
+    pub fn create(conn: C, name: &str, expected_items: usize, fpr: f64) -> Result<Self, Error> {
+        Self::create_with(conn, name, expected_items, fpr, Options::new())
+    }
+
+    /// [`create`](Self::create) with a seed or a shard size.
+    ///
+    /// # Errors
+    ///
+    /// As [`create`](Self::create); a seed that gives another key than the
+    /// existing filter's is a [`Error::Mismatch`].
+    pub fn create_with(
+        mut conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+        options: Options,
+    ) -> Result<Self, Error> {
+        let keys = Keys::spread(name)?;
+        let (wanted, _) = TableFilter::design(L::KIND, expected_items, fpr, &options)?;
+        crate::table::table_of(&wanted, L::CELL)?;
+        let start = Start::Create(wanted, options.get_seed().is_some());
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, L::CELL))?;
+        Self::with(conn, keys, meta)
+    }
+
+    /// Opens the existing filter `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`], [`Error::Incomplete`] if its creation has not
+    /// finished, [`Error::Mismatch`] if `name` is another kind of filter,
+    /// [`Error::CorruptMetadata`].
+    pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
+        let keys = Keys::spread(name)?;
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, Start::Open, L::CELL))?;
+        Self::with(conn, keys, meta)
+    }
+
+    fn with(conn: C, keys: Keys, meta: Meta) -> Result<Self, Error> {
+        Ok(Self {
+            conn,
+            inner: TableFilter::from_meta(keys, meta, L::KIND, L::CELL)?,
+            item: PhantomData,
+        })
+    }
+
+    /// Adds `item`; `true` if it was not reported present before (for the
+    /// counting filter: if one of its counters was zero). One command.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::WrongType`], [`Error::ShardMissing`].
+    pub fn insert(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        one(drive(&mut self.conn, self.inner.probe(&[hash], true)))
+    }
+
+    /// `false`: `item` was never inserted. `true`: it probably was. One
+    /// read-only command.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn contains<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        one(drive(&mut self.conn, self.inner.probe(&[hash], false)))
+    }
+
+    /// Inserts every item of `items` in one pipeline (one round trip per
+    /// server) and returns how many were new.
+    ///
+    /// # Errors
+    ///
+    /// A [`BatchError`] naming the items stored, those whose fate is unknown
+    /// (replies lost with the connection) and the cause.
+    pub fn insert_batch(&mut self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let hashes: Vec<u64> = items
+            .iter()
+            .map(|i| self.inner.hasher.hash_one(i))
+            .collect();
+        count_new(drive(&mut self.conn, self.inner.probe(&hashes, true)))
+    }
+
+    /// Looks up every item of `items` in one pipeline; the answers, in order,
+    /// are those of [`contains`](Self::contains).
+    ///
+    /// # Errors
+    ///
+    /// As [`contains`](Self::contains).
+    pub fn contains_batch<Q: Hash>(&mut self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hashes: Vec<u64> = items
+            .iter()
+            .map(|i| self.inner.hasher.hash_one(i))
+            .collect();
+        drive(&mut self.conn, self.inner.probe(&hashes, false)).map_err(|e| *e.source)
+    }
+
+    /// The items the filter holds, estimated from its non-zero cells
+    /// (`BITCOUNT` of every shard for the Bloom filter, as Redisson's
+    /// `count()`; the counters read back for the counting filter), for
+    /// Poisson block loads. It counts distinct items; duplicates are not
+    /// seen. Infinity for a full table.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::ShardMissing`].
+    pub fn estimated_count(&mut self) -> Result<f64, Error> {
+        let nonzero = drive(
+            &mut self.conn,
+            ops::nonzero_cells(self.inner.table, &self.inner.keys),
+        )?;
+        Ok(ops::estimate_items(&self.inner.table, nonzero))
+    }
+
+    /// The false-positive rate the filter has now, from theory
+    /// ([`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact))
+    /// at its [`estimated_count`](Self::estimated_count).
+    ///
+    /// # Errors
+    ///
+    /// As [`estimated_count`](Self::estimated_count).
+    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
+        let n = self.estimated_count()?;
+        Ok(self.inner.fpr_at(n))
+    }
+
+    /// Deletes every key of the filter (its metadata first, so no process
+    /// opens it half-deleted). Other processes' handles then fail with
+    /// [`Error::ShardMissing`].
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; the keys not yet deleted stay.
+    pub fn delete(&mut self) -> Result<(), Error> {
+        drive(&mut self.conn, ops::delete(self.inner.all_keys()))
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        self.inner.keys.name()
+    }
+
+    /// Blocks of 512 cells.
+    pub fn num_blocks(&self) -> u64 {
+        self.inner.table.blocks
+    }
+
+    /// `k`, the cells per item (all in one block).
+    pub fn num_hashes(&self) -> u32 {
+        self.inner.table.hashes
+    }
+
+    /// Shard keys.
+    pub fn num_shards(&self) -> u64 {
+        self.inner.table.shards()
+    }
+
+    /// The keys of the shards, in order.
+    pub fn shard_keys(&self) -> Vec<String> {
+        (0..self.num_shards())
+            .map(|s| self.inner.keys.shard(s))
+            .collect()
+    }
+
+    /// Bytes of the table in Redis (blocks and guard bytes, not Redis's own
+    /// per-key overhead).
+    pub fn memory_bytes(&self) -> u64 {
+        self.inner.table.bytes()
+    }
+
+    /// The items and rate the filter was sized for (`None` when imported).
+    pub fn design(&self) -> Option<(u64, f64)> {
+        self.inner.meta.design
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &DefaultHasher {
+        &self.inner.hasher
+    }
+
+    /// The connection, to run other commands on it.
+    pub fn connection_mut(&mut self) -> &mut C {
+        &mut self.conn
+    }
+
+    /// Gives the connection back.
+    pub fn into_connection(self) -> C {
+        self.conn
+    }
+}
+
+impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
+    /// Copies an in-memory filter into Redis as a new filter `name`, with
+    /// its hash key, blocks and bits.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Exists`] if `name` is taken (nothing is overwritten);
+    /// connection errors (the filter is then left incomplete, and
+    /// [`open`](Self::open) refuses it until it is deleted).
+    pub fn import(
+        mut conn: C,
+        name: &str,
+        filter: &BlockedBloomFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        let keys = Keys::spread(name)?;
+        let meta = Meta {
+            kind: crate::meta::Kind::Bloom,
+            design: None,
+            blocks: filter.num_blocks(),
+            hashes: filter.num_hashes(),
+            max_shard_bytes: max_shard_bytes as u64,
+            key: filter.hasher().key(),
+            growth: None,
+        };
+        let table = crate::table::table_of(&meta, Cell::Bit)?;
+        let words: Vec<u64> = filter.words().collect();
+        let per_shard = (table.shard_blocks * 8) as usize;
+        let bytes = words
+            .chunks(per_shard)
+            .map(|chunk| {
+                let mut b: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
+                b.push(crate::layout::GUARD);
+                b
+            })
+            .collect();
+        let start = Start::Import(meta, bytes);
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, Cell::Bit))?;
+        Self::with(conn, keys, meta)
+    }
+
+    /// Copies the filter into memory: the same blocks, bits and hash key, so
+    /// it answers exactly as this one does. Its `len` is the
+    /// [`estimated_count`](Self::estimated_count), rounded.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; [`Error::ShardMissing`] for a shard of the wrong
+    /// length or without its guard.
+    pub fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
+        let words = drive(
+            &mut self.conn,
+            ops::export(self.inner.table, &self.inner.keys),
+        )?;
+        let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+        let len = ops::estimate_items(&self.inner.table, nonzero);
+        let len = if len.is_finite() {
+            len.round() as usize
+        } else {
+            usize::MAX
+        };
+        BlockedBloomFilter::from_words(words, self.inner.table.hashes, len, self.inner.hasher)
+            .map_err(|e| Error::CorruptMetadata {
+                key: self.inner.keys.meta(),
+                reason: e.to_string(),
+            })
+    }
+}
+
+impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Counters> {
+    /// Removes one occurrence of `item`: one script on its shard decrements
+    /// each of its counters that is not saturated.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotPresent`], with nothing changed, when the counters prove
+    /// `item` absent; connection errors; [`Error::ShardMissing`].
+    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        let op = ops::remove(self.inner.table, &self.inner.keys, hash);
+        drive(&mut self.conn, op)
+    }
+}

@@ -1,0 +1,392 @@
+//! Where an item's bits live: blocks, shard keys and offsets, and the
+//! `BITFIELD` commands that read and write them.
+//!
+//! A table is `blocks` blocks of 512 cells (a cell is a bit, or a 4-bit
+//! counter), cut into shard keys of at most `max_shard_bytes`: shard `s`
+//! holds blocks `s * shard_blocks ..`, and after them one guard byte,
+//! [`GUARD`], written when the filter is created. An item's block is
+//! `reduce(hash, blocks)` and its cells in the block are
+//! `BlockPositions::new(hash, 9).take(k)`, exactly as
+//! [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter) places its
+//! bits, so both answer alike for the same hash key.
+//!
+//! Bit `p` of a block is stored at Redis bit offset `p ^ 7` of the block:
+//! Redis numbers the bits of a byte from the most significant, the in-memory
+//! table from the least, and the swap makes a shard's bytes equal to the
+//! in-memory table's words written little-endian, so export and import are
+//! byte copies.
+
+use bloomlab_core::hash::{BlockPositions, reduce};
+use redis::{Cmd, Value, cmd};
+
+use crate::error::Error;
+
+/// Cells in one block, as in
+/// [`BLOCK_BITS`](bloomlab_classic::BLOCK_BITS).
+pub const BLOCK_CELLS: u32 = bloomlab_classic::BLOCK_BITS;
+
+/// `log2(BLOCK_CELLS)`.
+const LOG2_BLOCK_CELLS: u32 = BLOCK_CELLS.trailing_zeros();
+
+/// The value of the byte after a shard's blocks. Every command that touches
+/// a shard reads it: a shard lost and recreated by a write reads 0 there.
+pub const GUARD: u8 = 0xA5;
+
+/// The default cap on a shard key's size: 1 MiB, small enough that no
+/// command on it stalls the server and that a Cluster spreads a large filter
+/// over its nodes.
+pub const DEFAULT_MAX_SHARD_BYTES: usize = 1 << 20;
+
+/// The largest string Redis stores.
+pub const REDIS_MAX_STRING: usize = 512 << 20;
+
+/// What a cell holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// One bit.
+    Bit,
+    /// A 4-bit saturating counter.
+    Counter,
+}
+
+impl Cell {
+    fn bits(self) -> u64 {
+        match self {
+            Cell::Bit => 1,
+            Cell::Counter => 4,
+        }
+    }
+}
+
+/// The geometry of one table: checked once, then trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table {
+    /// Blocks in the table.
+    pub blocks: u64,
+    /// `k`, cells per item.
+    pub hashes: u32,
+    /// What a cell holds.
+    pub cell: Cell,
+    /// Blocks per shard (the last shard may hold fewer).
+    pub shard_blocks: u64,
+}
+
+/// Where one item lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// Its shard.
+    pub shard: u64,
+    /// Its cells' offsets in the shard: Redis bit offsets for bits, counter
+    /// indexes for counters.
+    pub cells: Vec<u64>,
+}
+
+impl Table {
+    /// A table of `blocks` blocks and `hashes` cells per item, cut into
+    /// shards of at most `max_shard_bytes` bytes.
+    pub fn new(
+        blocks: u64,
+        hashes: u32,
+        cell: Cell,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        let block_bytes = u64::from(BLOCK_CELLS) * cell.bits() / 8;
+        let needed = block_bytes as usize + 1;
+        if max_shard_bytes < needed {
+            return Err(Error::ShardTooSmall {
+                max_shard_bytes,
+                needed,
+            });
+        }
+        if max_shard_bytes > REDIS_MAX_STRING {
+            return Err(bloomlab_core::ParamError::TooLarge {
+                needed: max_shard_bytes as u128,
+                limit: REDIS_MAX_STRING as u128,
+            }
+            .into());
+        }
+        let per_shard = (max_shard_bytes as u64 - 1) / block_bytes;
+        let shards = blocks.div_ceil(per_shard);
+        Ok(Self {
+            blocks,
+            hashes,
+            cell,
+            // Balanced: every shard but the last holds this many blocks.
+            shard_blocks: blocks.div_ceil(shards),
+        })
+    }
+
+    /// Bytes of one block.
+    pub fn block_bytes(&self) -> u64 {
+        u64::from(BLOCK_CELLS) * self.cell.bits() / 8
+    }
+
+    /// Shard keys.
+    pub fn shards(&self) -> u64 {
+        self.blocks.div_ceil(self.shard_blocks)
+    }
+
+    /// Blocks in shard `s`.
+    pub fn blocks_in(&self, s: u64) -> u64 {
+        self.shard_blocks.min(self.blocks - s * self.shard_blocks)
+    }
+
+    /// The Redis bit offset of shard `s`'s guard byte.
+    pub fn guard_offset(&self, s: u64) -> u64 {
+        self.blocks_in(s) * self.block_bytes() * 8
+    }
+
+    /// Bytes of the table in Redis, guards included.
+    pub fn bytes(&self) -> u64 {
+        self.blocks * self.block_bytes() + self.shards()
+    }
+
+    /// The shard and cell offsets of the item of 64-bit hash `hash`.
+    pub fn locate(&self, hash: u64) -> Location {
+        let block = reduce(hash, self.blocks);
+        let (shard, local) = (block / self.shard_blocks, block % self.shard_blocks);
+        let base = local * u64::from(BLOCK_CELLS);
+        let cells = BlockPositions::new(hash, LOG2_BLOCK_CELLS)
+            .take(self.hashes as usize)
+            .map(|p| match self.cell {
+                Cell::Bit => base + u64::from(p ^ 7),
+                Cell::Counter => base + u64::from(p),
+            })
+            .collect();
+        Location { shard, cells }
+    }
+
+    /// The command that adds the item at `at` in shard key `key`, whose reply
+    /// [`inserted`](Self::inserted) reads.
+    pub fn insert_cmd(&self, key: &str, at: &Location) -> Cmd {
+        let mut c = cmd("BITFIELD");
+        c.arg(key);
+        match self.cell {
+            Cell::Bit => {
+                for &o in &at.cells {
+                    c.arg("SET").arg("u1").arg(o).arg(1);
+                }
+            }
+            Cell::Counter => {
+                c.arg("OVERFLOW").arg("SAT");
+                for &o in &at.cells {
+                    c.arg("INCRBY").arg("u4").arg(format!("#{o}")).arg(1);
+                }
+            }
+        }
+        c.arg("GET").arg("u8").arg(self.guard_offset(at.shard));
+        c
+    }
+
+    /// The read-only command that looks the item at `at` up, whose reply
+    /// [`present`](Self::present) reads.
+    pub fn contains_cmd(&self, key: &str, at: &Location) -> Cmd {
+        let mut c = cmd("BITFIELD_RO");
+        c.arg(key);
+        for &o in &at.cells {
+            match self.cell {
+                Cell::Bit => c.arg("GET").arg("u1").arg(o),
+                Cell::Counter => c.arg("GET").arg("u4").arg(format!("#{o}")),
+            };
+        }
+        c.arg("GET").arg("u8").arg(self.guard_offset(at.shard));
+        c
+    }
+
+    /// The command that writes shard `s`'s guard byte, creating the shard at
+    /// its full size (zeroed) if it does not exist.
+    pub fn guard_cmd(&self, key: &str, s: u64) -> Cmd {
+        let mut c = cmd("BITFIELD");
+        c.arg(key)
+            .arg("SET")
+            .arg("u8")
+            .arg(self.guard_offset(s))
+            .arg(GUARD);
+        c
+    }
+
+    /// Whether an insert was new, from its reply: a bit was 0, or a counter
+    /// went from 0 to 1.
+    pub fn inserted(&self, key: &str, reply: &Value) -> Result<bool, Error> {
+        let cells = self.cells(key, reply)?;
+        Ok(match self.cell {
+            Cell::Bit => cells.contains(&0),
+            Cell::Counter => cells.contains(&1),
+        })
+    }
+
+    /// Whether a lookup found every cell non-zero, from its reply.
+    pub fn present(&self, key: &str, reply: &Value) -> Result<bool, Error> {
+        Ok(!self.cells(key, reply)?.contains(&0))
+    }
+
+    /// The cell values of a `BITFIELD` reply, after checking the guard.
+    fn cells(&self, key: &str, reply: &Value) -> Result<Vec<i64>, Error> {
+        let values = int_array(key, reply)?;
+        match values.split_last() {
+            Some((&guard, cells)) if cells.len() == self.hashes as usize => {
+                if guard == i64::from(GUARD) {
+                    Ok(cells.to_vec())
+                } else {
+                    Err(Error::ShardMissing {
+                        key: key.to_owned(),
+                    })
+                }
+            }
+            _ => Err(unexpected(key, reply)),
+        }
+    }
+}
+
+/// The integers of an array reply, or the error the reply carries.
+pub fn int_array(key: &str, reply: &Value) -> Result<Vec<i64>, Error> {
+    check(key, reply)?;
+    match reply {
+        Value::Array(items) => items
+            .iter()
+            .map(|v| match v {
+                Value::Int(i) => Ok(*i),
+                _ => Err(unexpected(key, reply)),
+            })
+            .collect(),
+        _ => Err(unexpected(key, reply)),
+    }
+}
+
+/// The error a reply carries, typed: `WRONGTYPE` names the key.
+pub fn check(key: &str, reply: &Value) -> Result<(), Error> {
+    match reply {
+        Value::ServerError(e) => Err(server_error(key, e)),
+        _ => Ok(()),
+    }
+}
+
+/// A server's error reply for a command on `key`, typed.
+pub fn server_error(key: &str, e: &redis::ServerError) -> Error {
+    match e.code() {
+        "WRONGTYPE" => Error::WrongType {
+            key: key.to_owned(),
+        },
+        _ => match e.details() {
+            Some(d) if d.contains(crate::scripts::SHARD_MISSING) => Error::ShardMissing {
+                key: key.to_owned(),
+            },
+            Some(d) if d.contains(crate::scripts::META_MISSING) => Error::NotFound {
+                name: key.to_owned(),
+            },
+            _ => Error::Redis(e.clone().into()),
+        },
+    }
+}
+
+/// A reply of the wrong shape.
+pub fn unexpected(key: &str, reply: &Value) -> Error {
+    Error::Redis(redis::RedisError::from((
+        redis::ErrorKind::UnexpectedReturnType,
+        "unexpected reply",
+        format!("for key {key:?}: {reply:?}"),
+    )))
+}
+
+/// The keys of one filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keys {
+    name: String,
+    prefix: String,
+}
+
+impl Keys {
+    /// Keys that spread over the Cluster's slots (`name:meta`, `name:0`, ..).
+    pub fn spread(name: &str) -> Result<Self, Error> {
+        Self::with_prefix(name, name.to_owned())
+    }
+
+    /// Keys that share one hash tag (`{name}:meta`, `{name}:0:0`, ..), so
+    /// that one script can touch them all.
+    pub fn tagged(name: &str) -> Result<Self, Error> {
+        Self::with_prefix(name, format!("{{{name}}}"))
+    }
+
+    fn with_prefix(name: &str, prefix: String) -> Result<Self, Error> {
+        if name.is_empty() || name.contains(['{', '}']) {
+            return Err(Error::InvalidName(name.to_owned()));
+        }
+        Ok(Self {
+            name: name.to_owned(),
+            prefix,
+        })
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The metadata hash.
+    pub fn meta(&self) -> String {
+        format!("{}:meta", self.prefix)
+    }
+
+    /// Shard `s` of the filter's one table.
+    pub fn shard(&self, s: u64) -> String {
+        format!("{}:{s}", self.prefix)
+    }
+
+    /// Shard `s` of layer `layer`.
+    pub fn layer_shard(&self, layer: u32, s: u64) -> String {
+        format!("{}:{layer}:{s}", self.prefix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_balanced_and_bounded() {
+        let t = Table::new(1000, 7, Cell::Bit, 64 * 300 + 1).unwrap();
+        assert_eq!((t.shards(), t.shard_blocks), (4, 250));
+        assert_eq!(t.blocks_in(3), 250);
+        let t = Table::new(1001, 7, Cell::Bit, 64 * 300 + 1).unwrap();
+        assert_eq!((t.shards(), t.shard_blocks, t.blocks_in(3)), (4, 251, 248));
+        assert!(t.shard_blocks * t.block_bytes() < 64 * 300 + 1);
+        let c = Table::new(10, 7, Cell::Counter, DEFAULT_MAX_SHARD_BYTES).unwrap();
+        assert_eq!(
+            (c.shards(), c.block_bytes(), c.guard_offset(0)),
+            (1, 256, 20_480)
+        );
+        assert!(matches!(
+            Table::new(10, 7, Cell::Bit, 64),
+            Err(Error::ShardTooSmall { needed: 65, .. })
+        ));
+    }
+
+    #[test]
+    fn cells_match_the_in_memory_bit_order() {
+        // Redis bit offset o is bit 7 - o % 8 of byte o / 8; the in-memory
+        // table keeps bit p at bit p % 8 of little-endian byte p / 8.
+        let t = Table::new(3, 5, Cell::Bit, DEFAULT_MAX_SHARD_BYTES).unwrap();
+        for hash in [1u64, 99, u64::MAX] {
+            let at = t.locate(hash);
+            let block = reduce(hash, 3);
+            for (o, p) in at.cells.iter().zip(BlockPositions::new(hash, 9)) {
+                let (byte, bit_from_msb) = (o / 8, o % 8);
+                let p = u64::from(p) + block * 512;
+                assert_eq!((byte, 7 - bit_from_msb), (p / 8, p % 8));
+            }
+        }
+    }
+
+    #[test]
+    fn names_that_would_move_slots_are_refused() {
+        for bad in ["", "a{b", "}x", "{t}"] {
+            assert!(matches!(Keys::spread(bad), Err(Error::InvalidName(_))));
+        }
+        let k = Keys::tagged("users").unwrap();
+        assert_eq!(
+            (k.meta(), k.layer_shard(2, 5)),
+            ("{users}:meta".into(), "{users}:2:5".into())
+        );
+        assert_eq!(Keys::spread("users").unwrap().shard(3), "users:3");
+    }
+}

@@ -1,0 +1,68 @@
+//! bloomlab-redis: Bloom filters kept in Redis, shared by every process that
+//! connects, surviving restarts, on stock Redis 7 (standalone or Cluster) —
+//! no server module needed.
+//!
+//! - [`RedisBloomFilter`]: the blocked Bloom filter of
+//!   [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter), same
+//!   sizing, hashing and answers; [`export`](RedisBloomFilter::export) and
+//!   [`import`](RedisBloomFilter::import) move it between memory and Redis.
+//! - [`RedisCountingBloomFilter`]: the same layout with 4-bit saturating
+//!   counters, so items can be removed.
+//! - [`RedisScalableBloomFilter`]: layers that open as it fills, keeping a
+//!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`), one script per
+//!   insert so concurrent writers never overfill a layer.
+//!
+//! # Layout
+//!
+//! A filter `name` is a metadata hash `name:meta` (format version, kind,
+//! blocks, hashes, shard size, SipHash key, the items and rate it was sized
+//! for) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
+//! ([`Options::max_shard_bytes`]). An item's `k` bits all lie in one 512-bit
+//! block of one shard, so each operation is one single-key command
+//! (`BITFIELD`, `BITFIELD_RO`, or a script for a counting remove) and the
+//! shards spread over a Cluster's slots. Each shard ends with a guard byte
+//! written at creation: every command reads it, so a shard lost in a restart
+//! without persistence is an [`Error::ShardMissing`], never a silent false
+//! negative. A scalable filter's keys share the hash tag `{name}`, so one
+//! script sees all its layers; it lives on one Cluster node.
+//!
+//! Batches (`insert_batch`, `contains_batch`) are one pipeline: one round
+//! trip on a single server, one per node on a Cluster.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use bloomlab_redis::{Options, RedisBloomFilter};
+//!
+//! let client = redis::Client::open("redis://127.0.0.1/")?;
+//! // Every process runs the same line: the first creates the filter, the
+//! // others open it (a filter of that name with other parameters is an error).
+//! let mut users = RedisBloomFilter::<str, _>::create(client.get_connection()?, "users", 1_000_000, 0.01)?;
+//! users.insert("alice")?;
+//! assert!(users.contains("alice")?);
+//! assert_eq!(users.contains_batch(&["alice", "bob"])?, [true, false]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! On a Cluster, pass a [`redis::cluster::ClusterConnection`] instead. With
+//! the `tokio` feature, [`aio`] has the same filters over async connections.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod conn;
+mod error;
+mod filter;
+mod layout;
+mod meta;
+mod ops;
+mod scalable;
+mod scripts;
+mod table;
+
+pub use conn::Connection;
+pub use error::{BatchError, Error};
+pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
+pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD};
+pub use meta::{FORMAT, Kind};
+pub use scalable::{RedisScalableBloomFilter, ScalableOptions};
+pub use table::{Bits, Cells, Counters, Options};

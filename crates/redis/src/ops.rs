@@ -1,0 +1,432 @@
+//! The operations, as [`Op`]s: which commands each round trip sends and what
+//! the replies mean. No I/O here.
+
+use std::collections::HashMap;
+
+use redis::{Cmd, Value, cmd};
+
+use crate::conn::{Failed, Op, Replies};
+use crate::error::{BatchError, Error};
+use crate::layout::{self, Cell, GUARD, Keys, Table};
+use crate::meta::{Meta, State};
+use crate::scripts;
+
+/// An operation of one round trip, its replies read by a closure.
+pub struct OneRound<F> {
+    cmds: Option<Vec<Cmd>>,
+    read: F,
+    replies: Option<Replies>,
+}
+
+impl<R, E, F: FnOnce(Replies) -> Result<R, E>> OneRound<F> {
+    /// Sends `cmds`, then hands their replies to `read`.
+    pub fn new(cmds: Vec<Cmd>, read: F) -> Self {
+        Self {
+            cmds: Some(cmds),
+            read,
+            replies: None,
+        }
+    }
+}
+
+impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
+    type Output = R;
+    type Error = E;
+
+    fn commands(&mut self) -> Vec<Cmd> {
+        self.cmds.take().unwrap_or_default()
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), E> {
+        self.replies = Some(replies);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<R, E> {
+        (self.read)(self.replies.unwrap_or_else(|| Ok(Vec::new())))
+    }
+}
+
+/// Inserts (`insert`) or looks up the items of `hashes` in a table of
+/// shards `keys.shard(s)`: one `BITFIELD` each.
+pub fn probe(
+    table: Table,
+    keys: &Keys,
+    hashes: &[u64],
+    insert: bool,
+) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
+    let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
+    let names: Vec<String> = at.iter().map(|a| keys.shard(a.shard)).collect();
+    let cmds = at
+        .iter()
+        .zip(&names)
+        .map(|(a, key)| {
+            if insert {
+                table.insert_cmd(key, a)
+            } else {
+                table.contains_cmd(key, a)
+            }
+        })
+        .collect();
+    OneRound::new(cmds, move |replies: Replies| {
+        read_batch(replies, names.len(), |i, v| {
+            if insert {
+                table.inserted(&names[i], v)
+            } else {
+                table.present(&names[i], v)
+            }
+        })
+    })
+}
+
+/// Reads one reply per item with `read`; a failure names the items whose
+/// replies said they were stored and those whose replies were lost.
+pub fn read_batch<T>(
+    replies: Replies,
+    items: usize,
+    mut read: impl FnMut(usize, &Value) -> Result<T, Error>,
+) -> Result<Vec<T>, BatchError> {
+    let (values, lost) = match replies {
+        Ok(v) => (v, None),
+        Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),
+    };
+    let mut out = Vec::with_capacity(items);
+    let mut stored = Vec::new();
+    let mut first = None;
+    for (i, v) in values.iter().enumerate() {
+        match read(i, v) {
+            Ok(x) => {
+                out.push(x);
+                stored.push(i);
+            }
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    match first.or(lost) {
+        None if out.len() == items => Ok(out),
+        None => Err(BatchError {
+            stored,
+            unknown: (values.len()..items).collect(),
+            source: Box::new(Error::Redis(redis::RedisError::from((
+                redis::ErrorKind::Client,
+                "fewer replies than commands",
+            )))),
+        }),
+        Some(source) => Err(BatchError {
+            stored,
+            unknown: (values.len()..items).collect(),
+            source: Box::new(source),
+        }),
+    }
+}
+
+/// A metadata hash from an `HGETALL` reply, or `None` if it is empty.
+pub fn read_hash(key: &str, reply: &Value) -> Result<Option<HashMap<String, String>>, Error> {
+    layout::check(key, reply)?;
+    let pairs: Vec<(Value, Value)> = match reply {
+        Value::Map(m) => m.clone(),
+        Value::Array(a) => a
+            .chunks_exact(2)
+            .map(|p| (p[0].clone(), p[1].clone()))
+            .collect(),
+        _ => return Err(layout::unexpected(key, reply)),
+    };
+    let text = |v: &Value| -> Result<String, Error> {
+        redis::from_redis_value_ref::<String>(v).map_err(|_| layout::unexpected(key, reply))
+    };
+    let hash: HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| Ok((text(k)?, text(v)?)))
+        .collect::<Result<_, Error>>()?;
+    Ok((!hash.is_empty()).then_some(hash))
+}
+
+/// The one reply of a single-command round trip.
+pub fn single(replies: Replies) -> Result<Value, Error> {
+    match replies {
+        Ok(mut v) if v.len() == 1 => Ok(v.remove(0)),
+        Ok(v) => Err(layout::unexpected("", &Value::Array(v))),
+        Err(f) => Err(Error::from_redis(f.error)),
+    }
+}
+
+/// How [`Setup`] starts.
+#[derive(Debug, Clone)]
+pub enum Start {
+    /// Read an existing filter.
+    Open,
+    /// Create `wanted` unless it exists; the bool says whether its hash key
+    /// was chosen by the caller (then it must match too).
+    Create(Meta, bool),
+    /// Create `wanted` and fill its shards with these bytes (blocks, then
+    /// the guard); refuse if the name exists.
+    Import(Meta, Vec<Vec<u8>>),
+}
+
+/// Stages of [`Setup`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Meta,
+    Shards,
+    Ready,
+    Done,
+}
+
+/// Creates or opens a filter: the metadata (atomically, by script), then,
+/// while it is not yet marked ready, every shard, then the mark.
+pub struct Setup<F> {
+    keys: Keys,
+    start: Start,
+    table_of: F,
+    stage: Stage,
+    found: Option<(Meta, State)>,
+}
+
+impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Setup<F> {
+    /// A setup of `keys`' filter; `table_of` gives the table whose shards
+    /// must exist before the filter is ready (`None`: shards are written
+    /// lazily).
+    pub fn new(keys: &Keys, start: Start, table_of: F) -> Self {
+        Self {
+            keys: keys.clone(),
+            start,
+            table_of,
+            stage: Stage::Meta,
+            found: None,
+        }
+    }
+}
+
+fn meta_fields(meta: &Meta) -> Vec<String> {
+    meta.fields()
+        .into_iter()
+        .flat_map(|(k, v)| [k.to_owned(), v])
+        .collect()
+}
+
+impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Op for Setup<F> {
+    type Output = (Meta, State);
+    type Error = Error;
+
+    fn commands(&mut self) -> Vec<Cmd> {
+        let meta = self.keys.meta();
+        match self.stage {
+            Stage::Meta => match &self.start {
+                Start::Open => vec![cmd("HGETALL").arg(&meta).take()],
+                Start::Create(wanted, _) | Start::Import(wanted, _) => {
+                    vec![evalsha(&scripts::CREATE, &[meta], meta_fields(wanted))]
+                }
+            },
+            Stage::Shards => {
+                let Some((found, _)) = &self.found else {
+                    return Vec::new();
+                };
+                let table = match (self.table_of)(found) {
+                    Ok(Some(t)) => t,
+                    _ => return Vec::new(),
+                };
+                (0..table.shards())
+                    .map(|s| match &self.start {
+                        Start::Import(_, bytes) => cmd("SET")
+                            .arg(self.keys.shard(s))
+                            .arg(bytes.get(s as usize).map_or(&[][..], Vec::as_slice))
+                            .take(),
+                        _ => table.guard_cmd(&self.keys.shard(s), s),
+                    })
+                    .collect()
+            }
+            Stage::Ready => vec![cmd("HSET").arg(&meta).arg("ready").arg(1).take()],
+            Stage::Done => Vec::new(),
+        }
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), Error> {
+        let meta_key = self.keys.meta();
+        match self.stage {
+            Stage::Meta => {
+                let reply = single(replies)?;
+                let (created, hash) = match &self.start {
+                    Start::Open => (false, read_hash(&meta_key, &reply)?),
+                    _ => {
+                        layout::check(&meta_key, &reply)?;
+                        match &reply {
+                            Value::Array(v) if v.len() == 2 => {
+                                (v[0] == Value::Int(1), read_hash(&meta_key, &v[1])?)
+                            }
+                            _ => return Err(layout::unexpected(&meta_key, &reply)),
+                        }
+                    }
+                };
+                let name = self.keys.name().to_owned();
+                let hash = hash.ok_or(Error::NotFound { name: name.clone() })?;
+                let (found, state) = Meta::parse(&meta_key, &hash)?;
+                match &self.start {
+                    Start::Create(wanted, key_given) => {
+                        if let Some((field, existing, requested)) =
+                            found.differs(wanted, *key_given)
+                        {
+                            return Err(Error::Mismatch {
+                                name,
+                                field,
+                                existing,
+                                requested,
+                            });
+                        }
+                    }
+                    Start::Import(..) if !created => return Err(Error::Exists { name }),
+                    Start::Open if !state.ready => return Err(Error::Incomplete { name }),
+                    _ => {}
+                }
+                self.stage = if state.ready {
+                    Stage::Done
+                } else {
+                    Stage::Shards
+                };
+                if (self.table_of)(&found)?.is_none() && self.stage == Stage::Shards {
+                    self.stage = Stage::Ready;
+                }
+                self.found = Some((found, state));
+            }
+            Stage::Shards => {
+                let values = replies.map_err(|f| Error::from_redis(f.error))?;
+                for (s, v) in values.iter().enumerate() {
+                    layout::check(&self.keys.shard(s as u64), v)?;
+                }
+                self.stage = Stage::Ready;
+            }
+            Stage::Ready => {
+                layout::check(&meta_key, &single(replies)?)?;
+                if let Some((_, state)) = &mut self.found {
+                    state.ready = true;
+                }
+                self.stage = Stage::Done;
+            }
+            Stage::Done => {}
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(Meta, State), Error> {
+        self.found.ok_or(Error::NotFound {
+            name: self.keys.name().to_owned(),
+        })
+    }
+}
+
+/// The `EVALSHA` command that runs `script` on `keys` with `args`.
+pub fn evalsha<A: redis::ToRedisArgs>(script: &redis::Script, keys: &[String], args: A) -> Cmd {
+    let mut c = cmd("EVALSHA");
+    c.arg(script.get_hash()).arg(keys.len()).arg(keys).arg(args);
+    c
+}
+
+/// Reads a whole table back: each shard's blocks, after checking its length
+/// and guard. The bytes are the in-memory table's words, little-endian.
+pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
+    let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
+    let cmds = names.iter().map(|k| cmd("GET").arg(k).take()).collect();
+    OneRound::new(cmds, move |replies: Replies| {
+        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        let mut words = Vec::new();
+        for (s, (key, v)) in names.iter().zip(&values).enumerate() {
+            layout::check(key, v)?;
+            let bytes = match v {
+                Value::BulkString(b) => b.as_slice(),
+                Value::Nil => &[],
+                _ => return Err(layout::unexpected(key, v)),
+            };
+            let body = (table.blocks_in(s as u64) * table.block_bytes()) as usize;
+            if bytes.len() != body + 1 || bytes[body] != GUARD {
+                return Err(Error::ShardMissing { key: key.clone() });
+            }
+            words.extend(
+                bytes[..body]
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
+            );
+        }
+        Ok(words)
+    })
+}
+
+/// Counts the non-zero cells of a table: `BITCOUNT` for bits, the counters
+/// read back for counters; each shard's guard is checked.
+pub fn nonzero_cells(table: Table, keys: &Keys) -> impl Op<Output = u64, Error = Error> + use<> {
+    let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
+    let mut cmds = Vec::new();
+    for (s, key) in names.iter().enumerate() {
+        let body = (table.blocks_in(s as u64) * table.block_bytes()) as i64;
+        match table.cell {
+            Cell::Bit => cmds.push(cmd("BITCOUNT").arg(key).arg(0).arg(body - 1).take()),
+            Cell::Counter => cmds.push(cmd("GETRANGE").arg(key).arg(0).arg(body - 1).take()),
+        }
+        cmds.push(cmd("GETRANGE").arg(key).arg(body).arg(body).take());
+    }
+    OneRound::new(cmds, move |replies: Replies| {
+        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        let mut total = 0;
+        for (key, pair) in names.iter().zip(values.chunks(2)) {
+            let [cells, guard] = pair else {
+                return Err(layout::unexpected(key, &Value::Array(pair.to_vec())));
+            };
+            layout::check(key, cells)?;
+            layout::check(key, guard)?;
+            if *guard != Value::BulkString(vec![GUARD]) {
+                return Err(Error::ShardMissing { key: key.clone() });
+            }
+            total += match cells {
+                Value::Int(n) => *n as u64,
+                Value::BulkString(b) => b
+                    .iter()
+                    .map(|&x| u64::from(x & 0x0f != 0) + u64::from(x >> 4 != 0))
+                    .sum(),
+                _ => return Err(layout::unexpected(key, cells)),
+            };
+        }
+        Ok(total)
+    })
+}
+
+/// The items a blocked table of `nonzero` set cells holds, in expectation:
+/// with Poisson block loads of mean λ and `q = (1 − 1/512)^k`, a cell is set
+/// with probability `1 − exp(−λ(1 − q))`, so `n = blocks · λ` with
+/// `λ = −ln(1 − fill) / (1 − q)`. A full table gives infinity.
+pub fn estimate_items(table: &Table, nonzero: u64) -> f64 {
+    let cells = table.blocks as f64 * f64::from(layout::BLOCK_CELLS);
+    let fill = nonzero as f64 / cells;
+    let q = (1.0 - 1.0 / f64::from(layout::BLOCK_CELLS)).powf(f64::from(table.hashes));
+    table.blocks as f64 * -(1.0 - fill).ln() / (1.0 - q)
+}
+
+/// Deletes the keys named.
+pub fn delete(keys: Vec<String>) -> impl Op<Output = (), Error = Error> {
+    let cmds = keys.iter().map(|k| cmd("DEL").arg(k).take()).collect();
+    OneRound::new(cmds, move |replies: Replies| {
+        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        for (k, v) in keys.iter().zip(&values) {
+            layout::check(k, v)?;
+        }
+        Ok(())
+    })
+}
+
+/// Removes one occurrence of the item of hash `hash` from a counting table,
+/// by script on its shard.
+pub fn remove(table: Table, keys: &Keys, hash: u64) -> impl Op<Output = (), Error = Error> + use<> {
+    let at = table.locate(hash);
+    let key = keys.shard(at.shard);
+    let mut args = vec![table.guard_offset(at.shard)];
+    args.extend(&at.cells);
+    let cmds = vec![evalsha(&scripts::REMOVE, std::slice::from_ref(&key), args)];
+    OneRound::new(cmds, move |replies: Replies| {
+        let reply = single(replies)?;
+        layout::check(&key, &reply)?;
+        match reply {
+            Value::Int(1) => Ok(()),
+            Value::Int(0) => Err(Error::NotPresent),
+            other => Err(layout::unexpected(&key, &other)),
+        }
+    })
+}

@@ -1,0 +1,239 @@
+//! What the Bloom and counting filters share: one blocked table in shard
+//! keys, its metadata, and the operations on it.
+
+use bloomlab_core::theory::blocked;
+use bloomlab_core::{DefaultHasher, check_fpr};
+
+use crate::conn::Op;
+use crate::error::{BatchError, Error};
+use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Table};
+use crate::meta::{Kind, Meta};
+use crate::ops::{self, Setup, Start};
+
+/// How a filter is created, besides its items and rate.
+///
+/// ```
+/// use bloomlab_redis::Options;
+///
+/// let o = Options::new().seed(7).max_shard_bytes(64 << 10);
+/// assert_eq!((o.get_seed(), o.get_max_shard_bytes()), (Some(7), 65_536));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    seed: Option<u64>,
+    max_shard_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Options {
+    /// A random hash key, shards of at most
+    /// [`DEFAULT_MAX_SHARD_BYTES`](crate::DEFAULT_MAX_SHARD_BYTES).
+    pub fn new() -> Self {
+        Self {
+            seed: None,
+            max_shard_bytes: DEFAULT_MAX_SHARD_BYTES,
+        }
+    }
+
+    /// Derives the hash key from `seed`, as the in-memory filters'
+    /// `.seed(seed)` does, so both answer alike. A filter created with a
+    /// seed refuses a `create` with another.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Caps each shard key at `bytes` (its blocks and one guard byte).
+    pub fn max_shard_bytes(mut self, bytes: usize) -> Self {
+        self.max_shard_bytes = bytes;
+        self
+    }
+
+    /// The seed, if one was given.
+    pub fn get_seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// The cap on a shard's bytes.
+    pub fn get_max_shard_bytes(&self) -> usize {
+        self.max_shard_bytes
+    }
+
+    /// The hash key: from the seed, or random.
+    pub(crate) fn hasher(&self) -> DefaultHasher {
+        self.seed
+            .map_or_else(DefaultHasher::random, DefaultHasher::from_seed)
+    }
+}
+
+/// One blocked table kept in Redis.
+#[derive(Debug, Clone)]
+pub struct TableFilter {
+    pub keys: Keys,
+    pub meta: Meta,
+    pub table: Table,
+    pub hasher: DefaultHasher,
+}
+
+/// The table a metadata hash describes.
+pub fn table_of(meta: &Meta, cell: Cell) -> Result<Table, Error> {
+    let shard = usize::try_from(meta.max_shard_bytes).unwrap_or(usize::MAX);
+    if meta.blocks == 0
+        || meta.hashes == 0
+        || meta.hashes > bloomlab_core::theory::classic::MAX_HASHES
+    {
+        return Err(Error::CorruptMetadata {
+            key: String::new(),
+            reason: format!(
+                "{} blocks and {} hashes make no filter",
+                meta.blocks, meta.hashes
+            ),
+        });
+    }
+    Table::new(meta.blocks, meta.hashes, cell, shard)
+}
+
+impl TableFilter {
+    /// The metadata of a new filter sized for `items` at `fpr`.
+    pub fn design(
+        kind: Kind,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<(Meta, DefaultHasher), Error> {
+        check_fpr(fpr)?;
+        if items == 0 {
+            return Err(bloomlab_core::ParamError::ZeroItems.into());
+        }
+        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, items as u64, fpr)?;
+        let hasher = options.hasher();
+        let meta = Meta {
+            kind,
+            design: Some((items as u64, fpr)),
+            blocks,
+            hashes,
+            max_shard_bytes: options.max_shard_bytes as u64,
+            key: hasher.key(),
+            growth: None,
+        };
+        Ok((meta, hasher))
+    }
+
+    /// The setup op: creates, imports or opens `name`'s filter.
+    pub fn setup(
+        keys: &Keys,
+        start: Start,
+        cell: Cell,
+    ) -> impl Op<Output = (Meta, crate::meta::State), Error = Error> + use<> {
+        Setup::new(keys, start, move |m: &Meta| table_of(m, cell).map(Some))
+    }
+
+    /// The filter a finished setup describes, if it is of `kind`.
+    pub fn from_meta(keys: Keys, meta: Meta, kind: Kind, cell: Cell) -> Result<Self, Error> {
+        if meta.kind != kind {
+            return Err(Error::Mismatch {
+                name: keys.name().to_owned(),
+                field: "kind",
+                existing: format!("{:?}", meta.kind),
+                requested: format!("{kind:?}"),
+            });
+        }
+        let table = table_of(&meta, cell).map_err(|e| match e {
+            Error::CorruptMetadata { reason, .. } => Error::CorruptMetadata {
+                key: keys.meta(),
+                reason,
+            },
+            e => e,
+        })?;
+        Ok(Self {
+            hasher: DefaultHasher::from_key(meta.key),
+            keys,
+            meta,
+            table,
+        })
+    }
+
+    /// Inserts or looks up a batch.
+    pub fn probe(
+        &self,
+        hashes: &[u64],
+        insert: bool,
+    ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
+        ops::probe(self.table, &self.keys, hashes, insert)
+    }
+
+    /// Every key of the filter, metadata first.
+    pub fn all_keys(&self) -> Vec<String> {
+        std::iter::once(self.keys.meta())
+            .chain((0..self.table.shards()).map(|s| self.keys.shard(s)))
+            .collect()
+    }
+
+    /// The rate at `items` items.
+    pub fn fpr_at(&self, items: f64) -> f64 {
+        if !items.is_finite() {
+            return 1.0;
+        }
+        blocked::fpr_exact(
+            BLOCK_CELLS,
+            self.table.blocks,
+            items.round() as u64,
+            self.table.hashes,
+        )
+    }
+}
+
+/// The single answer of a one-item batch.
+pub fn one(result: Result<Vec<bool>, BatchError>) -> Result<bool, Error> {
+    match result {
+        Ok(v) => Ok(v.first().copied().unwrap_or(false)),
+        Err(e) => Err(*e.source),
+    }
+}
+
+/// How many of a batch's inserts were new.
+pub fn count_new(result: Result<Vec<bool>, BatchError>) -> Result<usize, BatchError> {
+    result.map(|v| v.iter().filter(|&&b| b).count())
+}
+
+/// What a table's cells are: a bit ([`Bits`]) or a 4-bit counter
+/// ([`Counters`]).
+pub trait Cells: private::Sealed {
+    /// The cell.
+    #[doc(hidden)]
+    const CELL: Cell;
+    /// The filter kind recorded in the metadata.
+    #[doc(hidden)]
+    const KIND: Kind;
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// Cells of one bit: [`RedisBloomFilter`](crate::RedisBloomFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Bits {}
+
+/// Cells of 4-bit saturating counters:
+/// [`RedisCountingBloomFilter`](crate::RedisCountingBloomFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Counters {}
+
+impl private::Sealed for Bits {}
+impl private::Sealed for Counters {}
+
+impl Cells for Bits {
+    const CELL: Cell = Cell::Bit;
+    const KIND: Kind = Kind::Bloom;
+}
+
+impl Cells for Counters {
+    const CELL: Cell = Cell::Counter;
+    const KIND: Kind = Kind::Counting;
+}

@@ -1,0 +1,252 @@
+//! One real `redis-server` (appendonly): answers equal the in-memory
+//! filters', restarts keep every item, errors are typed.
+
+mod common;
+
+use bloomlab_redis::{
+    Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+};
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::redis_server::RedisServer;
+use common::{CountingModel, SEED};
+
+fn connect(server: &RedisServer) -> redis::Connection {
+    redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+#[test]
+fn answers_equal_the_in_memory_filters() {
+    let server = RedisServer::start().unwrap();
+    let members = members(1, 200_000);
+    let probes: Vec<u64> = probes(2, 2_000_000).collect();
+    common::same_answers(|| connect(&server), "equal", &members, &probes, 1 << 20);
+}
+
+#[test]
+fn counting_removes_as_the_model_does() {
+    let server = RedisServer::start().unwrap();
+    let options = Options::new().seed(SEED);
+    let mut f = RedisCountingBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "c",
+        20_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    let mut model = CountingModel::new(20_000, 0.01);
+    let members = members(3, 20_000);
+    // Each member twice: it stays until removed twice.
+    for _ in 0..2 {
+        f.insert_batch(&members).unwrap();
+        members.iter().for_each(|&m| model.insert(m));
+    }
+    for &m in &members[..10_000] {
+        f.remove(&m).unwrap();
+        assert!(model.remove(m));
+    }
+    assert!(f.contains_batch(&members).unwrap().iter().all(|&b| b));
+    for &m in &members[..10_000] {
+        f.remove(&m).unwrap();
+        assert!(model.remove(m));
+    }
+    let probes: Vec<u64> = probes(4, 200_000).chain(members.iter().copied()).collect();
+    let expected: Vec<bool> = probes.iter().map(|&p| model.contains(p)).collect();
+    assert_eq!(f.contains_batch(&probes).unwrap(), expected);
+    assert!(
+        f.contains_batch(&members[10_000..])
+            .unwrap()
+            .iter()
+            .all(|&b| b),
+        "kept items stay"
+    );
+    // An item the counters prove absent: refused, nothing changed.
+    let absent = probes
+        .iter()
+        .copied()
+        .find(|&p| !model.contains(p))
+        .unwrap();
+    assert!(matches!(f.remove(&absent), Err(Error::NotPresent)));
+    assert_eq!(f.contains_batch(&probes).unwrap(), expected);
+}
+
+#[test]
+fn every_item_survives_a_restart() {
+    let mut server = RedisServer::start().unwrap();
+    let members = members(5, 30_000);
+    {
+        let mut b =
+            RedisBloomFilter::<u64, _>::create(connect(&server), "rb", 30_000, 0.01).unwrap();
+        let mut c =
+            RedisCountingBloomFilter::<u64, _>::create(connect(&server), "rc", 30_000, 0.01)
+                .unwrap();
+        let mut s = RedisScalableBloomFilter::<u64, _>::create(connect(&server), "rs", 5_000, 0.01)
+            .unwrap();
+        b.insert_batch(&members).unwrap();
+        c.insert_batch(&members).unwrap();
+        s.insert_batch(&members).unwrap();
+    }
+    server.shutdown_save().unwrap();
+    server.restart().unwrap();
+    let mut b = RedisBloomFilter::<u64, _>::open(connect(&server), "rb").unwrap();
+    let mut c = RedisCountingBloomFilter::<u64, _>::open(connect(&server), "rc").unwrap();
+    let mut s = RedisScalableBloomFilter::<u64, _>::open(connect(&server), "rs").unwrap();
+    assert!(b.contains_batch(&members).unwrap().iter().all(|&x| x));
+    assert!(c.contains_batch(&members).unwrap().iter().all(|&x| x));
+    assert!(s.contains_batch(&members).unwrap().iter().all(|&x| x));
+    assert_eq!(s.inserts().unwrap(), 30_000);
+}
+
+#[test]
+fn export_and_import_round_trip() {
+    let server = RedisServer::start().unwrap();
+    let members = members(6, 10_000);
+    let mut f = RedisBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "ex",
+        10_000,
+        0.001,
+        Options::new().seed(SEED).max_shard_bytes(4096),
+    )
+    .unwrap();
+    f.insert_batch(&members).unwrap();
+    let memory = f.export().unwrap();
+    let probes: Vec<u64> = probes(7, 100_000).collect();
+    assert_eq!(
+        memory.contains_batch(&probes),
+        f.contains_batch(&probes).unwrap()
+    );
+    let mut g = RedisBloomFilter::import(connect(&server), "im", &memory, 1 << 20).unwrap();
+    assert_eq!(
+        g.contains_batch(&probes).unwrap(),
+        memory.contains_batch(&probes)
+    );
+    assert!(g.export().unwrap().words().eq(memory.words()));
+    assert!(matches!(
+        RedisBloomFilter::import(connect(&server), "im", &memory, 1 << 20),
+        Err(Error::Exists { .. })
+    ));
+    // The estimate of a table read back equals the one computed in Redis.
+    let in_redis = f.estimated_count().unwrap();
+    assert!((in_redis - 10_000.0).abs() < 100.0, "{in_redis}");
+}
+
+#[test]
+fn errors_are_typed() {
+    let mut server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    redis::cmd("SET")
+        .arg("str:meta")
+        .arg("x")
+        .exec(&mut raw)
+        .unwrap();
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::create(connect(&server), "str", 100, 0.01),
+        Err(Error::WrongType { key }) if key == "str:meta"
+    ));
+    RedisBloomFilter::<u64, _>::create(connect(&server), "p", 1_000, 0.01).unwrap();
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::create(connect(&server), "p", 1_000, 0.02),
+        Err(Error::Mismatch {
+            field: "design",
+            ..
+        })
+    ));
+    assert!(matches!(
+        RedisCountingBloomFilter::<u64, _>::open(connect(&server), "p"),
+        Err(Error::Mismatch { field: "kind", .. })
+    ));
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::open(connect(&server), "nobody"),
+        Err(Error::NotFound { .. })
+    ));
+    redis::cmd("HSET")
+        .arg("p:meta")
+        .arg("blocks")
+        .arg("many")
+        .exec(&mut raw)
+        .unwrap();
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::open(connect(&server), "p"),
+        Err(Error::CorruptMetadata { .. })
+    ));
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::create(connect(&server), "a{b", 1_000, 0.01),
+        Err(Error::InvalidName(_))
+    ));
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::create(connect(&server), "z", 1_000, 1.5),
+        Err(Error::Param(_))
+    ));
+
+    // A shard lost (deleted here; dropped by a restart without persistence
+    // in production) is reported, never answered from an empty key.
+    let mut lost =
+        RedisBloomFilter::<u64, _>::create(connect(&server), "lost", 1_000, 0.01).unwrap();
+    lost.insert(&1).unwrap();
+    redis::cmd("DEL").arg("lost:0").exec(&mut raw).unwrap();
+    assert!(matches!(lost.contains(&1), Err(Error::ShardMissing { key }) if key == "lost:0"));
+    assert!(matches!(lost.insert(&1), Err(Error::ShardMissing { .. })));
+    assert!(
+        matches!(lost.contains(&1), Err(Error::ShardMissing { .. })),
+        "still reported"
+    );
+
+    // The server goes away: connection errors, typed, for every operation.
+    let mut f = RedisBloomFilter::<u64, _>::create(connect(&server), "gone", 1_000, 0.01).unwrap();
+    server.kill();
+    assert!(matches!(f.contains(&1), Err(Error::Connection(_))));
+    let e = f.insert_batch(&[1, 2, 3]).unwrap_err();
+    assert!(matches!(*e.source, Error::Connection(_)), "{e}");
+    assert!(e.stored.is_empty());
+    assert!(
+        redis::Client::open(server.url())
+            .unwrap()
+            .get_connection()
+            .is_err(),
+        "refused"
+    );
+}
+
+#[test]
+fn a_server_killed_mid_batch_says_what_was_stored() {
+    let mut server = RedisServer::start().unwrap();
+    let mut f =
+        RedisBloomFilter::<u64, _>::create(connect(&server), "mid", 2_000_000, 0.01).unwrap();
+    let url = server.url();
+    let items = members(8, 2_000_000);
+    let writer = std::thread::spawn(move || {
+        let e = f.insert_batch(&items).unwrap_err();
+        (
+            e.stored.len(),
+            e.unknown.len(),
+            matches!(*e.source, Error::Connection(_)),
+        )
+    });
+    // Kill the server once it has started on the batch.
+    let mut watch = redis::Client::open(url).unwrap().get_connection().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let info: String = redis::cmd("INFO").arg("stats").query(&mut watch).unwrap();
+        let calls = info
+            .lines()
+            .find_map(|l| l.strip_prefix("total_commands_processed:"))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        if calls > 1_000 || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    server.kill();
+    let (stored, unknown, connection) = writer.join().unwrap();
+    assert!(connection, "the cause is the lost connection");
+    assert_eq!(
+        stored + unknown,
+        2_000_000,
+        "every item is stored or unknown"
+    );
+}
