@@ -130,7 +130,13 @@ pub fn read_findings(path: &Path) -> Result<Option<String>, ReportError> {
     }
 }
 
-/// Writes `text` to `path`, creating its parent directory.
+/// The line that starts the part of `results/BENCH.md` this report does not
+/// write (the Redis benchmarks, `cargo bench -p bloomlab-redis`, which need a
+/// server): everything from it on is kept when the report is rewritten.
+pub const KEPT_MARKER: &str = "<!-- kept by bench-report: ";
+
+/// Writes `text` to `path`, creating its parent directory, and keeps the
+/// part of the old file from [`KEPT_MARKER`] on.
 pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
     let write_err = |source| ReportError::Write {
         path: path.to_path_buf(),
@@ -139,7 +145,16 @@ pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(write_err)?;
     }
-    fs::write(path, text).map_err(write_err)
+    let kept = read_findings(path)?
+        .and_then(|old| old.find(KEPT_MARKER).map(|at| old[at..].to_owned()))
+        .unwrap_or_default();
+    let mut out = text.trim_end_matches('\n').to_owned();
+    out.push('\n');
+    if !kept.is_empty() {
+        out.push('\n');
+        out.push_str(&kept);
+    }
+    fs::write(path, out).map_err(write_err)
 }
 
 /// The workspace root: the current directory when it is this workspace's

@@ -462,3 +462,24 @@ fn default_criterion_dir_is_under_the_workspace_target() {
         None => assert_eq!(dir, root.join("target/criterion")),
     }
 }
+
+#[test]
+fn rewriting_the_report_keeps_the_part_it_does_not_write() {
+    let f = Fixture::new("kept");
+    let path = f.root.join("BENCH.md");
+    write_report(&path, "# old report\n").unwrap();
+    let kept = format!("{KEPT_MARKER}redis -->\n## Redis\n\nnumbers\n");
+    fs::write(&path, format!("# old report\n\n{kept}")).unwrap();
+    write_report(&path, "# new report\n").unwrap();
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        format!("# new report\n\n{kept}")
+    );
+    // Without the marker, nothing is kept.
+    write_report(&f.root.join("plain.md"), "# a\n").unwrap();
+    write_report(&f.root.join("plain.md"), "# b\n").unwrap();
+    assert_eq!(
+        fs::read_to_string(f.root.join("plain.md")).unwrap(),
+        "# b\n"
+    );
+}

@@ -163,6 +163,16 @@ impl From<ParamError> for Error {
     }
 }
 
+/// A client error, sorted: a refused, broken or timed-out connection is
+/// [`Error::Connection`], anything else [`Error::Redis`]. So that
+/// `client.get_connection()?` in a function returning this crate's `Error`
+/// reports a refused connection as such.
+impl From<RedisError> for Error {
+    fn from(e: RedisError) -> Self {
+        Error::from_redis(e)
+    }
+}
+
 impl Error {
     /// Sorts a client error: a broken or refused connection from everything
     /// else.
@@ -188,7 +198,6 @@ impl Error {
 /// not stored. Inserting the unknown ones again is harmless for the Bloom
 /// and scalable filters; for the counting filter it would count them twice,
 /// so check them with `contains` first.
-#[derive(Debug)]
 pub struct BatchError {
     /// Indices of the items Redis confirmed stored.
     pub stored: Vec<usize>,
@@ -196,6 +205,21 @@ pub struct BatchError {
     pub unknown: Vec<usize>,
     /// What went wrong.
     pub source: Box<Error>,
+}
+
+impl fmt::Debug for BatchError {
+    // The index lists can hold a whole batch: shown as counts and ranges.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let span = |v: &[usize]| match (v.first(), v.last()) {
+            (Some(a), Some(b)) => format!("{} items in {a}..={b}", v.len()),
+            _ => "none".to_owned(),
+        };
+        f.debug_struct("BatchError")
+            .field("stored", &span(&self.stored))
+            .field("unknown", &span(&self.unknown))
+            .field("source", &self.source)
+            .finish()
+    }
 }
 
 impl fmt::Display for BatchError {

@@ -84,10 +84,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
-        let keys = Keys::spread(name)?;
-        let (wanted, _) = TableFilter::design(L::KIND, expected_items, fpr, &options)?;
-        crate::table::table_of(&wanted, L::CELL)?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
+        let (keys, start) = TableFilter::creation::<L>(name, expected_items, fpr, &options)?;
         let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, L::CELL))?;
         Self::with(conn, keys, meta)
     }
@@ -285,28 +282,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        let keys = Keys::spread(name)?;
-        let meta = Meta {
-            kind: crate::meta::Kind::Bloom,
-            design: None,
-            blocks: filter.num_blocks(),
-            hashes: filter.num_hashes(),
-            max_shard_bytes: max_shard_bytes as u64,
-            key: filter.hasher().key(),
-            growth: None,
-        };
-        let table = crate::table::table_of(&meta, Cell::Bit)?;
-        let words: Vec<u64> = filter.words().collect();
-        let per_shard = (table.shard_blocks * 8) as usize;
-        let bytes = words
-            .chunks(per_shard)
-            .map(|chunk| {
-                let mut b: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
-                b.push(crate::layout::GUARD);
-                b
-            })
-            .collect();
-        let start = Start::Import(meta, bytes);
+        let (keys, start) = TableFilter::import(name, filter, max_shard_bytes)?;
         let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, Cell::Bit))?;
         Self::with(conn, keys, meta)
     }
@@ -324,18 +300,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
             &mut self.conn,
             ops::export(self.inner.table, &self.inner.keys),
         )?;
-        let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
-        let len = ops::estimate_items(&self.inner.table, nonzero);
-        let len = if len.is_finite() {
-            len.round() as usize
-        } else {
-            usize::MAX
-        };
-        BlockedBloomFilter::from_words(words, self.inner.table.hashes, len, self.inner.hasher)
-            .map_err(|e| Error::CorruptMetadata {
-                key: self.inner.keys.meta(),
-                reason: e.to_string(),
-            })
+        self.inner.to_memory(words)
     }
 }
 

@@ -45,10 +45,13 @@
 //! ```
 //!
 //! On a Cluster, pass a [`redis::cluster::ClusterConnection`] instead. With
-//! the `tokio` feature, [`aio`] has the same filters over async connections.
+//! the `tokio` feature, `aio` has the same filters over async connections
+//! (`MultiplexedConnection`, or the async `ClusterConnection`).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "tokio")]
+pub mod aio;
 mod conn;
 mod error;
 mod filter;

@@ -15,7 +15,7 @@ use crate::layout::{self, BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Tabl
 use crate::meta::{Kind, Meta, State};
 use crate::ops::{self, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
-use crate::table::count_new;
+use crate::table::{count_new, one};
 
 /// How a scalable filter is created, besides its first layer's items and
 /// its total rate.
@@ -90,7 +90,7 @@ impl ScalableOptions {
 
 /// The parameters and the layers a handle knows of.
 #[derive(Debug, Clone)]
-struct Layers {
+pub(crate) struct Layers {
     keys: Keys,
     meta: Meta,
     hasher: DefaultHasher,
@@ -141,9 +141,220 @@ impl Layers {
     }
 }
 
+impl Layers {
+    /// The creation of filter `name`, checked: its keys and setup start.
+    pub(crate) fn design(
+        name: &str,
+        initial_capacity: usize,
+        fpr: f64,
+        options: &ScalableOptions,
+    ) -> Result<(Keys, Start), Error> {
+        let keys = Keys::tagged(name)?;
+        check_fpr(fpr)?;
+        if initial_capacity == 0 {
+            return Err(ParamError::ZeroItems.into());
+        }
+        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
+            return Err(Error::GrowthFactor(options.growth));
+        }
+        if !(options.tightening > 0.0 && options.tightening < 1.0) {
+            return Err(Error::TighteningRatio(options.tightening));
+        }
+        let hasher = options
+            .seed
+            .map_or_else(DefaultHasher::random, DefaultHasher::from_seed);
+        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
+        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, initial_capacity as u64, rate)?;
+        Table::new(blocks, hashes, Cell::Bit, options.max_shard_bytes)?;
+        let wanted = Meta {
+            kind: Kind::Scalable,
+            design: Some((initial_capacity as u64, fpr)),
+            blocks,
+            hashes,
+            max_shard_bytes: options.max_shard_bytes as u64,
+            key: hasher.key(),
+            growth: Some((options.growth, options.tightening)),
+        };
+        Ok((keys, Start::Create(wanted, options.seed.is_some())))
+    }
+
+    /// The setup op of `keys`' filter: the metadata only, since layer
+    /// shards are written by the insert script as items arrive.
+    pub(crate) fn setup(
+        keys: &Keys,
+        start: Start,
+    ) -> impl Op<Output = (Meta, State), Error = Error> + use<> {
+        Setup::new(keys, start, |_: &Meta| Ok(None))
+    }
+
+    /// The layers a finished setup describes.
+    pub(crate) fn from_setup(keys: Keys, meta: Meta, state: State) -> Result<Self, Error> {
+        let meta_key = keys.meta();
+        let corrupt = |reason: &str| Error::CorruptMetadata {
+            key: meta_key.clone(),
+            reason: reason.to_owned(),
+        };
+        if meta.kind != Kind::Scalable {
+            return Err(Error::Mismatch {
+                name: keys.name().to_owned(),
+                field: "kind",
+                existing: format!("{:?}", meta.kind),
+                requested: "Scalable".to_owned(),
+            });
+        }
+        let ((initial, fpr), (growth, tightening)) = meta
+            .design
+            .zip(meta.growth)
+            .ok_or_else(|| corrupt("no design or growth"))?;
+        if initial == 0 || !(fpr > 0.0 && fpr < 1.0) || state.layers == 0 {
+            return Err(corrupt("zero items, a rate outside (0, 1) or no layer"));
+        }
+        let mut layers = Layers {
+            hasher: DefaultHasher::from_key(meta.key),
+            keys,
+            meta,
+            initial,
+            fpr,
+            growth,
+            tightening,
+            tables: Vec::new(),
+            known: state.layers,
+        };
+        let first = layers.table(0)?;
+        if (first.blocks, first.hashes) != (layers.meta.blocks, layers.meta.hashes) {
+            return Err(corrupt(
+                "the first layer's size does not follow from its design",
+            ));
+        }
+        Ok(layers)
+    }
+
+    /// Inserts or looks up the items of `hashes`.
+    pub(crate) fn batch(&mut self, hashes: Vec<u64>, insert: bool) -> Batch<'_> {
+        let n = hashes.len();
+        Batch {
+            layers: self,
+            hashes,
+            insert,
+            pending: (0..n).collect(),
+            sent: Vec::new(),
+            answers: vec![None; n],
+            error: None,
+        }
+    }
+
+    /// Reads the metadata's counts; [`saw`](Self::saw) takes them in.
+    pub(crate) fn state(&self) -> impl Op<Output = State, Error = Error> + use<> {
+        let meta = self.keys.meta();
+        let name = self.keys.name().to_owned();
+        OneRound::new(vec![cmd("HGETALL").arg(&meta).take()], move |r: Replies| {
+            let hash = ops::read_hash(&meta, &single(r)?)?.ok_or(Error::NotFound { name })?;
+            Meta::parse(&meta, &hash).map(|(_, s)| s)
+        })
+    }
+
+    /// Takes in the layer count of `state`.
+    pub(crate) fn saw(&mut self, state: &State) -> State {
+        self.known = self.known.max(state.layers);
+        *state
+    }
+
+    /// Items in each open layer, exactly as the scripts counted them.
+    pub(crate) fn loads(&self, state: &State) -> Result<Vec<u64>, Error> {
+        (0..state.layers)
+            .map(|i| {
+                if i + 1 == state.layers {
+                    Ok(state.count)
+                } else {
+                    self.capacity(i)
+                }
+            })
+            .collect()
+    }
+
+    /// `1 − Π (1 − ε_i)` over the layers at their counts in `state`.
+    pub(crate) fn expected_fpr(&mut self, state: &State) -> Result<f64, Error> {
+        let loads = self.loads(state)?;
+        let mut rates = Vec::with_capacity(loads.len());
+        for (i, n) in loads.into_iter().enumerate() {
+            let t = self.table(i as u32)?;
+            rates.push(blocked::fpr_exact(BLOCK_CELLS, t.blocks, n, t.hashes));
+        }
+        Ok(scalable::compound_fpr(rates))
+    }
+
+    /// `BITCOUNT` of every shard of the first `layers` layers, read as an
+    /// estimate of the items they hold.
+    pub(crate) fn estimate(
+        &mut self,
+        layers: u32,
+    ) -> Result<impl Op<Output = f64, Error = Error> + use<>, Error> {
+        let mut cmds = Vec::new();
+        let mut tables = Vec::new();
+        for i in 0..layers {
+            let t = self.table(i)?;
+            for s in 0..t.shards() {
+                cmds.push(cmd("BITCOUNT").arg(self.keys.layer_shard(i, s)).take());
+            }
+            tables.push(t);
+        }
+        let meta = self.keys.meta();
+        Ok(OneRound::new(cmds, move |r: Replies| {
+            let values = r.map_err(|f| Error::from_redis(f.error))?;
+            let mut counts = values.iter();
+            let mut total = 0.0;
+            for t in &tables {
+                let mut set = 0;
+                for _ in 0..t.shards() {
+                    match counts.next() {
+                        Some(Value::Int(n)) => set += *n as u64,
+                        Some(v) => return Err(layout::unexpected(&meta, v)),
+                        None => return Err(layout::unexpected(&meta, &Value::Nil)),
+                    }
+                }
+                total += ops::estimate_items(t, set);
+            }
+            Ok(total)
+        }))
+    }
+
+    /// Deletes the metadata, then every shard of the first `layers` layers.
+    pub(crate) fn delete(
+        &mut self,
+        layers: u32,
+    ) -> Result<impl Op<Output = (), Error = Error> + use<>, Error> {
+        let mut keys = vec![self.keys.meta()];
+        for i in 0..layers {
+            let t = self.table(i)?;
+            keys.extend((0..t.shards()).map(|s| self.keys.layer_shard(i, s)));
+        }
+        Ok(ops::delete(keys))
+    }
+
+    pub(crate) fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher.hash_one(item)
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.keys.name()
+    }
+
+    pub(crate) fn target_fpr(&self) -> f64 {
+        self.fpr
+    }
+
+    pub(crate) fn initial_capacity(&self) -> u64 {
+        self.initial
+    }
+
+    pub(crate) fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
+    }
+}
+
 /// Inserts or looks up a batch, each item by script, again for the items a
 /// stale layer count sent back.
-struct Batch<'a> {
+pub(crate) struct Batch<'a> {
     layers: &'a mut Layers,
     hashes: Vec<u64>,
     insert: bool,
@@ -368,8 +579,8 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// # Errors
     ///
-    /// As [`create`](Self::create), and [`Error::Param`] for a growth factor
-    /// or tightening ratio out of range.
+    /// As [`create`](Self::create), and [`Error::GrowthFactor`] or
+    /// [`Error::TighteningRatio`].
     pub fn create_with(
         mut conn: C,
         name: &str,
@@ -377,35 +588,9 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        let keys = Keys::tagged(name)?;
-        check_fpr(fpr)?;
-        if initial_capacity == 0 {
-            return Err(ParamError::ZeroItems.into());
-        }
-        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
-            return Err(Error::GrowthFactor(options.growth));
-        }
-        if !(options.tightening > 0.0 && options.tightening < 1.0) {
-            return Err(Error::TighteningRatio(options.tightening));
-        }
-        let hasher = options
-            .seed
-            .map_or_else(DefaultHasher::random, DefaultHasher::from_seed);
-        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
-        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, initial_capacity as u64, rate)?;
-        Table::new(blocks, hashes, Cell::Bit, options.max_shard_bytes)?;
-        let wanted = Meta {
-            kind: Kind::Scalable,
-            design: Some((initial_capacity as u64, fpr)),
-            blocks,
-            hashes,
-            max_shard_bytes: options.max_shard_bytes as u64,
-            key: hasher.key(),
-            growth: Some((options.growth, options.tightening)),
-        };
-        let start = Start::Create(wanted, options.seed.is_some());
-        let (meta, state) = drive(&mut conn, setup(&keys, start))?;
-        Self::with(conn, keys, meta, state)
+        let (keys, start) = Layers::design(name, initial_capacity, fpr, &options)?;
+        let (meta, state) = drive(&mut conn, Layers::setup(&keys, start))?;
+        Self::with(conn, Layers::from_setup(keys, meta, state)?)
     }
 
     /// Opens the existing filter `name`.
@@ -415,67 +600,16 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// As [`RedisBloomFilter::open`](crate::RedisBloomFilter::open).
     pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
         let keys = Keys::tagged(name)?;
-        let (meta, state) = drive(&mut conn, setup(&keys, Start::Open))?;
-        Self::with(conn, keys, meta, state)
+        let (meta, state) = drive(&mut conn, Layers::setup(&keys, Start::Open))?;
+        Self::with(conn, Layers::from_setup(keys, meta, state)?)
     }
 
-    fn with(conn: C, keys: Keys, meta: Meta, state: State) -> Result<Self, Error> {
-        let meta_key = keys.meta();
-        let corrupt = |reason: &str| Error::CorruptMetadata {
-            key: meta_key.clone(),
-            reason: reason.to_owned(),
-        };
-        if meta.kind != Kind::Scalable {
-            return Err(Error::Mismatch {
-                name: keys.name().to_owned(),
-                field: "kind",
-                existing: format!("{:?}", meta.kind),
-                requested: "Scalable".to_owned(),
-            });
-        }
-        let ((initial, fpr), (growth, tightening)) = meta
-            .design
-            .zip(meta.growth)
-            .ok_or_else(|| corrupt("no design or growth"))?;
-        if initial == 0 || !(fpr > 0.0 && fpr < 1.0) || state.layers == 0 {
-            return Err(corrupt("zero items, a rate outside (0, 1) or no layer"));
-        }
-        let mut layers = Layers {
-            hasher: DefaultHasher::from_key(meta.key),
-            keys,
-            meta,
-            initial,
-            fpr,
-            growth,
-            tightening,
-            tables: Vec::new(),
-            known: state.layers,
-        };
-        let first = layers.table(0)?;
-        if (first.blocks, first.hashes) != (layers.meta.blocks, layers.meta.hashes) {
-            return Err(corrupt(
-                "the first layer's size does not follow from its design",
-            ));
-        }
+    fn with(conn: C, layers: Layers) -> Result<Self, Error> {
         Ok(Self {
             conn,
             layers,
             item: PhantomData,
         })
-    }
-
-    fn batch(&mut self, hashes: Vec<u64>, insert: bool) -> Result<Vec<bool>, BatchError> {
-        let n = hashes.len();
-        let op = Batch {
-            layers: &mut self.layers,
-            hashes,
-            insert,
-            pending: (0..n).collect(),
-            sent: Vec::new(),
-            answers: vec![None; n],
-            error: None,
-        };
-        drive(&mut self.conn, op)
     }
 
     /// Adds `item` unless a layer holds it; `true` if it was added.
@@ -488,8 +622,8 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash,
     {
-        let hash = self.layers.hasher.hash_one(item);
-        crate::table::one(self.batch(vec![hash], true))
+        let hash = self.layers.hash(item);
+        one(drive(&mut self.conn, self.layers.batch(vec![hash], true)))
     }
 
     /// `false`: `item` was never inserted; `true`: it probably was. Sees the
@@ -502,13 +636,13 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.layers.hasher.hash_one(item);
-        crate::table::one(self.batch(vec![hash], false))
+        let hash = self.layers.hash(item);
+        one(drive(&mut self.conn, self.layers.batch(vec![hash], false)))
     }
 
-    /// Inserts every item in one pipeline (and one more round trip for the
-    /// items sent after another process opened a layer); returns how many
-    /// were added.
+    /// Inserts every item in one pipeline of scripts (and one more round
+    /// trip for the items sent after another process opened a layer);
+    /// returns how many were added.
     ///
     /// # Errors
     ///
@@ -518,14 +652,12 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = items
-            .iter()
-            .map(|i| self.layers.hasher.hash_one(i))
-            .collect();
-        count_new(self.batch(hashes, true))
+        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        count_new(drive(&mut self.conn, self.layers.batch(hashes, true)))
     }
 
-    /// Looks up every item in one pipeline.
+    /// Looks up every item in one pipeline of plain `BITFIELD_RO` reads
+    /// (and one more round trip if a layer opened meanwhile).
     ///
     /// # Errors
     ///
@@ -534,38 +666,13 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hashes = items
-            .iter()
-            .map(|i| self.layers.hasher.hash_one(i))
-            .collect();
-        self.batch(hashes, false).map_err(|e| *e.source)
+        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        drive(&mut self.conn, self.layers.batch(hashes, false)).map_err(|e| *e.source)
     }
 
     fn state(&mut self) -> Result<State, Error> {
-        let meta = self.layers.keys.meta();
-        let op = OneRound::new(vec![cmd("HGETALL").arg(&meta).take()], |r: Replies| {
-            let hash = ops::read_hash(&meta, &single(r)?)?.ok_or(Error::NotFound {
-                name: self.layers.keys.name().to_owned(),
-            })?;
-            Meta::parse(&meta, &hash).map(|(_, s)| s)
-        });
-        let state = drive(&mut self.conn, op)?;
-        self.layers.known = self.layers.known.max(state.layers);
-        Ok(state)
-    }
-
-    /// Items in each open layer, exactly as the scripts counted them.
-    fn loads(&mut self) -> Result<Vec<u64>, Error> {
-        let state = self.state()?;
-        (0..state.layers)
-            .map(|i| {
-                if i + 1 == state.layers {
-                    Ok(state.count)
-                } else {
-                    self.layers.capacity(i)
-                }
-            })
-            .collect()
+        let state = drive(&mut self.conn, self.layers.state())?;
+        Ok(self.layers.saw(&state))
     }
 
     /// Items added to the layers (duplicates of items already present are
@@ -575,7 +682,8 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors, [`Error::NotFound`].
     pub fn count(&mut self) -> Result<u64, Error> {
-        Ok(self.loads()?.iter().sum())
+        let state = self.state()?;
+        Ok(self.layers.loads(&state)?.iter().sum())
     }
 
     /// Every insert so far, duplicates included (the in-memory filter's
@@ -605,56 +713,21 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// As [`count`](Self::count).
     pub fn estimated_count(&mut self) -> Result<f64, Error> {
         let layers = self.state()?.layers;
-        let mut cmds = Vec::new();
-        let mut tables = Vec::new();
-        for i in 0..layers {
-            let t = self.layers.table(i)?;
-            for s in 0..t.shards() {
-                cmds.push(
-                    cmd("BITCOUNT")
-                        .arg(self.layers.keys.layer_shard(i, s))
-                        .take(),
-                );
-            }
-            tables.push(t);
-        }
-        let op = OneRound::new(cmds, |r: Replies| {
-            let values = r.map_err(|f| Error::from_redis(f.error))?;
-            let mut counts = values.iter();
-            let mut total = 0.0;
-            for t in &tables {
-                let mut set = 0;
-                for _ in 0..t.shards() {
-                    match counts.next() {
-                        Some(Value::Int(n)) => set += *n as u64,
-                        Some(v) => return Err(layout::unexpected("", v)),
-                        None => return Err(layout::unexpected("", &Value::Nil)),
-                    }
-                }
-                total += ops::estimate_items(t, set);
-            }
-            Ok(total)
-        });
-        drive(&mut self.conn, op)
+        drive(&mut self.conn, self.layers.estimate(layers)?)
     }
 
     /// The rate the filter has now: `1 − Π (1 − ε_i)` over the layers, each
     /// layer's rate from
     /// [`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact) at
-    /// its exact count. Never above the promised total while the layers are
+    /// its exact count. Below the promised total while the layers are
     /// sized as designed.
     ///
     /// # Errors
     ///
     /// As [`count`](Self::count).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        let loads = self.loads()?;
-        let mut rates = Vec::with_capacity(loads.len());
-        for (i, n) in loads.into_iter().enumerate() {
-            let t = self.layers.table(i as u32)?;
-            rates.push(blocked::fpr_exact(BLOCK_CELLS, t.blocks, n, t.hashes));
-        }
-        Ok(scalable::compound_fpr(rates))
+        let state = self.state()?;
+        self.layers.expected_fpr(&state)
     }
 
     /// Deletes every key of the filter, metadata first.
@@ -664,32 +737,27 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// Connection errors.
     pub fn delete(&mut self) -> Result<(), Error> {
         let layers = self.state()?.layers;
-        let mut keys = vec![self.layers.keys.meta()];
-        for i in 0..layers {
-            let t = self.layers.table(i)?;
-            keys.extend((0..t.shards()).map(|s| self.layers.keys.layer_shard(i, s)));
-        }
-        drive(&mut self.conn, ops::delete(keys))
+        drive(&mut self.conn, self.layers.delete(layers)?)
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.layers.keys.name()
+        self.layers.name()
     }
 
     /// The total rate the filter keeps.
     pub fn target_fpr(&self) -> f64 {
-        self.layers.fpr
+        self.layers.target_fpr()
     }
 
     /// Items the first layer holds.
     pub fn initial_capacity(&self) -> u64 {
-        self.layers.initial
+        self.layers.initial_capacity()
     }
 
     /// The hasher items go through.
     pub fn hasher(&self) -> &DefaultHasher {
-        &self.layers.hasher
+        self.layers.hasher()
     }
 
     /// The connection, to run other commands on it.
@@ -701,9 +769,4 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     pub fn into_connection(self) -> C {
         self.conn
     }
-}
-
-fn setup(keys: &Keys, start: Start) -> impl Op<Output = (Meta, State), Error = Error> + use<> {
-    // Layer shards are written by the insert script as items arrive.
-    Setup::new(keys, start, |_: &Meta| Ok(None))
 }

@@ -6,7 +6,9 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
-use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Table};
+use bloomlab_classic::BlockedBloomFilter;
+
+use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Table};
 use crate::meta::{Kind, Meta};
 use crate::ops::{self, Setup, Start};
 
@@ -122,6 +124,67 @@ impl TableFilter {
             growth: None,
         };
         Ok((meta, hasher))
+    }
+
+    /// The creation of filter `name`, checked: its keys and setup start.
+    pub fn creation<L: Cells>(
+        name: &str,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<(Keys, Start), Error> {
+        let keys = Keys::spread(name)?;
+        let (wanted, _) = Self::design(L::KIND, items, fpr, options)?;
+        table_of(&wanted, L::CELL)?;
+        Ok((keys, Start::Create(wanted, options.get_seed().is_some())))
+    }
+
+    /// The import of `filter` as `name`: its keys, and a setup start that
+    /// writes its words, little-endian, into shards with their guards.
+    pub fn import<T: ?Sized>(
+        name: &str,
+        filter: &BlockedBloomFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<(Keys, Start), Error> {
+        let keys = Keys::spread(name)?;
+        let meta = Meta {
+            kind: Kind::Bloom,
+            design: None,
+            blocks: filter.num_blocks(),
+            hashes: filter.num_hashes(),
+            max_shard_bytes: max_shard_bytes as u64,
+            key: filter.hasher().key(),
+            growth: None,
+        };
+        let table = table_of(&meta, Cell::Bit)?;
+        let words: Vec<u64> = filter.words().collect();
+        let bytes = words
+            .chunks((table.shard_blocks * table.block_bytes() / 8) as usize)
+            .map(|chunk| {
+                let mut b: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
+                b.push(GUARD);
+                b
+            })
+            .collect();
+        Ok((keys, Start::Import(meta, bytes)))
+    }
+
+    /// The in-memory filter of an exported table's words; its `len` is the
+    /// estimate of the items they hold.
+    pub fn to_memory<T: ?Sized>(&self, words: Vec<u64>) -> Result<BlockedBloomFilter<T>, Error> {
+        let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+        let len = ops::estimate_items(&self.table, nonzero);
+        let len = if len.is_finite() {
+            len.round() as usize
+        } else {
+            usize::MAX
+        };
+        BlockedBloomFilter::from_words(words, self.table.hashes, len, self.hasher).map_err(|e| {
+            Error::CorruptMetadata {
+                key: self.keys.meta(),
+                reason: e.to_string(),
+            }
+        })
     }
 
     /// The setup op: creates, imports or opens `name`'s filter.

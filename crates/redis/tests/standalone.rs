@@ -5,6 +5,7 @@ mod common;
 
 use bloomlab_redis::{
     Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+    ScalableOptions,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::RedisServer;
@@ -129,8 +130,10 @@ fn export_and_import_round_trip() {
         RedisBloomFilter::import(connect(&server), "im", &memory, 1 << 20),
         Err(Error::Exists { .. })
     ));
-    // The estimate of a table read back equals the one computed in Redis.
+    // The estimate computed from BITCOUNT in Redis is the one of the table
+    // read back (its len), and near the 10,000 items inserted.
     let in_redis = f.estimated_count().unwrap();
+    assert_eq!(memory.len(), in_redis.round() as usize);
     assert!((in_redis - 10_000.0).abs() < 100.0, "{in_redis}");
 }
 
@@ -181,6 +184,24 @@ fn errors_are_typed() {
         RedisBloomFilter::<u64, _>::create(connect(&server), "z", 1_000, 1.5),
         Err(Error::Param(_))
     ));
+
+    // A creator that stopped before marking its filter ready: open refuses
+    // it, create finishes it.
+    RedisBloomFilter::<u64, _>::create(connect(&server), "p2", 1_000, 0.01).unwrap();
+    redis::cmd("HSET")
+        .arg("p2:meta")
+        .arg("ready")
+        .arg(0)
+        .exec(&mut raw)
+        .unwrap();
+    redis::cmd("DEL").arg("p2:0").exec(&mut raw).unwrap();
+    assert!(matches!(
+        RedisBloomFilter::<u64, _>::open(connect(&server), "p2"),
+        Err(Error::Incomplete { .. })
+    ));
+    let mut p2 = RedisBloomFilter::<u64, _>::create(connect(&server), "p2", 1_000, 0.01).unwrap();
+    assert!(!p2.contains(&1).unwrap(), "its shard exists again, empty");
+    RedisBloomFilter::<u64, _>::open(connect(&server), "p2").unwrap();
 
     // A shard lost (deleted here; dropped by a restart without persistence
     // in production) is reported, never answered from an empty key.
@@ -249,4 +270,39 @@ fn a_server_killed_mid_batch_says_what_was_stored() {
         2_000_000,
         "every item is stored or unknown"
     );
+}
+
+#[test]
+fn scripts_are_loaded_again_when_the_server_forgot_them() {
+    let server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    let options = ScalableOptions::new().seed(SEED);
+    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "fs",
+        1_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    let mut c =
+        RedisCountingBloomFilter::<u64, _>::create(connect(&server), "fc", 1_000, 0.01).unwrap();
+    let items = members(9, 3_000);
+    let mut model = common::ScalableModel::new(1_000, 0.01);
+    let mut added_by_model = |part: &[u64]| part.iter().filter(|&&m| model.insert(m)).count();
+    assert_eq!(
+        s.insert_batch(&items[..1_000]).unwrap(),
+        added_by_model(&items[..1_000])
+    );
+    redis::cmd("SCRIPT").arg("FLUSH").exec(&mut raw).unwrap();
+    // Every script call of this batch is refused with NOSCRIPT, then sent
+    // again once the scripts are loaded: each item is added exactly once.
+    let added = s.insert_batch(&items[1_000..]).unwrap();
+    assert_eq!(added, added_by_model(&items[1_000..]));
+    assert_eq!(s.inserts().unwrap(), 3_000);
+    assert!(s.contains_batch(&items).unwrap().iter().all(|&x| x));
+    c.insert(&7).unwrap();
+    redis::cmd("SCRIPT").arg("FLUSH").exec(&mut raw).unwrap();
+    c.remove(&7).unwrap();
+    assert!(!c.contains(&7).unwrap());
 }

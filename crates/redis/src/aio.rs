@@ -1,0 +1,588 @@
+//! The async API (feature `tokio`): the same filters over
+//! [`redis::aio::MultiplexedConnection`] or
+//! [`redis::cluster_async::ClusterConnection`], built from the same commands,
+//! scripts and replies as the blocking ones. Only the I/O differs.
+//!
+//! A batch is one request to the connection, so the connection's response
+//! timeout must cover the whole batch: a `MultiplexedConnection` gives up
+//! after 500 ms by default, which a batch of a few hundred thousand items
+//! can exceed; raise it with `set_response_timeout` or send smaller batches.
+//!
+//! ```no_run
+//! use bloomlab_redis::aio::RedisBloomFilter;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = redis::Client::open("redis://127.0.0.1/")?;
+//! let mut conn = client.get_multiplexed_async_connection().await?;
+//! conn.set_response_timeout(std::time::Duration::from_secs(10));
+//! let mut seen = RedisBloomFilter::<str, _>::create(conn, "seen", 100_000, 0.01).await?;
+//! seen.insert("page-1").await?;
+//! assert!(seen.contains("page-1").await?);
+//! # Ok(())
+//! # }
+//! ```
+
+use std::borrow::Borrow;
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
+
+use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_core::DefaultHasher;
+use redis::cluster_routing::Slot;
+use redis::{Cmd, RedisError, Value};
+
+use crate::conn::{Failed, Op, Replies, forgotten, splice};
+use crate::error::{BatchError, Error};
+use crate::layout::{Cell, Keys};
+use crate::meta::Meta;
+use crate::ops::{self, Start};
+use crate::scalable::{Layers, ScalableOptions};
+use crate::scripts;
+use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// An async connection a filter runs on: a single server's
+/// [`redis::aio::MultiplexedConnection`] or a Cluster's
+/// [`redis::cluster_async::ClusterConnection`].
+pub trait AsyncConnection: private::Sealed + Send {
+    /// Sends `cmds` in one pipeline (one per slot on a Cluster, all at once)
+    /// and returns one reply per command; a command's error is its reply.
+    #[doc(hidden)]
+    fn round_trip(&mut self, cmds: &[Cmd]) -> impl Future<Output = Replies> + Send;
+
+    /// Loads `script` on every server that serves keys.
+    #[doc(hidden)]
+    fn load(
+        &mut self,
+        script: &redis::Script,
+    ) -> impl Future<Output = Result<(), RedisError>> + Send;
+}
+
+impl private::Sealed for redis::aio::MultiplexedConnection {}
+
+impl AsyncConnection for redis::aio::MultiplexedConnection {
+    async fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
+        let mut pipe = redis::pipe();
+        for c in cmds {
+            pipe.add_command(c.clone());
+        }
+        Ok(pipe.ignore_errors().query_async(self).await?)
+    }
+
+    async fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        script.prepare_invoke().load_async(self).await.map(drop)
+    }
+}
+
+impl private::Sealed for redis::cluster_async::ClusterConnection {}
+
+/// The key a command routes by: `EVALSHA sha numkeys key …` or `CMD key …`.
+fn routing_key(c: &Cmd) -> &[u8] {
+    let arg = |i| match c.args_iter().nth(i) {
+        Some(redis::Arg::Simple(a)) => a,
+        _ => &[],
+    };
+    if arg(0).eq_ignore_ascii_case(b"EVALSHA") {
+        arg(3)
+    } else {
+        arg(1)
+    }
+}
+
+impl AsyncConnection for redis::cluster_async::ClusterConnection {
+    async fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
+        // The async Cluster client sends a pipeline to one slot, so the
+        // commands go out as one pipeline per slot, all at once.
+        let mut by_slot: HashMap<Slot, Vec<usize>> = HashMap::new();
+        for (i, c) in cmds.iter().enumerate() {
+            by_slot
+                .entry(Slot::for_key(routing_key(c)))
+                .or_default()
+                .push(i);
+        }
+        let sends = by_slot.into_values().map(|idx| {
+            let mut conn = self.clone();
+            let mut pipe = redis::pipe();
+            for &i in &idx {
+                pipe.add_command(cmds[i].clone());
+            }
+            async move {
+                let values: Result<Vec<Value>, RedisError> =
+                    pipe.ignore_errors().query_async(&mut conn).await;
+                (idx, values)
+            }
+        });
+        let mut replies = vec![Value::Nil; cmds.len()];
+        for (idx, values) in futures_util::future::join_all(sends).await {
+            // The pipelines of other slots may have run: their replies are
+            // lost with this error, so the whole round trip counts as broken.
+            for (i, v) in idx.into_iter().zip(values.map_err(Failed::from)?) {
+                replies[i] = v;
+            }
+        }
+        Ok(replies)
+    }
+
+    async fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        // SCRIPT LOAD is routed to every master.
+        script.prepare_invoke().load_async(self).await.map(drop)
+    }
+}
+
+/// Runs `op` to the end on `conn`: the async twin of the blocking driver.
+pub(crate) async fn drive<C: AsyncConnection + ?Sized, O: Op>(
+    conn: &mut C,
+    mut op: O,
+) -> Result<O::Output, O::Error> {
+    loop {
+        let cmds = op.commands();
+        if cmds.is_empty() {
+            return op.finish();
+        }
+        let mut replies = conn.round_trip(&cmds).await;
+        if let Some(retry) = forgotten(&cmds, &replies) {
+            let mut loaded = Ok(());
+            for s in scripts::all() {
+                loaded = loaded.and(conn.load(s).await);
+            }
+            let again = match loaded {
+                Ok(()) => {
+                    let retry_cmds: Vec<Cmd> = retry.iter().map(|&i| cmds[i].clone()).collect();
+                    conn.round_trip(&retry_cmds).await
+                }
+                Err(e) => Err(Failed::from(e)),
+            };
+            replies = splice(replies, &retry, again);
+        }
+        op.absorb(replies)?;
+    }
+}
+
+/// [`crate::RedisBloomFilter`] over an async connection.
+pub type RedisBloomFilter<T, C> = RedisBlockedFilter<T, C, Bits>;
+
+/// [`crate::RedisCountingBloomFilter`] over an async connection.
+pub type RedisCountingBloomFilter<T, C> = RedisBlockedFilter<T, C, Counters>;
+
+/// [`crate::RedisBlockedFilter`] over an async connection: the same
+/// methods, each a future.
+pub struct RedisBlockedFilter<T: ?Sized, C, L> {
+    conn: C,
+    inner: TableFilter,
+    item: PhantomData<fn(&T) -> L>,
+}
+
+impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("aio::RedisBlockedFilter")
+            .field("name", &self.inner.keys.name())
+            .field("kind", &self.inner.meta.kind)
+            .field("blocks", &self.inner.table.blocks)
+            .finish()
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
+    /// See [`crate::RedisBlockedFilter::create`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create(
+        conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+    ) -> Result<Self, Error> {
+        Self::create_with(conn, name, expected_items, fpr, Options::new()).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::create_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create_with(
+        mut conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+        options: Options,
+    ) -> Result<Self, Error> {
+        let (keys, start) = TableFilter::creation::<L>(name, expected_items, fpr, &options)?;
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, L::CELL)).await?;
+        Self::with(conn, keys, meta)
+    }
+
+    /// See [`crate::RedisBlockedFilter::open`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
+        let keys = Keys::spread(name)?;
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, Start::Open, L::CELL)).await?;
+        Self::with(conn, keys, meta)
+    }
+
+    fn with(conn: C, keys: Keys, meta: Meta) -> Result<Self, Error> {
+        Ok(Self {
+            conn,
+            inner: TableFilter::from_meta(keys, meta, L::KIND, L::CELL)?,
+            item: PhantomData,
+        })
+    }
+
+    /// See [`crate::RedisBlockedFilter::insert`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        one(drive(&mut self.conn, self.inner.probe(&[hash], true)).await)
+    }
+
+    /// See [`crate::RedisBlockedFilter::contains`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        one(drive(&mut self.conn, self.inner.probe(&[hash], false)).await)
+    }
+
+    /// See [`crate::RedisBlockedFilter::insert_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert_batch(&mut self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let hashes: Vec<u64> = items
+            .iter()
+            .map(|i| self.inner.hasher.hash_one(i))
+            .collect();
+        count_new(drive(&mut self.conn, self.inner.probe(&hashes, true)).await)
+    }
+
+    /// See [`crate::RedisBlockedFilter::contains_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains_batch<Q: Hash>(&mut self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hashes: Vec<u64> = items
+            .iter()
+            .map(|i| self.inner.hasher.hash_one(i))
+            .collect();
+        drive(&mut self.conn, self.inner.probe(&hashes, false))
+            .await
+            .map_err(|e| *e.source)
+    }
+
+    /// See [`crate::RedisBlockedFilter::estimated_count`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn estimated_count(&mut self) -> Result<f64, Error> {
+        let op = ops::nonzero_cells(self.inner.table, &self.inner.keys);
+        let nonzero = drive(&mut self.conn, op).await?;
+        Ok(ops::estimate_items(&self.inner.table, nonzero))
+    }
+
+    /// See [`crate::RedisBlockedFilter::expected_fpr`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
+        let n = self.estimated_count().await?;
+        Ok(self.inner.fpr_at(n))
+    }
+
+    /// See [`crate::RedisBlockedFilter::delete`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn delete(&mut self) -> Result<(), Error> {
+        drive(&mut self.conn, ops::delete(self.inner.all_keys())).await
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        self.inner.keys.name()
+    }
+
+    /// Blocks of 512 cells.
+    pub fn num_blocks(&self) -> u64 {
+        self.inner.table.blocks
+    }
+
+    /// `k`, the cells per item.
+    pub fn num_hashes(&self) -> u32 {
+        self.inner.table.hashes
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &DefaultHasher {
+        &self.inner.hasher
+    }
+
+    /// Gives the connection back.
+    pub fn into_connection(self) -> C {
+        self.conn
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
+    /// See [`crate::RedisBloomFilter::import`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn import(
+        mut conn: C,
+        name: &str,
+        filter: &BlockedBloomFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        let (keys, start) = TableFilter::import(name, filter, max_shard_bytes)?;
+        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, Cell::Bit)).await?;
+        Self::with(conn, keys, meta)
+    }
+
+    /// See [`crate::RedisBloomFilter::export`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
+        let op = ops::export(self.inner.table, &self.inner.keys);
+        let words = drive(&mut self.conn, op).await?;
+        self.inner.to_memory(words)
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Counters> {
+    /// See [`crate::RedisCountingBloomFilter::remove`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hash = self.inner.hasher.hash_one(item);
+        let op = ops::remove(self.inner.table, &self.inner.keys, hash);
+        drive(&mut self.conn, op).await
+    }
+}
+
+/// [`crate::RedisScalableBloomFilter`] over an async connection.
+pub struct RedisScalableBloomFilter<T: ?Sized, C> {
+    conn: C,
+    layers: Layers,
+    item: PhantomData<fn(&T)>,
+}
+
+impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("aio::RedisScalableBloomFilter")
+            .field("name", &self.layers.name())
+            .finish()
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
+    /// See [`crate::RedisScalableBloomFilter::create`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create(
+        conn: C,
+        name: &str,
+        initial_capacity: usize,
+        fpr: f64,
+    ) -> Result<Self, Error> {
+        Self::create_with(conn, name, initial_capacity, fpr, ScalableOptions::new()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::create_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create_with(
+        mut conn: C,
+        name: &str,
+        initial_capacity: usize,
+        fpr: f64,
+        options: ScalableOptions,
+    ) -> Result<Self, Error> {
+        let (keys, start) = Layers::design(name, initial_capacity, fpr, &options)?;
+        let (meta, state) = drive(&mut conn, Layers::setup(&keys, start)).await?;
+        Ok(Self {
+            conn,
+            layers: Layers::from_setup(keys, meta, state)?,
+            item: PhantomData,
+        })
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::open`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
+        let keys = Keys::tagged(name)?;
+        let (meta, state) = drive(&mut conn, Layers::setup(&keys, Start::Open)).await?;
+        Ok(Self {
+            conn,
+            layers: Layers::from_setup(keys, meta, state)?,
+            item: PhantomData,
+        })
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::insert`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let hash = self.layers.hash(item);
+        one(drive(&mut self.conn, self.layers.batch(vec![hash], true)).await)
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::contains`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hash = self.layers.hash(item);
+        one(drive(&mut self.conn, self.layers.batch(vec![hash], false)).await)
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::insert_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert_batch(&mut self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        count_new(drive(&mut self.conn, self.layers.batch(hashes, true)).await)
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::contains_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains_batch<Q: Hash>(&mut self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        drive(&mut self.conn, self.layers.batch(hashes, false))
+            .await
+            .map_err(|e| *e.source)
+    }
+
+    async fn state(&mut self) -> Result<crate::meta::State, Error> {
+        let state = drive(&mut self.conn, self.layers.state()).await?;
+        Ok(self.layers.saw(&state))
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::count`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn count(&mut self) -> Result<u64, Error> {
+        let state = self.state().await?;
+        Ok(self.layers.loads(&state)?.iter().sum())
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::num_layers`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn num_layers(&mut self) -> Result<u32, Error> {
+        Ok(self.state().await?.layers)
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::estimated_count`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn estimated_count(&mut self) -> Result<f64, Error> {
+        let layers = self.state().await?.layers;
+        let op = self.layers.estimate(layers)?;
+        drive(&mut self.conn, op).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::expected_fpr`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
+        let state = self.state().await?;
+        self.layers.expected_fpr(&state)
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::delete`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn delete(&mut self) -> Result<(), Error> {
+        let layers = self.state().await?.layers;
+        let op = self.layers.delete(layers)?;
+        drive(&mut self.conn, op).await
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        self.layers.name()
+    }
+
+    /// Gives the connection back.
+    pub fn into_connection(self) -> C {
+        self.conn
+    }
+}

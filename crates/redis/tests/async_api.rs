@@ -1,0 +1,101 @@
+//! The async API, on a real server and a real Cluster: the same answers as
+//! the blocking API and the in-memory filters.
+
+mod common;
+
+use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_redis::aio::{
+    AsyncConnection, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+};
+use bloomlab_redis::{Error, Options, ScalableOptions};
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::redis_server::{RedisCluster, RedisServer};
+use common::{SCALABLE_INITIAL, SEED, ScalableModel};
+
+/// Fills one filter of each kind through `conn` and compares every answer
+/// with the in-memory models.
+async fn same_answers<C: AsyncConnection + Clone>(conn: C, prefix: &str) {
+    let members = members(21, 100_000);
+    let probes: Vec<u64> = probes(22, 300_000).collect();
+    let options = Options::new().seed(SEED).max_shard_bytes(16 << 10);
+
+    let mut memory = BlockedBloomFilter::<u64>::builder(100_000, 0.01)
+        .seed(SEED)
+        .build()
+        .unwrap();
+    memory.insert_batch(&members).unwrap();
+    let mut bloom = RedisBloomFilter::<u64, C>::create_with(
+        conn.clone(),
+        &format!("{prefix}-b"),
+        100_000,
+        0.01,
+        options,
+    )
+    .await
+    .unwrap();
+    bloom.insert_batch(&members).await.unwrap();
+    assert_eq!(
+        bloom.contains_batch(&probes).await.unwrap(),
+        memory.contains_batch(&probes)
+    );
+    assert!(bloom.export().await.unwrap().words().eq(memory.words()));
+
+    let mut counting = RedisCountingBloomFilter::<u64, C>::create_with(
+        conn.clone(),
+        &format!("{prefix}-c"),
+        100_000,
+        0.01,
+        options,
+    )
+    .await
+    .unwrap();
+    counting.insert_batch(&members).await.unwrap();
+    assert_eq!(
+        counting.contains_batch(&probes).await.unwrap(),
+        memory.contains_batch(&probes)
+    );
+    counting.remove(&members[0]).await.unwrap();
+    let absent = probes.iter().find(|&&p| !memory.contains(&p)).unwrap();
+    assert!(matches!(
+        counting.remove(absent).await,
+        Err(Error::NotPresent)
+    ));
+
+    let options = ScalableOptions::new().seed(SEED).max_shard_bytes(16 << 10);
+    let mut scalable = RedisScalableBloomFilter::<u64, C>::create_with(
+        conn,
+        &format!("{prefix}-s"),
+        SCALABLE_INITIAL,
+        0.01,
+        options,
+    )
+    .await
+    .unwrap();
+    let mut model = ScalableModel::new(SCALABLE_INITIAL, 0.01);
+    let added = scalable.insert_batch(&members).await.unwrap();
+    assert_eq!(added, members.iter().filter(|&&m| model.insert(m)).count());
+    let expected: Vec<bool> = probes.iter().map(|&p| model.contains(p)).collect();
+    assert_eq!(scalable.contains_batch(&probes).await.unwrap(), expected);
+    assert_eq!(
+        scalable.num_layers().await.unwrap() as usize,
+        model.layers()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_standalone_answers_as_in_memory() {
+    let server = RedisServer::start().unwrap();
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    // A batch is one request: the default 500 ms would not cover 300k lookups.
+    conn.set_response_timeout(std::time::Duration::from_secs(60));
+    same_answers(conn, "async").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_cluster_answers_as_in_memory() {
+    let cluster = RedisCluster::start(3).unwrap();
+    let client = redis::cluster::ClusterClient::new(cluster.urls()).unwrap();
+    let conn = client.get_async_connection().await.unwrap();
+    same_answers(conn, "async").await;
+}
