@@ -2,8 +2,9 @@
 //! kept three ways:
 //!
 //! - **bloomlab**: [`RedisBloomFilter`], one `BITFIELD key SET u1 …` (insert)
-//!   or `BITFIELD_RO key GET u1 …` (lookup) per item, every command of a
-//!   batch in one pipeline.
+//!   or one `GETRANGE` of the item's 64-byte block (lookup) per item, plus
+//!   one read of the guard byte of each shard a lookup batch touches, every
+//!   command of a batch in one pipeline.
 //! - **documents**: what the articles and Redisson do with Redis bitmaps: one
 //!   bitmap key holding a classic (unblocked) Bloom filter of `m` bits and `k`
 //!   hashes from [`classic::size_for`], and one `SETBIT` (insert) or `GETBIT`
@@ -29,8 +30,9 @@
 //!   does not enter the timings.
 //! - The documents' batches carry no guard and no configuration check
 //!   (Redisson adds a check of its config hash to each batch); bloomlab's
-//!   commands each read a guard byte, so that a shard lost in a restart is an
-//!   error. Both differences favour the documents' approach.
+//!   batches read the guard byte of every shard they touch, so that a shard
+//!   lost in a restart is an error. Both differences favour the documents'
+//!   approach.
 //!
 //! Lookups of absent keys ([`keys::probes`], never inserted) and of present
 //! keys (the fill's members) run first, on exactly the filled structures.

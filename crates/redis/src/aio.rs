@@ -249,7 +249,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
         T: Hash,
     {
         let hash = self.inner.hasher.hash_one(item);
-        one(drive(&mut self.conn, self.inner.probe(&[hash], true)).await)
+        one(drive(&mut self.conn, self.inner.insert(&[hash])).await)
     }
 
     /// See [`crate::RedisBlockedFilter::contains`].
@@ -262,7 +262,9 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
         T: Borrow<Q>,
     {
         let hash = self.inner.hasher.hash_one(item);
-        one(drive(&mut self.conn, self.inner.probe(&[hash], false)).await)
+        drive(&mut self.conn, self.inner.lookup(&[hash]))
+            .await
+            .map(|v| v[0])
     }
 
     /// See [`crate::RedisBlockedFilter::insert_batch`].
@@ -278,7 +280,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
             .iter()
             .map(|i| self.inner.hasher.hash_one(i))
             .collect();
-        count_new(drive(&mut self.conn, self.inner.probe(&hashes, true)).await)
+        count_new(drive(&mut self.conn, self.inner.insert(&hashes)).await)
     }
 
     /// See [`crate::RedisBlockedFilter::contains_batch`].
@@ -294,9 +296,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
             .iter()
             .map(|i| self.inner.hasher.hash_one(i))
             .collect();
-        drive(&mut self.conn, self.inner.probe(&hashes, false))
-            .await
-            .map_err(|e| *e.source)
+        drive(&mut self.conn, self.inner.lookup(&hashes)).await
     }
 
     /// See [`crate::RedisBlockedFilter::estimated_count`].

@@ -73,11 +73,11 @@ impl Connection for redis::Connection {
     fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
         // Sent as one write, read reply by reply, so that a connection lost
         // part-way still tells which commands were answered.
-        let mut pipe = redis::pipe();
+        let mut packed = Vec::new();
         for c in cmds {
-            pipe.add_command(c.clone());
+            c.write_packed_command(&mut packed);
         }
-        self.send_packed_command(&pipe.get_packed_pipeline())?;
+        self.send_packed_command(&packed)?;
         let mut replies = Vec::with_capacity(cmds.len());
         for _ in cmds {
             match self.recv_response() {

@@ -195,7 +195,11 @@ impl Error {
 /// [`stored`](Self::stored) are in the filter (Redis confirmed them); those
 /// in [`unknown`](Self::unknown) were sent but their replies were lost with
 /// the connection, so they may or may not be stored; every other item was
-/// not stored. Inserting the unknown ones again is harmless for the Bloom
+/// not stored. On a single server over a blocking connection the replies are
+/// read one by one, so only the items after the break are unknown; a Cluster
+/// pipeline or an async connection returns all of a round trip's replies or
+/// none, so there every item of the broken round trip is unknown. Inserting
+/// the unknown ones again is harmless for the Bloom
 /// and scalable filters; for the counting filter it would count them twice,
 /// so check them with `contains` first.
 pub struct BatchError {

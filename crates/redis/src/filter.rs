@@ -121,7 +121,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         T: Hash,
     {
         let hash = self.inner.hasher.hash_one(item);
-        one(drive(&mut self.conn, self.inner.probe(&[hash], true)))
+        one(drive(&mut self.conn, self.inner.insert(&[hash])))
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was. One
@@ -135,7 +135,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         T: Borrow<Q>,
     {
         let hash = self.inner.hasher.hash_one(item);
-        one(drive(&mut self.conn, self.inner.probe(&[hash], false)))
+        drive(&mut self.conn, self.inner.lookup(&[hash])).map(|v| v[0])
     }
 
     /// Inserts every item of `items` in one pipeline (one round trip per
@@ -153,7 +153,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
             .iter()
             .map(|i| self.inner.hasher.hash_one(i))
             .collect();
-        count_new(drive(&mut self.conn, self.inner.probe(&hashes, true)))
+        count_new(drive(&mut self.conn, self.inner.insert(&hashes)))
     }
 
     /// Looks up every item of `items` in one pipeline; the answers, in order,
@@ -170,7 +170,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
             .iter()
             .map(|i| self.inner.hasher.hash_one(i))
             .collect();
-        drive(&mut self.conn, self.inner.probe(&hashes, false)).map_err(|e| *e.source)
+        drive(&mut self.conn, self.inner.lookup(&hashes))
     }
 
     /// The items the filter holds, estimated from its non-zero cells

@@ -31,16 +31,29 @@
 //!
 //! # Example
 //!
-//! ```no_run
-//! use bloomlab_redis::{Options, RedisBloomFilter};
+//! ```
+//! use bloomlab_redis::{Error, Options, RedisBloomFilter, RedisCountingBloomFilter};
 //!
-//! let client = redis::Client::open("redis://127.0.0.1/")?;
+//! # let server = bloomlab_testkit::redis_server::RedisServer::start()?;
+//! # let url = server.url();
+//! // let url = "redis://127.0.0.1/";
+//! let client = redis::Client::open(url)?;
 //! // Every process runs the same line: the first creates the filter, the
 //! // others open it (a filter of that name with other parameters is an error).
-//! let mut users = RedisBloomFilter::<str, _>::create(client.get_connection()?, "users", 1_000_000, 0.01)?;
-//! users.insert("alice")?;
-//! assert!(users.contains("alice")?);
+//! let mut users =
+//!     RedisBloomFilter::<&str, _>::create(client.get_connection()?, "users", 1_000_000, 0.01)?;
+//! assert_eq!((users.num_blocks(), users.num_hashes(), users.num_shards()), (19_372, 6, 2));
+//! users.insert(&"alice")?;
 //! assert_eq!(users.contains_batch(&["alice", "bob"])?, [true, false]);
+//!
+//! // The same filter with a counter per bit can forget an item.
+//! let options = Options::new().seed(1);
+//! let mut sessions =
+//!     RedisCountingBloomFilter::<u64, _>::create_with(client.get_connection()?, "sessions", 10_000, 0.01, options)?;
+//! sessions.insert(&42)?;
+//! sessions.remove(&42)?;
+//! assert!(!sessions.contains(&42)?);
+//! assert!(matches!(sessions.remove(&42), Err(Error::NotPresent)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -47,35 +47,62 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
     }
 }
 
-/// Inserts (`insert`) or looks up the items of `hashes` in a table of
-/// shards `keys.shard(s)`: one `BITFIELD` each.
-pub fn probe(
+/// Inserts the items of `hashes` into a table whose shard keys are
+/// `names`: one `BITFIELD` each, which also reads the shard's guard.
+pub fn insert(
     table: Table,
-    keys: &Keys,
+    names: &[String],
     hashes: &[u64],
-    insert: bool,
 ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
     let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let names: Vec<String> = at.iter().map(|a| keys.shard(a.shard)).collect();
     let cmds = at
         .iter()
-        .zip(&names)
-        .map(|(a, key)| {
-            if insert {
-                table.insert_cmd(key, a)
-            } else {
-                table.contains_cmd(key, a)
-            }
+        .map(|a| table.insert_cmd(&names[a.shard as usize], a))
+        .collect();
+    let names = names.to_vec();
+    OneRound::new(cmds, move |replies: Replies| {
+        read_batch(replies, at.len(), |i, v| {
+            table.inserted(&names[at[i].shard as usize], v)
+        })
+    })
+}
+
+/// Looks the items of `hashes` up in a table whose shard keys are `names`:
+/// one `GETRANGE` of each item's block, then one read of the guard of every
+/// shard the batch touched.
+pub fn lookup(
+    table: Table,
+    names: &[String],
+    hashes: &[u64],
+) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
+    let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
+    let mut touched = vec![false; names.len()];
+    let mut cmds: Vec<Cmd> = at
+        .iter()
+        .map(|a| {
+            touched[a.shard as usize] = true;
+            table.lookup_cmd(&names[a.shard as usize], a)
         })
         .collect();
+    let guarded: Vec<usize> = (0..names.len()).filter(|&s| touched[s]).collect();
+    cmds.extend(
+        guarded
+            .iter()
+            .map(|&s| table.guard_read_cmd(&names[s], s as u64)),
+    );
+    let names = names.to_vec();
     OneRound::new(cmds, move |replies: Replies| {
-        read_batch(replies, names.len(), |i, v| {
-            if insert {
-                table.inserted(&names[i], v)
-            } else {
-                table.present(&names[i], v)
-            }
-        })
+        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        if values.len() != at.len() + guarded.len() {
+            return Err(layout::unexpected("", &Value::Array(values)));
+        }
+        for (&s, v) in guarded.iter().zip(&values[at.len()..]) {
+            table.guard_intact(&names[s], v)?;
+        }
+        at.iter()
+            .zip(&values)
+            .map(|(a, v)| table.present(&names[a.shard as usize], a, v))
+            .collect()
     })
 }
 
@@ -418,7 +445,7 @@ pub fn remove(table: Table, keys: &Keys, hash: u64) -> impl Op<Output = (), Erro
     let at = table.locate(hash);
     let key = keys.shard(at.shard);
     let mut args = vec![table.guard_offset(at.shard)];
-    args.extend(&at.cells);
+    args.extend(at.cells(table.cell));
     let cmds = vec![evalsha(&scripts::REMOVE, std::slice::from_ref(&key), args)];
     OneRound::new(cmds, move |replies: Replies| {
         let reply = single(replies)?;

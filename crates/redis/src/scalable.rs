@@ -101,6 +101,8 @@ pub(crate) struct Layers {
     tightening: f64,
     /// Geometry of every layer computed so far.
     tables: Vec<Table>,
+    /// Their shard keys.
+    names: Vec<Vec<String>>,
     /// Layers open in Redis, as last seen.
     known: u32,
 }
@@ -118,8 +120,13 @@ impl Layers {
             let (blocks, hashes) =
                 blocked::size_for(BLOCK_CELLS, self.capacity(j)?, rate).map_err(|_| Error::Full)?;
             let shard = usize::try_from(self.meta.max_shard_bytes).unwrap_or(usize::MAX);
-            self.tables
-                .push(Table::new(blocks, hashes, Cell::Bit, shard)?);
+            let table = Table::new(blocks, hashes, Cell::Bit, shard)?;
+            self.names.push(
+                (0..table.shards())
+                    .map(|s| self.keys.layer_shard(j, s))
+                    .collect(),
+            );
+            self.tables.push(table);
         }
         Ok(self.tables[i as usize])
     }
@@ -132,9 +139,9 @@ impl Layers {
         let mut args: Vec<u64> = Vec::new();
         for i in 0..layers {
             let at = self.table(i)?.locate(hash);
-            keys.push(self.keys.layer_shard(i, at.shard));
-            args.push(at.cells.len() as u64);
-            args.extend(at.cells);
+            keys.push(self.names[i as usize][at.shard as usize].clone());
+            args.push(at.positions.len() as u64);
+            args.extend(at.cells(Cell::Bit));
         }
         let head = (u64::from(self.known), self.capacity(self.known - 1)?);
         Ok(evalsha(&scripts::SCALABLE_INSERT, &keys, (head, args)))
@@ -218,6 +225,7 @@ impl Layers {
             growth,
             tightening,
             tables: Vec::new(),
+            names: Vec::new(),
             known: state.layers,
         };
         let first = layers.table(0)?;
@@ -238,6 +246,7 @@ impl Layers {
             insert,
             pending: (0..n).collect(),
             sent: Vec::new(),
+            located: Vec::new(),
             answers: vec![None; n],
             error: None,
         }
@@ -360,6 +369,8 @@ pub(crate) struct Batch<'a> {
     insert: bool,
     pending: Vec<usize>,
     sent: Vec<usize>,
+    /// Each lookup command's table and item location, in order.
+    located: Vec<(Table, layout::Location)>,
     answers: Vec<Option<bool>>,
     error: Option<Error>,
 }
@@ -370,15 +381,13 @@ impl Batch<'_> {
     /// pipeline sends the items not found again, against the new layers.
     fn lookups(&mut self) -> Result<Vec<Cmd>, Error> {
         let mut cmds = Vec::new();
+        self.located.clear();
         for &i in &self.sent {
             for j in 0..self.layers.known {
-                let at = self.layers.table(j)?.locate(self.hashes[i]);
-                let mut c = cmd("BITFIELD_RO");
-                c.arg(self.layers.keys.layer_shard(j, at.shard));
-                for o in at.cells {
-                    c.arg("GET").arg("u1").arg(o);
-                }
-                cmds.push(c);
+                let table = self.layers.table(j)?;
+                let at = table.locate(self.hashes[i]);
+                cmds.push(table.lookup_cmd(&self.layers.names[j as usize][at.shard as usize], &at));
+                self.located.push((table, at));
             }
         }
         cmds.push(
@@ -399,7 +408,6 @@ impl Batch<'_> {
                 return;
             }
         };
-        let per = self.layers.known as usize;
         let layers = match values.last() {
             Some(Value::Nil) => Err(Error::NotFound {
                 name: self.layers.keys.name().to_owned(),
@@ -410,7 +418,7 @@ impl Batch<'_> {
             None => Err(layout::unexpected(&meta, &Value::Nil)),
         };
         let layers = match layers {
-            Ok(l) if values.len() == self.sent.len() * per + 1 => l,
+            Ok(l) if values.len() == self.located.len() + 1 => l,
             Ok(_) => {
                 self.error
                     .get_or_insert(layout::unexpected(&meta, &Value::Nil));
@@ -421,16 +429,23 @@ impl Batch<'_> {
                 return;
             }
         };
-        if self.error.is_some() {
-            return;
-        }
         let grew = layers > self.layers.known;
+        let per = self.layers.known as usize;
         for (n, &i) in self.sent.iter().enumerate() {
             let mut found = false;
-            for (j, v) in values[n * per..(n + 1) * per].iter().enumerate() {
-                match layout::int_array(&self.layers.keys.layer_shard(j as u32, 0), v) {
-                    Ok(bits) => found |= !bits.contains(&0),
-                    Err(e) => {
+            for (v, (table, at)) in values[n * per..(n + 1) * per]
+                .iter()
+                .zip(&self.located[n * per..(n + 1) * per])
+            {
+                match v {
+                    // A shard not written yet reads as an empty string.
+                    Value::BulkString(block) => found |= table.all_set(at, block),
+                    Value::Nil => {}
+                    other => {
+                        let e = match layout::check(&meta, other) {
+                            Err(e) => e,
+                            Ok(()) => layout::unexpected(&meta, other),
+                        };
                         self.error.get_or_insert(e);
                         return;
                     }

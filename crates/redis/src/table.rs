@@ -80,6 +80,8 @@ pub struct TableFilter {
     pub meta: Meta,
     pub table: Table,
     pub hasher: DefaultHasher,
+    /// The shard keys, in order.
+    pub names: Vec<String>,
 }
 
 /// The table a metadata hash describes.
@@ -215,25 +217,30 @@ impl TableFilter {
         })?;
         Ok(Self {
             hasher: DefaultHasher::from_key(meta.key),
+            names: (0..table.shards()).map(|s| keys.shard(s)).collect(),
             keys,
             meta,
             table,
         })
     }
 
-    /// Inserts or looks up a batch.
-    pub fn probe(
+    /// Inserts a batch.
+    pub fn insert(
         &self,
         hashes: &[u64],
-        insert: bool,
     ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-        ops::probe(self.table, &self.keys, hashes, insert)
+        ops::insert(self.table, &self.names, hashes)
+    }
+
+    /// Looks a batch up.
+    pub fn lookup(&self, hashes: &[u64]) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
+        ops::lookup(self.table, &self.names, hashes)
     }
 
     /// Every key of the filter, metadata first.
     pub fn all_keys(&self) -> Vec<String> {
         std::iter::once(self.keys.meta())
-            .chain((0..self.table.shards()).map(|s| self.keys.shard(s)))
+            .chain(self.names.iter().cloned())
             .collect()
     }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use bloomlab_redis::{
-    Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+    Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::{RedisCluster, key_slot};
@@ -91,4 +91,28 @@ fn a_counting_remove_and_a_create_race_work_on_the_cluster() {
         keys.windows(2).all(|w| w[0] == w[1]),
         "one hash key for all"
     );
+
+    // Racing with different rates: one wins, every other is refused.
+    let handles: Vec<_> = (1..=4)
+        .map(|i| {
+            let urls = urls.clone();
+            std::thread::spawn(move || {
+                let conn = ClusterClient::new(urls).unwrap().get_connection().unwrap();
+                let fpr = 0.01 * f64::from(i);
+                RedisBloomFilter::<u64, _>::create(conn, "race2", 100_000, fpr).map(drop)
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    let refused = |r: &Result<(), Error>| {
+        matches!(
+            r,
+            Err(Error::Mismatch {
+                field: "design",
+                ..
+            })
+        )
+    };
+    assert_eq!(results.iter().filter(|r| refused(r)).count(), 3);
 }
