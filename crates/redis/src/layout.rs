@@ -168,7 +168,9 @@ impl Table {
     }
 
     /// The command that adds the item at `at` in shard key `key`, whose reply
-    /// [`inserted`](Self::inserted) reads.
+    /// [`inserted`](Self::inserted) reads. A batch reads the guard of every
+    /// shard it writes before its first write
+    /// ([`guard_read_cmd`](Self::guard_read_cmd)).
     pub fn insert_cmd(&self, key: &str, at: &Location) -> Cmd {
         let k = at.positions.len();
         let mut c = Cmd::with_capacity(4 * k + 6, 20 * k + 64);
@@ -186,7 +188,6 @@ impl Table {
                 }
             }
         }
-        c.arg("GET").arg("u8").arg(self.guard_offset(at.shard));
         c
     }
 
@@ -270,24 +271,16 @@ impl Table {
         c
     }
 
-    /// Whether an insert was new, from its reply (the cells, then the
-    /// guard): a bit was 0, or a counter went from 0 to 1.
+    /// Whether an insert was new, from its reply (the cells' old values,
+    /// or new ones for counters): a bit was 0, or a counter went from 0 to 1.
     pub fn inserted(&self, key: &str, reply: &Value) -> Result<bool, Error> {
         check(key, reply)?;
-        let Value::Array(values) = reply else {
-            return Err(unexpected(key, reply));
-        };
         let new_value = match self.cell {
             Cell::Bit => 0,
             Cell::Counter => 1,
         };
-        match values.split_last() {
-            Some((Value::Int(guard), cells)) if cells.len() == self.hashes as usize => {
-                if *guard != i64::from(GUARD) {
-                    return Err(Error::ShardMissing {
-                        key: key.to_owned(),
-                    });
-                }
+        match reply {
+            Value::Array(cells) if cells.len() == self.hashes as usize => {
                 let mut new = false;
                 for c in cells {
                     match c {

@@ -48,23 +48,72 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
 }
 
 /// Inserts the items of `hashes` into a table whose shard keys are
-/// `names`: one `BITFIELD` each, which also reads the shard's guard.
+/// `names`: the guard byte of every shard the batch touches is read first,
+/// then one `BITFIELD` per item.
 pub fn insert(
     table: Table,
     names: &[String],
     hashes: &[u64],
 ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
     let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let cmds = at
+    let guarded = touched(names.len(), &at);
+    let mut cmds: Vec<Cmd> = guarded
         .iter()
-        .map(|a| table.insert_cmd(&names[a.shard as usize], a))
+        .map(|&s| table.guard_read_cmd(&names[s], s as u64))
         .collect();
+    cmds.extend(
+        at.iter()
+            .map(|a| table.insert_cmd(&names[a.shard as usize], a)),
+    );
     let names = names.to_vec();
-    OneRound::new(cmds, move |replies: Replies| {
-        read_batch(replies, at.len(), |i, v| {
-            table.inserted(&names[at[i].shard as usize], v)
-        })
+    OneRound::new(cmds, move |mut replies: Replies| {
+        // The guards' replies, then the items': a lost shard's writes landed
+        // in a recreated key, so its items count as not stored.
+        let guards: Vec<Value> = match &mut replies {
+            Ok(v) => v.drain(..guarded.len().min(v.len())).collect(),
+            Err(f) => f
+                .replies
+                .drain(..guarded.len().min(f.replies.len()))
+                .collect(),
+        };
+        let mut lost = vec![false; names.len()];
+        let mut first_lost = None;
+        for (&s, v) in guarded.iter().zip(&guards) {
+            if let Err(e) = table.guard_intact(&names[s], v) {
+                lost[s] = true;
+                first_lost.get_or_insert(e);
+            }
+        }
+        let result = read_batch(replies, at.len(), |i, v| {
+            let shard = at[i].shard as usize;
+            if lost[shard] {
+                return Err(Error::ShardMissing {
+                    key: names[shard].clone(),
+                });
+            }
+            table.inserted(&names[shard], v)
+        });
+        match (result, first_lost) {
+            (Ok(new), None) => Ok(new),
+            (Ok(new), Some(source)) => Err(BatchError {
+                stored: (0..new.len())
+                    .filter(|&i| !lost[at[i].shard as usize])
+                    .collect(),
+                unknown: Vec::new(),
+                source: Box::new(source),
+            }),
+            (Err(e), _) => Err(e),
+        }
     })
+}
+
+/// The shards the items at `at` fall in, in order.
+fn touched(shards: usize, at: &[layout::Location]) -> Vec<usize> {
+    let mut seen = vec![false; shards];
+    for a in at {
+        seen[a.shard as usize] = true;
+    }
+    (0..shards).filter(|&s| seen[s]).collect()
 }
 
 /// Looks the items of `hashes` up in a table whose shard keys are `names`:
@@ -76,15 +125,11 @@ pub fn lookup(
     hashes: &[u64],
 ) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
     let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let mut touched = vec![false; names.len()];
+    let guarded = touched(names.len(), &at);
     let mut cmds: Vec<Cmd> = at
         .iter()
-        .map(|a| {
-            touched[a.shard as usize] = true;
-            table.lookup_cmd(&names[a.shard as usize], a)
-        })
+        .map(|a| table.lookup_cmd(&names[a.shard as usize], a))
         .collect();
-    let guarded: Vec<usize> = (0..names.len()).filter(|&s| touched[s]).collect();
     cmds.extend(
         guarded
             .iter()
