@@ -18,13 +18,23 @@
 //! blocks, hashes, shard size, SipHash key, the items and rate it was sized
 //! for) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
 //! ([`Options::max_shard_bytes`]). An item's `k` bits all lie in one 512-bit
-//! block of one shard, so each operation is one single-key command
-//! (`BITFIELD`, `BITFIELD_RO`, or a script for a counting remove) and the
-//! shards spread over a Cluster's slots. Each shard ends with a guard byte
-//! written at creation: every command reads it, so a shard lost in a restart
-//! without persistence is an [`Error::ShardMissing`], never a silent false
-//! negative. A scalable filter's keys share the hash tag `{name}`, so one
-//! script sees all its layers; it lives on one Cluster node.
+//! block of one shard, so every command touches one shard (and, for a
+//! script, keys of that shard's slot only), and the shards spread over a
+//! Cluster's slots:
+//!
+//! - a lookup is a `GETRANGE` of the item's 64-byte block, whose bits the
+//!   client tests;
+//! - an insert is a `BITFIELD … SET u1` of its `k` bits (`OVERFLOW SAT
+//!   INCRBY u4` for counters); a batch with many items per block of a shard
+//!   ORs them into it at once, by one script per shard (`BITOP OR` of a
+//!   mask), which costs per block of shard instead of per item;
+//! - a counting remove is one script.
+//!
+//! Each shard ends with a guard byte written at creation, which every batch
+//! reads before it relies on the shard: a shard lost in a restart without
+//! persistence is an [`Error::ShardMissing`], never a silent false negative.
+//! A scalable filter's keys share the hash tag `{name}`, so one script sees
+//! all its layers; it lives on one Cluster node.
 //!
 //! Batches (`insert_batch`, `contains_batch`) are one pipeline: one round
 //! trip on a single server, one per node on a Cluster.
@@ -68,6 +78,7 @@ pub mod aio;
 mod conn;
 mod error;
 mod filter;
+mod insert;
 mod layout;
 mod meta;
 mod ops;

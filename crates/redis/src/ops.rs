@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use redis::{Cmd, Value, cmd};
 
-use crate::conn::{Failed, Op, Replies};
-use crate::error::{BatchError, Error};
+use crate::conn::{Op, Replies};
+use crate::error::Error;
 use crate::layout::{self, Cell, GUARD, Keys, Table};
 use crate::meta::{Meta, State};
 use crate::scripts;
@@ -45,66 +45,6 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
     fn finish(self) -> Result<R, E> {
         (self.read)(self.replies.unwrap_or_else(|| Ok(Vec::new())))
     }
-}
-
-/// Inserts the items of `hashes` into a table whose shard keys are
-/// `names`: the guard byte of every shard the batch touches is read first,
-/// then one `BITFIELD` per item.
-pub fn insert(
-    table: Table,
-    names: &[String],
-    hashes: &[u64],
-) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-    let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let guarded = touched(names.len(), &at);
-    let mut cmds: Vec<Cmd> = guarded
-        .iter()
-        .map(|&s| table.guard_read_cmd(&names[s], s as u64))
-        .collect();
-    cmds.extend(
-        at.iter()
-            .map(|a| table.insert_cmd(&names[a.shard as usize], a)),
-    );
-    let names = names.to_vec();
-    OneRound::new(cmds, move |mut replies: Replies| {
-        // The guards' replies, then the items': a lost shard's writes landed
-        // in a recreated key, so its items count as not stored.
-        let guards: Vec<Value> = match &mut replies {
-            Ok(v) => v.drain(..guarded.len().min(v.len())).collect(),
-            Err(f) => f
-                .replies
-                .drain(..guarded.len().min(f.replies.len()))
-                .collect(),
-        };
-        let mut lost = vec![false; names.len()];
-        let mut first_lost = None;
-        for (&s, v) in guarded.iter().zip(&guards) {
-            if let Err(e) = table.guard_intact(&names[s], v) {
-                lost[s] = true;
-                first_lost.get_or_insert(e);
-            }
-        }
-        let result = read_batch(replies, at.len(), |i, v| {
-            let shard = at[i].shard as usize;
-            if lost[shard] {
-                return Err(Error::ShardMissing {
-                    key: names[shard].clone(),
-                });
-            }
-            table.inserted(&names[shard], v)
-        });
-        match (result, first_lost) {
-            (Ok(new), None) => Ok(new),
-            (Ok(new), Some(source)) => Err(BatchError {
-                stored: (0..new.len())
-                    .filter(|&i| !lost[at[i].shard as usize])
-                    .collect(),
-                unknown: Vec::new(),
-                source: Box::new(source),
-            }),
-            (Err(e), _) => Err(e),
-        }
-    })
 }
 
 /// The shards the items at `at` fall in, in order.
@@ -149,49 +89,6 @@ pub fn lookup(
             .map(|(a, v)| table.present(&names[a.shard as usize], a, v))
             .collect()
     })
-}
-
-/// Reads one reply per item with `read`; a failure names the items whose
-/// replies said they were stored and those whose replies were lost.
-pub fn read_batch<T>(
-    replies: Replies,
-    items: usize,
-    mut read: impl FnMut(usize, &Value) -> Result<T, Error>,
-) -> Result<Vec<T>, BatchError> {
-    let (values, lost) = match replies {
-        Ok(v) => (v, None),
-        Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),
-    };
-    let mut out = Vec::with_capacity(items);
-    let mut stored = Vec::new();
-    let mut first = None;
-    for (i, v) in values.iter().enumerate() {
-        match read(i, v) {
-            Ok(x) => {
-                out.push(x);
-                stored.push(i);
-            }
-            Err(e) => {
-                first.get_or_insert(e);
-            }
-        }
-    }
-    match first.or(lost) {
-        None if out.len() == items => Ok(out),
-        None => Err(BatchError {
-            stored,
-            unknown: (values.len()..items).collect(),
-            source: Box::new(Error::Redis(redis::RedisError::from((
-                redis::ErrorKind::Client,
-                "fewer replies than commands",
-            )))),
-        }),
-        Some(source) => Err(BatchError {
-            stored,
-            unknown: (values.len()..items).collect(),
-            source: Box::new(source),
-        }),
-    }
 }
 
 /// A metadata hash from an `HGETALL` reply, or `None` if it is empty.

@@ -29,6 +29,26 @@ return {created, redis.call('HGETALL', KEYS[1])}
     )
 });
 
+/// ORs a mask into a shard: `KEYS[1]` the shard, `KEYS[2]` a scratch key in
+/// its slot, `ARGV[1]` the guard's byte offset, `ARGV[2]` and `ARGV[3]` the
+/// first and last byte the mask covers, `ARGV[4]` the mask. Returns the
+/// shard's old bytes in that range; refuses, changing nothing, a shard whose
+/// guard is gone.
+pub static OR_MASK: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GETRANGE', KEYS[1], ARGV[1], ARGV[1]) ~= '\165' then
+  return redis.error_reply('BLOOMLAB_SHARD_MISSING')
+end
+local old = redis.call('GETRANGE', KEYS[1], ARGV[2], ARGV[3])
+redis.call('SETRANGE', KEYS[2], ARGV[2], ARGV[4])
+redis.call('BITOP', 'OR', KEYS[1], KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[2])
+return old
+",
+    )
+});
+
 /// Removes one occurrence of an item from a counting shard: `KEYS[1]` the
 /// shard, `ARGV[1]` the guard's bit offset, `ARGV[2..]` the item's counter
 /// indexes. Returns 1, or 0 without changing anything when a counter proves
@@ -120,6 +140,6 @@ return {{1, target}}
 });
 
 /// Every script, for loading after a server forgot them.
-pub fn all() -> [&'static Script; 3] {
-    [&CREATE, &REMOVE, &SCALABLE_INSERT]
+pub fn all() -> [&'static Script; 4] {
+    [&CREATE, &OR_MASK, &REMOVE, &SCALABLE_INSERT]
 }

@@ -229,7 +229,7 @@ impl TableFilter {
         &self,
         hashes: &[u64],
     ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-        ops::insert(self.table, &self.names, hashes)
+        crate::insert::insert(self.table, &self.names, hashes)
     }
 
     /// Looks a batch up.

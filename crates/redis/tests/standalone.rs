@@ -235,8 +235,12 @@ fn errors_are_typed() {
 #[test]
 fn a_server_killed_mid_batch_says_what_was_stored() {
     let mut server = RedisServer::start().unwrap();
+    // The counting filter sends one command per item (and is the filter for
+    // which knowing what was stored matters: an insert sent twice counts
+    // twice).
     let mut f =
-        RedisBloomFilter::<u64, _>::create(connect(&server), "mid", 2_000_000, 0.01).unwrap();
+        RedisCountingBloomFilter::<u64, _>::create(connect(&server), "mid", 2_000_000, 0.01)
+            .unwrap();
     let url = server.url();
     let items = members(8, 2_000_000);
     let writer = std::thread::spawn(move || {
@@ -305,4 +309,60 @@ fn scripts_are_loaded_again_when_the_server_forgot_them() {
     redis::cmd("SCRIPT").arg("FLUSH").exec(&mut raw).unwrap();
     c.remove(&7).unwrap();
     assert!(!c.contains(&7).unwrap());
+}
+
+#[test]
+fn both_insert_paths_answer_as_in_memory() {
+    // Small batches go item by item, large ones (here from 5,000 items: two
+    // shards of 9,686 blocks) as one mask per shard; both
+    // must report the same new items as the in-memory filter, in order,
+    // duplicates within a batch included.
+    let server = RedisServer::start().unwrap();
+    let options = Options::new().seed(SEED);
+    let mut f = RedisBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "paths",
+        1_000_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    let mut memory = bloomlab_classic::BlockedBloomFilter::<u64>::builder(1_000_000, 0.01)
+        .seed(SEED)
+        .build()
+        .unwrap();
+    let items = members(10, 150_000);
+    let mut start = 0;
+    for size in [1, 10, 1_000, 5_000, 40_000, 100_000] {
+        let end = (start + size).min(items.len());
+        let mut batch = items[start..end].to_vec();
+        batch.extend_from_within(..batch.len() / 2);
+        assert_eq!(
+            f.insert_batch(&batch).unwrap(),
+            memory.insert_batch(&batch).unwrap(),
+            "batch of {size}"
+        );
+        start = end;
+    }
+    let probes: Vec<u64> = probes(11, 200_000).chain(items.iter().copied()).collect();
+    assert_eq!(
+        f.contains_batch(&probes).unwrap(),
+        memory.contains_batch(&probes)
+    );
+    assert!(f.export().unwrap().words().eq(memory.words()));
+    // Both paths ran: BITFIELD for the small batches, the mask script for
+    // the large ones (scripts ran more than the one that created the filter).
+    let stats: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut connect(&server))
+        .unwrap();
+    let calls = |command: &str| {
+        stats
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("cmdstat_{command}:calls=")))
+            .and_then(|rest| rest.split(',').next()?.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    assert!(calls("bitfield") >= 1_011, "{stats}");
+    assert!(calls("evalsha") > 1, "{stats}");
 }
