@@ -1,10 +1,13 @@
 //! Batches of 10,000 items against a Redis server the bench starts itself,
 //! kept three ways:
 //!
-//! - **bloomlab**: [`RedisBloomFilter`], one `BITFIELD key SET u1 …` (insert)
-//!   or one `GETRANGE` of the item's 64-byte block (lookup) per item, plus
-//!   one read of the guard byte of each shard a lookup batch touches, every
-//!   command of a batch in one pipeline.
+//! - **bloomlab**: [`RedisBloomFilter`]'s `insert_batch` and
+//!   `contains_batch`: a lookup is one `GETRANGE` of the item's 64-byte block
+//!   per item plus one read of the guard byte of each shard the batch
+//!   touches; an insert is one `BITFIELD key SET u1 …` per item, or, when
+//!   the batch puts many items in a shard (as here), one script per shard
+//!   that ORs a mask of their bits in. Every command of a batch goes in one
+//!   pipeline.
 //! - **documents**: what the articles and Redisson do with Redis bitmaps: one
 //!   bitmap key holding a classic (unblocked) Bloom filter of `m` bits and `k`
 //!   hashes from [`classic::size_for`], and one `SETBIT` (insert) or `GETBIT`
