@@ -104,6 +104,11 @@ fn eight_writers_never_overfill_a_scalable_layer() {
         .map(|c| s.contains_batch(c).unwrap().iter().filter(|&&x| x).count())
         .sum();
     let bound = binomial_upper(probes.len() as u64, expected, 0.999);
+    eprintln!(
+        "scalable after 8 writers: {added} added in {layers} layers, {dropped} dropped; \
+         {fp} false positives in {} probes (theory {expected:.5}, bound {bound})",
+        probes.len()
+    );
     assert!(
         fp as u64 <= bound,
         "{fp} false positives, bound {bound} at {expected}"
