@@ -320,19 +320,23 @@ pub fn check(key: &str, reply: &Value) -> Result<(), Error> {
 
 /// A server's error reply for a command on `key`, typed.
 pub fn server_error(key: &str, e: &redis::ServerError) -> Error {
-    match e.code() {
-        "WRONGTYPE" => Error::WrongType {
+    // A script's `error_reply` marker arrives as the error's code; an error
+    // raised by a command inside a script keeps its own code in front.
+    let says = |marker: &str| e.code() == marker || e.details().is_some_and(|d| d.contains(marker));
+    if says("WRONGTYPE") {
+        Error::WrongType {
             key: key.to_owned(),
-        },
-        _ => match e.details() {
-            Some(d) if d.contains(crate::scripts::SHARD_MISSING) => Error::ShardMissing {
-                key: key.to_owned(),
-            },
-            Some(d) if d.contains(crate::scripts::META_MISSING) => Error::NotFound {
-                name: key.to_owned(),
-            },
-            _ => Error::Redis(e.clone().into()),
-        },
+        }
+    } else if says(crate::scripts::SHARD_MISSING) {
+        Error::ShardMissing {
+            key: key.to_owned(),
+        }
+    } else if says(crate::scripts::META_MISSING) {
+        Error::NotFound {
+            name: key.to_owned(),
+        }
+    } else {
+        Error::Redis(e.clone().into())
     }
 }
 

@@ -215,6 +215,21 @@ fn errors_are_typed() {
         matches!(lost.contains(&1), Err(Error::ShardMissing { .. })),
         "still reported"
     );
+    // The same for a batch ORed in as a mask, and for a counting remove: the
+    // scripts refuse before writing anything.
+    let mut dense =
+        RedisBloomFilter::<u64, _>::create(connect(&server), "dense", 1_000, 0.01).unwrap();
+    redis::cmd("DEL").arg("dense:0").exec(&mut raw).unwrap();
+    let e = dense.insert_batch(&members(12, 1_000)).unwrap_err();
+    assert!(matches!(*e.source, Error::ShardMissing { .. }), "{e}");
+    assert!(e.stored.is_empty() && e.unknown.is_empty());
+    let exists: bool = redis::cmd("EXISTS").arg("dense:0").query(&mut raw).unwrap();
+    assert!(!exists, "nothing was written");
+    let mut c = RedisCountingBloomFilter::<u64, _>::create(connect(&server), "gone-c", 1_000, 0.01)
+        .unwrap();
+    c.insert(&5).unwrap();
+    redis::cmd("DEL").arg("gone-c:0").exec(&mut raw).unwrap();
+    assert!(matches!(c.remove(&5), Err(Error::ShardMissing { .. })));
 
     // The server goes away: connection errors, typed, for every operation.
     let mut f = RedisBloomFilter::<u64, _>::create(connect(&server), "gone", 1_000, 0.01).unwrap();
