@@ -74,6 +74,8 @@ enum Command {
     Adversarial(Common),
     /// Indicative nanoseconds per insert and look-up (criterion benches are the reference).
     Throughput(Common),
+    /// The documents' scenario: a filter in front of SQLite, behind a Redis (or LRU) cache.
+    Guard(Common),
     /// Recommend a filter for a workload, from theory alone.
     Choose(choose::ChooseArgs),
 }
@@ -114,6 +116,7 @@ fn main() -> ExitCode {
         Command::Seeds(c) => (c, vec![E::Seeds], Some(E::Seeds)),
         Command::Adversarial(c) => (c, vec![E::Adversarial], Some(E::Adversarial)),
         Command::Throughput(c) => (c, vec![E::Throughput], Some(E::Throughput)),
+        Command::Guard(c) => (c, vec![E::Guard], Some(E::Guard)),
         Command::Choose(args) => {
             return match choose::run(&args) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -218,6 +218,174 @@ where
     Ok(())
 }
 
+/// Colours that read on white and for colour-blind readers (Okabe and Ito,
+/// with a darker yellow), then grey: one per series of a [`CategoryChart`].
+const SAFE: [RGBColor; 9] = [
+    RGBColor(0, 0, 0),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 158, 115),
+    RGBColor(190, 165, 0),
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(204, 121, 167),
+    RGBColor(120, 120, 120),
+];
+
+/// Pixels to the right of a [`CategoryChart`]'s plot, for its legend.
+const LEGEND_WIDTH: u32 = 190;
+
+/// One subject of a [`CategoryChart`].
+#[derive(Debug, Clone, Default)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Measurements: (category, low, measured, high).
+    pub points: Vec<(usize, f64, f64, f64)>,
+    /// Theory per category, drawn as a line through the series' points.
+    pub theory: Vec<(usize, f64)>,
+}
+
+/// A chart of a few named categories on x, each series drawn a little to
+/// the side of the others within a category so that none hides another.
+#[derive(Debug, Clone, Default)]
+pub struct CategoryChart {
+    /// Caption.
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis, with its unit.
+    pub y_label: String,
+    /// The categories, left to right.
+    pub categories: Vec<String>,
+    /// The subjects (at most nine: one colour each).
+    pub series: Vec<Series>,
+}
+
+/// Writes `chart` as an SVG file at `path`, with a log y axis spanning
+/// every value (no value is drawn at the floor: zeros are left out and
+/// the caller says so).
+pub fn draw_categories(path: &Path, chart: &CategoryChart) -> Result<(), String> {
+    let err = |e: Box<dyn std::error::Error>| format!("plot {}: {e}", path.display());
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1080, 620)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
+        category_panel(&root, chart).map_err(err)?;
+        root.present().map_err(|e| err(Box::new(e)))?;
+    }
+    write_atomic(path, svg)
+}
+
+fn category_panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    chart: &CategoryChart,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let positive = chart
+        .series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .flat_map(|p| [p.1, p.2, p.3])
+                .chain(s.theory.iter().map(|t| t.1))
+        })
+        .filter(|y| y.is_finite() && *y > 0.0);
+    let (lo, hi) = positive.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let (lo, hi) = if lo.is_finite() {
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf(hi.log10().ceil()),
+        )
+    } else {
+        (0.1, 1.0)
+    };
+    let n = chart.categories.len();
+    let mut ctx = ChartBuilder::on(area)
+        .caption(&chart.title, ("sans-serif", 20))
+        .margin(14)
+        // Room on the right for the legend, so that it hides no point.
+        .margin_right(LEGEND_WIDTH)
+        .x_label_area_size(44)
+        .y_label_area_size(74)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, (lo..hi).log_scale())?;
+    let names = chart.categories.clone();
+    let category = move |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-9 && i >= 0.0 {
+            names.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    ctx.configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n)
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .x_label_formatter(&category)
+        .y_label_formatter(&tick)
+        .draw()?;
+    let count = chart.series.len().max(1) as f64;
+    let width = 0.8 / count;
+    for (j, s) in chart.series.iter().enumerate() {
+        let color = SAFE[j % SAFE.len()];
+        let dx = (j as f64 - (count - 1.0) / 2.0) * width;
+        let x = |c: usize| c as f64 + dx;
+        let shape = j % 3;
+        let shown: Vec<(f64, f64, f64, f64)> = s
+            .points
+            .iter()
+            .filter(|p| p.2 > 0.0)
+            .map(|&(c, l, y, h)| (x(c), l.max(lo), y, h))
+            .collect();
+        if !s.theory.is_empty() {
+            ctx.draw_series(LineSeries::new(
+                s.theory
+                    .iter()
+                    .filter(|t| t.1 > 0.0)
+                    .map(|&(c, y)| (x(c), y)),
+                color.stroke_width(1),
+            ))?;
+        }
+        ctx.draw_series(
+            shown
+                .iter()
+                .map(|&(x, l, y, h)| ErrorBar::new_vertical(x, l, y, h, color.stroke_width(1), 5)),
+        )?;
+        // One marker shape per series as well as one colour.
+        let at = shown.iter().map(|&(x, _, y, _)| (x, y));
+
+        let label = s.label.as_str();
+        match shape {
+            0 => {
+                ctx.draw_series(at.map(|p| Circle::new(p, 4, color.filled())))?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
+            }
+            1 => {
+                ctx.draw_series(at.map(|p| TriangleMarker::new(p, 5, color.filled())))?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 5, color.filled()));
+            }
+            _ => {
+                ctx.draw_series(at.map(|p| Cross::new(p, 4, color.stroke_width(2))))?
+                    .label(label)
+                    .legend(move |(x, y)| Cross::new((x + 10, y), 4, color.stroke_width(2)));
+            }
+        }
+    }
+    let (width, _) = ctx.plotting_area().dim_in_pixel();
+    ctx.configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(width as i32 + 12, 0))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
 /// A tick label: powers of ten as `1e5`, other values with at most four
 /// significant decimals and no trailing zeros.
 fn tick(v: &f64) -> String {

@@ -978,7 +978,7 @@ fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> OverfillRun {
             run.first_failure_at.get_or_insert(run.acknowledged);
         }
         let done = i + 1;
-        if done == keys.len() || (done >= start && (done - start) % step == 0) {
+        if done == keys.len() || (done >= start && (done - start).is_multiple_of(step)) {
             let lost = keys[..done]
                 .iter()
                 .zip(&acknowledged)

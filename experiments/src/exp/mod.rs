@@ -11,6 +11,7 @@ pub mod adversarial;
 pub mod deletion;
 pub mod fpr;
 pub mod growth;
+pub mod guard;
 pub mod seeds;
 pub mod space;
 pub mod subject;
@@ -47,6 +48,8 @@ pub enum Experiment {
     Adversarial,
     /// Indicative nanoseconds per insert and per look-up.
     Throughput,
+    /// A filter guarding a real database (SQLite) behind a cache (Redis).
+    Guard,
 }
 
 impl Experiment {
@@ -61,6 +64,7 @@ impl Experiment {
             Experiment::Seeds,
             Experiment::Adversarial,
             Experiment::Throughput,
+            Experiment::Guard,
         ]
     }
 }
@@ -76,6 +80,7 @@ pub fn run(e: Experiment, ctx: &Ctx<'_>) -> Result<Section, String> {
         Experiment::Seeds => seeds::run(ctx),
         Experiment::Adversarial => adversarial::run(ctx),
         Experiment::Throughput => throughput::run(ctx),
+        Experiment::Guard => guard::run(ctx),
     }
 }
 

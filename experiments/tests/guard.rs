@@ -1,0 +1,133 @@
+//! `bloomlab guard` at quick scale (issue 15): every answer right, churn
+//! included; the database queries for absent ids are exactly the guard's
+//! false positives; and their count is what `expected_fpr()` predicts.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bloomlab_testkit::stats::clopper_pearson;
+
+/// The chance that the test fails on a correct implementation, over all
+/// rows together: each row's Clopper–Pearson interval (exact, from the
+/// binomial distribution: it holds the true rate with at least its
+/// confidence) is taken at 1 − FAMILY/rows (Bonferroni). The report's 95%
+/// intervals would each miss theory in about one row in twenty by chance,
+/// and there are dozens of rows; the seed is fixed, so the test is also
+/// deterministic.
+const FAMILY: f64 = 0.001;
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bloomlab-guard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The CSV as rows of (column name → cell).
+fn read_csv(path: &Path) -> Vec<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path).expect("guard.csv");
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
+
+fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    row.iter()
+        .find(|(c, _)| c == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+fn count(row: &[(String, String)], name: &str) -> u64 {
+    cell(row, name)
+        .parse()
+        .unwrap_or_else(|_| panic!("{name} = {:?}", cell(row, name)))
+}
+
+fn redis_installed() -> bool {
+    Command::new("redis-server")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn every_answer_is_right_and_false_positives_match_theory() {
+    let dir = scratch();
+    let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
+        .args(["guard", "--scale", "quick", "--seed", "15", "--out"])
+        .arg(&dir)
+        .status()
+        .expect("the bloomlab binary runs");
+    assert!(status.success(), "bloomlab guard failed: {status}");
+    let rows = read_csv(&dir.join("guard.csv"));
+    assert!(!rows.is_empty());
+
+    // Redis ran where it is installed (CI installs it); the LRU otherwise.
+    let redis = redis_installed();
+    let guards: Vec<&str> = rows.iter().map(|r| cell(r, "guard")).collect();
+    assert_eq!(guards.contains(&"redis counting 1%"), redis);
+    for r in &rows {
+        assert_eq!(cell(r, "cache"), if redis { "redis" } else { "lru" });
+    }
+    // The database's temporary folder is gone.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("output folder")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".guard-db-"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+
+    let tested: Vec<&Vec<(String, String)>> = rows
+        .iter()
+        .filter(|r| cell(r, "theory_applies") == "yes" && cell(r, "guard") != "none")
+        .collect();
+    assert!(tested.len() >= 30, "only {} rows to test", tested.len());
+    let confidence = 1.0 - FAMILY / tested.len() as f64;
+    for r in &rows {
+        let what = format!("{} / {}", cell(r, "guard"), cell(r, "workload"));
+        assert_eq!(count(r, "wrong_answers"), 0, "{what}");
+        // Counted at the database and at the guard, independently.
+        assert_eq!(
+            count(r, "absent_db_queries"),
+            count(r, "false_positives"),
+            "{what}"
+        );
+        if cell(r, "guard") == "none" {
+            assert_eq!(count(r, "false_positives"), count(r, "absent_requests"));
+        }
+        // A filter that cannot delete lets every deleted row through.
+        if cell(r, "workload") == "churn" && cell(r, "theory_applies") == "no" {
+            assert_eq!(
+                count(r, "false_positives"),
+                count(r, "absent_requests"),
+                "{what}"
+            );
+        }
+    }
+    for r in tested {
+        let what = format!("{} / {}", cell(r, "guard"), cell(r, "workload"));
+        let trials = count(r, "absent_requests");
+        let expected: f64 = cell(r, "expected_fpr").parse().expect("a rate");
+        let fp = count(r, "false_positives");
+        let (lo, hi) = clopper_pearson(fp, trials, confidence);
+        assert!(
+            (lo..=hi).contains(&expected),
+            "{what}: {fp} false positives in {trials}, expected rate {expected}, \
+             {confidence} interval [{lo}, {hi}]"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
