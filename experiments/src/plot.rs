@@ -357,32 +357,30 @@ fn category_panel(
         )?;
         // One marker shape per series as well as one colour.
         let at = shown.iter().map(|&(x, _, y, _)| (x, y));
-
-        let label = s.label.as_str();
         match shape {
-            0 => {
-                ctx.draw_series(at.map(|p| Circle::new(p, 4, color.filled())))?
-                    .label(label)
-                    .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
-            }
-            1 => {
-                ctx.draw_series(at.map(|p| TriangleMarker::new(p, 5, color.filled())))?
-                    .label(label)
-                    .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 5, color.filled()));
-            }
-            _ => {
-                ctx.draw_series(at.map(|p| Cross::new(p, 4, color.stroke_width(2))))?
-                    .label(label)
-                    .legend(move |(x, y)| Cross::new((x + 10, y), 4, color.stroke_width(2)));
-            }
+            0 => drop(ctx.draw_series(at.map(|p| Circle::new(p, 4, color.filled())))?),
+            1 => drop(ctx.draw_series(at.map(|p| TriangleMarker::new(p, 5, color.filled())))?),
+            _ => drop(ctx.draw_series(at.map(|p| Cross::new(p, 4, color.stroke_width(2))))?),
         }
     }
-    let (width, _) = ctx.plotting_area().dim_in_pixel();
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::Coordinate(width as i32 + 12, 0))
-        .background_style(WHITE)
-        .border_style(BLACK)
-        .draw()?;
+    // The legend, drawn in the right margin of the whole area (plotters'
+    // own legend box cannot leave the chart's plotting area).
+    let (width, _) = area.dim_in_pixel();
+    let x0 = width as i32 - LEGEND_WIDTH as i32 + 10;
+    for (j, s) in chart.series.iter().enumerate() {
+        let color = SAFE[j % SAFE.len()];
+        let (gx, y) = (x0 + 6, 56 + 16 * j as i32);
+        match j % 3 {
+            0 => area.draw(&Circle::new((gx, y), 4, color.filled()))?,
+            1 => area.draw(&TriangleMarker::new((gx, y), 5, color.filled()))?,
+            _ => area.draw(&Cross::new((gx, y), 4, color.stroke_width(2)))?,
+        }
+        area.draw(&Text::new(
+            s.label.clone(),
+            (x0 + 18, y - 6),
+            ("sans-serif", 12),
+        ))?;
+    }
     Ok(())
 }
 
