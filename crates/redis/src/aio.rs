@@ -146,7 +146,7 @@ pub(crate) async fn drive<C: AsyncConnection + ?Sized, O: Op>(
             return op.finish();
         }
         let mut replies = conn.round_trip(&cmds).await;
-        if let Some(retry) = forgotten(&cmds, &replies) {
+        if let Some(retry) = forgotten(&replies) {
             let mut loaded = Ok(());
             for s in scripts::all() {
                 loaded = loaded.and(conn.load(s).await);

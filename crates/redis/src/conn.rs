@@ -139,7 +139,7 @@ pub fn drive<C: Connection + ?Sized, O: Op>(
             return op.finish();
         }
         let mut replies = conn.round_trip(&cmds);
-        if let Some(retry) = forgotten(&cmds, &replies) {
+        if let Some(retry) = forgotten(&replies) {
             // A server restarted or flushed its scripts: those commands did
             // not run, so load the scripts and send just them again.
             let again = scripts::all()
@@ -156,7 +156,7 @@ pub fn drive<C: Connection + ?Sized, O: Op>(
 }
 
 /// The indexes of the commands refused with `NOSCRIPT`, if any.
-pub fn forgotten(cmds: &[Cmd], replies: &Replies) -> Option<Vec<usize>> {
+pub fn forgotten(replies: &Replies) -> Option<Vec<usize>> {
     let replies = replies.as_ref().ok()?;
     let idx: Vec<usize> = replies
         .iter()
@@ -164,7 +164,7 @@ pub fn forgotten(cmds: &[Cmd], replies: &Replies) -> Option<Vec<usize>> {
         .filter(|(_, v)| matches!(v, Value::ServerError(e) if e.code() == "NOSCRIPT"))
         .map(|(i, _)| i)
         .collect();
-    (!idx.is_empty() && idx.len() <= cmds.len()).then_some(idx)
+    (!idx.is_empty()).then_some(idx)
 }
 
 /// `first` with the replies at `retry` replaced by `again`'s.

@@ -19,6 +19,7 @@
 //! batch spread thin over a large filter, goes item by item.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use redis::{Cmd, Value};
 
@@ -61,7 +62,7 @@ impl Part {
 /// `names`; the answers say which items were new, in order.
 pub fn insert(
     table: Table,
-    names: &[String],
+    names: Arc<[String]>,
     hashes: &[u64],
 ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
     let at: Vec<Location> = hashes.iter().map(|&h| table.locate(h)).collect();
@@ -90,9 +91,8 @@ pub fn insert(
         .collect();
     let cmds = parts
         .iter()
-        .flat_map(|part| commands(&table, names, &at, part))
+        .flat_map(|part| commands(&table, &names, &at, part))
         .collect();
-    let names = names.to_vec();
     OneRound::new(cmds, move |replies: Replies| {
         read(&table, &names, &at, &parts, replies)
     })

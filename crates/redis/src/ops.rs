@@ -2,6 +2,7 @@
 //! the replies mean. No I/O here.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use redis::{Cmd, Value, cmd};
 
@@ -48,12 +49,11 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
 }
 
 /// The shards the items at `at` fall in, in order.
-fn touched(shards: usize, at: &[layout::Location]) -> Vec<usize> {
-    let mut seen = vec![false; shards];
-    for a in at {
-        seen[a.shard as usize] = true;
-    }
-    (0..shards).filter(|&s| seen[s]).collect()
+fn touched(at: &[layout::Location]) -> Vec<usize> {
+    let mut shards: Vec<usize> = at.iter().map(|a| a.shard as usize).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    shards
 }
 
 /// Looks the items of `hashes` up in a table whose shard keys are `names`:
@@ -61,11 +61,11 @@ fn touched(shards: usize, at: &[layout::Location]) -> Vec<usize> {
 /// shard the batch touched.
 pub fn lookup(
     table: Table,
-    names: &[String],
+    names: Arc<[String]>,
     hashes: &[u64],
 ) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
     let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let guarded = touched(names.len(), &at);
+    let guarded = touched(&at);
     let mut cmds: Vec<Cmd> = at
         .iter()
         .map(|a| table.lookup_cmd(&names[a.shard as usize], a))
@@ -75,7 +75,6 @@ pub fn lookup(
             .iter()
             .map(|&s| table.guard_read_cmd(&names[s], s as u64)),
     );
-    let names = names.to_vec();
     OneRound::new(cmds, move |replies: Replies| {
         let values = replies.map_err(|f| Error::from_redis(f.error))?;
         if values.len() != at.len() + guarded.len() {

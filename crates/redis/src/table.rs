@@ -6,6 +6,8 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
+use std::sync::Arc;
+
 use bloomlab_classic::BlockedBloomFilter;
 
 use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Table};
@@ -81,7 +83,7 @@ pub struct TableFilter {
     pub table: Table,
     pub hasher: DefaultHasher,
     /// The shard keys, in order.
-    pub names: Vec<String>,
+    pub names: Arc<[String]>,
 }
 
 /// The table a metadata hash describes.
@@ -229,12 +231,12 @@ impl TableFilter {
         &self,
         hashes: &[u64],
     ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-        crate::insert::insert(self.table, &self.names, hashes)
+        crate::insert::insert(self.table, Arc::clone(&self.names), hashes)
     }
 
     /// Looks a batch up.
     pub fn lookup(&self, hashes: &[u64]) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
-        ops::lookup(self.table, &self.names, hashes)
+        ops::lookup(self.table, Arc::clone(&self.names), hashes)
     }
 
     /// Every key of the filter, metadata first.
