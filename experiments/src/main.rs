@@ -17,6 +17,7 @@
 mod choose;
 mod exp;
 mod files;
+mod inspect;
 mod naive;
 mod plot;
 mod progress;
@@ -78,6 +79,20 @@ enum Command {
     Guard(Common),
     /// Recommend a filter for a workload, from theory alone.
     Choose(choose::ChooseArgs),
+    /// Say what filter a file holds: a bloomlab file of any variant, or a
+    /// Guava BloomFilter written with writeTo.
+    ///
+    /// Prints the variant, its parameters, how full it is, the items it
+    /// recorded or holds by estimate, and the false-positive rate a probe
+    /// sees now. Exit code 2, with the reason on stderr, for a file of
+    /// neither format.
+    Inspect {
+        /// The file to read.
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Options every experiment takes.
@@ -117,6 +132,28 @@ fn main() -> ExitCode {
         Command::Adversarial(c) => (c, vec![E::Adversarial], Some(E::Adversarial)),
         Command::Throughput(c) => (c, vec![E::Throughput], Some(E::Throughput)),
         Command::Guard(c) => (c, vec![E::Guard], Some(E::Guard)),
+        Command::Inspect { file, json } => {
+            return match inspect::inspect(&file) {
+                Ok(found) if json => match serde_json::to_string_pretty(&found) {
+                    Ok(text) => {
+                        println!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("bloomlab inspect: {e}");
+                        ExitCode::FAILURE
+                    }
+                },
+                Ok(found) => {
+                    println!("{found}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("bloomlab inspect: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Choose(args) => {
             return match choose::run(&args) {
                 Ok(()) => ExitCode::SUCCESS,

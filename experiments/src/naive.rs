@@ -139,10 +139,7 @@ impl Strategy {
 /// The first 64-bit word of MurmurHash3 x64-128 with seed 0, as Guava's
 /// `Hashing.murmur3_128().hashBytes(b).asLong()` returns it.
 pub fn murmur3_128_first_word(bytes: &[u8]) -> u64 {
-    let mut reader = bytes;
-    // Reading from a slice cannot fail.
-    let h = murmur3::murmur3_x64_128(&mut reader, 0).unwrap_or_default();
-    h as u64
+    bloomlab_guava::murmur3_128(bytes).0
 }
 
 /// A plain bit array probed by one of the documents' strategies.

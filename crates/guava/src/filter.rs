@@ -112,6 +112,24 @@ impl<F: Funnel> GuavaBloomFilter<F> {
             .all(|index| self.words[(index >> 6) as usize] & (1u64 << (index & 63)) != 0)
     }
 
+    /// The `k` bit indexes [`put`](Self::put) sets for `item` and
+    /// [`might_contain`](Self::might_contain) tests, in Guava's order
+    /// (an index can repeat), each below [`bit_size`](Self::bit_size).
+    ///
+    /// ```
+    /// use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
+    ///
+    /// let mut filter = GuavaBloomFilter::create(IntegerFunnel, 1_000, 0.001)?;
+    /// let indexes: Vec<u64> = filter.bit_indexes(&42).collect();
+    /// assert_eq!(indexes.len(), 10);
+    /// filter.put(&42);
+    /// assert!(indexes.iter().all(|&i| filter.words()[(i >> 6) as usize] >> (i & 63) & 1 == 1));
+    /// # Ok::<(), bloomlab_guava::CreateError>(())
+    /// ```
+    pub fn bit_indexes(&self, item: &F::Item) -> impl Iterator<Item = u64> + use<F> {
+        self.indexes(self.hash(item))
+    }
+
     fn hash(&self, item: &F::Item) -> (u64, u64) {
         let mut sink = PrimitiveSink::new();
         self.funnel.funnel(item, &mut sink);

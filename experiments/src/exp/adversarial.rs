@@ -30,13 +30,14 @@ use bloomlab::theory;
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 
-use super::seeds::{GuavaFilter, Keys, StrTable, fill};
+use super::seeds::{Keys, StrTable, fill};
 use super::{Ctx, sub_seed};
 use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{Table, fixed, rate};
+use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
 const TARGET: f64 = 0.01;
@@ -247,18 +248,24 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     bar.inc(1);
 
     // Guava's strategy: MurmurHash3 with the fixed seed 0, long items.
-    let mut guava = GuavaFilter::create(n, TARGET)?;
-    for key in &keys {
-        guava.put(&key.to_le_bytes());
+    // `Funnels.longFunnel()` puts a long's eight little-endian bytes: the
+    // bits of the u64 key, read as an i64.
+    let mut guava = GuavaBloomFilter::create(LongFunnel, n, TARGET).map_err(|e| e.to_string())?;
+    for &key in &keys {
+        guava.put(&(key as i64));
     }
-    let guava_fpr = theory::classic::fpr(guava.bit_size() as f64, n as f64, f64::from(guava.k()));
+    let guava_fpr = theory::classic::fpr(
+        guava.bit_size() as f64,
+        n as f64,
+        f64::from(guava.num_hash_functions()),
+    );
     let copy = guava.clone();
     let (found, tested, seconds) = search(probes(seed("guava"), budget as usize), want, |c| {
-        copy.might_contain(&c.to_le_bytes())
+        copy.might_contain(&(*c as i64))
     });
     let passed = found
         .iter()
-        .filter(|c| guava.might_contain(&c.to_le_bytes()))
+        .filter(|&&c| guava.might_contain(&(c as i64)))
         .count() as u64;
     attacks.push(Attack {
         victim: "Guava create(longFunnel) reproduced (murmur3; fixed seed 0)",

@@ -4,14 +4,14 @@
 //!
 //! Each worked example (E-claims) is run twice where the document has hashing
 //! of its own: (a) with that hashing, reproduced faithfully in
-//! [`crate::naive`] (H1–H4) or here (Guava's `MURMUR128_MITZ_64`, the
-//! strategy `BloomFilter.create` really uses), and (b) with bloomlab's
+//! [`crate::naive`] (H1–H4) or by [`bloomlab_guava`] (Guava's
+//! `MURMUR128_MITZ_64`, the strategy `BloomFilter.create` really uses, bit
+//! for bit as Debian's Guava jar), and (b) with bloomlab's
 //! [`BloomFilter`] of the same `m` and `k`. Every rate carries a 95%
 //! Clopper–Pearson interval and is set against
 //! [`theory::classic::fpr`]`(m, n, k)`.
 
 use std::collections::HashSet;
-use std::f64::consts::LN_2;
 use std::fmt::Write as _;
 use std::hash::BuildHasher;
 use std::ops::Range;
@@ -19,6 +19,7 @@ use std::ops::Range;
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_core::hash::{Positions, mix64};
+use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -218,82 +219,22 @@ impl<S: BuildHasher> IntTable for BloomFilter<i32, S> {
     }
 }
 
-/// Guava's `BloomFilter` as `BloomFilter.create(funnel, n, p)` builds it,
-/// with its default strategy `MURMUR128_MITZ_64` (Guava 15 and later):
-/// `m = optimalNumOfBits(n, p)` rounded up to whole 64-bit words (its bit
-/// array's size), `k = optimalNumOfHashFunctions(n, m)` on the unrounded `m`;
-/// one MurmurHash3 x64-128 (seed 0) of the funnelled bytes gives two 64-bit
-/// words `h1`, `h2`, and position i is `((h1 + i·h2) & Long.MAX_VALUE) % bits`
-/// for i = 0..k, in wrapping 64-bit arithmetic.
-///
-/// This is not the helper of document 000 (CLAIMS.md H4, the older
-/// `MURMUR128_MITZ_32` in 32-bit `int`s on the unrounded size): that one is
-/// [`Strategy::H4`].
-#[derive(Debug, Clone)]
-pub(crate) struct GuavaFilter {
-    words: Vec<u64>,
-    k: u32,
-}
-
-impl GuavaFilter {
-    /// `BloomFilter.create(funnel, n, p)`.
-    pub(crate) fn create(n: u64, p: f64) -> Result<Self, String> {
-        let m = theory::classic::optimal_num_bits(n, p).map_err(|e| e.to_string())?;
-        let k = theory::classic::optimal_num_hashes(m, n).map_err(|e| e.to_string())?;
-        let words = usize::try_from(m.div_ceil(64)).map_err(|e| e.to_string())?;
-        Ok(Self {
-            words: vec![0; words],
-            k,
-        })
-    }
-
-    /// Bits of the array: `optimalNumOfBits` rounded up to a multiple of 64.
-    pub(crate) fn bit_size(&self) -> u64 {
-        self.words.len() as u64 * 64
-    }
-
-    /// Hash functions.
-    pub(crate) fn k(&self) -> u32 {
-        self.k
-    }
-
-    fn positions(&self, bytes: &[u8]) -> impl Iterator<Item = u64> + use<> {
-        let mut reader = bytes;
-        // Reading from a slice cannot fail.
-        let h = murmur3::murmur3_x64_128(&mut reader, 0).unwrap_or_default();
-        let (h1, h2) = (h as u64, (h >> 64) as u64);
-        let size = self.bit_size();
-        (0..u64::from(self.k))
-            .map(move |i| (h1.wrapping_add(i.wrapping_mul(h2)) & i64::MAX as u64) % size)
-    }
-
-    /// `put` of an item funnelled to `bytes`.
-    pub(crate) fn put(&mut self, bytes: &[u8]) {
-        for p in self.positions(bytes) {
-            self.words[(p / 64) as usize] |= 1 << (p % 64);
-        }
-    }
-
-    /// Bits set.
-    pub(crate) fn ones(&self) -> u64 {
-        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    /// `mightContain` of an item funnelled to `bytes`.
-    pub(crate) fn might_contain(&self, bytes: &[u8]) -> bool {
-        self.positions(bytes)
-            .all(|p| self.words[(p / 64) as usize] & (1 << (p % 64)) != 0)
-    }
-}
-
-impl IntTable for GuavaFilter {
-    // `Funnels.integerFunnel()`: `putInt`, four little-endian bytes.
+/// Guava's `BloomFilter` of `Funnels.integerFunnel()` (`putInt`, four
+/// little-endian bytes), from [`bloomlab_guava`], which answers bit for bit
+/// as Debian's Guava does (its fixtures are written by the real jar).
+impl IntTable for GuavaBloomFilter<IntegerFunnel> {
     fn put_int(&mut self, v: i32) {
-        self.put(&v.to_le_bytes());
+        self.put(&v);
     }
     fn test_int(&mut self, v: i32) -> bool {
-        self.might_contain(&v.to_le_bytes())
+        self.might_contain(&v)
     }
+}
+
+/// Guava's `BloomFilter.create(integerFunnel, n, p)`: its sizing and its
+/// default strategy, `MURMUR128_MITZ_64`.
+fn guava_ints(n: u64, p: f64) -> Result<GuavaBloomFilter<IntegerFunnel>, String> {
+    GuavaBloomFilter::create(IntegerFunnel, n, p).map_err(|e| e.to_string())
 }
 
 /// The seeds of document 002's eight functions (CLAIMS.md H2).
@@ -1006,10 +947,11 @@ fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
 /// arithmetic Java does: `(long) (-n * Math.log(p) / (Math.log(2) * Math.log(2)))`
 /// and `Math.max(1, (int) Math.round((double) m / n * Math.log(2)))`.
 fn java_sizing(n: u64, p: f64) -> (u64, u32) {
-    let m = (-(n as f64) * p.ln() / (LN_2 * LN_2)) as u64;
-    // Java's Math.round is floor(x + 0.5): the same as Rust's round for x > 0.
-    let k = ((m as f64 / n as f64 * LN_2).round() as u32).max(1);
-    (m, k)
+    let m = bloomlab_guava::sizing::optimal_num_of_bits(n, p);
+    (
+        m,
+        bloomlab_guava::sizing::optimal_num_of_hash_functions(n, m),
+    )
 }
 
 /// The standard deviation of the count estimate `−(m/k) ln(1 − X/m)` after
@@ -1081,20 +1023,18 @@ fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let doc_says = "Guava create(int; 1000; 0.001); put 0..999; 14 of the 10000 ints 11000..20999 pass (0.0014): close to 0.001";
     let mut out = Vec::new();
 
-    let mut guava = GuavaFilter::create(n, p)?;
+    let mut guava = guava_ints(n, p)?;
     fill_ints(&mut guava, 0..n as i32);
     let g = Rate::new(
         guava.bit_size(),
-        guava.k(),
+        guava.num_hash_functions(),
         n,
         ext.len() as u64,
         hits_ints(&mut guava, ext.clone()),
     )
     .with_doc(10_000, hits_ints(&mut guava, doc_probes.clone()))
-    .with_ones(guava.ones())
-    .with_uniform(ext.clone(), |v, out| {
-        out.extend(guava.positions(&v.to_le_bytes()))
-    });
+    .with_ones(guava.bit_count())
+    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
     let doc_fp = g.doc.map_or(0, |d| d.1);
     let (dlo, dhi) = clopper_pearson(14, 10_000, 0.95);
     out.push(
@@ -1344,7 +1284,7 @@ fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let doc_says = "Guava create(int; 1500; 0.01); when mightContain is true one can be 99% sure the item is in the set";
     let mut out = Vec::new();
 
-    let mut guava = GuavaFilter::create(n, p)?;
+    let mut guava = guava_ints(n, p)?;
     let before = guava.test_int(1) || guava.test_int(2);
     guava.put_int(1);
     guava.put_int(2);
@@ -1352,15 +1292,13 @@ fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     fill_ints(&mut guava, 0..n as i32);
     let g = Rate::new(
         guava.bit_size(),
-        guava.k(),
+        guava.num_hash_functions(),
         n,
         ext.len() as u64,
         hits_ints(&mut guava, ext.clone()),
     )
-    .with_ones(guava.ones())
-    .with_uniform(ext.clone(), |v, out| {
-        out.extend(guava.positions(&v.to_le_bytes()))
-    });
+    .with_ones(guava.bit_count())
+    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
     // A flood of absent keys: 99 absent queries for every present one.
     let posterior = 1.0 / (1.0 + 99.0 * g.measured());
     out.push(
@@ -2419,8 +2357,8 @@ mod tests {
     fn guava_create_reproduces_the_documents_fourteen() {
         // Document 000 ran Guava's create(integerFunnel, 1000, 0.001), put 0..999
         // and found 14 of 11000..20999 reported present.
-        let mut g = GuavaFilter::create(1_000, 0.001).unwrap();
-        assert_eq!((g.bit_size(), g.k()), (14_400, 10));
+        let mut g = guava_ints(1_000, 0.001).unwrap();
+        assert_eq!((g.bit_size(), g.num_hash_functions()), (14_400, 10));
         fill_ints(&mut g, 0..1_000);
         assert!((0..1_000).all(|v| g.test_int(v)));
         assert_eq!(hits_ints(&mut g, 11_000..21_000), 14);

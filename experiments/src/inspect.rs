@@ -1,0 +1,446 @@
+//! `bloomlab inspect FILE`: what a stored filter is, how full, and what rate
+//! it gives now.
+//!
+//! Two formats are recognised from their first bytes:
+//! - a bloomlab envelope (magic `BLMF`, any variant): decoded by the
+//!   variant's own `from_bytes`, so every check of the format applies
+//!   (checksum, parameters against payload);
+//! - Guava's `BloomFilter.writeTo` stream (strategy ordinal 0 or 1): read by
+//!   [`bloomlab_guava`]. The file does not record the funnel, and nothing
+//!   reported here depends on it.
+//!
+//! Anything else is an [`InspectError`]: the file is read, never trusted.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use bloomlab::prelude::*;
+use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Variant};
+use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// What `inspect` reports of one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Inspection {
+    /// The file as given.
+    pub file: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// `"bloomlab"` (an envelope) or `"guava"` (Guava's `writeTo` stream).
+    pub format: &'static str,
+    /// The filter type: `BloomFilter`, …, `CuckooFilter`, or Guava's
+    /// `BloomFilter`.
+    pub variant: &'static str,
+    /// The variant's own parameters, by name.
+    pub parameters: serde_json::Map<String, Value>,
+    /// Fraction of the table in use: bits set, non-zero counters, or
+    /// occupied cuckoo slots.
+    pub fill: f64,
+    /// Items the filter recorded (inserts, net of removes where it can
+    /// remove), when its format keeps the count; Guava's does not.
+    pub items: Option<u64>,
+    /// Distinct items estimated from the table alone (the bits set; the
+    /// occupied slots of a cuckoo filter, which is exact).
+    pub estimated_items: f64,
+    /// The false-positive rate a probe of an absent item sees, from the
+    /// table as it stands.
+    pub expected_fpr: f64,
+    /// How that rate is computed.
+    pub expected_fpr_from: &'static str,
+}
+
+/// Why a file could not be inspected.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum InspectError {
+    /// The file could not be opened or read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The allocator refused a buffer the size of the file.
+    OutOfMemory {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// The file starts as a bloomlab envelope but does not decode.
+    Bloomlab {
+        /// The file.
+        path: PathBuf,
+        /// The variant its header names, if this build knows the tag.
+        variant: Option<&'static str>,
+        /// Why it does not decode.
+        source: bloomlab_core::DecodeError,
+    },
+    /// A bloomlab file of a variant this build does not know (written by a
+    /// newer bloomlab).
+    UnknownVariant {
+        /// The file.
+        path: PathBuf,
+        /// The variant tag in its header.
+        tag: u16,
+    },
+    /// The file starts with a Guava strategy ordinal but is not a Guava filter.
+    Guava {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: bloomlab_guava::ReadError,
+    },
+    /// The file is neither format.
+    Unrecognised {
+        /// The file.
+        path: PathBuf,
+        /// Its first bytes, at most eight.
+        head: Vec<u8>,
+    },
+}
+
+impl fmt::Display for InspectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InspectError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            InspectError::OutOfMemory { path, bytes } => write!(
+                f,
+                "cannot hold {} ({bytes} bytes) in memory: the allocator refused",
+                path.display()
+            ),
+            InspectError::Bloomlab {
+                path,
+                variant,
+                source,
+            } => write!(
+                f,
+                "{} is a bloomlab file{} that does not decode: {source}",
+                path.display(),
+                variant.map_or(String::new(), |v| format!(" ({v})"))
+            ),
+            InspectError::UnknownVariant { path, tag } => write!(
+                f,
+                "{} is a bloomlab file of variant tag {tag}, which this build does not know \
+                 (it reads tags 1 to 6); a newer bloomlab wrote it",
+                path.display()
+            ),
+            InspectError::Guava { path, source } => write!(
+                f,
+                "{} starts like a Guava BloomFilter (strategy byte 0 or 1) but is not one: {source}",
+                path.display()
+            ),
+            InspectError::Unrecognised { path, head } => {
+                write!(
+                    f,
+                    "{} is not a filter bloomlab reads: a bloomlab file starts with the bytes \
+                     \"BLMF\" and a Guava BloomFilter with the byte 0 or 1; this one starts with",
+                    path.display()
+                )?;
+                if head.is_empty() {
+                    f.write_str(" nothing (it is empty)")
+                } else {
+                    head.iter().try_for_each(|b| write!(f, " {b:02x}"))
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for InspectError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InspectError::Read { source, .. } => Some(source),
+            InspectError::Bloomlab { source, .. } => Some(source),
+            InspectError::Guava { source, .. } => Some(source),
+            InspectError::OutOfMemory { .. }
+            | InspectError::UnknownVariant { .. }
+            | InspectError::Unrecognised { .. } => None,
+        }
+    }
+}
+
+/// Reads `path` and says what filter it holds.
+///
+/// # Errors
+///
+/// [`InspectError`] if the file cannot be read or is not a filter of either
+/// format.
+pub fn inspect(path: &Path) -> Result<Inspection, InspectError> {
+    let bytes = read(path)?;
+    inspect_bytes(path, &bytes)
+}
+
+/// The whole file, in a buffer allocated fallibly for its size.
+fn read(path: &Path) -> Result<Vec<u8>, InspectError> {
+    let failed = |source| InspectError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = std::fs::File::open(path).map_err(failed)?;
+    let len = file.metadata().map_err(failed)?.len();
+    let mut bytes = Vec::new();
+    usize::try_from(len)
+        .ok()
+        .and_then(|n| bytes.try_reserve_exact(n).ok())
+        .ok_or_else(|| InspectError::OutOfMemory {
+            path: path.to_owned(),
+            bytes: len,
+        })?;
+    file.read_to_end(&mut bytes).map_err(failed)?;
+    Ok(bytes)
+}
+
+/// [`inspect`] of bytes already read from `path`.
+///
+/// # Errors
+///
+/// As [`inspect`].
+pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectError> {
+    let base = |format, variant| Inspection {
+        file: path.to_owned(),
+        bytes: bytes.len() as u64,
+        format,
+        variant,
+        parameters: serde_json::Map::new(),
+        fill: 0.0,
+        items: None,
+        estimated_items: 0.0,
+        expected_fpr: 0.0,
+        expected_fpr_from: "",
+    };
+    if bytes.starts_with(&MAGIC) {
+        // Magic (4), format version (2), then the variant tag (2, little-endian).
+        let variant = bytes
+            .get(6..8)
+            .and_then(|t| Variant::from_tag(u16::from_le_bytes([t[0], t[1]])));
+        let failed = |source| InspectError::Bloomlab {
+            path: path.to_owned(),
+            variant: variant.map(Variant::name),
+            source,
+        };
+        let Some(variant) = variant else {
+            return Err(match bytes.get(4..8) {
+                // A short header, or a format version this build does not
+                // read: the envelope's decoder names it.
+                None => failed(bloomlab_core::DecodeError::Truncated),
+                Some(h) if u16::from_le_bytes([h[0], h[1]]) != FORMAT_VERSION => {
+                    failed(bloomlab_core::DecodeError::UnsupportedVersion(
+                        u16::from_le_bytes([h[0], h[1]]),
+                    ))
+                }
+                Some(h) => InspectError::UnknownVariant {
+                    path: path.to_owned(),
+                    tag: u16::from_le_bytes([h[2], h[3]]),
+                },
+            });
+        };
+        let mut out = base("bloomlab", variant.name());
+        describe_bloomlab(variant, bytes, &mut out).map_err(failed)?;
+        return Ok(out);
+    }
+    if matches!(bytes.first(), Some(0 | 1)) {
+        let filter = GuavaBloomFilter::from_bytes(bytes, ByteArrayFunnel).map_err(|source| {
+            InspectError::Guava {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+        let mut out = base("guava", "BloomFilter (Guava)");
+        describe_guava(&filter, &mut out);
+        return Ok(out);
+    }
+    Err(InspectError::Unrecognised {
+        path: path.to_owned(),
+        head: bytes.iter().take(8).copied().collect(),
+    })
+}
+
+/// Fills `out` from the filter of `variant` in `bytes`.
+fn describe_bloomlab(
+    variant: Variant,
+    bytes: &[u8],
+    out: &mut Inspection,
+) -> Result<(), bloomlab_core::DecodeError> {
+    let p = &mut out.parameters;
+    match variant {
+        Variant::Classic => {
+            let f = BloomFilter::<[u8]>::from_bytes(bytes)?;
+            p.insert("bits".into(), json!(f.num_bits()));
+            p.insert("hashes".into(), json!(f.num_hashes()));
+            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
+            out.expected_fpr = f.estimated_fpr();
+        }
+        Variant::Blocked => {
+            let f = BlockedBloomFilter::<[u8]>::from_bytes(bytes)?;
+            p.insert("bits".into(), json!(f.num_bits()));
+            p.insert("blocks".into(), json!(f.num_blocks()));
+            p.insert("hashes".into(), json!(f.num_hashes()));
+            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
+            out.expected_fpr = f.estimated_fpr();
+        }
+        Variant::Atomic => {
+            let f = AtomicBloomFilter::<[u8]>::from_bytes(bytes)?;
+            p.insert("bits".into(), json!(f.num_bits()));
+            p.insert("hashes".into(), json!(f.num_hashes()));
+            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
+            out.expected_fpr = f.estimated_fpr();
+        }
+        Variant::Counting => {
+            let f = CountingBloomFilter::<[u8]>::from_bytes(bytes)?;
+            p.insert("counters".into(), json!(f.num_counters()));
+            p.insert("counter_bits".into(), json!(f.counter_width()));
+            p.insert("hashes".into(), json!(f.num_hashes()));
+            p.insert("saturated_counters".into(), json!(f.saturated_counters()));
+            // A counter is non-zero exactly where the Bloom filter it
+            // stands for has its bit set.
+            let bits = f.to_bloom();
+            set_bits(out, bits.fill_ratio(), f.len(), bits.estimate_count());
+            out.expected_fpr = bits.estimated_fpr();
+            out.expected_fpr_from = "the non-zero counters: (fill)^k";
+        }
+        Variant::Scalable => {
+            let f = ScalableBloomFilter::<[u8]>::from_bytes(bytes)?;
+            let layers = f.layers();
+            p.insert("target_fpr".into(), json!(f.fpr()));
+            p.insert("initial_capacity".into(), json!(f.initial_capacity()));
+            p.insert("growth_factor".into(), json!(f.growth_factor()));
+            p.insert("tightening_ratio".into(), json!(f.tightening_ratio()));
+            p.insert("layers".into(), json!(layers.len()));
+            p.insert("capacity".into(), json!(f.capacity()));
+            let bits: u64 = layers.iter().map(|l| l.num_bits()).sum();
+            let ones: u64 = layers.iter().map(|l| l.count_ones()).sum();
+            out.fill = if bits == 0 {
+                0.0
+            } else {
+                ones as f64 / bits as f64
+            };
+            out.items = Some(f.len() as u64);
+            out.estimated_items = layers.iter().map(|l| l.estimate_count()).sum();
+            // A probe is a false positive if any layer passes it.
+            let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
+            out.expected_fpr = 1.0 - pass_none;
+            out.expected_fpr_from = "the bits set in each layer: 1 − Π(1 − fill_i^k_i)";
+        }
+        Variant::Cuckoo => {
+            let f = CuckooFilter::<[u8]>::from_bytes(bytes)?;
+            p.insert("buckets".into(), json!(f.num_buckets()));
+            p.insert("bucket_size".into(), json!(f.bucket_size()));
+            p.insert("fingerprint_bits".into(), json!(f.fingerprint_bits()));
+            p.insert("max_relocations".into(), json!(f.max_relocations()));
+            out.fill = f.load_factor();
+            out.items = Some(f.len() as u64);
+            out.estimated_items = f.len() as f64;
+            out.expected_fpr = f.fpr_from_occupancy();
+            out.expected_fpr_from = "the occupancy of the buckets";
+        }
+        // A tag this build reads but does not describe: the decode succeeds
+        // for every variant above; a new one must be added here.
+        _ => {
+            return Err(bloomlab_core::DecodeError::InvalidParameters {
+                what: "a variant this build of inspect does not describe",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The common fields of a bit-array filter.
+fn set_bits(out: &mut Inspection, fill: f64, items: usize, estimate: f64) {
+    out.fill = fill;
+    out.items = Some(items as u64);
+    out.estimated_items = estimate;
+    out.expected_fpr_from = "the bits set: (fill)^k";
+}
+
+fn describe_guava(filter: &GuavaBloomFilter<ByteArrayFunnel>, out: &mut Inspection) {
+    let p = &mut out.parameters;
+    p.insert("strategy".into(), json!(filter.strategy().name()));
+    p.insert("bits".into(), json!(filter.bit_size()));
+    p.insert("hashes".into(), json!(filter.num_hash_functions()));
+    if filter.strategy() == Strategy::Murmur128Mitz32 && filter.bit_size() > i32::MAX as u64 {
+        p.insert(
+            "note".into(),
+            json!("MURMUR128_MITZ_32 reaches only the first 2^31 bits"),
+        );
+    }
+    out.fill = filter.bit_count() as f64 / filter.bit_size() as f64;
+    out.estimated_items = filter.approximate_element_count() as f64;
+    out.expected_fpr = filter.expected_fpp();
+    out.expected_fpr_from = "Guava's expectedFpp(): (bitCount / bitSize)^k";
+}
+
+impl fmt::Display for Inspection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let format = match self.format {
+            "guava" => "Guava BloomFilter.writeTo stream",
+            _ => "bloomlab envelope",
+        };
+        writeln!(
+            f,
+            "file           {} ({} bytes)",
+            self.file.display(),
+            group(self.bytes)
+        )?;
+        writeln!(f, "format         {format}")?;
+        writeln!(f, "variant        {}", self.variant)?;
+        for (i, (name, value)) in self.parameters.iter().enumerate() {
+            let label = if i == 0 { "parameters" } else { "" };
+            let value = match value {
+                Value::Number(n) if n.is_u64() => group(n.as_u64().unwrap_or_default()),
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            writeln!(f, "{label:<14} {name} = {value}")?;
+        }
+        writeln!(f, "fill           {:.2}%", 100.0 * self.fill)?;
+        match self.items {
+            Some(items) => writeln!(
+                f,
+                "items          {} recorded; about {} from the table",
+                group(items),
+                group(self.estimated_items.round() as u64)
+            )?,
+            None => writeln!(
+                f,
+                "items          about {} from the table (the format records no count)",
+                group(self.estimated_items.round() as u64)
+            )?,
+        }
+        write!(
+            f,
+            "expected rate  {:.3e} (from {})",
+            self.expected_fpr, self.expected_fpr_from
+        )
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1_000), "1,000");
+        assert_eq!(group(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,304 @@
+//! `bloomlab inspect` as a user runs it: every Guava fixture (written by the
+//! real Guava jar), a file of every bloomlab variant, and files that are
+//! neither.
+
+// In a module named `inspect` so that `cargo test -p bloomlab-experiments inspect`
+// selects these tests.
+mod inspect {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Output};
+
+    use bloomlab::prelude::*;
+    use serde_json::Value;
+
+    fn bloomlab_inspect(args: &[&Path]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_bloomlab"))
+            .arg("inspect")
+            .args(args)
+            .output()
+            .expect("the bloomlab binary runs")
+    }
+
+    fn json(file: &Path) -> Value {
+        let out = bloomlab_inspect(&[Path::new("--json"), file]);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("valid JSON")
+    }
+
+    /// A refused file: exit code 2, nothing on stdout, a message naming the
+    /// file and containing `says`.
+    fn refused(file: &Path, says: &str) {
+        let out = bloomlab_inspect(&[file]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
+        assert!(out.stdout.is_empty());
+        assert!(stderr.contains(&file.display().to_string()), "{stderr}");
+        assert!(stderr.contains(says), "wanted {says:?} in {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+
+    fn fixtures() -> Vec<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/guava/tests/fixtures");
+        let mut bins: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("the Guava fixtures")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+            .collect();
+        bins.sort();
+        bins
+    }
+
+    fn f64_of_bits(hex: &Value) -> f64 {
+        f64::from_bits(u64::from_str_radix(hex.as_str().expect("hex"), 16).expect("hex bits"))
+    }
+
+    #[test]
+    fn every_guava_fixture_reports_what_guava_recorded() {
+        let bins = fixtures();
+        assert!(bins.len() >= 15, "{} fixtures", bins.len());
+        for bin in &bins {
+            let recorded: Value = serde_json::from_slice(
+                &std::fs::read(bin.with_extension("json")).expect("the fixture's record"),
+            )
+            .expect("JSON");
+            let bytes = std::fs::read(bin).expect("the fixture");
+            let got = json(bin);
+            let name = bin.display();
+            assert_eq!(got["format"], "guava", "{name}");
+            assert_eq!(got["bytes"], bytes.len() as u64, "{name}");
+            // The header as Guava's writeTo lays it out: strategy ordinal,
+            // k, a big-endian word count.
+            let words = i32::from_be_bytes(bytes[2..6].try_into().unwrap());
+            assert_eq!(got["parameters"]["bits"], 64 * words as u64, "{name}");
+            assert_eq!(got["parameters"]["hashes"], u64::from(bytes[1]), "{name}");
+            assert_eq!(
+                got["parameters"]["strategy"], recorded["strategy"],
+                "{name}"
+            );
+            // Guava's own expectedFpp() and approximateElementCount(), to the bit.
+            assert_eq!(
+                got["expected_fpr"].as_f64().unwrap().to_bits(),
+                f64_of_bits(&recorded["expected_fpp_bits"]).to_bits(),
+                "{name}"
+            );
+            assert_eq!(
+                got["estimated_items"].as_f64().unwrap(),
+                recorded["approximate_element_count"].as_f64().unwrap(),
+                "{name}"
+            );
+            assert!(got["items"].is_null(), "{name}: Guava records no count");
+            let fill = got["fill"].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&fill), "{name}: {fill}");
+        }
+    }
+
+    #[test]
+    fn text_output_names_the_variant_and_the_rate() {
+        let bin = fixtures()
+            .into_iter()
+            .find(|p| p.ends_with("integer_n1000_p0.001.bin"))
+            .expect("the document's filter");
+        let out = bloomlab_inspect(&[&bin]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        for want in [
+            "Guava BloomFilter.writeTo stream",
+            "bits = 14,400",
+            "hashes = 10",
+            "MURMUR128_MITZ_64",
+            "about 1,009 from the table",
+            "expected rate  1.052e-3",
+        ] {
+            assert!(text.contains(want), "wanted {want:?} in\n{text}");
+        }
+    }
+
+    /// Writes `bytes` to a file in `dir` and returns its path.
+    fn file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn assert_rate(got: &Value, want: f64, name: &str) {
+        let rate = got["expected_fpr"].as_f64().unwrap();
+        assert_eq!(
+            rate.to_bits(),
+            want.to_bits(),
+            "{name}: {rate} against {want}"
+        );
+    }
+
+    #[test]
+    fn every_bloomlab_variant() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 5_000u64;
+        let keys = 0..n;
+
+        let mut classic = BloomFilter::<u64>::builder(n as usize, 0.01)
+            .seed(1)
+            .build()
+            .unwrap();
+        let mut blocked = BlockedBloomFilter::<u64>::builder(n as usize, 0.01)
+            .seed(2)
+            .build()
+            .unwrap();
+        let atomic = AtomicBloomFilter::<u64>::builder(n as usize, 0.01)
+            .seed(3)
+            .build()
+            .unwrap();
+        let mut counting = CountingBloomFilter::<u64>::builder(n as usize, 0.01)
+            .seed(4)
+            .build()
+            .unwrap();
+        let mut scalable = ScalableBloomFilter::<u64>::builder(n as usize / 10, 0.01)
+            .seed(5)
+            .build()
+            .unwrap();
+        let mut cuckoo = CuckooFilter::<u64>::builder(n as usize, 0.01)
+            .seed(6)
+            .build()
+            .unwrap();
+        for k in keys.clone() {
+            let _ = classic.insert(&k);
+            let _ = blocked.insert(&k);
+            let _ = atomic.insert(&k);
+            counting.insert(&k).unwrap();
+            scalable.insert(&k).unwrap();
+            cuckoo.insert(&k).unwrap();
+        }
+        // Removes count: the recorded items are net of them.
+        for k in 0..100u64 {
+            counting.remove(&k).unwrap();
+            cuckoo.remove(&k).unwrap();
+        }
+
+        let near = |got: &Value, want: f64, name: &str| {
+            let est = got["estimated_items"].as_f64().unwrap();
+            assert!(
+                (est - want).abs() < 0.05 * want,
+                "{name}: {est} against {want}"
+            );
+        };
+
+        let got = json(&file(dir.path(), "classic.blmf", &classic.to_bytes()));
+        assert_eq!(got["format"], "bloomlab");
+        assert_eq!(got["variant"], "BloomFilter");
+        assert_eq!(got["parameters"]["bits"], classic.num_bits());
+        assert_eq!(got["parameters"]["hashes"], classic.num_hashes());
+        assert_eq!(got["items"], n);
+        assert_eq!(got["fill"].as_f64().unwrap(), classic.fill_ratio());
+        assert_rate(&got, classic.estimated_fpr(), "classic");
+        near(&got, n as f64, "classic");
+
+        let got = json(&file(dir.path(), "blocked.blmf", &blocked.to_bytes()));
+        assert_eq!(got["variant"], "BlockedBloomFilter");
+        assert_eq!(got["parameters"]["blocks"], blocked.num_blocks());
+        assert_eq!(got["parameters"]["hashes"], blocked.num_hashes());
+        assert_eq!(got["items"], n);
+        assert_rate(&got, blocked.estimated_fpr(), "blocked");
+        near(&got, n as f64, "blocked");
+
+        let got = json(&file(dir.path(), "atomic.blmf", &atomic.to_bytes()));
+        assert_eq!(got["variant"], "AtomicBloomFilter");
+        assert_eq!(got["parameters"]["bits"], atomic.num_bits());
+        assert_eq!(got["items"], n);
+        assert_rate(&got, atomic.estimated_fpr(), "atomic");
+
+        let got = json(&file(dir.path(), "counting.blmf", &counting.to_bytes()));
+        assert_eq!(got["variant"], "CountingBloomFilter");
+        assert_eq!(got["parameters"]["counters"], counting.num_counters());
+        assert_eq!(got["parameters"]["counter_bits"], counting.counter_width());
+        assert_eq!(got["items"], n - 100);
+        assert_rate(&got, counting.to_bloom().estimated_fpr(), "counting");
+        near(&got, (n - 100) as f64, "counting");
+
+        let got = json(&file(dir.path(), "scalable.blmf", &scalable.to_bytes()));
+        assert_eq!(got["variant"], "ScalableBloomFilter");
+        let layers = scalable.layers();
+        assert!(layers.len() >= 3, "{} layers", layers.len());
+        assert_eq!(got["parameters"]["layers"], layers.len());
+        assert_eq!(got["parameters"]["capacity"], scalable.capacity());
+        assert_eq!(got["items"], n);
+        let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
+        assert_rate(&got, 1.0 - pass_none, "scalable");
+        assert!(got["expected_fpr"].as_f64().unwrap() <= 0.01, "{got}");
+        near(&got, n as f64, "scalable");
+
+        let got = json(&file(dir.path(), "cuckoo.blmf", &cuckoo.to_bytes()));
+        assert_eq!(got["variant"], "CuckooFilter");
+        assert_eq!(got["parameters"]["buckets"], cuckoo.num_buckets());
+        assert_eq!(got["parameters"]["bucket_size"], cuckoo.bucket_size());
+        assert_eq!(
+            got["parameters"]["fingerprint_bits"],
+            cuckoo.fingerprint_bits()
+        );
+        assert_eq!(got["items"], n - 100);
+        assert_eq!(got["estimated_items"].as_f64().unwrap(), (n - 100) as f64);
+        assert_eq!(got["fill"].as_f64().unwrap(), cuckoo.load_factor());
+        assert_rate(&got, cuckoo.fpr_from_occupancy(), "cuckoo");
+    }
+
+    #[test]
+    fn garbage_is_refused_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        refused(&file(d, "empty", b""), "it is empty");
+        refused(&file(d, "text", b"hello, world"), "starts with 68 65 6c 6c");
+        refused(&d.join("missing"), "cannot read");
+
+        let filter = BloomFilter::<u64>::builder(100, 0.01)
+            .seed(1)
+            .build()
+            .unwrap();
+        let good = filter.to_bytes();
+        refused(&file(d, "header", &good[..6]), "does not decode");
+        refused(
+            &file(d, "cut", &good[..good.len() - 1]),
+            "(BloomFilter) that does not decode",
+        );
+        let mut flipped = good.clone();
+        let last = flipped.len() - 10;
+        flipped[last] ^= 1;
+        refused(&file(d, "flipped", &flipped), "checksum");
+        let mut newer = good.clone();
+        newer[6] = 99;
+        refused(&file(d, "newer", &newer), "variant tag 99");
+        // A newer format version, sealed with a valid checksum as a newer
+        // bloomlab would write it.
+        let mut version = good[..good.len() - 4].to_vec();
+        version[4] = 7;
+        let crc = crc32fast::hash(&version);
+        version.extend(crc.to_le_bytes());
+        refused(&file(d, "version", &version), "format version 7");
+
+        let guava = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../crates/guava/tests/fixtures/integer_n1000_p0.001.bin"),
+        )
+        .unwrap();
+        refused(
+            &file(d, "guava_cut", &guava[..guava.len() - 3]),
+            "truncated Guava filter",
+        );
+        let mut longer = guava.clone();
+        longer.push(0);
+        refused(
+            &file(d, "guava_long", &longer),
+            "bytes after the Guava filter",
+        );
+        let mut no_hashes = guava;
+        no_hashes[1] = 0;
+        refused(&file(d, "guava_k0", &no_hashes), "zero hash functions");
+        // A Guava-looking header that declares two billion words in six bytes.
+        refused(
+            &file(d, "guava_huge", &[1, 3, 0x7f, 0xff, 0xff, 0xff]),
+            "truncated Guava filter",
+        );
+    }
+}
