@@ -1,0 +1,330 @@
+//! E1–E4: the documents' worked examples with Guava, defaults and Redisson.
+
+use super::*;
+
+/// E1: Guava `create(integerFunnel, 1000, 0.001)`, 0..999 in, 11000..20999 probed.
+pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+    let (n, p) = (1_000u64, 0.001);
+    let doc_probes = 11_000..21_000;
+    let ext = 11_000..11_000 + probe_count_i32(env)?;
+    let doc_says = "Guava create(int; 1000; 0.001); put 0..999; 14 of the 10000 ints 11000..20999 pass (0.0014): close to 0.001";
+    let mut out = Vec::new();
+
+    let mut guava = guava_ints(n, p)?;
+    fill_ints(&mut guava, 0..n as i32);
+    let g = Rate::new(
+        guava.bit_size(),
+        guava.num_hash_functions(),
+        n,
+        ext.len() as u64,
+        hits_ints(&mut guava, ext.clone()),
+    )
+    .with_doc(10_000, hits_ints(&mut guava, doc_probes.clone()))
+    .with_ones(guava.bit_count())
+    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
+    let doc_fp = g.doc.map_or(0, |d| d.1);
+    let (dlo, dhi) = clopper_pearson(14, 10_000, 0.95);
+    out.push(
+        Claim::new("E1", "(a) Guava create() reproduced: MURMUR128_MITZ_64")
+            .doc(doc_says)
+            .theory(format!(
+                "m=14377 rounded up to {} bits; k={}: {}; 14 of 10000 has the interval [{}; {}]",
+                g.m,
+                g.k,
+                sci(g.theory),
+                sci(dlo),
+                sci(dhi)
+            ))
+            .measured(format!(
+                "document's 10000 probes: {doc_fp} false positives; {} probes: {}",
+                g.probes,
+                g.interval()
+            ))
+            .verdict(format!(
+                "{}; {}; theory inside the interval of the document's 14 of 10000: {}",
+                g.verdict(),
+                if doc_fp == 14 {
+                    "the document's 14 reproduced exactly".to_string()
+                } else {
+                    format!("the document's probes give {doc_fp} here (document: 14)")
+                },
+                (dlo..=dhi).contains(&g.theory)
+            ))
+            .rate(g),
+    );
+
+    let (m, k) = java_sizing(n, p);
+    let h4s = Strategy::H4 {
+        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        k,
+    };
+    let mut h4 = NaiveFilter::new(h4s);
+    fill_ints(&mut h4, 0..n as i32);
+    let h = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut h4, ext.clone()))
+        .with_doc(10_000, hits_ints(&mut h4, doc_probes.clone()))
+        .with_ones(h4.count_ones())
+        .with_uniform(ext.clone(), |v, out| h4s.positions_int(*v, out));
+    out.push(
+        Claim::new(
+            "E1",
+            "(a') document 000's helper (H4: MITZ_32 on 14377 bits) with ints",
+        )
+        .doc(doc_says)
+        .theory(format!("m={m} k={k}: {}", sci(h.theory)))
+        .measured(format!(
+            "document's probes: {}; {} probes: {}",
+            h.doc.map_or(0, |d| d.1),
+            h.probes,
+            h.interval()
+        ))
+        .verdict(h.verdict())
+        .rate(h),
+    );
+
+    let mut f = ours(m, k, seed_of(env.ctx, "e1"))?;
+    fill_ints(&mut f, 0..n as i32);
+    let o = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut f, ext.clone()))
+        .with_doc(10_000, hits_ints(&mut f, doc_probes))
+        .with_ones(f.count_ones())
+        .with_uniform(ext.clone(), |v, out| our_positions(&f, v, out));
+    out.push(
+        Claim::new("E1", "(b) bloomlab BloomFilter with the same m and k")
+            .doc(doc_says)
+            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
+            .measured(format!(
+                "document's probes: {}; {} probes: {}",
+                o.doc.map_or(0, |d| d.1),
+                o.probes,
+                o.interval()
+            ))
+            .verdict(o.verdict())
+            .rate(o),
+    );
+    Ok(out)
+}
+
+pub(super) fn probe_count_i32(env: &Env<'_>) -> Result<i32, String> {
+    i32::try_from(env.probes).map_err(|e| format!("{} probes: {e}", env.probes))
+}
+
+/// E2: the helper's one-argument constructor sizes for 0.03.
+pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+    let n = env.capacity;
+    let p = 0.03;
+    let (m, k) = java_sizing(n, p);
+    let seed = seed_of(env.ctx, "e2");
+    let (mk, pk) = (
+        Keys::member_emails(sub_seed(seed, "members")),
+        Keys::probe_emails(sub_seed(seed, "probes")),
+    );
+    let doc_says = "000's helper: BloomFilterHelper(n) sizes for 0.03 when no rate is given";
+    let mut out = Vec::new();
+
+    let h4s = Strategy::H4 {
+        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        k,
+    };
+    let mut h4 = NaiveFilter::new(h4s);
+    fill(&mut h4, mk, n);
+    let h = Rate::new(m, k, n, env.probes, hits(&mut h4, pk, 0..env.probes))
+        .with_ones(h4.count_ones())
+        .with_uniform(strings(pk, 0..env.probes), |q, out| {
+            h4s.positions_str(q, out)
+        });
+    out.push(
+        Claim::new(
+            "E2",
+            format!("(a) helper (H4) for n={n} addresses at the default"),
+        )
+        .doc(doc_says)
+        .theory(format!(
+            "m={m} ({:.2} bits/item) k={k}: {}",
+            m as f64 / n as f64,
+            sci(h.theory)
+        ))
+        .measured(format!(
+            "{} random addresses probed: {}; the one-argument constructor leaves the stored rate \
+                 unset so getFalseProbability() reports 0.0 although the table is sized for 0.03",
+            h.probes,
+            h.interval()
+        ))
+        .verdict(h.verdict())
+        .rate(h),
+    );
+
+    let mut f = ours(m, k, seed)?;
+    fill(&mut f, mk, n);
+    let o = Rate::new(m, k, n, env.probes, hits(&mut f, pk, 0..env.probes))
+        .with_ones(f.count_ones())
+        .with_uniform(strings(pk, 0..env.probes), |q, out| {
+            our_positions(&f, q.as_str(), out)
+        });
+    out.push(
+        Claim::new("E2", "(b) bloomlab BloomFilter with the same m and k")
+            .doc(doc_says)
+            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
+            .measured(format!("{} probes: {}", o.probes, o.interval()))
+            .verdict(o.verdict())
+            .rate(o),
+    );
+    Ok(out)
+}
+
+/// E3: Redisson `tryInit(10000, 0.001)`, "YuShiwen0".."YuShiwen9999" in,
+/// "xiaocheng0".."xiaocheng999" probed; `count()` = 9999.
+pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+    let (n, p) = (10_000u64, 0.001);
+    let (m, k) = java_sizing(n, p);
+    let (mk, pk) = (Keys::Prefixed("YuShiwen"), Keys::Prefixed("xiaocheng"));
+    let doc_says = "Redisson tryInit(10000; 0.001); 1 of the 1000 probes xiaocheng0..999 passes; 10 hash functions; count() = 9999";
+    let mut out = Vec::new();
+
+    let h4s = Strategy::H4 {
+        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        k,
+    };
+    let mut h4 = NaiveFilter::new(h4s);
+    fill(&mut h4, mk, n);
+    let h = Rate::new(m, k, n, env.probes, hits(&mut h4, pk, 0..env.probes))
+        .with_doc(1_000, hits(&mut h4, pk, 0..1_000))
+        .with_ones(h4.count_ones())
+        .with_uniform(strings(pk, 0..env.probes), |q, out| {
+            h4s.positions_str(q, out)
+        });
+    let h4_count = theory::classic::estimate_count(m as f64, f64::from(k), h4.count_ones() as f64);
+    out.push(
+        Claim::new("E3", "(a) document 000's helper hashing (H4) at Redisson's m and k")
+            .doc(doc_says)
+            .theory(format!(
+                "m={m} k={k} (Redisson sizes as Guava): {}; Redisson's own hash (a 128-bit hash of the \
+                 codec-encoded object) is not reproduced: H4 is the documents' nearest murmur-based double hashing",
+                sci(h.theory)
+            ))
+            .measured(format!(
+                "document's 1000 probes: {}; {} probes: {}; count() from its bits: {}",
+                h.doc.map_or(0, |d| d.1),
+                h.probes,
+                h.interval(),
+                h4_count.round()
+            ))
+            .verdict(h.verdict())
+            .rate(h),
+    );
+
+    let mut f = ours(m, k, seed_of(env.ctx, "e3"))?;
+    fill(&mut f, mk, n);
+    let o = Rate::new(m, k, n, env.probes, hits(&mut f, pk, 0..env.probes))
+        .with_doc(1_000, hits(&mut f, pk, 0..1_000))
+        .with_ones(f.count_ones())
+        .with_uniform(strings(pk, 0..env.probes), |q, out| {
+            our_positions(&f, q.as_str(), out)
+        });
+    let (member, other) = (f.contains("YuShiwen9999"), f.contains("YuShiwen11111"));
+    out.push(
+        Claim::new("E3", "(b) bloomlab BloomFilter with the same m and k")
+            .doc(doc_says)
+            .theory(format!(
+                "m={m} k={k}: {} (1 expected in 1000 probes)",
+                sci(o.theory)
+            ))
+            .measured(format!(
+                "document's 1000 probes: {}; {} probes: {}; contains(YuShiwen9999)={member} \
+                 contains(YuShiwen11111)={other}",
+                o.doc.map_or(0, |d| d.1),
+                o.probes,
+                o.interval()
+            ))
+            .verdict(format!(
+                "{}; k={k} as stated; YuShiwen9999 reported present: {member}",
+                o.verdict()
+            ))
+            .rate(o),
+    );
+
+    let est = f.estimate_count();
+    let sd = count_estimate_sd(m as f64, n as f64, f64::from(k));
+    let z = (est - n as f64) / sd;
+    let doc_z = (9_999.0 - n as f64) / sd;
+    out.push(
+        Claim::new("E3", "count() after the 10000 inserts (bloomlab estimate_count)")
+            .doc("count() = 9999")
+            .theory(format!(
+                "-(m/k) ln(1 - X/m) is about n = {n} with standard deviation {sd:.1}; 9999 is {doc_z:+.2} sd"
+            ))
+            .measured(format!(
+                "bloomlab: X={} bits set; estimate {est:.1} ({z:+.2} sd); H4's table: {}",
+                f.count_ones(),
+                h4_count.round()
+            ))
+            .verdict(format!(
+                "{}: both the document's 9999 and ours lie within 1.96 sd of n",
+                holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96)
+            )),
+    );
+    Ok(out)
+}
+
+/// E4: Guava `create(integerFunnel, 1500, 0.01)`.
+pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+    let (n, p) = (1_500u64, 0.01);
+    let ext = 1_500..1_500 + probe_count_i32(env)?;
+    let doc_says = "Guava create(int; 1500; 0.01); when mightContain is true one can be 99% sure the item is in the set";
+    let mut out = Vec::new();
+
+    let mut guava = guava_ints(n, p)?;
+    let before = guava.test_int(1) || guava.test_int(2);
+    guava.put_int(1);
+    guava.put_int(2);
+    let after = guava.test_int(1) && guava.test_int(2);
+    fill_ints(&mut guava, 0..n as i32);
+    let g = Rate::new(
+        guava.bit_size(),
+        guava.num_hash_functions(),
+        n,
+        ext.len() as u64,
+        hits_ints(&mut guava, ext.clone()),
+    )
+    .with_ones(guava.bit_count())
+    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
+    // A flood of absent keys: 99 absent queries for every present one.
+    let posterior = 1.0 / (1.0 + 99.0 * g.measured());
+    out.push(
+        Claim::new("E4", "(a) Guava create() reproduced: MURMUR128_MITZ_64; filled to n=1500")
+            .doc(doc_says)
+            .theory(format!(
+                "m=14377 rounded up to {} bits; k={}: {}; P(absent | pass) = 0.01 but \
+                 P(present | pass) depends on the query mix: with 99% absent queries it is 1/(1+99 p) = {:.2}",
+                g.m,
+                g.k,
+                sci(g.theory),
+                1.0 / (1.0 + 99.0 * g.theory)
+            ))
+            .measured(format!(
+                "empty filter: 1 or 2 present = {before}; after put(1) put(2): both present = {after}; \
+                 {} probes: {}; measured P(present | pass) at 99% absent queries: {posterior:.2}",
+                g.probes,
+                g.interval()
+            ))
+            .verdict(format!(
+                "rate {}; the '99% sure' reading does not hold: 1% is the rate among absent items not the doubt left by a pass",
+                g.verdict()
+            ))
+            .rate(g),
+    );
+
+    let (m, k) = java_sizing(n, p);
+    let mut f = ours(m, k, seed_of(env.ctx, "e4"))?;
+    fill_ints(&mut f, 0..n as i32);
+    let o = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut f, ext.clone()))
+        .with_ones(f.count_ones())
+        .with_uniform(ext, |v, out| our_positions(&f, v, out));
+    out.push(
+        Claim::new("E4", "(b) bloomlab BloomFilter with the same m and k")
+            .doc(doc_says)
+            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
+            .measured(format!("{} probes: {}", o.probes, o.interval()))
+            .verdict(o.verdict())
+            .rate(o),
+    );
+    Ok(out)
+}

@@ -1,0 +1,179 @@
+//! Experiment `seeds`: every claim of the source documents
+//! (`shared/seeds/CLAIMS.md`: T1–T4, E1–E6, H1–H4, V1–V6) beside what theory
+//! says and what bloomlab measures.
+//!
+//! Each worked example (E-claims) is run twice where the document has hashing
+//! of its own: (a) with that hashing, reproduced faithfully in
+//! [`crate::naive`] (H1–H4) or by [`bloomlab_guava`] (Guava's
+//! `MURMUR128_MITZ_64`, the strategy `BloomFilter.create` really uses, bit
+//! for bit as Debian's Guava jar), and (b) with bloomlab's
+//! [`BloomFilter`] of the same `m` and `k`. Every rate carries a 95%
+//! Clopper–Pearson interval and is set against
+//! [`theory::classic::fpr`]`(m, n, k)`.
+//!
+//! By claim family: [`sizing`] (T1–T4), [`examples`] (E1–E4), [`fixed`]
+//! (E5, E6 and the documents' hash functions H1–H4 in their fixed tables),
+//! [`variants`] (V1–V6); beside them the generated [`keys`], the [`tables`]
+//! that put the documents' hashing and bloomlab's behind one interface, the
+//! [`rows`] of measured rates and claims, and the [`report`] text.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+use bloomlab::prelude::*;
+use bloomlab::theory;
+use bloomlab_core::hash::{Positions, mix64};
+use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use super::subject::scalable_theory;
+use super::{Ctx, sub_seed};
+use crate::naive::{NaiveFilter, Strategy, java_string_hash, seeded_poly_hash};
+use crate::progress;
+use crate::report::Section;
+use crate::scale::Scale;
+use crate::table::{Table, rate};
+
+mod examples;
+mod fixed;
+mod keys;
+mod report;
+mod rows;
+mod sizing;
+mod tables;
+mod variants;
+
+use examples::*;
+use fixed::*;
+pub(crate) use keys::Keys;
+use report::*;
+use rows::*;
+use sizing::*;
+use tables::*;
+pub(crate) use tables::{StrTable, fill};
+use variants::*;
+
+/// What each group needs: the run, and probes per measured rate.
+struct Env<'a> {
+    ctx: &'a Ctx<'a>,
+    probes: u64,
+    capacity: u64,
+}
+
+/// Runs the experiment: `seeds.csv` and the report section.
+pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+    let env = Env {
+        ctx,
+        probes: ctx.scale.probes() as u64,
+        capacity: ctx.scale.capacity() as u64,
+    };
+    type Group = fn(&Env<'_>) -> Result<Vec<Claim>, String>;
+    let groups: [(&str, Group); 10] = [
+        ("T", sizing_and_memory),
+        ("T2 T3", rate_and_count),
+        ("E1", e1_guava),
+        ("E2", e2_default_rate),
+        ("E3", e3_redisson),
+        ("E4", e4_guava),
+        ("E6", e6_decimal),
+        ("E5 H1 H3", e5_h1_h3),
+        ("H4", h4_helper),
+        ("V", variants),
+    ];
+    let bar = progress::bar(groups.len() as u64, "seeds");
+    let mut claims = Vec::new();
+    for (name, group) in groups {
+        bar.set_message(name);
+        claims.extend(group(&env)?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    claims.sort_by_key(|c| order(c.id));
+
+    let table = to_table(&claims);
+    table.write_csv(&ctx.out.join("seeds.csv"))?;
+    Ok(Section {
+        title: "The documents' claims, checked".into(),
+        body: body(&claims, &table, &env),
+    })
+}
+
+/// Report order: T, E, H, V, each by number.
+fn order(id: &str) -> (usize, u32) {
+    let group = "TEHV".find(&id[..1]).unwrap_or(4);
+    (group, id[1..].parse().unwrap_or(0))
+}
+
+fn to_table(claims: &[Claim]) -> Table {
+    let mut table = Table::new(&[
+        "id",
+        "subject",
+        "document_says",
+        "theory_says",
+        "bloomlab_measured",
+        "verdict",
+        "m",
+        "k",
+        "n",
+        "doc_probes",
+        "doc_false_positives",
+        "probes",
+        "false_positives",
+        "measured_fpr",
+        "ci95_low",
+        "ci95_high",
+        "theory_fpr",
+        "theory_in_ci95",
+        "bits_set",
+        "theory_at_fill",
+        "at_fill_in_ci95",
+        "fit",
+    ]);
+    for c in claims {
+        let mut row = vec![
+            c.id.to_string(),
+            cell(&c.subject),
+            cell(&c.doc),
+            cell(&c.theory),
+            cell(&c.measured),
+            cell(&c.verdict),
+        ];
+        match c.rate {
+            Some(r) => {
+                let (lo, hi) = r.ci();
+                let (dp, dfp) = r.doc.map_or((String::new(), String::new()), |(p, f)| {
+                    (p.to_string(), f.to_string())
+                });
+                row.extend([
+                    r.m.to_string(),
+                    if r.k == 0 {
+                        "varies".into()
+                    } else {
+                        r.k.to_string()
+                    },
+                    r.n.to_string(),
+                    dp,
+                    dfp,
+                    r.probes.to_string(),
+                    r.fp.to_string(),
+                    rate(r.measured()),
+                    rate(lo),
+                    rate(hi),
+                    rate(r.theory),
+                    yes_no(r.inside()),
+                    r.ones.map_or(String::new(), |x| x.to_string()),
+                    r.at_fill().map_or(String::new(), rate),
+                    r.at_fill_inside().map_or(String::new(), yes_no),
+                    r.fit().name().into(),
+                ]);
+            }
+            None => row.extend(std::iter::repeat_n(String::new(), 16)),
+        }
+        table.push(row);
+    }
+    table
+}

@@ -1,0 +1,457 @@
+//! Rows of the table: a measured rate with its interval, theory and fit, and
+//! the claim it supports.
+
+use super::*;
+
+/// A measured false-positive rate and the theory it is checked against.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Rate {
+    pub(super) m: u64,
+    pub(super) k: u32,
+    pub(super) n: u64,
+    /// The document's own probe set, where it has one: (probes, false positives).
+    pub(super) doc: Option<(u64, u64)>,
+    pub(super) probes: u64,
+    pub(super) fp: u64,
+    /// The average rate over tables of these parameters.
+    pub(super) theory: f64,
+    /// Bits set in this table, where it is a plain table of `m` bits.
+    pub(super) ones: Option<u64>,
+    /// This table's rate if the probes' positions were uniform, where the
+    /// positions are known.
+    pub(super) uniform: Option<Uniform>,
+}
+
+/// The rate a table of fill `X/m` gives probes whose positions are uniform
+/// but not necessarily distinct: the mean over the probes of `(X/m)^d`, `d`
+/// the number of distinct positions of the probe. Double hashing can give an
+/// item fewer than `k` distinct positions; such an item passes far more often.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Uniform {
+    pub(super) rate: f64,
+    /// Probes with fewer than `k` distinct positions.
+    pub(super) repeats: u64,
+}
+
+/// [`Uniform`] over `items`, whose positions `locate` writes.
+pub(super) fn uniform<I>(
+    fill: f64,
+    k: u32,
+    items: impl Iterator<Item = I>,
+    mut locate: impl FnMut(&I, &mut Vec<u64>),
+) -> Uniform {
+    let mut pos = Vec::new();
+    let (mut sum, mut count, mut repeats) = (0.0, 0u64, 0u64);
+    for item in items {
+        pos.clear();
+        locate(&item, &mut pos);
+        pos.sort_unstable();
+        pos.dedup();
+        let d = pos.len() as i32;
+        sum += fill.powi(d);
+        count += 1;
+        repeats += u64::from((d as u32) < k);
+    }
+    Uniform {
+        rate: if count == 0 {
+            f64::NAN
+        } else {
+            sum / count as f64
+        },
+        repeats,
+    }
+}
+
+/// The strings `range` of `keys`.
+pub(super) fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = String> {
+    range.map(move |i| {
+        let mut s = String::new();
+        keys.write(i, &mut s);
+        s
+    })
+}
+
+/// bloomlab's positions of `item` in `f`: those of its one keyed hash.
+pub(super) fn our_positions<S: BuildHasher, T: std::hash::Hash + ?Sized>(
+    f: &BloomFilter<T, S>,
+    item: &T,
+    out: &mut Vec<u64>,
+) {
+    let h = f.hasher().hash_one(item);
+    out.extend(Positions::new(h, f.num_bits()).take(f.num_hashes() as usize));
+}
+
+impl Rate {
+    pub(super) fn new(m: u64, k: u32, n: u64, probes: u64, fp: u64) -> Self {
+        Self {
+            m,
+            k,
+            n,
+            doc: None,
+            probes,
+            fp,
+            theory: theory::classic::fpr(m as f64, n as f64, f64::from(k)),
+            ones: None,
+            uniform: None,
+        }
+    }
+
+    pub(super) fn with_doc(mut self, probes: u64, fp: u64) -> Self {
+        self.doc = Some((probes, fp));
+        self
+    }
+
+    pub(super) fn with_ones(mut self, ones: u64) -> Self {
+        self.ones = Some(ones);
+        self
+    }
+
+    /// This table's fill, `X/m`.
+    pub(super) fn fill(&self) -> Option<f64> {
+        self.ones.map(|x| x as f64 / self.m as f64)
+    }
+
+    /// Sets [`uniform`](Self::uniform) from the positions of the probes.
+    pub(super) fn with_uniform<I>(
+        mut self,
+        items: impl Iterator<Item = I>,
+        locate: impl FnMut(&I, &mut Vec<u64>),
+    ) -> Self {
+        if let Some(fill) = self.fill() {
+            self.uniform = Some(uniform(fill, self.k, items, locate));
+        }
+        self
+    }
+
+    pub(super) fn measured(&self) -> f64 {
+        self.fp as f64 / self.probes as f64
+    }
+
+    pub(super) fn ci(&self) -> (f64, f64) {
+        clopper_pearson(self.fp, self.probes, 0.95)
+    }
+
+    pub(super) fn inside(&self) -> bool {
+        let (lo, hi) = self.ci();
+        (lo..=hi).contains(&self.theory)
+    }
+
+    /// The rate of this very table if its probes' positions are uniform:
+    /// the [`Uniform`] rate where the positions are known, else `(X/m)^k`
+    /// ([`theory::classic::fpr_from_fill`]).
+    pub(super) fn at_fill(&self) -> Option<f64> {
+        match self.uniform {
+            Some(u) => Some(u.rate),
+            None => self
+                .fill()
+                .map(|f| theory::classic::fpr_from_fill(f, f64::from(self.k))),
+        }
+    }
+
+    pub(super) fn at_fill_inside(&self) -> Option<bool> {
+        let (lo, hi) = self.ci();
+        self.at_fill().map(|t| (lo..=hi).contains(&t))
+    }
+
+    /// How far this table's bits set are from the average table's, in
+    /// standard deviations of the occupancy distribution.
+    pub(super) fn fill_z(&self) -> Option<f64> {
+        let (mean, sd) = occupancy(self.m as f64, f64::from(self.k) * self.n as f64);
+        self.ones.map(|x| (x as f64 - mean) / sd)
+    }
+
+    /// Whether the count lies inside the 99.9% binomial range of theory or
+    /// of this table's own rate: a miss of the 95% interval that chance
+    /// alone explains often enough (one row in twenty misses it by chance).
+    pub(super) fn within_chance(&self) -> bool {
+        [Some(self.theory), self.at_fill()]
+            .into_iter()
+            .flatten()
+            .filter(|p| *p > 0.0 && *p < 1.0)
+            .any(|p| {
+                let (lo, hi) = binomial_interval(self.probes, p, 0.999);
+                (lo..=hi).contains(&self.fp)
+            })
+    }
+
+    /// Whether this table's bits set lie inside the 99.9% range of the
+    /// occupancy distribution: if not, the members' own positions are not
+    /// uniform, whatever the probes do.
+    pub(super) fn fill_plausible(&self) -> bool {
+        self.fill_z()
+            .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
+    }
+
+    pub(super) fn fit(&self) -> Fit {
+        if self.inside() {
+            Fit::Theory
+        } else if self.at_fill_inside() == Some(true) {
+            if self.fill_plausible() {
+                Fit::Table
+            } else {
+                Fit::Fill
+            }
+        } else if self.within_chance() {
+            Fit::Chance
+        } else {
+            Fit::Off
+        }
+    }
+
+    /// Theory, or this table's own rate, inside the interval or within chance.
+    pub(super) fn consistent(&self) -> bool {
+        self.fit() != Fit::Off
+    }
+
+    /// "1.02e-3 [9.6e-4; 1.1e-3]".
+    pub(super) fn interval(&self) -> String {
+        let (lo, hi) = self.ci();
+        format!("{} [{}; {}]", sci(self.measured()), sci(lo), sci(hi))
+    }
+
+    /// The verdict on the rate: holds, holds within chance, or does not
+    /// hold, and by how much.
+    pub(super) fn verdict(&self) -> String {
+        let word = match self.fit() {
+            Fit::Theory | Fit::Table => "holds",
+            Fit::Chance => "holds within chance",
+            Fit::Fill | Fit::Off => "does not hold",
+        };
+        format!("{word}: {}", self.against_theory())
+    }
+
+    /// How the measurement stands against theory and this table's own rate.
+    pub(super) fn against_theory(&self) -> String {
+        let dev = format!(
+            "measured {:+.1}% against theory",
+            (self.measured() / self.theory - 1.0) * 100.0
+        );
+        let why = |z: f64| {
+            let repeats = match self.uniform {
+                Some(u) if u.repeats > 0 => {
+                    format!(
+                        "; {} probes with fewer than k distinct positions",
+                        u.repeats
+                    )
+                }
+                _ => String::new(),
+            };
+            format!("{z:+.1} sd bits set against the average table{repeats}")
+        };
+        match (self.fit(), self.at_fill(), self.fill_z()) {
+            (Fit::Theory, _, _) => "theory inside the 95% interval".into(),
+            (Fit::Table, Some(t), Some(z)) => format!(
+                "{dev}; this table's own rate {} is inside the 95% interval ({})",
+                sci(t),
+                why(z)
+            ),
+            (Fit::Fill, Some(t), Some(z)) => format!(
+                "{dev}; the probes pass as this table's own rate {} predicts but the members set {z:+.1} sd bits against the average table: their positions collide",
+                sci(t)
+            ),
+            (Fit::Chance, _, _) => format!(
+                "{dev}; outside the 95% interval but inside the 99.9% binomial range: a miss chance explains at this many probes"
+            ),
+            (Fit::Off, Some(t), Some(z)) => format!(
+                "{dev}; outside even the 99.9% range and so is this table's own rate {} ({}): the positions are not uniform",
+                sci(t),
+                why(z)
+            ),
+            _ => format!("{dev}; outside even the 99.9% binomial range"),
+        }
+    }
+}
+
+/// How a measured rate stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fit {
+    /// Theory inside the 95% interval.
+    Theory,
+    /// This table's own rate inside the 95% interval.
+    Table,
+    /// This table's own rate inside the 95% interval, but the table's bits
+    /// set outside the 99.9% occupancy range.
+    Fill,
+    /// Outside the 95% interval, inside the 99.9% binomial range.
+    Chance,
+    /// Outside the 99.9% range too.
+    Off,
+}
+
+impl Fit {
+    /// For prose: how the rate stands.
+    pub(super) fn phrase(self) -> &'static str {
+        match self {
+            Fit::Theory => "theory inside its 95% interval",
+            Fit::Table => "this table's own rate inside its 95% interval",
+            Fit::Fill => "the members' positions collide",
+            Fit::Chance => "within chance: inside the 99.9% binomial range",
+            Fit::Off => "outside even the 99.9% binomial range",
+        }
+    }
+
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Fit::Theory => "theory",
+            Fit::Table => "this table",
+            Fit::Fill => "members collide",
+            Fit::Chance => "within chance",
+            Fit::Off => "off",
+        }
+    }
+}
+
+/// The standard normal quantile at `p`.
+pub(super) fn normal_quantile(p: f64) -> f64 {
+    Normal::standard().inverse_cdf(p)
+}
+
+/// Mean and standard deviation of the number of set bits when `balls`
+/// positions fall uniformly and independently into `m` bits (the classical
+/// occupancy problem: Johnson and Kotz, *Urn Models and Their Application*,
+/// 1977, ch. 6): with `a = (1 − 1/m)^balls` and `b = (1 − 2/m)^balls`,
+/// mean `m(1 − a)` and variance `m(m−1)b + ma − m²a²`.
+pub(super) fn occupancy(m: f64, balls: f64) -> (f64, f64) {
+    let a = (balls * (-1.0 / m).ln_1p()).exp();
+    let b = (balls * (-2.0 / m).ln_1p()).exp();
+    let var = m * (m - 1.0) * b + m * a - m * m * a * a;
+    (m * (1.0 - a), var.max(0.0).sqrt())
+}
+
+/// One row of the table: a claim and what became of it.
+#[derive(Debug, Clone)]
+pub(super) struct Claim {
+    pub(super) id: &'static str,
+    pub(super) subject: String,
+    pub(super) doc: String,
+    pub(super) theory: String,
+    pub(super) measured: String,
+    pub(super) verdict: String,
+    pub(super) rate: Option<Rate>,
+    /// A sentence for the notes under the tables.
+    pub(super) note: Option<String>,
+}
+
+impl Claim {
+    pub(super) fn new(id: &'static str, subject: impl Into<String>) -> Self {
+        Self {
+            id,
+            subject: subject.into(),
+            doc: String::new(),
+            theory: String::new(),
+            measured: String::new(),
+            verdict: String::new(),
+            rate: None,
+            note: None,
+        }
+    }
+    pub(super) fn note(mut self, s: impl Into<String>) -> Self {
+        self.note = Some(s.into());
+        self
+    }
+    pub(super) fn doc(mut self, s: impl Into<String>) -> Self {
+        self.doc = s.into();
+        self
+    }
+    pub(super) fn theory(mut self, s: impl Into<String>) -> Self {
+        self.theory = s.into();
+        self
+    }
+    pub(super) fn measured(mut self, s: impl Into<String>) -> Self {
+        self.measured = s.into();
+        self
+    }
+    pub(super) fn verdict(mut self, s: impl Into<String>) -> Self {
+        self.verdict = s.into();
+        self
+    }
+    pub(super) fn rate(mut self, r: Rate) -> Self {
+        self.rate = Some(r);
+        self
+    }
+}
+
+/// Three significant digits in scientific notation: `5.73e-4`.
+pub(super) fn sci(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+/// A ratio with two significant decimals: `5.73`.
+pub(super) fn ratio(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// A CSV-safe cell: the table forbids commas, quotes and newlines.
+pub(super) fn cell(s: &str) -> String {
+    s.replace(',', ";").replace(['"', '\n'], " ")
+}
+
+pub(super) fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.into()
+}
+
+pub(super) fn holds(b: bool) -> &'static str {
+    if b { "holds" } else { "does not hold" }
+}
+
+/// The part of a run that needs a seed of its own.
+pub(super) fn seed_of(ctx: &Ctx<'_>, part: &str) -> u64 {
+    sub_seed(ctx.seed, &format!("seeds/{part}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_verdicts_follow_the_intervals() {
+        // 100 of 10,000 at theory 1%: inside.
+        let r = Rate::new(959_296, 7, 100_000, 10_000, 100);
+        assert_eq!(r.fit(), Fit::Theory);
+        // 160 of 10,000 against 1%: 6 sd away, outside the 99.9% range.
+        let r = Rate::new(959_296, 7, 100_000, 10_000, 160);
+        assert_eq!(r.fit(), Fit::Off);
+        assert!(r.verdict().starts_with("does not hold"));
+        // 121 of 10,000: outside the 95% interval, inside the 99.9% range.
+        let r = Rate::new(959_296, 7, 100_000, 10_000, 121);
+        assert!(!r.inside());
+        assert_eq!(r.fit(), Fit::Chance);
+        // E4's small table (m = 14,400, k = 7, n = 1,500): one with 2 sd more
+        // bits set than the average table has a rate 6% higher, which a
+        // million probes tell from theory; its own rate explains the count.
+        let (m, k, n, probes) = (14_400u64, 7u32, 1_500u64, 1_000_000u64);
+        let (mean, sd) = occupancy(m as f64, f64::from(k) * n as f64);
+        let at = |ones: f64| (ones / m as f64).powi(k as i32);
+        let ones = mean + 2.0 * sd;
+        let fp = (at(ones) * probes as f64).round() as u64;
+        let r = Rate::new(m, k, n, probes, fp).with_ones(ones as u64);
+        assert!(!r.inside());
+        assert_eq!(r.fit(), Fit::Table, "{:?}", r.at_fill());
+        assert!(r.verdict().starts_with("holds"));
+        // 20 sd more bits set: far outside the occupancy range, so the
+        // members collide, even though probes pass as the fill predicts.
+        let ones = mean + 20.0 * sd;
+        let fp = (at(ones) * probes as f64).round() as u64;
+        let r = Rate::new(m, k, n, probes, fp).with_ones(ones as u64);
+        assert_eq!(r.fit(), Fit::Fill);
+        assert!(r.verdict().starts_with("does not hold"));
+    }
+
+    #[test]
+    fn uniform_rate_counts_repeated_positions() {
+        // Two probes at fill 1/2 and k = 3: one with three distinct positions
+        // (1/8), one whose positions coincide twice (1/2): mean 5/16.
+        let u = uniform(
+            0.5,
+            3,
+            [vec![1, 2, 3], vec![4, 4, 4]].into_iter(),
+            |p, out| out.extend(p),
+        );
+        assert_eq!(u.repeats, 1);
+        assert!((u.rate - 5.0 / 16.0).abs() < 1e-12);
+    }
+}
