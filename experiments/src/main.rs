@@ -29,12 +29,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::report::Report;
 use crate::scale::Scale;
 
 /// Measures approximate-membership filters against theory and against each other.
+///
+/// Each experiment is also a subcommand of its own (`bloomlab fpr --scale
+/// quick`), which writes its files and `<name>.md` and leaves REPORT.md alone.
 #[derive(Debug, Parser)]
 #[command(name = "bloomlab", version, about)]
 struct Cli {
@@ -56,27 +60,9 @@ enum Command {
         /// Run only these experiments (comma-separated), e.g. `--only
         /// fpr,space`; their sections replace their own in an existing
         /// REPORT.md and the others are kept.
-        #[arg(long, value_delimiter = ',', value_enum)]
-        only: Vec<exp::Experiment>,
+        #[arg(long, value_delimiter = ',', value_parser = experiment_names())]
+        only: Vec<String>,
     },
-    /// The trade-off table: every variant at 1%, 0.1% and 0.01%.
-    Tradeoff(Common),
-    /// False-positive rate of every variant against theory, by load.
-    Fpr(Common),
-    /// Bits per item against the achieved rate, with the lower bound.
-    Space(Common),
-    /// Deletion safety of the counting and cuckoo filters, against peer crates.
-    Deletion(Common),
-    /// The scalable filter's rate and memory as it grows, against peers.
-    Growth(Common),
-    /// Every claim of the source documents (shared/seeds/CLAIMS.md), checked.
-    Seeds(Common),
-    /// Crafted false positives when the attacker knows the hash key.
-    Adversarial(Common),
-    /// Indicative nanoseconds per insert and look-up (criterion benches are the reference).
-    Throughput(Common),
-    /// The documents' scenario: a filter in front of SQLite, behind a Redis (or LRU) cache.
-    Guard(Common),
     /// Recommend a filter for a workload, from theory alone.
     Choose(choose::ChooseArgs),
     /// Say what filter a file holds: a bloomlab file of any variant, or a
@@ -95,6 +81,11 @@ enum Command {
     },
 }
 
+/// The names `--only` accepts: every experiment's.
+fn experiment_names() -> PossibleValuesParser {
+    PossibleValuesParser::new(exp::ALL.iter().map(|e| e.name))
+}
+
 /// Options every experiment takes.
 #[derive(Debug, Clone, Args)]
 struct Common {
@@ -111,60 +102,67 @@ struct Common {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    use exp::Experiment as E;
-    let (common, experiments, single) = match cli.command {
+    // The derived commands, and one subcommand per experiment from the registry.
+    let cli = exp::ALL.iter().fold(Cli::command(), |cli, e| {
+        cli.subcommand(Common::augment_args(
+            clap::Command::new(e.name).about(e.about),
+        ))
+    });
+    let matches = cli.get_matches();
+    if let Some((name, args)) = matches.subcommand()
+        && let Some(e) = exp::find(name)
+    {
+        return match Common::from_arg_matches(args) {
+            Ok(common) => finish(run(&common, &[e], true)),
+            Err(e) => e.exit(),
+        };
+    }
+    let command = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli.command,
+        Err(e) => e.exit(),
+    };
+    match command {
         Command::Reproduce { common, only } => {
             // In report order, once each.
-            let chosen: Vec<E> = E::all()
+            let chosen: Vec<&exp::Experiment> = exp::ALL
                 .iter()
-                .copied()
-                .filter(|e| only.is_empty() || only.contains(e))
+                .filter(|e| only.is_empty() || only.iter().any(|o| o == e.name))
                 .collect();
-            (common, chosen, None)
+            finish(run(&common, &chosen, false))
         }
-        Command::Tradeoff(c) => (c, vec![E::Tradeoff], Some(E::Tradeoff)),
-        Command::Fpr(c) => (c, vec![E::Fpr], Some(E::Fpr)),
-        Command::Space(c) => (c, vec![E::Space], Some(E::Space)),
-        Command::Deletion(c) => (c, vec![E::Deletion], Some(E::Deletion)),
-        Command::Growth(c) => (c, vec![E::Growth], Some(E::Growth)),
-        Command::Seeds(c) => (c, vec![E::Seeds], Some(E::Seeds)),
-        Command::Adversarial(c) => (c, vec![E::Adversarial], Some(E::Adversarial)),
-        Command::Throughput(c) => (c, vec![E::Throughput], Some(E::Throughput)),
-        Command::Guard(c) => (c, vec![E::Guard], Some(E::Guard)),
-        Command::Inspect { file, json } => {
-            return match inspect::inspect(&file) {
-                Ok(found) if json => match serde_json::to_string_pretty(&found) {
-                    Ok(text) => {
-                        println!("{text}");
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("bloomlab inspect: {e}");
-                        ExitCode::FAILURE
-                    }
-                },
-                Ok(found) => {
-                    println!("{found}");
+        Command::Inspect { file, json } => match inspect::inspect(&file) {
+            Ok(found) if json => match serde_json::to_string_pretty(&found) {
+                Ok(text) => {
+                    println!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
                     eprintln!("bloomlab inspect: {e}");
-                    ExitCode::from(2)
+                    ExitCode::FAILURE
                 }
-            };
-        }
-        Command::Choose(args) => {
-            return match choose::run(&args) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("bloomlab choose: {e}");
-                    ExitCode::from(2)
-                }
-            };
-        }
-    };
-    match run(&common, &experiments, single) {
+            },
+            Ok(found) => {
+                println!("{found}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("bloomlab inspect: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Choose(args) => match choose::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("bloomlab choose: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// The exit code of a run, its error on stderr.
+fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bloomlab: {e}");
@@ -173,29 +171,24 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs `experiments` and writes their report: `REPORT.md` for `reproduce`,
-/// `<name>.md` for a `single` experiment's own subcommand. A partial
-/// `reproduce` keeps the sections of an existing `REPORT.md` it does not
-/// rewrite. Nothing runs until the folder is known to be writable and any
-/// earlier report to be readable.
+/// Runs `experiments`, writes the files each returns, and writes their
+/// report: `REPORT.md` for `reproduce`, `<name>.md` for a `single`
+/// experiment's own subcommand. A partial `reproduce` keeps the sections of
+/// an existing `REPORT.md` it does not rewrite. Nothing runs until the
+/// folder is known to be writable and any earlier report to be readable.
 fn run(
     common: &Common,
-    experiments: &[exp::Experiment],
-    single: Option<exp::Experiment>,
+    experiments: &[&exp::Experiment],
+    single: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     files::prepare_dir(&common.out)?;
     let started = Instant::now();
-    let name = |e: &exp::Experiment| {
-        e.to_possible_value()
-            .map(|v| v.get_name().to_owned())
-            .unwrap_or_default()
-    };
-    let names: Vec<String> = experiments.iter().map(name).collect();
-    let partial = single.is_none() && experiments != exp::Experiment::all();
+    let names: Vec<&str> = experiments.iter().map(|e| e.name).collect();
+    let partial = !single && experiments.len() != exp::ALL.len();
     let (command, file) = match single {
-        Some(_) => (names.join(","), format!("{}.md", names.join(","))),
-        None if !partial => ("reproduce".to_owned(), "REPORT.md".to_owned()),
-        None => (
+        true => (names.join(","), format!("{}.md", names.join(","))),
+        false if !partial => ("reproduce".to_owned(), "REPORT.md".to_owned()),
+        false => (
             format!("reproduce --only {}", names.join(",")),
             "REPORT.md".to_owned(),
         ),
@@ -207,19 +200,23 @@ fn run(
         Vec::new()
     };
     let mut report = Report::new(&command, common.scale, common.seed);
-    for (&e, name) in experiments.iter().zip(&names) {
+    let ctx = exp::Ctx {
+        scale: common.scale,
+        seed: common.seed,
+    };
+    for e in experiments {
         let t = Instant::now();
-        let ctx = exp::Ctx {
-            scale: common.scale,
-            seed: common.seed,
-            out: &common.out,
-        };
-        let section = exp::run(e, &ctx)?;
-        report.push(name, section, t.elapsed());
+        let output = (e.run)(&ctx)?;
+        for (name, table) in &output.tables {
+            files::write_atomic(&common.out.join(name), table.to_csv())?;
+        }
+        for (name, svg) in &output.charts {
+            files::write_atomic(&common.out.join(name), svg)?;
+        }
+        report.push(e.name, output.section, t.elapsed());
     }
     if !earlier.is_empty() {
-        let order: Vec<String> = exp::Experiment::all().iter().map(name).collect();
-        let order: Vec<&str> = order.iter().map(String::as_str).collect();
+        let order: Vec<&str> = exp::ALL.iter().map(|e| e.name).collect();
         let kept = report.keep_earlier(earlier, &order);
         if !kept.is_empty() {
             eprintln!(

@@ -3,13 +3,9 @@
 //! horizontal reference lines (a target rate, a bound). The fpr, deletion
 //! and growth experiments all draw with it.
 
-use std::path::Path;
-
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
-
-use crate::files::write_atomic;
 
 /// One subject: its theory as a line, its measurements as points.
 #[derive(Debug, Clone, Default)]
@@ -45,14 +41,13 @@ pub struct Chart {
     pub references: Vec<(String, f64)>,
 }
 
-/// Writes `chart` as an SVG file at `path` (drawn in memory, then written
-/// whole: [`write_atomic`]).
-pub fn draw(path: &Path, chart: &Chart) -> Result<(), String> {
+/// `chart` as SVG; `name` (its file name) labels an error.
+pub fn draw(name: &str, chart: &Chart) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (820, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let err = |e: Box<dyn std::error::Error>| format!("plot {}: {e}", path.display());
+        let err = |e: Box<dyn std::error::Error>| format!("plot {name}: {e}");
         let (x0, x1) = x_range(chart);
         let (y0, y1) = y_range(chart);
         match (chart.x_log, chart.y_log) {
@@ -62,10 +57,9 @@ pub fn draw(path: &Path, chart: &Chart) -> Result<(), String> {
             (false, false) => panel(&root, chart, x0..x1, y0..y1),
         }
         .map_err(err)?;
-        root.present()
-            .map_err(|e| format!("plot {}: {e}", path.display()))?;
+        root.present().map_err(|e| format!("plot {name}: {e}"))?;
     }
-    write_atomic(path, svg)
+    Ok(svg)
 }
 
 fn xs(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
@@ -262,11 +256,11 @@ pub struct CategoryChart {
     pub series: Vec<Series>,
 }
 
-/// Writes `chart` as an SVG file at `path`, with a log y axis spanning
-/// every value (no value is drawn at the floor: zeros are left out and
-/// the caller says so).
-pub fn draw_categories(path: &Path, chart: &CategoryChart) -> Result<(), String> {
-    let err = |e: Box<dyn std::error::Error>| format!("plot {}: {e}", path.display());
+/// `chart` as SVG, with a log y axis spanning every value (no value is
+/// drawn at the floor: zeros are left out and the caller says so); `name`
+/// (its file name) labels an error.
+pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, String> {
+    let err = |e: Box<dyn std::error::Error>| format!("plot {name}: {e}");
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1080, 620)).into_drawing_area();
@@ -274,7 +268,7 @@ pub fn draw_categories(path: &Path, chart: &CategoryChart) -> Result<(), String>
         category_panel(&root, chart).map_err(err)?;
         root.present().map_err(|e| err(Box::new(e)))?;
     }
-    write_atomic(path, svg)
+    Ok(svg)
 }
 
 fn category_panel(

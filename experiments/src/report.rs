@@ -25,7 +25,7 @@ const TITLE: &str = "# bloomlab results";
 const MARKER: &str = "<!-- bloomlab section: ";
 
 /// What an experiment contributes to the report.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Section {
     /// Heading of the section.
     pub title: String,

@@ -1,9 +1,6 @@
 //! A table of results, written as CSV and rendered as Markdown.
 
 use std::fmt::Write as _;
-use std::path::Path;
-
-use crate::files::write_atomic;
 
 /// Rows of text cells under named columns.
 #[derive(Debug, Clone, Default)]
@@ -56,11 +53,6 @@ impl Table {
             out.push('\n');
         }
         out
-    }
-
-    /// Writes the CSV to `path` (whole, or not at all: [`write_atomic`]).
-    pub fn write_csv(&self, path: &Path) -> Result<(), String> {
-        write_atomic(path, self.to_csv())
     }
 
     /// The chosen columns as a Markdown table, with display names, for the

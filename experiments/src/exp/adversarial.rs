@@ -31,7 +31,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 
 use super::seeds::{Keys, StrTable, fill};
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
@@ -139,7 +139,7 @@ fn string_candidates(seed: u64, budget: u64) -> impl Iterator<Item = String> {
 }
 
 /// Runs the experiment: `adversarial.csv` and the report section.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let n = ctx.scale.capacity() as u64;
     let want = wanted(ctx.scale);
     // At a 1% rate a search needs about 100 candidates per item; the budget
@@ -328,11 +328,11 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     bar.finish_and_clear();
 
     let table = to_table(&attacks);
-    table.write_csv(&ctx.out.join("adversarial.csv"))?;
-    Ok(Section {
+    let section = Section {
         title: "Crafted false positives: a known key against a secret one".into(),
         body: body(&attacks, n, want),
-    })
+    };
+    Ok(Output::new(section).table("adversarial.csv", table))
 }
 
 /// The most items a table of `m` bits and `k` hashes holds at rate `p`:

@@ -23,7 +23,7 @@ use bloomlab_testkit::keys::{self, members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 use rand::Rng;
 
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
@@ -226,7 +226,7 @@ const COLUMNS: [&str; 16] = [
 
 /// Runs the experiment: `deletion.csv`, `deletion_wrongful.svg`,
 /// `deletion_overfill.svg`.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let capacity = ctx.scale.capacity();
     let bar = progress::bar(5, "deletion");
     let mut rows = churn(ctx, capacity)?;
@@ -247,13 +247,16 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     for row in &rows {
         table.push(row.cells());
     }
-    table.write_csv(&ctx.out.join("deletion.csv"))?;
-    chart::draw(&ctx.out.join("deletion_wrongful.svg"), &wrongful_chart)?;
-    chart::draw(&ctx.out.join("deletion_overfill.svg"), &overfill_chart)?;
-    Ok(Section {
+    let section = Section {
         title: "Deletion: what the counting and cuckoo filters lose".into(),
         body: body(&rows, &crate_runs, ctx.scale, capacity, slots),
-    })
+    };
+    let wrongful_svg = chart::draw("deletion_wrongful.svg", &wrongful_chart)?;
+    let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;
+    Ok(Output::new(section)
+        .table("deletion.csv", table)
+        .chart("deletion_wrongful.svg", wrongful_svg)
+        .chart("deletion_overfill.svg", overfill_svg))
 }
 
 /// A row builder for the common case.
@@ -306,7 +309,7 @@ fn false_positives(s: &Subject, seed: u64, n: usize) -> u64 {
 /// Part 1: fill to capacity, then replace a random held item by a new one,
 /// `TURNOVER` × capacity times; check every held item after the fill and
 /// after each capacity's worth of replacements.
-fn churn(ctx: &Ctx<'_>, n: usize) -> Result<Vec<Row>, String> {
+fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, String> {
     let keys = members(
         sub_seed(ctx.seed, "deletion/churn/keys"),
         n * (TURNOVER + 1),
@@ -524,7 +527,7 @@ fn wrongful_marks(max: u64) -> Vec<u64> {
 }
 
 /// Part 2: remove false positives from a full filter and count the members lost.
-fn wrongful(ctx: &Ctx<'_>, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
+fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
     let keys = members(sub_seed(ctx.seed, "deletion/wrongful/keys"), n);
     let max = (n / 20) as u64;
     let marks = wrongful_marks(max);
@@ -659,7 +662,7 @@ const SKIPPED: &str = "the model ignores removes skipped once an item is already
 
 /// Part 3: overload, remove all but the kept items, and count what the kept
 /// items lost and the rate paid.
-fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
+fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, String> {
     let n_probes = ctx.scale.probes();
     let mut rows = Vec::new();
     let mut cases: Vec<Overload> = OVERLOADS
@@ -832,7 +835,7 @@ fn saturation(ctx: &Ctx<'_>, capacity: usize) -> Result<Vec<Row>, String> {
 /// reported present shares its fingerprint with a stored item in one of its
 /// buckets, which then counts as one of its copies (its ninth insert would
 /// be its eighth), and its unique insert would store nothing.
-fn duplicates(ctx: &Ctx<'_>, slots: usize) -> Result<Vec<Row>, String> {
+fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, String> {
     let half = slots / 2;
     let keys = members(sub_seed(ctx.seed, "deletion/duplicates/keys"), half + 64);
     let (held, candidates) = keys.split_at(half);
@@ -995,10 +998,7 @@ fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> OverfillRun {
 
 /// Part 4b: overfill both cuckoo tables to `OVERFILL` × their slots; the
 /// crate's run is repeated `CRATE_REPEATS` times.
-fn overfill(
-    ctx: &Ctx<'_>,
-    slots: usize,
-) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), String> {
+fn overfill(ctx: &Ctx, slots: usize) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), String> {
     let offered = (slots as f64 * OVERFILL).round() as usize;
     let keys = members(sub_seed(ctx.seed, "deletion/overfill/keys"), offered);
     let mut rows = Vec::new();
@@ -1460,11 +1460,9 @@ mod tests {
     /// The ninth copy fails in both tables and neither loses another item.
     #[test]
     fn duplicates_fail_at_nine_and_lose_nothing() {
-        let dir = std::env::temp_dir();
         let ctx = Ctx {
             scale: Scale::Quick,
             seed: 5,
-            out: &dir,
         };
         let rows = duplicates(&ctx, 1 << 12).unwrap();
         for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
@@ -1480,11 +1478,9 @@ mod tests {
     /// Churn at small scale: no subject loses a held item.
     #[test]
     fn churn_loses_nothing() {
-        let dir = std::env::temp_dir();
         let ctx = Ctx {
             scale: Scale::Quick,
             seed: 6,
-            out: &dir,
         };
         // 3,000 items: the crate's 4,096 slots are 73% full, below where its
         // inserts start to fail.

@@ -9,7 +9,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
@@ -36,7 +36,7 @@ struct Point {
 
 /// Runs the experiment: `fpr.csv`, `fpr.svg` (every variant at 1%) and one
 /// `fpr_<variant>.svg` per variant.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let mut table = Table::new(&[
@@ -62,6 +62,7 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         "fpr",
     );
     let floor = 0.1 / n_probes as f64;
+    let mut panels = Vec::new();
     let mut combined = Chart {
         title: format!("every variant, target 1%, capacity {capacity}"),
         x_label: "load (items / capacity)".into(),
@@ -130,16 +131,22 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
             }
             panel.curves.push(series);
         }
-        plot::draw(&ctx.out.join(format!("fpr_{}.svg", kind.name())), &panel)?;
+        let name = format!("fpr_{}.svg", kind.name());
+        panels.push((plot::draw(&name, &panel)?, name));
     }
     bar.finish_and_clear();
 
-    table.write_csv(&ctx.out.join("fpr.csv"))?;
-    plot::draw(&ctx.out.join("fpr.svg"), &combined)?;
-    Ok(Section {
+    let section = Section {
         title: "False-positive rate against theory".into(),
         body: body(&table, n_probes),
-    })
+    };
+    let mut out = Output::new(section)
+        .table("fpr.csv", table)
+        .chart("fpr.svg", plot::draw("fpr.svg", &combined)?);
+    for (svg, name) in panels {
+        out = out.chart(name, svg);
+    }
+    Ok(out)
 }
 
 /// Fills `subject` load by load and probes it at each.

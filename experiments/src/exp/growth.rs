@@ -13,7 +13,7 @@ use bloomlab_testkit::stats::clopper_pearson;
 use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
 
 use super::subject::scalable_theory;
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::plot;
 use crate::progress;
 use crate::report::Section;
@@ -306,7 +306,7 @@ fn peer_theory(n0: u64, n: u64) -> f64 {
 }
 
 /// Runs the experiment: `growth.csv`, `growth_fpr.svg`, `growth_memory.svg`.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let n0 = initial_capacity(ctx.scale);
     let marks = checkpoints(LAYERS);
     let n_max = n0 * marks.last().copied().unwrap_or(1);
@@ -450,13 +450,17 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         theory::lower_bound_bits_per_item(TARGET),
     ));
 
-    table.write_csv(&ctx.out.join("growth.csv"))?;
-    plot::draw(&ctx.out.join("growth_fpr.svg"), &fpr_chart)?;
-    plot::draw(&ctx.out.join("growth_memory.svg"), &memory_chart)?;
-    Ok(Section {
+    let section = Section {
         title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
         body: body(&table, n0, n_max, n_probes),
-    })
+    };
+    Ok(Output::new(section)
+        .chart("growth_fpr.svg", plot::draw("growth_fpr.svg", &fpr_chart)?)
+        .chart(
+            "growth_memory.svg",
+            plot::draw("growth_memory.svg", &memory_chart)?,
+        )
+        .table("growth.csv", table))
 }
 
 /// The theory line of `which` over n0..n_max (on [`grid`]). Ours

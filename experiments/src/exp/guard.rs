@@ -27,7 +27,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Zipf};
 use rusqlite::OptionalExtension;
 
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::plot;
 use crate::progress;
 use crate::report::Section;
@@ -828,7 +828,7 @@ fn redis_version(server: &RedisServer) -> String {
 }
 
 /// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let (n_rows, requests) = sizes(ctx.scale);
     let (server, cache_note) = start_redis()?;
     let filter_url = server.as_ref().map(RedisServer::url);
@@ -845,8 +845,8 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     };
     let scratch = tempfile::Builder::new()
         .prefix(".guard-db-")
-        .tempdir_in(ctx.out)
-        .map_err(|e| format!("guard: a temporary folder in {}: {e}", ctx.out.display()))?;
+        .tempdir()
+        .map_err(|e| format!("guard: a temporary folder for the database: {e}"))?;
     let db = Database::create(&scratch.path().join("rows.sqlite"), n_rows)?;
 
     let workloads = Workload::all();
@@ -911,13 +911,16 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         ));
     }
     let t = table(&rows, n_rows, cache.name());
-    t.write_csv(&ctx.out.join("guard.csv"))?;
-    plot::draw_categories(&ctx.out.join("guard_queries.svg"), &queries_chart(&rows))?;
-    plot::draw_categories(&ctx.out.join("guard_latency.svg"), &latency_chart(&rows))?;
-    Ok(Section {
+    let queries = plot::draw_categories("guard_queries.svg", &queries_chart(&rows))?;
+    let latency = plot::draw_categories("guard_latency.svg", &latency_chart(&rows))?;
+    let section = Section {
         title: "Guard: a filter in front of a real database".into(),
         body: body(&rows, n_rows, requests, &cache_note, seconds),
-    })
+    };
+    Ok(Output::new(section)
+        .table("guard.csv", t)
+        .chart("guard_queries.svg", queries)
+        .chart("guard_latency.svg", latency))
 }
 
 /// The streams of the queries chart: uniform at 50%, 90%, 99% absent, and the attack.

@@ -1,11 +1,8 @@
 //! The experiments, one module each.
 
-use std::path::Path;
-
-use clap::ValueEnum;
-
 use crate::report::Section;
 use crate::scale::Scale;
+use crate::table::Table;
 
 pub mod adversarial;
 pub mod deletion;
@@ -20,68 +17,116 @@ pub mod tradeoff;
 
 /// What every experiment is given.
 #[derive(Debug, Clone, Copy)]
-pub struct Ctx<'a> {
+pub struct Ctx {
     /// How much work to spend.
     pub scale: Scale,
     /// The run's seed; parts derive their own with [`sub_seed`].
     pub seed: u64,
-    /// The folder the CSV and SVG files go to.
-    pub out: &'a Path,
 }
 
-/// An experiment `bloomlab reproduce` can run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Experiment {
-    /// The trade-off table: every variant at 1%, 0.1% and 0.01%.
-    Tradeoff,
-    /// False-positive rate against theory as the load grows.
-    Fpr,
-    /// Bits per item against the achieved rate, with the lower bound.
-    Space,
-    /// Deletion safety of the counting and cuckoo filters, against peers.
-    Deletion,
-    /// The scalable filter's rate and memory as it grows.
-    Growth,
-    /// Every claim of the source documents, checked.
-    Seeds,
-    /// Crafted false positives when the hash key is known.
-    Adversarial,
-    /// Indicative nanoseconds per insert and per look-up.
-    Throughput,
-    /// A filter guarding a real database (SQLite) behind a cache (Redis).
-    Guard,
+/// What an experiment produces, as data: the runner writes the files.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// CSV tables, by file name (`fpr.csv`).
+    pub tables: Vec<(String, Table)>,
+    /// SVG charts, by file name (`fpr.svg`).
+    pub charts: Vec<(String, String)>,
+    /// The experiment's section of the report.
+    pub section: Section,
 }
 
-impl Experiment {
-    /// Every experiment, in report order.
-    pub fn all() -> &'static [Experiment] {
-        &[
-            Experiment::Tradeoff,
-            Experiment::Fpr,
-            Experiment::Space,
-            Experiment::Deletion,
-            Experiment::Growth,
-            Experiment::Seeds,
-            Experiment::Adversarial,
-            Experiment::Throughput,
-            Experiment::Guard,
-        ]
+impl Output {
+    /// An output of `section` alone; add files with [`table`](Self::table)
+    /// and [`chart`](Self::chart).
+    pub fn new(section: Section) -> Self {
+        Self {
+            section,
+            ..Self::default()
+        }
+    }
+
+    /// Adds the CSV file `name`.
+    pub fn table(mut self, name: impl Into<String>, table: Table) -> Self {
+        self.tables.push((name.into(), table));
+        self
+    }
+
+    /// Adds the SVG file `name`.
+    pub fn chart(mut self, name: impl Into<String>, svg: String) -> Self {
+        self.charts.push((name.into(), svg));
+        self
     }
 }
 
-/// Runs one experiment, writing its files into `ctx.out`, and returns its report section.
-pub fn run(e: Experiment, ctx: &Ctx<'_>) -> Result<Section, String> {
-    match e {
-        Experiment::Tradeoff => tradeoff::run(ctx),
-        Experiment::Fpr => fpr::run(ctx),
-        Experiment::Space => space::run(ctx),
-        Experiment::Deletion => deletion::run(ctx),
-        Experiment::Growth => growth::run(ctx),
-        Experiment::Seeds => seeds::run(ctx),
-        Experiment::Adversarial => adversarial::run(ctx),
-        Experiment::Throughput => throughput::run(ctx),
-        Experiment::Guard => guard::run(ctx),
+/// An experiment `bloomlab reproduce` runs, and a subcommand of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Experiment {
+    /// Its name: the subcommand, the `--only` value and the report marker.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub about: &'static str,
+    /// The experiment.
+    pub run: fn(&Ctx) -> Result<Output, String>,
+}
+
+impl PartialEq for Experiment {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
     }
+}
+
+/// Every experiment, in report order: adding one is a module and a line here.
+pub const ALL: &[Experiment] = &[
+    Experiment {
+        name: "tradeoff",
+        about: "The trade-off table: every variant at 1%, 0.1% and 0.01%.",
+        run: tradeoff::run,
+    },
+    Experiment {
+        name: "fpr",
+        about: "False-positive rate of every variant against theory, by load.",
+        run: fpr::run,
+    },
+    Experiment {
+        name: "space",
+        about: "Bits per item against the achieved rate, with the lower bound.",
+        run: space::run,
+    },
+    Experiment {
+        name: "deletion",
+        about: "Deletion safety of the counting and cuckoo filters, against peer crates.",
+        run: deletion::run,
+    },
+    Experiment {
+        name: "growth",
+        about: "The scalable filter's rate and memory as it grows, against peers.",
+        run: growth::run,
+    },
+    Experiment {
+        name: "seeds",
+        about: "Every claim of the source documents (shared/seeds/CLAIMS.md), checked.",
+        run: seeds::run,
+    },
+    Experiment {
+        name: "adversarial",
+        about: "Crafted false positives when the attacker knows the hash key.",
+        run: adversarial::run,
+    },
+    Experiment {
+        name: "throughput",
+        about: "Indicative nanoseconds per insert and look-up (criterion benches are the reference).",
+        run: throughput::run,
+    },
+    Experiment {
+        name: "guard",
+        about: "The documents' scenario: a filter in front of SQLite, behind a Redis (or LRU) cache.",
+        run: guard::run,
+    },
+];
+
+/// The experiment called `name`.
+pub fn find(name: &str) -> Option<&'static Experiment> {
+    ALL.iter().find(|e| e.name == name)
 }
 
 /// A seed for one part of an experiment, derived from the run's seed and the

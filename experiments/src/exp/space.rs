@@ -12,8 +12,7 @@ use bloomlab_testkit::stats::clopper_pearson;
 use plotters::prelude::*;
 
 use super::subject::{self, Kind};
-use super::{Ctx, sub_seed};
-use crate::files::write_atomic;
+use super::{Ctx, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -45,7 +44,7 @@ struct Point {
 }
 
 /// Runs the experiment: `space.csv` and `space.svg`.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let bar = progress::bar((KINDS.len() * TARGETS.len()) as u64, "space");
@@ -133,17 +132,18 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
             fixed(theory::lower_bound_bits_per_item(p.target)),
         ]);
     }
-    table.write_csv(&ctx.out.join("space.csv"))?;
     let mut svg = String::new();
     draw(&mut svg, &points, n_probes).map_err(|e| format!("space.svg: {e}"))?;
-    write_atomic(&ctx.out.join("space.svg"), svg)?;
 
     let predicted = predicted_crossover();
     let measured = measured_crossover(&points, n_probes);
-    Ok(Section {
+    let section = Section {
         title: "Space against rate".into(),
         body: body(&table, &skipped, predicted, measured, n_probes),
-    })
+    };
+    Ok(Output::new(section)
+        .table("space.csv", table)
+        .chart("space.svg", svg))
 }
 
 /// Bits per item theory gives for a filter built for rate `eps`.

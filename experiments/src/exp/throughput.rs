@@ -9,13 +9,13 @@ use std::time::Instant;
 use bloomlab_testkit::keys::{members, probes};
 
 use super::subject::{self, Kind};
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::Table;
 
 /// Runs the experiment: `throughput.csv`.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let n = ctx.scale.capacity() * 10;
     let mut table = Table::new(&[
         "variant",
@@ -57,7 +57,6 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    table.write_csv(&ctx.out.join("throughput.csv"))?;
     let mut body = String::new();
     let _ = writeln!(
         body,
@@ -79,8 +78,9 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         |_| true,
     ));
     let _ = writeln!(body, "\nData: [`throughput.csv`](throughput.csv).");
-    Ok(Section {
+    let section = Section {
         title: "Throughput (indicative)".into(),
         body,
-    })
+    };
+    Ok(Output::new(section).table("throughput.csv", table))
 }

@@ -9,7 +9,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -18,7 +18,7 @@ use crate::table::{Table, fixed, rate};
 pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
 
 /// Runs the experiment: `tradeoff.csv` and the report's first table.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let mut table = Table::new(&[
@@ -79,11 +79,11 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
         }
     }
     bar.finish_and_clear();
-    table.write_csv(&ctx.out.join("tradeoff.csv"))?;
-    Ok(Section {
+    let section = Section {
         title: "The trade-off table".into(),
         body: body(&table, capacity, n_probes),
-    })
+    };
+    Ok(Output::new(section).table("tradeoff.csv", table))
 }
 
 /// Bits per item theory gives for `kind` at rate `p`, at the load it was filled to.

@@ -31,7 +31,7 @@ use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;
-use super::{Ctx, sub_seed};
+use super::{Ctx, Output, sub_seed};
 use crate::naive::{NaiveFilter, Strategy, java_string_hash, seeded_poly_hash};
 use crate::progress;
 use crate::report::Section;
@@ -59,13 +59,13 @@ use variants::*;
 
 /// What each group needs: the run, and probes per measured rate.
 struct Env<'a> {
-    ctx: &'a Ctx<'a>,
+    ctx: &'a Ctx,
     probes: u64,
     capacity: u64,
 }
 
 /// Runs the experiment: `seeds.csv` and the report section.
-pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let env = Env {
         ctx,
         probes: ctx.scale.probes() as u64,
@@ -95,11 +95,11 @@ pub fn run(ctx: &Ctx<'_>) -> Result<Section, String> {
     claims.sort_by_key(|c| order(c.id));
 
     let table = to_table(&claims);
-    table.write_csv(&ctx.out.join("seeds.csv"))?;
-    Ok(Section {
+    let section = Section {
         title: "The documents' claims, checked".into(),
         body: body(&claims, &table, &env),
-    })
+    };
+    Ok(Output::new(section).table("seeds.csv", table))
 }
 
 /// Report order: T, E, H, V, each by number.

@@ -399,7 +399,7 @@ pub(super) fn holds(b: bool) -> &'static str {
 }
 
 /// The part of a run that needs a seed of its own.
-pub(super) fn seed_of(ctx: &Ctx<'_>, part: &str) -> u64 {
+pub(super) fn seed_of(ctx: &Ctx, part: &str) -> u64 {
     sub_seed(ctx.seed, &format!("seeds/{part}"))
 }
 
