@@ -409,93 +409,6 @@ fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// Poisson probabilities `P(X = a)`, `a = 0..len`, for `X ~ Poisson(mean)`.
-fn poisson_pmf(mean: f64, len: usize) -> Vec<f64> {
-    let mut out = Vec::with_capacity(len);
-    let mut p = (-mean).exp();
-    for a in 0..len {
-        out.push(p);
-        p *= mean / (a as f64 + 1.0);
-    }
-    out
-}
-
-/// `P(X < a)` for `X ~ Poisson(mean)`, `a = 0..=len`.
-fn poisson_below(mean: f64, len: usize) -> Vec<f64> {
-    let mut out = Vec::with_capacity(len + 1);
-    out.push(0.0);
-    let mut sum = 0.0;
-    for p in poisson_pmf(mean, len) {
-        sum += p;
-        out.push(sum.min(1.0));
-    }
-    out
-}
-
-/// Counter loads summed over: far past any Poisson mean used here.
-const LOAD_TERMS: usize = 80;
-
-/// The expected fraction of `n` members of a counting filter (`m` counters,
-/// `k` hashes) reported absent after `j` false positives were removed: a
-/// fluid Poisson model.
-///
-/// A counter holds `A ~ Poisson(λ)` increments, `λ = nk/m`; a member's own
-/// counter holds `1 + Poisson(λ)` (it counts the member). A removed false
-/// positive has all its counters non-zero and decrements `k` of them, spread
-/// over the `Z` counters still non-zero; a counter that has received
-/// `Poisson(μ)` decrements is zero once they reach its increments, so
-/// `Z(μ) = m·Σ_a P(A = a)·P(Poisson(μ) < a)` and `dμ/dj = k / Z(μ)`, which
-/// [`new`](Self::new) integrates. A member's counter is zero with
-/// probability `q = Σ_{a≥1} P(1 + Poisson(λ) = a)·P(Poisson(μ) ≥ a)`, and the
-/// member is lost when any of its `k` counters is: `1 − (1 − q)^k`. For the
-/// first removals this is `k·λe^{−λ}/(1 − e^{−λ})` members per removal:
-/// `k·ln 2 ≈ 0.69·k` at the optimal `k`.
-pub struct CountingLoss {
-    k: u32,
-    /// `P(Poisson(λ) = a)`.
-    load: Vec<f64>,
-    /// `μ` after `i · step` removals.
-    mu: Vec<f64>,
-    step: f64,
-}
-
-impl CountingLoss {
-    /// The model for `m` counters, `k` hashes and `n` members, up to `max_j` removals.
-    pub fn new(m: u64, k: u32, n: u64, max_j: u64) -> Self {
-        let lambda = n as f64 * f64::from(k) / m as f64;
-        let load = poisson_pmf(lambda, LOAD_TERMS);
-        let steps = max_j.clamp(1, 4_000);
-        let step = max_j.max(1) as f64 / steps as f64;
-        let mut mu = vec![0.0];
-        let mut now = 0.0;
-        for _ in 0..steps {
-            let below = poisson_below(now, LOAD_TERMS);
-            let nonzero: f64 = load.iter().zip(&below).skip(1).map(|(p, b)| p * b).sum();
-            now += step * f64::from(k) / (m as f64 * nonzero).max(1.0);
-            mu.push(now);
-        }
-        Self { k, load, mu, step }
-    }
-
-    /// The fraction of members lost after `j` removals (`j` up to the
-    /// model's `max_j`; beyond, the last `μ`).
-    pub fn fraction(&self, j: f64) -> f64 {
-        let x = (j / self.step).max(0.0);
-        let i = (x.floor() as usize).min(self.mu.len() - 1);
-        let next = (i + 1).min(self.mu.len() - 1);
-        let mu = self.mu[i] + (self.mu[next] - self.mu[i]) * (x - i as f64).min(1.0);
-        let below = poisson_below(mu, LOAD_TERMS + 1);
-        // The member's counter holds 1 + e increments.
-        let q: f64 = self
-            .load
-            .iter()
-            .enumerate()
-            .map(|(e, p)| p * (1.0 - below[e + 1]))
-            .sum();
-        1.0 - (1.0 - q).powi(self.k as i32)
-    }
-}
-
 /// Expected fraction of `n` members of a cuckoo filter (`b`-slot buckets,
 /// `values` fingerprint values, load `alpha`) reported absent after `j`
 /// false positives were removed.
@@ -554,7 +467,7 @@ fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
         }
         let counting = s
             .counting_shape()
-            .map(|(m, k)| CountingLoss::new(m, k, n as u64, max));
+            .map(|(m, k)| theory::counting::RemovalLoss::new(m, k, n as u64, max));
         let cuckoo = s.cuckoo_shape();
         let loss = |j: f64| -> f64 {
             if let Some(model) = &counting {
@@ -620,29 +533,6 @@ fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
         chart.curves.push(curve);
     }
     Ok((rows, chart))
-}
-
-/// Expected fraction of a counting filter's counters that are zero after
-/// inserting items that load each counter with `Poisson(λ_k)` kept and
-/// `Poisson(λ_r)` later-removed increments, and removing the latter, with
-/// 4-bit counters that stop at 15 on the way up. `sticky`: a counter that
-/// reached 15 is never decremented (ours); otherwise it is (fastbloom-rs).
-///
-/// Ours: zero iff no kept increment and the counter never reached 15, that
-/// is `e^{−λ_k}·P(Poisson(λ_r) < 15)`. fastbloom-rs: a counter holding
-/// `min(A, 15)` for `A = a_k + a_r` increments, decremented `a_r` times, is
-/// zero iff `a_k = 0` (and `A ≤ 15`) or `a_r ≥ 15` (and `A ≥ 16`).
-pub fn zero_after_removal(lambda_kept: f64, lambda_removed: f64, sticky: bool) -> f64 {
-    let tail = |j| theory::counting::counter_tail_poisson(lambda_removed, j);
-    let none_kept = (-lambda_kept).exp();
-    if sticky {
-        none_kept * (1.0 - tail(COUNTER_MAX))
-    } else {
-        let at_max = poisson_pmf(lambda_removed, COUNTER_MAX as usize + 1)[COUNTER_MAX as usize];
-        none_kept * (1.0 - tail(COUNTER_MAX + 1))
-            + tail(COUNTER_MAX + 1)
-            + at_max * (1.0 - none_kept)
-    }
 }
 
 /// One case of part 3.
@@ -789,7 +679,7 @@ fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, String> {
                 r.note = SKIPPED.into();
             }
             rows.push(r);
-            let zero = zero_after_removal(lambda_kept, lambda_removed, sticky);
+            let zero = theory::counting::zero_after_removal(lambda_kept, lambda_removed, 4, sticky);
             let fill = 1.0 - zero;
             let mut r = row(
                 Part::Saturation,
@@ -1301,7 +1191,7 @@ fn body(
          false positive), it is asked to remove. After 1, 2, 5, 10 … such removals the members \
          reported absent are counted. For a counting filter each removal decrements k counters \
          and every member whose counter it brings to zero is lost: the Poisson model \
-         (`CountingLoss`) predicts k·λe^−λ/(1 − e^−λ) members per removal at first, \
+         (`theory::counting::RemovalLoss`) predicts k·λe^−λ/(1 − e^−λ) members per removal at first, \
          λ = nk/m, which is k·ln 2 ≈ 4.9 at the optimal k = 7. A cuckoo filter deletes one \
          fingerprint, whose owner is lost unless another copy of it sits in the same buckets: \
          just under one member per removal (`cuckoo_loss`). Losses of a counting filter come \
@@ -1319,7 +1209,7 @@ fn body(
          Saturated counters are counted before the removes (theory: \
          `theory::counting::expected_saturated`). bloomlab's counters stay at 15 once there, \
          which keeps every kept item but leaves positions set: the rate after the removes is \
-         predicted by the Poisson model `zero_after_removal` (sticky) and bounded by \
+         predicted by the Poisson model `theory::counting::zero_after_removal` (sticky) and bounded by \
          `theory::counting::fpr_with_stuck` (in the note, beside the rate without \
          saturation). fastbloom-rs decrements \
          saturated counters, so the removed items alone can bring a counter that stopped at \
@@ -1371,24 +1261,6 @@ fn body(
 mod tests {
     use super::*;
 
-    /// At the optimal load λ = ln 2 each of the first removals costs k·ln 2
-    /// members (k = 7: 4.85); the model must agree for small j.
-    #[test]
-    fn counting_loss_starts_at_k_ln2_per_removal() {
-        let (n, k) = (100_000u64, 7u32);
-        let m = (n as f64 * f64::from(k) / std::f64::consts::LN_2).round() as u64;
-        let model = CountingLoss::new(m, k, n, 5_000);
-        let per_removal = model.fraction(1.0) * n as f64;
-        assert!(
-            (per_removal - 7.0 * std::f64::consts::LN_2).abs() < 0.01,
-            "{per_removal}"
-        );
-        // Later removals cost less each as members are already lost, never more than k.
-        let at_5000 = model.fraction(5_000.0) * n as f64 / 5_000.0;
-        assert!(at_5000 < per_removal && at_5000 > 1.0, "{at_5000}");
-        assert!(model.fraction(0.0).abs() < 1e-15);
-    }
-
     /// ν = 8·0.5/255 at half load with 8-bit fingerprints: ν/(e^ν − 1) = 0.9922.
     #[test]
     fn cuckoo_loss_is_just_under_one_per_removal() {
@@ -1403,19 +1275,6 @@ mod tests {
             vec![1, 2, 5, 10, 20, 50, 100, 200, 500]
         );
         assert_eq!(wrongful_marks(30), vec![1, 2, 5, 10, 20]);
-    }
-
-    /// Sticky counters are zero only without kept items and below 15; with
-    /// no removed load both models reduce to e^{−λ_k}.
-    #[test]
-    fn zero_after_removal_limits() {
-        let z = zero_after_removal(0.7, 0.0, true);
-        assert!((z - (-0.7f64).exp()).abs() < 1e-12);
-        let z = zero_after_removal(0.7, 0.0, false);
-        assert!((z - (-0.7f64).exp()).abs() < 1e-12);
-        // Heavy removed load: fastbloom-rs zeroes nearly every counter, ours almost none.
-        assert!(zero_after_removal(0.7, 40.0, false) > 0.99);
-        assert!(zero_after_removal(0.7, 40.0, true) < 1e-6);
     }
 
     /// The sequence: fastbloom-rs loses kept items, ours none.

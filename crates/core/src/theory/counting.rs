@@ -226,6 +226,131 @@ pub fn fpr_with_stuck(m: f64, n: f64, k: f64, stuck: f64) -> f64 {
     fill.powf(k)
 }
 
+/// Poisson probabilities `P(X = a)`, `a = 0..len`, for `X ~ Poisson(mean)`.
+fn poisson_pmf(mean: f64, len: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(len);
+    let mut p = (-mean).exp();
+    for a in 0..len {
+        out.push(p);
+        p *= mean / (a as f64 + 1.0);
+    }
+    out
+}
+
+/// `P(X < a)` for `X ~ Poisson(mean)`, `a = 0..=len`.
+fn poisson_below(mean: f64, len: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(len + 1);
+    out.push(0.0);
+    let mut sum = 0.0;
+    for p in poisson_pmf(mean, len) {
+        sum += p;
+        out.push(sum.min(1.0));
+    }
+    out
+}
+
+/// Counter loads summed over: far past any Poisson mean used here.
+const LOAD_TERMS: usize = 80;
+
+/// The expected fraction of `n` members of a counting filter (`m` counters,
+/// `k` hashes) reported absent after `j` false positives were removed (a
+/// caller who removes an item the filter merely reports present): a fluid
+/// Poisson model.
+///
+/// A counter holds `A ~ Poisson(λ)` increments, `λ = nk/m`; a member's own
+/// counter holds `1 + Poisson(λ)` (it counts the member). A removed false
+/// positive has all its counters non-zero and decrements `k` of them, spread
+/// over the `Z` counters still non-zero; a counter that has received
+/// `Poisson(μ)` decrements is zero once they reach its increments, so
+/// `Z(μ) = m·Σ_a P(A = a)·P(Poisson(μ) < a)` and `dμ/dj = k / Z(μ)`, which
+/// [`new`](Self::new) integrates. A member's counter is zero with
+/// probability `q = Σ_{a≥1} P(1 + Poisson(λ) = a)·P(Poisson(μ) ≥ a)`, and the
+/// member is lost when any of its `k` counters is: `1 − (1 − q)^k`. For the
+/// first removals this is `k·λe^{−λ}/(1 − e^{−λ})` members per removal:
+/// `k·ln 2 ≈ 0.69·k` at the optimal `k`.
+#[derive(Debug, Clone)]
+pub struct RemovalLoss {
+    k: u32,
+    /// `P(Poisson(λ) = a)`.
+    load: Vec<f64>,
+    /// `μ` after `i · step` removals.
+    mu: Vec<f64>,
+    step: f64,
+}
+
+impl RemovalLoss {
+    /// The model for `m` counters, `k` hashes and `n` members, up to `max_j` removals.
+    pub fn new(m: u64, k: u32, n: u64, max_j: u64) -> Self {
+        let lambda = n as f64 * f64::from(k) / m as f64;
+        let load = poisson_pmf(lambda, LOAD_TERMS);
+        let steps = max_j.clamp(1, 4_000);
+        let step = max_j.max(1) as f64 / steps as f64;
+        let mut mu = vec![0.0];
+        let mut now = 0.0;
+        for _ in 0..steps {
+            let below = poisson_below(now, LOAD_TERMS);
+            let nonzero: f64 = load.iter().zip(&below).skip(1).map(|(p, b)| p * b).sum();
+            now += step * f64::from(k) / (m as f64 * nonzero).max(1.0);
+            mu.push(now);
+        }
+        Self { k, load, mu, step }
+    }
+
+    /// The fraction of members lost after `j` removals (`j` up to the
+    /// model's `max_j`; beyond, the last `μ`).
+    pub fn fraction(&self, j: f64) -> f64 {
+        let x = (j / self.step).max(0.0);
+        let i = (x.floor() as usize).min(self.mu.len() - 1);
+        let next = (i + 1).min(self.mu.len() - 1);
+        let mu = self.mu[i] + (self.mu[next] - self.mu[i]) * (x - i as f64).min(1.0);
+        let below = poisson_below(mu, LOAD_TERMS + 1);
+        // The member's counter holds 1 + e increments.
+        let q: f64 = self
+            .load
+            .iter()
+            .enumerate()
+            .map(|(e, p)| p * (1.0 - below[e + 1]))
+            .sum();
+        1.0 - (1.0 - q).powi(self.k as i32)
+    }
+}
+
+/// Expected fraction of a counting filter's counters that are zero after
+/// inserting items that load each counter with `Poisson(λ_k)` kept and
+/// `Poisson(λ_r)` later-removed increments, and removing the latter, with
+/// `width`-bit counters that stop at `c = 2^width − 1` on the way up.
+/// `sticky`: a counter that reached `c` is never decremented (bloomlab's
+/// counters); otherwise it is (as in some other crates).
+///
+/// Sticky: zero iff no kept increment and the counter never reached `c`,
+/// that is `e^{−λ_k}·P(Poisson(λ_r) < c)`. Not sticky: a counter holding
+/// `min(A, c)` for `A = a_k + a_r` increments, decremented `a_r` times, is
+/// zero iff `a_k = 0` (and `A ≤ c`) or `a_r ≥ c` (and `A ≥ c + 1`).
+///
+/// NaN for a width outside 1..=16.
+///
+/// ```
+/// use bloomlab_core::theory::counting::zero_after_removal;
+///
+/// // Nothing removed: a counter is zero when no kept item hit it, e^−λ.
+/// assert!((zero_after_removal(0.7, 0.0, 4, true) - (-0.7f64).exp()).abs() < 1e-12);
+/// // A heavy removed load zeroes non-sticky counters, kept items or not.
+/// assert!(zero_after_removal(0.7, 40.0, 4, false) > 0.99);
+/// ```
+pub fn zero_after_removal(lambda_kept: f64, lambda_removed: f64, width: u32, sticky: bool) -> f64 {
+    let Some(max) = saturation_value(width) else {
+        return f64::NAN;
+    };
+    let tail = |j| counter_tail_poisson(lambda_removed, j);
+    let none_kept = (-lambda_kept).exp();
+    if sticky {
+        none_kept * (1.0 - tail(max))
+    } else {
+        let at_max = poisson_pmf(lambda_removed, max as usize + 1)[max as usize];
+        none_kept * (1.0 - tail(max + 1)) + tail(max + 1) + at_max * (1.0 - none_kept)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,5 +511,36 @@ mod tests {
         assert_eq!(fpr_with_stuck(10.0, 1_000.0, 3.0, 10.0), 1.0);
         assert!(fpr_with_stuck(10.0, 1.0, 3.0, 11.0).is_nan());
         assert!(fpr_with_stuck(0.0, 1.0, 3.0, 0.0).is_nan());
+    }
+
+    /// At the optimal load λ = ln 2 each of the first removals costs k·ln 2
+    /// members (k = 7: 4.85); the model must agree for small j.
+    #[test]
+    fn counting_loss_starts_at_k_ln2_per_removal() {
+        let (n, k) = (100_000u64, 7u32);
+        let m = (n as f64 * f64::from(k) / std::f64::consts::LN_2).round() as u64;
+        let model = RemovalLoss::new(m, k, n, 5_000);
+        let per_removal = model.fraction(1.0) * n as f64;
+        assert!(
+            (per_removal - 7.0 * std::f64::consts::LN_2).abs() < 0.01,
+            "{per_removal}"
+        );
+        // Later removals cost less each as members are already lost, never more than k.
+        let at_5000 = model.fraction(5_000.0) * n as f64 / 5_000.0;
+        assert!(at_5000 < per_removal && at_5000 > 1.0, "{at_5000}");
+        assert!(model.fraction(0.0).abs() < 1e-15);
+    }
+
+    /// Sticky counters are zero only without kept items and below 15; with
+    /// no removed load both models reduce to e^{−λ_k}.
+    #[test]
+    fn zero_after_removal_limits() {
+        let z = zero_after_removal(0.7, 0.0, 4, true);
+        assert!((z - (-0.7f64).exp()).abs() < 1e-12);
+        let z = zero_after_removal(0.7, 0.0, 4, false);
+        assert!((z - (-0.7f64).exp()).abs() < 1e-12);
+        // Heavy removed load: non-sticky counters are nearly all zeroed, sticky ones almost none.
+        assert!(zero_after_removal(0.7, 40.0, 4, false) > 0.99);
+        assert!(zero_after_removal(0.7, 40.0, 4, true) < 1e-6);
     }
 }
