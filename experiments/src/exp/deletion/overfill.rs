@@ -1,0 +1,345 @@
+//! Part 4, cuckoo overflow: one item past its buckets, and a table past its slots.
+
+use super::*;
+
+/// Part 4a: one item inserted 2b + 1 times into a half-full table, and a
+/// second item through the unique insert.
+///
+/// Both items are keys that both tables report absent after the fill: a key
+/// reported present shares its fingerprint with a stored item in one of its
+/// buckets, which then counts as one of its copies (its ninth insert would
+/// be its eighth), and its unique insert would store nothing.
+pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, String> {
+    let half = slots / 2;
+    let keys = members(sub_seed(ctx.seed, "deletion/duplicates/keys"), half + 64);
+    let (held, candidates) = keys.split_at(half);
+    let mut subjects = Vec::new();
+    let mut fill_failures = Vec::new();
+    for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+        let mut s = Subject::with_slots(
+            kind,
+            slots,
+            sub_seed(ctx.seed, &format!("deletion/duplicates/{}", kind.name())),
+        )?;
+        let failed = held
+            .iter()
+            .filter(|&&k| s.insert(k) != Insert::Stored)
+            .count();
+        fill_failures.push(failed);
+        subjects.push(s);
+    }
+    let mut absent = candidates
+        .iter()
+        .copied()
+        .filter(|&k| subjects.iter().all(|s| !s.contains(k)));
+    let (Some(item), Some(unique)) = (absent.next(), absent.next()) else {
+        return Err("duplicates: no key is reported absent by both tables".into());
+    };
+    let mut rows = Vec::new();
+    for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
+        let kind = s.kind();
+        // The crate's outcome is reproducible as long as no insert failed:
+        // its walks then only move fingerprints between their two buckets.
+        let seeded = kind.seeded() || failed == 0;
+        let (_, b, _) = s.cuckoo_shape().unwrap_or((0, 4, 0));
+        let tries = 2 * u64::from(b) + 1;
+        let mut first_failure = 0u64;
+        let mut outcomes = Vec::new();
+        for i in 1..=tries {
+            let outcome = s.insert(item);
+            if outcome != Insert::Stored && first_failure == 0 {
+                first_failure = i;
+            }
+            outcomes.push(outcome);
+        }
+        let mut r = row(
+            Part::Duplicates,
+            &s,
+            "copies_inserted",
+            tries,
+            "first_failed_insert",
+            first_failure,
+            None,
+            Theory::Exact(tries as f64),
+            "exact: 2b + 1",
+        );
+        r.note = match outcomes.last() {
+            Some(Insert::Refused) => "Full: nothing changed".into(),
+            Some(Insert::Failed) => "NotEnoughSpace: dropped one of the item's copies".into(),
+            _ => String::new(),
+        };
+        r.seeded = seeded;
+        rows.push(r);
+        let lost = held.iter().filter(|&&k| !s.contains(k)).count() as u64;
+        let mut r = row(
+            Part::Duplicates,
+            &s,
+            "copies_inserted",
+            tries,
+            "other_items_absent",
+            lost,
+            Some(held.len() as u64),
+            Theory::Exact(0.0),
+            "exact: none",
+        );
+        r.seeded = seeded;
+        rows.push(r);
+        let mut r = row(
+            Part::Duplicates,
+            &s,
+            "copies_inserted",
+            tries,
+            "item_absent",
+            u64::from(!s.contains(item)),
+            None,
+            Theory::Exact(0.0),
+            "exact: none",
+        );
+        if let Some(c) = s.count(item) {
+            r.note = format!("copies stored: {c}");
+        }
+        r.seeded = seeded;
+        rows.push(r);
+        let mut stored = 0u64;
+        for _ in 0..tries {
+            stored += u64::from(s.insert_unique(unique)?);
+        }
+        let mut r = row(
+            Part::Duplicates,
+            &s,
+            "unique_inserts",
+            tries,
+            "unique_inserts_stored",
+            stored,
+            None,
+            Theory::Exact(1.0),
+            "exact: the first",
+        );
+        r.seeded = seeded;
+        rows.push(r);
+    }
+    Ok(rows)
+}
+
+/// One overfill of a cuckoo table.
+#[derive(Debug, Clone, Default)]
+pub(super) struct OverfillRun {
+    /// Inserts offered.
+    pub(super) offered: u64,
+    /// Inserts that reported failure.
+    pub(super) failed: u64,
+    /// Items stored at the first failure.
+    pub(super) first_failure_at: Option<u64>,
+    /// Inserts that reported success.
+    pub(super) acknowledged: u64,
+    /// Acknowledged items reported absent at the end.
+    pub(super) lost: u64,
+    /// Offered items (acknowledged or not) reported absent at the end.
+    pub(super) absent: u64,
+    /// (offered / slots, acknowledged items absent) along the way.
+    pub(super) curve: Vec<(f64, u64)>,
+}
+
+pub(super) fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> OverfillRun {
+    let mut run = OverfillRun::default();
+    let mut acknowledged = vec![false; keys.len()];
+    let step = (slots / 40).max(1);
+    let start = slots * 9 / 10;
+    for (i, &k) in keys.iter().enumerate() {
+        let ok = s.insert(k) == Insert::Stored;
+        acknowledged[i] = ok;
+        if ok {
+            run.acknowledged += 1;
+        } else {
+            run.failed += 1;
+            run.first_failure_at.get_or_insert(run.acknowledged);
+        }
+        let done = i + 1;
+        if done == keys.len() || (done >= start && (done - start).is_multiple_of(step)) {
+            let lost = keys[..done]
+                .iter()
+                .zip(&acknowledged)
+                .filter(|&(&k, &ok)| ok && !s.contains(k))
+                .count() as u64;
+            run.curve.push((done as f64 / slots as f64, lost));
+            run.lost = lost;
+        }
+    }
+    run.offered = keys.len() as u64;
+    run.absent = keys.iter().filter(|&&k| !s.contains(k)).count() as u64;
+    run
+}
+
+/// Part 4b: overfill both cuckoo tables to `OVERFILL` × their slots; the
+/// crate's run is repeated `CRATE_REPEATS` times.
+pub(super) fn overfill(
+    ctx: &Ctx,
+    slots: usize,
+) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), String> {
+    let offered = (slots as f64 * OVERFILL).round() as usize;
+    let keys = members(sub_seed(ctx.seed, "deletion/overfill/keys"), offered);
+    let mut rows = Vec::new();
+    let mut crate_runs = Vec::new();
+    let mut chart = chart::Chart {
+        title: format!("Overfilling a cuckoo table of {slots} slots to {OVERFILL}x"),
+        x_label: "items offered / slots".into(),
+        y_label: "acknowledged items reported absent".into(),
+        ..chart::Chart::default()
+    };
+    for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+        let repeats = if kind.seeded() { 1 } else { CRATE_REPEATS };
+        let mut first = None;
+        for _ in 0..repeats {
+            let mut s = Subject::with_slots(
+                kind,
+                slots,
+                sub_seed(ctx.seed, &format!("deletion/overfill/{}", kind.name())),
+            )?;
+            let run = overfill_once(&mut s, &keys, slots);
+            if first.is_none() {
+                first = Some((s, run.clone()));
+            }
+            if !kind.seeded() {
+                crate_runs.push(run);
+            }
+        }
+        let Some((s, run)) = first else { continue };
+        let x = format!("{offered} offered");
+        let mut r = row(
+            Part::Overfill,
+            &s,
+            "inserts",
+            &x,
+            "inserts_failed",
+            run.failed,
+            Some(run.offered),
+            Theory::None,
+            "",
+        );
+        r.seeded = kind.seeded();
+        r.note = if kind.seeded() {
+            "Full: nothing changed".into()
+        } else {
+            "NotEnoughSpace: a stored fingerprint dropped".into()
+        };
+        rows.push(r);
+        let stored = run.first_failure_at.unwrap_or(run.acknowledged);
+        let paper = theory::cuckoo::max_load(4).map(fixed).unwrap_or_default();
+        let mut r = row(
+            Part::Overfill,
+            &s,
+            "inserts",
+            &x,
+            "stored_at_first_failure",
+            stored,
+            None,
+            Theory::None,
+            "",
+        );
+        r.seeded = kind.seeded();
+        r.note = if kind.seeded() {
+            format!(
+                "load {} of {slots} slots; the paper's maximum load {paper}",
+                fixed(stored as f64 / slots as f64)
+            )
+        } else {
+            format!("the paper's maximum load {paper}")
+        };
+        rows.push(r);
+        // Every failed insert costs one item: ours the refused one, the crate
+        // the one whose fingerprint it dropped, unless a matching fingerprint
+        // in that item's buckets still reports it (the rate at the final load).
+        let (slots_u, b, values) = s.cuckoo_shape().unwrap_or((slots as u64, 4, 255));
+        let masked = theory::cuckoo::fpr(
+            (values + 1).trailing_zeros(),
+            b,
+            run.acknowledged as f64 / slots_u as f64,
+        );
+        let mut r = row(
+            Part::Overfill,
+            &s,
+            "inserts",
+            &x,
+            "offered_items_absent",
+            run.absent,
+            Some(run.offered),
+            Theory::Rate(run.failed as f64 * (1.0 - masked) / run.offered as f64),
+            "one per failed insert",
+        );
+        r.seeded = kind.seeded();
+        r.theory_from_run = true;
+        rows.push(r);
+        let (theory_lost, kind_text) = if kind.seeded() {
+            (Theory::Exact(0.0), "exact: none")
+        } else {
+            (Theory::None, "")
+        };
+        let mut r = row(
+            Part::Overfill,
+            &s,
+            "inserts",
+            &x,
+            "acknowledged_items_absent",
+            run.lost,
+            Some(run.acknowledged),
+            theory_lost,
+            kind_text,
+        );
+        r.seeded = kind.seeded();
+        if !kind.seeded() {
+            r.note = "silent losses: the insert of each had reported success".into();
+        }
+        rows.push(r);
+        chart.curves.push(chart::Curve {
+            label: if kind.seeded() {
+                kind.name().to_string()
+            } else {
+                format!("{} (one unseeded run)", kind.name())
+            },
+            theory: Vec::new(),
+            points: run
+                .curve
+                .iter()
+                .map(|&(x, y)| (x, y as f64, y as f64, y as f64))
+                .collect(),
+        });
+    }
+    Ok((rows, crate_runs, chart))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Overfilling: ours refuses and keeps everything; the crate drops items.
+    #[test]
+    fn overfill_peer_loses_ours_does_not() {
+        let slots = 1 << 12;
+        let keys = members(3, (slots as f64 * OVERFILL) as usize);
+        let mut ours = Subject::with_slots(Kind::OursCuckoo, slots, 4).unwrap();
+        let run = overfill_once(&mut ours, &keys, slots);
+        assert!(run.failed > 0);
+        assert_eq!(run.lost, 0);
+        let mut theirs = Subject::with_slots(Kind::CuckooCrate, slots, 4).unwrap();
+        let run = overfill_once(&mut theirs, &keys, slots);
+        assert!(run.failed > 0 && run.lost > 0, "{run:?}");
+    }
+
+    /// The ninth copy fails in both tables and neither loses another item.
+    #[test]
+    fn duplicates_fail_at_nine_and_lose_nothing() {
+        let ctx = Ctx {
+            scale: Scale::Quick,
+            seed: 5,
+        };
+        let rows = duplicates(&ctx, 1 << 12).unwrap();
+        for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+            let first = find(&rows, Part::Duplicates, kind, "first_failed_insert", "").unwrap();
+            assert_eq!(first.count, 9, "{}", kind.name());
+            let lost = find(&rows, Part::Duplicates, kind, "other_items_absent", "").unwrap();
+            assert_eq!(lost.count, 0, "{}", kind.name());
+            let item = find(&rows, Part::Duplicates, kind, "item_absent", "").unwrap();
+            assert_eq!(item.count, 0, "{}", kind.name());
+        }
+    }
+}

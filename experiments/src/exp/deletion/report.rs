@@ -1,0 +1,246 @@
+//! The report section: the tables of each part and what they show.
+
+use super::*;
+
+pub(super) fn find<'a>(
+    rows: &'a [Row],
+    part: Part,
+    kind: Kind,
+    metric: &str,
+    x: &str,
+) -> Option<&'a Row> {
+    rows.iter().find(|r| {
+        r.part == part && r.subject == kind && r.metric == metric && (x.is_empty() || r.x == x)
+    })
+}
+
+/// "count of trials (rate)" for the report, with the real value even for
+/// unseeded rows.
+pub(super) fn shown(r: Option<&Row>) -> String {
+    match r {
+        None => "—".into(),
+        Some(r) => {
+            let mark = if r.seeded { "" } else { " †" };
+            match r.trials {
+                Some(t) => format!("{} of {}{mark}", r.count, t),
+                None => format!("{}{mark}", r.count),
+            }
+        }
+    }
+}
+
+pub(super) fn markdown(rows: &[&Row]) -> String {
+    let mut out = String::from(
+        "| subject | x | metric | count | of | rate | 95% interval | theory | check | note |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let interval = r
+            .interval()
+            .map(|(lo, hi)| format!("{} – {}", rate(lo), rate(hi)))
+            .unwrap_or_default();
+        let theory = match r.theory_value() {
+            t if t.is_empty() => String::new(),
+            t => format!("{t} ({})", r.theory_kind),
+        };
+        let mark = if r.seeded { "" } else { " †" };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {}{mark} | {} | {} | {} | {} | {} | {} |",
+            r.subject.name(),
+            r.x,
+            r.metric,
+            r.count,
+            r.trials.map(|t| t.to_string()).unwrap_or_default(),
+            r.rate().map(rate).unwrap_or_default(),
+            interval,
+            theory,
+            r.check(),
+            r.note,
+        );
+    }
+    out
+}
+
+pub(super) fn body(
+    rows: &[Row],
+    crate_runs: &[OverfillRun],
+    scale: Scale,
+    capacity: usize,
+    slots: usize,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "bloomlab's `CountingBloomFilter` (4-bit counters that stick at 15) and `CuckooFilter` \
+         (a failed insert is undone), side by side with `fastbloom-rs` 0.5's counting filter \
+         (4-bit counters that stop at 15 but are still decremented) and the `cuckoofilter` 0.5 \
+         crate (8-bit fingerprints; a failed insert drops the fingerprint it was carrying), fed \
+         the same random keys in the same order at scale `{scale}` (capacity {capacity}, rate \
+         {TARGET}; cuckoo tables of {slots} slots in part 4). fastbloom-rs hashes the key's \
+         bytes with its own xxh3; the cuckoofilter crate is given bloomlab's keyed SipHash-1-3 \
+         as its hasher type. † marks values that depend on the cuckoofilter crate's relocation \
+         walks, which draw from the unseeded `rand::thread_rng()`: they change from run to run, \
+         so `deletion.csv` holds `unseeded` in their place and this report shows this run's \
+         values.\n"
+    );
+
+    // The summary: what each subject loses, scenario by scenario.
+    let wrongful_x = rows
+        .iter()
+        .filter(|r| r.part == Part::Wrongful)
+        .map(|r| r.x.clone())
+        .max_by_key(|x| x.parse::<u64>().unwrap_or(0))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "| items reported absent that must not be | bloomlab counting | fastbloom-rs counting | bloomlab cuckoo | cuckoofilter crate |\n|---|---|---|---|---|"
+    );
+    let line = |label: String, part: Part, metric: &str, x: &str| {
+        let cells: Vec<String> = Kind::ALL
+            .iter()
+            .map(|&k| shown(find(rows, part, k, metric, x)))
+            .collect();
+        format!("| {label} | {} |\n", cells.join(" | "))
+    };
+    out.push_str(&line(
+        format!("churn: held items, over {TURNOVER}× capacity of replacements"),
+        Part::Churn,
+        "held_items_absent",
+        "",
+    ));
+    out.push_str(&line(
+        format!("after {wrongful_x} false positives removed: members"),
+        Part::Wrongful,
+        "members_absent",
+        &wrongful_x,
+    ));
+    let issue = rows
+        .iter()
+        .find(|r| r.part == Part::Saturation && r.x.starts_with("issue"))
+        .map(|r| r.x.clone())
+        .unwrap_or_default();
+    let eight = rows
+        .iter()
+        .find(|r| r.part == Part::Saturation && r.x.starts_with("8x"))
+        .map(|r| r.x.clone())
+        .unwrap_or_default();
+    out.push_str(&line(
+        format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
+        Part::Saturation,
+        "kept_items_absent",
+        &eight,
+    ));
+    out.push_str(&line(
+        format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
+        Part::Saturation,
+        "kept_items_absent",
+        &issue,
+    ));
+    out.push_str(&line(
+        "one item inserted 2b + 1 = 9 times: other items".into(),
+        Part::Duplicates,
+        "other_items_absent",
+        "",
+    ));
+    out.push_str(&line(
+        format!("overfill to {OVERFILL}× the slots: acknowledged items"),
+        Part::Overfill,
+        "acknowledged_items_absent",
+        "",
+    ));
+    if !crate_runs.is_empty() {
+        let runs: Vec<String> = crate_runs
+            .iter()
+            .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\nThe cuckoofilter crate's overfill, run {} times on the same keys: {}.",
+            crate_runs.len(),
+            runs.join("; ")
+        );
+    }
+
+    let part_rows = |part: Part| -> Vec<&Row> { rows.iter().filter(|r| r.part == part).collect() };
+    let _ = writeln!(
+        out,
+        "\n### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
+         capacity times a random held item is removed and a new one inserted (the same \
+         choices for every filter). Every held item is checked after the fill and after each \
+         capacity's worth of replacements. No filter may report a held item absent, refuse to \
+         remove one, or fail an insert at this load; the rate afterwards should be the rate of \
+         a filter holding `capacity` items.\n"
+    );
+    out.push_str(&markdown(&part_rows(Part::Churn)));
+    let _ = writeln!(
+        out,
+        "\n### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
+         keys never inserted is run through every filter; each key a filter reports present (a \
+         false positive), it is asked to remove. After 1, 2, 5, 10 … such removals the members \
+         reported absent are counted. For a counting filter each removal decrements k counters \
+         and every member whose counter it brings to zero is lost: the Poisson model \
+         (`theory::counting::RemovalLoss`) predicts k·λe^−λ/(1 − e^−λ) members per removal at first, \
+         λ = nk/m, which is k·ln 2 ≈ 4.9 at the optimal k = 7. A cuckoo filter deletes one \
+         fingerprint, whose owner is lost unless another copy of it sits in the same buckets: \
+         just under one member per removal (`cuckoo_loss`). Losses of a counting filter come \
+         in clusters (one zeroed counter can cost several members), so the binomial interval \
+         understates their spread.\n"
+    );
+    out.push_str("![members lost to wrongful removals](deletion_wrongful.svg)\n\n");
+    out.push_str(&markdown(&part_rows(Part::Wrongful)));
+    let _ = writeln!(
+        out,
+        "\n### 3. Saturation of 4-bit counters\n\nFilters built for `capacity` items at \
+         {TARGET} take 2×, 4× and 8× that many, then all but the last `capacity` items are \
+         removed, so that the rate would be back at {TARGET} without saturation; the issue's \
+         case is 8,192 counters with k = 4 taking 40,000 items, the first half removed. \
+         Saturated counters are counted before the removes (theory: \
+         `theory::counting::expected_saturated`). bloomlab's counters stay at 15 once there, \
+         which keeps every kept item but leaves positions set: the rate after the removes is \
+         predicted by the Poisson model `theory::counting::zero_after_removal` (sticky) and bounded by \
+         `theory::counting::fpr_with_stuck` (in the note, beside the rate without \
+         saturation). fastbloom-rs decrements \
+         saturated counters, so the removed items alone can bring a counter that stopped at \
+         15 to zero: a kept item is then lost, with probability about \
+         1 − (1 − P(Poisson(λ_removed) ≥ 15))^k.\n"
+    );
+    out.push_str(&markdown(&part_rows(Part::Saturation)));
+    let _ = writeln!(
+        out,
+        "\n### 4. Cuckoo: duplicates and overfill\n\nDuplicates: a table of {slots} slots \
+         half full takes one more item 2b + 1 = 9 times. Two buckets of four slots hold 8 \
+         copies; the ninth insert must fail. Then another item goes in through the unique \
+         insert (`insert_unique`, the crate's `test_and_add`) nine times: stored once. \
+         Overfill: the same table size takes {OVERFILL}× its slots in distinct items; the \
+         items whose insert reported success are checked at the end.\n"
+    );
+    out.push_str(&markdown(&part_rows(Part::Duplicates)));
+    out.push('\n');
+    out.push_str(&markdown(&part_rows(Part::Overfill)));
+    out.push_str("\n![overfilling a cuckoo table](deletion_overfill.svg)\n");
+    let outside: Vec<String> = rows
+        .iter()
+        .filter(|r| matches!(r.check(), "outside" | "differs"))
+        .map(|r| {
+            format!(
+                "{} {} {} at {}",
+                r.part.name(),
+                r.subject.name(),
+                r.metric,
+                r.x
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nRows where the measurement disagrees with its theory: {} (each row's note says what \
+         its model leaves out).\n\nData: \
+         [`deletion.csv`](deletion.csv) (one row per measured value; `part` says which part).",
+        if outside.is_empty() {
+            "none".to_string()
+        } else {
+            outside.join("; ")
+        }
+    );
+    out
+}

@@ -1,0 +1,254 @@
+//! Rows of `deletion.csv`: what was measured, against which theory.
+
+use super::*;
+
+/// Which part of the experiment a row belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Part {
+    Churn,
+    Wrongful,
+    Saturation,
+    Duplicates,
+    Overfill,
+}
+
+impl Part {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Part::Churn => "churn",
+            Part::Wrongful => "wrongful_removal",
+            Part::Saturation => "saturation",
+            Part::Duplicates => "duplicates",
+            Part::Overfill => "overfill",
+        }
+    }
+}
+
+/// How a measured value stands against its theory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Theory {
+    /// No theory for this value.
+    None,
+    /// A predicted rate, compared with the 95% interval of the measured one.
+    Rate(f64),
+    /// A predicted exact count.
+    Exact(f64),
+}
+
+/// One measured value.
+#[derive(Debug, Clone)]
+pub(super) struct Row {
+    pub(super) part: Part,
+    pub(super) subject: Kind,
+    pub(super) params: String,
+    /// What the x column counts (items, overload factor, removals …).
+    pub(super) x_name: &'static str,
+    pub(super) x: String,
+    pub(super) metric: &'static str,
+    pub(super) count: u64,
+    /// The denominator when the value is a rate.
+    pub(super) trials: Option<u64>,
+    pub(super) theory: Theory,
+    /// Which theory: "exact", "Poisson model", "bound" …
+    pub(super) theory_kind: &'static str,
+    /// False when the value depends on the `cuckoofilter` crate's unseeded walks.
+    pub(super) seeded: bool,
+    /// The theory is computed from measured values (then unseeded with them).
+    pub(super) theory_from_run: bool,
+    pub(super) note: String,
+}
+
+impl Row {
+    pub(super) fn interval(&self) -> Option<(f64, f64)> {
+        self.trials
+            .filter(|&t| t > 0)
+            .map(|t| clopper_pearson(self.count, t, 0.95))
+    }
+
+    pub(super) fn rate(&self) -> Option<f64> {
+        self.trials
+            .filter(|&t| t > 0)
+            .map(|t| self.count as f64 / t as f64)
+    }
+
+    pub(super) fn theory_value(&self) -> String {
+        match self.theory {
+            Theory::None => String::new(),
+            Theory::Rate(t) => rate(t),
+            Theory::Exact(t) => format!("{t}"),
+        }
+    }
+
+    pub(super) fn check(&self) -> &'static str {
+        match (self.theory, self.interval()) {
+            (Theory::Rate(t), Some((lo, hi))) => {
+                if (lo..=hi).contains(&t) {
+                    "inside"
+                } else {
+                    "outside"
+                }
+            }
+            (Theory::Exact(t), _) => {
+                if self.count as f64 == t {
+                    "equal"
+                } else {
+                    "differs"
+                }
+            }
+            _ => "",
+        }
+    }
+
+    /// The CSV cells; the measured values and denominators of unseeded rows
+    /// (and their theory, when computed from them) are `unseeded`.
+    pub(super) fn cells(&self) -> Vec<String> {
+        let (lo, hi) = self
+            .interval()
+            .map_or((String::new(), String::new()), |(l, h)| (rate(l), rate(h)));
+        let mut measured = vec![
+            self.count.to_string(),
+            self.rate().map(rate).unwrap_or_default(),
+            lo,
+            hi,
+            self.check().to_string(),
+        ];
+        if !self.seeded {
+            measured = vec!["unseeded".to_string(); measured.len()];
+        }
+        let mut out = vec![
+            self.part.name().to_string(),
+            self.subject.name().to_string(),
+            self.params.clone(),
+            self.x_name.to_string(),
+            self.x.clone(),
+            self.metric.to_string(),
+            // An unseeded row's denominator may come from the run too
+            // (the crate's acknowledged inserts).
+            if self.seeded {
+                self.trials.map(|t| t.to_string()).unwrap_or_default()
+            } else {
+                "unseeded".to_string()
+            },
+        ];
+        out.extend(measured);
+        let theory = if self.seeded || !self.theory_from_run {
+            self.theory_value()
+        } else {
+            "unseeded".to_string()
+        };
+        out.extend([
+            theory,
+            self.theory_kind.to_string(),
+            if self.seeded { "yes" } else { "no" }.to_string(),
+            self.note.clone(),
+        ]);
+        out
+    }
+}
+
+pub(super) const COLUMNS: [&str; 16] = [
+    "part",
+    "subject",
+    "params",
+    "x_name",
+    "x",
+    "metric",
+    "trials",
+    "count",
+    "rate",
+    "ci95_low",
+    "ci95_high",
+    "theory_check",
+    "theory",
+    "theory_kind",
+    "seeded",
+    "note",
+];
+
+/// A row builder for the common case.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn row(
+    part: Part,
+    s: &Subject,
+    x_name: &'static str,
+    x: impl ToString,
+    metric: &'static str,
+    count: u64,
+    trials: Option<u64>,
+    theory: Theory,
+    theory_kind: &'static str,
+) -> Row {
+    Row {
+        part,
+        subject: s.kind(),
+        params: s.params().to_string(),
+        x_name,
+        x: x.to_string(),
+        metric,
+        count,
+        trials,
+        theory,
+        theory_kind,
+        seeded: true,
+        theory_from_run: false,
+        note: String::new(),
+    }
+}
+
+/// The classic or cuckoo rate theory gives `s` holding `n` items.
+pub(super) fn fpr_theory(s: &Subject, n: u64) -> f64 {
+    if let Some((m, k)) = s.counting_shape() {
+        theory::classic::fpr(m as f64, n as f64, f64::from(k))
+    } else if let Some((slots, b, values)) = s.cuckoo_shape() {
+        let f = (values + 1).trailing_zeros();
+        theory::cuckoo::fpr(f, b, n as f64 / slots as f64)
+    } else {
+        f64::NAN
+    }
+}
+
+/// Probes `s` with `n` fresh keys: false positives.
+pub(super) fn false_positives(s: &Subject, seed: u64, n: usize) -> u64 {
+    probes(seed, n).filter(|&q| s.contains(q)).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unseeded_rows_hide_their_values_in_the_csv() {
+        let s = Subject::with_slots(Kind::CuckooCrate, 64, 0).unwrap();
+        let mut r = row(
+            Part::Overfill,
+            &s,
+            "inserts",
+            1,
+            "x",
+            3,
+            Some(10),
+            Theory::Rate(0.3),
+            "model",
+        );
+        r.seeded = false;
+        let cells = r.cells();
+        assert_eq!(cells.len(), COLUMNS.len());
+        assert_eq!(
+            cells[COLUMNS.iter().position(|c| *c == "count").unwrap()],
+            "unseeded"
+        );
+        assert_eq!(
+            cells[COLUMNS.iter().position(|c| *c == "trials").unwrap()],
+            "unseeded"
+        );
+        assert_eq!(
+            cells[COLUMNS.iter().position(|c| *c == "theory").unwrap()],
+            "3.0000e-1"
+        );
+        r.theory_from_run = true;
+        assert_eq!(
+            r.cells()[COLUMNS.iter().position(|c| *c == "theory").unwrap()],
+            "unseeded"
+        );
+    }
+}

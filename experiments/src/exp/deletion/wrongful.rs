@@ -1,0 +1,149 @@
+//! Part 2, wrongful removals: members lost to removed false positives.
+
+use super::*;
+
+/// Expected fraction of `n` members of a cuckoo filter (`b`-slot buckets,
+/// `values` fingerprint values, load `alpha`) reported absent after `j`
+/// false positives were removed.
+///
+/// A false positive's two buckets hold `Poisson(ν)` fingerprints equal to
+/// its own, `ν = 2bα/values`, given at least one. Its removal deletes one;
+/// the member that owned it (same fingerprint, hence the same bucket pair)
+/// is lost if no other copy is left: `ν e^{−ν}/(1 − e^{−ν})` members per
+/// removal, just under one, and `j` times that in all while `j ≪ n`.
+pub fn cuckoo_loss(values: u64, b: u32, alpha: f64, n: u64, j: f64) -> f64 {
+    let nu = 2.0 * f64::from(b) * alpha / values as f64;
+    let per_removal = nu * (-nu).exp() / -(-nu).exp_m1();
+    j * per_removal / n as f64
+}
+
+/// The checkpoints of part 2: 1, 2, 5, 10, 20, 50 … up to `max`.
+pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut decade = 1;
+    while decade <= max {
+        for step in [1, 2, 5] {
+            if step * decade <= max {
+                out.push(step * decade);
+            }
+        }
+        decade *= 10;
+    }
+    out
+}
+
+/// Part 2: remove false positives from a full filter and count the members lost.
+pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
+    let keys = members(sub_seed(ctx.seed, "deletion/wrongful/keys"), n);
+    let max = (n / 20) as u64;
+    let marks = wrongful_marks(max);
+    let probe_budget = 200 * n;
+    let mut rows = Vec::new();
+    let mut chart = chart::Chart {
+        title: format!("Removing false positives from filters holding {n} items"),
+        x_label: "false positives removed (log scale)".into(),
+        y_label: "fraction of members reported absent (log scale)".into(),
+        x_log: true,
+        y_log: true,
+        y_floor: 0.3 / n as f64,
+        ..chart::Chart::default()
+    };
+    for kind in Kind::ALL {
+        let mut s = Subject::for_items(
+            kind,
+            n,
+            TARGET,
+            sub_seed(ctx.seed, &format!("deletion/wrongful/{}", kind.name())),
+        )?;
+        for &k in &keys {
+            s.insert(k);
+        }
+        let counting = s
+            .counting_shape()
+            .map(|(m, k)| theory::counting::RemovalLoss::new(m, k, n as u64, max));
+        let cuckoo = s.cuckoo_shape();
+        let loss = |j: f64| -> f64 {
+            if let Some(model) = &counting {
+                model.fraction(j)
+            } else if let Some((slots, b, values)) = cuckoo {
+                cuckoo_loss(values, b, n as f64 / slots as f64, n as u64, j)
+            } else {
+                f64::NAN
+            }
+        };
+        let mut curve = chart::Curve {
+            label: kind.name().into(),
+            theory: (0..=40)
+                .map(|i| {
+                    let j = (max as f64).powf(f64::from(i) / 40.0);
+                    (j, loss(j))
+                })
+                .collect(),
+            points: Vec::new(),
+        };
+        let mut removed = 0u64;
+        let mut probed = 0u64;
+        let mut next_mark = marks.iter().copied().peekable();
+        for q in probes(sub_seed(ctx.seed, "deletion/wrongful/probes"), probe_budget) {
+            probed += 1;
+            if !(s.contains(q) && s.remove(q)) {
+                continue;
+            }
+            removed += 1;
+            if next_mark.peek() == Some(&removed) {
+                next_mark.next();
+                let lost = keys.iter().filter(|&&k| !s.contains(k)).count() as u64;
+                let mut r = row(
+                    Part::Wrongful,
+                    &s,
+                    "false_positives_removed",
+                    removed,
+                    "members_absent",
+                    lost,
+                    Some(n as u64),
+                    Theory::Rate(loss(removed as f64)),
+                    if kind.counting() {
+                        "Poisson model"
+                    } else {
+                        "one per removal"
+                    },
+                );
+                r.seeded = kind.seeded();
+                r.note = if kind.seeded() {
+                    format!("{probed} probes scanned")
+                } else {
+                    String::new()
+                };
+                if let (Some(frac), Some((lo, hi))) = (r.rate(), r.interval()) {
+                    curve.points.push((removed as f64, lo, frac, hi));
+                }
+                rows.push(r);
+                if removed >= max {
+                    break;
+                }
+            }
+        }
+        chart.curves.push(curve);
+    }
+    Ok((rows, chart))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuckoo_loss_is_just_under_one_per_removal() {
+        let per = cuckoo_loss(255, 4, 0.5, 1_000, 1.0) * 1_000.0;
+        assert!((per - 0.9922).abs() < 0.0001, "{per}");
+    }
+
+    #[test]
+    fn marks_are_one_two_five() {
+        assert_eq!(
+            wrongful_marks(500),
+            vec![1, 2, 5, 10, 20, 50, 100, 200, 500]
+        );
+        assert_eq!(wrongful_marks(30), vec![1, 2, 5, 10, 20]);
+    }
+}

@@ -1,0 +1,121 @@
+//! The two charts: database queries by stream, and latency quantiles.
+
+use super::*;
+
+/// The streams of the queries chart: uniform at 50%, 90%, 99% absent, and the attack.
+pub(super) fn chart_streams() -> Vec<(Stream, String)> {
+    let mut out: Vec<(Stream, String)> = ABSENT_SHARES
+        .iter()
+        .filter(|&&a| a > 0.0)
+        .map(|&absent| {
+            (
+                Stream::Mixed {
+                    absent,
+                    zipf: false,
+                },
+                format!("{}% absent", absent * 100.0),
+            )
+        })
+        .collect();
+    out.push((Stream::Attack, "attack (100%)".into()));
+    out
+}
+
+pub(super) fn guards_in(rows: &[Row]) -> Vec<Guard> {
+    let mut out: Vec<Guard> = Vec::new();
+    for r in rows {
+        if !out.iter().any(|g| g.label == r.guard.label) {
+            out.push(r.guard);
+        }
+    }
+    out
+}
+
+pub(super) fn find<'a>(rows: &'a [Row], guard: &str, stream: Stream) -> Option<&'a Row> {
+    rows.iter()
+        .find(|r| r.guard.label == guard && r.workload.stream == stream)
+}
+
+pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
+    let streams = chart_streams();
+    let series = guards_in(rows)
+        .iter()
+        .map(|g| {
+            let mut s = plot::Series {
+                label: g.label.into(),
+                ..plot::Series::default()
+            };
+            for (c, (stream, _)) in streams.iter().enumerate() {
+                if let Some(r) = find(rows, g.label, *stream) {
+                    let share = r.tally.absent_requests as f64 / r.tally.requests.max(1) as f64;
+                    let (lo, hi) = r.interval().unwrap_or((0.0, 0.0));
+                    s.points.push((
+                        c,
+                        1000.0 * share * lo,
+                        r.per_1000(r.tally.db_not_found),
+                        1000.0 * share * hi,
+                    ));
+                    s.theory.push((c, r.theory_absent_per_1000()));
+                }
+            }
+            s
+        })
+        .collect();
+    plot::CategoryChart {
+        title: "Database queries for absent ids, per 1,000 requests (uniform streams)".into(),
+        x_label: "share of requests for ids without a row".into(),
+        y_label: "queries per 1,000 requests (log scale)".into(),
+        categories: streams.into_iter().map(|(_, name)| name).collect(),
+        series,
+    }
+}
+
+pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
+    let streams = [
+        (
+            Stream::Mixed {
+                absent: 0.0,
+                zipf: false,
+            },
+            "0%",
+        ),
+        (
+            Stream::Mixed {
+                absent: 0.9,
+                zipf: false,
+            },
+            "90%",
+        ),
+    ];
+    let mut categories = Vec::new();
+    for (_, share) in streams {
+        for q in ["p50", "p99", "p99.9"] {
+            categories.push(format!("{q}, {share} absent"));
+        }
+    }
+    let series = guards_in(rows)
+        .iter()
+        .map(|g| {
+            let mut s = plot::Series {
+                label: g.label.into(),
+                ..plot::Series::default()
+            };
+            for (i, (stream, _)) in streams.iter().enumerate() {
+                if let Some(r) = find(rows, g.label, *stream) {
+                    for (j, v) in [r.p50, r.p99, r.p999].into_iter().enumerate() {
+                        let us = v as f64 / 1000.0;
+                        s.points.push((3 * i + j, us, us, us));
+                    }
+                }
+            }
+            s
+        })
+        .collect();
+    plot::CategoryChart {
+        title: "Latency per request (uniform streams)".into(),
+        x_label: "percentile, and share of requests for ids without a row".into(),
+        y_label: "µs per request (log scale)".into(),
+        categories,
+        series,
+    }
+}

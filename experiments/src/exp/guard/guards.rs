@@ -1,0 +1,213 @@
+//! The guards: no filter, or one of bloomlab's filters in process or kept in Redis.
+
+use super::*;
+
+/// What stands between the requests and the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    None,
+    Classic,
+    Blocked,
+    Counting,
+    Cuckoo,
+    RedisBloom,
+    RedisCounting,
+}
+
+/// One guard of the comparison: a kind at a target rate.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Guard {
+    pub(super) kind: Kind,
+    pub(super) fpr: f64,
+    pub(super) label: &'static str,
+}
+
+/// Every guard, in report order. The classic filter runs at each rate the
+/// documents chose (3%, 1%, 0.1%); the others at 1%.
+pub(super) const GUARDS: [Guard; 9] = [
+    Guard::new(Kind::None, 1.0, "none"),
+    Guard::new(Kind::Classic, 0.03, "classic 3%"),
+    Guard::new(Kind::Classic, 0.01, "classic 1%"),
+    Guard::new(Kind::Classic, 0.001, "classic 0.1%"),
+    Guard::new(Kind::Blocked, 0.01, "blocked 1%"),
+    Guard::new(Kind::Counting, 0.01, "counting 1%"),
+    Guard::new(Kind::Cuckoo, 0.01, "cuckoo 1%"),
+    Guard::new(Kind::RedisBloom, 0.01, "redis bloom 1%"),
+    Guard::new(Kind::RedisCounting, 0.01, "redis counting 1%"),
+];
+
+impl Guard {
+    pub(super) const fn new(kind: Kind, fpr: f64, label: &'static str) -> Self {
+        Self { kind, fpr, label }
+    }
+
+    /// The Rust type, for the CSV and the prose.
+    pub(super) fn type_name(self) -> &'static str {
+        match self.kind {
+            Kind::None => "-",
+            Kind::Classic => "BloomFilter",
+            Kind::Blocked => "BlockedBloomFilter",
+            Kind::Counting => "CountingBloomFilter",
+            Kind::Cuckoo => "CuckooFilter",
+            Kind::RedisBloom => "RedisBloomFilter",
+            Kind::RedisCounting => "RedisCountingBloomFilter",
+        }
+    }
+
+    pub(super) fn needs_redis(self) -> bool {
+        matches!(self.kind, Kind::RedisBloom | Kind::RedisCounting)
+    }
+
+    /// Whether the guard forgets a deleted row (no guard trivially does).
+    pub(super) fn deletes(self) -> bool {
+        matches!(
+            self.kind,
+            Kind::None | Kind::Counting | Kind::Cuckoo | Kind::RedisCounting
+        )
+    }
+}
+
+/// A guard built and filled with every row's id.
+pub(super) enum Built {
+    None,
+    /// Cannot delete: a deleted row's id stays in it.
+    Plain(Box<dyn Membership<u64>>),
+    Deleting(Box<dyn Deletable<u64>>),
+    RedisBloom(RedisBloomFilter<u64, redis::Connection>),
+    RedisCounting(RedisCountingBloomFilter<u64, redis::Connection>),
+}
+
+impl Built {
+    pub(super) fn build(
+        guard: Guard,
+        rows: u64,
+        seed: u64,
+        redis: Option<&str>,
+    ) -> Result<Self, String> {
+        let n = usize::try_from(rows).map_err(|e| e.to_string())?;
+        let err = |e: &dyn std::fmt::Display| format!("guard {}: {e}", guard.label);
+        let mut filter = match guard.kind {
+            Kind::None => return Ok(Built::None),
+            Kind::Classic => Built::Plain(Box::new(
+                BloomFilter::builder(n, guard.fpr)
+                    .seed(seed)
+                    .build()
+                    .map_err(|e| err(&e))?,
+            )),
+            Kind::Blocked => Built::Plain(Box::new(
+                BlockedBloomFilter::builder(n, guard.fpr)
+                    .seed(seed)
+                    .build()
+                    .map_err(|e| err(&e))?,
+            )),
+            Kind::Counting => Built::Deleting(Box::new(
+                CountingBloomFilter::builder(n, guard.fpr)
+                    .seed(seed)
+                    .build()
+                    .map_err(|e| err(&e))?,
+            )),
+            Kind::Cuckoo => Built::Deleting(Box::new(
+                CuckooFilter::builder(n, guard.fpr)
+                    .seed(seed)
+                    .build()
+                    .map_err(|e| err(&e))?,
+            )),
+            Kind::RedisBloom | Kind::RedisCounting => {
+                let url = redis.ok_or_else(|| err(&"needs a redis-server"))?;
+                let conn = redis::Client::open(url)
+                    .and_then(|c| c.get_connection())
+                    .map_err(|e| err(&e))?;
+                let options = Options::new().seed(seed);
+                let ids: Vec<u64> = (0..rows).collect();
+                if guard.kind == Kind::RedisBloom {
+                    let mut f =
+                        RedisBloomFilter::create_with(conn, "guard-bloom", n, guard.fpr, options)
+                            .map_err(|e| err(&e))?;
+                    for chunk in ids.chunks(10_000) {
+                        f.insert_batch(chunk).map_err(|e| err(&e))?;
+                    }
+                    return Ok(Built::RedisBloom(f));
+                }
+                let mut f = RedisCountingBloomFilter::create_with(
+                    conn,
+                    "guard-counting",
+                    n,
+                    guard.fpr,
+                    options,
+                )
+                .map_err(|e| err(&e))?;
+                for chunk in ids.chunks(10_000) {
+                    f.insert_batch(chunk).map_err(|e| err(&e))?;
+                }
+                return Ok(Built::RedisCounting(f));
+            }
+        };
+        for id in 0..rows {
+            filter.insert(id)?;
+        }
+        Ok(filter)
+    }
+
+    pub(super) fn contains(&mut self, id: u64) -> Result<bool, String> {
+        match self {
+            Built::None => Ok(true),
+            Built::Plain(f) => Ok(f.contains(&id)),
+            Built::Deleting(f) => Ok(f.contains(&id)),
+            Built::RedisBloom(f) => f.contains(&id).map_err(|e| e.to_string()),
+            Built::RedisCounting(f) => f.contains(&id).map_err(|e| e.to_string()),
+        }
+    }
+
+    pub(super) fn insert(&mut self, id: u64) -> Result<(), String> {
+        let what = |e: &dyn std::fmt::Display| format!("inserting {id} into the guard: {e}");
+        match self {
+            Built::None => Ok(()),
+            Built::Plain(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
+            Built::Deleting(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
+            Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
+            Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
+        }
+    }
+
+    /// Removes a deleted row's id where the filter can; a classic filter
+    /// keeps it (a stale entry).
+    pub(super) fn remove(&mut self, id: u64) -> Result<(), String> {
+        let what = |e: &dyn std::fmt::Display| format!("removing {id} from the guard: {e}");
+        match self {
+            Built::None | Built::Plain(_) | Built::RedisBloom(_) => Ok(()),
+            Built::Deleting(f) => f.remove(&id).map_err(|e| what(&e)),
+            Built::RedisCounting(f) => f.remove(&id).map_err(|e| what(&e)),
+        }
+    }
+
+    /// The rate theory predicts at the present load; 1 for no guard, which
+    /// lets every absent id through.
+    pub(super) fn expected_fpr(&mut self) -> Result<f64, String> {
+        match self {
+            Built::None => Ok(1.0),
+            Built::Plain(f) => Ok(f.expected_fpr()),
+            Built::Deleting(f) => Ok(f.expected_fpr()),
+            Built::RedisBloom(f) => f.expected_fpr().map_err(|e| e.to_string()),
+            Built::RedisCounting(f) => f.expected_fpr().map_err(|e| e.to_string()),
+        }
+    }
+
+    pub(super) fn memory_bytes(&self) -> u64 {
+        match self {
+            Built::None => 0,
+            Built::Plain(f) => f.memory_bytes() as u64,
+            Built::Deleting(f) => f.memory_bytes() as u64,
+            Built::RedisBloom(f) => f.memory_bytes(),
+            Built::RedisCounting(f) => f.memory_bytes(),
+        }
+    }
+
+    /// Deletes a Redis filter's keys; in-process filters just drop.
+    pub(super) fn discard(self) -> Result<(), String> {
+        match self {
+            Built::RedisBloom(mut f) => f.delete().map_err(|e| e.to_string()),
+            Built::RedisCounting(mut f) => f.delete().map_err(|e| e.to_string()),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Experiment `guard`: the documents' scenario end to end. A database
+//! (SQLite, on disk) holds N rows keyed by id; a cache (Redis, or an
+//! in-process LRU when no `redis-server` is found) sits in front of it; and
+//! a guard (no filter, or one of the filters) in front of the cache turns
+//! away the ids it proves absent. Request streams with a share of absent ids
+//! run through every guard, and each request follows the same path:
+//!
+//! 1. the guard says absent → "not found" (no cache, no database);
+//! 2. else cache `GET` → hit → the cached row;
+//! 3. miss → one query by primary key → a row: cache it (`SET … EX`) and
+//!    answer it; no row: answer "not found" (nothing is cached).
+//!
+//! Every answer is checked against the truth, so a guard that hid an
+//! existing row (or a stale cache entry) would show as a wrong answer.
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use bloomlab::prelude::*;
+use bloomlab_redis::{Options, RedisBloomFilter, RedisCountingBloomFilter};
+use bloomlab_testkit::keys::{probes, rng};
+use bloomlab_testkit::redis_server::RedisServer;
+use bloomlab_testkit::stats::clopper_pearson;
+use rand::Rng;
+use rand_distr::{Distribution, Zipf};
+use rusqlite::OptionalExtension;
+
+use super::{Ctx, Output, sub_seed};
+use crate::plot;
+use crate::progress;
+use crate::report::Section;
+use crate::scale::Scale;
+use crate::table::{Table, fixed, rate};
+
+mod charts;
+mod guards;
+mod report;
+mod rows;
+mod stack;
+mod store;
+mod workload;
+
+use charts::*;
+use guards::*;
+use report::*;
+use rows::*;
+use stack::*;
+use store::*;
+use workload::*;
+
+/// Seconds a cached row lives: longer than any run, so that nothing expires
+/// mid-run and the counts do not depend on the clock.
+const TTL_SECONDS: u64 = 3_600;
+
+/// YCSB's default skew: the id of rank r is asked with weight 1/r^0.99.
+const ZIPF_EXPONENT: f64 = 0.99;
+
+/// The shares of absent ids in the mixed streams.
+const ABSENT_SHARES: [f64; 4] = [0.0, 0.5, 0.9, 0.99];
+
+/// The Redis database the cache uses; the Redis filters live in database 0,
+/// so flushing the cache between runs leaves them alone.
+const CACHE_DB: u8 = 1;
+
+/// Rows in the database and requests per stream at each scale.
+pub fn sizes(scale: Scale) -> (u64, usize) {
+    match scale {
+        Scale::Quick => (5_000, 2_000),
+        Scale::Default => (100_000, 10_000),
+        Scale::Full => (1_000_000, 200_000),
+    }
+}
+
+/// Starts the Redis the experiment uses, or says why the LRU runs instead.
+/// Only a missing `redis-server` falls back; any other failure is an error.
+fn start_redis() -> Result<(Option<RedisServer>, String), String> {
+    match RedisServer::start_with(&[("appendonly", "no"), ("save", "")]) {
+        Ok(server) => {
+            let note = format!(
+                "Redis ({}), started by the experiment on a free loopback port, without \
+                 persistence",
+                redis_version(&server)
+            );
+            Ok((Some(server), note))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((
+            None,
+            "an in-process LRU (`lru` crate): no `redis-server` was found on PATH, so the \
+             Redis cache and the two Redis guards did not run"
+                .into(),
+        )),
+        Err(e) => Err(format!("guard: starting redis-server: {e}")),
+    }
+}
+
+fn redis_version(server: &RedisServer) -> String {
+    server
+        .command(&["INFO", "server"])
+        .ok()
+        .and_then(|r| {
+            r.as_str().and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("redis_version:"))
+                    .map(|v| format!("redis-server {}", v.trim()))
+            })
+        })
+        .unwrap_or_else(|| "redis-server".into())
+}
+
+/// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`.
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
+    let (n_rows, requests) = sizes(ctx.scale);
+    let (server, cache_note) = start_redis()?;
+    let filter_url = server.as_ref().map(RedisServer::url);
+    let mut cache = match &server {
+        Some(s) => {
+            let url = format!("redis://127.0.0.1:{}/{CACHE_DB}", s.port());
+            Cache::Redis(
+                redis::Client::open(url)
+                    .and_then(|c| c.get_connection())
+                    .map_err(|e| format!("guard: connecting to the cache: {e}"))?,
+            )
+        }
+        None => Cache::Lru(lru::LruCache::unbounded()),
+    };
+    let scratch = tempfile::Builder::new()
+        .prefix(".guard-db-")
+        .tempdir()
+        .map_err(|e| format!("guard: a temporary folder for the database: {e}"))?;
+    let db = Database::create(&scratch.path().join("rows.sqlite"), n_rows)?;
+
+    let workloads = Workload::all();
+    let scripts: Vec<Vec<Op>> = workloads
+        .iter()
+        .map(|&w| script(w, n_rows, requests, ctx.seed))
+        .collect::<Result<_, _>>()?;
+    let guards: Vec<Guard> = GUARDS
+        .into_iter()
+        .filter(|g| !g.needs_redis() || server.is_some())
+        .collect();
+    let bar = progress::bar((guards.len() * workloads.len()) as u64, "guard");
+    let started = Instant::now();
+    let mut rows = Vec::new();
+    for &guard in &guards {
+        let seed = sub_seed(ctx.seed, &format!("guard/filter/{}", guard.label));
+        let mut filter = Built::build(guard, n_rows, seed, filter_url.as_deref())?;
+        let expected_fpr = filter.expected_fpr()?;
+        let memory_bytes = filter.memory_bytes();
+        // Churn is last: it is the only stream that changes the rows and the guard.
+        for (&workload, ops) in workloads.iter().zip(&scripts) {
+            cache.clear()?;
+            let mut tally = Stack {
+                filter: &mut filter,
+                cache: &mut cache,
+                db: &db,
+            }
+            .run(ops)?;
+            for id in left_deleted(ops) {
+                db.insert(id)?;
+            }
+            tally.latencies_ns.sort_unstable();
+            let l = &tally.latencies_ns;
+            let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64;
+            rows.push(Row {
+                guard,
+                workload,
+                memory_bytes,
+                expected_fpr,
+                p50: quantile(l, 0.5),
+                p99: quantile(l, 0.99),
+                p999: quantile(l, 0.999),
+                mean,
+                tally,
+            });
+            bar.inc(1);
+        }
+        filter.discard()?;
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    drop(db);
+    scratch
+        .close()
+        .map_err(|e| format!("guard: removing the temporary database: {e}"))?;
+
+    let wrong: u64 = rows.iter().map(|r| r.tally.wrong_answers).sum();
+    if wrong > 0 {
+        return Err(format!(
+            "guard: {wrong} requests were answered wrongly (a guard hid a row, or the cache \
+             served a deleted one): a bug, not a measurement"
+        ));
+    }
+    let t = table(&rows, n_rows, cache.name());
+    let queries = plot::draw_categories("guard_queries.svg", &queries_chart(&rows))?;
+    let latency = plot::draw_categories("guard_latency.svg", &latency_chart(&rows))?;
+    let section = Section {
+        title: "Guard: a filter in front of a real database".into(),
+        body: body(&rows, n_rows, requests, &cache_note, seconds),
+    };
+    Ok(Output::new(section)
+        .table("guard.csv", t)
+        .chart("guard_queries.svg", queries)
+        .chart("guard_latency.svg", latency))
+}

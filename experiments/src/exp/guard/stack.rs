@@ -1,0 +1,138 @@
+//! The request path through guard, cache and database, and what one run counts.
+
+use super::*;
+
+/// What one (guard, workload) run counted.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    pub(super) requests: u64,
+    pub(super) absent_requests: u64,
+    /// Absent ids the guard let through: counted at the guard.
+    pub(super) false_positives: u64,
+    /// Queries that found a row.
+    pub(super) db_found: u64,
+    /// Queries that found none: counted at the database.
+    pub(super) db_not_found: u64,
+    pub(super) cache_hits: u64,
+    pub(super) wrong_answers: u64,
+    pub(super) latencies_ns: Vec<u64>,
+}
+
+/// The stack one run goes through.
+pub(super) struct Stack<'a> {
+    pub(super) filter: &'a mut Built,
+    pub(super) cache: &'a mut Cache,
+    pub(super) db: &'a Database,
+}
+
+impl Stack<'_> {
+    /// Serves one request: whether the guard let it through, and the answer.
+    pub(super) fn serve(
+        &mut self,
+        id: u64,
+        tally: &mut Tally,
+    ) -> Result<(bool, Option<String>), String> {
+        if !self.filter.contains(id)? {
+            return Ok((false, None));
+        }
+        Ok((true, self.read_through(id, tally)?))
+    }
+
+    /// The cache, then the database.
+    pub(super) fn read_through(
+        &mut self,
+        id: u64,
+        tally: &mut Tally,
+    ) -> Result<Option<String>, String> {
+        if let Some(row) = self.cache.get(id)? {
+            tally.cache_hits += 1;
+            return Ok(Some(row));
+        }
+        match self.db.get(id)? {
+            Some(row) => {
+                tally.db_found += 1;
+                self.cache.set(id, &row)?;
+                Ok(Some(row))
+            }
+            None => {
+                tally.db_not_found += 1;
+                Ok(None)
+            }
+        }
+    }
+
+    pub(super) fn run(&mut self, ops: &[Op]) -> Result<Tally, String> {
+        let mut tally = Tally::default();
+        for &op in ops {
+            match op {
+                Op::Get { id, exists } => {
+                    let t = Instant::now();
+                    let (passed, answer) = self.serve(id, &mut tally)?;
+                    tally.latencies_ns.push(t.elapsed().as_nanos() as u64);
+                    tally.requests += 1;
+                    if !exists {
+                        tally.absent_requests += 1;
+                        tally.false_positives += u64::from(passed);
+                    }
+                    let right = match &answer {
+                        Some(row) => exists && *row == value_of(id),
+                        None => !exists,
+                    };
+                    tally.wrong_answers += u64::from(!right);
+                }
+                Op::Delete(id) => {
+                    self.db.delete(id)?;
+                    self.cache.del(id)?;
+                    self.filter.remove(id)?;
+                }
+                Op::Readd(id) => {
+                    self.db.insert(id)?;
+                    self.filter.insert(id)?;
+                }
+            }
+        }
+        Ok(tally)
+    }
+}
+
+/// The rows a script leaves deleted, to put back for the next guard.
+pub(super) fn left_deleted(ops: &[Op]) -> Vec<u64> {
+    let mut gone = HashSet::new();
+    for op in ops {
+        match *op {
+            Op::Delete(id) => {
+                gone.insert(id);
+            }
+            Op::Readd(id) => {
+                gone.remove(&id);
+            }
+            Op::Get { .. } => {}
+        }
+    }
+    let mut out: Vec<u64> = gone.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+/// The `q` quantile of sorted values (nearest rank).
+pub(super) fn quantile(sorted: &[u64], q: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let v: Vec<u64> = (1..=1000).collect();
+        assert_eq!(quantile(&v, 0.5), 500);
+        assert_eq!(quantile(&v, 0.99), 990);
+        assert_eq!(quantile(&v, 0.999), 999);
+        assert_eq!(quantile(&[], 0.5), 0);
+    }
+}

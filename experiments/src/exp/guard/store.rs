@@ -1,0 +1,136 @@
+//! The cache (Redis, or an in-process LRU) and the database (SQLite) behind the guard.
+
+use super::*;
+
+/// The cache in front of the database.
+pub(super) enum Cache {
+    Redis(redis::Connection),
+    /// Unbounded, so that it keeps every row it is given, as the Redis
+    /// cache (no `maxmemory`, an hour's TTL) does within a run: both caches
+    /// give the same counts.
+    Lru(lru::LruCache<u64, String>),
+}
+
+impl Cache {
+    pub(super) fn name(&self) -> &'static str {
+        match self {
+            Cache::Redis(_) => "redis",
+            Cache::Lru(_) => "lru",
+        }
+    }
+
+    pub(super) fn get(&mut self, id: u64) -> Result<Option<String>, String> {
+        match self {
+            Cache::Redis(c) => redis::cmd("GET")
+                .arg(key(id))
+                .query(c)
+                .map_err(|e| format!("cache GET: {e}")),
+            Cache::Lru(c) => Ok(c.get(&id).cloned()),
+        }
+    }
+
+    pub(super) fn set(&mut self, id: u64, value: &str) -> Result<(), String> {
+        match self {
+            Cache::Redis(c) => redis::cmd("SET")
+                .arg(key(id))
+                .arg(value)
+                .arg("EX")
+                .arg(TTL_SECONDS)
+                .query(c)
+                .map_err(|e| format!("cache SET: {e}")),
+            Cache::Lru(c) => {
+                c.put(id, value.to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn del(&mut self, id: u64) -> Result<(), String> {
+        match self {
+            Cache::Redis(c) => redis::cmd("DEL")
+                .arg(key(id))
+                .query(c)
+                .map_err(|e| format!("cache DEL: {e}")),
+            Cache::Lru(c) => {
+                c.pop(&id);
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn clear(&mut self) -> Result<(), String> {
+        match self {
+            Cache::Redis(c) => redis::cmd("FLUSHDB")
+                .query(c)
+                .map_err(|e| format!("cache FLUSHDB: {e}")),
+            Cache::Lru(c) => {
+                c.clear();
+                Ok(())
+            }
+        }
+    }
+}
+
+pub(super) fn key(id: u64) -> String {
+    format!("row:{id}")
+}
+
+/// The row stored under `id`.
+pub(super) fn value_of(id: u64) -> String {
+    format!("user-{id}")
+}
+
+/// The database: one table of rows keyed by id. Ids are u64 and SQLite's
+/// keys i64: an id is stored as its bit pattern (`as i64`), lossless both ways.
+pub(super) struct Database {
+    pub(super) conn: rusqlite::Connection,
+}
+
+impl Database {
+    /// A database file at `path` holding the rows `0..rows`. WAL with
+    /// `synchronous = NORMAL`, so that a delete commits without waiting for
+    /// the disk (as a server's database would batch it).
+    pub(super) fn create(path: &Path, rows: u64) -> Result<Self, String> {
+        let sql = |e: rusqlite::Error| format!("SQLite {}: {e}", path.display());
+        let mut conn = rusqlite::Connection::open(path).map_err(sql)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+             CREATE TABLE rows (id INTEGER PRIMARY KEY, name TEXT NOT NULL);",
+        )
+        .map_err(sql)?;
+        let tx = conn.transaction().map_err(sql)?;
+        {
+            let mut insert = tx
+                .prepare("INSERT INTO rows (id, name) VALUES (?1, ?2)")
+                .map_err(sql)?;
+            for id in 0..rows {
+                insert.execute((id as i64, value_of(id))).map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)?;
+        Ok(Self { conn })
+    }
+
+    pub(super) fn get(&self, id: u64) -> Result<Option<String>, String> {
+        self.conn
+            .prepare_cached("SELECT name FROM rows WHERE id = ?1")
+            .and_then(|mut q| q.query_row([id as i64], |row| row.get(0)).optional())
+            .map_err(|e| format!("SQLite query of {id}: {e}"))
+    }
+
+    pub(super) fn delete(&self, id: u64) -> Result<(), String> {
+        self.conn
+            .prepare_cached("DELETE FROM rows WHERE id = ?1")
+            .and_then(|mut q| q.execute([id as i64]))
+            .map(drop)
+            .map_err(|e| format!("SQLite delete of {id}: {e}"))
+    }
+
+    pub(super) fn insert(&self, id: u64) -> Result<(), String> {
+        self.conn
+            .prepare_cached("INSERT INTO rows (id, name) VALUES (?1, ?2)")
+            .and_then(|mut q| q.execute((id as i64, value_of(id))))
+            .map(drop)
+            .map_err(|e| format!("SQLite insert of {id}: {e}"))
+    }
+}

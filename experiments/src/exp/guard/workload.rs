@@ -1,0 +1,205 @@
+//! Request streams and the scripts they become: requests, deletes and inserts.
+
+use super::*;
+
+/// A request stream.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Stream {
+    /// Present ids uniform or Zipf-skewed over the rows; each absent id a
+    /// fresh one, never asked before.
+    Mixed { absent: f64, zipf: bool },
+    /// Fresh absent ids only: a flood of made-up ids.
+    Attack,
+    /// Rows deleted (and asked for right after), rows re-added, and
+    /// requests for present rows in between.
+    Churn,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Workload {
+    pub(super) stream: Stream,
+}
+
+impl Workload {
+    pub(super) fn all() -> Vec<Workload> {
+        let mut out = Vec::new();
+        for zipf in [false, true] {
+            for absent in ABSENT_SHARES {
+                out.push(Workload {
+                    stream: Stream::Mixed { absent, zipf },
+                });
+            }
+        }
+        out.push(Workload {
+            stream: Stream::Attack,
+        });
+        out.push(Workload {
+            stream: Stream::Churn,
+        });
+        out
+    }
+
+    pub(super) fn name(self) -> String {
+        match self.stream {
+            Stream::Mixed { absent, zipf } => format!(
+                "{} {}% absent",
+                if zipf { "zipf" } else { "uniform" },
+                absent * 100.0
+            ),
+            Stream::Attack => "attack".into(),
+            Stream::Churn => "churn".into(),
+        }
+    }
+
+    pub(super) fn skew(self) -> &'static str {
+        match self.stream {
+            Stream::Mixed { zipf: true, .. } => "zipf",
+            _ => "uniform",
+        }
+    }
+
+    /// The share of requests for ids without a row.
+    pub(super) fn absent_share(self) -> f64 {
+        match self.stream {
+            Stream::Mixed { absent, .. } => absent,
+            Stream::Attack => 1.0,
+            Stream::Churn => 0.5,
+        }
+    }
+}
+
+/// One step of a script: a request, or a change to the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Op {
+    /// A request for `id`, which has a row or not.
+    Get { id: u64, exists: bool },
+    /// The row is deleted: database, cache entry, and the guard where it can.
+    Delete(u64),
+    /// A deleted row comes back: database and guard.
+    Readd(u64),
+}
+
+/// The operations of `workload`: the same for every guard.
+pub(super) fn script(
+    workload: Workload,
+    rows: u64,
+    requests: usize,
+    seed: u64,
+) -> Result<Vec<Op>, String> {
+    let mut r = rng(sub_seed(seed, &format!("guard/{}", workload.name())));
+    let mut fresh = probes(
+        sub_seed(seed, &format!("guard/{}/absent", workload.name())),
+        requests,
+    );
+    let mut absent = || fresh.next().ok_or("ran out of absent ids");
+    let mut ops = Vec::with_capacity(requests + requests / 2);
+    match workload.stream {
+        Stream::Mixed {
+            absent: share,
+            zipf,
+        } => {
+            let skew = Zipf::new(rows as f64, ZIPF_EXPONENT).map_err(|e| e.to_string())?;
+            for _ in 0..requests {
+                let op = if r.random::<f64>() < share {
+                    Op::Get {
+                        id: absent()?,
+                        exists: false,
+                    }
+                } else if zipf {
+                    // Rank 1 is id 0; the keyed hash makes the order irrelevant.
+                    let rank = skew.sample(&mut r) as u64;
+                    Op::Get {
+                        id: rank.clamp(1, rows) - 1,
+                        exists: true,
+                    }
+                } else {
+                    Op::Get {
+                        id: r.random_range(0..rows),
+                        exists: true,
+                    }
+                };
+                ops.push(op);
+            }
+        }
+        Stream::Attack => {
+            for _ in 0..requests {
+                ops.push(Op::Get {
+                    id: absent()?,
+                    exists: false,
+                });
+            }
+        }
+        Stream::Churn => {
+            // At most `held` rows are deleted at a time; then each deletion
+            // brings back the row deleted longest ago.
+            let held = (requests / 20).max(1);
+            let mut present: Vec<u64> = (0..rows).collect();
+            let mut deleted = VecDeque::new();
+            for _ in 0..requests / 2 {
+                let gone = present.swap_remove(r.random_range(0..present.len()));
+                ops.push(Op::Delete(gone));
+                deleted.push_back(gone);
+                ops.push(Op::Get {
+                    id: gone,
+                    exists: false,
+                });
+                if deleted.len() > held
+                    && let Some(back) = deleted.pop_front()
+                {
+                    ops.push(Op::Readd(back));
+                    present.push(back);
+                }
+                ops.push(Op::Get {
+                    id: present[r.random_range(0..present.len())],
+                    exists: true,
+                });
+            }
+        }
+    }
+    Ok(ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_seeded_and_churn_asks_for_each_row_right_after_deleting_it() {
+        let churn = Workload {
+            stream: Stream::Churn,
+        };
+        let a = script(churn, 1_000, 400, 7).unwrap();
+        assert_eq!(a, script(churn, 1_000, 400, 7).unwrap());
+        let gets = a.iter().filter(|o| matches!(o, Op::Get { .. })).count();
+        assert_eq!(gets, 400);
+        // Each request for a missing row comes right after that row's deletion.
+        for pair in a.windows(2) {
+            if let Op::Get { id, exists: false } = pair[1] {
+                assert_eq!(pair[0], Op::Delete(id));
+            }
+        }
+        // 200 deletions, at most 20 held: 180 re-added.
+        assert_eq!(left_deleted(&a).len(), 20);
+    }
+
+    #[test]
+    fn mixed_streams_have_their_share_of_fresh_absent_ids() {
+        let w = Workload {
+            stream: Stream::Mixed {
+                absent: 0.9,
+                zipf: true,
+            },
+        };
+        let ops = script(w, 1_000, 10_000, 1).unwrap();
+        let absent: Vec<u64> = ops
+            .iter()
+            .filter_map(|o| match o {
+                Op::Get { id, exists: false } => Some(*id),
+                _ => None,
+            })
+            .collect();
+        assert!((8_800..9_200).contains(&absent.len()), "{}", absent.len());
+        assert!(absent.iter().all(|&id| id >= 1_000));
+        assert_eq!(absent.iter().collect::<HashSet<_>>().len(), absent.len());
+    }
+}
