@@ -1,0 +1,251 @@
+//! Experiment `growth`: the scalable filter's false-positive rate and memory
+//! as it grows from its initial capacity n0 to 1,023 × n0 (ten full layers),
+//! side by side with RedisBloom's schedule and with `growable-bloom-filter`,
+//! on the same keys, against the target P and a right-sized classic filter.
+
+use std::f64::consts::LN_2;
+use std::fmt::Write as _;
+
+use bloomlab::prelude::*;
+use bloomlab::theory;
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::stats::clopper_pearson;
+use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
+
+use super::subject::scalable_theory;
+use super::{Ctx, Output, sub_seed};
+use crate::plot;
+use crate::progress;
+use crate::report::Section;
+use crate::scale::Scale;
+use crate::table::{Table, fixed, rate};
+
+mod lines;
+mod models;
+mod report;
+mod subjects;
+
+use lines::*;
+use models::*;
+use report::*;
+use subjects::*;
+
+/// The total false-positive rate every filter is asked for.
+pub const TARGET: f64 = 0.01;
+
+/// Growth factor of every filter compared (all three default to 2).
+const GROWTH: u32 = 2;
+
+/// Layers the run fills: n grows to n0 · (2^10 − 1) = 1,023 × n0.
+pub const LAYERS: u32 = 10;
+
+/// `growable-bloom-filter`'s tightening ratio: its `DEFAULT_TIGHTENING_RATIO`
+/// (0.8515625, "about 0.85 with an exact binary representation"), which the
+/// crate keeps private.
+pub const PEER_RATIO: f64 = 0.851_562_5;
+
+/// The initial capacity per scale, so that 1,023-fold growth fits the budget.
+pub fn initial_capacity(scale: Scale) -> u64 {
+    match scale {
+        Scale::Quick => 100,
+        Scale::Default => 1_000,
+        Scale::Full => 10_000,
+    }
+}
+
+/// The item counts measured, as multiples of n0: every layer boundary
+/// (`2^l − 1`, all layers full: where the compound rate has just risen) and
+/// the midpoint of the next layer (`2^l − 1 + 2^(l−1)`, that layer half full).
+pub fn checkpoints(layers: u32) -> Vec<u64> {
+    let mut out = Vec::new();
+    for l in 1..=layers {
+        let full = (1u64 << l) - 1;
+        if l > 1 {
+            out.push(full - (1u64 << (l - 1)) / 2);
+        }
+        out.push(full);
+    }
+    out
+}
+
+/// Runs the experiment: `growth.csv`, `growth_fpr.svg`, `growth_memory.svg`.
+pub fn run(ctx: &Ctx) -> Result<Output, String> {
+    let n0 = initial_capacity(ctx.scale);
+    let marks = checkpoints(LAYERS);
+    let n_max = n0 * marks.last().copied().unwrap_or(1);
+    let n_probes = ctx.scale.probes();
+    let keys = members(
+        sub_seed(ctx.seed, "growth/members"),
+        usize::try_from(n_max).map_err(|e| e.to_string())?,
+    );
+    let probe_keys: Vec<u64> = probes(sub_seed(ctx.seed, "growth/probes"), n_probes).collect();
+    let mut table = Table::new(&[
+        "filter",
+        "growth_factor",
+        "tightening_ratio",
+        "n0",
+        "items",
+        "growth",
+        "layers",
+        "probes",
+        "false_positives",
+        "measured_fpr",
+        "ci95_low",
+        "ci95_high",
+        "theory_fpr",
+        "theory_in_ci95",
+        "instance_sd",
+        "theory_within_spread",
+        "target_fpr",
+        "rate_bound",
+        "measured_above_target",
+        "theory_above_target",
+        "memory_bits",
+        "bits_per_item",
+        "theory_bits_per_item",
+        "classic_bits_per_item",
+        "memory_ratio_to_classic",
+    ]);
+    let bar = progress::bar((Which::ALL.len() * marks.len()) as u64, "growth");
+    let mut fpr_chart = plot::Chart {
+        title: format!("Growing from n0 = {n0} to {n_max} items at P = {TARGET}"),
+        x_label: "items inserted n (log scale)".into(),
+        y_label: "false-positive rate (fraction of probes; log scale)".into(),
+        x_log: true,
+        y_log: true,
+        y_floor: 0.1 / n_probes as f64,
+        curves: Vec::new(),
+        references: vec![
+            (format!("target P = {TARGET}"), TARGET),
+            (
+                format!("P/(1 − r) = {:.4}: growable's bound", Which::Peer.bound()),
+                Which::Peer.bound(),
+            ),
+        ],
+    };
+    let mut memory_chart = plot::Chart {
+        title: format!("Memory while growing from n0 = {n0}, P = {TARGET}"),
+        x_label: "items inserted n (log scale)".into(),
+        y_label: "bits per item".into(),
+        x_log: true,
+        ..plot::Chart::default()
+    };
+    for which in Which::ALL {
+        let seed = sub_seed(ctx.seed, &format!("growth/{}", which.name()));
+        let mut filter = Grower::build(which, n0, seed)?;
+        let mut fpr_curve = plot::Curve {
+            label: which.name().into(),
+            theory: theory_line(which, n0, n_max),
+            points: Vec::new(),
+        };
+        let mut mem_curve = plot::Curve {
+            label: which.name().into(),
+            theory: memory_line(which, n0, n_max)?,
+            points: Vec::new(),
+        };
+        let mut inserted = 0u64;
+        for &mark in &marks {
+            let n = n0 * mark;
+            for &key in &keys[inserted as usize..n as usize] {
+                filter.insert(key)?;
+            }
+            inserted = n;
+            let hits = probe_keys.iter().filter(|&&q| filter.contains(q)).count() as u64;
+            let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
+            let measured = hits as f64 / n_probes as f64;
+            let st = state(which, &filter, n0, n)?;
+            let (classic_bits, _) =
+                theory::classic::size_for(n, TARGET).map_err(|e| e.to_string())?;
+            table.push(vec![
+                which.name().into(),
+                GROWTH.to_string(),
+                which.ratio().to_string(),
+                n0.to_string(),
+                n.to_string(),
+                mark.to_string(),
+                st.layers.to_string(),
+                n_probes.to_string(),
+                hits.to_string(),
+                rate(measured),
+                rate(lo),
+                rate(hi),
+                rate(st.theory),
+                yes_no((lo..=hi).contains(&st.theory)).into(),
+                rate(st.spread),
+                yes_no(within_spread(measured, st.theory, st.spread, n_probes)).into(),
+                TARGET.to_string(),
+                rate(which.bound()),
+                above(lo, hi, TARGET).into(),
+                yes_no(st.theory > TARGET).into(),
+                st.bits.to_string(),
+                fixed(st.bits as f64 / n as f64),
+                fixed(st.theory_bits as f64 / n as f64),
+                fixed(classic_bits as f64 / n as f64),
+                fixed(st.bits as f64 / classic_bits as f64),
+            ]);
+            fpr_curve.points.push((n as f64, lo, measured, hi));
+            let bpi = st.bits as f64 / n as f64;
+            mem_curve.points.push((n as f64, bpi, bpi, bpi));
+            bar.inc(1);
+        }
+        fpr_chart.curves.push(fpr_curve);
+        memory_chart.curves.push(mem_curve);
+    }
+    bar.finish_and_clear();
+    let classic_line = marks
+        .iter()
+        .map(|&mark| {
+            let n = n0 * mark;
+            theory::classic::size_for(n, TARGET).map(|(m, _)| (n as f64, m as f64 / n as f64))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    memory_chart.curves.push(plot::Curve {
+        label: "classic filter right-sized for n".into(),
+        theory: classic_line,
+        points: Vec::new(),
+    });
+    memory_chart.references.push((
+        format!(
+            "lower bound log2(1/P) = {:.2}",
+            theory::lower_bound_bits_per_item(TARGET)
+        ),
+        theory::lower_bound_bits_per_item(TARGET),
+    ));
+
+    let section = Section {
+        title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
+        body: body(&table, n0, n_max, n_probes),
+    };
+    Ok(Output::new(section)
+        .chart("growth_fpr.svg", plot::draw("growth_fpr.svg", &fpr_chart)?)
+        .chart(
+            "growth_memory.svg",
+            plot::draw("growth_memory.svg", &memory_chart)?,
+        )
+        .table("growth.csv", table))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_are_boundaries_and_midpoints() {
+        assert_eq!(checkpoints(4), vec![1, 2, 3, 5, 7, 11, 15]);
+        let all = checkpoints(LAYERS);
+        assert_eq!(all.last(), Some(&1023));
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    /// Ours and the preset keep the total at every checkpoint in theory.
+    #[test]
+    fn ours_stays_under_target_in_theory() {
+        for which in [Which::Ours, Which::Redis] {
+            for mark in checkpoints(LAYERS) {
+                let t = scalable_theory(100, GROWTH, TARGET, which.ratio(), 100 * mark);
+                assert!(t < TARGET, "{} at {mark}: {t}", which.name());
+            }
+        }
+    }
+}
