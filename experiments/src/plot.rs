@@ -7,6 +7,8 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
+use crate::exp::Error;
+
 /// One subject: its theory as a line, its measurements as points.
 #[derive(Debug, Clone, Default)]
 pub struct Curve {
@@ -42,12 +44,13 @@ pub struct Chart {
 }
 
 /// `chart` as SVG; `name` (its file name) labels an error.
-pub fn draw(name: &str, chart: &Chart) -> Result<String, String> {
+pub fn draw(name: &str, chart: &Chart) -> Result<String, Error> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (820, 560)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let err = |e: Box<dyn std::error::Error>| format!("plot {name}: {e}");
+        // plotters' errors are not Send: their messages are kept.
+        let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
+        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
         let (x0, x1) = x_range(chart);
         let (y0, y1) = y_range(chart);
         match (chart.x_log, chart.y_log) {
@@ -57,7 +60,7 @@ pub fn draw(name: &str, chart: &Chart) -> Result<String, String> {
             (false, false) => panel(&root, chart, x0..x1, y0..y1),
         }
         .map_err(err)?;
-        root.present().map_err(|e| format!("plot {name}: {e}"))?;
+        root.present().map_err(|e| err(Box::new(e)))?;
     }
     Ok(svg)
 }
@@ -259,8 +262,9 @@ pub struct CategoryChart {
 /// `chart` as SVG, with a log y axis spanning every value (no value is
 /// drawn at the floor: zeros are left out and the caller says so); `name`
 /// (its file name) labels an error.
-pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, String> {
-    let err = |e: Box<dyn std::error::Error>| format!("plot {name}: {e}");
+pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, Error> {
+    // plotters' errors are not Send: their messages are kept.
+    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1080, 620)).into_drawing_area();

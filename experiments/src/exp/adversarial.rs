@@ -31,7 +31,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 
 use super::seeds::{Keys, StrTable, fill};
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
@@ -139,7 +139,7 @@ fn string_candidates(seed: u64, budget: u64) -> impl Iterator<Item = String> {
 }
 
 /// Runs the experiment: `adversarial.csv` and the report section.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let n = ctx.scale.capacity() as u64;
     let want = wanted(ctx.scale);
     // At a 1% rate a search needs about 100 candidates per item; the budget
@@ -155,11 +155,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let mut victim = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("victim"))
         .build()
-        .map_err(|e| format!("adversarial victim: {e}"))?;
+        .map_err(Error::filter("adversarial victim"))?;
     for key in &keys {
         victim
             .insert(key)
-            .map_err(|e| format!("adversarial victim: {e}"))?;
+            .map_err(Error::filter("adversarial victim"))?;
     }
     let (m, k) = (victim.num_bits(), victim.num_hashes());
     let victim_fpr = theory::classic::fpr(m as f64, n as f64, f64::from(k));
@@ -167,7 +167,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
 
     // A: a snapshot of the victim, key included.
     let copy: BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
-        .map_err(|e| format!("adversarial snapshot: {e}"))?;
+        .map_err(Error::filter("adversarial snapshot"))?;
     let (found, tested, seconds) = search(probes(seed("a"), budget as usize), want, |c| {
         copy.contains(c)
     });
@@ -190,7 +190,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let mut guess: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("guessed key"))
         .build()
-        .map_err(|e| format!("adversarial guess: {e}"))?;
+        .map_err(Error::filter("adversarial guess"))?;
     guess.extend(&keys);
     let (found, tested, seconds) = search(probes(seed("b"), budget as usize), want, |c| {
         guess.contains(c)
@@ -230,7 +230,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let mut rotated: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("rotated key"))
         .build()
-        .map_err(|e| format!("adversarial rotation: {e}"))?;
+        .map_err(Error::filter("adversarial rotation"))?;
     rotated.extend(&keys);
     let passed = found.iter().filter(|c| rotated.contains(*c)).count() as u64;
     attacks.push(Attack {
@@ -250,7 +250,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     // Guava's strategy: MurmurHash3 with the fixed seed 0, long items.
     // `Funnels.longFunnel()` puts a long's eight little-endian bytes: the
     // bits of the u64 key, read as an i64.
-    let mut guava = GuavaBloomFilter::create(LongFunnel, n, TARGET).map_err(|e| e.to_string())?;
+    let mut guava = GuavaBloomFilter::create(LongFunnel, n, TARGET)
+        .map_err(Error::filter("adversarial: Guava create(longFunnel)"))?;
     for &key in &keys {
         guava.put(&(key as i64));
     }

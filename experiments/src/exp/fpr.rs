@@ -9,7 +9,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
@@ -36,7 +36,7 @@ struct Point {
 
 /// Runs the experiment: `fpr.csv`, `fpr.svg` (every variant at 1%) and one
 /// `fpr_<variant>.svg` per variant.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let mut table = Table::new(&[
@@ -156,7 +156,7 @@ fn measure(
     n_probes: usize,
     seed: u64,
     part: &str,
-) -> Result<Vec<Point>, String> {
+) -> Result<Vec<Point>, Error> {
     let max_items = (capacity as f64 * LOADS[LOADS.len() - 1]).round() as usize;
     let keys = members(sub_seed(seed, &format!("{part}/members")), max_items);
     let mut points = Vec::new();
@@ -171,7 +171,7 @@ fn measure(
                     full = true;
                     break;
                 }
-                Err(e) => return Err(format!("{part}: {e}")),
+                Err(e) => return Err(Error::filter(part)(e)),
             }
         }
         let f = &subject.filter;

@@ -1,11 +1,14 @@
 //! The experiments, one module each.
 
+pub use error::Error;
+
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::Table;
 
 pub mod adversarial;
 pub mod deletion;
+mod error;
 pub mod fpr;
 pub mod growth;
 pub mod guard;
@@ -66,7 +69,7 @@ pub struct Experiment {
     /// One line for `--help`.
     pub about: &'static str,
     /// The experiment.
-    pub run: fn(&Ctx) -> Result<Output, String>,
+    pub run: fn(&Ctx) -> Result<Output, Error>,
 }
 
 impl PartialEq for Experiment {

@@ -12,7 +12,7 @@ use bloomlab_testkit::stats::clopper_pearson;
 use plotters::prelude::*;
 
 use super::subject::{self, Kind};
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -44,7 +44,7 @@ struct Point {
 }
 
 /// Runs the experiment: `space.csv` and `space.svg`.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let bar = progress::bar((KINDS.len() * TARGETS.len()) as u64, "space");
@@ -58,7 +58,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
                 Ok(s) => s,
                 // A rate a variant cannot be built for is a finding, not a failure.
                 Err(e) => {
-                    skipped.push(e);
+                    skipped.push(e.to_string());
                     continue;
                 }
             };
@@ -75,7 +75,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
                 match s.filter.insert(k) {
                     Ok(_) => {}
                     Err(InsertError::Full) => break,
-                    Err(e) => return Err(format!("{part}: {e}")),
+                    Err(e) => return Err(Error::filter(part)(e)),
                 }
             }
             let f = &s.filter;
@@ -133,7 +133,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
         ]);
     }
     let mut svg = String::new();
-    draw(&mut svg, &points, n_probes).map_err(|e| format!("space.svg: {e}"))?;
+    draw(&mut svg, &points, n_probes).map_err(|e| Error::plot("space.svg")(e.to_string()))?;
 
     let predicted = predicted_crossover();
     let measured = measured_crossover(&points, n_probes);

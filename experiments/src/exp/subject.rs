@@ -1,6 +1,8 @@
 //! The filters under test, built by name and driven through `dyn Membership`.
 
 use bloomlab::prelude::*;
+
+use super::Error;
 use bloomlab::theory;
 
 /// A filter variant the experiments measure.
@@ -83,15 +85,14 @@ pub struct Subject {
 }
 
 /// Builds `kind` for `items` at rate `fpr`, its hash key from `seed`.
-pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, String> {
-    let err =
-        |e: &dyn std::fmt::Display| format!("{} for {items} items at {fpr}: {e}", kind.name());
+pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, Error> {
+    let err = format!("{} for {items} items at {fpr}", kind.name());
     Ok(match kind {
         Kind::Classic => {
             let f = BloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (m, k) = (f.num_bits(), f.num_hashes());
             classic_subject(Box::new(f), m, k)
         }
@@ -99,7 +100,7 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, S
             let f = AtomicBloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (m, k) = (f.num_bits(), f.num_hashes());
             classic_subject(Box::new(f), m, k)
         }
@@ -107,7 +108,7 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, S
             let f = CountingBloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (m, k, w) = (f.num_counters(), f.num_hashes(), f.counter_width());
             let mut s = classic_subject(Box::new(f), m, k);
             s.params = format!("counters={m} k={k} width={w}");
@@ -117,7 +118,7 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, S
             let f = BlockedBloomFilter::builder(items, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (blocks, k) = (f.num_blocks(), f.num_hashes());
             Subject {
                 filter: Box::new(f),
@@ -131,7 +132,7 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, S
             let f = ScalableBloomFilter::builder(n0, fpr)
                 .seed(seed)
                 .build()
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (s, r) = (f.growth_factor(), f.tightening_ratio());
             let n0 = n0 as u64;
             Subject {
@@ -153,7 +154,7 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, S
                         .seed(seed)
                         .build()
                 })
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
             let (fp, b, slots) = (f.fingerprint_bits(), f.bucket_size(), f.capacity());
             Subject {
                 filter: Box::new(f),

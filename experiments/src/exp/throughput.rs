@@ -9,13 +9,13 @@ use std::time::Instant;
 use bloomlab_testkit::keys::{members, probes};
 
 use super::subject::{self, Kind};
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::Table;
 
 /// Runs the experiment: `throughput.csv`.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let n = ctx.scale.capacity() * 10;
     let mut table = Table::new(&[
         "variant",
@@ -34,7 +34,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
         let misses: Vec<u64> = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n).collect();
         let t = Instant::now();
         for k in &keys {
-            s.filter.insert(k).map_err(|e| format!("{part}: {e}"))?;
+            s.filter.insert(k).map_err(Error::filter(&part))?;
         }
         let insert = t.elapsed().as_nanos() as f64 / n as f64;
         let f = &s.filter;

@@ -9,7 +9,7 @@ use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{Table, fixed, rate};
@@ -18,7 +18,7 @@ use crate::table::{Table, fixed, rate};
 pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
 
 /// Runs the experiment: `tradeoff.csv` and the report's first table.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
     let mut table = Table::new(&[
@@ -45,7 +45,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
             let mut s = subject::build(kind, capacity, p, sub_seed(ctx.seed, &part))?;
             let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
             for k in &keys {
-                s.filter.insert(k).map_err(|e| format!("{part}: {e}"))?;
+                s.filter.insert(k).map_err(Error::filter(&part))?;
             }
             let f = &s.filter;
             let hits = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n_probes)
@@ -110,40 +110,40 @@ fn theory_bits_per_item(kind: Kind, p: f64, s: &subject::Subject) -> f64 {
 
 /// Bytes the variant's constructor allocates for `n` items at rate `p`
 /// (the scalable filter: the layers theory says it holds after growing from n/10).
-fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, String> {
-    let err = |e: &dyn std::fmt::Display| format!("{} memory for {n} at {p}: {e}", kind.name());
+fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, Error> {
+    let err = format!("{} memory for {n} at {p}", kind.name());
     // Building allocates zeroed tables, which the OS maps lazily: nothing is touched.
     Ok(match kind {
         Kind::Classic => BloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
-            .map_err(|e| err(&e))?
+            .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Atomic => AtomicBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
-            .map_err(|e| err(&e))?
+            .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Blocked => BlockedBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
-            .map_err(|e| err(&e))?
+            .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Counting => CountingBloomFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
-            .map_err(|e| err(&e))?
+            .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Cuckoo => CuckooFilter::<u64>::builder(n, p)
             .seed(0)
             .build()
             .or_else(|_| CuckooFilter::builder(n, p).bucket_size(2).seed(0).build())
-            .map_err(|e| err(&e))?
+            .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Scalable => {
             let bits = theory::scalable::bits_after((n as u64 / 10).max(1), 2, p, 0.85, n as u64)
-                .map_err(|e| err(&e))?;
-            usize::try_from(bits.div_ceil(8)).map_err(|e| err(&e))?
+                .map_err(Error::filter(&err))?;
+            usize::try_from(bits.div_ceil(8)).map_err(Error::filter(&err))?
         }
     })
 }

@@ -5,7 +5,7 @@ use super::*;
 /// Part 1: fill to capacity, then replace a random held item by a new one,
 /// `TURNOVER` × capacity times; check every held item after the fill and
 /// after each capacity's worth of replacements.
-pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, String> {
+pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
     let keys = members(
         sub_seed(ctx.seed, "deletion/churn/keys"),
         n * (TURNOVER + 1),

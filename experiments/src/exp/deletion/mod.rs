@@ -23,7 +23,7 @@ use bloomlab_testkit::keys::{self, members, probes};
 use bloomlab_testkit::stats::clopper_pearson;
 use rand::Rng;
 
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
@@ -77,7 +77,7 @@ pub const CRATE_REPEATS: usize = 3;
 
 /// Runs the experiment: `deletion.csv`, `deletion_wrongful.svg`,
 /// `deletion_overfill.svg`.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let bar = progress::bar(5, "deletion");
     let mut rows = churn(ctx, capacity)?;

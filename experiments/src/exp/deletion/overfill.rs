@@ -9,7 +9,7 @@ use super::*;
 /// reported present shares its fingerprint with a stored item in one of its
 /// buckets, which then counts as one of its copies (its ninth insert would
 /// be its eighth), and its unique insert would store nothing.
-pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, String> {
+pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     let half = slots / 2;
     let keys = members(sub_seed(ctx.seed, "deletion/duplicates/keys"), half + 64);
     let (held, candidates) = keys.split_at(half);
@@ -33,7 +33,9 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, String> {
         .copied()
         .filter(|&k| subjects.iter().all(|s| !s.contains(k)));
     let (Some(item), Some(unique)) = (absent.next(), absent.next()) else {
-        return Err("duplicates: no key is reported absent by both tables".into());
+        return Err(Error::Invariant(
+            "duplicates: no key is reported absent by both tables".into(),
+        ));
     };
     let mut rows = Vec::new();
     for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
@@ -175,7 +177,7 @@ pub(super) fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> Over
 pub(super) fn overfill(
     ctx: &Ctx,
     slots: usize,
-) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), String> {
+) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), Error> {
     let offered = (slots as f64 * OVERFILL).round() as usize;
     let keys = members(sub_seed(ctx.seed, "deletion/overfill/keys"), offered);
     let mut rows = Vec::new();

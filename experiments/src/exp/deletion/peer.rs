@@ -7,6 +7,8 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
 use bloomlab::prelude::*;
+
+use crate::exp::Error;
 use fastbloom_rs::{Deletable as _, FilterBuilder, Membership as _};
 
 /// A filter of the comparison.
@@ -121,20 +123,20 @@ impl Subject {
     /// `kind` sized for `items` at rate `fpr` by its own constructor (the
     /// `cuckoofilter` crate takes no rate: `with_capacity(items)`, 8-bit
     /// fingerprints).
-    pub fn for_items(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Self, String> {
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", kind.name());
+    pub fn for_items(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Self, Error> {
+        let err = kind.name();
         let inner = match kind {
             Kind::OursCounting => Inner::Counting(
                 CountingBloomFilter::builder(items, fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             ),
             Kind::OursCuckoo => Inner::Cuckoo(
                 CuckooFilter::builder(items, fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             ),
             // The peer hashes the key's bytes with xxh3 and takes no hasher.
             Kind::FastbloomCounting => Inner::Fastbloom(
@@ -146,40 +148,45 @@ impl Subject {
     }
 
     /// A counting filter of exactly `counters` 4-bit counters and `hashes` hashes.
-    pub fn with_counters(
-        kind: Kind,
-        counters: u64,
-        hashes: u32,
-        seed: u64,
-    ) -> Result<Self, String> {
+    pub fn with_counters(kind: Kind, counters: u64, hashes: u32, seed: u64) -> Result<Self, Error> {
         let inner = match kind {
             Kind::OursCounting => Inner::Counting(
                 CountingBloomFilter::builder_with_counters(counters, hashes)
                     .counter_width(4)
                     .seed(seed)
                     .build()
-                    .map_err(|e| format!("{}: {e}", kind.name()))?,
+                    .map_err(Error::filter(kind.name()))?,
             ),
             Kind::FastbloomCounting => Inner::Fastbloom(
                 FilterBuilder::from_size_and_hashes(counters, hashes).build_counting_bloom_filter(),
             ),
-            _ => return Err(format!("{} is not a counting filter", kind.name())),
+            _ => {
+                return Err(Error::Invariant(format!(
+                    "{} is not a counting filter",
+                    kind.name()
+                )));
+            }
         };
         Ok(Self::wrap(kind, inner))
     }
 
     /// A cuckoo filter of exactly `slots` slots (a power of two, 4 a
     /// bucket) with 8-bit fingerprints, the `cuckoofilter` crate's width.
-    pub fn with_slots(kind: Kind, slots: usize, seed: u64) -> Result<Self, String> {
+    pub fn with_slots(kind: Kind, slots: usize, seed: u64) -> Result<Self, Error> {
         let inner = match kind {
             Kind::OursCuckoo => Inner::Cuckoo(
                 CuckooFilter::builder_with_buckets(crate_buckets(slots) as u64, 8)
                     .seed(seed)
                     .build()
-                    .map_err(|e| format!("{}: {e}", kind.name()))?,
+                    .map_err(Error::filter(kind.name()))?,
             ),
             Kind::CuckooCrate => Inner::Crate(cuckoofilter::CuckooFilter::with_capacity(slots)),
-            _ => return Err(format!("{} is not a cuckoo filter", kind.name())),
+            _ => {
+                return Err(Error::Invariant(format!(
+                    "{} is not a cuckoo filter",
+                    kind.name()
+                )));
+            }
         };
         Ok(Self::wrap(kind, inner))
     }
@@ -250,11 +257,18 @@ impl Subject {
 
     /// Inserts `key` only if it is not reported present: ours
     /// `insert_unique`, the crate's `test_and_add`. `true` if it was stored.
-    pub fn insert_unique(&mut self, key: u64) -> Result<bool, String> {
+    pub fn insert_unique(&mut self, key: u64) -> Result<bool, Error> {
         match &mut self.inner {
-            Inner::Cuckoo(f) => f.insert_unique(&key).map_err(|e| e.to_string()),
-            Inner::Crate(f) => f.test_and_add(&key).map_err(|e| e.to_string()),
-            _ => Err(format!("{} has no unique insert", self.kind.name())),
+            Inner::Cuckoo(f) => f
+                .insert_unique(&key)
+                .map_err(Error::filter("cuckoo insert_unique")),
+            Inner::Crate(f) => f
+                .test_and_add(&key)
+                .map_err(Error::filter("cuckoofilter test_and_add")),
+            _ => Err(Error::Invariant(format!(
+                "{} has no unique insert",
+                self.kind.name()
+            ))),
         }
     }
 

@@ -19,7 +19,7 @@ pub(super) const SKIPPED: &str = "the model ignores removes skipped once an item
 
 /// Part 3: overload, remove all but the kept items, and count what the kept
 /// items lost and the rate paid.
-pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, String> {
+pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> {
     let n_probes = ctx.scale.probes();
     let mut rows = Vec::new();
     let mut cases: Vec<Overload> = OVERLOADS
@@ -57,7 +57,7 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, String>
             };
             let (m, k) = s
                 .counting_shape()
-                .ok_or_else(|| format!("{} has no counters", kind.name()))?;
+                .ok_or_else(|| Error::Invariant(format!("{} has no counters", kind.name())))?;
             let x = format!(
                 "{}: {} inserted and {} kept",
                 case.label, case.inserts, case.kept

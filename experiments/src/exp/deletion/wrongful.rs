@@ -33,7 +33,7 @@ pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
 }
 
 /// Part 2: remove false positives from a full filter and count the members lost.
-pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), String> {
+pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), Error> {
     let keys = members(sub_seed(ctx.seed, "deletion/wrongful/keys"), n);
     let max = (n / 20) as u64;
     let marks = wrongful_marks(max);

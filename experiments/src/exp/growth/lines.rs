@@ -22,14 +22,14 @@ pub(super) fn theory_line(which: Which, n0: u64, n_max: u64) -> Vec<(f64, f64)> 
 
 /// Bits per item the sizing rules predict over n0..n_max, on the grid of
 /// [`grid`]: the sawtooth of layers allocated whole.
-pub(super) fn memory_line(which: Which, n0: u64, n_max: u64) -> Result<Vec<(f64, f64)>, String> {
+pub(super) fn memory_line(which: Which, n0: u64, n_max: u64) -> Result<Vec<(f64, f64)>, Error> {
     grid(n0, n_max)
         .into_iter()
         .map(|n| {
             let bits = match which {
                 Which::Ours | Which::Redis => {
                     theory::scalable::bits_after(n0, GROWTH, TARGET, which.ratio(), n)
-                        .map_err(|e| e.to_string())?
+                        .map_err(Error::filter("growth: memory line"))?
                 }
                 Which::Peer => peer_layers(n0, n).iter().map(|l| l.bytes * 8).sum(),
             };

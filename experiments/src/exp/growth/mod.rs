@@ -13,7 +13,7 @@ use bloomlab_testkit::stats::clopper_pearson;
 use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
 
 use super::subject::scalable_theory;
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::plot;
 use crate::progress;
 use crate::report::Section;
@@ -69,14 +69,14 @@ pub fn checkpoints(layers: u32) -> Vec<u64> {
 }
 
 /// Runs the experiment: `growth.csv`, `growth_fpr.svg`, `growth_memory.svg`.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let n0 = initial_capacity(ctx.scale);
     let marks = checkpoints(LAYERS);
     let n_max = n0 * marks.last().copied().unwrap_or(1);
     let n_probes = ctx.scale.probes();
     let keys = members(
         sub_seed(ctx.seed, "growth/members"),
-        usize::try_from(n_max).map_err(|e| e.to_string())?,
+        usize::try_from(n_max).map_err(Error::size("growth: items"))?,
     );
     let probe_keys: Vec<u64> = probes(sub_seed(ctx.seed, "growth/probes"), n_probes).collect();
     let mut table = Table::new(&[
@@ -154,8 +154,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
             let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
             let measured = hits as f64 / n_probes as f64;
             let st = state(which, &filter, n0, n)?;
-            let (classic_bits, _) =
-                theory::classic::size_for(n, TARGET).map_err(|e| e.to_string())?;
+            let (classic_bits, _) = theory::classic::size_for(n, TARGET)
+                .map_err(Error::filter("growth: classic sizing"))?;
             table.push(vec![
                 which.name().into(),
                 GROWTH.to_string(),
@@ -199,7 +199,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
             theory::classic::size_for(n, TARGET).map(|(m, _)| (n as f64, m as f64 / n as f64))
         })
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+        .map_err(Error::filter("growth: memory"))?;
     memory_chart.curves.push(plot::Curve {
         label: "classic filter right-sized for n".into(),
         theory: classic_line,

@@ -49,15 +49,15 @@ pub(super) enum Grower {
 }
 
 impl Grower {
-    pub(super) fn build(which: Which, n0: u64, seed: u64) -> Result<Self, String> {
-        let n0_items = usize::try_from(n0).map_err(|e| e.to_string())?;
+    pub(super) fn build(which: Which, n0: u64, seed: u64) -> Result<Self, Error> {
+        let n0_items = usize::try_from(n0).map_err(Error::size("growth: initial capacity"))?;
         Ok(match which {
             Which::Ours | Which::Redis => {
                 let mut b = ScalableBloomFilter::builder(n0_items, TARGET).seed(seed);
                 if which == Which::Redis {
                     b = b.redisbloom();
                 }
-                Grower::Ours(b.build().map_err(|e| format!("{}: {e}", which.name()))?)
+                Grower::Ours(b.build().map_err(Error::filter(which.name()))?)
             }
             // The peer hashes with its own xxh3 and takes no hasher or key.
             Which::Peer => Grower::Peer(
@@ -69,9 +69,12 @@ impl Grower {
         })
     }
 
-    pub(super) fn insert(&mut self, key: u64) -> Result<(), String> {
+    pub(super) fn insert(&mut self, key: u64) -> Result<(), Error> {
         match self {
-            Grower::Ours(f) => f.insert(&key).map(drop).map_err(|e| e.to_string()),
+            Grower::Ours(f) => f
+                .insert(&key)
+                .map(drop)
+                .map_err(Error::filter("growth: insert")),
             Grower::Peer(f) => {
                 f.insert(key);
                 Ok(())
@@ -102,7 +105,7 @@ pub(super) struct State {
     pub(super) theory_bits: u64,
 }
 
-pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<State, String> {
+pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<State, Error> {
     Ok(match filter {
         Grower::Ours(f) => State {
             layers: f.layers().len(),
@@ -123,7 +126,7 @@ pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<St
             })),
             bits: f.memory_bytes() as u64 * 8,
             theory_bits: theory::scalable::bits_after(n0, GROWTH, TARGET, which.ratio(), n)
-                .map_err(|e| e.to_string())?,
+                .map_err(Error::filter("growth: layer sizing"))?,
         },
         Grower::Peer(f) => {
             let plan = peer_layers(n0, f.len() as u64);

@@ -83,48 +83,49 @@ impl Built {
         rows: u64,
         seed: u64,
         redis: Option<&str>,
-    ) -> Result<Self, String> {
-        let n = usize::try_from(rows).map_err(|e| e.to_string())?;
-        let err = |e: &dyn std::fmt::Display| format!("guard {}: {e}", guard.label);
+    ) -> Result<Self, Error> {
+        let n = usize::try_from(rows).map_err(Error::size("guard: rows"))?;
+        let err = format!("guard {}", guard.label);
         let mut filter = match guard.kind {
             Kind::None => return Ok(Built::None),
             Kind::Classic => Built::Plain(Box::new(
                 BloomFilter::builder(n, guard.fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             )),
             Kind::Blocked => Built::Plain(Box::new(
                 BlockedBloomFilter::builder(n, guard.fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             )),
             Kind::Counting => Built::Deleting(Box::new(
                 CountingBloomFilter::builder(n, guard.fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             )),
             Kind::Cuckoo => Built::Deleting(Box::new(
                 CuckooFilter::builder(n, guard.fpr)
                     .seed(seed)
                     .build()
-                    .map_err(|e| err(&e))?,
+                    .map_err(Error::filter(&err))?,
             )),
             Kind::RedisBloom | Kind::RedisCounting => {
-                let url = redis.ok_or_else(|| err(&"needs a redis-server"))?;
+                let url =
+                    redis.ok_or_else(|| Error::Invariant(format!("{err} needs a redis-server")))?;
                 let conn = redis::Client::open(url)
                     .and_then(|c| c.get_connection())
-                    .map_err(|e| err(&e))?;
+                    .map_err(Error::filter(&err))?;
                 let options = Options::new().seed(seed);
                 let ids: Vec<u64> = (0..rows).collect();
                 if guard.kind == Kind::RedisBloom {
                     let mut f =
                         RedisBloomFilter::create_with(conn, "guard-bloom", n, guard.fpr, options)
-                            .map_err(|e| err(&e))?;
+                            .map_err(Error::filter(&err))?;
                     for chunk in ids.chunks(10_000) {
-                        f.insert_batch(chunk).map_err(|e| err(&e))?;
+                        f.insert_batch(chunk).map_err(Error::filter(&err))?;
                     }
                     return Ok(Built::RedisBloom(f));
                 }
@@ -135,9 +136,9 @@ impl Built {
                     guard.fpr,
                     options,
                 )
-                .map_err(|e| err(&e))?;
+                .map_err(Error::filter(&err))?;
                 for chunk in ids.chunks(10_000) {
-                    f.insert_batch(chunk).map_err(|e| err(&e))?;
+                    f.insert_batch(chunk).map_err(Error::filter(&err))?;
                 }
                 return Ok(Built::RedisCounting(f));
             }
@@ -148,47 +149,55 @@ impl Built {
         Ok(filter)
     }
 
-    pub(super) fn contains(&mut self, id: u64) -> Result<bool, String> {
+    pub(super) fn contains(&mut self, id: u64) -> Result<bool, Error> {
         match self {
             Built::None => Ok(true),
             Built::Plain(f) => Ok(f.contains(&id)),
             Built::Deleting(f) => Ok(f.contains(&id)),
-            Built::RedisBloom(f) => f.contains(&id).map_err(|e| e.to_string()),
-            Built::RedisCounting(f) => f.contains(&id).map_err(|e| e.to_string()),
+            Built::RedisBloom(f) => f
+                .contains(&id)
+                .map_err(Error::filter("guard: Redis lookup")),
+            Built::RedisCounting(f) => f
+                .contains(&id)
+                .map_err(Error::filter("guard: Redis lookup")),
         }
     }
 
-    pub(super) fn insert(&mut self, id: u64) -> Result<(), String> {
-        let what = |e: &dyn std::fmt::Display| format!("inserting {id} into the guard: {e}");
+    pub(super) fn insert(&mut self, id: u64) -> Result<(), Error> {
+        let what = format!("inserting {id} into the guard");
         match self {
             Built::None => Ok(()),
-            Built::Plain(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
-            Built::Deleting(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
-            Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
-            Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(|e| what(&e)),
+            Built::Plain(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::Deleting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
         }
     }
 
     /// Removes a deleted row's id where the filter can; a classic filter
     /// keeps it (a stale entry).
-    pub(super) fn remove(&mut self, id: u64) -> Result<(), String> {
-        let what = |e: &dyn std::fmt::Display| format!("removing {id} from the guard: {e}");
+    pub(super) fn remove(&mut self, id: u64) -> Result<(), Error> {
+        let what = format!("removing {id} from the guard");
         match self {
             Built::None | Built::Plain(_) | Built::RedisBloom(_) => Ok(()),
-            Built::Deleting(f) => f.remove(&id).map_err(|e| what(&e)),
-            Built::RedisCounting(f) => f.remove(&id).map_err(|e| what(&e)),
+            Built::Deleting(f) => f.remove(&id).map_err(Error::filter(&what)),
+            Built::RedisCounting(f) => f.remove(&id).map_err(Error::filter(&what)),
         }
     }
 
     /// The rate theory predicts at the present load; 1 for no guard, which
     /// lets every absent id through.
-    pub(super) fn expected_fpr(&mut self) -> Result<f64, String> {
+    pub(super) fn expected_fpr(&mut self) -> Result<f64, Error> {
         match self {
             Built::None => Ok(1.0),
             Built::Plain(f) => Ok(f.expected_fpr()),
             Built::Deleting(f) => Ok(f.expected_fpr()),
-            Built::RedisBloom(f) => f.expected_fpr().map_err(|e| e.to_string()),
-            Built::RedisCounting(f) => f.expected_fpr().map_err(|e| e.to_string()),
+            Built::RedisBloom(f) => f
+                .expected_fpr()
+                .map_err(Error::filter("guard: Redis expected rate")),
+            Built::RedisCounting(f) => f
+                .expected_fpr()
+                .map_err(Error::filter("guard: Redis expected rate")),
         }
     }
 
@@ -203,10 +212,14 @@ impl Built {
     }
 
     /// Deletes a Redis filter's keys; in-process filters just drop.
-    pub(super) fn discard(self) -> Result<(), String> {
+    pub(super) fn discard(self) -> Result<(), Error> {
         match self {
-            Built::RedisBloom(mut f) => f.delete().map_err(|e| e.to_string()),
-            Built::RedisCounting(mut f) => f.delete().map_err(|e| e.to_string()),
+            Built::RedisBloom(mut f) => f
+                .delete()
+                .map_err(Error::filter("guard: deleting the Redis filter")),
+            Built::RedisCounting(mut f) => f
+                .delete()
+                .map_err(Error::filter("guard: deleting the Redis filter")),
             _ => Ok(()),
         }
     }

@@ -27,7 +27,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Zipf};
 use rusqlite::OptionalExtension;
 
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::plot;
 use crate::progress;
 use crate::report::Section;
@@ -75,7 +75,7 @@ pub fn sizes(scale: Scale) -> (u64, usize) {
 
 /// Starts the Redis the experiment uses, or says why the LRU runs instead.
 /// Only a missing `redis-server` falls back; any other failure is an error.
-fn start_redis() -> Result<(Option<RedisServer>, String), String> {
+fn start_redis() -> Result<(Option<RedisServer>, String), Error> {
     match RedisServer::start_with(&[("appendonly", "no"), ("save", "")]) {
         Ok(server) => {
             let note = format!(
@@ -91,7 +91,7 @@ fn start_redis() -> Result<(Option<RedisServer>, String), String> {
              Redis cache and the two Redis guards did not run"
                 .into(),
         )),
-        Err(e) => Err(format!("guard: starting redis-server: {e}")),
+        Err(e) => Err(Error::store("guard: starting redis-server")(e)),
     }
 }
 
@@ -110,7 +110,7 @@ fn redis_version(server: &RedisServer) -> String {
 }
 
 /// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let (n_rows, requests) = sizes(ctx.scale);
     let (server, cache_note) = start_redis()?;
     let filter_url = server.as_ref().map(RedisServer::url);
@@ -120,7 +120,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
             Cache::Redis(
                 redis::Client::open(url)
                     .and_then(|c| c.get_connection())
-                    .map_err(|e| format!("guard: connecting to the cache: {e}"))?,
+                    .map_err(Error::store("guard: connecting to the cache"))?,
             )
         }
         None => Cache::Lru(lru::LruCache::unbounded()),
@@ -128,7 +128,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     let scratch = tempfile::Builder::new()
         .prefix(".guard-db-")
         .tempdir()
-        .map_err(|e| format!("guard: a temporary folder for the database: {e}"))?;
+        .map_err(Error::store("guard: a temporary folder for the database"))?;
     let db = Database::create(&scratch.path().join("rows.sqlite"), n_rows)?;
 
     let workloads = Workload::all();
@@ -183,14 +183,14 @@ pub fn run(ctx: &Ctx) -> Result<Output, String> {
     drop(db);
     scratch
         .close()
-        .map_err(|e| format!("guard: removing the temporary database: {e}"))?;
+        .map_err(Error::store("guard: removing the temporary database"))?;
 
     let wrong: u64 = rows.iter().map(|r| r.tally.wrong_answers).sum();
     if wrong > 0 {
-        return Err(format!(
+        return Err(Error::Invariant(format!(
             "guard: {wrong} requests were answered wrongly (a guard hid a row, or the cache \
-             served a deleted one): a bug, not a measurement"
-        ));
+             served a deleted one)"
+        )));
     }
     let t = table(&rows, n_rows, cache.name());
     let queries = plot::draw_categories("guard_queries.svg", &queries_chart(&rows))?;

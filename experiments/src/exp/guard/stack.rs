@@ -31,7 +31,7 @@ impl Stack<'_> {
         &mut self,
         id: u64,
         tally: &mut Tally,
-    ) -> Result<(bool, Option<String>), String> {
+    ) -> Result<(bool, Option<String>), Error> {
         if !self.filter.contains(id)? {
             return Ok((false, None));
         }
@@ -43,7 +43,7 @@ impl Stack<'_> {
         &mut self,
         id: u64,
         tally: &mut Tally,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>, Error> {
         if let Some(row) = self.cache.get(id)? {
             tally.cache_hits += 1;
             return Ok(Some(row));
@@ -61,7 +61,7 @@ impl Stack<'_> {
         }
     }
 
-    pub(super) fn run(&mut self, ops: &[Op]) -> Result<Tally, String> {
+    pub(super) fn run(&mut self, ops: &[Op]) -> Result<Tally, Error> {
         let mut tally = Tally::default();
         for &op in ops {
             match op {

@@ -19,17 +19,17 @@ impl Cache {
         }
     }
 
-    pub(super) fn get(&mut self, id: u64) -> Result<Option<String>, String> {
+    pub(super) fn get(&mut self, id: u64) -> Result<Option<String>, Error> {
         match self {
             Cache::Redis(c) => redis::cmd("GET")
                 .arg(key(id))
                 .query(c)
-                .map_err(|e| format!("cache GET: {e}")),
+                .map_err(Error::store("cache GET")),
             Cache::Lru(c) => Ok(c.get(&id).cloned()),
         }
     }
 
-    pub(super) fn set(&mut self, id: u64, value: &str) -> Result<(), String> {
+    pub(super) fn set(&mut self, id: u64, value: &str) -> Result<(), Error> {
         match self {
             Cache::Redis(c) => redis::cmd("SET")
                 .arg(key(id))
@@ -37,7 +37,7 @@ impl Cache {
                 .arg("EX")
                 .arg(TTL_SECONDS)
                 .query(c)
-                .map_err(|e| format!("cache SET: {e}")),
+                .map_err(Error::store("cache SET")),
             Cache::Lru(c) => {
                 c.put(id, value.to_owned());
                 Ok(())
@@ -45,12 +45,12 @@ impl Cache {
         }
     }
 
-    pub(super) fn del(&mut self, id: u64) -> Result<(), String> {
+    pub(super) fn del(&mut self, id: u64) -> Result<(), Error> {
         match self {
             Cache::Redis(c) => redis::cmd("DEL")
                 .arg(key(id))
                 .query(c)
-                .map_err(|e| format!("cache DEL: {e}")),
+                .map_err(Error::store("cache DEL")),
             Cache::Lru(c) => {
                 c.pop(&id);
                 Ok(())
@@ -58,11 +58,11 @@ impl Cache {
         }
     }
 
-    pub(super) fn clear(&mut self) -> Result<(), String> {
+    pub(super) fn clear(&mut self) -> Result<(), Error> {
         match self {
             Cache::Redis(c) => redis::cmd("FLUSHDB")
                 .query(c)
-                .map_err(|e| format!("cache FLUSHDB: {e}")),
+                .map_err(Error::store("cache FLUSHDB")),
             Cache::Lru(c) => {
                 c.clear();
                 Ok(())
@@ -90,47 +90,47 @@ impl Database {
     /// A database file at `path` holding the rows `0..rows`. WAL with
     /// `synchronous = NORMAL`, so that a delete commits without waiting for
     /// the disk (as a server's database would batch it).
-    pub(super) fn create(path: &Path, rows: u64) -> Result<Self, String> {
-        let sql = |e: rusqlite::Error| format!("SQLite {}: {e}", path.display());
-        let mut conn = rusqlite::Connection::open(path).map_err(sql)?;
+    pub(super) fn create(path: &Path, rows: u64) -> Result<Self, Error> {
+        let sql = || Error::store(format!("SQLite {}", path.display()));
+        let mut conn = rusqlite::Connection::open(path).map_err(sql())?;
         conn.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
              CREATE TABLE rows (id INTEGER PRIMARY KEY, name TEXT NOT NULL);",
         )
-        .map_err(sql)?;
-        let tx = conn.transaction().map_err(sql)?;
+        .map_err(sql())?;
+        let tx = conn.transaction().map_err(sql())?;
         {
             let mut insert = tx
                 .prepare("INSERT INTO rows (id, name) VALUES (?1, ?2)")
-                .map_err(sql)?;
+                .map_err(sql())?;
             for id in 0..rows {
-                insert.execute((id as i64, value_of(id))).map_err(sql)?;
+                insert.execute((id as i64, value_of(id))).map_err(sql())?;
             }
         }
-        tx.commit().map_err(sql)?;
+        tx.commit().map_err(sql())?;
         Ok(Self { conn })
     }
 
-    pub(super) fn get(&self, id: u64) -> Result<Option<String>, String> {
+    pub(super) fn get(&self, id: u64) -> Result<Option<String>, Error> {
         self.conn
             .prepare_cached("SELECT name FROM rows WHERE id = ?1")
             .and_then(|mut q| q.query_row([id as i64], |row| row.get(0)).optional())
-            .map_err(|e| format!("SQLite query of {id}: {e}"))
+            .map_err(Error::store(format!("SQLite query of {id}")))
     }
 
-    pub(super) fn delete(&self, id: u64) -> Result<(), String> {
+    pub(super) fn delete(&self, id: u64) -> Result<(), Error> {
         self.conn
             .prepare_cached("DELETE FROM rows WHERE id = ?1")
             .and_then(|mut q| q.execute([id as i64]))
             .map(drop)
-            .map_err(|e| format!("SQLite delete of {id}: {e}"))
+            .map_err(Error::store(format!("SQLite delete of {id}")))
     }
 
-    pub(super) fn insert(&self, id: u64) -> Result<(), String> {
+    pub(super) fn insert(&self, id: u64) -> Result<(), Error> {
         self.conn
             .prepare_cached("INSERT INTO rows (id, name) VALUES (?1, ?2)")
             .and_then(|mut q| q.execute((id as i64, value_of(id))))
             .map(drop)
-            .map_err(|e| format!("SQLite insert of {id}: {e}"))
+            .map_err(Error::store(format!("SQLite insert of {id}")))
     }
 }

@@ -85,20 +85,25 @@ pub(super) fn script(
     rows: u64,
     requests: usize,
     seed: u64,
-) -> Result<Vec<Op>, String> {
+) -> Result<Vec<Op>, Error> {
     let mut r = rng(sub_seed(seed, &format!("guard/{}", workload.name())));
     let mut fresh = probes(
         sub_seed(seed, &format!("guard/{}/absent", workload.name())),
         requests,
     );
-    let mut absent = || fresh.next().ok_or("ran out of absent ids");
+    let mut absent = || {
+        fresh
+            .next()
+            .ok_or_else(|| Error::Invariant("guard: ran out of absent ids".into()))
+    };
     let mut ops = Vec::with_capacity(requests + requests / 2);
     match workload.stream {
         Stream::Mixed {
             absent: share,
             zipf,
         } => {
-            let skew = Zipf::new(rows as f64, ZIPF_EXPONENT).map_err(|e| e.to_string())?;
+            let skew = Zipf::new(rows as f64, ZIPF_EXPONENT)
+                .map_err(Error::size("guard: Zipf distribution"))?;
             for _ in 0..requests {
                 let op = if r.random::<f64>() < share {
                     Op::Get {

@@ -3,7 +3,7 @@
 use super::*;
 
 /// E1: Guava `create(integerFunnel, 1000, 0.001)`, 0..999 in, 11000..20999 probed.
-pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let (n, p) = (1_000u64, 0.001);
     let doc_probes = 11_000..21_000;
     let ext = 11_000..11_000 + probe_count_i32(env)?;
@@ -55,7 +55,7 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
     let (m, k) = java_sizing(n, p);
     let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
         k,
     };
     let mut h4 = NaiveFilter::new(h4s);
@@ -103,12 +103,12 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     Ok(out)
 }
 
-pub(super) fn probe_count_i32(env: &Env<'_>) -> Result<i32, String> {
-    i32::try_from(env.probes).map_err(|e| format!("{} probes: {e}", env.probes))
+pub(super) fn probe_count_i32(env: &Env<'_>) -> Result<i32, Error> {
+    i32::try_from(env.probes).map_err(Error::size(format!("{} probes", env.probes)))
 }
 
 /// E2: the helper's one-argument constructor sizes for 0.03.
-pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
     let p = 0.03;
     let (m, k) = java_sizing(n, p);
@@ -121,7 +121,7 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let mut out = Vec::new();
 
     let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
         k,
     };
     let mut h4 = NaiveFilter::new(h4s);
@@ -172,7 +172,7 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 
 /// E3: Redisson `tryInit(10000, 0.001)`, "YuShiwen0".."YuShiwen9999" in,
 /// "xiaocheng0".."xiaocheng999" probed; `count()` = 9999.
-pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let (n, p) = (10_000u64, 0.001);
     let (m, k) = java_sizing(n, p);
     let (mk, pk) = (Keys::Prefixed("YuShiwen"), Keys::Prefixed("xiaocheng"));
@@ -180,7 +180,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let mut out = Vec::new();
 
     let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
         k,
     };
     let mut h4 = NaiveFilter::new(h4s);
@@ -265,7 +265,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, String> {
 }
 
 /// E4: Guava `create(integerFunnel, 1500, 0.01)`.
-pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let (n, p) = (1_500u64, 0.01);
     let ext = 1_500..1_500 + probe_count_i32(env)?;
     let doc_says = "Guava create(int; 1500; 0.01); when mightContain is true one can be 99% sure the item is in the set";

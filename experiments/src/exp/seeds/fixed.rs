@@ -7,14 +7,15 @@ use super::*;
 pub(super) const FIXED_TABLE_ITEMS: u64 = 1 << 21;
 
 /// E5: 10^8 addresses in 1.6·10^9 bits with 8 hashes, claimed below 1/10,000.
-pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, String> {
+pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Error> {
     let addresses = 100_000_000u64;
     let bits = 1_600_000_000u64;
     let k = 8u32;
     let table_bytes = addresses * 16;
     let filter_bytes = bits / 8;
     let theory_8 = theory::classic::fpr(bits as f64, addresses as f64, 8.0);
-    let k_opt = theory::classic::optimal_num_hashes(bits, addresses).map_err(|e| e.to_string())?;
+    let k_opt =
+        theory::classic::optimal_num_hashes(bits, addresses).map_err(Error::filter("E5 sizing"))?;
     let theory_opt = theory::classic::fpr(bits as f64, addresses as f64, f64::from(k_opt));
     let needed = theory::classic::bits_per_item(1e-4);
     let doc_says = "1e8 addresses: a hash table at 16 bytes each takes 1.6 GB; 1.6e9 bits (200 MB; 16 bits/item) with 8 hashes take 1/8 of that; false positives below 1/10000";
@@ -129,7 +130,7 @@ pub(super) fn fill_theory(m: u64, n: u64, k: u32) -> f64 {
 }
 
 /// H1 with `FIXED_TABLE_ITEMS` members of `mk`, probed with `pk`.
-pub(super) fn h1_on(env: &Env<'_>, mk: Keys, pk: Keys) -> Result<FixedTable, String> {
+pub(super) fn h1_on(env: &Env<'_>, mk: Keys, pk: Keys) -> Result<FixedTable, Error> {
     let strategy = Strategy::H1;
     let n = FIXED_TABLE_ITEMS;
     let mut t = NaiveFilter::new(strategy);
@@ -149,7 +150,7 @@ pub(super) fn h1_on(env: &Env<'_>, mk: Keys, pk: Keys) -> Result<FixedTable, Str
 
 /// E6 (and H2): 10^8 decimal strings into 2^30 bits with document 002's 8
 /// functions; at smaller scales the same 10.7 bits per item in a smaller table.
-pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let log2 = match env.ctx.scale {
         Scale::Quick => 20,
         Scale::Default => 24,
@@ -348,7 +349,7 @@ pub(super) fn poly_bound(seed: u64, digits: u32) -> u64 {
 pub(super) const ADDRESSES: &str = "random addresses";
 
 /// E5 with H1 and H3: E5's row (a) is H1's row on random addresses, measured once.
-pub(super) fn e5_h1_h3(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn e5_h1_h3(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let seed = seed_of(env.ctx, "h1h3");
     let emails = (
         Keys::member_emails(sub_seed(seed, "members")),
@@ -368,7 +369,7 @@ pub(super) fn h1_h3_fixed_tables(
     seed: u64,
     emails: (Keys, Keys),
     h1_addresses: FixedTable,
-) -> Result<Vec<Claim>, String> {
+) -> Result<Vec<Claim>, Error> {
     let n = FIXED_TABLE_ITEMS;
     let decimals = (Keys::Decimal(0), Keys::Decimal(n));
     let mut kinds = vec![(ADDRESSES, emails), ("decimal strings 0..n-1", decimals)];
@@ -472,12 +473,12 @@ pub(super) fn h1_h3_fixed_tables(
 }
 
 /// H4: document 000's helper (MITZ_32 double hashing) at capacity and 1%.
-pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
     let (m, k) = java_sizing(n, 0.01);
     let seed = seed_of(env.ctx, "h4");
     let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(|e| e.to_string())?,
+        bits: i32::try_from(m).map_err(Error::size("H4 bits"))?,
         k,
     };
     let mut t = NaiveFilter::new(h4s);

@@ -31,7 +31,7 @@ use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;
-use super::{Ctx, Output, sub_seed};
+use super::{Ctx, Error, Output, sub_seed};
 use crate::naive::{NaiveFilter, Strategy, java_string_hash, seeded_poly_hash};
 use crate::progress;
 use crate::report::Section;
@@ -65,13 +65,13 @@ struct Env<'a> {
 }
 
 /// Runs the experiment: `seeds.csv` and the report section.
-pub fn run(ctx: &Ctx) -> Result<Output, String> {
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let env = Env {
         ctx,
         probes: ctx.scale.probes() as u64,
         capacity: ctx.scale.capacity() as u64,
     };
-    type Group = fn(&Env<'_>) -> Result<Vec<Claim>, String>;
+    type Group = fn(&Env<'_>) -> Result<Vec<Claim>, Error>;
     let groups: [(&str, Group); 10] = [
         ("T", sizing_and_memory),
         ("T2 T3", rate_and_count),

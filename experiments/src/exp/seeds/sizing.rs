@@ -3,7 +3,7 @@
 use super::*;
 
 /// T1 (sizing) and T4 (memory of a million bits).
-pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let mut out = Vec::new();
     // (n, p, who sized it, what the document states about m and k)
     let cases: [(u64, f64, &str, &str); 3] = [
@@ -12,15 +12,15 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
         (1_500, 0.01, "E4 Guava create(1500; 0.01)", "(not stated)"),
     ];
     for (n, p, who, stated) in cases {
-        let err = |e: &dyn std::fmt::Display| format!("T1 {who}: {e}");
-        let m = theory::classic::optimal_num_bits(n, p).map_err(|e| err(&e))?;
-        let k = theory::classic::optimal_num_hashes(m, n).map_err(|e| err(&e))?;
+        let err = format!("T1 {who}");
+        let m = theory::classic::optimal_num_bits(n, p).map_err(Error::filter(&err))?;
+        let k = theory::classic::optimal_num_hashes(m, n).map_err(Error::filter(&err))?;
         let (jm, jk) = java_sizing(n, p);
         let t = theory::classic::fpr(m as f64, n as f64, f64::from(k));
         let f: BloomFilter<u64> = BloomFilter::builder(n as usize, p)
             .seed(0)
             .build()
-            .map_err(|e| err(&e))?;
+            .map_err(Error::filter(&err))?;
         let (om, ok) = (f.num_bits(), f.num_hashes());
         let ot = theory::classic::fpr(om as f64, n as f64, f64::from(ok));
         let agree = (jm, jk) == (m, k);
@@ -63,7 +63,7 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, String> {
     let f: BloomFilter<u64> = BloomFilter::builder_with_bits(bits, 7)
         .seed(0)
         .build()
-        .map_err(|e| format!("T4: {e}"))?;
+        .map_err(Error::filter("T4"))?;
     let ok = bytes == 125_000 && (kib - 122.0).abs() < 0.5 && f.memory_bytes() as u64 == bytes;
     out.push(
         Claim::new("T4", "a 1000000-bit array (004)")
@@ -100,13 +100,13 @@ pub(super) fn count_estimate_sd(m: f64, n: f64, k: f64) -> f64 {
 }
 
 /// T2 on a filter at capacity; T3 on the same filter.
-pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
     let seed = seed_of(env.ctx, "t2");
     let mut f = BloomFilter::builder(n as usize, 0.01)
         .seed(seed)
         .build()
-        .map_err(|e| format!("T2: {e}"))?;
+        .map_err(Error::filter("T2"))?;
     f.extend(members(sub_seed(seed, "members"), n as usize));
     let fp = probes(sub_seed(seed, "probes"), env.probes as usize)
         .filter(|q| f.contains(q))

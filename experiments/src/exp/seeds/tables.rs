@@ -75,8 +75,9 @@ impl IntTable for GuavaBloomFilter<IntegerFunnel> {
 
 /// Guava's `BloomFilter.create(integerFunnel, n, p)`: its sizing and its
 /// default strategy, `MURMUR128_MITZ_64`.
-pub(super) fn guava_ints(n: u64, p: f64) -> Result<GuavaBloomFilter<IntegerFunnel>, String> {
-    GuavaBloomFilter::create(IntegerFunnel, n, p).map_err(|e| e.to_string())
+pub(super) fn guava_ints(n: u64, p: f64) -> Result<GuavaBloomFilter<IntegerFunnel>, Error> {
+    GuavaBloomFilter::create(IntegerFunnel, n, p)
+        .map_err(Error::filter("Guava create(integerFunnel)"))
 }
 
 /// The seeds of document 002's eight functions (CLAIMS.md H2).
@@ -172,11 +173,13 @@ pub(super) fn hits_ints(table: &mut impl IntTable, range: Range<i32>) -> u64 {
 }
 
 /// bloomlab's filter of exactly `m` bits and `k` hashes, its key from `seed`.
-pub(super) fn ours<T: ?Sized>(m: u64, k: u32, seed: u64) -> Result<BloomFilter<T>, String> {
+pub(super) fn ours<T: ?Sized>(m: u64, k: u32, seed: u64) -> Result<BloomFilter<T>, Error> {
     BloomFilter::builder_with_bits(m, k)
         .seed(seed)
         .build()
-        .map_err(|e| format!("BloomFilter of {m} bits and {k} hashes: {e}"))
+        .map_err(Error::filter(format!(
+            "BloomFilter of {m} bits and {k} hashes"
+        )))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::*;
 
 /// V1–V6: the variants' caveats, on bloomlab's variants.
-pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
+pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
     let seed = seed_of(env.ctx, "v");
     let keys = members(sub_seed(seed, "members"), n as usize);
@@ -14,9 +14,9 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut f = CountingBloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v1"))
             .build()
-            .map_err(|e| format!("V1: {e}"))?;
+            .map_err(Error::filter("V1"))?;
         for key in &keys {
-            f.insert(key).map_err(|e| format!("V1: {e}"))?;
+            f.insert(key).map_err(Error::filter("V1"))?;
         }
         let (m, k) = (f.num_counters(), f.num_hashes());
         let attempts = env.probes / 10;
@@ -52,9 +52,9 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut f = CuckooFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v2"))
             .build()
-            .map_err(|e| format!("V2: {e}"))?;
+            .map_err(Error::filter("V2"))?;
         for key in &keys[..keys.len() / 2] {
-            f.insert(key).map_err(|e| format!("V2 fill: {e}"))?;
+            f.insert(key).map_err(Error::filter("V2 fill"))?;
         }
         let b = f.bucket_size();
         let trials = 200u64;
@@ -73,7 +73,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
             fewest = fewest.min(copies);
             most = most.max(copies);
             for _ in 0..copies {
-                f.remove(&q).map_err(|e| format!("V2 remove: {e}"))?;
+                f.remove(&q).map_err(Error::filter("V2 remove"))?;
             }
             restored &= f.len() == before;
             still_reported += usize::from(f.contains(&q));
@@ -105,9 +105,9 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
             .redisbloom()
             .seed(sub_seed(seed, "v3"))
             .build()
-            .map_err(|e| format!("V3: {e}"))?;
+            .map_err(Error::filter("V3"))?;
         for key in members(sub_seed(seed, "v3/members"), total as usize) {
-            f.insert(&key).map_err(|e| format!("V3 insert: {e}"))?;
+            f.insert(&key).map_err(Error::filter("V3 insert"))?;
         }
         let fp = probes(sub_seed(seed, "v3/probes"), env.probes as usize)
             .filter(|q| f.contains(q))
@@ -159,11 +159,11 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut blocked: BlockedBloomFilter<u64> = BlockedBloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v4"))
             .build()
-            .map_err(|e| format!("V4: {e}"))?;
+            .map_err(Error::filter("V4"))?;
         let plain: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v4"))
             .build()
-            .map_err(|e| format!("V4: {e}"))?;
+            .map_err(Error::filter("V4"))?;
         blocked.extend(&keys);
         let fp = probes(sub_seed(seed, "v4/probes"), env.probes as usize)
             .filter(|q| blocked.contains(q))
@@ -203,7 +203,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut f: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v5"))
             .build()
-            .map_err(|e| format!("V5: {e}"))?;
+            .map_err(Error::filter("V5"))?;
         f.extend(&keys);
         let known = env.probes / 10;
         let whitelist: HashSet<u64> = probes(sub_seed(seed, "v5/known"), known as usize)
@@ -252,10 +252,10 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, String> {
         let mut f: BloomFilter<u64> = BloomFilter::builder(n as usize, 0.01)
             .seed(sub_seed(seed, "v6"))
             .build()
-            .map_err(|e| format!("V6: {e}"))?;
+            .map_err(Error::filter("V6"))?;
         f.extend(&keys);
         let bytes = f.to_bytes();
-        let back = BloomFilter::from_bytes(&bytes).map_err(|e| format!("V6 decode: {e}"))?;
+        let back = BloomFilter::from_bytes(&bytes).map_err(Error::filter("V6 decode"))?;
         let same_answers = probes(sub_seed(seed, "v6/probes"), env.probes as usize)
             .all(|q| f.contains(&q) == back.contains(&q));
         let mut corrupt = bytes.clone();
