@@ -6,12 +6,12 @@ pub mod report;
 
 /// `n` member keys (top bit clear) from `seed`.
 pub fn members(seed: u64, n: usize) -> Vec<u64> {
-    bloomlab_testkit::keys::members(seed, n)
+    bloomlab_lab::keys::members(seed, n)
 }
 
 /// `n` non-member keys (top bit set) from `seed`: never a member.
 pub fn others(seed: u64, n: usize) -> Vec<u64> {
-    bloomlab_testkit::keys::probes(seed, n).collect()
+    bloomlab_lab::keys::probes(seed, n).collect()
 }
 
 /// `n` members and `n` non-members from one seed.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bloomlab_testkit::stats::clopper_pearson;
+use bloomlab_lab::stats::clopper_pearson;
 
 /// The chance that the test fails on a correct implementation, over all
 /// rows together: each row's Clopper–Pearson interval (exact, from the

@@ -13,7 +13,7 @@
 
 pub mod conformance;
 pub mod fuzz;
-pub mod keys;
 pub mod machine;
-pub mod redis_server;
-pub mod stats;
+
+// Kept in bloomlab-lab, which the experiments and benches use at run time.
+pub use bloomlab_lab::{keys, redis_server, stats};

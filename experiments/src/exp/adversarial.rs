@@ -27,8 +27,8 @@ use std::time::Instant;
 
 use bloomlab::prelude::*;
 use bloomlab::theory;
-use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::{binomial_interval, clopper_pearson};
 
 use super::seeds::{Keys, StrTable, fill};
 use super::{Ctx, Error, Output, sub_seed};
@@ -564,13 +564,13 @@ mod tests {
         let (found, _, _) = search(probes(5, 1_000_000), 500, |c| guess.contains(c));
         let passed = found.iter().filter(|c| victim.contains(*c)).count() as u64;
         // Under a guessed key the crafted items pass at the base rate: the
-        // count is binomial(500, fpr); 99.9% bound from the testkit.
+        // count is binomial(500, fpr); 99.9% bound from bloomlab-lab.
         let p = theory::classic::fpr(
             victim.num_bits() as f64,
             n as f64,
             f64::from(victim.num_hashes()),
         );
-        let upper = bloomlab_testkit::stats::binomial_upper(500, p, 0.999);
+        let upper = bloomlab_lab::stats::binomial_upper(500, p, 0.999);
         assert!(passed <= upper, "{passed} > {upper}");
     }
 

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use bloomlab_core::InsertError;
-use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::clopper_pearson;
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::clopper_pearson;
 
 use super::subject::{self, Kind};
 use super::{Ctx, Error, Output, sub_seed};

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
-use bloomlab_testkit::keys::{members, probes};
+use bloomlab_lab::keys::{members, probes};
 
 use super::subject::{self, Kind};
 use super::{Ctx, Error, Output, sub_seed};

@@ -19,8 +19,8 @@
 use std::fmt::Write as _;
 
 use bloomlab::theory;
-use bloomlab_testkit::keys::{self, members, probes};
-use bloomlab_testkit::stats::clopper_pearson;
+use bloomlab_lab::keys::{self, members, probes};
+use bloomlab_lab::stats::clopper_pearson;
 use rand::Rng;
 
 use super::{Ctx, Error, Output, sub_seed};

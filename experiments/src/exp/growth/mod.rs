@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use bloomlab::prelude::*;
 use bloomlab::theory;
-use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::clopper_pearson;
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::clopper_pearson;
 use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
 
 use super::subject::scalable_theory;

@@ -19,10 +19,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use bloomlab::prelude::*;
+use bloomlab_lab::keys::{probes, rng};
+use bloomlab_lab::redis_server::RedisServer;
+use bloomlab_lab::stats::clopper_pearson;
 use bloomlab_redis::{Options, RedisBloomFilter, RedisCountingBloomFilter};
-use bloomlab_testkit::keys::{probes, rng};
-use bloomlab_testkit::redis_server::RedisServer;
-use bloomlab_testkit::stats::clopper_pearson;
 use rand::Rng;
 use rand_distr::{Distribution, Zipf};
 use rusqlite::OptionalExtension;

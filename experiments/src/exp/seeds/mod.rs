@@ -26,8 +26,8 @@ use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_core::hash::{Positions, mix64};
 use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
-use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::{binomial_interval, clopper_pearson};
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::{binomial_interval, clopper_pearson};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;

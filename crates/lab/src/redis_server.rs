@@ -12,7 +12,7 @@
 //! server's log where that helps.
 //!
 //! ```
-//! use bloomlab_testkit::redis_server::RedisServer;
+//! use bloomlab_lab::redis_server::RedisServer;
 //!
 //! let mut server = RedisServer::start()?;
 //! server.command(&["SET", "greeting", "hello"])?;
