@@ -41,13 +41,16 @@ pub struct Chart {
     pub curves: Vec<Curve>,
     /// Horizontal dashed lines: (legend text, y).
     pub references: Vec<(String, f64)>,
+    /// Set the series' points a little apart on x, for charts whose series
+    /// are measured at the same x with nearly the same value.
+    pub dodge: bool,
 }
 
 /// `chart` as SVG; `name` (its file name) labels an error.
 pub fn draw(name: &str, chart: &Chart) -> Result<String, Error> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (820, 560)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (1060, 580)).into_drawing_area();
         // plotters' errors are not Send: their messages are kept.
         let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
         root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
@@ -146,72 +149,180 @@ where
     let mut ctx = ChartBuilder::on(area)
         .caption(&chart.title, ("sans-serif", 20))
         .margin(14)
+        // Room on the right for the legend, so that it hides no point.
+        .margin_right(LEGEND_WIDTH)
         .x_label_area_size(44)
         .y_label_area_size(74)
         .build_cartesian_2d(x, y)?;
-    let y_lo = ctx.y_range().start;
-    let clamp = |v: f64| if v < y_lo { y_lo } else { v };
+    let (y_lo, y_hi) = (ctx.y_range().start, ctx.y_range().end);
+    let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
+    // A log axis of a decade or two gets labels between the powers of ten
+    // (plotters adds them only when asked for many).
+    let y_labels = if chart.y_log && (y_hi / y_lo).log10() <= 2.5 {
+        30
+    } else {
+        12
+    };
     ctx.configure_mesh()
         .x_desc(&chart.x_label)
         .y_desc(&chart.y_label)
+        .x_labels(10)
+        .y_labels(y_labels)
         .x_label_formatter(&tick)
         .y_label_formatter(&tick)
         .draw()?;
 
+    let count = chart.curves.len().max(1) as f64;
     for (i, curve) in chart.curves.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let legend = move |(x, y): (i32, i32)| {
-            PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-        };
-        if curve.theory.is_empty() {
-            ctx.draw_series(
-                curve
-                    .points
-                    .iter()
-                    .map(|&(x, _, y, _)| Circle::new((x, clamp(y)), 3, color.filled())),
-            )?
-            .label(&curve.label)
-            .legend(legend);
-        } else {
-            ctx.draw_series(LineSeries::new(
-                curve.theory.iter().map(|&(x, y)| (x, clamp(y))),
-                color.stroke_width(2),
-            ))?
-            .label(&curve.label)
-            .legend(legend);
+        let color = SAFE[i % SAFE.len()];
+        // Theory below the axis is not drawn (a clamped line would look
+        // like a value): the line is cut into the runs above it.
+        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for &(x, y) in &curve.theory {
+            if y.is_finite() && y >= y_lo {
+                if let Some(run) = runs.last_mut() {
+                    run.push((x, y));
+                }
+            } else if runs.last().is_some_and(|r| !r.is_empty()) {
+                runs.push(Vec::new());
+            }
         }
-        ctx.draw_series(curve.points.iter().map(|&(x, lo, y, hi)| {
-            ErrorBar::new_vertical(
-                x,
-                clamp(lo),
-                clamp(y),
-                clamp(hi),
-                color.filled().stroke_width(1),
-                7,
-            )
-        }))?;
-    }
-    let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
-    for (j, (label, y)) in chart.references.iter().enumerate() {
-        let color = if j == 0 {
-            BLACK
+        for run in runs.into_iter().filter(|r| r.len() > 1) {
+            let style = color.stroke_width(2);
+            match i % 3 {
+                0 => drop(ctx.draw_series(LineSeries::new(run, style))?),
+                1 => drop(ctx.draw_series(DashedLineSeries::new(run, 10, 6, style))?),
+                _ => drop(ctx.draw_series(DashedLineSeries::new(run, 3, 4, style))?),
+            }
+        }
+        // Series sharing an x are set a little apart, so that none hides another.
+        let offset = if chart.dodge {
+            i as f64 - (count - 1.0) / 2.0
         } else {
-            RGBColor(120, 120, 120)
+            0.0
         };
+        let dodge = |x: f64| {
+            if chart.x_log {
+                x * (1.0 + 0.04 * offset)
+            } else {
+                x + 0.003 * (x1 - x0) * offset
+            }
+        };
+        let (seen, unseen): (Vec<_>, Vec<_>) = curve
+            .points
+            .iter()
+            .map(|&(x, lo, y, hi)| (dodge(x), lo, y, hi))
+            .partition(|p| p.2 >= y_lo && p.2 > 0.0 || !chart.y_log);
+        ctx.draw_series(seen.iter().map(|&(x, lo, y, hi)| {
+            ErrorBar::new_vertical(x, lo.max(y_lo), y, hi, color.stroke_width(1), 7)
+        }))?;
+        let at = seen.iter().map(|&(x, _, y, _)| (x, y));
+        match i % 4 {
+            0 => drop(ctx.draw_series(at.map(|p| Circle::new(p, 4, color.filled())))?),
+            1 => drop(ctx.draw_series(at.map(|p| TriangleMarker::new(p, 5, color.filled())))?),
+            2 => drop(ctx.draw_series(at.map(|p| Cross::new(p, 4, color.stroke_width(2))))?),
+            _ => drop(ctx.draw_series(at.map(|p| {
+                EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], color.filled())
+            }))?),
+        }
+        // A value below the axis (no event counted) is an upper limit: a
+        // bar from the axis to the top of its interval, capped by a
+        // downward arrowhead.
+        for &(x, _, _, hi) in unseen.iter().filter(|p| p.3 > y_lo) {
+            ctx.draw_series(std::iter::once(PathElement::new(
+                vec![(x, y_lo), (x, hi)],
+                color.stroke_width(1),
+            )))?;
+            ctx.draw_series(std::iter::once(
+                EmptyElement::at((x, hi))
+                    + Polygon::new(vec![(-4, 0), (4, 0), (0, 7)], color.filled()),
+            ))?;
+        }
+    }
+    for (j, (_, y)) in chart.references.iter().enumerate() {
         ctx.draw_series(DashedLineSeries::new(
             [(x0, *y), (x1, *y)],
             8,
             5,
-            color.stroke_width(2),
-        ))?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+            reference_color(j).stroke_width(2),
+        ))?;
     }
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
+    legend(area, chart)
+}
+
+/// Black for the first reference line, grey for the others.
+fn reference_color(j: usize) -> RGBColor {
+    if j == 0 {
+        BLACK
+    } else {
+        RGBColor(120, 120, 120)
+    }
+}
+
+/// The legend of a [`Chart`], in the right margin of the whole area
+/// (plotters' own legend box cannot leave the plotting area): each series'
+/// line style, marker and label, then the reference lines.
+fn legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    chart: &Chart,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (width, _) = area.dim_in_pixel();
+    let x0 = width as i32 - LEGEND_WIDTH as i32 + 4;
+    let mut y = 56;
+    let font = ("sans-serif", 12);
+    for (i, curve) in chart.curves.iter().enumerate() {
+        let color = SAFE[i % SAFE.len()];
+        let line = [(x0, y), (x0 + 26, y)];
+        let style = color.stroke_width(2);
+        if !curve.theory.is_empty() {
+            match i % 3 {
+                0 => area.draw(&PathElement::new(line, style))?,
+                1 => area.draw(&PathElement::new([(x0, y), (x0 + 10, y)], style))?,
+                _ => {
+                    for k in 0..4 {
+                        area.draw(&PathElement::new(
+                            [(x0 + 7 * k, y), (x0 + 7 * k + 3, y)],
+                            style,
+                        ))?;
+                    }
+                }
+            }
+            if i % 3 == 1 {
+                area.draw(&PathElement::new([(x0 + 16, y), (x0 + 26, y)], style))?;
+            }
+        }
+        let mark = (x0 + 13, y);
+        match i % 4 {
+            0 => area.draw(&Circle::new(mark, 4, color.filled()))?,
+            1 => area.draw(&TriangleMarker::new(mark, 5, color.filled()))?,
+            2 => area.draw(&Cross::new(mark, 4, color.stroke_width(2)))?,
+            _ => area.draw(&Rectangle::new(
+                [(mark.0 - 4, mark.1 - 4), (mark.0 + 4, mark.1 + 4)],
+                color.filled(),
+            ))?,
+        }
+        area.draw(&Text::new(curve.label.clone(), (x0 + 32, y - 6), font))?;
+        y += 18;
+    }
+    for (j, (label, _)) in chart.references.iter().enumerate() {
+        let style = reference_color(j).stroke_width(2);
+        area.draw(&PathElement::new([(x0, y), (x0 + 10, y)], style))?;
+        area.draw(&PathElement::new([(x0 + 16, y), (x0 + 26, y)], style))?;
+        area.draw(&Text::new(label.clone(), (x0 + 32, y - 6), font))?;
+        y += 18;
+    }
+    if chart.y_log
+        && chart
+            .curves
+            .iter()
+            .any(|c| c.points.iter().any(|p| p.2 <= 0.0))
+    {
+        area.draw(&Text::new(
+            "arrow: none counted (upper limit)",
+            (x0, y + 4),
+            ("sans-serif", 11),
+        ))?;
+    }
     Ok(())
 }
 
@@ -230,7 +341,7 @@ const SAFE: [RGBColor; 9] = [
 ];
 
 /// Pixels to the right of a [`CategoryChart`]'s plot, for its legend.
-const LEGEND_WIDTH: u32 = 190;
+const LEGEND_WIDTH: u32 = 250;
 
 /// One subject of a [`CategoryChart`].
 #[derive(Debug, Clone, Default)]

@@ -46,6 +46,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), 
         x_log: true,
         y_log: true,
         y_floor: 0.3 / n as f64,
+        dodge: true,
         ..chart::Chart::default()
     };
     for kind in Kind::ALL {

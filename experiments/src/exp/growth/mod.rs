@@ -122,6 +122,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 Which::Peer.bound(),
             ),
         ],
+        dodge: false,
     };
     let mut memory_chart = plot::Chart {
         title: format!("Memory while growing from n0 = {n0}, P = {TARGET}"),
