@@ -9,7 +9,19 @@
 //!
 //! Every subject stores the same 943,718 keys with 8-bit fingerprints. The
 //! three cuckoo tables have the shape `cuckoofilter` fixes: 2^18 buckets of
-//! 4 slots (1 MiB), filled to 90%. `qfilter` is sized by its own rule for
+//! 4 slots (1 MiB), filled to 90%. bloomlab's table appears twice: plain
+//! (32 bits a bucket) and semi-sorted (`semi_sorted(true)`, 28 bits a bucket,
+//! 0.875 MiB), in the lookup and insert groups.
+//!
+//! The group `cuckoo/layout` compares the two layouts alone at the shapes
+//! `CuckooFilter::new(1_000_000, ε)` builds: ε = 1% (10-bit fingerprints),
+//! 10^-4 (17 bits, the widest semi-sorted bucket that fits a 64-bit word)
+//! and 10^-6 (23 bits), each filled with its million items and probed with
+//! batches of half members, half non-members. It is the evidence for when
+//! `new` chooses semi-sorting (the crate docs). It also compares 2^18
+//! buckets with 2^18 + 2 on 943,718 items: the evidence that the first
+//! format's XOR map, possible only for powers of two, is not worth keeping
+//! for new tables (the source of `NEW_TABLE_MAP` in `bloomlab_cuckoo`). `qfilter` is sized by its own rule for
 //! that many items (2^20 slots, also 90% full) with 8-bit remainders, the
 //! same fingerprint width (its rate is then about 0.35%, against about 2.8%
 //! for the cuckoo tables). `xorf::BinaryFuse8` is built once from the keys
@@ -160,6 +172,15 @@ impl Fuse {
 
 fn ours() -> CuckooFilter<u64> {
     CuckooFilter::builder_with_buckets(1 << LOG2_BUCKETS, 8)
+        .semi_sorted(false)
+        .seed(SEED)
+        .build()
+        .expect("valid shape")
+}
+
+fn ours_semi_sorted() -> CuckooFilter<u64> {
+    CuckooFilter::builder_with_buckets(1 << LOG2_BUCKETS, 8)
+        .semi_sorted(true)
         .seed(SEED)
         .build()
         .expect("valid shape")
@@ -293,6 +314,7 @@ fn trues(answers: &[bool]) -> usize {
 
 const OURS: &str = "bloomlab::CuckooFilter";
 const OURS_BATCH: &str = "bloomlab::CuckooFilter (batch)";
+const OURS_SEMI: &str = "bloomlab::CuckooFilter (semi-sorted)";
 const CUCKOOFILTER: &str = "cuckoofilter";
 const PROBABILISTIC: &str = "probabilistic-collections::CuckooFilter";
 const QFILTER: &str = "qfilter";
@@ -304,18 +326,21 @@ fn bench(c: &mut Criterion) {
     let members = members(2025, ITEMS);
     let others = others(2026, ITEMS);
     let (mut a, mut b, mut p, mut q) = (ours(), cuckoofilter(), probabilistic(), quotient());
+    let mut s = ours_semi_sorted();
     for k in &members {
         assert!(Subject::insert(&mut a, k), "room at 90%");
+        assert!(Subject::insert(&mut s, k), "room at 90%");
         assert!(Subject::insert(&mut b, k), "room at 90%");
         Subject::insert(&mut p, k);
         assert!(Subject::insert(&mut q, k), "room at 90%");
     }
     let fuse = Fuse::new(&members);
     eprintln!(
-        "{PARAM}: bloomlab {} bytes, load {:.3}; cuckoofilter {} bytes; \
+        "{PARAM}: bloomlab {} bytes (semi-sorted {}), load {:.3}; cuckoofilter {} bytes; \
          probabilistic-collections {} slots of {} bits; qfilter {} bytes, {} of {} slots; \
          BinaryFuse8 {} bytes",
         a.memory_bytes(),
+        s.memory_bytes(),
         a.load_factor(),
         b.memory_usage(),
         p.capacity(),
@@ -336,6 +361,7 @@ fn bench(c: &mut Criterion) {
         lookup(&mut group, OURS_BATCH, keys, |batch| {
             trues(&a.contains_batch(batch))
         });
+        lookup(&mut group, OURS_SEMI, keys, hits(&s));
         lookup(&mut group, CUCKOOFILTER, keys, hits(&b));
         lookup(&mut group, PROBABILISTIC, keys, hits(&p));
         lookup(&mut group, QFILTER, keys, hits(&q));
@@ -356,6 +382,7 @@ fn bench(c: &mut Criterion) {
         debug_assert!(stored.is_ok());
         black_box(stored.is_ok());
     });
+    insert(&mut group, OURS_SEMI, &mut s, &others, each);
     insert(&mut group, CUCKOOFILTER, &mut b, &others, each);
     insert(&mut group, PROBABILISTIC, &mut p, &others, each);
     insert(&mut group, QFILTER, &mut q, &others, each);
@@ -369,6 +396,73 @@ fn bench(c: &mut Criterion) {
     remove(&mut group, CUCKOOFILTER, &mut b, &members);
     remove(&mut group, PROBABILISTIC, &mut p, &members);
     remove(&mut group, QFILTER, &mut q, &members);
+    group.finish();
+
+    layouts(c);
+}
+
+/// Items of the `cuckoo/layout` group, and its rates.
+const LAYOUT_ITEMS: usize = 1_000_000;
+const LAYOUT_RATES: [f64; 3] = [0.01, 1e-4, 1e-6];
+
+/// Plain against semi-sorted lookups at the shapes `new(1_000_000, ε)`
+/// builds, on batches of half members, half non-members.
+fn layouts(c: &mut Criterion) {
+    let members = members(2027, LAYOUT_ITEMS);
+    let others = others(2028, LAYOUT_ITEMS);
+    let mixed: Vec<u64> = members
+        .iter()
+        .zip(&others)
+        .flat_map(|(&m, &o)| [m, o])
+        .collect();
+    let mut group = c.benchmark_group("cuckoo/layout");
+    configure(&mut group);
+    // 2^18 buckets against 2^18 + 2: whether a power of two is faster.
+    // (Built with the XOR map for powers of two, these rows measured it
+    // against the subtraction map; now both use the subtraction map.)
+    for buckets in [1u64 << LOG2_BUCKETS, (1 << LOG2_BUCKETS) + 2] {
+        let mut f = CuckooFilter::builder_with_buckets(buckets, 8)
+            .seed(SEED)
+            .build()
+            .expect("valid shape");
+        f.insert_batch(&members[..ITEMS]).expect("room at 90%");
+        let name = if buckets.is_power_of_two() {
+            "plain, 2^18 buckets"
+        } else {
+            "plain, 2^18 + 2 buckets"
+        };
+        let param = format!("{buckets} buckets, 943,718 items, f 8");
+        group.bench_function(BenchmarkId::new(name, param), |b| {
+            let mut batches = mixed.chunks(BATCH).cycle();
+            b.iter(|| {
+                let batch = black_box(batches.next().unwrap_or_default());
+                black_box(batch.iter().filter(|k| f.contains(k)).count())
+            })
+        });
+    }
+    for eps in LAYOUT_RATES {
+        for semi in [false, true] {
+            let mut f = CuckooFilter::builder(LAYOUT_ITEMS, eps)
+                .semi_sorted(semi)
+                .seed(SEED)
+                .build()
+                .expect("buildable");
+            f.insert_batch(&members).expect("sized for them");
+            let name = if semi { "semi-sorted" } else { "plain" };
+            let param = format!(
+                "1,000,000 items, eps {eps:e}, f {} ({} bytes)",
+                f.fingerprint_bits(),
+                f.memory_bytes()
+            );
+            group.bench_function(BenchmarkId::new(name, param), |b| {
+                let mut batches = mixed.chunks(BATCH).cycle();
+                b.iter(|| {
+                    let batch = black_box(batches.next().unwrap_or_default());
+                    black_box(batch.iter().filter(|k| f.contains(k)).count())
+                })
+            });
+        }
+    }
     group.finish();
 }
 

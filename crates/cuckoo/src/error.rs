@@ -15,13 +15,15 @@ pub enum BuildError {
     Param(ParamError),
     /// Buckets of this many slots are not supported (only 2, 4 and 8 are).
     BucketSize(u32),
-    /// Fingerprints of this many bits are not supported (only 4 to 16 are).
+    /// Fingerprints of this many bits are not supported (only 4 to 32 are).
     FingerprintBits(u32),
-    /// The number of buckets is zero, not a power of two, or above 2^32.
+    /// Semi-sorted buckets of this many slots are not supported (only 4 are).
+    SemiSortedBucketSize(u32),
+    /// The number of buckets is zero or above 2^32.
     NumBuckets(u64),
     /// More relocations per insert than [`MAX_RELOCATIONS`](crate::MAX_RELOCATIONS).
     TooManyRelocations(u32),
-    /// The rate would need fingerprints wider than 16 bits with buckets of
+    /// The rate would need fingerprints wider than 32 bits with buckets of
     /// this size.
     FprUnreachable {
         /// The rate asked for.
@@ -52,10 +54,11 @@ impl fmt::Display for BuildError {
                 FINGERPRINT_BITS.start(),
                 FINGERPRINT_BITS.end()
             ),
-            BuildError::NumBuckets(n) => write!(
+            BuildError::SemiSortedBucketSize(b) => write!(
                 f,
-                "{n} buckets: the count must be a power of two from 1 to 2^32"
+                "semi-sorted buckets of {b} slots are not supported (only of 4)"
             ),
+            BuildError::NumBuckets(n) => write!(f, "{n} buckets: the count must be from 1 to 2^32"),
             BuildError::TooManyRelocations(n) => write!(
                 f,
                 "{n} relocations per insert requested; at most {} are supported",

@@ -14,21 +14,19 @@ use bloomlab_core::{
 
 use crate::builder::Builder;
 use crate::error::BuildError;
-use crate::table::Table;
-
-/// Fibonacci hashing's multiplier (2^64 / golden ratio): the top bits of
-/// `fp · PHI` spread a fingerprint over the bucket-index bits.
-const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
+use crate::table::{Layout, PHI, Table};
 
 /// A cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, CoNEXT 2014)
 /// that never loses an item when it fills.
 ///
 /// Each item is hashed once to 64 bits. The lower 32 give its fingerprint,
 /// uniform over `1 ..= 2^f − 1` (0 marks an empty slot); the upper 32 give
-/// its first bucket `i1`; its second is `i2 = i1 XOR h(fp)`, computed from the
-/// fingerprint alone (partial-key cuckoo hashing), so a stored fingerprint
-/// can move between its two buckets without the item. A lookup reads both
-/// buckets.
+/// its first bucket `i1`, reduced onto the `m` buckets by multiply-shift; its
+/// second is `i2 = (h(fp) − i1) mod m`, computed from the fingerprint alone
+/// (partial-key cuckoo hashing), so a stored fingerprint can move between
+/// its two buckets without the item: the same map takes `i2` back to `i1`.
+/// A lookup reads both buckets. Any bucket count works, so a table sized
+/// for `n` items is sized for them, not for the next power of two.
 ///
 /// An insert that finds both buckets full moves a stored fingerprint to its
 /// other bucket, and so on, at most [`max_relocations`](Self::max_relocations)
@@ -40,8 +38,17 @@ const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
 /// The filter is a multiset of fingerprints: inserting an item twice stores
 /// it twice and it takes two removes to forget; [`insert_unique`](Self::insert_unique)
 /// stores an item only if it is not reported present. An item can be stored
-/// at most `2b` times (its two buckets are always distinct, unless the table
-/// has a single bucket), after which its inserts fail.
+/// at most `2b` times (its two buckets are always distinct when the bucket
+/// count is even, as every table [`new`](Self::new) sizes is), after which
+/// its inserts fail.
+///
+/// # Layouts
+///
+/// A plain table stores `b` fingerprints of `f` bits per bucket; a
+/// semi-sorted one ([`Builder::semi_sorted`], 4-slot buckets) sorts each
+/// bucket and stores the same four fingerprints in `4f − 4` bits, one bit
+/// per item less at the same false-positive rate, for some lookup speed.
+/// See the crate docs for when [`new`](Self::new) chooses it.
 ///
 /// # Typed items
 ///
@@ -107,8 +114,10 @@ impl<T: ?Sized> CuckooFilter<T> {
         Builder::for_items(expected_items, fpr)
     }
 
-    /// A builder for a table of exactly `num_buckets` buckets (a power of
-    /// two) and `fingerprint_bits`-bit fingerprints.
+    /// A builder for a table of exactly `num_buckets` buckets (any count
+    /// from 1 to [`MAX_BUCKETS`](crate::MAX_BUCKETS); with an odd count an
+    /// item's two buckets coincide for about one fingerprint in `m`) and
+    /// `fingerprint_bits`-bit fingerprints.
     pub fn builder_with_buckets(num_buckets: u64, fingerprint_bits: u32) -> Builder<T> {
         Builder::for_buckets(num_buckets, fingerprint_bits)
     }
@@ -139,9 +148,20 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.table.fingerprint_bits()
     }
 
-    /// Buckets in the table, a power of two.
+    /// Buckets in the table.
     pub fn num_buckets(&self) -> u64 {
         self.table.num_buckets()
+    }
+
+    /// Whether buckets are semi-sorted (`4f − 4` bits per 4-slot bucket)
+    /// rather than plain (`b·f` bits).
+    pub fn is_semi_sorted(&self) -> bool {
+        self.table.layout() == Layout::SemiSorted
+    }
+
+    /// Bits of table per bucket: `b·f`, or `4f − 4` semi-sorted.
+    pub fn bits_per_bucket(&self) -> u32 {
+        self.table.bits_per_bucket()
     }
 
     /// Slots in the table: buckets times slots per bucket.
@@ -174,13 +194,14 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.len as f64 / self.capacity() as f64
     }
 
-    /// Bytes of the table: `⌈buckets · b · f / 64⌉` words.
+    /// Bytes of the table: `⌈buckets · bits_per_bucket / 64⌉` words.
     pub fn memory_bytes(&self) -> usize {
         self.table.words().len() * 8
     }
 
-    /// Bits of table per stored item, `None` while empty: `f/α` when the
-    /// table is a whole number of words ([`theory::bits_per_item`]).
+    /// Bits of table per stored item, `None` while empty: `f/α`
+    /// ([`theory::bits_per_item`]), or `(f − 1)/α` semi-sorted
+    /// ([`theory::bits_per_item_semi_sorted`]), plus the last word's padding.
     pub fn bits_per_item(&self) -> Option<f64> {
         (self.len > 0).then(|| self.memory_bytes() as f64 * 8.0 / self.len as f64)
     }
@@ -209,7 +230,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     pub fn occupancy(&self) -> Vec<u64> {
         let mut hist = vec![0u64; self.bucket_size() as usize + 1];
         for i in 0..self.num_buckets() as usize {
-            hist[self.table.occupied(self.table.bucket(i)) as usize] += 1;
+            hist[self.table.occupied(i) as usize] += 1;
         }
         hist
     }
@@ -227,36 +248,11 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.len = 0;
     }
 
-    /// The fingerprint: the lower 32 bits of the hash scaled onto `1 ..= 2^f − 1`.
-    #[inline]
-    fn fingerprint(&self, hash: u64) -> u32 {
-        let values = (1u64 << self.table.fingerprint_bits()) - 1;
-        1 + ((u64::from(hash as u32) * values) >> 32) as u32
-    }
-
-    /// The first bucket: the top `log2(buckets)` of the upper 32 bits.
-    #[inline]
-    fn first_bucket(&self, hash: u64) -> usize {
-        ((hash >> 32) >> (32 - self.table.log2_buckets())) as usize
-    }
-
-    /// The other bucket of a fingerprint stored in bucket `i`: `i XOR
-    /// offset(fp)`, the offset a hash of the fingerprint mapped onto
-    /// `1 .. buckets` so that the two buckets always differ (except in a
-    /// one-bucket table). XOR makes the map its own inverse.
-    #[inline]
-    fn other_bucket(&self, i: usize, fp: u32) -> usize {
-        let mask = self.table.num_buckets() - 1;
-        let spread = u64::from(fp).wrapping_mul(PHI) >> 32;
-        let offset = (1 + ((spread * mask) >> 32)) & mask;
-        i ^ offset as usize
-    }
-
     #[inline]
     fn locate(&self, hash: u64) -> (u32, usize, usize) {
-        let fp = self.fingerprint(hash);
-        let i1 = self.first_bucket(hash);
-        (fp, i1, self.other_bucket(i1, fp))
+        let fp = self.table.fingerprint(hash);
+        let i1 = self.table.first_bucket(hash);
+        (fp, i1, self.table.other_bucket(i1, fp))
     }
 
     /// Whether an item with this 64-bit hash is reported present.
@@ -325,18 +321,18 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     /// How many stored fingerprints match an item with this 64-bit hash.
     pub fn count_hash(&self, hash: u64) -> usize {
         let (fp, i1, i2) = self.locate(hash);
-        let first = self.table.count(self.table.bucket(i1), fp);
+        let first = self.table.count(i1, fp);
         let second = if i2 == i1 {
             0
         } else {
-            self.table.count(self.table.bucket(i2), fp)
+            self.table.count(i2, fp)
         };
         (first + second) as usize
     }
 
     /// The cuckoo walk: `fp` is placed in a full bucket, the fingerprint it
     /// evicts goes to its own other bucket, and so on. On failure the walk is
-    /// replayed backwards, which restores every slot it touched.
+    /// replayed backwards, which restores every bucket it touched bit for bit.
     fn relocate(&mut self, hash: u64, fp: u32, i1: usize, i2: usize) -> Result<(), InsertError> {
         let slots_mask = u64::from(self.bucket_size() - 1);
         // The walk's choices come from the item's own hash: a seeded filter
@@ -348,18 +344,21 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         };
         let mut i = if draw() & 1 == 0 { i1 } else { i2 };
         let mut carried = fp;
-        let mut path: Vec<(usize, u32)> = Vec::new();
+        // (bucket, slot, fingerprint put there, fingerprint taken out)
+        let mut path: Vec<(usize, u32, u32, u32)> = Vec::new();
         for _ in 0..self.max_relocations {
             let slot = (draw() & slots_mask) as u32;
-            carried = self.table.swap(i, slot, carried);
-            path.push((i, slot));
-            i = self.other_bucket(i, carried);
+            let evicted = self.table.swap(i, slot, carried);
+            path.push((i, slot, carried, evicted));
+            carried = evicted;
+            i = self.table.other_bucket(i, carried);
             if self.table.put(i, carried) {
                 return Ok(());
             }
         }
-        for &(i, slot) in path.iter().rev() {
-            carried = self.table.swap(i, slot, carried);
+        for &(i, slot, put, evicted) in path.iter().rev() {
+            self.table.unswap(i, slot, put, evicted);
+            carried = put;
         }
         debug_assert_eq!(
             carried, fp,
@@ -489,8 +488,8 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
         self.count_hash(self.hasher.hash_one(item))
     }
 
-    /// The two buckets `item` may be stored in: always two different ones,
-    /// unless the table has a single bucket.
+    /// The two buckets `item` may be stored in: always two different ones
+    /// when the bucket count is even (see [`builder_with_buckets`](CuckooFilter::builder_with_buckets)).
     pub fn candidate_buckets<Q: ?Sized + Hash>(&self, item: &Q) -> (u64, u64)
     where
         T: Borrow<Q>,
@@ -506,6 +505,7 @@ impl<T: ?Sized, S> fmt::Debug for CuckooFilter<T, S> {
             .field("num_buckets", &self.num_buckets())
             .field("bucket_size", &self.bucket_size())
             .field("fingerprint_bits", &self.fingerprint_bits())
+            .field("semi_sorted", &self.is_semi_sorted())
             .field("len", &self.len)
             .field("max_relocations", &self.max_relocations)
             .finish_non_exhaustive()
@@ -617,7 +617,7 @@ mod tests {
         let mut h = 7u64;
         for _ in 0..draws {
             h = mix64(h);
-            counts[cf.fingerprint(h) as usize] += 1;
+            counts[cf.table.fingerprint(h) as usize] += 1;
         }
         assert_eq!(counts[0], 0, "0 marks an empty slot");
         // 15 values, each Binomial(150,000, 1/15); a 99.99% interval for
@@ -626,45 +626,59 @@ mod tests {
         for (v, &c) in counts.iter().enumerate().skip(1) {
             assert!((lo..=hi).contains(&c), "value {v}: {c} not in {lo}..={hi}");
         }
-        // The widest fingerprint reaches both ends of its range.
-        let wide = filter(1, 4, 16);
-        assert_eq!(wide.fingerprint(0), 1);
-        assert_eq!(wide.fingerprint(0xffff_ffff), 65_535);
+        // The widest fingerprints reach both ends of their range.
+        for f in [16, 32] {
+            let wide = filter(1, 4, f);
+            assert_eq!(wide.table.fingerprint(0), 1);
+            assert_eq!(
+                u64::from(wide.table.fingerprint(0xffff_ffff)),
+                (1u64 << f) - 1
+            );
+        }
     }
 
     #[test]
     fn other_bucket_is_an_involution_and_never_the_same_bucket() {
-        for log2 in [1u32, 2, 5, 12, 20] {
-            let cf = filter(1 << log2, 2, 16);
-            let n = 1usize << log2;
+        for buckets in [2u64, 4, 6, 264, 1 << 12, 1_000_002, 1 << 20] {
+            let cf = filter(buckets, 2, 16);
             for fp in (1..65_536u32).step_by(97) {
-                let i = (fp as usize * 31) % n;
-                let j = cf.other_bucket(i, fp);
-                assert!(j < n);
-                assert_ne!(i, j, "log2 {log2} fp {fp}");
-                assert_eq!(cf.other_bucket(j, fp), i);
+                let i = (u64::from(fp) * 31 % buckets) as usize;
+                let j = cf.table.other_bucket(i, fp);
+                assert!((j as u64) < buckets);
+                assert_ne!(i, j, "m {buckets} fp {fp}");
+                assert_eq!(cf.table.other_bucket(j, fp), i);
             }
         }
         let one = filter(1, 4, 8);
-        assert_eq!(one.other_bucket(0, 77), 0);
+        assert_eq!(one.table.other_bucket(0, 77), 0);
     }
 
     #[test]
-    fn offsets_use_every_bucket_bit() {
-        // A table of 2^20 buckets with 16-bit fingerprints: the offsets of
-        // all 65,535 fingerprints must set each of the 20 index bits about
-        // half the time, or some buckets could never reach each other.
-        let cf = filter(1 << 20, 2, 16);
-        let mut ones = [0u32; 20];
+    fn alternate_buckets_spread_over_the_whole_table() {
+        // 2^20 + 2 buckets, 16-bit fingerprints: the other bucket of bucket
+        // 0, h(fp), must fall in each sixteenth of the table about 1/16 of
+        // the time, or some buckets could never reach each other.
+        let m = (1u64 << 20) + 2;
+        let cf = filter(m, 2, 16);
+        let mut ranges = [0u64; 16];
         for fp in 1..65_536u32 {
-            let off = cf.other_bucket(0, fp);
-            for (bit, count) in ones.iter_mut().enumerate() {
-                *count += ((off >> bit) & 1) as u32;
-            }
+            let h = cf.table.other_bucket(0, fp) as u64;
+            ranges[(h * 16 / m) as usize] += 1;
         }
-        let (lo, hi) = binomial_interval(65_535, 0.5, 0.9999);
-        for (bit, &c) in ones.iter().enumerate() {
-            assert!((lo..=hi).contains(&u64::from(c)), "bit {bit}: {c}");
+        let (lo, hi) = binomial_interval(65_535, 1.0 / 16.0, 0.9999);
+        for (r, &c) in ranges.iter().enumerate() {
+            assert!((lo..=hi).contains(&c), "range {r}: {c}");
+        }
+    }
+
+    #[test]
+    fn the_first_bucket_of_a_power_of_two_table_is_the_top_hash_bits() {
+        // The first format's index, kept so that its files still read.
+        let cf = filter(1 << 12, 4, 12);
+        let mut h = 3u64;
+        for _ in 0..1_000 {
+            h = mix64(h);
+            assert_eq!(cf.table.first_bucket(h), (h >> 52) as usize);
         }
     }
 
@@ -672,20 +686,26 @@ mod tests {
     fn a_failed_walk_restores_the_table_exactly() {
         // A 2-bucket table of 4 slots each: 8 items fill it, the 9th
         // cannot fit whatever the walk does.
-        let mut cf = filter(2, 4, 16);
-        let mut stored = 0u64;
-        let mut key = 0u64;
-        while stored < 8 {
-            key += 1;
-            if cf.insert(&key).is_ok() {
-                stored += 1;
+        for semi in [false, true] {
+            let mut cf: CuckooFilter<u64> = CuckooFilter::builder_with_buckets(2, 16)
+                .semi_sorted(semi)
+                .seed(1)
+                .build()
+                .unwrap();
+            let mut stored = 0u64;
+            let mut key = 0u64;
+            while stored < 8 {
+                key += 1;
+                if cf.insert(&key).is_ok() {
+                    stored += 1;
+                }
             }
-        }
-        assert_eq!(cf.len(), 8);
-        let before = cf.clone();
-        for k in 1_000..1_100u64 {
-            assert_eq!(cf.insert(&k), Err(InsertError::Full));
-            assert!(cf == before, "a failed insert changed the table");
+            assert_eq!(cf.len(), 8);
+            let before = cf.clone();
+            for k in 1_000..1_100u64 {
+                assert_eq!(cf.insert(&k), Err(InsertError::Full));
+                assert!(cf == before, "a failed insert changed the table");
+            }
         }
     }
 }

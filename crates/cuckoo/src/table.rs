@@ -1,10 +1,24 @@
 //! The bit-packed table: `num_buckets` buckets of `b` slots of `f` bits each,
-//! `b·f` bits per bucket and no padding between buckets.
+//! no padding between buckets, and the two maps from a hash to its buckets.
 //!
-//! A bucket is read and written as one `u128` (b·f ≤ 8·16 = 128 bits) whose
-//! lane `j`, bits `j·f .. (j+1)·f`, is slot `j`. A slot holding 0 is empty,
-//! which is why fingerprints are never 0. Lookups compare all lanes at once
+//! **Plain layout.** A bucket is `b·f` bits; slot `j` is bits `j·f ..
+//! (j+1)·f`. A bucket of at most 128 bits is read and written as one `u128`
+//! (one `u64` on the lookup path when it fits 64); an 8-slot bucket of
+//! fingerprints wider than 16 bits (up to 256 bits) is two halves of four
+//! slots, each one `u128`. Lookups compare all the lanes of a word at once
 //! with the "has a zero lane" word trick instead of a loop.
+//!
+//! **Semi-sorted layout** (4-slot buckets; Fan et al. 2014, §5.2). A
+//! bucket's four fingerprints are kept in ascending order. Their top 4 bits
+//! (prefixes) then form one of the 3,876 sorted multisets of four 4-bit
+//! values, stored as a 12-bit index (bits 0..12) into [`SEMI_DECODE`];
+//! the four `f − 4`-bit suffixes follow in the same order. `4f − 4` bits a
+//! bucket instead of `4f`. Every multiset of fingerprints has exactly one
+//! encoding, so a bucket that is changed and changed back is bit for bit
+//! what it was.
+//!
+//! In both, a slot holding 0 is empty (which is why fingerprints are never
+//! 0); empty slots sort first in a semi-sorted bucket.
 
 use bloomlab_core::batch;
 
@@ -12,66 +26,244 @@ use bloomlab_core::batch;
 pub const BUCKET_SIZES: [u32; 3] = [2, 4, 8];
 
 /// The narrowest and widest fingerprints the filter supports, in bits.
-pub const FINGERPRINT_BITS: std::ops::RangeInclusive<u32> = 4..=16;
+///
+/// The fingerprint comes from the lower 32 bits of the item's 64-bit hash
+/// and the bucket index from the upper 32, so 32 is the most there is.
+pub const FINGERPRINT_BITS: std::ops::RangeInclusive<u32> = 4..=32;
+
+/// Fibonacci hashing's multiplier (2^64 / golden ratio): the top bits of
+/// `fp · PHI` spread a fingerprint over 32 bits.
+pub(crate) const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// How a bucket's slots are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// `b` slots of `f` bits.
+    Plain,
+    /// Four slots in `4f − 4` bits, sorted (Fan et al. 2014, §5.2).
+    SemiSorted,
+}
+
+/// How the other bucket of a fingerprint is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AltMap {
+    /// `i XOR offset(fp)`: the power-of-two tables of the first format,
+    /// whose files must still read; never chosen for a new table.
+    Xor,
+    /// `(h(fp) − i) mod m`: any bucket count.
+    Sub,
+}
+
+/// Which lookup code a table's shape takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Probe {
+    /// Plain buckets of at most 64 bits.
+    Plain64,
+    /// Plain buckets of 65 to 128 bits.
+    Plain128,
+    /// Plain 8-slot buckets of more than 128 bits: two halves.
+    Plain256,
+    /// Semi-sorted buckets of fingerprints of at most 16 bits, unpacked
+    /// into one 64-bit word.
+    Semi64,
+    /// Semi-sorted buckets of 17- to 32-bit fingerprints, unpacked into a
+    /// `u128`.
+    Semi128,
+}
+
+/// Binomial coefficients `C(n, k)` for `k ≤ 4`, `n ≤ 18`.
+const fn choose(n: u32, k: u32) -> u32 {
+    match k {
+        1 => n,
+        2 => n * n.saturating_sub(1) / 2,
+        3 => n * n.saturating_sub(1) * n.saturating_sub(2) / 6,
+        _ => n * n.saturating_sub(1) * n.saturating_sub(2) * n.saturating_sub(3) / 24,
+    }
+}
+
+/// The index of four sorted 4-bit prefixes `a ≤ b ≤ c ≤ d`: the
+/// combinatorial number system's rank of the strictly increasing
+/// `a < b + 1 < c + 2 < d + 3` among 4-subsets of `0..19`, in `0..3,876`.
+const fn semi_rank(a: u32, b: u32, c: u32, d: u32) -> u32 {
+    choose(a, 1) + choose(b + 1, 2) + choose(c + 2, 3) + choose(d + 3, 4)
+}
+
+/// The prefixes of each semi-sorted index, nibble `j` holding prefix `j`
+/// (ascending). 4,096 entries so that any 12-bit value indexes it without a
+/// bounds check; the 220 past 3,875 are never written by the filter, and a
+/// file holding one is refused.
+const SEMI_DECODE: [u16; 4096] = {
+    let mut table = [0u16; 4096];
+    let mut d = 0;
+    while d < 16 {
+        let mut c = 0;
+        while c <= d {
+            let mut b = 0;
+            while b <= c {
+                let mut a = 0;
+                while a <= b {
+                    table[semi_rank(a, b, c, d) as usize] = (a | b << 4 | c << 8 | d << 12) as u16;
+                    a += 1;
+                }
+                b += 1;
+            }
+            c += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// Sorts four values (a five-comparator network).
+#[inline]
+fn sort4(mut v: [u32; 4]) -> [u32; 4] {
+    for (x, y) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if v[x] > v[y] {
+            v.swap(x, y);
+        }
+    }
+    v
+}
+
+/// The low `bits` bits set, `bits ≤ 128`.
+const fn mask128(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
 
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Table {
     words: Vec<u64>,
-    /// log2 of the number of buckets (at most 32).
-    log2_buckets: u32,
+    buckets: u64,
     /// Slots per bucket.
     b: u32,
     /// Bits per fingerprint.
     f: u32,
-    /// `b·f`.
+    layout: Layout,
+    alt: AltMap,
+    probe: Probe,
+    /// Bits per bucket: `b·f`, or `4f − 4` semi-sorted.
     bucket_bits: u32,
-    /// The low `b·f` bits set.
+    /// The low `bucket_bits` bits set (all of them past 128).
     bucket_mask: u128,
-    /// Bit 0 of every lane set.
+    /// Plain: a bucket is `parts` (1 or 2) runs of `lanes` slots, each run
+    /// `part_bits ≤ 128` bits.
+    parts: u32,
+    lanes: u32,
+    part_bits: u32,
+    part_mask: u128,
+    /// Bit 0 of every lane of a part set.
     lane_low: u128,
-    /// The top bit of every lane set.
+    /// The top bit of every lane of a part set.
     lane_high: u128,
     /// The low `f` bits set.
     fp_mask: u128,
+    /// Semi-sorted: bits per suffix, `f − 4`, and their mask.
+    sfx_bits: u32,
+    sfx_mask: u32,
+    /// Semi-sorted: the masks that spread the four suffixes and the four
+    /// prefixes of a bucket into four `f`-bit lanes ([`Self::unpack`]).
+    unpack_pair: u128,
+    unpack_even: u128,
+    unpack_odd: u128,
+    prefix_even: u128,
+    prefix_odd: u128,
+    /// [`AltMap::Sub`]: `h(fp) = ((spread · h_mul) >> 32 << h_shift) + h_add`,
+    /// odd when the bucket count is even so that `h − i ≢ i`.
+    h_mul: u64,
+    h_shift: u32,
+    h_add: u64,
 }
 
 impl Table {
-    /// Words needed for `2^log2_buckets` buckets of `b·f` bits.
-    pub(crate) fn words_for(log2_buckets: u32, b: u32, f: u32) -> Option<usize> {
-        let bits = (1u128 << log2_buckets) * u128::from(b * f);
+    /// Bits per bucket of a shape.
+    pub(crate) fn bucket_bits(b: u32, f: u32, layout: Layout) -> u32 {
+        match layout {
+            Layout::Plain => b * f,
+            Layout::SemiSorted => 4 * f - 4,
+        }
+    }
+
+    /// Words needed for `buckets` buckets of `bucket_bits` bits.
+    pub(crate) fn words_for(buckets: u64, bucket_bits: u32) -> Option<usize> {
+        let bits = u128::from(buckets) * u128::from(bucket_bits);
         usize::try_from(bits.div_ceil(64)).ok()
     }
 
-    /// An empty table, lazily paged; `b`, `f` and `log2_buckets` were checked
-    /// by the caller. An error if the allocator refuses the words.
+    /// An empty table, lazily paged; the shape was checked by the caller
+    /// (`b` in [`BUCKET_SIZES`], `f` in [`FINGERPRINT_BITS`], semi-sorted
+    /// only with `b = 4`, XOR only for a power-of-two count, `1 ≤ buckets`).
+    /// An error if the allocator refuses the words.
     pub(crate) fn new(
-        log2_buckets: u32,
+        buckets: u64,
         b: u32,
         f: u32,
+        layout: Layout,
+        alt: AltMap,
         words: usize,
     ) -> Result<Self, bloomlab_core::alloc::OutOfMemory> {
         let words = bloomlab_core::alloc::zeroed_words(words)?;
-        Ok(Self::from_words(words, log2_buckets, b, f))
+        Ok(Self::from_words(words, buckets, b, f, layout, alt))
     }
 
-    pub(crate) fn from_words(words: Vec<u64>, log2_buckets: u32, b: u32, f: u32) -> Self {
-        let bucket_bits = b * f;
-        let bucket_mask = if bucket_bits == 128 {
-            u128::MAX
+    pub(crate) fn from_words(
+        words: Vec<u64>,
+        buckets: u64,
+        b: u32,
+        f: u32,
+        layout: Layout,
+        alt: AltMap,
+    ) -> Self {
+        let bucket_bits = Self::bucket_bits(b, f, layout);
+        let parts = if layout == Layout::Plain && bucket_bits > 128 {
+            2
         } else {
-            (1u128 << bucket_bits) - 1
+            1
         };
-        let lane_low = (0..b).fold(0u128, |acc, j| acc | 1u128 << (j * f));
+        let lanes = b / parts;
+        let part_bits = lanes * f;
+        let lane_low = (0..lanes).fold(0u128, |acc, j| acc | 1u128 << (j * f));
+        let sfx_bits = f.saturating_sub(4);
+        let sfx = mask128(sfx_bits);
+        // Shifts by 2f reach 64 only for f = 32, where u128 holds them.
+        let probe = match layout {
+            Layout::Plain if bucket_bits <= 64 => Probe::Plain64,
+            Layout::Plain if bucket_bits <= 128 => Probe::Plain128,
+            Layout::Plain => Probe::Plain256,
+            Layout::SemiSorted if f <= 16 => Probe::Semi64,
+            Layout::SemiSorted => Probe::Semi128,
+        };
+        let even = buckets % 2 == 0;
         Self {
             words,
-            log2_buckets,
+            buckets,
             b,
             f,
+            layout,
+            alt,
+            probe,
             bucket_bits,
-            bucket_mask,
+            bucket_mask: mask128(bucket_bits),
+            parts,
+            lanes,
+            part_bits,
+            part_mask: mask128(part_bits),
             lane_low,
             lane_high: lane_low << (f - 1),
-            fp_mask: (1u128 << f) - 1,
+            fp_mask: mask128(f),
+            sfx_bits,
+            sfx_mask: sfx as u32,
+            unpack_pair: mask128(2 * sfx_bits),
+            unpack_even: sfx | sfx << (2 * f),
+            unpack_odd: sfx << sfx_bits | sfx << (2 * f + sfx_bits),
+            prefix_even: 0xf | 0xf << (2 * f),
+            prefix_odd: 0xf0 | 0xf0 << (2 * f),
+            h_mul: if even { buckets / 2 } else { buckets },
+            h_shift: u32::from(even),
+            h_add: u64::from(even),
         }
     }
 
@@ -81,13 +273,8 @@ impl Table {
     }
 
     #[inline]
-    pub(crate) fn log2_buckets(&self) -> u32 {
-        self.log2_buckets
-    }
-
-    #[inline]
     pub(crate) fn num_buckets(&self) -> u64 {
-        1 << self.log2_buckets
+        self.buckets
     }
 
     #[inline]
@@ -100,39 +287,150 @@ impl Table {
         self.f
     }
 
+    #[inline]
+    pub(crate) fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    #[inline]
+    pub(crate) fn alt_map(&self) -> AltMap {
+        self.alt
+    }
+
+    /// Bits per bucket.
+    #[inline]
+    pub(crate) fn bits_per_bucket(&self) -> u32 {
+        self.bucket_bits
+    }
+
     pub(crate) fn clear(&mut self) {
         self.words.fill(0);
     }
 
     /// Whether the bits past the last bucket, in the last word, are all zero.
     pub(crate) fn tail_is_clear(&self) -> bool {
-        let used = (u128::from(self.num_buckets()) * u128::from(self.bucket_bits) % 64) as u32;
+        let used = (u128::from(self.buckets) * u128::from(self.bucket_bits) % 64) as u32;
         match (used, self.words.last()) {
             (0, _) | (_, None) => true,
             (used, Some(&last)) => last >> used == 0,
         }
     }
 
-    /// The bucket's `b·f` bits.
+    // ---- The two maps -------------------------------------------------
+
+    /// The fingerprint: the lower 32 bits of the hash scaled onto `1 ..= 2^f − 1`.
     #[inline]
-    pub(crate) fn bucket(&self, i: usize) -> u128 {
-        let pos = i * self.bucket_bits as usize;
+    pub(crate) fn fingerprint(&self, hash: u64) -> u32 {
+        let values = (1u64 << self.f) - 1;
+        1 + ((u64::from(hash as u32) * values) >> 32) as u32
+    }
+
+    /// The first bucket: the upper 32 bits of the hash reduced onto
+    /// `0 .. buckets` by multiply-shift (for `2^k` buckets, their top `k`
+    /// bits, as the first format did).
+    #[inline]
+    pub(crate) fn first_bucket(&self, hash: u64) -> usize {
+        (((hash >> 32) * self.buckets) >> 32) as usize
+    }
+
+    /// The other bucket of a fingerprint stored in bucket `i`; applied twice
+    /// it gives `i` back.
+    ///
+    /// [`AltMap::Sub`]: `(h(fp) − i) mod m`, `h` a hash of the fingerprint
+    /// reduced onto `0 .. m` by multiply-shift. With an even `m`, `h` is
+    /// odd, so the two buckets always differ (`2i ≡ h` has no solution); an
+    /// odd `m` gives one bucket `i` per fingerprint whose other bucket is
+    /// itself. [`AltMap::Xor`]: `i XOR offset(fp)`, the offset in
+    /// `1 .. m`.
+    #[inline]
+    pub(crate) fn other_bucket(&self, i: usize, fp: u32) -> usize {
+        match self.alt {
+            AltMap::Sub => {
+                // Not Fibonacci hashing alone: its h(fp) are nearly an
+                // arithmetic progression in fp, so that h(a) − h(b) takes few
+                // values, few buckets are two moves apart, and a table of
+                // 2^20 − 1 buckets of 6-bit fingerprints filled to 88.9%,
+                // not 95%. Folding the product's halves together breaks the
+                // progression for the price of a shift and a XOR.
+                let x = u64::from(fp).wrapping_mul(PHI);
+                let spread = u64::from((x ^ (x >> 32)) as u32);
+                let h = (((spread * self.h_mul) >> 32) << self.h_shift) + self.h_add;
+                let i = i as u64;
+                (if h >= i { h - i } else { h + self.buckets - i }) as usize
+            }
+            AltMap::Xor => {
+                let spread = u64::from(fp).wrapping_mul(PHI) >> 32;
+                let mask = self.buckets - 1;
+                let offset = (1 + ((spread * mask) >> 32)) & mask;
+                i ^ offset as usize
+            }
+        }
+    }
+
+    // ---- Bits ---------------------------------------------------------
+
+    #[inline(always)]
+    fn word(&self, k: usize) -> u64 {
+        self.words.get(k).copied().unwrap_or(0)
+    }
+
+    /// `width ≤ 64` bits from bit `pos`, unmasked above `width`.
+    #[inline(always)]
+    fn read64(&self, pos: usize, width: u32) -> u64 {
         let (w, off) = (pos / 64, (pos % 64) as u32);
-        let word = |k: usize| u128::from(self.words.get(k).copied().unwrap_or(0));
+        let mut v = self.word(w) >> off;
+        if off + width > 64 {
+            // off > 0 here, so the shift is below 64.
+            v |= self.word(w + 1) << (64 - off);
+        }
+        v
+    }
+
+    /// `width ≤ 128` bits from bit `pos`.
+    #[inline(always)]
+    fn read128(&self, pos: usize, width: u32) -> u128 {
+        let (w, off) = (pos / 64, (pos % 64) as u32);
+        let word = |k: usize| u128::from(self.word(k));
         let mut v = (word(w) | word(w + 1) << 64) >> off;
-        if off + self.bucket_bits > 128 {
+        if off + width > 128 {
             v |= word(w + 2) << (128 - off);
         }
-        v & self.bucket_mask
+        v & mask128(width)
+    }
+
+    /// Writes `v` (zero above `width ≤ 128`) at bit `pos`.
+    #[inline]
+    fn write128(&mut self, pos: usize, width: u32, v: u128) {
+        let (w, off) = (pos / 64, (pos % 64) as u32);
+        let mask = mask128(width) << off;
+        let shifted = v << off;
+        let mut put = |k: usize, m: u64, x: u64| {
+            if let Some(word) = self.words.get_mut(k) {
+                *word = (*word & !m) | (x & m);
+            }
+        };
+        put(w, mask as u64, shifted as u64);
+        if off + width > 64 {
+            put(w + 1, (mask >> 64) as u64, (shifted >> 64) as u64);
+        }
+        if off + width > 128 {
+            let m = mask128(width) >> (128 - off);
+            put(w + 2, m as u64, (v >> (128 - off)) as u64);
+        }
+    }
+
+    #[inline(always)]
+    fn bucket_pos(&self, i: usize) -> usize {
+        i * self.bucket_bits as usize
     }
 
     /// Starts loading bucket `i`: its first word, and its last when the
     /// bucket straddles a word boundary. (A bucket of more than 64 bits may
-    /// touch three words; the middle one shares a 64-byte cache line with
+    /// touch more words; the ones between share a 64-byte cache line with
     /// the first or the last.)
     #[inline]
     pub(crate) fn prefetch(&self, i: usize) {
-        let first = i * self.bucket_bits as usize;
+        let first = self.bucket_pos(i);
         let last = first + self.bucket_bits as usize - 1;
         if let Some(word) = self.words.get(first / 64) {
             batch::prefetch(word);
@@ -144,135 +442,291 @@ impl Table {
         }
     }
 
-    /// The bucket's `b·f` bits when they fit a word (`b·f ≤ 64`).
-    #[inline(always)]
-    fn bucket64(&self, i: usize) -> u64 {
-        let pos = i * self.bucket_bits as usize;
-        let (w, off) = (pos / 64, (pos % 64) as u32);
-        let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
-        let mut v = word(w) >> off;
-        if off + self.bucket_bits > 64 {
-            // off > 0 here, so the shift is below 64.
-            v |= word(w + 1) << (64 - off);
-        }
-        v & self.bucket_mask as u64
-    }
+    // ---- Lookups ------------------------------------------------------
 
     /// Whether bucket `i1` or bucket `i2` holds `fp` (non-zero): the lookup.
     ///
     /// Both buckets are read before either is tested, so their two memory
-    /// reads overlap; buckets of at most 64 bits take the one-word path.
+    /// reads overlap.
     #[inline(always)]
     pub(crate) fn holds_either(&self, i1: usize, i2: usize, fp: u32) -> bool {
-        if self.bucket_bits <= 64 {
-            let (low, high) = (self.lane_low as u64, self.lane_high as u64);
-            let pattern = u64::from(fp) * low;
-            let x1 = self.bucket64(i1) ^ pattern;
-            let x2 = self.bucket64(i2) ^ pattern;
-            ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
-        } else {
-            let (b1, b2) = (self.bucket(i1), self.bucket(i2));
-            self.holds(b1, fp) | self.holds(b2, fp)
-        }
-    }
-
-    /// Replaces the bucket's bits with `v` (whose bits above `b·f` are zero).
-    #[inline]
-    pub(crate) fn set_bucket(&mut self, i: usize, v: u128) {
-        let pos = i * self.bucket_bits as usize;
-        let (w, off) = (pos / 64, (pos % 64) as u32);
-        let mask = self.bucket_mask << off;
-        let shifted = v << off;
-        let mut put = |k: usize, m: u64, x: u64| {
-            if let Some(word) = self.words.get_mut(k) {
-                *word = (*word & !m) | (x & m);
+        match self.probe {
+            Probe::Plain64 => {
+                let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+                let mask = self.bucket_mask as u64;
+                let pattern = u64::from(fp) * low;
+                let x1 = (self.read64(self.bucket_pos(i1), self.bucket_bits) & mask) ^ pattern;
+                let x2 = (self.read64(self.bucket_pos(i2), self.bucket_bits) & mask) ^ pattern;
+                ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
             }
-        };
-        put(w, mask as u64, shifted as u64);
-        if off + self.bucket_bits > 64 {
-            put(w + 1, (mask >> 64) as u64, (shifted >> 64) as u64);
+            Probe::Semi64 => {
+                let mask = self.bucket_mask as u64;
+                let v1 = self.read64(self.bucket_pos(i1), self.bucket_bits) & mask;
+                let v2 = self.read64(self.bucket_pos(i2), self.bucket_bits) & mask;
+                let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+                let pattern = u64::from(fp) * low;
+                let x1 = self.unpack64(v1) ^ pattern;
+                let x2 = self.unpack64(v2) ^ pattern;
+                ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+            }
+            Probe::Plain128 => {
+                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
+                let (b1, b2) = (
+                    self.read128(p1, self.part_bits),
+                    self.read128(p2, self.part_bits),
+                );
+                self.lanes_hold(b1, fp) | self.lanes_hold(b2, fp)
+            }
+            Probe::Plain256 => {
+                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
+                let half = self.part_bits as usize;
+                let parts = [
+                    self.read128(p1, self.part_bits),
+                    self.read128(p1 + half, self.part_bits),
+                    self.read128(p2, self.part_bits),
+                    self.read128(p2 + half, self.part_bits),
+                ];
+                parts.iter().any(|&v| self.lanes_hold(v, fp))
+            }
+            Probe::Semi128 => {
+                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
+                let (v1, v2) = (
+                    self.read128(p1, self.bucket_bits),
+                    self.read128(p2, self.bucket_bits),
+                );
+                self.lanes_hold(self.unpack(v1), fp) | self.lanes_hold(self.unpack(v2), fp)
+            }
         }
-        if off + self.bucket_bits > 128 {
-            let m = self.bucket_mask >> (128 - off);
-            put(w + 2, m as u64, (v >> (128 - off)) as u64);
-        }
     }
 
-    /// Slot `j` of a bucket value.
-    #[inline]
-    pub(crate) fn lane(&self, bucket: u128, j: u32) -> u32 {
-        ((bucket >> (j * self.f)) & self.fp_mask) as u32
+    /// A semi-sorted bucket value unpacked into the plain form: four
+    /// `f`-bit lanes, lane `j` the `j`-th fingerprint (prefix from the
+    /// index table above its suffix), so that the plain zero-lane test
+    /// answers a lookup. Branch-free: two shift-and-mask steps move the
+    /// suffixes from `j·(f − 4)` to `j·f`, two more the prefixes from `4j`
+    /// to `j·f + f − 4`.
+    #[inline(always)]
+    fn unpack(&self, v: u128) -> u128 {
+        let (s, f) = (self.sfx_bits, self.f);
+        let y = v >> 12;
+        let y = (y & self.unpack_pair) | ((y >> (2 * s)) & self.unpack_pair) << (2 * f);
+        let y = (y & self.unpack_even) | ((y & self.unpack_odd) << 4);
+        let n = u128::from(SEMI_DECODE[(v & 0xfff) as usize]);
+        let n = (n & 0xff) | (n >> 8) << (2 * f);
+        let n = (n & self.prefix_even) | ((n & self.prefix_odd) << (f - 4));
+        y | n << s
     }
 
-    /// A bucket value with slot `j` replaced by `fp`.
-    #[inline]
-    pub(crate) fn with_lane(&self, bucket: u128, j: u32, fp: u32) -> u128 {
-        let shift = j * self.f;
-        (bucket & !(self.fp_mask << shift)) | (u128::from(fp) << shift)
+    /// [`unpack`](Self::unpack) in 64-bit arithmetic, for `f ≤ 16`.
+    #[inline(always)]
+    fn unpack64(&self, v: u64) -> u64 {
+        let (s, f) = (self.sfx_bits, self.f);
+        let pair = self.unpack_pair as u64;
+        let y = v >> 12;
+        let y = (y & pair) | ((y >> (2 * s)) & pair) << (2 * f);
+        let y = (y & self.unpack_even as u64) | ((y & self.unpack_odd as u64) << 4);
+        let n = u64::from(SEMI_DECODE[(v & 0xfff) as usize]);
+        let n = (n & 0xff) | (n >> 8) << (2 * f);
+        let n = (n & self.prefix_even as u64) | ((n & self.prefix_odd as u64) << (f - 4));
+        y | n << s
     }
 
-    /// A mask with the top bit of every lane of `x` that is zero set, and
-    /// possibly of lanes above the lowest zero lane: exact as to whether some
-    /// lane is zero and which is the lowest.
+    /// A mask with the top bit of every lane of a plain part `x` that is
+    /// zero set, and possibly of lanes above the lowest zero lane: exact as
+    /// to whether some lane is zero and which is the lowest.
     #[inline]
     fn zero_lanes(&self, x: u128) -> u128 {
         x.wrapping_sub(self.lane_low) & !x & self.lane_high
     }
 
-    /// Whether some slot of the bucket value holds `fp` (non-zero).
+    /// Whether some slot of a plain part holds `fp` (non-zero).
     #[inline]
-    pub(crate) fn holds(&self, bucket: u128, fp: u32) -> bool {
-        self.zero_lanes(bucket ^ (u128::from(fp) * self.lane_low)) != 0
+    fn lanes_hold(&self, part: u128, fp: u32) -> bool {
+        self.zero_lanes(part ^ (u128::from(fp) * self.lane_low)) != 0
     }
 
-    /// The lowest slot of the bucket value holding `fp`, if any.
+    /// The lowest slot of a plain part holding `fp`, if any.
     #[inline]
-    pub(crate) fn find(&self, bucket: u128, fp: u32) -> Option<u32> {
-        let z = self.zero_lanes(bucket ^ (u128::from(fp) * self.lane_low));
+    fn find(&self, part: u128, fp: u32) -> Option<u32> {
+        let z = self.zero_lanes(part ^ (u128::from(fp) * self.lane_low));
         (z != 0).then(|| z.trailing_zeros() / self.f)
     }
 
-    /// Slots of the bucket value holding `fp`.
-    pub(crate) fn count(&self, bucket: u128, fp: u32) -> u32 {
-        (0..self.b).filter(|&j| self.lane(bucket, j) == fp).count() as u32
-    }
-
-    /// Occupied slots of the bucket value.
-    pub(crate) fn occupied(&self, bucket: u128) -> u32 {
-        (0..self.b).filter(|&j| self.lane(bucket, j) != 0).count() as u32
-    }
-
-    /// Puts `fp` in the lowest empty slot of bucket `i`; false if it is full.
     #[inline]
-    pub(crate) fn put(&mut self, i: usize, fp: u32) -> bool {
-        let bucket = self.bucket(i);
-        match self.find(bucket, 0) {
-            Some(j) => {
-                self.set_bucket(i, self.with_lane(bucket, j, fp));
-                true
+    fn part_pos(&self, i: usize, p: u32) -> usize {
+        self.bucket_pos(i) + (p * self.part_bits) as usize
+    }
+
+    #[inline]
+    fn read_part(&self, i: usize, p: u32) -> u128 {
+        self.read128(self.part_pos(i, p), self.part_bits)
+    }
+
+    #[inline]
+    fn with_lane(&self, part: u128, j: u32, fp: u32) -> u128 {
+        let shift = j * self.f;
+        (part & !(self.fp_mask << shift)) | (u128::from(fp) << shift)
+    }
+
+    // ---- Semi-sorted buckets ------------------------------------------
+
+    /// The four fingerprints of a semi-sorted bucket value, in stored order
+    /// (ascending, for a bucket this table wrote).
+    #[inline]
+    fn decode(&self, v: u128) -> [u32; 4] {
+        let nib = u32::from(SEMI_DECODE[(v & 0xfff) as usize]);
+        let s = self.sfx_bits;
+        let sfx = v >> 12;
+        std::array::from_fn(|j| {
+            let j = j as u32;
+            let suffix = (sfx >> (s * j)) as u32 & self.sfx_mask;
+            ((nib >> (4 * j)) & 15) << s | suffix
+        })
+    }
+
+    /// The bucket value of four ascending fingerprints.
+    #[inline]
+    fn encode(&self, fps: [u32; 4]) -> u128 {
+        let s = self.sfx_bits;
+        let [a, b, c, d] = fps.map(|fp| fp >> s);
+        let mut v = u128::from(semi_rank(a, b, c, d));
+        for (j, fp) in fps.into_iter().enumerate() {
+            v |= u128::from(fp & self.sfx_mask) << (12 + s * j as u32);
+        }
+        v
+    }
+
+    #[inline]
+    fn read_sorted(&self, i: usize) -> [u32; 4] {
+        self.decode(self.read128(self.bucket_pos(i), self.bucket_bits))
+    }
+
+    #[inline]
+    fn write_sorted(&mut self, i: usize, fps: [u32; 4]) {
+        let v = self.encode(sort4(fps));
+        self.write128(self.bucket_pos(i), self.bucket_bits, v);
+    }
+
+    /// Whether semi-sorted bucket `i` is the one encoding of its
+    /// fingerprints: an index below 3,876 and the fingerprints ascending.
+    /// (Always true for a plain bucket.)
+    pub(crate) fn is_canonical(&self, i: usize) -> bool {
+        match self.layout {
+            Layout::Plain => true,
+            Layout::SemiSorted => {
+                let v = self.read128(self.bucket_pos(i), self.bucket_bits);
+                let fps = self.decode(v);
+                fps.is_sorted() && self.encode(fps) == v
             }
-            None => false,
         }
     }
 
-    /// Replaces slot `j` of bucket `i` with `fp` and returns what it held.
+    // ---- Slot operations ----------------------------------------------
+
+    /// The fingerprints of bucket `i` (0 for an empty slot), `b` of them.
+    fn slots(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        let sorted = match self.layout {
+            Layout::SemiSorted => self.read_sorted(i),
+            Layout::Plain => [0; 4],
+        };
+        (0..self.b).map(move |j| match self.layout {
+            Layout::SemiSorted => sorted[j as usize],
+            Layout::Plain => {
+                let part = self.read_part(i, j / self.lanes);
+                ((part >> ((j % self.lanes) * self.f)) & self.fp_mask) as u32
+            }
+        })
+    }
+
+    /// Slots of bucket `i` holding `fp`.
+    pub(crate) fn count(&self, i: usize, fp: u32) -> u32 {
+        self.slots(i).filter(|&x| x == fp).count() as u32
+    }
+
+    /// Occupied slots of bucket `i`.
+    pub(crate) fn occupied(&self, i: usize) -> u32 {
+        self.slots(i).filter(|&x| x != 0).count() as u32
+    }
+
+    /// Puts `fp` in an empty slot of bucket `i`; false if it is full.
     #[inline]
-    pub(crate) fn swap(&mut self, i: usize, j: u32, fp: u32) -> u32 {
-        let bucket = self.bucket(i);
-        self.set_bucket(i, self.with_lane(bucket, j, fp));
-        self.lane(bucket, j)
+    pub(crate) fn put(&mut self, i: usize, fp: u32) -> bool {
+        self.replace(i, 0, fp)
     }
 
     /// Empties one slot of bucket `i` holding `fp`; false if none does.
     #[inline]
     pub(crate) fn take(&mut self, i: usize, fp: u32) -> bool {
-        let bucket = self.bucket(i);
-        match self.find(bucket, fp) {
-            Some(j) => {
-                self.set_bucket(i, self.with_lane(bucket, j, 0));
-                true
+        self.replace(i, fp, 0)
+    }
+
+    /// Replaces one copy of `old` in bucket `i` (the lowest slot holding
+    /// it, plain) with `new`; false if the bucket holds no `old`.
+    #[inline]
+    fn replace(&mut self, i: usize, old: u32, new: u32) -> bool {
+        match self.layout {
+            Layout::Plain => {
+                for p in 0..self.parts {
+                    let part = self.read_part(i, p);
+                    if let Some(j) = self.find(part, old) {
+                        let pos = self.part_pos(i, p);
+                        self.write128(pos, self.part_bits, self.with_lane(part, j, new));
+                        return true;
+                    }
+                }
+                false
             }
-            None => false,
+            Layout::SemiSorted => {
+                let mut fps = self.read_sorted(i);
+                match fps.iter().position(|&x| x == old) {
+                    Some(j) => {
+                        fps[j] = new;
+                        self.write_sorted(i, fps);
+                        true
+                    }
+                    None => false,
+                }
+            }
+        }
+    }
+
+    /// Replaces slot `j` of bucket `i` with `fp` and returns what it held.
+    /// In a semi-sorted bucket `j` is a position in ascending order, and
+    /// `fp` then takes its own place in that order.
+    #[inline]
+    pub(crate) fn swap(&mut self, i: usize, j: u32, fp: u32) -> u32 {
+        match self.layout {
+            Layout::Plain => {
+                let (p, lane) = (j / self.lanes, j % self.lanes);
+                let part = self.read_part(i, p);
+                let pos = self.part_pos(i, p);
+                self.write128(pos, self.part_bits, self.with_lane(part, lane, fp));
+                ((part >> (lane * self.f)) & self.fp_mask) as u32
+            }
+            Layout::SemiSorted => {
+                let mut fps = self.read_sorted(i);
+                let old = std::mem::replace(&mut fps[j as usize & 3], fp);
+                self.write_sorted(i, fps);
+                old
+            }
+        }
+    }
+
+    /// Undoes `swap(i, j, fp)`, which returned `old`, when every later
+    /// change has been undone: the bucket is bit for bit as before it.
+    #[inline]
+    pub(crate) fn unswap(&mut self, i: usize, j: u32, fp: u32, old: u32) {
+        match self.layout {
+            Layout::Plain => {
+                let back = self.swap(i, j, old);
+                debug_assert_eq!(back, fp);
+            }
+            Layout::SemiSorted => {
+                // One encoding per multiset: putting `old` back in place of
+                // `fp` restores the bits.
+                let undone = self.replace(i, fp, old);
+                debug_assert!(undone);
+            }
         }
     }
 }
@@ -281,121 +735,213 @@ impl Table {
 mod tests {
     use super::*;
 
-    /// Every (b, f) pair: buckets written in a scattered order read back,
-    /// and writing one bucket leaves its neighbours alone.
+    fn table(buckets: u64, b: u32, f: u32, layout: Layout) -> Table {
+        let words = Table::words_for(buckets, Table::bucket_bits(b, f, layout)).unwrap();
+        Table::new(buckets, b, f, layout, AltMap::Sub, words).unwrap()
+    }
+
+    /// Every shape the filter supports: (b, f, layout).
+    fn shapes() -> impl Iterator<Item = (u32, u32, Layout)> {
+        BUCKET_SIZES
+            .into_iter()
+            .flat_map(|b| FINGERPRINT_BITS.map(move |f| (b, f, Layout::Plain)))
+            .chain(FINGERPRINT_BITS.map(|f| (4, f, Layout::SemiSorted)))
+    }
+
+    fn contents(t: &Table, i: usize) -> Vec<u32> {
+        let mut v: Vec<u32> = t.slots(i).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn the_semi_sorted_index_is_a_bijection() {
+        let mut seen = vec![false; 4096];
+        let mut count = 0;
+        for d in 0..16 {
+            for c in 0..=d {
+                for b in 0..=c {
+                    for a in 0..=b {
+                        let r = semi_rank(a, b, c, d) as usize;
+                        assert!(r < 3_876 && !seen[r], "{a} {b} {c} {d} → {r}");
+                        seen[r] = true;
+                        count += 1;
+                        let nib = u32::from(SEMI_DECODE[r]);
+                        assert_eq!(nib, a | b << 4 | c << 8 | d << 12);
+                    }
+                }
+            }
+        }
+        assert_eq!(count, 3_876);
+        assert_eq!(
+            count,
+            bloomlab_core::theory::cuckoo::SEMI_SORTED_INDEXES as usize
+        );
+    }
+
+    /// Every shape: buckets written in a scattered order read back, writing
+    /// one bucket leaves its neighbours alone, and the bit count is exact.
     #[test]
     fn packing_round_trips_for_every_shape() {
-        for b in BUCKET_SIZES {
-            for f in FINGERPRINT_BITS {
-                let log2 = 5;
-                let words = Table::words_for(log2, b, f).unwrap();
-                assert_eq!(words, (32 * b * f).div_ceil(64) as usize);
-                let mut t = Table::new(log2, b, f, words).unwrap();
-                let value = |i: usize, j: u32| -> u32 {
-                    ((i as u32 * 7919 + j * 104_729) % ((1 << f) - 1)) + 1
-                };
-                for i in (0..32).map(|i| (i * 13) % 32) {
-                    for j in 0..b {
-                        assert_eq!(t.swap(i, j, value(i, j)), 0);
-                    }
+        for (b, f, layout) in shapes() {
+            let n = 32usize;
+            let bits = Table::bucket_bits(b, f, layout);
+            let mut t = table(n as u64, b, f, layout);
+            assert_eq!(t.words().len(), (n as u32 * bits).div_ceil(64) as usize);
+            let value = |i: usize, j: u32| -> u32 {
+                let top = (1u64 << f) - 1;
+                ((i as u64 * 7_919 + u64::from(j) * 104_729 + u64::from(f) * 31) % top) as u32 + 1
+            };
+            for i in (0..n).map(|i| (i * 13) % n) {
+                for j in 0..b {
+                    assert!(t.put(i, value(i, j)), "{b} {f} {layout:?}");
                 }
-                for i in 0..32 {
-                    let bucket = t.bucket(i);
-                    for j in 0..b {
-                        assert_eq!(t.lane(bucket, j), value(i, j), "b {b} f {f} bucket {i}");
-                        assert!(t.holds(bucket, value(i, j)));
-                    }
-                    assert_eq!(t.occupied(bucket), b);
-                    assert_eq!(t.find(bucket, 0), None);
-                }
-                assert!(t.tail_is_clear());
-                t.clear();
-                assert!(t.words().iter().all(|&w| w == 0));
+                assert!(!t.put(i, 1), "a full bucket takes nothing");
             }
+            for i in 0..n {
+                let mut want: Vec<u32> = (0..b).map(|j| value(i, j)).collect();
+                want.sort_unstable();
+                assert_eq!(contents(&t, i), want, "b {b} f {f} {layout:?} bucket {i}");
+                assert_eq!(t.occupied(i), b);
+                assert!(t.is_canonical(i));
+                for &fp in &want {
+                    assert!(t.holds_either(i, i, fp));
+                    assert!(t.count(i, fp) >= 1);
+                }
+            }
+            assert!(t.tail_is_clear());
+            for i in 0..n {
+                for j in 0..b {
+                    assert!(t.take(i, value(i, j)));
+                }
+            }
+            assert!(t.words().iter().all(|&w| w == 0), "b {b} f {f} {layout:?}");
         }
     }
 
+    /// The fast lookup agrees with reading every slot, for every shape, on
+    /// buckets with many empty and repeated slots.
     #[test]
     fn lookup_paths_agree_for_every_shape() {
-        for b in BUCKET_SIZES {
-            for f in FINGERPRINT_BITS {
-                let log2 = 6;
-                let mut t = Table::new(log2, b, f, Table::words_for(log2, b, f).unwrap()).unwrap();
-                let mut x = u64::from(b * 100 + f);
-                for i in 0..64 {
-                    for j in 0..b {
-                        x = bloomlab_core::hash::mix64(x);
-                        // A quarter of the slots empty, the rest random.
-                        let fp = if x & 3 == 0 {
-                            0
-                        } else {
-                            (x >> 8) as u32 & ((1 << f) - 1)
-                        };
-                        t.swap(i, j, fp);
-                    }
+        for (b, f, layout) in shapes() {
+            let n = 64usize;
+            let mut t = table(n as u64, b, f, layout);
+            let top = (1u64 << f) - 1;
+            let mut x = u64::from(b * 100 + f) + 7 * u64::from(layout == Layout::SemiSorted);
+            let mut stored = Vec::new();
+            for i in 0..n {
+                for _ in 0..b {
+                    x = bloomlab_core::hash::mix64(x);
+                    // A quarter of the slots empty; small values repeat.
+                    let fp = match x & 7 {
+                        0 | 1 => continue,
+                        2 => 1 + (x >> 8) % 3,
+                        _ => 1 + (x >> 8) % top,
+                    } as u32;
+                    assert!(t.put(i, fp));
+                    stored.push(fp);
                 }
-                for i1 in 0..64 {
-                    let i2 = (i1 * 37 + 5) % 64;
-                    for fp in 1..(1u32 << f).min(300) {
-                        let slow = t.holds(t.bucket(i1), fp) || t.holds(t.bucket(i2), fp);
-                        assert_eq!(t.holds_either(i1, i2, fp), slow, "b {b} f {f}");
-                    }
+            }
+            let mut probes: Vec<u32> = stored.clone();
+            probes.extend((0..400).map(|k| {
+                x = bloomlab_core::hash::mix64(x ^ k);
+                1 + (x % top) as u32
+            }));
+            for i1 in 0..n {
+                let i2 = (i1 * 37 + 5) % n;
+                for &fp in &probes {
+                    let slow = t.count(i1, fp) > 0 || t.count(i2, fp) > 0;
+                    assert_eq!(t.holds_either(i1, i2, fp), slow, "b {b} f {f} {layout:?}");
                 }
             }
         }
     }
 
+    /// A swap and its undo restore the bits, in either layout, even when
+    /// the bucket holds the swapped-in value already.
     #[test]
-    fn put_take_and_find() {
-        let mut t = Table::new(2, 4, 12, Table::words_for(2, 4, 12).unwrap()).unwrap();
-        assert!(t.put(1, 0xabc));
-        assert!(t.put(1, 0x123));
-        assert!(t.put(1, 0xabc));
-        assert!(t.put(1, 0xfff));
-        assert!(!t.put(1, 0x001), "a full bucket takes nothing");
-        let b1 = t.bucket(1);
-        assert_eq!(t.count(b1, 0xabc), 2);
-        assert_eq!(t.find(b1, 0x123), Some(1));
-        assert!(!t.holds(b1, 0x124));
-        assert!(t.take(1, 0xabc));
-        assert_eq!(t.find(t.bucket(1), 0), Some(0));
-        assert_eq!(t.count(t.bucket(1), 0xabc), 1);
-        assert!(!t.take(1, 0x555));
-        assert_eq!(t.bucket(0), 0);
-        assert_eq!(t.bucket(2), 0);
+    fn swaps_undo_exactly() {
+        for (b, f, layout) in [
+            (4, 12, Layout::SemiSorted),
+            (4, 12, Layout::Plain),
+            (8, 20, Layout::Plain),
+            (4, 4, Layout::SemiSorted),
+            (4, 32, Layout::SemiSorted),
+        ] {
+            let mut t = table(3, b, f, layout);
+            for fp in [9, 3, 9] {
+                assert!(t.put(1, fp));
+            }
+            let before = t.clone();
+            let mut path = Vec::new();
+            for (j, fp) in [(0u32, 9u32), (3, 5), (1, 3), (2, 9)] {
+                let old = t.swap(1, j % b, fp);
+                path.push((j % b, fp, old));
+            }
+            assert!(t != before);
+            for &(j, fp, old) in path.iter().rev() {
+                t.unswap(1, j, fp, old);
+            }
+            assert!(t == before, "b {b} f {f} {layout:?}");
+        }
     }
 
-    /// The zero-lane trick never reports a lane that is not there, for any
-    /// lane pattern: checked against the plain loop over every 4-bit value of
-    /// a 2-slot bucket, and on a pseudo-random sample of 16-bit 8-slot ones.
     #[test]
-    fn word_trick_agrees_with_the_loop() {
-        let t = Table::new(0, 2, 4, 1).unwrap();
-        for bucket in 0..=0xffu128 {
-            for fp in 1..16 {
-                let by_loop = (0..2).any(|j| t.lane(bucket, j) == fp);
-                assert_eq!(t.holds(bucket, fp), by_loop, "{bucket:#x} {fp}");
-                let first = (0..2).find(|&j| t.lane(bucket, j) == fp);
-                assert_eq!(t.find(bucket, fp), first);
-            }
+    fn put_take_and_count() {
+        for layout in [Layout::Plain, Layout::SemiSorted] {
+            let mut t = table(4, 4, 12, layout);
+            assert!(t.put(1, 0xabc));
+            assert!(t.put(1, 0x123));
+            assert!(t.put(1, 0xabc));
+            assert!(t.put(1, 0xfff));
+            assert!(!t.put(1, 0x001), "a full bucket takes nothing");
+            assert_eq!(t.count(1, 0xabc), 2);
+            assert!(!t.holds_either(1, 1, 0x124));
+            assert!(t.take(1, 0xabc));
+            assert_eq!(t.occupied(1), 3);
+            assert_eq!(t.count(1, 0xabc), 1);
+            assert!(!t.take(1, 0x555));
+            assert_eq!(t.occupied(0) + t.occupied(2), 0);
         }
-        let t = Table::new(0, 8, 16, 2).unwrap();
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..20_000 {
-            x = bloomlab_core::hash::mix64(x);
-            let y = bloomlab_core::hash::mix64(x ^ 1);
-            // Many zero and repeated lanes: mask random lanes to 0 or to 7.
-            let mut bucket = u128::from(x) | u128::from(y) << 64;
-            for j in 0..8 {
-                match (x >> (j * 2)) & 3 {
-                    0 => bucket = t.with_lane(bucket, j as u32, 0),
-                    1 => bucket = t.with_lane(bucket, j as u32, 7),
-                    _ => {}
-                }
+    }
+
+    /// Semi-sorted buckets: 4f − 4 bits, and a non-canonical bucket (an
+    /// index past 3,875, or suffixes out of order) is recognised.
+    #[test]
+    fn semi_sorted_canonical_form() {
+        let mut t = table(2, 4, 8, Layout::SemiSorted);
+        assert_eq!(t.bits_per_bucket(), 28);
+        assert!(t.put(0, 0x17));
+        assert!(t.put(0, 0x13));
+        assert!(t.is_canonical(0));
+        // Prefixes (0, 0, 1, 1), suffixes (0, 0, 3, 7): swap the last two.
+        let v = t.read128(0, 28);
+        let swapped = (v & 0xfff) | (u128::from(3u32) << 24) | (u128::from(7u32) << 20);
+        t.write128(0, 28, swapped);
+        assert!(!t.is_canonical(0));
+        t.write128(0, 28, 3_876);
+        assert!(!t.is_canonical(0));
+        t.write128(0, 28, 0);
+        assert!(t.is_canonical(0));
+    }
+
+    #[test]
+    fn other_bucket_is_an_involution() {
+        for buckets in [1u64, 2, 3, 7, 64, 100, 263, 264, 1 << 20, (1 << 20) + 1] {
+            let t = Table::from_words(Vec::new(), buckets, 4, 16, Layout::Plain, AltMap::Sub);
+            let mut same = 0;
+            for fp in (1..65_536u32).step_by(97) {
+                let i = (u64::from(fp) * 31 % buckets) as usize;
+                let j = t.other_bucket(i, fp);
+                assert!((j as u64) < buckets);
+                assert_eq!(t.other_bucket(j, fp), i, "m {buckets} fp {fp}");
+                same += usize::from(i == j);
             }
-            for fp in [0, 7, (y & 0xffff) as u32] {
-                let first = (0..8).find(|&j| t.lane(bucket, j) == fp);
-                assert_eq!(t.find(bucket, fp), first);
+            if buckets % 2 == 0 {
+                assert_eq!(
+                    same, 0,
+                    "m {buckets}: an even count never maps a bucket to itself"
+                );
             }
         }
     }

@@ -13,16 +13,27 @@ fn seeded(n: usize, p: f64) -> CuckooFilter<u64> {
 
 #[test]
 fn new_sizes_from_the_paper_formula() {
-    // 10,000 items at 0.1%: f = ⌈log2(8/0.001)⌉ = 13; 10,000 / (4 · 0.94)
-    // = 2,659.6 buckets → 4,096.
+    // 10,000 items at 0.1%: the least f with fpr(f, 4, 0.94) ≤ 0.001 is 13
+    // (7.52 / 8,191 = 0.092%); ⌈10,000 / (4 · 0.94)⌉ = 2,660 buckets, no
+    // longer the next power of two (4,096).
     let cf = seeded(10_000, 0.001);
+    let plan = bloomlab_cuckoo::plan(10_000, 0.001, 4).unwrap();
     assert_eq!(cf.fingerprint_bits(), 13);
     assert_eq!(cf.bucket_size(), 4);
-    assert_eq!(cf.num_buckets(), 4_096);
-    assert_eq!(cf.capacity(), 16_384);
-    assert_eq!(cf.memory_bytes(), 4_096 * 4 * 13 / 8);
+    assert_eq!(cf.num_buckets(), 2_660);
+    assert_eq!(cf.capacity(), 10_640);
+    assert_eq!(cf.is_semi_sorted(), plan.semi_sorted);
+    let bits = if plan.semi_sorted { 4 * 13 - 4 } else { 4 * 13 };
+    assert_eq!(cf.bits_per_bucket(), bits);
+    // Whole words: 2,660 · 52 bits = 2,161.25 words → 2,162, 17,296 bytes plain.
+    assert_eq!(cf.memory_bytes(), (2_660 * bits as usize).div_ceil(64) * 8);
+    assert!(!plan.semi_sorted);
+    assert_eq!(cf.memory_bytes(), 17_296);
+    assert_eq!(cf.memory_bytes() as u128, plan.table_bytes);
     assert_eq!(cf.max_relocations(), 500);
-    // A loose rate still gets 6-bit fingerprints, so a large table fills.
+    // A loose rate still gets 6-bit fingerprints (5 would do), so a large
+    // table fills.
+    assert_eq!(plan_bits(100_000, 0.4, 4), (5, 6));
     assert_eq!(seeded(100_000, 0.4).fingerprint_bits(), 6);
     // Two-slot buckets: 7 bits at least.
     let two: CuckooFilter<u64> = CuckooFilter::builder(1_000, 0.3)
@@ -30,9 +41,10 @@ fn new_sizes_from_the_paper_formula() {
         .build()
         .unwrap();
     assert_eq!(two.fingerprint_bits(), 7);
-    // Small tables are planned at half load: 100 items → 100 / (4 · 0.47) = 53.2 → 64.
-    assert_eq!(seeded(100, 0.01).num_buckets(), 64);
-    assert_eq!(seeded(1, 0.01).num_buckets(), 1);
+    // Small tables are planned at half load: 100 items → 100 / (4 · 0.47)
+    // = 53.2 → 54 buckets; one item → 1 → 2 (counts are even).
+    assert_eq!(seeded(100, 0.01).num_buckets(), 54);
+    assert_eq!(seeded(1, 0.01).num_buckets(), 2);
     // Random keys differ.
     let (a, b) = (
         CuckooFilter::<u64>::new(10, 0.01).unwrap(),
@@ -41,20 +53,64 @@ fn new_sizes_from_the_paper_formula() {
     assert_ne!(a.hasher().key(), b.hasher().key());
 }
 
+fn plan_bits(n: u64, eps: f64, b: u32) -> (u32, u32) {
+    let plan = bloomlab_cuckoo::plan(n, eps, b).unwrap();
+    (plan.needed_bits, plan.fingerprint_bits)
+}
+
+#[test]
+fn the_plan_is_what_new_builds() {
+    for n in [1u64, 100, 999, 10_000, 123_457, 2_000_000] {
+        for eps in [0.3, 0.03, 1e-3, 1e-5, 1e-9] {
+            for b in [2, 4, 8] {
+                let plan = bloomlab_cuckoo::plan(n, eps, b).unwrap();
+                let built = CuckooFilter::<u64>::builder(n as usize, eps)
+                    .bucket_size(b)
+                    .seed(1)
+                    .build();
+                let what = format!("n {n} eps {eps} b {b}");
+                if plan.needed_bits > 32 {
+                    assert!(built.is_err(), "{what}");
+                    continue;
+                }
+                let cf = built.unwrap();
+                assert_eq!(cf.num_buckets(), plan.buckets, "{what}");
+                assert_eq!(plan.buckets % 2, 0, "{what}");
+                assert_eq!(cf.fingerprint_bits(), plan.fingerprint_bits, "{what}");
+                assert_eq!(cf.is_semi_sorted(), plan.semi_sorted, "{what}");
+                assert_eq!(
+                    u64::from(cf.bits_per_bucket()),
+                    plan.bits_per_bucket,
+                    "{what}"
+                );
+                assert_eq!(cf.memory_bytes() as u128, plan.table_bytes, "{what}");
+                // The load it plans for holds the items, and the rate there
+                // keeps the promise.
+                assert!(n as f64 <= plan.load * cf.capacity() as f64, "{what}");
+                let rate = bloomlab_core::theory::cuckoo::fpr(plan.fingerprint_bits, b, plan.load);
+                assert!(rate <= eps, "{what}: {rate}");
+                let bits = plan.table_bytes as f64 * 8.0 / n as f64;
+                assert!((plan.bits_per_item - bits).abs() < 1e-9, "{what}");
+            }
+        }
+    }
+}
+
 #[test]
 fn new_holds_what_it_was_sized_for() {
-    // Item counts right at the planned load of a 2^k-bucket table.
+    // Item counts right at the planned load of tables of many sizes, powers
+    // of two or not.
     for (b, load) in [(2u32, 0.80), (4, 0.94), (8, 0.97)] {
-        for k in [8u32, 12, 16] {
-            let n = (load * f64::from(b) * f64::from(1u32 << k)) as usize;
+        for m in [258u64, 1_000, 4_096, 65_538, 100_000] {
+            let n = (load * f64::from(b) * m as f64) as usize;
             let mut cf = CuckooFilter::builder(n, 0.01)
                 .bucket_size(b)
-                .seed(u64::from(k))
+                .seed(m)
                 .build()
                 .unwrap();
-            assert_eq!(cf.num_buckets(), 1 << k, "b {b} k {k}");
-            let keys = members(u64::from(b * 100 + k), n);
-            assert_eq!(cf.insert_all(&keys).map(|_| cf.len()), Ok(n), "b {b} k {k}");
+            assert_eq!(cf.num_buckets(), m, "b {b} m {m}");
+            let keys = members(u64::from(b) * 1_000_003 + m, n);
+            assert_eq!(cf.insert_all(&keys).map(|_| cf.len()), Ok(n), "b {b} m {m}");
         }
     }
 }

@@ -14,13 +14,45 @@ fn fingerprint_below_4_bits() {
 }
 
 #[test]
-fn fingerprint_above_16_bits() {
+fn fingerprint_above_32_bits() {
     let e = CuckooFilter::<u64>::builder(100, 0.01)
-        .fingerprint_bits(17)
+        .fingerprint_bits(33)
         .build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(17));
-    let e = CuckooFilter::<u64>::builder_with_buckets(64, 32).build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(32));
+    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(33));
+    let e = CuckooFilter::<u64>::builder_with_buckets(64, 33).build();
+    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(33));
+    // 17 to 32 bits build, in every bucket size and layout.
+    for f in [17, 24, 32] {
+        for b in [2, 4, 8] {
+            let cf = CuckooFilter::<u64>::builder_with_buckets(64, f)
+                .bucket_size(b)
+                .build()
+                .unwrap();
+            assert_eq!(cf.memory_bytes(), (64 * b * f / 8) as usize);
+        }
+        let semi = CuckooFilter::<u64>::builder_with_buckets(64, f)
+            .semi_sorted(true)
+            .build()
+            .unwrap();
+        assert_eq!(semi.memory_bytes(), (64 * (4 * f - 4) / 8) as usize);
+    }
+}
+
+#[test]
+fn semi_sorted_buckets_of_other_than_4_slots() {
+    for b in [2, 8] {
+        let e = CuckooFilter::<u64>::builder(100, 0.01)
+            .bucket_size(b)
+            .semi_sorted(true)
+            .build();
+        assert_eq!(e.unwrap_err(), BuildError::SemiSortedBucketSize(b));
+        // Plain is what they get unless told.
+        let plain = CuckooFilter::<u64>::builder(100, 0.01)
+            .bucket_size(b)
+            .build()
+            .unwrap();
+        assert!(!plain.is_semi_sorted());
+    }
 }
 
 #[test]
@@ -59,32 +91,47 @@ fn zero_items() {
 }
 
 #[test]
-fn fpr_needing_more_than_16_bits() {
-    // b = 4 at 1e-6: ⌈log2(8e6)⌉ = 23 bits.
-    let e = CuckooFilter::<u64>::new(100, 1e-6).unwrap_err();
+fn fpr_needing_more_than_32_bits() {
+    // b = 4 at 1e-9, a small table planned at 47% load: fpr(32, 4, 0.47) =
+    // 3.76 / (2^32 − 1) = 8.8e-10 fits; 1e-10 takes log2(3.76e10) → 36 bits.
+    assert_eq!(
+        CuckooFilter::<u64>::new(100, 1e-9)
+            .unwrap()
+            .fingerprint_bits(),
+        32
+    );
+    let e = CuckooFilter::<u64>::new(100, 1e-10).unwrap_err();
     assert_eq!(
         e,
         BuildError::FprUnreachable {
-            fpr: 1e-6,
+            fpr: 1e-10,
             bucket_size: 4,
-            needed_bits: 23
+            needed_bits: 36
         }
     );
-    // Two-slot buckets reach 1e-4 (⌈log2(4e4)⌉ = 16), four-slot ones do not.
-    assert!(
-        CuckooFilter::<u64>::builder(100, 1e-4)
-            .bucket_size(2)
-            .build()
-            .is_ok()
-    );
-    assert!(CuckooFilter::<u64>::new(100, 1e-4).is_err());
+    // Rates the 16-bit limit refused now build: 1e-6 takes 23 bits with 4
+    // slots at 94% load (fpr(22, 4, 0.94) = 1.8e-6 does not do).
+    let cf = CuckooFilter::<u64>::new(100_000, 1e-6).unwrap();
+    assert_eq!(cf.fingerprint_bits(), 23);
+    let cf = CuckooFilter::<u64>::builder(100_000, 1e-6)
+        .bucket_size(8)
+        .build()
+        .unwrap();
+    assert_eq!(cf.fingerprint_bits(), 24);
 }
 
 #[test]
-fn bucket_count_not_a_power_of_two() {
-    for n in [0u64, 3, 100, (1 << 32) + 1, 1 << 33, u64::MAX] {
+fn bucket_count_outside_1_to_2_pow_32() {
+    for n in [0u64, (1 << 32) + 1, 1 << 33, u64::MAX] {
         let e = CuckooFilter::<u64>::builder_with_buckets(n, 8).build();
         assert_eq!(e.unwrap_err(), BuildError::NumBuckets(n));
+    }
+    // Any count in between.
+    for n in [1u64, 3, 100, 263, 1_000_001] {
+        let cf = CuckooFilter::<u64>::builder_with_buckets(n, 8)
+            .build()
+            .unwrap();
+        assert_eq!(cf.num_buckets(), n);
     }
 }
 
@@ -107,22 +154,35 @@ fn too_many_relocations() {
 
 #[test]
 fn table_larger_than_allowed() {
-    // 1,000 items at 1%: 512 buckets of 4 × 10 bits = 2,560 bytes.
+    // 1,000 items at 1%: ⌈1,000 / (4 · 0.94)⌉ = 266 buckets of 4 × 10 bits,
+    // 10,640 bits: 167 words, 1,336 bytes.
     let e = CuckooFilter::<u64>::builder(1_000, 0.01)
-        .max_bytes(2_559)
+        .max_bytes(1_335)
         .build();
     assert_eq!(
         e.unwrap_err(),
         BuildError::Param(ParamError::TooLarge {
-            needed: 2_560,
-            limit: 2_559
+            needed: 1_336,
+            limit: 1_335
         })
     );
     assert!(
         CuckooFilter::<u64>::builder(1_000, 0.01)
-            .max_bytes(2_560)
+            .max_bytes(1_336)
             .build()
             .is_ok()
+    );
+    // Semi-sorted, the same buckets take 266 · 36 bits: 150 words, 1,200 bytes.
+    let e = CuckooFilter::<u64>::builder(1_000, 0.01)
+        .semi_sorted(true)
+        .max_bytes(1_199)
+        .build();
+    assert_eq!(
+        e.unwrap_err(),
+        BuildError::Param(ParamError::TooLarge {
+            needed: 1_200,
+            limit: 1_199
+        })
     );
 }
 
@@ -141,8 +201,9 @@ fn errors_display_and_chain() {
     assert!(std::error::Error::source(&e).is_some());
     for e in [
         BuildError::BucketSize(3),
-        BuildError::FingerprintBits(17),
-        BuildError::NumBuckets(3),
+        BuildError::FingerprintBits(33),
+        BuildError::SemiSortedBucketSize(8),
+        BuildError::NumBuckets(0),
         BuildError::TooManyRelocations(1 << 20),
         BuildError::FprUnreachable {
             fpr: 1e-9,

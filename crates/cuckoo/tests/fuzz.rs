@@ -3,10 +3,12 @@
 //! recomputed, go to `from_bytes`; every method is then called on whatever
 //! decodes. No case may panic, hang (10 s per case) or abort.
 //!
-//! The directed cases of [`fuzz::Plan`] set every stored field of four small
+//! The directed cases of [`fuzz::Plan`] set every stored field of seven small
 //! filters (2-, 4- and 8-slot buckets, one bucket alone, a full table with
-//! its relocation bound raised to the largest) to each edge value; [`RANDOM_CASES`] random
-//! cases follow. See the const for the time they take.
+//! its relocation bound raised to the largest, a semi-sorted table, 8-slot
+//! buckets of 20-bit fingerprints in an odd count, and a file of the first,
+//! power-of-two format) to each edge value; [`RANDOM_CASES`] random cases
+//! follow. See the const for the time they take.
 //!
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-cuckoo --test fuzz`.
 
@@ -24,6 +26,20 @@ const RANDOM_CASES: u64 = 200_000;
 
 /// The stored parameters ([`CuckooFilter::to_bytes`]).
 fn fields() -> Vec<Field> {
+    vec![
+        Field::param("bucket_size", 0, Kind::U8),
+        Field::param("fingerprint_bits", 1, Kind::U8),
+        Field::param("form", 2, Kind::U8),
+        Field::param("layout", 3, Kind::U8),
+        Field::param("alternate_map", 4, Kind::U8),
+        Field::param("buckets", 5, Kind::U64),
+        Field::param("max_relocations", 13, Kind::U32),
+        Field::param("len", 17, Kind::U64),
+    ]
+}
+
+/// The parameters of the first, power-of-two form.
+fn legacy_fields() -> Vec<Field> {
     vec![
         Field::param("bucket_size", 0, Kind::U8),
         Field::param("fingerprint_bits", 1, Kind::U8),
@@ -67,7 +83,24 @@ fn samples() -> Vec<Sample> {
         .build()
         .unwrap();
     fill(&mut d, 4, 1000);
-    [a, b, c, d]
+    let mut e = CuckooFilter::builder_with_buckets(6, 9)
+        .semi_sorted(true)
+        .seed(5)
+        .build()
+        .unwrap();
+    fill(&mut e, 5, 20);
+    let mut g = CuckooFilter::builder_with_buckets(5, 20)
+        .bucket_size(8)
+        .seed(6)
+        .build()
+        .unwrap();
+    fill(&mut g, 6, 30);
+    let legacy = Sample {
+        label: "first format: buckets=64 b=4 f=12 n=230".into(),
+        bytes: include_bytes!("fixtures/legacy_b4_f12.bin").to_vec(),
+        fields: legacy_fields(),
+    };
+    [a, b, c, d, e, g]
         .iter()
         .map(|f| Sample {
             label: format!(
@@ -81,6 +114,7 @@ fn samples() -> Vec<Sample> {
             bytes: f.to_bytes(),
             fields: fields(),
         })
+        .chain([legacy])
         .collect()
 }
 

@@ -46,10 +46,17 @@ proptest! {
 
     #[test]
     fn no_false_negatives((log2, b, f, relocations) in shape(),
+                          semi in any::<bool>(),
+                          odd in any::<bool>(),
                           seed in any::<u64>(),
                           ops in proptest::collection::vec(op(), 1..400)) {
-        let mut cf = CuckooFilter::builder_with_buckets(1 << log2, f)
+        // Semi-sorted 4-slot buckets half the time, and bucket counts one
+        // above a power of two half the time (where an item's two buckets
+        // may coincide).
+        let buckets = (1u64 << log2) + u64::from(odd);
+        let mut cf = CuckooFilter::builder_with_buckets(buckets, f)
             .bucket_size(b)
+            .semi_sorted(semi && b == 4)
             .max_relocations(relocations)
             .seed(seed)
             .build()

@@ -23,7 +23,8 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Value stability: the exact bytes of a small seeded filter. A change here
-/// is a format change (or a change in hashing) and needs a new format version.
+/// is a format change (or a change in hashing) and needs a new form of the
+/// parameters, or a new format version.
 #[test]
 fn bytes_are_pinned() {
     let bytes = small().to_bytes();
@@ -32,44 +33,120 @@ fn bytes_are_pinned() {
         "0100",                             // format version 1
         "0600",                             // variant: cuckoo
         "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
-        "0f000000",                         // 15 parameter bytes:
+        "19000000",                         // 25 parameter bytes:
         "02",                               //   2 slots per bucket
         "08",                               //   8-bit fingerprints
-        "02",                               //   2^2 buckets
+        "80",                               //   the any-count form
+        "00",                               //   plain layout
+        "01",                               //   alternate bucket (h(fp) − i) mod m
+        "0400000000000000",                 //   4 buckets
         "14000000",                         //   20 relocations
         "0500000000000000",                 //   5 items
         "0800000000000000",                 // 8 payload bytes
         "0000e70081e59f50",                 // 4 buckets × 2 slots × 8 bits, 3 empty slots
-        "e10bbb2c",                         // CRC-32
+        "da330fab",                         // CRC-32
     ]
     .concat();
     assert_eq!(hex(&bytes), expected);
 }
 
+/// The same for a semi-sorted table: 3 buckets of 4 · 8 − 4 = 28 bits.
+#[test]
+fn semi_sorted_bytes_are_pinned() {
+    let mut cf = CuckooFilter::builder_with_buckets(3, 8)
+        .semi_sorted(true)
+        .max_relocations(20)
+        .seed(7)
+        .build()
+        .unwrap();
+    for k in 1..=5u64 {
+        cf.insert(&k).unwrap();
+    }
+    let expected = [
+        "424c4d46",                         // magic
+        "0100",                             // format version 1
+        "0600",                             // variant: cuckoo
+        "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
+        "19000000",                         // 25 parameter bytes:
+        "04",                               //   4 slots per bucket
+        "08",                               //   8-bit fingerprints
+        "80",                               //   the any-count form
+        "01",                               //   semi-sorted
+        "01",                               //   alternate bucket (h(fp) − i) mod m
+        "0300000000000000",                 //   3 buckets
+        "14000000",                         //   20 relocations
+        "0500000000000000",                 //   5 items
+        "1000000000000000",                 // 16 payload bytes: 84 bits of buckets
+        "00000000ba107512",                 //   bucket 0 empty, bucket 1 (index 0xba0,
+        "02000f0000000000",                 //   suffixes 0, 1, 5, 7), bucket 2
+        "48190b98",                         // CRC-32
+    ]
+    .concat();
+    assert_eq!(hex(&cf.to_bytes()), expected);
+    // One bucket empty, one holding 2 fingerprints, one 3 (bucket 1: its
+    // first slot, prefix 0 and suffix 0, is the empty one, sorted first).
+    assert_eq!(cf.occupancy(), [1, 0, 1, 1, 0]);
+    assert!(CuckooFilter::<u64>::from_bytes(&cf.to_bytes()).unwrap() == cf);
+}
+
 #[test]
 fn round_trip_every_shape() {
-    for b in [2, 4, 8] {
-        for f in [4, 7, 12, 16] {
-            let mut cf = CuckooFilter::builder_with_buckets(1 << 6, f)
-                .bucket_size(b)
-                .seed(u64::from(b * f))
-                .build()
-                .unwrap();
-            let keys = members(u64::from(f), cf.capacity() as usize / 2);
-            cf.insert_all(&keys).unwrap();
-            let bytes = cf.to_bytes();
-            let back = CuckooFilter::from_bytes(&bytes).unwrap();
-            assert!(back == cf, "b {b} f {f}");
-            assert_eq!(back.max_relocations(), cf.max_relocations());
-            assert_eq!(<CuckooFilter<u64> as Persist>::to_bytes(&back), bytes);
-            assert!(probes(3, 10_000).all(|p| back.contains(&p) == cf.contains(&p)));
+    for (b, semi) in [(2, false), (4, false), (4, true), (8, false)] {
+        for f in [4, 7, 12, 16, 20, 32] {
+            for buckets in [64, 37] {
+                let mut cf = CuckooFilter::builder_with_buckets(buckets, f)
+                    .bucket_size(b)
+                    .semi_sorted(semi)
+                    .seed(u64::from(b * f))
+                    .build()
+                    .unwrap();
+                let keys = members(u64::from(f), cf.capacity() as usize / 2);
+                cf.insert_all(&keys).unwrap();
+                let bytes = cf.to_bytes();
+                let back = CuckooFilter::from_bytes(&bytes).unwrap();
+                assert!(back == cf, "b {b} f {f} semi {semi} m {buckets}");
+                assert_eq!(back.max_relocations(), cf.max_relocations());
+                assert_eq!(back.is_semi_sorted(), semi);
+                assert_eq!(<CuckooFilter<u64> as Persist>::to_bytes(&back), bytes);
+                assert!(probes(3, 10_000).all(|p| back.contains(&p) == cf.contains(&p)));
+            }
         }
     }
 }
 
-/// Builds an envelope with the given parameter fields and payload, so the
-/// checksum is right and only the parameters are wrong.
-fn forged(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Vec<u8>) -> Vec<u8> {
+/// Builds an envelope with the given parameters (any-count form) and
+/// payload, so the checksum is right and only the parameters are wrong.
+#[allow(clippy::too_many_arguments)]
+fn forged(
+    b: u8,
+    f: u8,
+    layout: u8,
+    alt: u8,
+    buckets: u64,
+    relocations: u32,
+    len: u64,
+    payload: Vec<u8>,
+) -> Vec<u8> {
+    Envelope {
+        variant: Variant::Cuckoo,
+        key: [1, 2],
+        params: Writer::new()
+            .u8(b)
+            .u8(f)
+            .u8(0x80)
+            .u8(layout)
+            .u8(alt)
+            .u64(buckets)
+            .u32(relocations)
+            .u64(len)
+            .finish(),
+        payload,
+    }
+    .encode()
+}
+
+/// The same in the first, power-of-two form.
+fn forged_legacy(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Vec<u8>) -> Vec<u8> {
     Envelope {
         variant: Variant::Cuckoo,
         key: [1, 2],
@@ -95,57 +172,102 @@ fn invalid(bytes: &[u8]) -> bool {
 #[test]
 fn parameters_that_do_not_fit_are_rejected() {
     // A good one first: 4 buckets of 2 × 8 bits = one word.
-    let good = forged(2, 8, 2, 500, 0, vec![0; 8]);
-    assert!(CuckooFilter::<u64>::from_bytes(&good).is_ok());
-    assert!(invalid(&forged(3, 8, 2, 500, 0, vec![0; 8])), "bucket size");
+    let good = |b, f, layout, alt, buckets, len, payload| {
+        forged(b, f, layout, alt, buckets, 500, len, payload)
+    };
+    assert!(CuckooFilter::<u64>::from_bytes(&good(2, 8, 0, 1, 4, 0, vec![0; 8])).is_ok());
+    assert!(CuckooFilter::<u64>::from_bytes(&good(2, 8, 0, 0, 4, 0, vec![0; 8])).is_ok());
+    // 3 buckets of 2 × 8 bits: 48 bits, one word.
+    assert!(CuckooFilter::<u64>::from_bytes(&good(2, 8, 0, 1, 3, 0, vec![0; 8])).is_ok());
+    // 5 semi-sorted buckets of 4 · 9 − 4 = 32 bits: 160 bits, three words.
+    assert!(CuckooFilter::<u64>::from_bytes(&good(4, 9, 1, 1, 5, 0, vec![0; 24])).is_ok());
+    assert!(invalid(&good(3, 8, 0, 1, 4, 0, vec![0; 8])), "bucket size");
     assert!(
-        invalid(&forged(2, 3, 2, 500, 0, vec![0; 8])),
+        invalid(&good(2, 3, 0, 1, 4, 0, vec![0; 8])),
         "narrow fingerprint"
     );
     assert!(
-        invalid(&forged(2, 17, 2, 500, 0, vec![0; 8])),
+        invalid(&good(2, 33, 0, 1, 4, 0, vec![0; 40])),
         "wide fingerprint"
     );
     assert!(
-        invalid(&forged(2, 8, 33, 500, 0, vec![0; 8])),
-        "2^33 buckets"
+        invalid(&good(2, 8, 2, 1, 4, 0, vec![0; 8])),
+        "unknown layout"
     );
     assert!(
-        invalid(&forged(2, 8, 200, 500, 0, vec![0; 8])),
-        "2^200 buckets"
+        invalid(&good(2, 8, 1, 1, 4, 0, vec![0; 8])),
+        "semi-sorted 2-slot buckets"
+    );
+    assert!(invalid(&good(2, 8, 0, 2, 4, 0, vec![0; 8])), "unknown map");
+    assert!(
+        invalid(&good(2, 8, 0, 0, 3, 0, vec![0; 8])),
+        "XOR over 3 buckets"
+    );
+    assert!(invalid(&good(2, 8, 0, 1, 0, 0, vec![])), " no buckets");
+    assert!(
+        invalid(&good(2, 8, 0, 1, (1 << 32) + 1, 0, vec![0; 8])),
+        "2^32 + 1 buckets"
     );
     assert!(
-        invalid(&forged(2, 8, 2, u32::MAX, 0, vec![0; 8])),
+        invalid(&good(2, 8, 0, 1, u64::MAX, 0, vec![0; 8])),
+        "2^64 − 1 buckets"
+    );
+    assert!(
+        invalid(&forged(2, 8, 0, 1, 4, u32::MAX, 0, vec![0; 8])),
         "relocations"
     );
     assert!(
-        invalid(&forged(2, 8, 2, 500, 0, vec![0; 16])),
+        invalid(&good(2, 8, 0, 1, 4, 0, vec![0; 16])),
         "payload too long"
     );
     assert!(
-        invalid(&forged(2, 8, 2, 500, 0, vec![0; 7])),
+        invalid(&good(2, 8, 0, 1, 4, 0, vec![0; 7])),
         "payload too short"
     );
     assert!(
-        invalid(&forged(2, 8, 2, 500, 1, vec![0; 8])),
+        invalid(&good(2, 8, 0, 1, 4, 1, vec![0; 8])),
         "count without items"
     );
     let mut one = vec![0; 8];
     one[0] = 9;
-    assert!(CuckooFilter::<u64>::from_bytes(&forged(2, 8, 2, 500, 1, one.clone())).is_ok());
+    assert!(CuckooFilter::<u64>::from_bytes(&good(2, 8, 0, 1, 4, 1, one.clone())).is_ok());
     assert!(
-        invalid(&forged(2, 8, 2, 500, 2, one)),
+        invalid(&good(2, 8, 0, 1, 4, 2, one)),
         "count above the table"
     );
     // 2 buckets of 2 × 4 bits use 16 of the word's 64 bits: the rest must be 0.
     let mut tail = vec![0; 8];
     tail[7] = 0x80;
     assert!(
-        invalid(&forged(2, 4, 1, 500, 1, tail)),
+        invalid(&good(2, 4, 0, 1, 2, 1, tail)),
         "bits past the table"
     );
+    // A semi-sorted bucket must be in its one sorted form: index 3,876 is
+    // past the last, and suffixes 7 then 3 under equal prefixes are unsorted.
+    let mut past = vec![0; 8];
+    past[..2].copy_from_slice(&3_876u16.to_le_bytes());
+    assert!(invalid(&good(4, 8, 1, 1, 2, 0, past)), "index past 3,875");
+    let unsorted = (7u64 << 20) | (3u64 << 24); // prefixes 0,0,0,0; suffixes 0,0,7,3
+    assert!(
+        invalid(&good(4, 8, 1, 1, 2, 2, unsorted.to_le_bytes().to_vec())),
+        "unsorted suffixes"
+    );
+    let sorted = (3u64 << 20) | (7u64 << 24);
+    assert!(
+        CuckooFilter::<u64>::from_bytes(&good(4, 8, 1, 1, 2, 2, sorted.to_le_bytes().to_vec()))
+            .is_ok()
+    );
     // Extra parameter bytes.
-    let mut params = Writer::new().u8(2).u8(8).u8(2).u32(500).u64(0).finish();
+    let mut params = Writer::new()
+        .u8(2)
+        .u8(8)
+        .u8(0x80)
+        .u8(0)
+        .u8(1)
+        .u64(4)
+        .u32(500)
+        .u64(0)
+        .finish();
     params.push(0);
     let long = Envelope {
         variant: Variant::Cuckoo,
@@ -154,6 +276,45 @@ fn parameters_that_do_not_fit_are_rejected() {
         payload: vec![0; 8],
     };
     assert!(invalid(&long.encode()));
+}
+
+#[test]
+fn first_form_parameters_that_do_not_fit_are_rejected() {
+    let good = forged_legacy(2, 8, 2, 500, 0, vec![0; 8]);
+    assert!(CuckooFilter::<u64>::from_bytes(&good).is_ok());
+    assert!(
+        invalid(&forged_legacy(3, 8, 2, 500, 0, vec![0; 8])),
+        "bucket size"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 3, 2, 500, 0, vec![0; 8])),
+        "narrow fingerprint"
+    );
+    // The first form never held more than 16 bits.
+    assert!(
+        invalid(&forged_legacy(2, 17, 2, 500, 0, vec![0; 24])),
+        "wide fingerprint"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 8, 33, 500, 0, vec![0; 8])),
+        "2^33 buckets"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 8, 200, 500, 0, vec![0; 8])),
+        "2^200 buckets"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 8, 2, u32::MAX, 0, vec![0; 8])),
+        "relocations"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 8, 2, 500, 0, vec![0; 16])),
+        "payload too long"
+    );
+    assert!(
+        invalid(&forged_legacy(2, 8, 2, 500, 1, vec![0; 8])),
+        "count without items"
+    );
 }
 
 #[test]

@@ -36,6 +36,32 @@ pub fn max_load(bucket_size: u32) -> Option<f64> {
     }
 }
 
+/// The load bloomlab-cuckoo sizes a table for: the fraction of slots
+/// `CuckooFilter::new(n, ε)` plans `n` items to fill. A margin below the
+/// lowest load at which that implementation's first insert was measured to
+/// fail (with at most 500 relocations, over some 6,000 tables of 256 to 2.6
+/// million buckets per bucket size: 94.7% with 4 slots, 81.2% with 2, 98.1%
+/// with 8), so that `n` inserts succeed: 94% with 4 slots, 80% with 2, 97%
+/// with 8. Below the paper's [`max_load`] by design: a table sized at the
+/// mean first-failure load would refuse an item about half the time.
+///
+/// `None` for other bucket sizes.
+///
+/// ```
+/// use bloomlab_core::theory::cuckoo::{design_load, max_load};
+///
+/// assert_eq!(design_load(4), Some(0.94));
+/// assert!(design_load(4) < max_load(4));
+/// ```
+pub fn design_load(bucket_size: u32) -> Option<f64> {
+    match bucket_size {
+        2 => Some(0.80),
+        4 => Some(0.94),
+        8 => Some(0.97),
+        _ => None,
+    }
+}
+
 /// `1 − (1 − x)^e` for `x` in `[0, 1]`, `e ≥ 0`, without cancellation for small `x`.
 fn one_minus_pow(x: f64, e: f64) -> f64 {
     if e == 0.0 {
@@ -194,9 +220,12 @@ pub fn fingerprint_bits(eps: f64, bucket_size: u32) -> Result<u32, ParamError> {
     Ok(bits as u32)
 }
 
-/// The fewest buckets, a power of two, that hold `items` fingerprints in
-/// buckets of `bucket_size` slots at a load of at most `max_load`: the least
-/// `2^k ≥ items / (bucket_size · max_load)`.
+/// The fewest buckets that hold `items` fingerprints in buckets of
+/// `bucket_size` slots at a load of at most `max_load`:
+/// `⌈items / (bucket_size · max_load)⌉`, any integer (at least 1).
+///
+/// (Until bloomlab-cuckoo could address any number of buckets this rounded
+/// up to a power of two, which left tables between half and 95% full.)
 ///
 /// # Errors
 ///
@@ -208,8 +237,8 @@ pub fn fingerprint_bits(eps: f64, bucket_size: u32) -> Result<u32, ParamError> {
 /// ```
 /// use bloomlab_core::theory::cuckoo::num_buckets;
 ///
-/// // 1,000 items, 4 slots, 95%: 263.2 buckets needed, so 512.
-/// assert_eq!(num_buckets(1_000, 4, 0.95), Ok(512));
+/// // 1,000 items, 4 slots, 95%: 263.2 buckets needed, so 264.
+/// assert_eq!(num_buckets(1_000, 4, 0.95), Ok(264));
 /// ```
 pub fn num_buckets(items: u64, bucket_size: u32, max_load: f64) -> Result<u64, ParamError> {
     if items == 0 {
@@ -222,18 +251,95 @@ pub fn num_buckets(items: u64, bucket_size: u32, max_load: f64) -> Result<u64, P
         return Err(ParamError::InvalidFpr(max_load));
     }
     let needed = (items as f64 / (f64::from(bucket_size) * max_load)).ceil();
-    let too_large = ParamError::TooLarge {
-        needed: u128::MAX,
-        limit: 1u128 << 63,
-    };
     if needed > (1u64 << 63) as f64 {
-        return Err(too_large);
+        return Err(ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: 1u128 << 63,
+        });
     }
-    (needed as u64)
-        .max(1)
-        .checked_next_power_of_two()
-        .ok_or(too_large)
+    Ok((needed as u64).max(1))
 }
+
+/// The narrowest fingerprint whose rate at load `load` is at most `eps`:
+/// the least `f` with [`fpr`]`(f, b, α) ≤ ε`, the exact rate with the planned
+/// load rather than the paper's α = 1 bound of [`fingerprint_bits`]. It is
+/// never wider than [`fingerprint_bits`], and one bit narrower where the
+/// bound's ceiling lands just above an integer (1% at 95%: 10 bits by both;
+/// 3% at 95%: 8 bits here, 9 by the bound).
+///
+/// # Errors
+///
+/// [`ParamError::InvalidFpr`] for `eps` outside (0, 1) or (carrying `load`)
+/// a load outside (0, 1]; [`ParamError::ZeroBits`] for a bucket of zero
+/// slots.
+///
+/// ```
+/// use bloomlab_core::theory::cuckoo::{fingerprint_bits, fingerprint_bits_at_load, fpr};
+///
+/// assert_eq!(fingerprint_bits_at_load(0.03, 4, 0.95), Ok(8));
+/// assert_eq!(fingerprint_bits(0.03, 4), Ok(9));
+/// assert!(fpr(8, 4, 0.95) <= 0.03 && fpr(7, 4, 0.95) > 0.03);
+/// // 10^-6 with 4 slots: 23 bits.
+/// assert_eq!(fingerprint_bits_at_load(1e-6, 4, 0.95), Ok(23));
+/// // The smallest positive f64, 2^-1074: 2^f ≥ 7.6 · 2^1074 takes 1,077 bits.
+/// assert_eq!(fingerprint_bits_at_load(5e-324, 4, 0.95), Ok(1_077));
+/// ```
+pub fn fingerprint_bits_at_load(eps: f64, bucket_size: u32, load: f64) -> Result<u32, ParamError> {
+    check_fpr(eps)?;
+    if bucket_size == 0 {
+        return Err(ParamError::ZeroBits);
+    }
+    if !(load > 0.0 && load <= 1.0) {
+        return Err(ParamError::InvalidFpr(load));
+    }
+    // The first-order estimate log2(2bα/ε), then the exact rate decides:
+    // it is decreasing in f, and the estimate is within two bits of the answer.
+    let lanes = 2.0 * f64::from(bucket_size) * load;
+    let estimate = (lanes.log2() - eps.log2()).floor();
+    let mut f = (estimate as u32).saturating_sub(2).max(1);
+    // Past 60 bits the rate is 2bα·2^−f to within a relative 2^−57, and
+    // compared in log2 it stays exact where the f64 rate itself would
+    // underflow (subnormal ε: 5e-324 needs 1,077 bits with 4 slots at 95%).
+    let too_high = |f: u32| {
+        if f <= 60 {
+            fpr(f, bucket_size, load) > eps
+        } else {
+            lanes.log2() - f64::from(f) > eps.log2()
+        }
+    };
+    while too_high(f) {
+        f += 1;
+    }
+    Ok(f)
+}
+
+/// Bits of table per stored item of a semi-sorted table (Fan et al. 2014,
+/// §5.2): the four `f`-bit fingerprints of a 4-slot bucket take `4f − 4`
+/// bits, so `(f − 1)/α`.
+///
+/// Sorting a bucket's fingerprints by their top 4 bits leaves one of the
+/// `C(19, 4) = 3,876` sorted multisets of four 4-bit values, which one 12-bit
+/// index names instead of 16 bits of prefixes.
+///
+/// NaN if `load` is not in `(0, 1]` or `fingerprint_bits` is below 4.
+///
+/// ```
+/// use bloomlab_core::theory::cuckoo::{bits_per_item, bits_per_item_semi_sorted};
+///
+/// // 13-bit fingerprints at 95%: 12.63 bits per item, against 13.68 plain.
+/// assert!((bits_per_item_semi_sorted(13, 0.95) - 12.632).abs() < 1e-3);
+/// assert!((bits_per_item(13, 0.95) - bits_per_item_semi_sorted(13, 0.95) - 1.0 / 0.95).abs() < 1e-12);
+/// ```
+pub fn bits_per_item_semi_sorted(fingerprint_bits: u32, load: f64) -> f64 {
+    if fingerprint_bits < 4 {
+        return f64::NAN;
+    }
+    bits_per_item(fingerprint_bits - 1, load)
+}
+
+/// Sorted multisets of four 4-bit values, `C(16 + 4 − 1, 4)`: the index a
+/// semi-sorted bucket stores in 12 bits ([`bits_per_item_semi_sorted`]).
+pub const SEMI_SORTED_INDEXES: u32 = 3_876;
 
 #[cfg(test)]
 mod tests {
@@ -361,10 +467,51 @@ mod tests {
         assert_eq!(num_buckets(1, 4, 0.95), Ok(1));
         assert_eq!(num_buckets(4, 4, 1.0), Ok(1));
         assert_eq!(num_buckets(5, 4, 1.0), Ok(2));
-        // 10,000 at 95% in 4-slot buckets: 2,631.6 → 4,096.
-        assert_eq!(num_buckets(10_000, 4, 0.95), Ok(4_096));
+        // 10,000 at 95% in 4-slot buckets: 2,631.6 → 2,632 (no power of two).
+        assert_eq!(num_buckets(10_000, 4, 0.95), Ok(2_632));
         // Exactly at the boundary: 3,891 ≤ 0.95 · 4 · 1,024 = 3,891.2.
         assert_eq!(num_buckets(3_891, 4, 0.95), Ok(1_024));
-        assert_eq!(num_buckets(3_892, 4, 0.95), Ok(2_048));
+        assert_eq!(num_buckets(3_892, 4, 0.95), Ok(1_025));
+    }
+
+    #[test]
+    fn the_exact_width_is_the_least_that_keeps_the_rate() {
+        for eps in [0.3, 0.03, 0.01, 1e-3, 1e-4, 1e-5, 1e-6, 1e-9, 1e-300] {
+            for b in [2, 4, 8] {
+                for load in [0.5, 0.84, 0.95, 1.0] {
+                    let f = fingerprint_bits_at_load(eps, b, load).unwrap();
+                    assert!(fpr(f, b, load) <= eps, "eps {eps} b {b} load {load}");
+                    assert!(
+                        f == 1 || fpr(f - 1, b, load) > eps,
+                        "eps {eps} b {b} load {load}"
+                    );
+                    assert!(f <= fingerprint_bits(eps, b).unwrap());
+                }
+            }
+        }
+        // The paper's 1% and 0.1% rows with 4 slots at 95%: 10 and 13 bits.
+        assert_eq!(fingerprint_bits_at_load(0.01, 4, 0.95), Ok(10));
+        assert_eq!(fingerprint_bits_at_load(0.001, 4, 0.95), Ok(13));
+        assert_eq!(fingerprint_bits_at_load(1e-4, 4, 0.95), Ok(17));
+        assert!(matches!(
+            fingerprint_bits_at_load(0.01, 4, 0.0),
+            Err(ParamError::InvalidFpr(_))
+        ));
+        assert_eq!(
+            fingerprint_bits_at_load(0.01, 0, 0.9),
+            Err(ParamError::ZeroBits)
+        );
+        assert!(fingerprint_bits_at_load(f64::NAN, 4, 0.9).is_err());
+    }
+
+    #[test]
+    fn semi_sorting_saves_one_bit_per_slot() {
+        // C(19, 4) sorted multisets of four 4-bit values fit 12 bits.
+        let multisets = (16 * 17 * 18 * 19) / (4 * 3 * 2);
+        assert_eq!(multisets, SEMI_SORTED_INDEXES);
+        const { assert!(SEMI_SORTED_INDEXES <= 1 << 12) };
+        assert_eq!(bits_per_item_semi_sorted(9, 1.0), 8.0);
+        assert!(bits_per_item_semi_sorted(3, 0.9).is_nan());
+        assert!(bits_per_item_semi_sorted(9, 0.0).is_nan());
     }
 }
