@@ -293,6 +293,7 @@ fn legend(
         }
         let mark = (x0 + 13, y);
         match i % 4 {
+            _ if curve.points.is_empty() => {}
             0 => area.draw(&Circle::new(mark, 4, color.filled()))?,
             1 => area.draw(&TriangleMarker::new(mark, 5, color.filled()))?,
             2 => area.draw(&Cross::new(mark, 4, color.stroke_width(2)))?,

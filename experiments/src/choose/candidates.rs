@@ -5,7 +5,9 @@
 //! option named) would allocate, not an idealised formula: a classic table
 //! is rounded to whole words with an integer `k` ([`classic::size_for`]), a
 //! blocked one to whole 512-bit blocks checked with the exact blocked rate,
-//! a cuckoo table to a power of two of buckets. The unit tests build every
+//! a cuckoo table as `bloomlab_cuckoo::plan` sizes it (the items at the
+//! design load, the narrowest fingerprint, semi-sorted where the crate
+//! chooses it). The unit tests build every
 //! real filter at small sizes and compare its `memory_bytes()` and shape
 //! with the prediction here, so a change of policy in a filter crate fails
 //! them instead of silently making `choose` wrong.
@@ -185,12 +187,14 @@ pub enum Params {
     },
     /// A cuckoo table.
     Buckets {
-        /// Number of buckets, a power of two.
+        /// Number of buckets.
         buckets: u64,
         /// Slots per bucket.
         bucket_size: u32,
         /// Bits per fingerprint.
         fingerprint_bits: u32,
+        /// Semi-sorted buckets (one bit less a slot) or plain ones.
+        semi_sorted: bool,
     },
 }
 
@@ -237,7 +241,12 @@ impl Params {
                 buckets,
                 bucket_size,
                 fingerprint_bits,
-            } => format!("{}×{bucket_size} f={fingerprint_bits}", grouped(*buckets)),
+                semi_sorted,
+            } => format!(
+                "{}×{bucket_size} f={fingerprint_bits}{}",
+                grouped(*buckets),
+                if *semi_sorted { " semi" } else { "" }
+            ),
         }
     }
 }
@@ -334,22 +343,30 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
         Kind::Scalable(s) => scalable_size(w.items, s, p, items).map_err(why),
         Kind::Cuckoo(b) => {
             let plan = cuckoo_plan(items, p, b).map_err(why)?;
+            let bytes =
+                u64::try_from(plan.table_bytes).map_err(|_| why(too_large(plan.table_bytes)))?;
             let slots = u128::from(plan.buckets) * u128::from(b);
-            let bytes = words_bytes(slots * u128::from(plan.fingerprint_bits)).map_err(why)?;
             let load = items as f64 / slots as f64;
             let fpr = cuckoo::fpr(plan.fingerprint_bits, b, load);
             let params = Params::Buckets {
                 buckets: plan.buckets,
                 bucket_size: b,
                 fingerprint_bits: plan.fingerprint_bits,
+                semi_sorted: plan.semi_sorted,
             };
             // Two buckets per look-up; a bucket that straddles a cache-line
-            // boundary (at most b·f ≤ 128 bits, so rarely) costs one more.
+            // boundary costs one more, which the estimate leaves out.
             let mut sized = plain(params, items, bytes, fpr, 2.0, 2.0);
             sized.unbuildable = plan.unbuildable;
             sized.notes.push(format!(
-                "table {:.0}% full (buckets come in powers of two)",
-                100.0 * load
+                "table {:.0}% full at {} items{}",
+                100.0 * load,
+                grouped(items),
+                if plan.semi_sorted {
+                    "; semi-sorted buckets, one bit less per slot"
+                } else {
+                    ""
+                }
             ));
             Ok(sized)
         }
@@ -468,10 +485,14 @@ pub fn scalable_size(n0: u64, s: u32, total: f64, items: u64) -> Result<Sized, P
 /// What bloomlab-cuckoo builds for `items` at `eps` with buckets of `b` slots.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CuckooPlan {
-    /// Buckets, a power of two.
+    /// Buckets: the items at the design load, rounded up to an even count.
     pub buckets: u64,
     /// The fingerprint width: the rate's, at least the crate's floor.
     pub fingerprint_bits: u32,
+    /// Whether the crate semi-sorts the buckets.
+    pub semi_sorted: bool,
+    /// Bytes of the table.
+    pub table_bytes: u128,
     /// Why the crate would refuse it (empty if it builds).
     pub unbuildable: Vec<String>,
 }
@@ -496,6 +517,8 @@ pub fn cuckoo_plan(items: u64, eps: f64, b: u32) -> Result<CuckooPlan, ParamErro
     Ok(CuckooPlan {
         buckets: plan.buckets,
         fingerprint_bits: plan.fingerprint_bits,
+        semi_sorted: plan.semi_sorted,
+        table_bytes: plan.table_bytes,
         unbuildable,
     })
 }
@@ -561,7 +584,12 @@ mod tests {
                     .bucket_size(b)
                     .build()
                     .unwrap();
-                let shape = format!("buckets={} f={}", f.num_buckets(), f.fingerprint_bits());
+                let shape = format!(
+                    "buckets={} f={} semi={}",
+                    f.num_buckets(),
+                    f.fingerprint_bits(),
+                    f.is_semi_sorted()
+                );
                 (f.memory_bytes(), shape)
             }
         }
@@ -582,8 +610,9 @@ mod tests {
             Params::Buckets {
                 buckets,
                 fingerprint_bits,
+                semi_sorted,
                 ..
-            } => format!("buckets={buckets} f={fingerprint_bits}"),
+            } => format!("buckets={buckets} f={fingerprint_bits} semi={semi_sorted}"),
         }
     }
 
@@ -633,21 +662,27 @@ mod tests {
 
     #[test]
     fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
-        // 10^-4 needs 17-bit fingerprints with 4 slots, 18 with 8; 16 with 2.
-        for (b, needed) in [(4u32, 17u32), (8, 18)] {
-            let plan = cuckoo_plan(10_000, 1e-4, b).unwrap();
-            assert_eq!(plan.fingerprint_bits, needed);
+        // At 10^-9 the fingerprint needs 2^f ≥ 2bα/ε + 1 at the design load
+        // α: 33 bits with 4 slots (α = 0.95), 34 with 8; 32 with 2.
+        for (b, needed) in [(4u32, 33u32), (8, 34)] {
+            let plan = cuckoo_plan(10_000, 1e-9, b).unwrap();
+            assert_eq!(plan.fingerprint_bits, needed, "b={b}");
             assert_eq!(plan.unbuildable.len(), 1, "{:?}", plan.unbuildable);
             assert!(
-                CuckooFilter::<u64>::builder(10_000, 1e-4)
+                CuckooFilter::<u64>::builder(10_000, 1e-9)
                     .bucket_size(b)
                     .build()
                     .is_err()
             );
         }
-        let plan = cuckoo_plan(10_000, 1e-4, 2).unwrap();
-        assert_eq!(plan.fingerprint_bits, 16);
+        let plan = cuckoo_plan(10_000, 1e-9, 2).unwrap();
+        assert_eq!(plan.fingerprint_bits, 32);
         assert!(plan.unbuildable.is_empty());
+        let f = CuckooFilter::<u64>::builder(10_000, 1e-9)
+            .bucket_size(2)
+            .build()
+            .unwrap();
+        assert_eq!(f.fingerprint_bits(), 32);
     }
 
     #[test]

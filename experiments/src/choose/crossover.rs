@@ -1,29 +1,28 @@
 //! Where a cuckoo filter becomes smaller than a classic Bloom filter.
 //!
-//! Fan et al. (CoNEXT 2014, §5) report cuckoo filters smaller than
-//! space-optimal Bloom filters below a rate of about 3%, with their
-//! semi-sorted buckets, which save a bit per item and which bloomlab does not
-//! implement. Their formula without semi-sorting, `(log2(1/ε) + 3)/α` bits
-//! per item with 4-slot buckets against `1.44·log2(1/ε)`, puts the crossover
-//! near ε = 0.4% at α = 95.5%. That is the ideal, with fractional
-//! fingerprints and a table exactly at its load. A real table is coarser: its
-//! fingerprint has whole bits, `f = ⌈log2(2b/ε)⌉`, so its size is constant on
-//! each octave of rates `[2^−j, 2^−j+1)` and jumps by one bit per item at the
-//! octave's lower edge, while the Bloom filter's falls smoothly with ε; and
-//! its bucket count is a power of two, so its load, hence its bits per item,
-//! depends on the number of items. The rates at which it wins therefore form
-//! a set of intervals, computed here for one number of items.
+//! Fan et al. (CoNEXT 2014, §5) report cuckoo filters with semi-sorted
+//! buckets smaller than space-optimal Bloom filters below a rate of about 3%:
+//! `(log2(1/ε) + 2)/α` bits per item against `log2(1/ε)/ln 2`, with
+//! fractional fingerprints. A real table is coarser: its fingerprint has
+//! whole bits (the narrowest whose rate at the design load is at most ε), so
+//! its size is a step function of ε, while the Bloom filter's falls smoothly
+//! as ε grows. The rates at which the cuckoo filter wins therefore form a set
+//! of intervals, computed here for one number of items.
 //!
-//! Within an octave the cuckoo size `C` is fixed and the classic size
-//! `B(ε)` is non-increasing, so the cuckoo filter is smaller exactly on
-//! `[2^−j, x)` where `x` is where `B` falls to `C`, found by bisection. No
-//! rate is typed in: every size comes from
-//! [`candidates::size`].
+//! The rates from 1/2 down to the lowest bloomlab-cuckoo builds (32-bit
+//! fingerprints) are scanned at [`PER_DECADE`] points a decade; where the
+//! winner changes between two neighbours, bisection finds the rate where it
+//! does. A fingerprint step is a factor of two in ε, far wider than the
+//! scan's step, so no band is missed. No rate is typed in: every size comes
+//! from [`candidates::size`].
 
 use serde::Serialize;
 
 use super::candidates::{self, BUCKET_SIZES, Kind};
 use super::workload::Workload;
+
+/// Scan points per decade of rates.
+pub const PER_DECADE: u32 = 200;
 
 /// The rates at which the smallest buildable cuckoo filter takes fewer bytes
 /// than a classic `BloomFilter` holding the same number of items.
@@ -37,8 +36,8 @@ pub struct Crossover {
     /// The crossover: the Bloom filter is smaller at every rate from this
     /// one up (the end of the last interval, or the floor if there is none).
     pub bloom_smaller_above: f64,
-    /// The lowest rate bloomlab-cuckoo builds (16-bit fingerprints): below
-    /// it only the Bloom filters exist.
+    /// The lowest rate of the scan at which bloomlab-cuckoo builds a table
+    /// (32-bit fingerprints at most): below it only the Bloom filters exist.
     pub cuckoo_floor: f64,
 }
 
@@ -61,48 +60,57 @@ fn bloom_bytes(items: u64, eps: f64) -> Option<u64> {
         .map(|s| s.figures.memory_bytes)
 }
 
+/// Whether a cuckoo filter for `items` at `eps` is smaller than the Bloom filter.
+fn cuckoo_wins(items: u64, eps: f64) -> bool {
+    match (cuckoo_bytes(items, eps), bloom_bytes(items, eps)) {
+        (Some(c), Some(b)) => c < b,
+        _ => false,
+    }
+}
+
+/// The scan's `i`-th rate: 1/2 at `i = 0`, a decade lower every [`PER_DECADE`].
+fn scan_rate(i: u32) -> f64 {
+    0.5 * 10f64.powf(-f64::from(i) / f64::from(PER_DECADE))
+}
+
 /// The crossover for `items`; `None` if no cuckoo filter can be built for
 /// that many items at any rate.
 pub fn crossover(items: u64) -> Option<Crossover> {
-    let mut intervals: Vec<[f64; 2]> = Vec::new();
+    // From high rates to low, the edges where the winner changes.
+    let mut edges = Vec::new();
     let mut floor = None;
-    // Octave j holds the rates [2^-j, 2^-(j-1)); j = 1 is [0.5, 1).
-    for j in 1..=60 {
-        let low = 0.5f64.powi(j);
-        let high = 2.0 * low;
-        let Some(c) = cuckoo_bytes(items, low) else {
-            break; // a lower rate only needs wider fingerprints
-        };
-        floor = Some(low);
-        let wins = |eps: f64| bloom_bytes(items, eps).is_some_and(|b| b > c);
-        if !wins(low) {
+    let mut above: Option<(f64, bool)> = None;
+    // 1/2 down to 10^-15: past any rate 32-bit fingerprints reach.
+    for i in 0..=15 * PER_DECADE {
+        let eps = scan_rate(i);
+        if cuckoo_bytes(items, eps).is_none() {
+            if floor.is_some() {
+                break; // a lower rate only needs wider fingerprints
+            }
             continue;
         }
-        // Bisect t in [0, 1) with eps = low·2^t: wins at t_lo, not at t_hi.
-        let at = |t: f64| low * 2f64.powf(t);
-        let top = 1.0 - 1e-9;
-        let end = if wins(at(top)) {
-            high
-        } else {
-            let (mut t_lo, mut t_hi) = (0.0f64, top);
-            for _ in 0..40 {
-                let mid = 0.5 * (t_lo + t_hi);
-                if wins(at(mid)) {
-                    t_lo = mid;
-                } else {
-                    t_hi = mid;
-                }
-            }
-            at(t_hi)
-        };
-        match intervals.iter_mut().find(|i| i[0] == high) {
-            // The octave above already starts where this one ends: merge.
-            Some(above) if end == high => above[0] = low,
-            _ => intervals.push([low, end]),
+        floor = Some(eps);
+        let wins = cuckoo_wins(items, eps);
+        if let Some((high, won)) = above
+            && won != wins
+        {
+            edges.push(edge(items, eps, high, wins));
         }
+        above = Some((eps, wins));
     }
     let floor = floor?;
-    intervals.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    // Pair the edges into intervals, from the floor up.
+    let mut intervals = Vec::new();
+    let mut low = cuckoo_wins(items, floor).then_some(floor);
+    for &e in edges.iter().rev() {
+        match low.take() {
+            Some(l) => intervals.push([l, e]),
+            None => low = Some(e),
+        }
+    }
+    if let Some(l) = low {
+        intervals.push([l, 1.0]);
+    }
     let bloom_smaller_above = intervals.last().map_or(floor, |last| last[1]);
     Some(Crossover {
         items,
@@ -110,6 +118,21 @@ pub fn crossover(items: u64) -> Option<Crossover> {
         bloom_smaller_above,
         cuckoo_floor: floor,
     })
+}
+
+/// The rate between `low` and `high` where the winner changes: the cuckoo
+/// filter wins at `low` exactly when `wins_low`. Bisected in log space.
+fn edge(items: u64, low: f64, high: f64, wins_low: bool) -> f64 {
+    let (mut lo, mut hi) = (low.ln(), high.ln());
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if cuckoo_wins(items, mid.exp()) == wins_low {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi.exp()
 }
 
 #[cfg(test)]
@@ -124,12 +147,12 @@ mod tests {
         recommend(&w, &evaluate(&w)).id.expect("something fits")
     }
 
-    /// 3,900,000 items fill a table of 2^20 four-slot buckets to 93%, near
-    /// the load the paper's space figures assume.
+    /// A large set: the table is sized at the design load, with no rounding
+    /// that matters.
     const ITEMS: u64 = 3_900_000;
 
     #[test]
-    fn cuckoo_wins_below_the_crossover_and_bloom_above() {
+    fn cuckoo_wins_inside_the_intervals_and_bloom_outside() {
         let x = crossover(ITEMS).expect("a cuckoo filter can be built");
         assert!(!x.cuckoo_smaller.is_empty());
         // Sorted, disjoint, within [floor, 1).
@@ -139,7 +162,7 @@ mod tests {
         assert!(
             x.cuckoo_smaller
                 .iter()
-                .all(|[lo, hi]| lo < hi && *lo >= x.cuckoo_floor)
+                .all(|[lo, hi]| lo < hi && *lo >= x.cuckoo_floor && *hi < 1.0)
         );
         assert_eq!(x.bloom_smaller_above, x.cuckoo_smaller.last().unwrap()[1]);
 
@@ -155,7 +178,7 @@ mod tests {
             .windows(2)
             .map(|pair| (pair[0][1] * pair[1][0]).sqrt())
             .collect();
-        outside.extend([1.5 * x.bloom_smaller_above, 0.01, 0.1]);
+        outside.extend([1.5 * x.bloom_smaller_above, 0.1]);
         for eps in outside {
             let id = pick(ITEMS, eps);
             assert!(id == "classic" || id == "blocked", "{eps}: {id}");
@@ -163,14 +186,36 @@ mod tests {
     }
 
     #[test]
+    fn the_intervals_agree_with_a_direct_comparison() {
+        let x = crossover(ITEMS).unwrap();
+        let inside = |eps: f64| {
+            x.cuckoo_smaller
+                .iter()
+                .any(|[lo, hi]| *lo <= eps && eps < *hi)
+        };
+        // 1,000 rates that are not scan points, down to the floor.
+        let decades = (0.5 / x.cuckoo_floor).log10();
+        for i in 0..1_000 {
+            let eps = 0.5 * 10f64.powf(-decades * (f64::from(i) + 0.37) / 1_000.0);
+            let near_edge = x
+                .cuckoo_smaller
+                .iter()
+                .flatten()
+                .any(|e| (eps / e - 1.0).abs() < 1e-6);
+            if !near_edge {
+                assert_eq!(inside(eps), cuckoo_wins(ITEMS, eps), "{eps}");
+            }
+        }
+    }
+
+    #[test]
     fn crossover_lies_where_the_papers_bits_per_item_put_it() {
         let x = crossover(ITEMS).unwrap();
-        // The load of the 4-slot table (the b = 8 one has the same, b = 2 less).
-        let plan = candidates::cuckoo_plan(ITEMS, 0.01, 4).unwrap();
-        let load = ITEMS as f64 / (plan.buckets * 4) as f64;
-        assert!((load - 0.93).abs() < 0.005, "{load}");
-        // The fingerprint takes between log2(1/ε) + 3 and + 4 bits; a Bloom
-        // filter at least log2(1/ε)/ln 2. Solve L/ln 2 = (L + extra)/α.
+        let load = cuckoo::design_load(4).unwrap();
+        // A 4-slot table's fingerprint takes at most log2(1/ε) + 4 bits
+        // (2^f ≥ 8α/ε + 1 suffices), so f/α is at most (L + 4)/α for
+        // L = log2(1/ε); the paper's ideal is (L + 3)/α; a Bloom filter takes
+        // at least L/ln 2. Solve L/ln 2 = (L + extra)/α.
         let crossing = |extra: f64| {
             let l = extra / (load / std::f64::consts::LN_2 - 1.0);
             0.5f64.powf(l)
@@ -180,22 +225,14 @@ mod tests {
             (classic::bits_per_item(sure) - (-sure.log2() + 4.0) / load).abs() < 1e-9,
             "the solution solves the equation"
         );
-        // Below `sure` a cuckoo filter is smaller wherever one can be built
-        // with 4 slots (16-bit fingerprints reach 8/2^16).
-        let floor4 = (1..30)
-            .map(|j| 0.5f64.powi(j))
-            .take_while(|&eps| cuckoo::fingerprint_bits(eps, 4).unwrap() <= 16)
-            .last()
-            .unwrap();
-        assert!(
-            x.cuckoo_smaller
-                .iter()
-                .any(|[lo, hi]| *lo <= floor4 && *hi >= sure),
-            "{x:?} {floor4} {sure}"
-        );
-        // Whole-bit fingerprints only move the crossover below the paper's
-        // ideal one; the classic filter's whole words and whole k, which move
-        // it up, cost it under 1% here.
+        // Below `sure` (with a margin for the table's rounding) a cuckoo
+        // filter is smaller at every rate the crate builds …
+        let lowest = x.cuckoo_smaller[0];
+        assert!(lowest[0] <= x.cuckoo_floor * 1.000_001, "{x:?}");
+        assert!(lowest[1] >= sure / 1.05, "{x:?} {sure}");
+        // … and never above the paper's ideal, which whole-bit fingerprints
+        // only lower; the classic filter's whole words and whole k, which
+        // could raise it, cost it under 1% here.
         let (m, _) = classic::size_for(ITEMS, ideal).unwrap();
         let overhead = m as f64 / (ITEMS as f64 * classic::bits_per_item(ideal)) - 1.0;
         assert!(overhead < 0.01, "{overhead}");
@@ -204,16 +241,21 @@ mod tests {
             "{} vs {ideal}",
             x.bloom_smaller_above
         );
-        assert!(x.bloom_smaller_above >= sure);
     }
 
     #[test]
-    fn a_half_empty_table_never_wins() {
-        // 10,000 items: every bucket size rounds up to a table about 61% full.
-        let x = crossover(10_000).unwrap();
-        assert!(x.cuckoo_smaller.is_empty(), "{x:?}");
-        assert_eq!(x.bloom_smaller_above, x.cuckoo_floor);
-        // 16-bit fingerprints with 2 slots reach 4/2^16.
-        assert_eq!(x.cuckoo_floor, 0.5f64.powi(14));
+    fn the_floor_is_where_32_bit_fingerprints_end() {
+        let x = crossover(ITEMS).unwrap();
+        // The next scan rate down needs more than 32 bits with every bucket size.
+        let i = ((0.5 / x.cuckoo_floor).log10() * f64::from(PER_DECADE)).round() as u32;
+        assert_eq!(scan_rate(i), x.cuckoo_floor);
+        assert!(cuckoo_bytes(ITEMS, scan_rate(i)).is_some());
+        assert!(cuckoo_bytes(ITEMS, scan_rate(i + 1)).is_none());
+        // 2-slot buckets at their design load reach about 4α/2^32.
+        assert!(
+            (1e-10..1e-8).contains(&x.cuckoo_floor),
+            "{}",
+            x.cuckoo_floor
+        );
     }
 }

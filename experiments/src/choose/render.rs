@@ -65,7 +65,7 @@ pub fn text(report: &Report) -> String {
                 .collect();
             let _ = write!(
                 s,
-                "for rates in {}, and more at every other rate: the crossover is {}, above which the BloomFilter is always smaller. (Below {} bloomlab-cuckoo cannot build a table: 16-bit fingerprints at most.)",
+                "for rates in {}, and more at every other rate: the crossover is {}, above which the BloomFilter is always smaller. (Below {} bloomlab-cuckoo cannot build a table: 32-bit fingerprints at most.)",
                 spans.join(" ∪ "),
                 sci(x.bloom_smaller_above),
                 sci(x.cuckoo_floor)

@@ -19,19 +19,22 @@ pub enum Kind {
     /// `ScalableBloomFilter` (s = 2, r = 0.85), built for a tenth of the capacity
     /// so that it grows through several layers.
     Scalable,
-    /// `CuckooFilter` with 4-slot buckets.
+    /// `CuckooFilter` with 4-slot buckets, plain (one fingerprint a slot).
     Cuckoo,
+    /// `CuckooFilter` with semi-sorted 4-slot buckets (one bit less a slot).
+    CuckooSemi,
 }
 
 impl Kind {
     /// Every variant, in report order.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Classic,
         Kind::Blocked,
         Kind::Atomic,
         Kind::Counting,
         Kind::Scalable,
         Kind::Cuckoo,
+        Kind::CuckooSemi,
     ];
 
     /// The name used in CSV files and plots.
@@ -43,6 +46,7 @@ impl Kind {
             Kind::Counting => "counting",
             Kind::Scalable => "scalable",
             Kind::Cuckoo => "cuckoo",
+            Kind::CuckooSemi => "cuckoo-ss",
         }
     }
 
@@ -54,7 +58,8 @@ impl Kind {
             Kind::Atomic => "AtomicBloomFilter",
             Kind::Counting => "CountingBloomFilter",
             Kind::Scalable => "ScalableBloomFilter",
-            Kind::Cuckoo => "CuckooFilter",
+            Kind::Cuckoo => "CuckooFilter (plain)",
+            Kind::CuckooSemi => "CuckooFilter (semi-sorted)",
         }
     }
 
@@ -65,7 +70,7 @@ impl Kind {
             Kind::Atomic => "concurrent insert",
             Kind::Counting => "delete and union",
             Kind::Scalable => "grow",
-            Kind::Cuckoo => "delete",
+            Kind::Cuckoo | Kind::CuckooSemi => "delete",
         }
     }
 }
@@ -80,7 +85,8 @@ pub struct Subject {
     pub theory: Box<dyn Fn(u64) -> f64>,
     /// The parameters, for the report (`m=… k=…`; no commas).
     pub params: String,
-    /// "k" for Bloom filters, "f" (fingerprint bits) for the cuckoo filter, and its value.
+    /// "k" for Bloom filters, "f" (fingerprint bits) for the cuckoo filter, and its
+    /// value; for the cuckoo filter also its bucket size and layout.
     pub k_or_f: String,
 }
 
@@ -142,25 +148,22 @@ pub fn build(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Subject, E
                 k_or_f: "k=varies".into(),
             }
         }
-        Kind::Cuckoo => {
-            // Fingerprints stop at 16 bits, so 4-slot buckets reach rates down to
-            // 8/2^16 ≈ 1.2e-4; below that, 2-slot buckets (4/2^16) take over.
+        Kind::Cuckoo | Kind::CuckooSemi => {
+            // 4-slot buckets always, the layout named: no row changes either
+            // silently (the fingerprint takes what the rate needs, 4 to 32 bits).
+            let semi = kind == Kind::CuckooSemi;
             let f = CuckooFilter::builder(items, fpr)
+                .semi_sorted(semi)
                 .seed(seed)
                 .build()
-                .or_else(|_| {
-                    CuckooFilter::builder(items, fpr)
-                        .bucket_size(2)
-                        .seed(seed)
-                        .build()
-                })
                 .map_err(Error::filter(&err))?;
             let (fp, b, slots) = (f.fingerprint_bits(), f.bucket_size(), f.capacity());
+            let layout = if semi { "semi-sorted" } else { "plain" };
             Subject {
                 filter: Box::new(f),
                 theory: Box::new(move |n| theory::cuckoo::fpr(fp, b, n as f64 / slots as f64)),
-                params: format!("buckets={} b={b} f={fp}", slots / u64::from(b)),
-                k_or_f: format!("f={fp}"),
+                params: format!("buckets={} b={b} f={fp} {layout}", slots / u64::from(b)),
+                k_or_f: format!("f={fp} b={b} {layout}"),
             }
         }
     })

@@ -99,12 +99,16 @@ fn theory_bits_per_item(kind: Kind, p: f64, s: &subject::Subject) -> f64 {
             theory::scalable::bits_after(n0, 2, p, 0.85, n)
                 .map_or(f64::NAN, |b| b as f64 / n as f64)
         }
-        // The fingerprint the rate needs, at the 95% load the filter is sized for.
-        Kind::Cuckoo => s
-            .k_or_f
-            .trim_start_matches("f=")
-            .parse::<u32>()
-            .map_or(f64::NAN, |f| theory::cuckoo::bits_per_item(f, 0.95)),
+        // The fingerprint and load the crate plans for the rate (4-slot
+        // buckets): f/α bits per item, or (f − 1)/α semi-sorted.
+        Kind::Cuckoo | Kind::CuckooSemi => bloomlab::cuckoo::plan(s.filter.len() as u64, p, 4)
+            .map_or(f64::NAN, |plan| {
+                if kind == Kind::CuckooSemi {
+                    theory::cuckoo::bits_per_item_semi_sorted(plan.fingerprint_bits, plan.load)
+                } else {
+                    theory::cuckoo::bits_per_item(plan.fingerprint_bits, plan.load)
+                }
+            }),
     }
 }
 
@@ -134,10 +138,10 @@ fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, Error> {
             .build()
             .map_err(Error::filter(&err))?
             .memory_bytes(),
-        Kind::Cuckoo => CuckooFilter::<u64>::builder(n, p)
+        Kind::Cuckoo | Kind::CuckooSemi => CuckooFilter::<u64>::builder(n, p)
+            .semi_sorted(kind == Kind::CuckooSemi)
             .seed(0)
             .build()
-            .or_else(|_| CuckooFilter::builder(n, p).bucket_size(2).seed(0).build())
             .map_err(Error::filter(&err))?
             .memory_bytes(),
         Kind::Scalable => {
@@ -168,13 +172,13 @@ fn body(table: &Table, capacity: usize, n_probes: usize) -> String {
          with n random keys, and probed with {n_probes} keys never inserted (the scalable filter \
          starts at n/10 and grows to n). *Theory* bits per item: the optimal classic filter \
          −log2(p)/ln 2, the blocked Poisson-mixture sizing, 4 × classic for 4-bit counters, the \
-         scalable filter's layers after growing tenfold, and f/0.95 for the cuckoo filter; \
-         *measured*: the filter's table bytes × 8 / items. Memory for 1M and 100M items is what \
-         the constructor allocates (for the scalable filter, the layers after growing from a \
-         tenth). The lower bound is log2(1/p): 6.64, 9.97 and 13.29 bits per item. The cuckoo \
-         filter's measured bits per item exceed f/0.95 because its bucket count is rounded up \
-         to a power of two: between 1× and 2× the slots the items need, so its load at \
-         capacity (and with it the measured rate) lands below the design point. *Theory FPR* \
+         scalable filter's layers after growing tenfold, and for the cuckoo filter f/α plain \
+         or (f − 1)/α semi-sorted, with the fingerprint width f and design load α the crate \
+         plans (`bloomlab_cuckoo::plan`; every cuckoo row has 4-slot buckets, its layout named \
+         in the k-or-f column); *measured*: the filter's table bytes × 8 / items. Memory for \
+         1M and 100M items is what the constructor allocates (for the scalable filter, the \
+         layers after growing from a tenth). The lower bound is log2(1/p): 6.64, 9.97 and \
+         13.29 bits per item. *Theory FPR* \
          is the theory function at the filter's parameters and load, as in the fpr \
          experiment; the scalable filter, grown through several layers, sits well below its \
          target.\n"
