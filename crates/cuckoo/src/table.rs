@@ -355,8 +355,11 @@ impl Table {
                 let x = u64::from(fp).wrapping_mul(PHI);
                 let spread = u64::from((x ^ (x >> 32)) as u32);
                 let h = (((spread * self.h_mul) >> 32) << self.h_shift) + self.h_add;
-                let i = i as u64;
-                (if h >= i { h - i } else { h + self.buckets - i }) as usize
+                // h − i lies in (−m, m): add m back when it wrapped, without
+                // a branch (which way it goes is a coin toss per lookup).
+                let d = h.wrapping_sub(i as u64);
+                let wrapped = ((d as i64) >> 63) as u64;
+                d.wrapping_add(wrapped & self.buckets) as usize
             }
             AltMap::Xor => {
                 let spread = u64::from(fp).wrapping_mul(PHI) >> 32;
