@@ -420,8 +420,9 @@ fn counting(c: &mut Criterion, size: &Size) {
 }
 
 fn cuckoo(c: &mut Criterion, size: &Size) {
-    // `new(n, 1%)` rounds the table to a power of two of buckets; start at
-    // half the slots the size holds and step up by 1%.
+    // `new(n, 1%)` sizes the table for its design load; start at half the
+    // slots the size holds and step up by 1% to the fewest items whose table
+    // is at least the size.
     let slot_bits = CuckooFilter::builder(1, FPR)
         .seed(SEED)
         .build()

@@ -21,6 +21,8 @@ use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::choose::numbers::grouped as group;
+
 /// What `inspect` reports of one file.
 #[derive(Debug, Clone, Serialize)]
 pub struct Inspection {
@@ -416,31 +418,5 @@ impl fmt::Display for Inspection {
             "expected rate  {:.3e} (from {})",
             self.expected_fpr, self.expected_fpr_from
         )
-    }
-}
-
-/// `1234567` as `1,234,567`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1_000), "1,000");
-        assert_eq!(group(1_234_567), "1,234,567");
     }
 }

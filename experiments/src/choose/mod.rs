@@ -19,7 +19,7 @@ mod candidates;
 mod crossover;
 mod decide;
 mod decimal;
-mod numbers;
+pub(crate) mod numbers;
 mod render;
 mod workload;
 
