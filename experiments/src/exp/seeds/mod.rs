@@ -13,7 +13,7 @@
 //!
 //! By claim family: [`sizing`] (T1–T4), [`examples`] (E1–E4), [`fixed`]
 //! (E5, E6 and the documents' hash functions H1–H4 in their fixed tables),
-//! [`variants`] (V1–V6); beside them the generated [`keys`], the [`tables`]
+//! [`mod@variants`] (V1–V6); beside them the generated [`keys`], the [`tables`]
 //! that put the documents' hashing and bloomlab's behind one interface, the
 //! [`rows`] of measured rates and claims, and the [`report`] text.
 
