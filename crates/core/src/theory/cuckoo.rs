@@ -341,6 +341,31 @@ pub fn bits_per_item_semi_sorted(fingerprint_bits: u32, load: f64) -> f64 {
 /// semi-sorted bucket stores in 12 bits ([`bits_per_item_semi_sorted`]).
 pub const SEMI_SORTED_INDEXES: u32 = 3_876;
 
+/// The expected fraction of `n` members of a cuckoo filter (`b`-slot
+/// buckets, `values` possible fingerprints, load `alpha`) reported absent
+/// after `j` false positives were removed (a caller who removes an item the
+/// filter merely reports present).
+///
+/// A false positive's two buckets hold `Poisson(ν)` fingerprints equal to
+/// its own, `ν = 2bα/values`, given at least one. Its removal deletes one;
+/// the member that owned it (same fingerprint, hence the same bucket pair)
+/// is lost if no other copy is left: `ν e^{−ν}/(1 − e^{−ν})` members per
+/// removal, just under one, and `j` times that in all while `j ≪ n`.
+///
+/// ```
+/// use bloomlab_core::theory::cuckoo::removal_loss;
+///
+/// // 8-bit fingerprints (255 values), 4 slots, half full: ν = 8·0.5/255,
+/// // and ν/(e^ν − 1) = 0.9922 members lost per removal.
+/// let per_removal = removal_loss(255, 4, 0.5, 1_000, 1.0) * 1_000.0;
+/// assert!((per_removal - 0.9922).abs() < 1e-4);
+/// ```
+pub fn removal_loss(values: u64, bucket_size: u32, alpha: f64, n: u64, j: f64) -> f64 {
+    let nu = 2.0 * f64::from(bucket_size) * alpha / values as f64;
+    let per_removal = nu * (-nu).exp() / -(-nu).exp_m1();
+    j * per_removal / n as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,7 +182,7 @@ pub(super) fn body(
          (`theory::counting::RemovalLoss`) predicts k·λe^−λ/(1 − e^−λ) members per removal at first, \
          λ = nk/m, which is k·ln 2 ≈ 4.9 at the optimal k = 7. A cuckoo filter deletes one \
          fingerprint, whose owner is lost unless another copy of it sits in the same buckets: \
-         just under one member per removal (`cuckoo_loss`). Losses of a counting filter come \
+         just under one member per removal (`theory::cuckoo::removal_loss`). Losses of a counting filter come \
          in clusters (one zeroed counter can cost several members), so the binomial interval \
          understates their spread.\n"
     );

@@ -2,21 +2,6 @@
 
 use super::*;
 
-/// Expected fraction of `n` members of a cuckoo filter (`b`-slot buckets,
-/// `values` fingerprint values, load `alpha`) reported absent after `j`
-/// false positives were removed.
-///
-/// A false positive's two buckets hold `Poisson(ν)` fingerprints equal to
-/// its own, `ν = 2bα/values`, given at least one. Its removal deletes one;
-/// the member that owned it (same fingerprint, hence the same bucket pair)
-/// is lost if no other copy is left: `ν e^{−ν}/(1 − e^{−ν})` members per
-/// removal, just under one, and `j` times that in all while `j ≪ n`.
-pub fn cuckoo_loss(values: u64, b: u32, alpha: f64, n: u64, j: f64) -> f64 {
-    let nu = 2.0 * f64::from(b) * alpha / values as f64;
-    let per_removal = nu * (-nu).exp() / -(-nu).exp_m1();
-    j * per_removal / n as f64
-}
-
 /// The checkpoints of part 2: 1, 2, 5, 10, 20, 50 … up to `max`.
 pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
     let mut out = Vec::new();
@@ -67,7 +52,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), 
             if let Some(model) = &counting {
                 model.fraction(j)
             } else if let Some((slots, b, values)) = cuckoo {
-                cuckoo_loss(values, b, n as f64 / slots as f64, n as u64, j)
+                theory::cuckoo::removal_loss(values, b, n as f64 / slots as f64, n as u64, j)
             } else {
                 f64::NAN
             }
@@ -132,12 +117,6 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, chart::Chart), 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cuckoo_loss_is_just_under_one_per_removal() {
-        let per = cuckoo_loss(255, 4, 0.5, 1_000, 1.0) * 1_000.0;
-        assert!((per - 0.9922).abs() < 0.0001, "{per}");
-    }
 
     #[test]
     fn marks_are_one_two_five() {

@@ -1,0 +1,355 @@
+//! Tests of [`super`]: every sizing and decision against what the filters
+//! build and what the documents claim.
+
+use super::*;
+
+fn run(w: &Workload) -> (Vec<Candidate>, Recommendation) {
+    let ranked = evaluate(w);
+    let rec = recommend(w, &ranked);
+    (ranked, rec)
+}
+
+fn find<'a>(ranked: &'a [Candidate], id: &str) -> &'a Candidate {
+    ranked
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no candidate {id}"))
+}
+
+fn memory(c: &Candidate) -> u64 {
+    c.figures.as_ref().map_or(u64::MAX, |f| f.memory_bytes)
+}
+
+fn has_rule(c: &Candidate, rule: Rule) -> bool {
+    c.reasons.iter().any(|r| r.rule == rule)
+}
+
+const SPREAD: [(u64, f64); 4] = [(1_000, 0.01), (50_000, 0.001), (200_000, 1e-4), (7, 0.3)];
+
+#[test]
+fn ranking_puts_fits_first_then_memory() {
+    for (n, p) in SPREAD {
+        for concurrent in [false, true] {
+            let mut w = Workload::fixed(n, p);
+            w.concurrent = concurrent;
+            let (ranked, _) = run(&w);
+            assert_eq!(ranked.len(), Kind::all().len());
+            for (i, pair) in ranked.windows(2).enumerate() {
+                assert_eq!(pair[0].rank, i + 1);
+                assert!(pair[0].verdict <= pair[1].verdict, "{n} {p}");
+                if pair[0].verdict == pair[1].verdict {
+                    assert!(memory(&pair[0]) <= memory(&pair[1]), "{n} {p}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn deletes_exclude_classic_and_scalable() {
+    for (n, p) in SPREAD {
+        let mut w = Workload::fixed(n, p);
+        w.deletes = true;
+        let (ranked, rec) = run(&w);
+        for id in ["classic", "blocked", "atomic", "scalable-2", "scalable-4"] {
+            let c = find(&ranked, id);
+            assert_eq!(c.verdict, Verdict::DoesNotFit, "{id}");
+            assert!(has_rule(c, Rule::Deletes), "{id}");
+        }
+        for c in &ranked {
+            assert_eq!(has_rule(c, Rule::Deletes), !c.supports.remove);
+        }
+        // The pick is the smallest filter that removes and can be built.
+        let id = rec.id.expect("a counting or cuckoo filter fits");
+        let pick = find(&ranked, &id);
+        assert!(pick.supports.remove, "{id}");
+        let smallest = ranked
+            .iter()
+            .filter(|c| c.supports.remove && c.reasons.is_empty())
+            .map(memory)
+            .min();
+        assert_eq!(Some(memory(pick)), smallest);
+        assert!(rec.text.contains("removes items"), "{}", rec.text);
+    }
+}
+
+#[test]
+fn unknown_size_picks_scalable() {
+    for (n, p) in SPREAD {
+        for concurrent in [false, true] {
+            let mut w = Workload::fixed(n, p);
+            w.growth = Growth::Unknown;
+            w.concurrent = concurrent;
+            let (ranked, rec) = run(&w);
+            let id = rec.id.expect("a scalable filter fits");
+            assert!(id.starts_with("scalable-"), "{id}");
+            for c in ranked.iter().filter(|c| !c.supports.grow) {
+                assert!(has_rule(c, Rule::UnknownSize), "{}", c.id);
+                assert_eq!(c.verdict, Verdict::DoesNotFit);
+            }
+            if concurrent {
+                assert_eq!(find(&ranked, &id).verdict, Verdict::FitsWithLock);
+                assert!(rec.text.contains("need a lock"), "{}", rec.text);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fixed_filter_pushed_past_its_size_says_how_far_its_rate_climbs() {
+    let mut w = Workload::fixed(10_000, 0.01);
+    w.growth = Growth::Unknown;
+    let (ranked, _) = run(&w);
+    let c = find(&ranked, "classic");
+    let Some(Params::Bits { bits, hashes }) = c.figures.as_ref().map(|f| f.params.clone()) else {
+        panic!("classic has bits");
+    };
+    let twice = classic::fpr(bits as f64, 20_000.0, f64::from(hashes));
+    assert!(twice > 0.1); // 0.157: a 1% filter at twice its size
+    let why = &c.reasons[0].why;
+    assert!(why.contains(&sci(twice)), "{why}");
+}
+
+#[test]
+fn a_capped_scalable_filter_says_how_many_items_fit() {
+    let mut w = Workload::fixed(1_000, 0.01);
+    w.growth = Growth::Unknown;
+    w.max_memory = Some(100_000);
+    let (ranked, rec) = run(&w);
+    assert_eq!(rec.id.as_deref(), Some("scalable-2"));
+    // Layers of 1k, 2k, 4k, 8k items take 1.7, 3.6, 7.5 and 15.6 kB …
+    let r = bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
+    let bytes_of = |layers: u64| scalable::total_bits(1_000, 2, 0.01, r, layers).unwrap() / 8;
+    let (layers, items) = scalable_within(&w, 2, 100_000).unwrap();
+    assert!(bytes_of(u64::from(layers)) <= 100_000);
+    assert!(bytes_of(u64::from(layers) + 1) > 100_000);
+    assert_eq!(items, 1_000 * ((1 << layers) - 1));
+    let note = format!("holds {} items in {layers} layers", grouped(items));
+    let c = find(&ranked, "scalable-2");
+    assert!(c.notes.iter().any(|n| n.contains(&note)), "{:?}", c.notes);
+}
+
+#[test]
+fn unknown_size_and_deletes_fit_nothing_and_say_why() {
+    let mut w = Workload::fixed(10_000, 0.001);
+    w.growth = Growth::Unknown;
+    w.deletes = true;
+    let (ranked, rec) = run(&w);
+    assert!(ranked.iter().all(|c| c.verdict == Verdict::DoesNotFit));
+    assert_eq!(rec.id, None);
+    assert!(rec.text.starts_with("No filter meets every requirement."));
+    assert!(
+        rec.text.contains("Removing items rules out"),
+        "{}",
+        rec.text
+    );
+    assert!(
+        rec.text.contains("An unknown size rules out"),
+        "{}",
+        rec.text
+    );
+    assert!(
+        rec.text
+            .contains("without removing items it would be ScalableBloomFilter")
+    );
+    assert!(rec.text.contains("--grows-to"));
+}
+
+#[test]
+fn max_memory_excludes_what_does_not_fit() {
+    let base = Workload::fixed(10_000, 0.001);
+    let (plain, _) = run(&base);
+    let classic_bytes = memory(find(&plain, "classic"));
+    for limit in [classic_bytes, classic_bytes - 1, 3 * classic_bytes / 2] {
+        let mut w = base;
+        w.max_memory = Some(limit);
+        let (ranked, rec) = run(&w);
+        for c in &ranked {
+            assert_eq!(has_rule(c, Rule::MaxMemory), memory(c) > limit, "{}", c.id);
+        }
+        match rec.id {
+            Some(id) => assert!(memory(find(&ranked, &id)) <= limit),
+            None => {
+                // Nothing fits: the text gives the best rate within the limit.
+                assert!(limit < classic_bytes);
+                let best = rate_within(limit, 10_000).unwrap();
+                assert!(best > 0.001);
+                assert!(rec.text.contains(&rate(best)), "{}", rec.text);
+            }
+        }
+    }
+}
+
+#[test]
+fn rate_within_the_classic_size_is_the_rate() {
+    // The exact classic size reaches the rate; one word less does not.
+    for (n, p) in SPREAD {
+        let (m, _) = classic::size_for(n, p).unwrap();
+        assert!(rate_within(m / 8, n).unwrap() <= p, "{n} {p}");
+        if m > 64 {
+            assert!(rate_within(m / 8 - 8, n).unwrap() > p, "{n} {p}");
+        }
+    }
+    assert_eq!(rate_within(7, 10), None);
+}
+
+#[test]
+fn concurrent_inserts_prefer_the_atomic_filter_and_mark_the_others() {
+    let mut w = Workload::fixed(1_000_000, 0.01);
+    w.concurrent = true;
+    let (ranked, rec) = run(&w);
+    assert_eq!(rec.id.as_deref(), Some("atomic"));
+    assert_eq!(ranked[0].id, "atomic");
+    // The plain filter is the same size but needs a lock: listed, not excluded.
+    let classic = find(&ranked, "classic");
+    assert_eq!(classic.verdict, Verdict::FitsWithLock);
+    assert_eq!(memory(classic), memory(&ranked[0]));
+    assert!(rec.text.contains("without a lock"), "{}", rec.text);
+
+    // With removes no lock-free filter fits: a locked one is recommended, and says so.
+    w.deletes = true;
+    let (ranked, rec) = run(&w);
+    let id = rec.id.expect("a removable filter fits with a lock");
+    assert_eq!(find(&ranked, &id).verdict, Verdict::FitsWithLock);
+    assert!(rec.text.contains("need a lock"), "{}", rec.text);
+}
+
+#[test]
+fn growth_to_a_known_bound_compares_fixed_and_scalable_honestly() {
+    let mut w = Workload::fixed(1_000, 0.01);
+    w.growth = Growth::GrowsTo { to: 1_000_000 };
+    let (ranked, rec) = run(&w);
+    let classic = find(&ranked, "classic");
+    let scalable = find(&ranked, "scalable-2");
+    assert_eq!(classic.verdict, Verdict::Fits);
+    assert_eq!(scalable.verdict, Verdict::Fits);
+    // The fixed filter is sized for the bound, the scalable one grows
+    // layer by layer from 1,000: ten layers at 1,000,000.
+    let (m, _) = classic::size_for(1_000_000, 0.01).unwrap();
+    assert_eq!(memory(classic), m / 8);
+    let bits = scalable::bits_after(
+        1_000,
+        2,
+        0.01,
+        bloomlab::scalable::DEFAULT_TIGHTENING_RATIO,
+        1_000_000,
+    )
+    .unwrap();
+    let sf = scalable.figures.as_ref().unwrap();
+    assert_eq!(sf.memory_bytes, bits / 8);
+    let Params::Layers { layers, .. } = &sf.params else {
+        panic!("layers");
+    };
+    assert_eq!(layers.len(), 10);
+    assert!(sf.expected_fpr <= 0.01);
+    // At the bound the fixed filter is smaller; at the start, the scalable one.
+    assert!(memory(classic) < sf.memory_bytes);
+    assert!(sf.initial_memory_bytes < memory(classic));
+    assert_eq!(rec.id.as_deref(), Some("classic"));
+    assert!(
+        classic
+            .notes
+            .iter()
+            .any(|n| n.contains("1,000,000 items it grows to"))
+    );
+    // Each is built for what it holds: the bound, or the start.
+    assert_eq!(classic.construct, "BloomFilter::new(1_000_000, 0.01)");
+    assert_eq!(
+        scalable.construct,
+        "ScalableBloomFilter::builder(1_000, 0.01).growth_factor(2).build()"
+    );
+    assert!(rec.text.contains("`BloomFilter::new(1_000_000, 0.01)`"));
+}
+
+/// CLAIMS E5 (document 001): 100,000,000 addresses, one false alarm in
+/// 10,000, never deleted. The document's 1.6 billion bits with 8 hashes
+/// (200 MB) miss the rate; the Bloom filter that keeps it takes 239.7
+/// MB, and a cuckoo filter less.
+#[test]
+fn e5_spam_filter_for_100_million_addresses() {
+    let n = 100_000_000;
+    let w = Workload::fixed(n, 1e-4);
+    let (ranked, rec) = run(&w);
+    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
+    let f = find(&ranked, "classic").figures.clone().unwrap();
+    assert_eq!(
+        f.params,
+        Params::Bits {
+            bits: 1_917_295_488,
+            hashes: 13
+        }
+    );
+    assert_eq!(f.memory_bytes, 239_661_936);
+    assert!(f.expected_fpr <= 1e-4);
+    // Within 0.02% of the continuous optimum −n ln p / ln² 2.
+    let ideal = n as f64 * classic::bits_per_item(1e-4);
+    assert!((f.memory_bytes as f64 * 8.0 / ideal - 1.0).abs() < 2e-4);
+    // The document's filter: 16 bits per item and k = 8 give 5.7e-4.
+    let claimed = classic::fpr(16.0, 1.0, 8.0);
+    assert!((claimed - 5.7e-4).abs() < 1e-5, "{claimed}");
+    assert!(f.memory_bytes > 200_000_000);
+    // The cuckoo filter recommended: 17-bit fingerprints (the least whose
+    // rate at the design load is 1e-4 or less) in plain 4-slot buckets;
+    // smaller than the Bloom filter, above the 13.29-bit bound.
+    let c = find(&ranked, "cuckoo-4").figures.clone().unwrap();
+    let Params::Buckets {
+        fingerprint_bits,
+        semi_sorted,
+        ..
+    } = c.params
+    else {
+        panic!("a cuckoo table");
+    };
+    assert_eq!((fingerprint_bits, semi_sorted), (17, false));
+    assert!(c.expected_fpr <= 1e-4);
+    assert!(c.memory_bytes < f.memory_bytes);
+    let load = cuckoo::design_load(4).unwrap();
+    assert!(
+        (c.bits_per_item - 17.0 / load).abs() < 0.01,
+        "{}",
+        c.bits_per_item
+    );
+    assert!(
+        rec.text.contains("CuckooFilter::new(100_000_000, 0.0001)"),
+        "{}",
+        rec.text
+    );
+    assert!(rec.text.contains("239.7 MB"), "{}", rec.text);
+}
+
+/// CLAIMS E3 (document 002, Redisson): 10,000 users at 0.1%, 10 hashes.
+#[test]
+fn e3_redisson_10_000_users() {
+    let (ranked, rec) = run(&Workload::fixed(10_000, 0.001));
+    // A cuckoo table is smaller; the Bloom filter is next.
+    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
+    let f = find(&ranked, "classic").figures.clone().unwrap();
+    assert_eq!(
+        f.params,
+        Params::Bits {
+            bits: 143_808,
+            hashes: 10
+        }
+    );
+    assert_eq!(f.memory_bytes, 17_976);
+    assert!(rec.text.contains("18.0 kB"), "{}", rec.text);
+}
+
+/// CLAIMS E1 (document 000, Guava): 1,000 integers at 0.1%: Guava's
+/// 14,377 bits and 10 hashes, here rounded up to 225 words.
+#[test]
+fn e1_guava_1_000_integers() {
+    let (ranked, rec) = run(&Workload::fixed(1_000, 0.001));
+    // A cuckoo table is smaller; the Bloom filter is next.
+    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
+    let f = find(&ranked, "classic").figures.clone().unwrap();
+    assert_eq!(
+        f.params,
+        Params::Bits {
+            bits: 14_400,
+            hashes: 10
+        }
+    );
+    assert_eq!(f.memory_bytes, 1_800);
+    assert!(rec.text.contains("1.8 kB"), "{}", rec.text);
+}
