@@ -50,7 +50,7 @@ pub struct Chart {
 pub fn draw(name: &str, chart: &Chart) -> Result<String, Error> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1060, 580)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (1140, 580)).into_drawing_area();
         // plotters' errors are not Send: their messages are kept.
         let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
         root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
@@ -150,7 +150,7 @@ where
         .caption(&chart.title, ("sans-serif", 20))
         .margin(14)
         // Room on the right for the legend, so that it hides no point.
-        .margin_right(LEGEND_WIDTH)
+        .margin_right(CHART_LEGEND_WIDTH)
         .x_label_area_size(44)
         .y_label_area_size(74)
         .build_cartesian_2d(x, y)?;
@@ -175,68 +175,63 @@ where
     let count = chart.curves.len().max(1) as f64;
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = SAFE[i % SAFE.len()];
-        // Theory below the axis is not drawn (a clamped line would look
-        // like a value): the line is cut into the runs above it.
-        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
-        for &(x, y) in &curve.theory {
-            if y.is_finite() && y >= y_lo {
-                if let Some(run) = runs.last_mut() {
-                    run.push((x, y));
+        // A theory line already drawn for an earlier series (the same
+        // formula at the same parameters) is not drawn again over it: the
+        // legend says whose line it shares.
+        if same_line_as(chart, i).is_none() {
+            // Theory below the axis is not drawn (a clamped line would look
+            // like a value): the line is cut into the runs above it.
+            let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+            for &(x, y) in &curve.theory {
+                if y.is_finite() && y >= y_lo {
+                    if let Some(run) = runs.last_mut() {
+                        run.push((x, y));
+                    }
+                } else if runs.last().is_some_and(|r| !r.is_empty()) {
+                    runs.push(Vec::new());
                 }
-            } else if runs.last().is_some_and(|r| !r.is_empty()) {
-                runs.push(Vec::new());
+            }
+            for run in runs.into_iter().filter(|r| r.len() > 1) {
+                let style = color.stroke_width(2);
+                match i % 3 {
+                    0 => drop(ctx.draw_series(LineSeries::new(run, style))?),
+                    1 => drop(ctx.draw_series(DashedLineSeries::new(run, 10, 6, style))?),
+                    _ => drop(ctx.draw_series(DashedLineSeries::new(run, 3, 4, style))?),
+                }
             }
         }
-        for run in runs.into_iter().filter(|r| r.len() > 1) {
-            let style = color.stroke_width(2);
-            match i % 3 {
-                0 => drop(ctx.draw_series(LineSeries::new(run, style))?),
-                1 => drop(ctx.draw_series(DashedLineSeries::new(run, 10, 6, style))?),
-                _ => drop(ctx.draw_series(DashedLineSeries::new(run, 3, 4, style))?),
-            }
-        }
-        // Series sharing an x are set a little apart, so that none hides another.
-        let offset = if chart.dodge {
-            i as f64 - (count - 1.0) / 2.0
+        // Series sharing an x are set a few pixels apart, so that none
+        // hides another, whatever the axis's scale.
+        let dx = if chart.dodge {
+            ((i as f64 - (count - 1.0) / 2.0) * DODGE_PIXELS).round() as i32
         } else {
-            0.0
+            0
         };
-        let dodge = |x: f64| {
-            if chart.x_log {
-                x * (1.0 + 0.04 * offset)
-            } else {
-                x + 0.003 * (x1 - x0) * offset
+        let at = |x: f64, y: f64| {
+            let (px, py) = ctx.backend_coord(&(x, y));
+            (px + dx, py)
+        };
+        let bar = color.stroke_width(1);
+        for &(x, lo, y, hi) in &curve.points {
+            if !chart.y_log || (y > 0.0 && y >= y_lo) {
+                let (px, py) = at(x, y);
+                let (top, bottom) = (at(x, hi).1, at(x, lo.max(y_lo)).1);
+                area.draw(&PathElement::new([(px, top), (px, bottom)], bar))?;
+                for end in [top, bottom] {
+                    area.draw(&PathElement::new([(px - 3, end), (px + 3, end)], bar))?;
+                }
+                marker(area, i, (px, py), color)?;
+            } else if hi > y_lo {
+                // A value below the axis (no event counted) is an upper
+                // limit: a bar from the axis to the top of its interval,
+                // capped by a downward arrowhead.
+                let (px, top) = at(x, hi);
+                area.draw(&PathElement::new([(px, top), (px, at(x, y_lo).1)], bar))?;
+                area.draw(&Polygon::new(
+                    vec![(px - 4, top), (px + 4, top), (px, top + 7)],
+                    color.filled(),
+                ))?;
             }
-        };
-        let (seen, unseen): (Vec<_>, Vec<_>) = curve
-            .points
-            .iter()
-            .map(|&(x, lo, y, hi)| (dodge(x), lo, y, hi))
-            .partition(|p| p.2 >= y_lo && p.2 > 0.0 || !chart.y_log);
-        ctx.draw_series(seen.iter().map(|&(x, lo, y, hi)| {
-            ErrorBar::new_vertical(x, lo.max(y_lo), y, hi, color.stroke_width(1), 7)
-        }))?;
-        let at = seen.iter().map(|&(x, _, y, _)| (x, y));
-        match i % 4 {
-            0 => drop(ctx.draw_series(at.map(|p| Circle::new(p, 4, color.filled())))?),
-            1 => drop(ctx.draw_series(at.map(|p| TriangleMarker::new(p, 5, color.filled())))?),
-            2 => drop(ctx.draw_series(at.map(|p| Cross::new(p, 4, color.stroke_width(2))))?),
-            _ => drop(ctx.draw_series(at.map(|p| {
-                EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], color.filled())
-            }))?),
-        }
-        // A value below the axis (no event counted) is an upper limit: a
-        // bar from the axis to the top of its interval, capped by a
-        // downward arrowhead.
-        for &(x, _, _, hi) in unseen.iter().filter(|p| p.3 > y_lo) {
-            ctx.draw_series(std::iter::once(PathElement::new(
-                vec![(x, y_lo), (x, hi)],
-                color.stroke_width(1),
-            )))?;
-            ctx.draw_series(std::iter::once(
-                EmptyElement::at((x, hi))
-                    + Polygon::new(vec![(-4, 0), (4, 0), (0, 7)], color.filled()),
-            ))?;
         }
     }
     for (j, (_, y)) in chart.references.iter().enumerate() {
@@ -248,6 +243,37 @@ where
         ))?;
     }
     legend(area, chart)
+}
+
+/// Pixels between the points of neighbouring series when a chart dodges.
+const DODGE_PIXELS: f64 = 7.0;
+
+/// The earlier series whose theory line is exactly series `i`'s, if any.
+fn same_line_as(chart: &Chart, i: usize) -> Option<usize> {
+    let theory = &chart.curves[i].theory;
+    if theory.is_empty() {
+        return None;
+    }
+    chart.curves[..i].iter().position(|c| c.theory == *theory)
+}
+
+/// Series `i`'s marker (one of four shapes) at pixel `at` of `area`.
+fn marker(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    i: usize,
+    at: (i32, i32),
+    color: RGBColor,
+) -> Result<(), Box<dyn std::error::Error>> {
+    match i % 4 {
+        0 => area.draw(&Circle::new(at, 4, color.filled()))?,
+        1 => area.draw(&TriangleMarker::new(at, 5, color.filled()))?,
+        2 => area.draw(&Cross::new(at, 4, color.stroke_width(2)))?,
+        _ => area.draw(&Rectangle::new(
+            [(at.0 - 4, at.1 - 4), (at.0 + 4, at.1 + 4)],
+            color.filled(),
+        ))?,
+    }
+    Ok(())
 }
 
 /// Black for the first reference line, grey for the others.
@@ -267,14 +293,14 @@ fn legend(
     chart: &Chart,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let (width, _) = area.dim_in_pixel();
-    let x0 = width as i32 - LEGEND_WIDTH as i32 + 4;
+    let x0 = width as i32 - CHART_LEGEND_WIDTH as i32 + 4;
     let mut y = 56;
     let font = ("sans-serif", 12);
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = SAFE[i % SAFE.len()];
         let line = [(x0, y), (x0 + 26, y)];
         let style = color.stroke_width(2);
-        if !curve.theory.is_empty() {
+        if !curve.theory.is_empty() && same_line_as(chart, i).is_none() {
             match i % 3 {
                 0 => area.draw(&PathElement::new(line, style))?,
                 1 => area.draw(&PathElement::new([(x0, y), (x0 + 10, y)], style))?,
@@ -291,18 +317,14 @@ fn legend(
                 area.draw(&PathElement::new([(x0 + 16, y), (x0 + 26, y)], style))?;
             }
         }
-        let mark = (x0 + 13, y);
-        match i % 4 {
-            _ if curve.points.is_empty() => {}
-            0 => area.draw(&Circle::new(mark, 4, color.filled()))?,
-            1 => area.draw(&TriangleMarker::new(mark, 5, color.filled()))?,
-            2 => area.draw(&Cross::new(mark, 4, color.stroke_width(2)))?,
-            _ => area.draw(&Rectangle::new(
-                [(mark.0 - 4, mark.1 - 4), (mark.0 + 4, mark.1 + 4)],
-                color.filled(),
-            ))?,
+        if !curve.points.is_empty() {
+            marker(area, i, (x0 + 13, y), color)?;
         }
-        area.draw(&Text::new(curve.label.clone(), (x0 + 32, y - 6), font))?;
+        let label = match same_line_as(chart, i) {
+            Some(j) => format!("{} (line as {})", curve.label, chart.curves[j].label),
+            None => curve.label.clone(),
+        };
+        area.draw(&Text::new(label, (x0 + 32, y - 6), font))?;
         y += 18;
     }
     for (j, (label, _)) in chart.references.iter().enumerate() {
@@ -340,6 +362,10 @@ const SAFE: [RGBColor; 9] = [
     RGBColor(204, 121, 167),
     RGBColor(120, 120, 120),
 ];
+
+/// Pixels to the right of a [`Chart`]'s plot, for its legend (labels name
+/// the series whose line they share).
+const CHART_LEGEND_WIDTH: u32 = 330;
 
 /// Pixels to the right of a [`CategoryChart`]'s plot, for its legend.
 const LEGEND_WIDTH: u32 = 250;

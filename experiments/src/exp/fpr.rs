@@ -79,6 +79,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             y_label: "false-positive rate (fraction of probes)".into(),
             y_log: true,
             y_floor: floor,
+            dodge: true,
             ..Chart::default()
         };
         for &target in &TARGETS {
