@@ -21,7 +21,7 @@ use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::choose::numbers::grouped as group;
+use bloomlab_choose::numbers::grouped as group;
 
 /// What `inspect` reports of one file.
 #[derive(Debug, Clone, Serialize)]

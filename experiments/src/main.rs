@@ -14,7 +14,7 @@
 //! ([`files`]).
 #![forbid(unsafe_code)]
 
-mod choose;
+use bloomlab_choose as choose;
 mod exp;
 mod files;
 mod inspect;

@@ -73,6 +73,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod catalog;
+
 pub use bloomlab_classic as classic;
 pub use bloomlab_core as core;
 pub use bloomlab_counting as counting;

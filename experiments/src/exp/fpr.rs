@@ -8,7 +8,7 @@ use bloomlab_core::InsertError;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
-use super::subject::{self, Kind};
+use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
@@ -58,7 +58,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "note",
     ]);
     let bar = progress::bar(
-        (Kind::ALL.len() * TARGETS.len() * LOADS.len()) as u64,
+        (subject::all().len() * TARGETS.len() * LOADS.len()) as u64,
         "fpr",
     );
     let floor = 0.1 / n_probes as f64;
@@ -72,9 +72,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         dodge: true,
         ..Chart::default()
     };
-    for kind in Kind::ALL {
+    for kind in &subject::all() {
         let mut panel = Chart {
-            title: format!("{}, capacity {capacity}", kind.type_name()),
+            title: format!("{}, capacity {capacity}", kind.label()),
             x_label: "load (items / capacity)".into(),
             y_label: "false-positive rate (fraction of probes)".into(),
             y_log: true,
@@ -83,7 +83,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ..Chart::default()
         };
         for &target in &TARGETS {
-            let part = format!("fpr/{}/{target}", kind.name());
+            let part = format!("fpr/{}/{target}", kind.id);
             let mut subject = subject::build(kind, capacity, target, sub_seed(ctx.seed, &part))?;
             let points = measure(&mut subject, capacity, n_probes, ctx.seed, &part)?;
             let mut series = Curve {
@@ -92,7 +92,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             };
             for p in &points {
                 table.push(vec![
-                    kind.name().into(),
+                    kind.id.into(),
                     target.to_string(),
                     subject.params.clone(),
                     capacity.to_string(),
@@ -121,19 +121,19 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .map(|load| {
                     (
                         load,
-                        (subject.theory)((capacity as f64 * load).round() as u64),
+                        subject.theory((capacity as f64 * load).round() as u64),
                     )
                 })
                 .collect();
             if target == 0.01 {
                 combined.curves.push(Curve {
-                    label: kind.type_name().into(),
+                    label: kind.label().into(),
                     ..series.clone()
                 });
             }
             panel.curves.push(series);
         }
-        let name = format!("fpr_{}.svg", kind.name());
+        let name = format!("fpr_{}.svg", kind.id);
         panels.push((plot::draw(&name, &panel)?, name));
     }
     bar.finish_and_clear();
@@ -190,7 +190,7 @@ fn measure(
             hits,
             lo,
             hi,
-            theory: (subject.theory)(inserted as u64),
+            theory: subject.theory(inserted as u64),
             expected: f.expected_fpr(),
             bits_per_item: f.bits_per_item().unwrap_or(f64::NAN),
             note: if full { "first Full: filled" } else { "" },
@@ -231,20 +231,14 @@ fn body(table: &Table, n_probes: usize) -> String {
         out,
         "| variant | rows | theory inside the 95% interval |\n|---|---|---|"
     );
-    for kind in Kind::ALL {
+    for kind in &subject::all() {
         let rows: Vec<&Vec<String>> = table
             .rows()
             .iter()
-            .filter(|r| r[variant_c] == kind.name())
+            .filter(|r| r[variant_c] == kind.id)
             .collect();
         let inside = rows.iter().filter(|r| r[inside_c] == "yes").count();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} |",
-            kind.type_name(),
-            rows.len(),
-            inside
-        );
+        let _ = writeln!(out, "| {} | {} | {} |", kind.label(), rows.len(), inside);
     }
     let _ = writeln!(
         out,
@@ -267,8 +261,8 @@ fn body(table: &Table, n_probes: usize) -> String {
          `expected_fpr()`, which counts the items each layer really holds.\n"
     );
     let _ = writeln!(out, "![every variant at 1%](fpr.svg)\n");
-    for kind in Kind::ALL {
-        let _ = writeln!(out, "![{}](fpr_{}.svg)", kind.type_name(), kind.name());
+    for kind in &subject::all() {
+        let _ = writeln!(out, "![{}](fpr_{}.svg)", kind.label(), kind.id);
     }
     let _ = writeln!(
         out,

@@ -12,7 +12,9 @@ use bloomlab_core::InsertError;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
-use super::subject::{self, Kind};
+use bloomlab::catalog::{Shape, Variant};
+
+use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
@@ -24,15 +26,19 @@ pub const TARGETS: [f64; 11] = [
     1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6,
 ];
 
-/// The variants drawn (the atomic filter has the classic filter's layout).
-pub const KINDS: [Kind; 6] = [
-    Kind::Classic,
-    Kind::Blocked,
-    Kind::Counting,
-    Kind::Scalable,
-    Kind::Cuckoo,
-    Kind::CuckooSemi,
-];
+/// The variants drawn: one entry per table layout (the atomic filter has
+/// the classic filter's, so it is left out).
+pub fn kinds() -> Vec<Variant<u64>> {
+    let mut layouts = Vec::new();
+    let mut kinds = subject::all();
+    kinds.retain(|v| {
+        let layout = (v.plan)(1_000, 0.01).map(|p| p.shape).ok();
+        let new = !layouts.contains(&layout);
+        layouts.push(layout);
+        new
+    });
+    kinds
+}
 
 /// Target rates of the crossover scan: this many per decade, 10^-1 to 10^-6.
 const SCAN_PER_DECADE: u32 = 400;
@@ -40,7 +46,8 @@ const SCAN_PER_DECADE: u32 = 400;
 /// One measured point.
 #[derive(Debug, Clone)]
 struct Point {
-    kind: Kind,
+    kind: &'static str,
+    shape: Shape,
     target: f64,
     items: usize,
     hits: u64,
@@ -54,13 +61,14 @@ struct Point {
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
-    let bar = progress::bar((KINDS.len() * TARGETS.len()) as u64, "space");
+    let kinds = kinds();
+    let bar = progress::bar((kinds.len() * TARGETS.len()) as u64, "space");
     let mut points = Vec::new();
     let mut skipped = Vec::new();
-    for kind in KINDS {
+    for kind in &kinds {
         for &target in &TARGETS {
             bar.inc(1);
-            let part = format!("space/{}/{target}", kind.name());
+            let part = format!("space/{}/{target}", kind.id);
             let mut s = match subject::build(kind, capacity, target, sub_seed(ctx.seed, &part)) {
                 Ok(s) => s,
                 // A rate a variant cannot be built for is a finding, not a failure.
@@ -88,12 +96,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .filter(|q| f.contains(q))
                 .count() as u64;
             points.push(Point {
-                kind,
+                kind: kind.id,
+                shape: s.shape.clone(),
                 target,
                 items: f.len(),
                 hits,
                 bits: f.bits_per_item().unwrap_or(f64::NAN),
-                theory: (s.theory)(f.len() as u64),
+                theory: s.theory(f.len() as u64),
             });
         }
     }
@@ -117,7 +126,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for p in &points {
         let (lo, hi) = clopper_pearson(p.hits, n_probes as u64, 0.95);
         table.push(vec![
-            p.kind.name().into(),
+            p.kind.into(),
             p.target.to_string(),
             p.items.to_string(),
             n_probes.to_string(),
@@ -133,7 +142,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             }
             .into(),
             fixed(p.bits),
-            fixed(theory_bits(p.kind, p.target)),
+            fixed(theory_bits(&p.shape, p.target)),
             fixed(theory::lower_bound_bits_per_item(p.target)),
         ]);
     }
@@ -153,19 +162,20 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         ))
 }
 
-/// Bits per item theory gives for a filter built for rate `eps`.
-pub fn theory_bits(kind: Kind, eps: f64) -> f64 {
-    match kind {
-        Kind::Classic | Kind::Atomic => theory::classic::bits_per_item(eps),
-        Kind::Blocked => theory::blocked::bits_per_item(512, eps).map_or(f64::NAN, |(c, _)| c),
-        Kind::Counting => theory::counting::bits_per_item(eps, 4),
-        Kind::Scalable => {
-            // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
-            theory::scalable::bits_after(1_000, 2, eps, 0.85, 10_000)
-                .map_or(f64::NAN, |b| b as f64 / 1e4)
+/// Bits per item theory gives for a table of `shape`'s kind built for rate `eps`.
+pub fn theory_bits(shape: &Shape, eps: f64) -> f64 {
+    match *shape {
+        Shape::Bits { .. } => theory::classic::bits_per_item(eps),
+        Shape::Blocks { block_bits, .. } => {
+            theory::blocked::bits_per_item(block_bits, eps).map_or(f64::NAN, |(c, _)| c)
         }
-        Kind::Cuckoo => cuckoo_theory_bits(eps, false),
-        Kind::CuckooSemi => cuckoo_theory_bits(eps, true),
+        Shape::Counters { width, .. } => theory::counting::bits_per_item(eps, width),
+        // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
+        Shape::Layers {
+            growth, tightening, ..
+        } => theory::scalable::bits_after(1_000, growth, eps, tightening, 10_000)
+            .map_or(f64::NAN, |b| b as f64 / 1e4),
+        Shape::Buckets { semi_sorted, .. } => cuckoo_theory_bits(eps, semi_sorted),
     }
 }
 
@@ -200,27 +210,27 @@ fn space_chart(points: &[Point], items: usize, n_probes: usize) -> Result<Chart,
     let grid: Vec<f64> = (0..=50)
         .map(|i| 10f64.powf(-1.0 - 5.0 * f64::from(i) / 50.0))
         .collect();
-    for kind in KINDS {
+    for kind in &kinds() {
         let mut line = Vec::new();
         for &eps in &grid {
             // Built, not filled: the table is allocated lazily and never touched.
             let Ok(s) = subject::build(kind, items, eps, 0) else {
                 continue;
             };
-            let bits = match kind {
+            let bits = match s.shape {
                 // Its layers after growing tenfold, as theory sizes them.
-                Kind::Scalable => theory_bits(kind, eps),
+                Shape::Layers { .. } => theory_bits(&s.shape, eps),
                 _ => s.filter.memory_bytes() as f64 * 8.0 / items as f64,
             };
-            line.push((bits, (s.theory)(items as u64)));
+            line.push((bits, s.theory(items as u64)));
         }
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
         chart.curves.push(Curve {
-            label: kind.type_name().into(),
+            label: kind.label(),
             theory: line,
             points: points
                 .iter()
-                .filter(|p| p.kind == kind)
+                .filter(|p| p.kind == kind.id)
                 .map(|p| {
                     let (lo, hi) = clopper_pearson(p.hits, n_probes as u64, 0.95);
                     (p.bits, lo, p.hits as f64 / n_probes as f64, hi)

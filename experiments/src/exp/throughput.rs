@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use bloomlab_lab::keys::{members, probes};
 
-use super::subject::{self, Kind};
+use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
@@ -26,9 +26,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "miss_lookup_ns",
         "hits_found",
     ]);
-    let bar = progress::bar(Kind::ALL.len() as u64, "throughput");
-    for kind in Kind::ALL {
-        let part = format!("throughput/{}", kind.name());
+    let bar = progress::bar(subject::all().len() as u64, "throughput");
+    for kind in &subject::all() {
+        let part = format!("throughput/{}", kind.id);
         let mut s = subject::build(kind, n, 0.01, sub_seed(ctx.seed, &part))?;
         let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), n);
         let misses: Vec<u64> = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n).collect();
@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         let miss = t.elapsed().as_nanos() as f64 / n as f64;
         black_box(false_hits);
         table.push(vec![
-            kind.name().into(),
+            kind.id.into(),
             n.to_string(),
             "0.01".into(),
             format!("{insert:.1}"),

@@ -8,7 +8,9 @@ use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
-use super::subject::{self, Kind};
+use bloomlab::catalog::{Shape, Variant};
+
+use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
@@ -38,10 +40,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "theory_fpr",
         "theory_in_ci95",
     ]);
-    let bar = progress::bar((Kind::ALL.len() * RATES.len()) as u64, "tradeoff");
-    for kind in Kind::ALL {
+    let bar = progress::bar((subject::all().len() * RATES.len()) as u64, "tradeoff");
+    for kind in &subject::all() {
         for &p in &RATES {
-            let part = format!("tradeoff/{}/{p}", kind.name());
+            let part = format!("tradeoff/{}/{p}", kind.id);
             let mut s = subject::build(kind, capacity, p, sub_seed(ctx.seed, &part))?;
             let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
             for k in &keys {
@@ -52,16 +54,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .filter(|q| f.contains(q))
                 .count() as u64;
             let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
-            let theory_fpr = (s.theory)(f.len() as u64);
+            let theory_fpr = s.theory(f.len() as u64);
             table.push(vec![
-                kind.name().into(),
+                kind.id.into(),
                 p.to_string(),
                 s.k_or_f.clone(),
-                fixed(theory_bits_per_item(kind, p, &s)),
+                fixed(theory_bits_per_item(p, &s)),
                 fixed(f.bits_per_item().unwrap_or(f64::NAN)),
                 memory_for(kind, 1_000_000, p)?.to_string(),
                 memory_for(kind, 100_000_000, p)?.to_string(),
-                kind.operations().into(),
+                operations(kind).into(),
                 capacity.to_string(),
                 hits.to_string(),
                 rate(hits as f64 / n_probes as f64),
@@ -86,70 +88,83 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     Ok(Output::new(section).table("tradeoff.csv", table))
 }
 
-/// Bits per item theory gives for `kind` at rate `p`, at the load it was filled to.
-fn theory_bits_per_item(kind: Kind, p: f64, s: &subject::Subject) -> f64 {
-    match kind {
-        Kind::Classic | Kind::Atomic => theory::classic::bits_per_item(p),
-        Kind::Blocked => theory::blocked::bits_per_item(512, p).map_or(f64::NAN, |(c, _)| c),
-        Kind::Counting => theory::counting::bits_per_item(p, 4),
+/// What a variant offers beyond insert and look-up (no commas: it goes into CSV).
+fn operations(v: &Variant<u64>) -> &'static str {
+    match (
+        v.can.concurrent_insert,
+        v.can.grow,
+        v.can.delete,
+        v.can.merge,
+    ) {
+        (true, ..) => "concurrent insert",
+        (_, true, ..) => "grow",
+        (_, _, true, true) => "delete and union",
+        (_, _, true, false) => "delete",
+        _ => "union and intersect",
+    }
+}
+
+/// Bits per item theory gives for a subject built for rate `p`, at the load
+/// it was filled to.
+fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
+    match s.shape {
+        Shape::Bits { .. } => theory::classic::bits_per_item(p),
+        Shape::Blocks { block_bits, .. } => {
+            theory::blocked::bits_per_item(block_bits, p).map_or(f64::NAN, |(c, _)| c)
+        }
+        Shape::Counters { width, .. } => theory::counting::bits_per_item(p, width),
         // Grown from a tenth of the items: the memory theory says those layers take.
-        Kind::Scalable => {
+        Shape::Layers {
+            growth, tightening, ..
+        } => {
             let n = s.filter.len() as u64;
             let n0 = (n / 10).max(1);
-            theory::scalable::bits_after(n0, 2, p, 0.85, n)
+            theory::scalable::bits_after(n0, growth, p, tightening, n)
                 .map_or(f64::NAN, |b| b as f64 / n as f64)
         }
-        // The fingerprint and load the crate plans for the rate (4-slot
-        // buckets): f/α bits per item, or (f − 1)/α semi-sorted.
-        Kind::Cuckoo | Kind::CuckooSemi => bloomlab::cuckoo::plan(s.filter.len() as u64, p, 4)
-            .map_or(f64::NAN, |plan| {
-                if kind == Kind::CuckooSemi {
+        // The fingerprint and load the crate plans for the rate: f/α bits
+        // per item, or (f − 1)/α semi-sorted.
+        Shape::Buckets {
+            bucket_size,
+            semi_sorted,
+            ..
+        } => {
+            bloomlab::cuckoo::plan(s.filter.len() as u64, p, bucket_size).map_or(f64::NAN, |plan| {
+                if semi_sorted {
                     theory::cuckoo::bits_per_item_semi_sorted(plan.fingerprint_bits, plan.load)
                 } else {
                     theory::cuckoo::bits_per_item(plan.fingerprint_bits, plan.load)
                 }
-            }),
+            })
+        }
     }
 }
 
 /// Bytes the variant's constructor allocates for `n` items at rate `p`
-/// (the scalable filter: the layers theory says it holds after growing from n/10).
-fn memory_for(kind: Kind, n: usize, p: f64) -> Result<usize, Error> {
-    let err = format!("{} memory for {n} at {p}", kind.name());
-    // Building allocates zeroed tables, which the OS maps lazily: nothing is touched.
-    Ok(match kind {
-        Kind::Classic => BloomFilter::<u64>::builder(n, p)
-            .seed(0)
-            .build()
-            .map_err(Error::filter(&err))?
-            .memory_bytes(),
-        Kind::Atomic => AtomicBloomFilter::<u64>::builder(n, p)
-            .seed(0)
-            .build()
-            .map_err(Error::filter(&err))?
-            .memory_bytes(),
-        Kind::Blocked => BlockedBloomFilter::<u64>::builder(n, p)
-            .seed(0)
-            .build()
-            .map_err(Error::filter(&err))?
-            .memory_bytes(),
-        Kind::Counting => CountingBloomFilter::<u64>::builder(n, p)
-            .seed(0)
-            .build()
-            .map_err(Error::filter(&err))?
-            .memory_bytes(),
-        Kind::Cuckoo | Kind::CuckooSemi => CuckooFilter::<u64>::builder(n, p)
-            .semi_sorted(kind == Kind::CuckooSemi)
-            .seed(0)
-            .build()
-            .map_err(Error::filter(&err))?
-            .memory_bytes(),
-        Kind::Scalable => {
-            let bits = theory::scalable::bits_after((n as u64 / 10).max(1), 2, p, 0.85, n as u64)
-                .map_err(Error::filter(&err))?;
-            usize::try_from(bits.div_ceil(8)).map_err(Error::filter(&err))?
+/// (a growing filter: the layers theory says it holds after growing from n/10).
+fn memory_for(v: &Variant<u64>, n: usize, p: f64) -> Result<usize, Error> {
+    let err = format!("{} memory for {n} at {p}", v.id);
+    let bytes = match (v.plan)(n as u64, p).map_err(Error::filter(&err))?.shape {
+        Shape::Layers {
+            growth, tightening, ..
+        } => {
+            let bits = theory::scalable::bits_after(
+                (n as u64 / 10).max(1),
+                growth,
+                p,
+                tightening,
+                n as u64,
+            )
+            .map_err(Error::filter(&err))?;
+            u128::from(bits.div_ceil(8))
         }
-    })
+        _ => {
+            (v.plan)(n as u64, p)
+                .map_err(Error::filter(&err))?
+                .memory_bytes
+        }
+    };
+    usize::try_from(bytes).map_err(Error::filter(&err))
 }
 
 fn human(bytes: &str) -> String {

@@ -1,15 +1,15 @@
 //! The guards: no filter, or one of bloomlab's filters in process or kept in Redis.
 
+use bloomlab::catalog::{self, AnyFilter, Variant};
+
 use super::*;
 
 /// What stands between the requests and the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
     None,
-    Classic,
-    Blocked,
-    Counting,
-    Cuckoo,
+    /// A bloomlab filter in process: the catalog entry of this id.
+    Local(&'static str),
     RedisBloom,
     RedisCounting,
 }
@@ -26,12 +26,12 @@ pub(super) struct Guard {
 /// documents chose (3%, 1%, 0.1%); the others at 1%.
 pub(super) const GUARDS: [Guard; 9] = [
     Guard::new(Kind::None, 1.0, "none"),
-    Guard::new(Kind::Classic, 0.03, "classic 3%"),
-    Guard::new(Kind::Classic, 0.01, "classic 1%"),
-    Guard::new(Kind::Classic, 0.001, "classic 0.1%"),
-    Guard::new(Kind::Blocked, 0.01, "blocked 1%"),
-    Guard::new(Kind::Counting, 0.01, "counting 1%"),
-    Guard::new(Kind::Cuckoo, 0.01, "cuckoo 1%"),
+    Guard::new(Kind::Local("classic"), 0.03, "classic 3%"),
+    Guard::new(Kind::Local("classic"), 0.01, "classic 1%"),
+    Guard::new(Kind::Local("classic"), 0.001, "classic 0.1%"),
+    Guard::new(Kind::Local("blocked"), 0.01, "blocked 1%"),
+    Guard::new(Kind::Local("counting"), 0.01, "counting 1%"),
+    Guard::new(Kind::Local("cuckoo"), 0.01, "cuckoo 1%"),
     Guard::new(Kind::RedisBloom, 0.01, "redis bloom 1%"),
     Guard::new(Kind::RedisCounting, 0.01, "redis counting 1%"),
 ];
@@ -41,14 +41,18 @@ impl Guard {
         Self { kind, fpr, label }
     }
 
+    fn variant(self) -> Option<Variant<u64>> {
+        match self.kind {
+            Kind::Local(id) => catalog::find(id),
+            _ => None,
+        }
+    }
+
     /// The Rust type, for the CSV and the prose.
     pub(super) fn type_name(self) -> &'static str {
         match self.kind {
             Kind::None => "-",
-            Kind::Classic => "BloomFilter",
-            Kind::Blocked => "BlockedBloomFilter",
-            Kind::Counting => "CountingBloomFilter",
-            Kind::Cuckoo => "CuckooFilter",
+            Kind::Local(_) => self.variant().map_or("?", |v| v.type_name),
             Kind::RedisBloom => "RedisBloomFilter",
             Kind::RedisCounting => "RedisCountingBloomFilter",
         }
@@ -60,19 +64,19 @@ impl Guard {
 
     /// Whether the guard forgets a deleted row (no guard trivially does).
     pub(super) fn deletes(self) -> bool {
-        matches!(
-            self.kind,
-            Kind::None | Kind::Counting | Kind::Cuckoo | Kind::RedisCounting
-        )
+        match self.kind {
+            Kind::None | Kind::RedisCounting => true,
+            Kind::Local(_) => self.variant().is_some_and(|v| v.can.delete),
+            Kind::RedisBloom => false,
+        }
     }
 }
 
 /// A guard built and filled with every row's id.
 pub(super) enum Built {
     None,
-    /// Cannot delete: a deleted row's id stays in it.
-    Plain(Box<dyn Membership<u64>>),
-    Deleting(Box<dyn Deletable<u64>>),
+    /// A filter in process; one that cannot delete keeps a deleted row's id.
+    Local(Box<dyn AnyFilter<u64>>),
     RedisBloom(RedisBloomFilter<u64, redis::Connection>),
     RedisCounting(RedisCountingBloomFilter<u64, redis::Connection>),
 }
@@ -88,30 +92,12 @@ impl Built {
         let err = format!("guard {}", guard.label);
         let mut filter = match guard.kind {
             Kind::None => return Ok(Built::None),
-            Kind::Classic => Built::Plain(Box::new(
-                BloomFilter::builder(n, guard.fpr)
-                    .seed(seed)
-                    .build()
-                    .map_err(Error::filter(&err))?,
-            )),
-            Kind::Blocked => Built::Plain(Box::new(
-                BlockedBloomFilter::builder(n, guard.fpr)
-                    .seed(seed)
-                    .build()
-                    .map_err(Error::filter(&err))?,
-            )),
-            Kind::Counting => Built::Deleting(Box::new(
-                CountingBloomFilter::builder(n, guard.fpr)
-                    .seed(seed)
-                    .build()
-                    .map_err(Error::filter(&err))?,
-            )),
-            Kind::Cuckoo => Built::Deleting(Box::new(
-                CuckooFilter::builder(n, guard.fpr)
-                    .seed(seed)
-                    .build()
-                    .map_err(Error::filter(&err))?,
-            )),
+            Kind::Local(id) => {
+                let v = guard
+                    .variant()
+                    .ok_or_else(|| Error::Invariant(format!("{err}: no variant {id}")))?;
+                Built::Local((v.build)(n, guard.fpr, seed).map_err(Error::filter(&err))?)
+            }
             Kind::RedisBloom | Kind::RedisCounting => {
                 let url =
                     redis.ok_or_else(|| Error::Invariant(format!("{err} needs a redis-server")))?;
@@ -152,8 +138,7 @@ impl Built {
     pub(super) fn contains(&mut self, id: u64) -> Result<bool, Error> {
         match self {
             Built::None => Ok(true),
-            Built::Plain(f) => Ok(f.contains(&id)),
-            Built::Deleting(f) => Ok(f.contains(&id)),
+            Built::Local(f) => Ok(f.contains(&id)),
             Built::RedisBloom(f) => f
                 .contains(&id)
                 .map_err(Error::filter("guard: Redis lookup")),
@@ -167,8 +152,7 @@ impl Built {
         let what = format!("inserting {id} into the guard");
         match self {
             Built::None => Ok(()),
-            Built::Plain(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
-            Built::Deleting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::Local(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
             Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
             Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
         }
@@ -179,8 +163,11 @@ impl Built {
     pub(super) fn remove(&mut self, id: u64) -> Result<(), Error> {
         let what = format!("removing {id} from the guard");
         match self {
-            Built::None | Built::Plain(_) | Built::RedisBloom(_) => Ok(()),
-            Built::Deleting(f) => f.remove(&id).map_err(Error::filter(&what)),
+            Built::None | Built::RedisBloom(_) => Ok(()),
+            Built::Local(f) => match f.as_deletable() {
+                Some(f) => f.remove(&id).map_err(Error::filter(&what)),
+                None => Ok(()),
+            },
             Built::RedisCounting(f) => f.remove(&id).map_err(Error::filter(&what)),
         }
     }
@@ -190,8 +177,7 @@ impl Built {
     pub(super) fn expected_fpr(&mut self) -> Result<f64, Error> {
         match self {
             Built::None => Ok(1.0),
-            Built::Plain(f) => Ok(f.expected_fpr()),
-            Built::Deleting(f) => Ok(f.expected_fpr()),
+            Built::Local(f) => Ok(f.expected_fpr()),
             Built::RedisBloom(f) => f
                 .expected_fpr()
                 .map_err(Error::filter("guard: Redis expected rate")),
@@ -204,8 +190,7 @@ impl Built {
     pub(super) fn memory_bytes(&self) -> u64 {
         match self {
             Built::None => 0,
-            Built::Plain(f) => f.memory_bytes() as u64,
-            Built::Deleting(f) => f.memory_bytes() as u64,
+            Built::Local(f) => f.memory_bytes() as u64,
             Built::RedisBloom(f) => f.memory_bytes(),
             Built::RedisCounting(f) => f.memory_bytes(),
         }

@@ -96,6 +96,7 @@ pub struct Candidate {
     pub notes: Vec<String>,
     /// Its numbers, unless it cannot be sized at all.
     pub figures: Option<Figures>,
+    /// The configuration (not in the JSON: `id` names it there).
     #[serde(skip)]
     pub kind: Kind,
 }

@@ -138,7 +138,7 @@ fn edge(items: u64, low: f64, high: f64, wins_low: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choose::decide::{evaluate, recommend};
+    use crate::decide::{evaluate, recommend};
     use bloomlab::theory::{classic, cuckoo};
 
     /// What `choose` recommends for a fixed set with no other requirement.

@@ -1,4 +1,7 @@
-//! `bloomlab choose`: which filter fits a workload, from theory alone.
+#![doc = include_str!("../README.md")]
+//!
+//! Which bloomlab filter fits a workload, from theory alone: the library
+//! behind `bloomlab choose`.
 //!
 //! An engineer describes the workload (how many items, what rate, whether
 //! items are removed, whether and how the set grows, whether many threads
@@ -15,63 +18,63 @@
 //! dozen times), and its numbers are what `memory_bytes()` of the real
 //! filter reports, which the unit tests check by building each one.
 
-mod candidates;
-mod crossover;
-mod decide;
+pub mod candidates;
+pub mod crossover;
+pub mod decide;
 mod decimal;
-pub(crate) mod numbers;
-mod render;
-mod workload;
+pub mod numbers;
+pub mod render;
+pub mod workload;
 
 use std::io::Write as _;
 
-use clap::Args;
 use serde::Serialize;
 
 use bloomlab::theory;
 
-use self::crossover::Crossover;
-use self::decide::{Candidate, Recommendation};
-use self::workload::{Workload, parse_bytes, parse_count, parse_rate};
+pub use self::crossover::Crossover;
+pub use self::decide::{Candidate, Recommendation};
+pub use self::workload::{Growth, Workload, parse_bytes, parse_count, parse_rate};
 
 /// The workload an engineer describes.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ChooseArgs {
     /// How many items the filter must hold (at the start, with --grows-to or
     /// --unknown-size): 100000000, 100_000_000, 100,000,000 or 1e8.
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true))]
     pub items: u64,
     /// The false-positive rate the workload tolerates, in (0, 1): 0.0001,
     /// 1e-4 or 1/10000.
-    #[arg(long, value_name = "P", value_parser = parse_rate, allow_negative_numbers = true)]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "P", value_parser = parse_rate, allow_negative_numbers = true))]
     pub fpr: f64,
     /// Items are removed as well as added.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub deletes: bool,
     /// The set starts at --items and grows to M items (a known upper bound).
-    #[arg(
+    #[cfg_attr(feature = "cli", arg(
         long,
         value_name = "M",
         value_parser = parse_count,
         conflicts_with = "unknown_size",
         allow_negative_numbers = true
-    )]
+    ))]
     pub grows_to: Option<u64>,
     /// The set starts at --items and may grow without a known upper bound.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub unknown_size: bool,
     /// Many threads of one process insert at the same time.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub concurrent: bool,
     /// The most memory the filter may take, in whole bytes: 200000000,
     /// 64MiB, 1.5GB, … (kB, MB, GB, TB are powers of 1000; KiB, MiB, GiB,
     /// TiB powers of 1024).
     // Hyphen values reach the parser, so that `-1` or `-64MiB` is refused
     // for being negative rather than taken for a flag.
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_hyphen_values = true)]
+    #[cfg_attr(feature = "cli", arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_hyphen_values = true))]
     pub max_memory: Option<u64>,
     /// Print the report as JSON instead of a table.
-    #[arg(long)]
+    #[cfg_attr(feature = "cli", arg(long))]
     pub json: bool,
 }
 

@@ -1,0 +1,555 @@
+//! Every filter bloomlab offers, in one list.
+//!
+//! [`variants`] returns one [`Variant`] per configuration: its type, crate,
+//! envelope tag, what it can do, how its constructor sizes a table for
+//! `n` items at rate `ε` ([`Variant::plan`], without allocating), and a
+//! constructor and a decoder behind `Box<dyn AnyFilter<T>>`. The `bloomlab`
+//! binary's experiments, its chooser and `bloomlab inspect`, and the
+//! benchmarks, iterate this list rather than naming variants themselves.
+//!
+//! ```
+//! use bloomlab::catalog;
+//!
+//! for v in catalog::variants::<str>() {
+//!     let plan = (v.plan)(10_000, 0.01)?;
+//!     let mut filter = (v.build)(10_000, 0.01, 7)?;
+//!     filter.insert("paris")?;
+//!     assert!(filter.contains("paris"), "{}", v.id);
+//!     // The plan is what the constructor allocates.
+//!     assert_eq!(plan.memory_bytes, filter.memory_bytes() as u128, "{}", v.id);
+//!     assert_eq!(filter.as_deletable().is_some(), v.can.delete, "{}", v.id);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Adding a variant
+//!
+//! A new filter is a crate of its own plus one entry here: the crate
+//! defines the filter, its hash-level operations (so `Membership` comes from
+//! `bloomlab_core`), its envelope tag and its `Persist` impl; the entry in
+//! [`variants`] gives the rest. The files touched are:
+//!
+//! 1. `crates/<name>/` — the new crate, added to the workspace's `members`
+//!    and `[workspace.dependencies]` in the root `Cargo.toml`;
+//! 2. `crates/bloomlab/Cargo.toml` — the facade depends on it;
+//! 3. `crates/bloomlab/src/catalog.rs` — one [`Variant`] in [`variants`] (and
+//!    a [`Shape`] if its table has a shape no other variant has);
+//! 4. optionally `benches/benches/<name>.rs` — its criterion benchmarks.
+//!
+//! Nothing else names variants: the experiments, `choose`, `inspect` and
+//! the benchmark report iterate [`variants`]. The test
+//! `catalog_is_the_only_list` in `crates/bloomlab/tests/catalog.rs` checks
+//! that every entry's plan, shape, tag and capabilities agree with the
+//! filter it builds.
+
+use std::error::Error;
+use std::fmt;
+use std::hash::Hash;
+
+use bloomlab_classic::{AtomicBloomFilter, BLOCK_BITS, BlockedBloomFilter, BloomFilter};
+use bloomlab_core::theory::{blocked, classic, cuckoo, scalable};
+use bloomlab_core::{DecodeError, Deletable, Membership, ParamError, Persist};
+use bloomlab_counting::CountingBloomFilter;
+use bloomlab_cuckoo::CuckooFilter;
+use bloomlab_scalable::ScalableBloomFilter;
+
+/// What a filter can do besides insert and look up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// [`Deletable::remove`].
+    pub delete: bool,
+    /// Holds more items than it was built for, at the rate it was built for.
+    pub grow: bool,
+    /// Inserts through `&self` from many threads, without a lock.
+    pub concurrent_insert: bool,
+    /// Two filters built alike merge into one (`|`).
+    pub merge: bool,
+    /// An insert can be refused once the table is full (`InsertError::Full`).
+    pub can_fill: bool,
+}
+
+/// The shape of a filter's table: the parameters its theory needs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A classic bit array: `m` bits, `k` hashes.
+    Bits {
+        /// `m`.
+        bits: u64,
+        /// `k`.
+        hashes: u32,
+    },
+    /// Blocks of one cache line, `k` bits set in one block per item.
+    Blocks {
+        /// Number of blocks.
+        blocks: u64,
+        /// Bits per block.
+        block_bits: u32,
+        /// `k`.
+        hashes: u32,
+    },
+    /// `m` counters of `width` bits, `k` hashes.
+    Counters {
+        /// `m`.
+        counters: u64,
+        /// Bits per counter.
+        width: u32,
+        /// `k`.
+        hashes: u32,
+    },
+    /// A chain of classic layers that grows.
+    Layers {
+        /// Items the first layer holds.
+        initial_capacity: u64,
+        /// `s`: each layer holds `s` times the items of the one before.
+        growth: u32,
+        /// `r`: each layer's rate is `r` times the one before.
+        tightening: f64,
+        /// The rate the whole chain is built for.
+        fpr: f64,
+    },
+    /// A cuckoo table.
+    Buckets {
+        /// Number of buckets.
+        buckets: u64,
+        /// Slots per bucket.
+        bucket_size: u32,
+        /// Bits per fingerprint.
+        fingerprint_bits: u32,
+        /// Semi-sorted buckets (one bit less a slot) or plain ones.
+        semi_sorted: bool,
+    },
+}
+
+impl Shape {
+    /// The false-positive rate theory predicts after `items` distinct
+    /// inserts, from the parameters alone (`bloomlab_core::theory`). For a
+    /// scalable filter: full layers at their capacity, the newest at what is
+    /// left. `NaN` where the parameters admit no answer (a scalable chain
+    /// past 64-bit sizes).
+    pub fn fpr(&self, items: u64) -> f64 {
+        let n = items as f64;
+        match *self {
+            Shape::Bits { bits, hashes }
+            | Shape::Counters {
+                counters: bits,
+                hashes,
+                ..
+            } => classic::fpr(bits as f64, n, f64::from(hashes)),
+            Shape::Blocks {
+                blocks,
+                block_bits,
+                hashes,
+            } => blocked::fpr_exact(block_bits, blocks, items, hashes),
+            Shape::Layers {
+                initial_capacity,
+                growth,
+                tightening,
+                fpr,
+            } => layers_fpr(initial_capacity, growth, fpr, tightening, items),
+            Shape::Buckets {
+                buckets,
+                bucket_size,
+                fingerprint_bits,
+                ..
+            } => {
+                let slots = buckets as f64 * f64::from(bucket_size);
+                cuckoo::fpr(fingerprint_bits, bucket_size, n / slots)
+            }
+        }
+    }
+}
+
+/// The compound rate of a scalable chain after `n` distinct items: full
+/// layers at their capacity, the newest at what is left, each sized as the
+/// filter sizes it ([`scalable::layer_size`]).
+fn layers_fpr(n0: u64, s: u32, total: f64, r: f64, n: u64) -> f64 {
+    let mut left = n;
+    let mut rates = Vec::new();
+    for i in 0.. {
+        let (Some(cap), Ok((m, k))) = (
+            scalable::layer_capacity(n0, s, i),
+            scalable::layer_size(n0, s, total, r, i),
+        ) else {
+            return f64::NAN;
+        };
+        let here = left.min(cap);
+        rates.push(classic::fpr(m as f64, here as f64, f64::from(k)));
+        left -= here;
+        if left == 0 {
+            break;
+        }
+    }
+    scalable::compound_fpr(rates)
+}
+
+/// What a constructor allocates for `n` items at rate `ε`, worked out
+/// without allocating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The table's shape.
+    pub shape: Shape,
+    /// Bytes of its tables right after construction (its `memory_bytes()`).
+    pub memory_bytes: u128,
+}
+
+/// A filter built from the catalog: every [`Membership`] operation, plus
+/// what generic code needs to know of it.
+pub trait AnyFilter<T: ?Sized>: Membership<T> {
+    /// The table's shape, from the built filter.
+    fn shape(&self) -> Shape;
+    /// The filter as a [`Deletable`], when it can delete.
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>>;
+    /// The encoded filter ([`Persist::to_bytes`]).
+    fn to_bytes(&self) -> Vec<u8>;
+}
+
+/// A constructor refused its arguments.
+#[derive(Debug)]
+pub struct BuildError {
+    /// The catalog entry ([`Variant::id`]).
+    pub variant: &'static str,
+    /// The crate's own error.
+    pub source: Box<dyn Error + Send + Sync + 'static>,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.variant, self.source)
+    }
+}
+
+impl Error for BuildError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// Builds a catalog entry's filter for `items` at `fpr`, its hash key from `seed`.
+pub type BuildFn<T> = fn(usize, f64, u64) -> Result<Box<dyn AnyFilter<T>>, BuildError>;
+
+/// Reads a catalog entry's filter back from its envelope.
+pub type DecodeFn<T> = fn(&[u8]) -> Result<Box<dyn AnyFilter<T>>, DecodeError>;
+
+/// One configuration of one filter type.
+pub struct Variant<T: ?Sized + 'static> {
+    /// A short stable name: `classic`, `cuckoo-ss`.
+    pub id: &'static str,
+    /// The Rust type: `BloomFilter`.
+    pub type_name: &'static str,
+    /// What sets this entry apart from another of the same type (`plain`,
+    /// `semi-sorted`), or `""` for a type with one entry.
+    pub option: &'static str,
+    /// The crate that defines it.
+    pub crate_name: &'static str,
+    /// The tag its envelope carries (shared by entries of one type).
+    pub tag: u16,
+    /// What it can do.
+    pub can: Capabilities,
+    /// How the constructor sizes a table for `(items, fpr)`: `items` is the
+    /// capacity asked for (for a growing filter, its first layer's).
+    pub plan: fn(u64, f64) -> Result<Plan, ParamError>,
+    /// The constructor, seeded.
+    pub build: BuildFn<T>,
+    /// The decoder.
+    pub decode: DecodeFn<T>,
+}
+
+impl<T: ?Sized> Variant<T> {
+    /// The type with the option that sets it apart: `CuckooFilter (semi-sorted)`.
+    pub fn label(&self) -> String {
+        match self.option {
+            "" => self.type_name.to_owned(),
+            option => format!("{} ({option})", self.type_name),
+        }
+    }
+}
+
+impl<T: ?Sized> fmt::Debug for Variant<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant")
+            .field("id", &self.id)
+            .field("crate_name", &self.crate_name)
+            .field("tag", &self.tag)
+            .field("can", &self.can)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every configuration, in report order. The first entry of a tag is the
+/// one [`by_tag`] finds.
+pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
+    let none = Capabilities {
+        delete: false,
+        grow: false,
+        concurrent_insert: false,
+        merge: false,
+        can_fill: false,
+    };
+    let cuckoo = Capabilities {
+        delete: true,
+        can_fill: true,
+        ..none
+    };
+    vec![
+        Variant {
+            id: "classic",
+            type_name: "BloomFilter",
+            option: "",
+            crate_name: "bloomlab-classic",
+            tag: 1,
+            can: Capabilities {
+                merge: true,
+                ..none
+            },
+            plan: plan_bits,
+            build: |n, p, seed| boxed("classic", BloomFilter::builder(n, p).seed(seed).build()),
+            decode: |b| Ok(Box::new(BloomFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "blocked",
+            type_name: "BlockedBloomFilter",
+            option: "",
+            crate_name: "bloomlab-classic",
+            tag: 2,
+            can: Capabilities {
+                merge: true,
+                ..none
+            },
+            plan: plan_blocks,
+            build: |n, p, seed| {
+                boxed(
+                    "blocked",
+                    BlockedBloomFilter::builder(n, p).seed(seed).build(),
+                )
+            },
+            decode: |b| Ok(Box::new(BlockedBloomFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "atomic",
+            type_name: "AtomicBloomFilter",
+            option: "",
+            crate_name: "bloomlab-classic",
+            tag: 3,
+            can: Capabilities {
+                concurrent_insert: true,
+                ..none
+            },
+            plan: plan_bits,
+            build: |n, p, seed| {
+                boxed(
+                    "atomic",
+                    AtomicBloomFilter::builder(n, p).seed(seed).build(),
+                )
+            },
+            decode: |b| Ok(Box::new(AtomicBloomFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "counting",
+            type_name: "CountingBloomFilter",
+            option: "",
+            crate_name: "bloomlab-counting",
+            tag: 4,
+            can: Capabilities {
+                delete: true,
+                merge: true,
+                ..none
+            },
+            plan: plan_counters,
+            build: |n, p, seed| {
+                boxed(
+                    "counting",
+                    CountingBloomFilter::builder(n, p).seed(seed).build(),
+                )
+            },
+            decode: |b| Ok(Box::new(CountingBloomFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "scalable",
+            type_name: "ScalableBloomFilter",
+            option: "",
+            crate_name: "bloomlab-scalable",
+            tag: 5,
+            can: Capabilities { grow: true, ..none },
+            plan: plan_layers,
+            build: |n, p, seed| {
+                boxed(
+                    "scalable",
+                    ScalableBloomFilter::builder(n, p).seed(seed).build(),
+                )
+            },
+            decode: |b| Ok(Box::new(ScalableBloomFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "cuckoo",
+            type_name: "CuckooFilter",
+            option: "plain",
+            crate_name: "bloomlab-cuckoo",
+            tag: 6,
+            can: cuckoo,
+            plan: |n, p| plan_buckets(n, p, false),
+            build: |n, p, seed| boxed("cuckoo", CuckooFilter::builder(n, p).seed(seed).build()),
+            decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
+        },
+        Variant {
+            id: "cuckoo-ss",
+            type_name: "CuckooFilter",
+            option: "semi-sorted",
+            crate_name: "bloomlab-cuckoo",
+            tag: 6,
+            can: cuckoo,
+            plan: |n, p| plan_buckets(n, p, true),
+            build: |n, p, seed| {
+                let b = CuckooFilter::builder(n, p).semi_sorted(true).seed(seed);
+                boxed("cuckoo-ss", b.build())
+            },
+            decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
+        },
+    ]
+}
+
+/// The entry `id` names.
+pub fn find<T: Hash + ?Sized + 'static>(id: &str) -> Option<Variant<T>> {
+    variants().into_iter().find(|v| v.id == id)
+}
+
+/// The first entry whose envelope carries `tag`.
+pub fn by_tag<T: Hash + ?Sized + 'static>(tag: u16) -> Option<Variant<T>> {
+    variants().into_iter().find(|v| v.tag == tag)
+}
+
+fn boxed<T, F, E>(
+    variant: &'static str,
+    built: Result<F, E>,
+) -> Result<Box<dyn AnyFilter<T>>, BuildError>
+where
+    T: ?Sized,
+    F: AnyFilter<T> + 'static,
+    E: Error + Send + Sync + 'static,
+{
+    match built {
+        Ok(filter) => Ok(Box::new(filter)),
+        Err(e) => Err(BuildError {
+            variant,
+            source: Box::new(e),
+        }),
+    }
+}
+
+/// Bytes of `bits` rounded up to whole 64-bit words.
+fn word_bytes(bits: u128) -> u128 {
+    bits.div_ceil(64) * 8
+}
+
+fn plan_bits(n: u64, p: f64) -> Result<Plan, ParamError> {
+    let (bits, hashes) = classic::size_for(n, p)?;
+    Ok(Plan {
+        memory_bytes: word_bytes(u128::from(bits)),
+        shape: Shape::Bits { bits, hashes },
+    })
+}
+
+fn plan_blocks(n: u64, p: f64) -> Result<Plan, ParamError> {
+    let (blocks, hashes) = blocked::size_for(BLOCK_BITS, n, p)?;
+    Ok(Plan {
+        memory_bytes: u128::from(blocks) * u128::from(BLOCK_BITS / 8),
+        shape: Shape::Blocks {
+            blocks,
+            block_bits: BLOCK_BITS,
+            hashes,
+        },
+    })
+}
+
+fn plan_counters(n: u64, p: f64) -> Result<Plan, ParamError> {
+    let (counters, hashes) = classic::size_for(n, p)?;
+    let width = bloomlab_counting::DEFAULT_WIDTH;
+    Ok(Plan {
+        memory_bytes: word_bytes(u128::from(counters) * u128::from(width)),
+        shape: Shape::Counters {
+            counters,
+            width,
+            hashes,
+        },
+    })
+}
+
+fn plan_layers(n: u64, p: f64) -> Result<Plan, ParamError> {
+    let growth = bloomlab_scalable::DEFAULT_GROWTH_FACTOR;
+    let tightening = bloomlab_scalable::DEFAULT_TIGHTENING_RATIO;
+    let (bits, _) = scalable::layer_size(n, growth, p, tightening, 0)?;
+    Ok(Plan {
+        memory_bytes: word_bytes(u128::from(bits)),
+        shape: Shape::Layers {
+            initial_capacity: n,
+            growth,
+            tightening,
+            fpr: p,
+        },
+    })
+}
+
+fn plan_buckets(n: u64, p: f64, semi_sorted: bool) -> Result<Plan, ParamError> {
+    let bucket_size = 4;
+    let plan = bloomlab_cuckoo::plan(n, p, bucket_size)?;
+    let f = u128::from(plan.fingerprint_bits);
+    let bits_per_bucket = if semi_sorted { 4 * f - 4 } else { 4 * f };
+    Ok(Plan {
+        memory_bytes: word_bytes(u128::from(plan.buckets) * bits_per_bucket),
+        shape: Shape::Buckets {
+            buckets: plan.buckets,
+            bucket_size,
+            fingerprint_bits: plan.fingerprint_bits,
+            semi_sorted,
+        },
+    })
+}
+
+// One `AnyFilter` impl a type; the deletable ones answer `as_deletable`.
+macro_rules! any_filter {
+    ($type:ident, $delete:expr, |$f:ident| $shape:expr) => {
+        impl<T: Hash + ?Sized> AnyFilter<T> for $type<T> {
+            fn shape(&self) -> Shape {
+                let $f = self;
+                $shape
+            }
+            fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
+                let delete: fn(&mut Self) -> Option<&mut dyn Deletable<T>> = $delete;
+                delete(self)
+            }
+            fn to_bytes(&self) -> Vec<u8> {
+                Persist::to_bytes(self)
+            }
+        }
+    };
+}
+
+any_filter!(BloomFilter, |_| None, |f| Shape::Bits {
+    bits: f.num_bits(),
+    hashes: f.num_hashes(),
+});
+any_filter!(AtomicBloomFilter, |_| None, |f| Shape::Bits {
+    bits: f.num_bits(),
+    hashes: f.num_hashes(),
+});
+any_filter!(BlockedBloomFilter, |_| None, |f| Shape::Blocks {
+    blocks: f.num_blocks(),
+    block_bits: BLOCK_BITS,
+    hashes: f.num_hashes(),
+});
+any_filter!(CountingBloomFilter, |f| Some(f), |f| Shape::Counters {
+    counters: f.num_counters(),
+    width: f.counter_width(),
+    hashes: f.num_hashes(),
+});
+any_filter!(ScalableBloomFilter, |_| None, |f| Shape::Layers {
+    initial_capacity: f.initial_capacity(),
+    growth: f.growth_factor(),
+    tightening: f.tightening_ratio(),
+    fpr: f.fpr(),
+});
+any_filter!(CuckooFilter, |f| Some(f), |f| Shape::Buckets {
+    buckets: f.num_buckets(),
+    bucket_size: f.bucket_size(),
+    fingerprint_bits: f.fingerprint_bits(),
+    semi_sorted: f.is_semi_sorted(),
+});
