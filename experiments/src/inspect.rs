@@ -15,8 +15,8 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use bloomlab::prelude::*;
-use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Variant};
+use bloomlab::catalog::{self, Value as Param};
+use bloomlab_core::codec::{FORMAT_VERSION, MAGIC};
 use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -128,8 +128,9 @@ impl fmt::Display for InspectError {
             InspectError::UnknownVariant { path, tag } => write!(
                 f,
                 "{} is a bloomlab file of variant tag {tag}, which this build does not know \
-                 (it reads tags 1 to 6); a newer bloomlab wrote it",
-                path.display()
+                 (it reads tags {}); a newer bloomlab wrote it",
+                path.display(),
+                known_tags()
             ),
             InspectError::Guava { path, source } => write!(
                 f,
@@ -151,6 +152,14 @@ impl fmt::Display for InspectError {
             }
         }
     }
+}
+
+/// The tags this build reads, as a list: `1, 2, 3, 4, 5, 6`.
+fn known_tags() -> String {
+    let mut tags: Vec<u16> = catalog::variants::<[u8]>().iter().map(|v| v.tag).collect();
+    tags.dedup();
+    let tags: Vec<String> = tags.iter().map(u16::to_string).collect();
+    tags.join(", ")
 }
 
 impl std::error::Error for InspectError {
@@ -219,13 +228,13 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         // Magic (4), format version (2), then the variant tag (2, little-endian).
         let variant = bytes
             .get(6..8)
-            .and_then(|t| Variant::from_tag(u16::from_le_bytes([t[0], t[1]])));
+            .and_then(|t| catalog::by_tag::<[u8]>(u16::from_le_bytes([t[0], t[1]])));
         let failed = |source| InspectError::Bloomlab {
             path: path.to_owned(),
-            variant: variant.map(Variant::name),
+            variant: variant.as_ref().map(|v| v.type_name),
             source,
         };
-        let Some(variant) = variant else {
+        let Some(variant) = &variant else {
             return Err(match bytes.get(4..8) {
                 // A short header, or a format version this build does not
                 // read: the envelope's decoder names it.
@@ -241,8 +250,20 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
                 },
             });
         };
-        let mut out = base("bloomlab", variant.name());
-        describe_bloomlab(variant, bytes, &mut out).map_err(failed)?;
+        let state = (variant.decode)(bytes).map_err(failed)?.state();
+        let mut out = base("bloomlab", variant.type_name);
+        for (name, value) in state.parameters {
+            let value = match value {
+                Param::Count(n) => json!(n),
+                Param::Real(x) => json!(x),
+            };
+            out.parameters.insert(name.into(), value);
+        }
+        out.fill = state.fill;
+        out.items = Some(state.items);
+        out.estimated_items = state.estimated_items;
+        out.expected_fpr = state.estimated_fpr;
+        out.expected_fpr_from = state.estimated_from;
         return Ok(out);
     }
     if matches!(bytes.first(), Some(0 | 1)) {
@@ -260,103 +281,6 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         path: path.to_owned(),
         head: bytes.iter().take(8).copied().collect(),
     })
-}
-
-/// Fills `out` from the filter of `variant` in `bytes`.
-fn describe_bloomlab(
-    variant: Variant,
-    bytes: &[u8],
-    out: &mut Inspection,
-) -> Result<(), bloomlab_core::DecodeError> {
-    let p = &mut out.parameters;
-    match variant {
-        Variant::Classic => {
-            let f = BloomFilter::<[u8]>::from_bytes(bytes)?;
-            p.insert("bits".into(), json!(f.num_bits()));
-            p.insert("hashes".into(), json!(f.num_hashes()));
-            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
-            out.expected_fpr = f.estimated_fpr();
-        }
-        Variant::Blocked => {
-            let f = BlockedBloomFilter::<[u8]>::from_bytes(bytes)?;
-            p.insert("bits".into(), json!(f.num_bits()));
-            p.insert("blocks".into(), json!(f.num_blocks()));
-            p.insert("hashes".into(), json!(f.num_hashes()));
-            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
-            out.expected_fpr = f.estimated_fpr();
-        }
-        Variant::Atomic => {
-            let f = AtomicBloomFilter::<[u8]>::from_bytes(bytes)?;
-            p.insert("bits".into(), json!(f.num_bits()));
-            p.insert("hashes".into(), json!(f.num_hashes()));
-            set_bits(out, f.fill_ratio(), f.len(), f.estimate_count());
-            out.expected_fpr = f.estimated_fpr();
-        }
-        Variant::Counting => {
-            let f = CountingBloomFilter::<[u8]>::from_bytes(bytes)?;
-            p.insert("counters".into(), json!(f.num_counters()));
-            p.insert("counter_bits".into(), json!(f.counter_width()));
-            p.insert("hashes".into(), json!(f.num_hashes()));
-            p.insert("saturated_counters".into(), json!(f.saturated_counters()));
-            // A counter is non-zero exactly where the Bloom filter it
-            // stands for has its bit set.
-            let bits = f.to_bloom();
-            set_bits(out, bits.fill_ratio(), f.len(), bits.estimate_count());
-            out.expected_fpr = bits.estimated_fpr();
-            out.expected_fpr_from = "the non-zero counters: (fill)^k";
-        }
-        Variant::Scalable => {
-            let f = ScalableBloomFilter::<[u8]>::from_bytes(bytes)?;
-            let layers = f.layers();
-            p.insert("target_fpr".into(), json!(f.fpr()));
-            p.insert("initial_capacity".into(), json!(f.initial_capacity()));
-            p.insert("growth_factor".into(), json!(f.growth_factor()));
-            p.insert("tightening_ratio".into(), json!(f.tightening_ratio()));
-            p.insert("layers".into(), json!(layers.len()));
-            p.insert("capacity".into(), json!(f.capacity()));
-            let bits: u64 = layers.iter().map(|l| l.num_bits()).sum();
-            let ones: u64 = layers.iter().map(|l| l.count_ones()).sum();
-            out.fill = if bits == 0 {
-                0.0
-            } else {
-                ones as f64 / bits as f64
-            };
-            out.items = Some(f.len() as u64);
-            out.estimated_items = layers.iter().map(|l| l.estimate_count()).sum();
-            // A probe is a false positive if any layer passes it.
-            let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
-            out.expected_fpr = 1.0 - pass_none;
-            out.expected_fpr_from = "the bits set in each layer: 1 − Π(1 − fill_i^k_i)";
-        }
-        Variant::Cuckoo => {
-            let f = CuckooFilter::<[u8]>::from_bytes(bytes)?;
-            p.insert("buckets".into(), json!(f.num_buckets()));
-            p.insert("bucket_size".into(), json!(f.bucket_size()));
-            p.insert("fingerprint_bits".into(), json!(f.fingerprint_bits()));
-            p.insert("max_relocations".into(), json!(f.max_relocations()));
-            out.fill = f.load_factor();
-            out.items = Some(f.len() as u64);
-            out.estimated_items = f.len() as f64;
-            out.expected_fpr = f.fpr_from_occupancy();
-            out.expected_fpr_from = "the occupancy of the buckets";
-        }
-        // A tag this build reads but does not describe: the decode succeeds
-        // for every variant above; a new one must be added here.
-        _ => {
-            return Err(bloomlab_core::DecodeError::InvalidParameters {
-                what: "a variant this build of inspect does not describe",
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The common fields of a bit-array filter.
-fn set_bits(out: &mut Inspection, fill: f64, items: usize, estimate: f64) {
-    out.fill = fill;
-    out.items = Some(items as u64);
-    out.estimated_items = estimate;
-    out.expected_fpr_from = "the bits set: (fill)^k";
 }
 
 fn describe_guava(filter: &GuavaBloomFilter<ByteArrayFunnel>, out: &mut Inspection) {

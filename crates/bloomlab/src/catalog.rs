@@ -201,6 +201,50 @@ pub trait AnyFilter<T: ?Sized>: Membership<T> {
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>>;
     /// The encoded filter ([`Persist::to_bytes`]).
     fn to_bytes(&self) -> Vec<u8>;
+    /// What the table holds now, read from the table itself.
+    fn state(&self) -> State;
+}
+
+/// A parameter's value: a count or a rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A count: bits, hashes, buckets, layers.
+    Count(u64),
+    /// A real number: a rate or a ratio.
+    Real(f64),
+}
+
+/// What a filter's table holds now ([`AnyFilter::state`]), as `bloomlab
+/// inspect` reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// The parameters, by name, in the order a reader wants them.
+    pub parameters: Vec<(&'static str, Value)>,
+    /// Fraction of the table in use: bits set, non-zero counters, or
+    /// occupied cuckoo slots.
+    pub fill: f64,
+    /// Items recorded (inserts, net of removes where it can remove).
+    pub items: u64,
+    /// Distinct items estimated from the table alone.
+    pub estimated_items: f64,
+    /// The rate a probe of an absent item sees, from the table as it stands.
+    pub estimated_fpr: f64,
+    /// How that rate is computed.
+    pub estimated_from: &'static str,
+}
+
+impl State {
+    /// The state of a bit array of `bits` bits and `hashes` hashes.
+    fn bits(parameters: Vec<(&'static str, Value)>, fill: f64, items: usize, estimate: f64, fpr: f64) -> Self {
+        State {
+            parameters,
+            fill,
+            items: items as u64,
+            estimated_items: estimate,
+            estimated_fpr: fpr,
+            estimated_from: "the bits set: (fill)^k",
+        }
+    }
 }
 
 /// A constructor refused its arguments.
@@ -506,7 +550,7 @@ fn plan_buckets(n: u64, p: f64, semi_sorted: bool) -> Result<Plan, ParamError> {
 
 // One `AnyFilter` impl a type; the deletable ones answer `as_deletable`.
 macro_rules! any_filter {
-    ($type:ident, $delete:expr, |$f:ident| $shape:expr) => {
+    ($type:ident, $delete:expr, |$f:ident| $shape:expr, $state:expr) => {
         impl<T: Hash + ?Sized> AnyFilter<T> for $type<T> {
             fn shape(&self) -> Shape {
                 let $f = self;
@@ -519,37 +563,133 @@ macro_rules! any_filter {
             fn to_bytes(&self) -> Vec<u8> {
                 Persist::to_bytes(self)
             }
+            fn state(&self) -> State {
+                let state: fn(&Self) -> State = $state;
+                state(self)
+            }
         }
     };
 }
 
-any_filter!(BloomFilter, |_| None, |f| Shape::Bits {
-    bits: f.num_bits(),
-    hashes: f.num_hashes(),
-});
-any_filter!(AtomicBloomFilter, |_| None, |f| Shape::Bits {
-    bits: f.num_bits(),
-    hashes: f.num_hashes(),
-});
-any_filter!(BlockedBloomFilter, |_| None, |f| Shape::Blocks {
-    blocks: f.num_blocks(),
-    block_bits: BLOCK_BITS,
-    hashes: f.num_hashes(),
-});
-any_filter!(CountingBloomFilter, |f| Some(f), |f| Shape::Counters {
-    counters: f.num_counters(),
-    width: f.counter_width(),
-    hashes: f.num_hashes(),
-});
-any_filter!(ScalableBloomFilter, |_| None, |f| Shape::Layers {
-    initial_capacity: f.initial_capacity(),
-    growth: f.growth_factor(),
-    tightening: f.tightening_ratio(),
-    fpr: f.fpr(),
-});
-any_filter!(CuckooFilter, |f| Some(f), |f| Shape::Buckets {
-    buckets: f.num_buckets(),
-    bucket_size: f.bucket_size(),
-    fingerprint_bits: f.fingerprint_bits(),
-    semi_sorted: f.is_semi_sorted(),
-});
+use Value::{Count, Real};
+
+any_filter!(
+    BloomFilter,
+    |_| None,
+    |f| Shape::Bits {
+        bits: f.num_bits(),
+        hashes: f.num_hashes(),
+    },
+    |f| {
+        let p = vec![("bits", Count(f.num_bits())), ("hashes", Count(f.num_hashes().into()))];
+        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+    }
+);
+any_filter!(
+    AtomicBloomFilter,
+    |_| None,
+    |f| Shape::Bits {
+        bits: f.num_bits(),
+        hashes: f.num_hashes(),
+    },
+    |f| {
+        let p = vec![("bits", Count(f.num_bits())), ("hashes", Count(f.num_hashes().into()))];
+        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+    }
+);
+any_filter!(
+    BlockedBloomFilter,
+    |_| None,
+    |f| Shape::Blocks {
+        blocks: f.num_blocks(),
+        block_bits: BLOCK_BITS,
+        hashes: f.num_hashes(),
+    },
+    |f| {
+        let p = vec![
+            ("bits", Count(f.num_bits())),
+            ("blocks", Count(f.num_blocks())),
+            ("hashes", Count(f.num_hashes().into())),
+        ];
+        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+    }
+);
+any_filter!(
+    CountingBloomFilter,
+    |f| Some(f),
+    |f| Shape::Counters {
+        counters: f.num_counters(),
+        width: f.counter_width(),
+        hashes: f.num_hashes(),
+    },
+    |f| {
+        let p = vec![
+            ("counters", Count(f.num_counters())),
+            ("counter_bits", Count(f.counter_width().into())),
+            ("hashes", Count(f.num_hashes().into())),
+            ("saturated_counters", Count(f.saturated_counters())),
+        ];
+        // A counter is non-zero exactly where the Bloom filter it stands
+        // for has its bit set.
+        let bits = f.to_bloom();
+        State {
+            estimated_from: "the non-zero counters: (fill)^k",
+            ..State::bits(p, bits.fill_ratio(), f.len(), bits.estimate_count(), bits.estimated_fpr())
+        }
+    }
+);
+any_filter!(
+    ScalableBloomFilter,
+    |_| None,
+    |f| Shape::Layers {
+        initial_capacity: f.initial_capacity(),
+        growth: f.growth_factor(),
+        tightening: f.tightening_ratio(),
+        fpr: f.fpr(),
+    },
+    |f| {
+        let layers = f.layers();
+        let bits: u64 = layers.iter().map(|l| l.num_bits()).sum();
+        let ones: u64 = layers.iter().map(|l| l.count_ones()).sum();
+        // A probe is a false positive if any layer passes it.
+        let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
+        State {
+            parameters: vec![
+                ("target_fpr", Real(f.fpr())),
+                ("initial_capacity", Count(f.initial_capacity())),
+                ("growth_factor", Count(f.growth_factor().into())),
+                ("tightening_ratio", Real(f.tightening_ratio())),
+                ("layers", Count(layers.len() as u64)),
+                ("capacity", Count(f.capacity())),
+            ],
+            fill: if bits == 0 { 0.0 } else { ones as f64 / bits as f64 },
+            items: f.len() as u64,
+            estimated_items: layers.iter().map(|l| l.estimate_count()).sum(),
+            estimated_fpr: 1.0 - pass_none,
+            estimated_from: "the bits set in each layer: 1 − Π(1 − fill_i^k_i)",
+        }
+    }
+);
+any_filter!(
+    CuckooFilter,
+    |f| Some(f),
+    |f| Shape::Buckets {
+        buckets: f.num_buckets(),
+        bucket_size: f.bucket_size(),
+        fingerprint_bits: f.fingerprint_bits(),
+        semi_sorted: f.is_semi_sorted(),
+    },
+    |f| State {
+        parameters: vec![
+            ("buckets", Count(f.num_buckets())),
+            ("bucket_size", Count(f.bucket_size().into())),
+            ("fingerprint_bits", Count(f.fingerprint_bits().into())),
+            ("max_relocations", Count(f.max_relocations() as u64)),
+        ],
+        fill: f.load_factor(),
+        items: f.len() as u64,
+        estimated_items: f.len() as f64,
+        estimated_fpr: f.fpr_from_occupancy(),
+        estimated_from: "the occupancy of the buckets",
+    }
+);

@@ -15,6 +15,7 @@
 use serde::Serialize;
 
 use bloomlab::ParamError;
+use bloomlab::catalog::{self, Variant};
 use bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
 use bloomlab::theory::{blocked, classic, counting, cuckoo, scalable};
 
@@ -77,16 +78,24 @@ impl Kind {
         }
     }
 
+    /// The catalog entry of its type (`bloomlab::catalog`), where its
+    /// name, crate and capabilities are kept.
+    pub fn variant(self) -> Variant<u64> {
+        let id = match self {
+            Kind::Classic => "classic",
+            Kind::Blocked => "blocked",
+            Kind::Atomic => "atomic",
+            Kind::Counting(_) => "counting",
+            Kind::Scalable(_) => "scalable",
+            Kind::Cuckoo(_) => "cuckoo",
+        };
+        // Every id above is in the catalog; its test says so.
+        catalog::find(id).unwrap_or_else(|| unreachable!("{id} is not in the catalog"))
+    }
+
     /// The Rust type.
     pub fn type_name(self) -> &'static str {
-        match self {
-            Kind::Classic => "BloomFilter",
-            Kind::Blocked => "BlockedBloomFilter",
-            Kind::Atomic => "AtomicBloomFilter",
-            Kind::Counting(_) => "CountingBloomFilter",
-            Kind::Scalable(_) => "ScalableBloomFilter",
-            Kind::Cuckoo(_) => "CuckooFilter",
-        }
+        self.variant().type_name
     }
 
     /// The type with the option that distinguishes it: `CuckooFilter (b=2)`.
@@ -101,12 +110,7 @@ impl Kind {
 
     /// The crate that holds it.
     pub fn crate_name(self) -> &'static str {
-        match self {
-            Kind::Classic | Kind::Blocked | Kind::Atomic => "bloomlab-classic",
-            Kind::Counting(_) => "bloomlab-counting",
-            Kind::Scalable(_) => "bloomlab-scalable",
-            Kind::Cuckoo(_) => "bloomlab-cuckoo",
-        }
+        self.variant().crate_name
     }
 
     /// The Rust expression that builds it for `items` at `fpr`.
@@ -126,10 +130,11 @@ impl Kind {
 
     /// What it can do besides insert and look up.
     pub fn supports(self) -> Supports {
+        let can = self.variant().can;
         Supports {
-            remove: matches!(self, Kind::Counting(_) | Kind::Cuckoo(_)),
-            grow: matches!(self, Kind::Scalable(_)),
-            concurrent_insert: matches!(self, Kind::Atomic),
+            remove: can.delete,
+            grow: can.grow,
+            concurrent_insert: can.concurrent_insert,
         }
     }
 }

@@ -229,3 +229,12 @@ fn a_size_too_large_is_said_in_bytes_never_as_the_overflow_marker() {
         Err(too_large(u128::MAX.div_ceil(64) * 8))
     );
 }
+
+#[test]
+fn every_kind_is_a_catalog_entry_of_its_type() {
+    for kind in Kind::all() {
+        let v = kind.variant();
+        assert!(kind.label().starts_with(v.type_name), "{}", kind.id());
+        assert!(kind.id().starts_with(v.id), "{}", kind.id());
+    }
+}
