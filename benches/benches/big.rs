@@ -40,25 +40,27 @@ use bloomlab::prelude::{
 use bloomlab_benches::big::{
     bloomlab_positions, fastbloom_positions, fill_bits, member, sample_members, sample_non_members,
 };
+use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DefaultHasher, Deletable, Membership};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use bloomlab_core::{DefaultHasher, Deletable, Filter, Membership};
+use bloomlab_lab::peers::Fastbloom;
+use criterion::{Criterion, criterion_group, criterion_main};
 
 const FPR: f64 = 0.01;
-const BATCH: usize = 10_000;
 const SEED: u64 = 7;
+const SAMPLES: usize = 10;
 /// Probe keys per kind, cycled through in batches of [`BATCH`].
 const PROBES: usize = 1_000_000;
 /// Keys generated and inserted at a time while filling.
 const FILL_CHUNK: u64 = 1 << 16;
 
-type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
-
 /// The size under test: 1 GiB, 16 MiB in test mode, or `BLOOMLAB_BIG_MIB`.
 struct Size {
     bytes: u64,
     label: String,
+    /// The rows' setting: the label and the rate.
+    param: String,
 }
 
 impl Size {
@@ -76,21 +78,18 @@ impl Size {
         };
         Self {
             bytes: mib << 20,
+            param: format!("{label}, 1%"),
             label,
         }
     }
 
-    fn param(&self) -> String {
-        format!("{}, 1%", self.label)
+    /// The setting of the filters' rows.
+    fn setting(&self) -> Setting<'_> {
+        Setting {
+            param: &self.param,
+            samples: SAMPLES,
+        }
     }
-}
-
-fn configure(group: &mut Group<'_>) {
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .throughput(Throughput::Elements(BATCH as u64));
 }
 
 /// Prints how a long build is going, and how long it took.
@@ -151,46 +150,6 @@ fn fill(progress: &mut Progress, n: u64, mut insert: impl FnMut(&[u64])) {
     }
 }
 
-/// Times `op` on batches of `keys`, cycling through them.
-fn bench_batches(
-    group: &mut Group<'_>,
-    name: &str,
-    param: &str,
-    keys: &[u64],
-    mut op: impl FnMut(&[u64]) -> usize,
-) {
-    let mut batches = keys.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new(name, param), |b| {
-        b.iter(|| black_box(op(batches.next().unwrap_or_default())))
-    });
-}
-
-/// Times `op` on batches of `keys` and then calls `undo` on the same batch,
-/// untimed, so that every batch meets the same load.
-fn bench_undone(
-    group: &mut Group<'_>,
-    name: &str,
-    param: &str,
-    keys: &[u64],
-    mut op: impl FnMut(&[u64]) -> usize,
-    mut undo: impl FnMut(&[u64]),
-) {
-    let mut batches = keys.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new(name, param), |b| {
-        b.iter_custom(|iters| {
-            let mut timed = Duration::ZERO;
-            for _ in 0..iters {
-                let batch = batches.next().unwrap_or_default();
-                let start = Instant::now();
-                black_box(op(batch));
-                timed += start.elapsed();
-                undo(batch);
-            }
-            timed
-        })
-    });
-}
-
 /// The probe keys shared by every filter.
 struct Probes {
     hits: Vec<u64>,
@@ -207,33 +166,6 @@ impl Probes {
             misses: sample_non_members(count),
             fresh: (0..count as u64).map(|j| member(n + j)).collect(),
         }
-    }
-}
-
-fn lookups<F>(
-    c: &mut Criterion,
-    size: &Size,
-    name: &str,
-    probes: &Probes,
-    single: F,
-    batch: impl Fn(&[u64]) -> Vec<bool>,
-) where
-    F: Fn(&u64) -> bool,
-{
-    let param = size.param();
-    for (group_name, keys) in [
-        ("big/lookup_hit", &probes.hits),
-        ("big/lookup_miss", &probes.misses),
-    ] {
-        let mut group = c.benchmark_group(group_name);
-        configure(&mut group);
-        bench_batches(&mut group, name, &param, keys, |b| {
-            b.iter().filter(|k| single(k)).count()
-        });
-        bench_batches(&mut group, &format!("{name} (batch)"), &param, keys, |b| {
-            batch(b).into_iter().filter(|&x| x).count()
-        });
-        group.finish();
     }
 }
 
@@ -263,11 +195,13 @@ fn floors(c: &mut Criterion, size: &Size) {
         .map(|i| reduce(mix64(i ^ 0xbeef), lines as u64) as u32)
         .collect();
 
-    let param = size.label.clone();
-    let mut group = c.benchmark_group("big/floor");
-    configure(&mut group);
+    let setting = Setting {
+        param: &size.label,
+        ..size.setting()
+    };
+    let mut group = Group::new(c, "big/floor", setting, BATCH);
     let mut at = 0usize;
-    group.bench_function(BenchmarkId::new("dependent loads", &param), |b| {
+    group.bench("dependent loads", |b| {
         b.iter(|| {
             for _ in 0..BATCH {
                 at = array[at].0[0] as usize;
@@ -276,7 +210,7 @@ fn floors(c: &mut Criterion, size: &Size) {
         })
     });
     let mut batches = random.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new("independent loads", &param), |b| {
+    group.bench("independent loads", |b| {
         b.iter(|| {
             let mut sum = 0u64;
             for &i in batches.next().unwrap_or_default() {
@@ -288,38 +222,48 @@ fn floors(c: &mut Criterion, size: &Size) {
     group.finish();
 }
 
-/// A filter whose inserts of items it holds change nothing (the Bloom
-/// filters): lookups, then inserts of members it already holds (the same
-/// work as a new item's, at the same load), single and batched, all through
-/// `Membership` (which calls the inherent methods).
+/// Lookups of members and of non-members, then inserts, one at a time
+/// and, with `batch_rows`, batched, all through `Membership`.
+///
+/// With no `undo` (the Bloom filters, whose inserts of items they hold
+/// change nothing), the inserts are of members the filter holds already:
+/// the same work as a new item's, at the same load. With `undo` (filters
+/// that count or store copies), they are of keys it does not hold, and
+/// `undo` removes each batch again, untimed, so every batch meets the same
+/// load.
 fn measure<F: Membership<u64>>(
     c: &mut Criterion,
     size: &Size,
     name: &str,
     probes: &Probes,
     f: &mut F,
+    batch_rows: bool,
+    undo: Option<fn(&mut F, &[u64])>,
 ) {
-    lookups(
-        c,
-        size,
-        name,
-        probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(&mut group, name, &param, &probes.hits, |b| {
-        b.iter().filter(|x| f.insert(x).unwrap_or(false)).count()
+    let keys = [&probes.hits[..], &probes.misses[..]];
+    harness::lookup_groups(c, "big", size.setting(), keys, |group, keys| {
+        group.row(name, f, Op::Lookup, keys);
+        if batch_rows {
+            group.batch_row(name, f, Op::Lookup, keys);
+        }
     });
-    bench_batches(
-        &mut group,
-        &format!("{name} (batch)"),
-        &param,
-        &probes.hits,
-        |b| f.insert_batch(b).unwrap_or(0),
-    );
+    let mut group = Group::new(c, "big/insert", size.setting(), BATCH);
+    match undo {
+        None => {
+            group.row(name, f, Op::Insert, &probes.hits);
+            if batch_rows {
+                group.batch_row(name, f, Op::Insert, &probes.hits);
+            }
+        }
+        Some(undo) => {
+            let fresh = &probes.fresh;
+            group.undone(name, f, fresh, harness::insert_each, undo);
+            if batch_rows {
+                let batch = |f: &mut F, keys: &[u64]| f.insert_batch(keys).unwrap_or(0);
+                group.undone(&format!("{name} (batch)"), f, fresh, batch, undo);
+            }
+        }
+    }
     group.finish();
 }
 
@@ -343,68 +287,63 @@ fn blocked(c: &mut Criterion, size: &Size) {
         f.memory_bytes() as u64 >= size.bytes,
         "the blocked table is smaller than the size under test"
     );
-    let mut progress = Progress::new("bloomlab::BlockedBloomFilter", n);
+    let name = "bloomlab::BlockedBloomFilter";
+    let mut progress = Progress::new(name, n);
     fill(&mut progress, n, |keys| {
         f.insert_batch(keys).unwrap();
     });
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
-    measure(c, size, "bloomlab::BlockedBloomFilter", &probes, &mut f);
+    measure(c, size, name, &probes, &mut f, true, None);
+}
+
+/// Whose inserts [`classic_table`] mirrors.
+enum Layout {
+    Bloomlab,
+    Fastbloom,
+}
+
+/// A classic table of the size under test holding its 1% design load, its
+/// bits set by [`fill_bits`] where `layout`'s inserts set them: the items,
+/// `k`, the words, and the build's progress, to be finished.
+fn classic_table(size: &Size, name: &str, layout: Layout) -> (u64, u32, Vec<u64>, Progress) {
+    let bits = size.bytes * 8;
+    let (n, k) = classic_design(bits);
+    let hasher = DefaultHasher::from_seed(SEED);
+    let mut progress = Progress::new(name, n);
+    let mut words = vec![0u64; (bits / 64) as usize];
+    let update = |d| progress.update(d);
+    match layout {
+        Layout::Bloomlab => fill_bits(&mut words, n, bloomlab_positions(&hasher, bits, k), update),
+        Layout::Fastbloom => {
+            fill_bits(&mut words, n, fastbloom_positions(&hasher, bits, k), update)
+        }
+    }
+    (n, k, words, progress)
 }
 
 fn bloom(c: &mut Criterion, size: &Size) {
-    let bits = size.bytes * 8;
-    let (n, k) = classic_design(bits);
+    let name = "bloomlab::BloomFilter";
+    let (n, k, words, progress) = classic_table(size, name, Layout::Bloomlab);
     let hasher = DefaultHasher::from_seed(SEED);
-    let mut progress = Progress::new("bloomlab::BloomFilter", n);
-    let mut words = vec![0u64; (bits / 64) as usize];
-    fill_bits(&mut words, n, bloomlab_positions(&hasher, bits, k), |d| {
-        progress.update(d)
-    });
+    let bits = size.bytes * 8;
     let mut f = BloomFilter::from_words(words, bits, k, n as usize, hasher).expect("valid parts");
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
-    measure(c, size, "bloomlab::BloomFilter", &probes, &mut f);
+    measure(c, size, name, &probes, &mut f, true, None);
     let mut f = AtomicBloomFilter::from(f);
-    measure(c, size, "bloomlab::AtomicBloomFilter", &probes, &mut f);
+    let name = "bloomlab::AtomicBloomFilter";
+    measure(c, size, name, &probes, &mut f, true, None);
 }
 
 fn fastbloom_sip(c: &mut Criterion, size: &Size) {
-    let bits = size.bytes * 8;
-    let (n, k) = classic_design(bits);
-    let hasher = DefaultHasher::from_seed(SEED);
-    let mut progress = Progress::new("fastbloom (SipHash-1-3)", n);
-    let mut words = vec![0u64; (bits / 64) as usize];
-    fill_bits(&mut words, n, fastbloom_positions(&hasher, bits, k), |d| {
-        progress.update(d)
-    });
-    let mut f = fastbloom::BloomFilter::from_vec(words)
-        .hasher(hasher)
-        .hashes(k);
-    progress.finish(f.num_bits() / 8);
+    let name = "fastbloom (SipHash-1-3)";
+    let (n, k, words, progress) = classic_table(size, name, Layout::Fastbloom);
+    let mut f = Fastbloom::from_words(words, DefaultHasher::from_seed(SEED), k, n as usize);
+    progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
-    let param = size.param();
-    for (group_name, keys) in [
-        ("big/lookup_hit", &probes.hits),
-        ("big/lookup_miss", &probes.misses),
-    ] {
-        let mut group = c.benchmark_group(group_name);
-        configure(&mut group);
-        bench_batches(&mut group, "fastbloom (SipHash-1-3)", &param, keys, |b| {
-            b.iter().filter(|x| f.contains(*x)).count()
-        });
-        group.finish();
-    }
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    bench_batches(
-        &mut group,
-        "fastbloom (SipHash-1-3)",
-        &param,
-        &probes.hits,
-        |b| b.iter().filter(|x| !f.insert(*x)).count(),
-    );
-    group.finish();
+    // No batch API: single rows only.
+    measure(c, size, name, &probes, &mut f, false, None);
 }
 
 fn counting(c: &mut Criterion, size: &Size) {
@@ -452,7 +391,7 @@ fn scalable(c: &mut Criterion, size: &Size) {
     progress.finish(f.memory_bytes());
     eprintln!("big: {name}: {} layer(s)", f.layers().len());
     let probes = Probes::new(n);
-    measure(c, size, name, &probes, &mut f);
+    measure(c, size, name, &probes, &mut f, true, None);
 }
 
 /// Bits per item of a classic table at rate `p` with the best k.
@@ -498,44 +437,14 @@ fn deletable<F: Deletable<u64>>(c: &mut Criterion, size: &Size, name: &str, n: u
         f.bits_per_item().unwrap_or(f64::NAN)
     );
     let probes = Probes::new(n);
-    lookups(
-        c,
-        size,
-        name,
-        &probes,
-        |x| f.contains(x),
-        |b| f.contains_batch(b),
-    );
-    let param = size.param();
-    let mut group = c.benchmark_group("big/insert");
-    configure(&mut group);
-    let cell = std::cell::RefCell::new(f);
-    let undo = |keys: &[u64]| {
-        let mut f = cell.borrow_mut();
-        for k in keys {
-            f.remove(k).expect("a key just inserted is present");
-        }
-    };
-    bench_undone(
-        &mut group,
-        name,
-        &param,
-        &probes.fresh,
-        |b| {
-            let mut f = cell.borrow_mut();
-            b.iter().filter(|x| f.insert(x).unwrap_or(false)).count()
-        },
-        undo,
-    );
-    bench_undone(
-        &mut group,
-        &format!("{name} (batch)"),
-        &param,
-        &probes.fresh,
-        |b| cell.borrow_mut().insert_batch(b).unwrap_or(0),
-        undo,
-    );
-    group.finish();
+    measure(c, size, name, &probes, &mut f, true, Some(remove_all));
+}
+
+/// Removes `keys`, every one of which was just inserted.
+fn remove_all<F: Deletable<u64>>(f: &mut F, keys: &[u64]) {
+    for k in keys {
+        f.remove(k).expect("a key just inserted is present");
+    }
 }
 
 fn bench(c: &mut Criterion) {

@@ -30,19 +30,20 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::hint::black_box;
-use std::time::Duration;
 
 use bloomlab::prelude::CountingBloomFilter;
+use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_benches::{members, others};
 use bloomlab_core::hash::mix64;
-use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fastbloom_rs::{Deletable, FilterBuilder, Hashes, Membership};
+use bloomlab_core::{Deletable, Filter};
+use bloomlab_lab::peers::FastbloomRsCounting;
+use criterion::{Criterion, criterion_group, criterion_main};
 
 const ITEMS: usize = 1_000_000;
 const FPR: f64 = 0.01;
-const BATCH: usize = 10_000;
 const SEED: u64 = 7;
 const PARAM: &str = "1M items, 1%, 4-bit";
+const SETTING: Setting<'_> = Setting::new(PARAM, 20);
 
 /// An unkeyed hasher for `u64` keys: MurmurHash3's finalizer of the key.
 /// Fast, and fine for random keys; never for keys an attacker chooses.
@@ -74,53 +75,14 @@ impl Hasher for Mix64Hasher {
     }
 }
 
-/// The operations both filters offer.
-trait Subject: Clone {
-    fn insert(&mut self, key: &u64);
-    fn contains(&self, key: &u64) -> bool;
-    fn remove(&mut self, key: &u64);
-}
-
-impl<S: BuildHasher + Clone> Subject for CountingBloomFilter<u64, S> {
-    fn insert(&mut self, key: &u64) {
-        // Never refused: a full counter saturates.
-        let _ = CountingBloomFilter::insert(self, key);
-    }
-    fn contains(&self, key: &u64) -> bool {
-        CountingBloomFilter::contains(self, key)
-    }
-    fn remove(&mut self, key: &u64) {
-        // Every key removed was inserted; a refusal would be a bug.
-        let removed = CountingBloomFilter::remove(self, key);
-        debug_assert!(removed.is_ok());
-        black_box(removed.is_ok());
-    }
-}
-
-impl Subject for fastbloom_rs::CountingBloomFilter {
-    fn insert(&mut self, key: &u64) {
-        self.add(&key.to_le_bytes());
-    }
-    fn contains(&self, key: &u64) -> bool {
-        Membership::contains(self, &key.to_le_bytes())
-    }
-    fn remove(&mut self, key: &u64) {
-        Deletable::remove(self, &key.to_le_bytes());
-    }
-}
-
 /// The issue's overload sequence: how many of the kept items `filter` reports
 /// absent after 40,000 inserts into 8,192 counters and 20,000 removes.
-fn kept_items_lost<F: Subject>(mut filter: F) -> usize {
+fn kept_items_lost<F: Deletable<u64>>(mut filter: F) -> usize {
     let keys = members(2024, 40_000);
-    for k in &keys {
-        filter.insert(k);
-    }
+    harness::insert_each(&mut filter, &keys);
     let (removed, kept) = keys.split_at(20_000);
-    for k in removed {
-        filter.remove(k);
-    }
-    kept.iter().filter(|k| !filter.contains(k)).count()
+    harness::remove_each(&mut filter, removed);
+    kept.len() - harness::hits(&filter, kept)
 }
 
 fn report_overload() {
@@ -129,7 +91,7 @@ fn report_overload() {
         .seed(2024)
         .build()
         .expect("valid size");
-    let peer = FilterBuilder::from_size_and_hashes(8_192, 4).build_counting_bloom_filter();
+    let peer = FastbloomRsCounting::with_counters(8_192, 4);
     eprintln!(
         "overload (8,192 4-bit counters, k = 4, 40,000 inserts, 20,000 removes): \
          kept items reported absent: bloomlab {} of 20,000, fastbloom-rs {} of 20,000",
@@ -138,81 +100,19 @@ fn report_overload() {
     );
 }
 
-type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+const OURS: &str = "bloomlab::CountingBloomFilter";
+const MIX64: &str = "bloomlab::CountingBloomFilter (Mix64)";
+const PEER: &str = "fastbloom-rs::CountingBloomFilter";
 
-fn configure(group: &mut Group<'_>) {
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .throughput(Throughput::Elements(BATCH as u64));
-}
-
-/// Inserts a batch of fresh keys into a copy of the full filter with
-/// `insert_batch`.
-fn insert<F: Clone>(
-    group: &mut Group<'_>,
-    name: &str,
-    full: &F,
-    keys: &[u64],
-    mut insert_batch: impl FnMut(&mut F, &[u64]),
-) {
-    let mut batches = keys.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new(name, PARAM), |b| {
-        b.iter_batched_ref(
-            || full.clone(),
-            |f| insert_batch(f, black_box(batches.next().unwrap_or_default())),
-            BatchSize::PerIteration,
-        )
-    });
+/// Removes a batch one key at a time.
+fn remove_each<F: Deletable<u64>>(f: &mut F, batch: &[u64]) {
+    black_box(harness::remove_each(f, batch));
 }
 
 /// Inserts a batch one key at a time.
-fn each<F: Subject>(f: &mut F, batch: &[u64]) {
-    for k in batch {
-        f.insert(black_box(k));
-    }
+fn insert_each<F: Deletable<u64>>(f: &mut F, batch: &[u64]) {
+    black_box(harness::insert_each(f, batch));
 }
-
-/// Removes a batch of members from a copy of the full filter.
-fn remove<F: Subject>(group: &mut Group<'_>, name: &str, full: &F, keys: &[u64]) {
-    let mut batches = keys.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new(name, PARAM), |b| {
-        b.iter_batched_ref(
-            || full.clone(),
-            |f| {
-                for k in batches.next().unwrap_or_default() {
-                    f.remove(black_box(k));
-                }
-            },
-            BatchSize::PerIteration,
-        )
-    });
-}
-
-/// Times `hits` (how many of a batch the filter reports present) on batches
-/// of `keys`, cycling through them.
-fn lookup(group: &mut Group<'_>, name: &str, keys: &[u64], hits: impl Fn(&[u64]) -> usize) {
-    let mut batches = keys.chunks(BATCH).cycle();
-    group.bench_function(BenchmarkId::new(name, PARAM), |b| {
-        b.iter(|| black_box(hits(black_box(batches.next().unwrap_or_default()))))
-    });
-}
-
-/// Looks a batch up one key at a time.
-fn hits<F: Subject>(f: &F) -> impl Fn(&[u64]) -> usize + '_ {
-    move |batch| batch.iter().filter(|k| f.contains(k)).count()
-}
-
-/// How many answers of a batch lookup are "present".
-fn trues(answers: &[bool]) -> usize {
-    answers.iter().filter(|&&present| present).count()
-}
-
-const OURS: &str = "bloomlab::CountingBloomFilter";
-const OURS_BATCH: &str = "bloomlab::CountingBloomFilter (batch)";
-const MIX64: &str = "bloomlab::CountingBloomFilter (Mix64)";
-const PEER: &str = "fastbloom-rs::CountingBloomFilter";
 
 fn bench(c: &mut Criterion) {
     report_overload();
@@ -227,57 +127,47 @@ fn bench(c: &mut Criterion) {
         .hasher(Mix64)
         .build()
         .expect("valid size");
-    let mut peer = FilterBuilder::new(ITEMS as u64, FPR).build_counting_bloom_filter();
-    for k in &members {
-        Subject::insert(&mut ours, k);
-        Subject::insert(&mut mixed, k);
-        Subject::insert(&mut peer, k);
-    }
+    let mut peer = FastbloomRsCounting::new(ITEMS as u64, FPR);
+    harness::insert_each(&mut ours, &members);
+    harness::insert_each(&mut mixed, &members);
+    harness::insert_each(&mut peer, &members);
     eprintln!(
         "{PARAM}: bloomlab {} counters, k = {}, {} bytes; fastbloom-rs k = {}, {} bytes",
         ours.num_counters(),
         ours.num_hashes(),
         ours.memory_bytes(),
-        peer.hashes(),
-        peer.get_u8_array().len()
+        peer.num_hashes(),
+        peer.memory_bytes()
     );
 
-    let mut group = c.benchmark_group("counting/insert");
-    configure(&mut group);
-    insert(&mut group, OURS, &ours, &others, each);
-    insert(&mut group, OURS_BATCH, &ours, &others, |f, batch| {
+    // Inserts of fresh keys and removes of members run on a copy of the
+    // full filter, one for each batch.
+    let mut group = Group::new(c, "counting/insert", SETTING, BATCH);
+    group.on_copies(OURS, &ours, &others, insert_each);
+    group.on_copies(&format!("{OURS} (batch)"), &ours, &others, |f, batch| {
         let _ = black_box(f.insert_batch(batch));
     });
-    insert(&mut group, MIX64, &mixed, &others, each);
-    insert(&mut group, PEER, &peer, &others, each);
+    group.on_copies(MIX64, &mixed, &others, insert_each);
+    group.on_copies(PEER, &peer, &others, insert_each);
     group.finish();
 
-    for (name, keys) in [
-        ("counting/lookup_hit", &members),
-        ("counting/lookup_miss", &others),
-    ] {
-        let mut group = c.benchmark_group(name);
-        configure(&mut group);
-        lookup(&mut group, OURS, keys, hits(&ours));
-        lookup(&mut group, OURS_BATCH, keys, |batch| {
-            trues(&ours.contains_batch(batch))
-        });
-        lookup(&mut group, MIX64, keys, hits(&mixed));
-        lookup(&mut group, PEER, keys, hits(&peer));
-        group.finish();
-    }
+    let hits_misses = [&members[..], &others[..]];
+    harness::lookup_groups(c, "counting", SETTING, hits_misses, |group, keys| {
+        group.rows(OURS, &mut ours, Op::Lookup, keys);
+        group.row(MIX64, &mut mixed, Op::Lookup, keys);
+        group.row(PEER, &mut peer, Op::Lookup, keys);
+    });
 
-    let mut group = c.benchmark_group("counting/remove");
-    configure(&mut group);
-    remove(&mut group, OURS, &ours, &members);
-    remove(&mut group, MIX64, &mixed, &members);
-    remove(&mut group, PEER, &peer, &members);
+    let mut group = Group::new(c, "counting/remove", SETTING, BATCH);
+    group.on_copies(OURS, &ours, &members, remove_each);
+    group.on_copies(MIX64, &mixed, &members, remove_each);
+    group.on_copies(PEER, &peer, &members, remove_each);
     group.finish();
 }
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().without_plots();
+    config = harness::criterion();
     targets = bench
 }
 criterion_main!(benches);

@@ -172,7 +172,8 @@ impl Iterator for FastbloomPositions {
 mod tests {
     use super::*;
     use bloomlab::classic::BloomFilter;
-    use bloomlab_core::DefaultHasher;
+    use bloomlab_core::{DefaultHasher, Membership};
+    use bloomlab_lab::peers::Fastbloom;
 
     /// A table of 3 regions and a bit (so the last region is partial),
     /// filled with 50,000 members in chunks of 2^21 keys: one chunk.
@@ -215,10 +216,10 @@ mod tests {
     fn fill_bits_builds_the_table_fastbloom_inserts_build() {
         let hasher = DefaultHasher::from_seed(7);
         let words_len = BITS.div_ceil(64) as usize;
-        let mut inserted = fastbloom::BloomFilter::from_vec(vec![0; words_len])
-            .hasher(hasher)
-            .hashes(7);
-        inserted.extend((0..N).map(member));
+        let mut inserted = Fastbloom::from_words(vec![0; words_len], hasher, 7, 0);
+        for i in 0..N {
+            inserted.insert(&member(i)).unwrap();
+        }
         let mut words = vec![0u64; words_len];
         fill_bits(
             &mut words,
@@ -226,7 +227,7 @@ mod tests {
             fastbloom_positions(&hasher, words_len as u64 * 64, 7),
             |_| {},
         );
-        assert_eq!(words, inserted.as_slice());
+        assert_eq!(words, inserted.as_words());
         assert!(words.iter().any(|&w| w != 0));
     }
 }

@@ -1,7 +1,10 @@
-//! Shared helpers for the benchmarks: seeded keys, the same ones the tests
-//! and experiments draw (`bloomlab-testkit`).
+//! Shared helpers for the benchmarks: seeded keys (the same ones the tests
+//! and experiments draw, from `bloomlab-lab`), the measuring loops every
+//! bench file uses ([`harness`]), the large-filter construction ([`big`])
+//! and the report tool ([`report`]).
 
 pub mod big;
+pub mod harness;
 pub mod report;
 
 /// `n` member keys (top bit clear) from `seed`.

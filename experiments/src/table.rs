@@ -88,6 +88,45 @@ pub fn fixed(x: f64) -> String {
     format!("{x:.4}")
 }
 
+/// The columns of [`against_theory`].
+pub const AGAINST_THEORY: [&str; 6] = [
+    "false_positives",
+    "measured_fpr",
+    "ci95_low",
+    "ci95_high",
+    "theory_fpr",
+    "theory_in_ci95",
+];
+
+/// The same columns as the report shows them.
+pub const AGAINST_THEORY_VIEW: [(&str, &str); 6] = [
+    ("false_positives", "false positives"),
+    ("measured_fpr", "measured"),
+    ("ci95_low", "95% low"),
+    ("ci95_high", "95% high"),
+    ("theory_fpr", "theory"),
+    ("theory_in_ci95", "inside"),
+];
+
+/// `hits` false positives in `probes`: the count, the rate, its 95%
+/// Clopper–Pearson interval, `theory`, and whether the interval holds it.
+pub fn against_theory(hits: u64, probes: u64, theory: f64) -> [String; 6] {
+    let (lo, hi) = bloomlab_lab::stats::clopper_pearson(hits, probes, 0.95);
+    let inside = if (lo..=hi).contains(&theory) {
+        "yes"
+    } else {
+        "no"
+    };
+    [
+        hits.to_string(),
+        rate(hits as f64 / probes as f64),
+        rate(lo),
+        rate(hi),
+        rate(theory),
+        inside.to_owned(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -312,14 +312,21 @@ fn absent_findings_file_is_reported_in_one_line() {
     )));
 }
 
-#[test]
-fn malformed_json_names_the_file() {
-    let f = Fixture::new("malformed");
+/// A fixture of one result whose `estimates.json` is overwritten with
+/// `estimates`, and that file's path.
+fn with_estimates(name: &str, estimates: &str) -> (Fixture, PathBuf) {
+    let f = Fixture::new(name);
     f.bench("classic/insert", "bloomfilter", 1000.0);
     let path = f
         .root
         .join("classic_insert/bloomfilter/1M items, 1%/new/estimates.json");
-    fs::write(&path, "{\"median\": {").expect("writable");
+    fs::write(&path, estimates).expect("writable");
+    (f, path)
+}
+
+#[test]
+fn malformed_json_names_the_file() {
+    let (f, path) = with_estimates("malformed", "{\"median\": {");
     let err = criterion::read_results(&f.root).expect_err("malformed");
     assert!(
         matches!(&err, ReportError::Json { path: p, .. } if *p == path),
@@ -330,12 +337,7 @@ fn malformed_json_names_the_file() {
 
 #[test]
 fn missing_field_names_the_file_and_field() {
-    let f = Fixture::new("field");
-    f.bench("classic/insert", "bloomfilter", 1000.0);
-    let path = f
-        .root
-        .join("classic_insert/bloomfilter/1M items, 1%/new/estimates.json");
-    fs::write(&path, r#"{"median": {"point_estimate": 5.0}}"#).expect("writable");
+    let (f, path) = with_estimates("field", r#"{"median": {"point_estimate": 5.0}}"#);
     let err = criterion::read_results(&f.root).expect_err("incomplete");
     match &err {
         ReportError::Field { path: p, field, .. } => {

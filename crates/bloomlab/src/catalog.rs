@@ -24,10 +24,14 @@
 //!
 //! # Adding a variant
 //!
-//! A new filter is a crate of its own plus one entry here: the crate
-//! defines the filter, its hash-level operations (so `Membership` comes from
-//! `bloomlab_core`), its envelope tag and its `Persist` impl; the entry in
-//! [`variants`] gives the rest. The files touched are:
+//! A new filter is a crate of its own plus one entry here. The crate
+//! defines the filter and its hash-level operations
+//! ([`HashMembership`](bloomlab_core::HashMembership), and
+//! [`HashDeletable`](bloomlab_core::HashDeletable) if it deletes), gets
+//! `Filter`, `Membership`, `Persist` and serde from one
+//! `bloomlab_core::impl_filter!` line, and owns its envelope
+//! [`Tag`](bloomlab_core::Tag); the entry in [`variants`] gives the rest.
+//! The files touched are:
 //!
 //! 1. `crates/<name>/` — the new crate, added to the workspace's `members`
 //!    and `[workspace.dependencies]` in the root `Cargo.toml`;
@@ -36,11 +40,16 @@
 //!    a [`Shape`] if its table has a shape no other variant has);
 //! 4. optionally `benches/benches/<name>.rs` — its criterion benchmarks.
 //!
-//! Nothing else names variants: the experiments, `choose`, `inspect` and
-//! the benchmark report iterate [`variants`]. The test
-//! `catalog_is_the_only_list` in `crates/bloomlab/tests/catalog.rs` checks
-//! that every entry's plan, shape, tag and capabilities agree with the
-//! filter it builds.
+//! The experiments and `bloomlab inspect` iterate [`variants`], and
+//! `bloomlab-choose` weighs every entry: the types it has a model of its own
+//! for with their options, any other as the entry's plan sizes it. A new
+//! *shape* of table needs more: its theory in [`Shape::fpr`], and an arm in
+//! each `match` over [`Shape`] (the experiments' per-shape columns in
+//! `exp/subject.rs`, `exp/tradeoff.rs` and `exp/space.rs`, `choose`'s
+//! cache-line count); the matches are exhaustive, so the compiler lists
+//! them. The test `catalog_is_the_only_list` in
+//! `crates/bloomlab/tests/catalog.rs` checks that every entry's plan,
+//! shape, tag and capabilities agree with the filter it builds.
 
 use std::error::Error;
 use std::fmt;
@@ -235,7 +244,13 @@ pub struct State {
 
 impl State {
     /// The state of a bit array of `bits` bits and `hashes` hashes.
-    fn bits(parameters: Vec<(&'static str, Value)>, fill: f64, items: usize, estimate: f64, fpr: f64) -> Self {
+    fn bits(
+        parameters: Vec<(&'static str, Value)>,
+        fill: f64,
+        items: usize,
+        estimate: f64,
+        fpr: f64,
+    ) -> Self {
         State {
             parameters,
             fill,
@@ -340,7 +355,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "BloomFilter",
             option: "",
             crate_name: "bloomlab-classic",
-            tag: 1,
+            tag: bloomlab_classic::CLASSIC_TAG.id(),
             can: Capabilities {
                 merge: true,
                 ..none
@@ -354,7 +369,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "BlockedBloomFilter",
             option: "",
             crate_name: "bloomlab-classic",
-            tag: 2,
+            tag: bloomlab_classic::BLOCKED_TAG.id(),
             can: Capabilities {
                 merge: true,
                 ..none
@@ -373,7 +388,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "AtomicBloomFilter",
             option: "",
             crate_name: "bloomlab-classic",
-            tag: 3,
+            tag: bloomlab_classic::ATOMIC_TAG.id(),
             can: Capabilities {
                 concurrent_insert: true,
                 ..none
@@ -392,7 +407,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "CountingBloomFilter",
             option: "",
             crate_name: "bloomlab-counting",
-            tag: 4,
+            tag: bloomlab_counting::TAG.id(),
             can: Capabilities {
                 delete: true,
                 merge: true,
@@ -412,7 +427,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "ScalableBloomFilter",
             option: "",
             crate_name: "bloomlab-scalable",
-            tag: 5,
+            tag: bloomlab_scalable::TAG.id(),
             can: Capabilities { grow: true, ..none },
             plan: plan_layers,
             build: |n, p, seed| {
@@ -428,7 +443,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "CuckooFilter",
             option: "plain",
             crate_name: "bloomlab-cuckoo",
-            tag: 6,
+            tag: bloomlab_cuckoo::TAG.id(),
             can: cuckoo,
             plan: |n, p| plan_buckets(n, p, false),
             build: |n, p, seed| boxed("cuckoo", CuckooFilter::builder(n, p).seed(seed).build()),
@@ -439,7 +454,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             type_name: "CuckooFilter",
             option: "semi-sorted",
             crate_name: "bloomlab-cuckoo",
-            tag: 6,
+            tag: bloomlab_cuckoo::TAG.id(),
             can: cuckoo,
             plan: |n, p| plan_buckets(n, p, true),
             build: |n, p, seed| {
@@ -581,8 +596,17 @@ any_filter!(
         hashes: f.num_hashes(),
     },
     |f| {
-        let p = vec![("bits", Count(f.num_bits())), ("hashes", Count(f.num_hashes().into()))];
-        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+        let p = vec![
+            ("bits", Count(f.num_bits())),
+            ("hashes", Count(f.num_hashes().into())),
+        ];
+        State::bits(
+            p,
+            f.fill_ratio(),
+            f.len(),
+            f.estimate_count(),
+            f.estimated_fpr(),
+        )
     }
 );
 any_filter!(
@@ -593,8 +617,17 @@ any_filter!(
         hashes: f.num_hashes(),
     },
     |f| {
-        let p = vec![("bits", Count(f.num_bits())), ("hashes", Count(f.num_hashes().into()))];
-        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+        let p = vec![
+            ("bits", Count(f.num_bits())),
+            ("hashes", Count(f.num_hashes().into())),
+        ];
+        State::bits(
+            p,
+            f.fill_ratio(),
+            f.len(),
+            f.estimate_count(),
+            f.estimated_fpr(),
+        )
     }
 );
 any_filter!(
@@ -611,7 +644,13 @@ any_filter!(
             ("blocks", Count(f.num_blocks())),
             ("hashes", Count(f.num_hashes().into())),
         ];
-        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
+        State::bits(
+            p,
+            f.fill_ratio(),
+            f.len(),
+            f.estimate_count(),
+            f.estimated_fpr(),
+        )
     }
 );
 any_filter!(
@@ -634,7 +673,13 @@ any_filter!(
         let bits = f.to_bloom();
         State {
             estimated_from: "the non-zero counters: (fill)^k",
-            ..State::bits(p, bits.fill_ratio(), f.len(), bits.estimate_count(), bits.estimated_fpr())
+            ..State::bits(
+                p,
+                bits.fill_ratio(),
+                f.len(),
+                bits.estimate_count(),
+                bits.estimated_fpr(),
+            )
         }
     }
 );
@@ -662,7 +707,11 @@ any_filter!(
                 ("layers", Count(layers.len() as u64)),
                 ("capacity", Count(f.capacity())),
             ],
-            fill: if bits == 0 { 0.0 } else { ones as f64 / bits as f64 },
+            fill: if bits == 0 {
+                0.0
+            } else {
+                ones as f64 / bits as f64
+            },
             items: f.len() as u64,
             estimated_items: layers.iter().map(|l| l.estimate_count()).sum(),
             estimated_fpr: 1.0 - pass_none,

@@ -162,6 +162,25 @@ fn outcome<F, E: Display + Debug>(
     }
 }
 
+/// A case whose constructor must return an error or a filter that
+/// [`works`].
+fn works_case<F, E>(name: String, build: impl Fn() -> Result<F, E> + 'static) -> Case
+where
+    F: Membership<u64>,
+    E: Display + Debug,
+{
+    case(name, move || outcome(build(), works))
+}
+
+/// A case whose constructor must return an error or a filter that
+/// [`grows`].
+fn grows_case<E: Display + Debug>(
+    name: String,
+    build: impl Fn() -> Result<ScalableBloomFilter<u64>, E> + 'static,
+) -> Case {
+    case(name, move || outcome(build(), grows))
+}
+
 /// A filter works: a few inserts are reported present. Inserts may be
 /// refused (a full cuckoo table of two slots), never lost.
 fn works<F: Membership<u64>>(mut f: F) -> Outcome {
@@ -219,33 +238,33 @@ fn cases() -> Vec<Case> {
 fn classic_cases(v: &mut Vec<Case>) {
     for items in ITEMS {
         for fpr in FPRS {
-            v.push(case(
+            v.push(works_case(
                 format!("BloomFilter::new({items}, {fpr:?})"),
-                move || outcome(BloomFilter::new(items, fpr), works),
+                move || BloomFilter::new(items, fpr),
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("BlockedBloomFilter::new({items}, {fpr:?})"),
-                move || outcome(BlockedBloomFilter::new(items, fpr), works),
+                move || BlockedBloomFilter::new(items, fpr),
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("AtomicBloomFilter::new({items}, {fpr:?})"),
-                move || outcome(AtomicBloomFilter::new(items, fpr), works),
+                move || AtomicBloomFilter::new(items, fpr),
             ));
         }
     }
     for size in SIZES.into_iter().chain([1 << 34, 1 << 35]) {
         for k in HASHES {
-            v.push(case(
+            v.push(works_case(
                 format!("BloomFilter::with_bits({size}, {k})"),
-                move || outcome(BloomFilter::with_bits(size, k), works),
+                move || BloomFilter::with_bits(size, k),
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("BlockedBloomFilter::with_blocks({size}, {k})"),
-                move || outcome(BlockedBloomFilter::with_blocks(size, k), works),
+                move || BlockedBloomFilter::with_blocks(size, k),
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("AtomicBloomFilter::with_bits({size}, {k})"),
-                move || outcome(AtomicBloomFilter::with_bits(size, k), works),
+                move || AtomicBloomFilter::with_bits(size, k),
             ));
         }
     }
@@ -272,86 +291,68 @@ fn classic_cases(v: &mut Vec<Case>) {
         (30_000_000_000, 1e-300),
     ] {
         for max in MAX_BYTES {
-            v.push(case(
+            v.push(works_case(
                 format!(
                     "BloomFilter::builder({items}, {fpr:?}).seed(u64::MAX).max_bytes({max}).build()"
                 ),
                 move || {
-                    outcome(
-                        BloomFilter::builder(items, fpr)
-                            .seed(u64::MAX)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    BloomFilter::builder(items, fpr)
+                        .seed(u64::MAX)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("BlockedBloomFilter::builder({items}, {fpr:?}).max_bytes({max}).build()"),
                 move || {
-                    outcome(
-                        BlockedBloomFilter::builder(items, fpr)
-                            .seed(0)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    BlockedBloomFilter::builder(items, fpr)
+                        .seed(0)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
-            v.push(case(
+            v.push(works_case(
                 format!("AtomicBloomFilter::builder({items}, {fpr:?}).max_bytes({max}).build()"),
                 move || {
-                    outcome(
-                        AtomicBloomFilter::builder(items, fpr)
-                            .seed(0)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    AtomicBloomFilter::builder(items, fpr)
+                        .seed(0)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
         }
     }
     for (size, k) in [(1u64 << 45, 3u32), (1 << 34, 64), (u64::MAX, 1)] {
         for max in MAX_BYTES {
-            v.push(case(
+            v.push(works_case(
                 format!("BloomFilter::builder_with_bits({size}, {k}).max_bytes({max}).build()"),
                 move || {
-                    outcome(
-                        BloomFilter::builder_with_bits(size, k)
-                            .seed(1)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    BloomFilter::builder_with_bits(size, k)
+                        .seed(1)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
-            v.push(case(
+            v.push(works_case(
                 format!(
                     "BlockedBloomFilter::builder_with_blocks({size}, {k}).max_bytes({max}).build()"
                 ),
                 move || {
-                    outcome(
-                        BlockedBloomFilter::builder_with_blocks(size, k)
-                            .seed(1)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    BlockedBloomFilter::builder_with_blocks(size, k)
+                        .seed(1)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
-            v.push(case(
+            v.push(works_case(
                 format!(
                     "AtomicBloomFilter::builder_with_bits({size}, {k}).max_bytes({max}).build()"
                 ),
                 move || {
-                    outcome(
-                        AtomicBloomFilter::builder_with_bits(size, k)
-                            .seed(1)
-                            .max_bytes(max)
-                            .build(),
-                        works,
-                    )
+                    AtomicBloomFilter::builder_with_bits(size, k)
+                        .seed(1)
+                        .max_bytes(max)
+                        .build()
                 },
             ));
         }
@@ -364,20 +365,17 @@ fn classic_cases(v: &mut Vec<Case>) {
         (1, 1, u32::MAX),
         (2, 64, 1),
     ] {
-        v.push(case(
+        v.push(works_case(
             format!("BloomFilter::from_words(vec![u64::MAX; {words}], {bits}, {k}, usize::MAX, _)"),
             move || {
-                outcome(
-                    BloomFilter::from_words(
-                        vec![u64::MAX; words],
-                        bits,
-                        k,
-                        usize::MAX,
-                        DefaultHasher::from_seed(1),
-                    )
-                    .map(AtomicBloomFilter::from),
-                    works,
+                BloomFilter::from_words(
+                    vec![u64::MAX; words],
+                    bits,
+                    k,
+                    usize::MAX,
+                    DefaultHasher::from_seed(1),
                 )
+                .map(AtomicBloomFilter::from)
             },
         ));
     }
@@ -386,39 +384,34 @@ fn classic_cases(v: &mut Vec<Case>) {
 fn counting_cases(v: &mut Vec<Case>) {
     for items in ITEMS {
         for fpr in FPRS {
-            v.push(case(
+            v.push(works_case(
                 format!("CountingBloomFilter::new({items}, {fpr:?})"),
-                move || outcome(CountingBloomFilter::new(items, fpr), works),
+                move || CountingBloomFilter::new(items, fpr),
             ));
         }
     }
     for counters in SIZES {
         for width in WIDTHS {
-            v.push(case(
+            v.push(works_case(
                 format!("CountingBloomFilter::with_counters({counters}, 3, {width})"),
-                move || {
-                    outcome(
-                        CountingBloomFilter::with_counters(counters, 3, width),
-                        works,
-                    )
-                },
+                move || CountingBloomFilter::with_counters(counters, 3, width),
             ));
         }
         for k in HASHES.into_iter().filter(|&k| k != 3) {
-            v.push(case(
+            v.push(works_case(
                 format!("CountingBloomFilter::with_counters({counters}, {k}, 4)"),
-                move || outcome(CountingBloomFilter::with_counters(counters, k, 4), works),
+                move || CountingBloomFilter::with_counters(counters, k, 4),
             ));
         }
     }
     // The issue's two aborts, by name.
-    v.push(case(
+    v.push(works_case(
         "CountingBloomFilter::new(1_000_000_000_000, 0.01) [issue 12]".into(),
-        || outcome(CountingBloomFilter::new(1_000_000_000_000, 0.01), works),
+        || CountingBloomFilter::new(1_000_000_000_000, 0.01),
     ));
-    v.push(case(
+    v.push(works_case(
         "CountingBloomFilter::with_counters(1 << 45, 3, 4) [issue 12]".into(),
-        || outcome(CountingBloomFilter::with_counters(1 << 45, 3, 4), works),
+        || CountingBloomFilter::with_counters(1 << 45, 3, 4),
     ));
     for (items, fpr) in [
         (1_000_000_000_000, 0.01),
@@ -427,41 +420,25 @@ fn counting_cases(v: &mut Vec<Case>) {
     ] {
         for width in [4, 16, 64] {
             for max in MAX_BYTES {
-                v.push(case(
-                    format!(
+                v.push(works_case(format!(
                         "CountingBloomFilter::builder({items}, {fpr:?}).counter_width({width}).max_bytes({max}).build()"
-                    ),
-                    move || {
-                        outcome(
-                            CountingBloomFilter::builder(items, fpr)
+                    ), move || CountingBloomFilter::builder(items, fpr)
                                 .seed(2)
                                 .counter_width(width)
                                 .max_bytes(max)
-                                .build(),
-                            works,
-                        )
-                    },
-                ));
+                                .build()));
             }
         }
     }
     for counters in [1u64 << 45, 1 << 33, u64::MAX] {
         for max in MAX_BYTES {
-            v.push(case(
-                format!(
+            v.push(works_case(format!(
                     "CountingBloomFilter::builder_with_counters({counters}, 3).counter_width(16).max_bytes({max}).build()"
-                ),
-                move || {
-                    outcome(
-                        CountingBloomFilter::builder_with_counters(counters, 3)
+                ), move || CountingBloomFilter::builder_with_counters(counters, 3)
                             .seed(2)
                             .counter_width(16)
                             .max_bytes(max)
-                            .build(),
-                        works,
-                    )
-                },
-            ));
+                            .build()));
         }
     }
 }
@@ -469,20 +446,15 @@ fn counting_cases(v: &mut Vec<Case>) {
 fn cuckoo_cases(v: &mut Vec<Case>) {
     for items in ITEMS {
         for fpr in FPRS {
-            v.push(case(
+            v.push(works_case(
                 format!("CuckooFilter::new({items}, {fpr:?})"),
-                move || outcome(CuckooFilter::new(items, fpr), works),
+                move || CuckooFilter::new(items, fpr),
             ));
         }
         for b in BUCKET_SIZES {
-            v.push(case(
+            v.push(works_case(
                 format!("CuckooFilter::builder({items}, 0.001).bucket_size({b}).build()"),
-                move || {
-                    outcome(
-                        CuckooFilter::builder(items, 0.001).bucket_size(b).build(),
-                        works,
-                    )
-                },
+                move || CuckooFilter::builder(items, 0.001).bucket_size(b).build(),
             ));
             for fpr in [0.001, 5e-324] {
                 v.push(case(
@@ -496,100 +468,72 @@ fn cuckoo_cases(v: &mut Vec<Case>) {
             }
         }
         for f in FINGERPRINTS {
-            v.push(case(
+            v.push(works_case(
                 format!("CuckooFilter::builder({items}, 0.01).fingerprint_bits({f}).build()"),
                 move || {
-                    outcome(
-                        CuckooFilter::builder(items, 0.01)
-                            .fingerprint_bits(f)
-                            .build(),
-                        works,
-                    )
+                    CuckooFilter::builder(items, 0.01)
+                        .fingerprint_bits(f)
+                        .build()
                 },
             ));
         }
     }
     for buckets in BUCKETS {
         for b in BUCKET_SIZES {
-            v.push(case(
+            v.push(works_case(
                 format!(
                     "CuckooFilter::builder_with_buckets({buckets}, 8).bucket_size({b}).build()"
                 ),
                 move || {
-                    outcome(
-                        CuckooFilter::builder_with_buckets(buckets, 8)
-                            .bucket_size(b)
-                            .build(),
-                        works,
-                    )
+                    CuckooFilter::builder_with_buckets(buckets, 8)
+                        .bucket_size(b)
+                        .build()
                 },
             ));
         }
         for f in FINGERPRINTS {
-            v.push(case(
+            v.push(works_case(
                 format!("CuckooFilter::builder_with_buckets({buckets}, {f}).build()"),
-                move || {
-                    outcome(
-                        CuckooFilter::builder_with_buckets(buckets, f).build(),
-                        works,
-                    )
-                },
+                move || CuckooFilter::builder_with_buckets(buckets, f).build(),
             ));
-            v.push(case(
+            v.push(works_case(
                 format!(
                     "CuckooFilter::builder_with_buckets({buckets}, 8).fingerprint_bits({f}).build()"
                 ),
                 move || {
-                    outcome(
-                        CuckooFilter::builder_with_buckets(buckets, 8)
-                            .fingerprint_bits(f)
-                            .build(),
-                        works,
-                    )
+                    CuckooFilter::builder_with_buckets(buckets, 8)
+                        .fingerprint_bits(f)
+                        .build()
                 },
             ));
         }
     }
     // The issue's two aborts, by name.
-    v.push(case(
+    v.push(works_case(
         "CuckooFilter::builder_with_buckets(1 << 32, 16).bucket_size(8).build() [issue 12]".into(),
         || {
-            outcome(
-                CuckooFilter::builder_with_buckets(1 << 32, 16)
-                    .bucket_size(8)
-                    .build(),
-                works,
-            )
+            CuckooFilter::builder_with_buckets(1 << 32, 16)
+                .bucket_size(8)
+                .build()
         },
     ));
-    v.push(case(
+    v.push(works_case(
         "CuckooFilter::builder(30_000_000_000, 0.001).bucket_size(8).build() [issue 12]".into(),
         || {
-            outcome(
-                CuckooFilter::builder(30_000_000_000, 0.001)
-                    .bucket_size(8)
-                    .build(),
-                works,
-            )
+            CuckooFilter::builder(30_000_000_000, 0.001)
+                .bucket_size(8)
+                .build()
         },
     ));
     for relocations in [0, MAX_RELOCATIONS, MAX_RELOCATIONS + 1, u32::MAX] {
         for max in MAX_BYTES {
-            v.push(case(
-                format!(
+            v.push(works_case(format!(
                     "CuckooFilter::builder_with_buckets(1 << 32, 16).max_relocations({relocations}).max_bytes({max}).seed(0).build()"
-                ),
-                move || {
-                    outcome(
-                        CuckooFilter::builder_with_buckets(1 << 32, 16)
+                ), move || CuckooFilter::builder_with_buckets(1 << 32, 16)
                             .max_relocations(relocations)
                             .max_bytes(max)
                             .seed(0)
-                            .build(),
-                        works,
-                    )
-                },
-            ));
+                            .build()));
         }
     }
 }
@@ -597,79 +541,52 @@ fn cuckoo_cases(v: &mut Vec<Case>) {
 fn scalable_cases(v: &mut Vec<Case>) {
     for items in ITEMS {
         for fpr in FPRS {
-            v.push(case(
+            v.push(grows_case(
                 format!("ScalableBloomFilter::new({items}, {fpr:?}), then 1,000 inserts"),
-                move || outcome(ScalableBloomFilter::new(items, fpr), grows),
+                move || ScalableBloomFilter::new(items, fpr),
             ));
         }
     }
     // The issue's case: refused at build, or growing past insert 301.
     for r in RATIOS {
         for (n0, fpr) in [(100, 0.01), (1, 0.5), (1, 1e-300), (30_000_000_000, 0.01)] {
-            v.push(case(
-                format!(
+            v.push(grows_case(format!(
                     "ScalableBloomFilter::builder({n0}, {fpr:?}).tightening_ratio({r:?}), then 1,000 inserts"
-                ),
-                move || {
-                    outcome(
-                        ScalableBloomFilter::builder(n0, fpr)
+                ), move || ScalableBloomFilter::builder(n0, fpr)
                             .tightening_ratio(r)
                             .seed(3)
-                            .build(),
-                        grows,
-                    )
-                },
-            ));
+                            .build()));
         }
     }
     for s in GROWTHS {
         for r in [0.5, 1e-300, 1.0 - 1e-16] {
-            v.push(case(
-                format!(
+            v.push(grows_case(format!(
                     "ScalableBloomFilter::builder(1, 0.01).growth_factor({s}).tightening_ratio({r:?}), then 1,000 inserts"
-                ),
-                move || {
-                    outcome(
-                        ScalableBloomFilter::builder(1, 0.01)
+                ), move || ScalableBloomFilter::builder(1, 0.01)
                             .growth_factor(s)
                             .tightening_ratio(r)
                             .seed(3)
-                            .build(),
-                        grows,
-                    )
-                },
-            ));
+                            .build()));
         }
     }
     for max in MAX_BYTES {
         for (n0, fpr) in [(100, 0.01), (1_000_000_000_000, 0.01), (usize::MAX, 0.5)] {
-            v.push(case(
-                format!(
+            v.push(grows_case(format!(
                     "ScalableBloomFilter::builder({n0}, {fpr:?}).max_bytes({max}), then 1,000 inserts"
-                ),
-                move || {
-                    outcome(
-                        ScalableBloomFilter::builder(n0, fpr)
+                ), move || ScalableBloomFilter::builder(n0, fpr)
                             .max_bytes(max)
                             .seed(3)
-                            .build(),
-                        grows,
-                    )
-                },
-            ));
+                            .build()));
         }
     }
-    v.push(case(
+    v.push(grows_case(
         "ScalableBloomFilter::builder(1, 1e-300).redisbloom().growth_factor(4), then 1,000 inserts"
             .into(),
         || {
-            outcome(
-                ScalableBloomFilter::builder(1, 1e-300)
-                    .redisbloom()
-                    .growth_factor(4)
-                    .build(),
-                grows,
-            )
+            ScalableBloomFilter::builder(1, 1e-300)
+                .redisbloom()
+                .growth_factor(4)
+                .build()
         },
     ));
 }

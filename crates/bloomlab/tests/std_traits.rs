@@ -3,9 +3,12 @@
 //! fail, FromIterator on the growing filter, the From conversions between the
 //! atomic and plain filters, and filters built to merge.
 
+mod common;
+
 use std::fmt::Debug;
 
 use bloomlab::prelude::*;
+use common::{AnyFilter, EachFilter, each_filter};
 
 /// A clone equals its original, stops equalling it after an insert into
 /// one of them, and both print something.
@@ -19,32 +22,13 @@ fn clone_eq_debug<F: Clone + PartialEq + Debug + Membership<u64>>(mut f: F) {
 
 #[test]
 fn every_filter_is_clone_partial_eq_and_debug() {
-    clone_eq_debug(BloomFilter::builder(100, 0.01).seed(1).build().unwrap());
-    clone_eq_debug(
-        BlockedBloomFilter::builder(100, 0.01)
-            .seed(1)
-            .build()
-            .unwrap(),
-    );
-    clone_eq_debug(
-        AtomicBloomFilter::builder(100, 0.01)
-            .seed(1)
-            .build()
-            .unwrap(),
-    );
-    clone_eq_debug(
-        CountingBloomFilter::builder(100, 0.01)
-            .seed(1)
-            .build()
-            .unwrap(),
-    );
-    clone_eq_debug(
-        ScalableBloomFilter::builder(100, 0.01)
-            .seed(1)
-            .build()
-            .unwrap(),
-    );
-    clone_eq_debug(CuckooFilter::builder(100, 0.01).seed(1).build().unwrap());
+    struct CloneEqDebug;
+    impl EachFilter for CloneEqDebug {
+        fn visit<F: AnyFilter>(&mut self, f: F) {
+            clone_eq_debug(f);
+        }
+    }
+    each_filter(100, 100, &mut CloneEqDebug);
 }
 
 #[test]

@@ -6,18 +6,15 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use bloomlab_core::batch::{self, Hashes, Step};
-use bloomlab_core::codec::Variant;
-use bloomlab_core::hash::{Positions, all_positions};
-use bloomlab_core::theory::classic;
-use bloomlab_core::{
-    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, Persist,
-};
+use bloomlab_core::batch;
+use bloomlab_core::by_hash;
+use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
 
-use crate::bits::{BloomFilter, invalid, locate};
+use crate::bits::BloomFilter;
 use crate::builder::{AtomicBuilder, Builder};
-use crate::codec;
+use crate::codec::ATOMIC_TAG;
 use crate::error::BuildError;
+use crate::table::{Table, Word, locate};
 
 // Every access uses `Ordering::Relaxed`, and that is enough:
 // - a bit only ever goes from 0 to 1 (until `clear`, which takes `&mut self`),
@@ -33,6 +30,13 @@ use crate::error::BuildError;
 // No bit is ever used to publish other data, which is what would need
 // Release/Acquire.
 const ORDER: Ordering = Ordering::Relaxed;
+
+impl Word for AtomicU64 {
+    #[inline]
+    fn bits(&self) -> u64 {
+        self.load(ORDER)
+    }
+}
 
 /// A [`BloomFilter`] whose inserts take `&self`: any number of threads can
 /// insert and look up at once, without a lock (`Send + Sync`).
@@ -59,9 +63,7 @@ const ORDER: Ordering = Ordering::Relaxed;
 /// assert!((0..2u64).all(|t| (0..10_000).all(|i| f.contains(&(t, i)))));
 /// ```
 pub struct AtomicBloomFilter<T: ?Sized, S = DefaultHasher> {
-    words: Vec<AtomicU64>,
-    num_bits: u64,
-    num_hashes: u32,
+    table: Table<AtomicU64>,
     len: AtomicUsize,
     hasher: S,
     /// The item type: only what it hashes to is stored.
@@ -103,14 +105,7 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     /// [`crate::codec`]). Inserts that run while it is written may or may
     /// not be included, and `len` may disagree with them by as many.
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(
-            Variant::Atomic,
-            self.hasher.key(),
-            self.num_bits,
-            self.num_hashes,
-            self.len(),
-            self.words.iter().map(|w| w.load(ORDER)),
-        )
+        self.table.encode(ATOMIC_TAG, self.hasher.key(), self.len())
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -119,26 +114,9 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     ///
     /// A [`DecodeError`] for any bad input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let s = codec::decode(bytes, Variant::Atomic, |bits| Some(bits.div_ceil(64)))?;
-        BloomFilter::from_words(
-            s.words,
-            s.size,
-            s.num_hashes,
-            s.len,
-            DefaultHasher::from_key(s.key),
-        )
-        .map(Self::from)
-        .map_err(invalid)
-    }
-}
-
-impl<T: ?Sized> Persist for AtomicBloomFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        AtomicBloomFilter::to_bytes(self)
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        AtomicBloomFilter::from_bytes(bytes)
+        let (table, len, key) = Table::decode(bytes, ATOMIC_TAG)?;
+        let table = table.map(AtomicU64::new);
+        Ok(Self::from_table(table, len, DefaultHasher::from_key(key)))
     }
 }
 
@@ -147,31 +125,17 @@ where
     S: BuildHasher,
 {
     fn from(filter: BloomFilter<T, S>) -> Self {
-        let (words, num_bits, num_hashes, len, hasher) = filter.into_parts();
-        Self {
-            words: words.into_iter().map(AtomicU64::new).collect(),
-            num_bits,
-            num_hashes,
-            len: AtomicUsize::new(len),
-            hasher,
-            item: PhantomData,
-        }
+        let (table, len, hasher) = filter.into_parts();
+        Self::from_table(table.map(AtomicU64::new), len, hasher)
     }
 }
 
 impl<T: ?Sized, S> AtomicBloomFilter<T, S> {
-    /// An empty filter over a zeroed table whose shape the builder checked.
-    pub(crate) fn from_zeroed(
-        words: Vec<AtomicU64>,
-        num_bits: u64,
-        num_hashes: u32,
-        hasher: S,
-    ) -> Self {
+    /// The filter of a table whose shape is checked.
+    pub(crate) fn from_table(table: Table<AtomicU64>, len: usize, hasher: S) -> Self {
         Self {
-            words,
-            num_bits,
-            num_hashes,
-            len: AtomicUsize::new(0),
+            table,
+            len: AtomicUsize::new(len),
             hasher,
             item: PhantomData,
         }
@@ -181,12 +145,12 @@ impl<T: ?Sized, S> AtomicBloomFilter<T, S> {
 impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     /// `m`, the bits in the table.
     pub fn num_bits(&self) -> u64 {
-        self.num_bits
+        self.table.num_bits
     }
 
     /// `k`, the positions set per item.
     pub fn num_hashes(&self) -> u32 {
-        self.num_hashes
+        self.table.num_hashes
     }
 
     /// The hasher items go through.
@@ -200,7 +164,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     where
         T: Hash,
     {
-        Ok(self.insert_hash(self.hasher.hash_one(item)))
+        Ok(self.insert_hash(by_hash::hash(self, item)))
     }
 
     /// `false`: `item` was never inserted (or its insert has not returned).
@@ -208,7 +172,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.contains_hash(self.hasher.hash_one(item))
+        by_hash::contains(self, item)
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
@@ -218,51 +182,34 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
+        by_hash::contains_batch(self, items)
     }
 
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new; pipelined like
-    /// [`contains_batch`](Self::contains_batch).
+    /// [`contains_batch`](Self::contains_batch). Through `&self`: the body
+    /// of every filter's batch insert ([`batch::insert`]), handed this
+    /// filter by shared reference.
     pub fn insert_batch(&self, items: &[T]) -> Result<usize, InsertBatchError>
     where
         T: Hash + Sized,
     {
-        let mut new = 0;
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(
-                &hashes,
-                batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
-                    Step::Probe => new += usize::from(self.insert_hash(hash)),
-                },
-            );
-        }
-        Ok(new)
-    }
-
-    /// Starts loading the words of the item whose hash is `hash`.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
-            batch::prefetch(&self.words[locate(bit).0]);
-        }
+        batch::insert(
+            self,
+            items,
+            |f| f.hasher(),
+            |f| batch::ahead(f.memory_bytes(), f.insert_lines()),
+            |f, hash| f.prefetch_insert(hash),
+            |f, hash| Ok(f.insert_hash(hash)),
+        )
     }
 
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
     pub fn insert_hash(&self, hash: u64) -> bool {
         let mut new = false;
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
+        for bit in self.table.positions(hash) {
             let (i, mask) = locate(bit);
-            new |= self.words[i].fetch_or(mask, ORDER) & mask == 0;
+            new |= self.table.words[i].fetch_or(mask, ORDER) & mask == 0;
         }
         self.len.fetch_add(1, ORDER);
         new
@@ -270,10 +217,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
-            let (i, mask) = locate(bit);
-            self.words[i].load(ORDER) & mask != 0
-        })
+        self.table.contains_hash(hash)
     }
 
     /// Inserts made, repeats included. (It wraps after `usize::MAX`
@@ -289,7 +233,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
 
     /// Unsets every bit. Takes `&mut self`: no insert can run meanwhile.
     pub fn clear(&mut self) {
-        for w in &mut self.words {
+        for w in &mut self.table.words {
             *w.get_mut() = 0;
         }
         *self.len.get_mut() = 0;
@@ -297,50 +241,39 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
 
     /// Bits set.
     pub fn count_ones(&self) -> u64 {
-        self.words
-            .iter()
-            .map(|w| u64::from(w.load(ORDER).count_ones()))
-            .sum()
+        self.table.count_ones()
     }
 
     /// The fraction of bits set.
     pub fn fill_ratio(&self) -> f64 {
-        self.count_ones() as f64 / self.num_bits as f64
+        self.table.fill_ratio()
     }
 
     /// As [`BloomFilter::estimate_count`].
     pub fn estimate_count(&self) -> f64 {
-        classic::estimate_count(
-            self.num_bits as f64,
-            f64::from(self.num_hashes),
-            self.count_ones() as f64,
-        )
+        self.table.estimate_count()
     }
 
-    /// [`classic::fpr`]`(m, len, k)`, as [`BloomFilter::expected_fpr`].
+    /// [`classic::fpr`](bloomlab_core::theory::classic::fpr)`(m, len, k)`,
+    /// as [`BloomFilter::expected_fpr`].
     pub fn expected_fpr(&self) -> f64 {
-        classic::fpr(
-            self.num_bits as f64,
-            self.len() as f64,
-            f64::from(self.num_hashes),
-        )
+        self.table.expected_fpr(self.len())
     }
 
     /// As [`BloomFilter::estimated_fpr`].
     pub fn estimated_fpr(&self) -> f64 {
-        classic::fpr_from_fill(self.fill_ratio(), f64::from(self.num_hashes))
+        self.table.estimated_fpr()
     }
 
     /// Bytes of the table.
     pub fn memory_bytes(&self) -> usize {
-        self.words.len() * 8
+        self.table.memory_bytes()
     }
 
     /// The plain filter with the same bits, hasher and count.
     pub fn into_bloom(self) -> BloomFilter<T, S> {
-        let words = self.words.into_iter().map(AtomicU64::into_inner).collect();
-        let len = self.len.into_inner();
-        BloomFilter::from_checked_parts(words, self.num_bits, self.num_hashes, len, self.hasher)
+        let table = self.table.map(AtomicU64::into_inner);
+        BloomFilter::from_table(table, self.len.into_inner(), self.hasher)
     }
 
     /// A plain copy of the filter as it stands (see
@@ -349,14 +282,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     where
         S: Clone,
     {
-        let words = self.words.iter().map(|w| w.load(ORDER)).collect();
-        BloomFilter::from_checked_parts(
-            words,
-            self.num_bits,
-            self.num_hashes,
-            self.len(),
-            self.hasher.clone(),
-        )
+        BloomFilter::from_table(self.table.snapshot(), self.len(), self.hasher.clone())
     }
 }
 
@@ -369,56 +295,46 @@ impl<T: ?Sized, S: BuildHasher + Clone> Clone for AtomicBloomFilter<T, S> {
 impl<T: ?Sized, S> fmt::Debug for AtomicBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AtomicBloomFilter")
-            .field("num_bits", &self.num_bits)
-            .field("num_hashes", &self.num_hashes)
+            .field("num_bits", &self.table.num_bits)
+            .field("num_hashes", &self.table.num_hashes)
             .field("len", &self.len.load(ORDER))
             .finish_non_exhaustive()
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> Filter for AtomicBloomFilter<T, S> {
-    fn len(&self) -> usize {
-        AtomicBloomFilter::len(self)
+impl<T: ?Sized, S: BuildHasher> HashMembership for AtomicBloomFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        AtomicBloomFilter::memory_bytes(self)
-    }
-
-    fn expected_fpr(&self) -> f64 {
-        AtomicBloomFilter::expected_fpr(self)
-    }
-
-    fn clear(&mut self) {
-        AtomicBloomFilter::clear(self);
-    }
-}
-
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for AtomicBloomFilter<T, S> {
-    /// Delegates to the inherent [`insert`](AtomicBloomFilter::insert), which
+    /// The inherent [`insert_hash`](AtomicBloomFilter::insert_hash), which
     /// needs only `&self`.
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        AtomicBloomFilter::insert(self, item)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        Ok(AtomicBloomFilter::insert_hash(self, hash))
     }
 
-    fn contains(&self, item: &T) -> bool {
-        AtomicBloomFilter::contains(self, item)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        AtomicBloomFilter::contains_hash(self, hash)
     }
 
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        AtomicBloomFilter::contains_batch(self, items)
+    fn lookup_lines(&self) -> usize {
+        self.table.num_hashes as usize
     }
 
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        AtomicBloomFilter::insert_batch(self, items)
+    /// Starts loading the `k` words of the item.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        self.table.prefetch(hash);
     }
 }
+
+bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+    for AtomicBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {
     /// An empty filter with the size, hash count and hasher of `other`,
@@ -428,13 +344,12 @@ impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        let words = bloomlab_core::alloc::zeroed_atomic_words(other.words.len())?;
-        Ok(Self::from_zeroed(
+        let words = bloomlab_core::alloc::zeroed_atomic_words(other.table.words.len())?;
+        let table = Table {
             words,
-            other.num_bits,
-            other.num_hashes,
-            other.hasher.clone(),
-        ))
+            ..other.table
+        };
+        Ok(Self::from_table(table, 0, other.hasher.clone()))
     }
 }
 
@@ -443,15 +358,9 @@ impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {
 /// during the comparison.
 impl<T: ?Sized, S: PartialEq> PartialEq for AtomicBloomFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.num_bits == other.num_bits
-            && self.num_hashes == other.num_hashes
-            && self.hasher == other.hasher
+        self.hasher == other.hasher
             && self.len.load(ORDER) == other.len.load(ORDER)
-            && self
-                .words
-                .iter()
-                .zip(&other.words)
-                .all(|(a, b)| a.load(ORDER) == b.load(ORDER))
+            && self.table == other.table
     }
 }
 
@@ -459,25 +368,6 @@ impl<T: ?Sized, S: PartialEq> PartialEq for AtomicBloomFilter<T, S> {
 impl<T: ?Sized, S: BuildHasher> From<AtomicBloomFilter<T, S>> for BloomFilter<T, S> {
     fn from(filter: AtomicBloomFilter<T, S>) -> Self {
         filter.into_bloom()
-    }
-}
-
-/// Inserts every item (an insert into an atomic filter cannot fail); through
-/// `&self`, other threads may insert meanwhile.
-impl<T: Hash, S: BuildHasher> Extend<T> for AtomicBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(&item));
-        }
-    }
-}
-
-/// As `Extend<T>`, from references: `filter.extend(&ids)`.
-impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for AtomicBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(item));
-        }
     }
 }
 

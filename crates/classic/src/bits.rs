@@ -6,65 +6,23 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::ops::BitOr;
 
-use bloomlab_core::batch::{self, Hashes, Step};
-use bloomlab_core::codec::Variant;
-use bloomlab_core::hash::{Positions, all_positions};
-use bloomlab_core::theory::classic;
-use bloomlab_core::{
-    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
-    Persist,
-};
+use bloomlab_core::by_hash;
+use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
+#[cfg(doc)]
+use bloomlab_core::{batch, theory::classic};
 
-use crate::builder::{Builder, check_hashes};
-use crate::codec;
+use crate::builder::Builder;
+use crate::codec::CLASSIC_TAG;
 use crate::error::{BuildError, MergeError};
-
-/// The word holding bit `bit`, and the bit's mask in it: bit i lives in
-/// `words[i / 64]` at `1 << (i % 64)`.
-#[inline]
-pub(crate) fn locate(bit: u64) -> (usize, u64) {
-    ((bit >> 6) as usize, 1 << (bit & 63))
-}
-
-/// Checks raw parts the way [`BloomFilter::from_words`] documents.
-pub(crate) fn check_parts(words: &[u64], num_bits: u64, num_hashes: u32) -> Result<(), BuildError> {
-    if num_bits == 0 {
-        return Err(ParamError::ZeroBits.into());
-    }
-    check_hashes(num_hashes)?;
-    let expected = num_bits.div_ceil(64);
-    if words.len() as u64 != expected {
-        return Err(BuildError::WordCount {
-            expected,
-            found: words.len() as u64,
-        });
-    }
-    let tail = num_bits % 64;
-    if tail != 0 && words.last().is_some_and(|&w| w >> tail != 0) {
-        return Err(BuildError::BitsBeyondEnd);
-    }
-    Ok(())
-}
-
-/// Maps a constructor's complaint about decoded parts to a decode error.
-pub(crate) fn invalid(e: BuildError) -> DecodeError {
-    DecodeError::InvalidParameters {
-        what: match e {
-            BuildError::Param(ParamError::ZeroBits) => "zero bits",
-            BuildError::Param(ParamError::ZeroHashes) => "zero hashes",
-            BuildError::Param(ParamError::TooManyHashes(_)) => "too many hashes",
-            BuildError::BitsBeyondEnd => "bits set beyond the table",
-            _ => "parameters do not fit the payload",
-        },
-    }
-}
+use crate::table::Table;
 
 /// The classic Bloom filter: `m` bits, `k` hash positions per item.
 ///
 /// Positions come from one 64-bit hash per item by enhanced double hashing
-/// ([`Positions`]), so a table may hold far more than 2^32 bits. An item is
-/// reported present when all its `k` bits are set, which never misses an
-/// inserted item and errs the other way at the rate
+/// ([`Positions`](bloomlab_core::hash::Positions)), so a table may hold far
+/// more than 2^32 bits. An item is reported present when all its `k` bits
+/// are set, which never misses an inserted item and errs the other way at
+/// the rate
 /// [`classic::fpr`]`(m, n, k) = (1 − e^{−kn/m})^k`.
 ///
 /// ```
@@ -122,9 +80,7 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
 /// ids.insert(&42u64);
 /// ```
 pub struct BloomFilter<T: ?Sized, S = DefaultHasher> {
-    words: Vec<u64>,
-    num_bits: u64,
-    num_hashes: u32,
+    table: Table<u64>,
     len: usize,
     hasher: S,
     /// The item type: only what it hashes to is stored.
@@ -133,24 +89,13 @@ pub struct BloomFilter<T: ?Sized, S = DefaultHasher> {
 
 impl<T: ?Sized, S: Clone> Clone for BloomFilter<T, S> {
     fn clone(&self) -> Self {
-        Self {
-            words: self.words.clone(),
-            num_bits: self.num_bits,
-            num_hashes: self.num_hashes,
-            len: self.len,
-            hasher: self.hasher.clone(),
-            item: PhantomData,
-        }
+        Self::from_table(self.table.clone(), self.len, self.hasher.clone())
     }
 }
 
 impl<T: ?Sized, S: PartialEq> PartialEq for BloomFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.words == other.words
-            && self.num_bits == other.num_bits
-            && self.num_hashes == other.num_hashes
-            && self.len == other.len
-            && self.hasher == other.hasher
+        self.table == other.table && self.len == other.len && self.hasher == other.hasher
     }
 }
 
@@ -191,14 +136,7 @@ impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// The filter in the binary format of [`bloomlab_core::codec`], hash key
     /// included (see [`crate::codec`] for the fields).
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(
-            Variant::Classic,
-            self.hasher.key(),
-            self.num_bits,
-            self.num_hashes,
-            self.len,
-            self.words.iter().copied(),
-        )
+        self.table.encode(CLASSIC_TAG, self.hasher.key(), self.len)
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -208,25 +146,25 @@ impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// A [`DecodeError`] for any bad input; parameters that do not fit the
     /// payload are [`DecodeError::InvalidParameters`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let s = codec::decode(bytes, Variant::Classic, |bits| Some(bits.div_ceil(64)))?;
-        Self::from_words(
-            s.words,
-            s.size,
-            s.num_hashes,
-            s.len,
-            DefaultHasher::from_key(s.key),
-        )
-        .map_err(invalid)
+        let (table, len, key) = Table::decode(bytes, CLASSIC_TAG)?;
+        Ok(Self::from_table(table, len, DefaultHasher::from_key(key)))
     }
 }
 
-impl<T: ?Sized> Persist for BloomFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        BloomFilter::to_bytes(self)
+impl<T: ?Sized, S> BloomFilter<T, S> {
+    /// The filter of a checked table.
+    pub(crate) fn from_table(table: Table<u64>, len: usize, hasher: S) -> Self {
+        Self {
+            table,
+            len,
+            hasher,
+            item: PhantomData,
+        }
     }
 
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        BloomFilter::from_bytes(bytes)
+    /// Takes the filter apart: table, len, hasher.
+    pub(crate) fn into_parts(self) -> (Table<u64>, usize, S) {
+        (self.table, self.len, self.hasher)
     }
 }
 
@@ -247,25 +185,18 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
         len: usize,
         hasher: S,
     ) -> Result<Self, BuildError> {
-        check_parts(&words, num_bits, num_hashes)?;
-        Ok(Self {
-            words,
-            num_bits,
-            num_hashes,
-            len,
-            hasher,
-            item: PhantomData,
-        })
+        let table = Table::new(words, num_bits, num_hashes)?;
+        Ok(Self::from_table(table, len, hasher))
     }
 
     /// `m`, the bits in the table, exactly as sized.
     pub fn num_bits(&self) -> u64 {
-        self.num_bits
+        self.table.num_bits
     }
 
     /// `k`, the positions set per item.
     pub fn num_hashes(&self) -> u32 {
-        self.num_hashes
+        self.table.num_hashes
     }
 
     /// The hasher items go through.
@@ -275,7 +206,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
 
     /// The words of the table: bit i in `words[i / 64]` at `1 << (i % 64)`.
     pub fn as_words(&self) -> &[u64] {
-        &self.words
+        &self.table.words
     }
 
     /// Adds `item`; `true` if it was not reported present before.
@@ -283,7 +214,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         T: Hash,
     {
-        Ok(self.insert_hash(self.hasher.hash_one(item)))
+        by_hash::insert(self, item)
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was.
@@ -291,29 +222,19 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.contains_hash(self.hasher.hash_one(item))
+        by_hash::contains(self, item)
     }
 
     /// Adds the item whose hash (by [`hasher`](Self::hasher)) is `hash`;
     /// `true` if one of its bits was unset.
     pub fn insert_hash(&mut self, hash: u64) -> bool {
-        let mut new = false;
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
-            let (i, mask) = locate(bit);
-            let word = &mut self.words[i];
-            new |= *word & mask == 0;
-            *word |= mask;
-        }
         self.len = self.len.saturating_add(1);
-        new
+        self.table.insert_hash(hash)
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
     pub fn contains_hash(&self, hash: u64) -> bool {
-        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
-            let (i, mask) = locate(bit);
-            self.words[i] & mask != 0
-        })
+        self.table.contains_hash(hash)
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
@@ -337,13 +258,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
+        by_hash::contains_batch(self, items)
     }
 
     /// Inserts every item of `items` in order, as [`insert`](Self::insert)
@@ -353,31 +268,12 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         T: Hash + Sized,
     {
-        let mut new = 0;
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(
-                &hashes,
-                batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
-                    Step::Probe => new += usize::from(self.insert_hash(hash)),
-                },
-            );
-        }
-        Ok(new)
-    }
-
-    /// Starts loading the words of the item whose hash is `hash`.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        for bit in Positions::new(hash, self.num_bits).take(self.num_hashes as usize) {
-            batch::prefetch(&self.words[locate(bit).0]);
-        }
+        by_hash::insert_batch(self, items)
     }
 
     /// Inserts made (every call to `insert`, including repeats and items
-    /// already reported present), as [`Filter::len`] counts them.
+    /// already reported present), as
+    /// [`Filter::len`](bloomlab_core::Filter::len) counts them.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -389,39 +285,31 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
 
     /// Unsets every bit; keeps the size and the hasher.
     pub fn clear(&mut self) {
-        self.words.fill(0);
+        self.table.words.fill(0);
         self.len = 0;
     }
 
     /// Bits set.
     pub fn count_ones(&self) -> u64 {
-        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+        self.table.count_ones()
     }
 
     /// The fraction of bits set.
     pub fn fill_ratio(&self) -> f64 {
-        self.count_ones() as f64 / self.num_bits as f64
+        self.table.fill_ratio()
     }
 
     /// The number of distinct items the set bits suggest,
     /// [`classic::estimate_count`]: `−(m/k) ln(1 − X/m)` for `X` bits set
     /// (Swamidass and Baldi 2007). Infinite when every bit is set.
     pub fn estimate_count(&self) -> f64 {
-        classic::estimate_count(
-            self.num_bits as f64,
-            f64::from(self.num_hashes),
-            self.count_ones() as f64,
-        )
+        self.table.estimate_count()
     }
 
     /// [`classic::fpr`]`(m, len, k)`: the rate theory predicts after
     /// [`len`](Self::len) distinct inserts.
     pub fn expected_fpr(&self) -> f64 {
-        classic::fpr(
-            self.num_bits as f64,
-            self.len as f64,
-            f64::from(self.num_hashes),
-        )
+        self.table.expected_fpr(self.len)
     }
 
     /// The rate of a probe against the table as it stands,
@@ -430,34 +318,12 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     /// every way the items could have fallen, this is the rate of these
     /// items' table.
     pub fn estimated_fpr(&self) -> f64 {
-        classic::fpr_from_fill(self.fill_ratio(), f64::from(self.num_hashes))
+        self.table.estimated_fpr()
     }
 
     /// Bytes of the table.
     pub fn memory_bytes(&self) -> usize {
-        self.words.len() * 8
-    }
-
-    fn check_compatible(&self, other: &Self) -> Result<(), MergeError>
-    where
-        S: PartialEq,
-    {
-        if self.num_bits != other.num_bits {
-            return Err(MergeError::NumBits {
-                ours: self.num_bits,
-                theirs: other.num_bits,
-            });
-        }
-        if self.num_hashes != other.num_hashes {
-            return Err(MergeError::NumHashes {
-                ours: self.num_hashes,
-                theirs: other.num_hashes,
-            });
-        }
-        if self.hasher != other.hasher {
-            return Err(MergeError::Hasher);
-        }
-        Ok(())
+        self.table.memory_bytes()
     }
 
     /// Makes this filter hold every item of `other` too: the bitwise OR.
@@ -476,10 +342,8 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         S: PartialEq,
     {
-        self.check_compatible(other)?;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a |= b;
-        }
+        self.table
+            .merge(&other.table, self.hasher == other.hasher, |a, b| *a |= b)?;
         self.len = self.len.saturating_add(other.len);
         Ok(())
     }
@@ -496,96 +360,54 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     where
         S: PartialEq,
     {
-        self.check_compatible(other)?;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            *a &= b;
-        }
+        self.table
+            .merge(&other.table, self.hasher == other.hasher, |a, b| *a &= b)?;
         self.len = self.len.min(other.len);
         Ok(())
-    }
-
-    /// Puts checked parts back together (they came from a filter).
-    pub(crate) fn from_checked_parts(
-        words: Vec<u64>,
-        num_bits: u64,
-        num_hashes: u32,
-        len: usize,
-        hasher: S,
-    ) -> Self {
-        debug_assert!(check_parts(&words, num_bits, num_hashes).is_ok());
-        Self {
-            words,
-            num_bits,
-            num_hashes,
-            len,
-            hasher,
-            item: PhantomData,
-        }
-    }
-
-    /// Takes the parts apart: words, bits, hashes, len, hasher.
-    pub(crate) fn into_parts(self) -> (Vec<u64>, u64, u32, usize, S) {
-        (
-            self.words,
-            self.num_bits,
-            self.num_hashes,
-            self.len,
-            self.hasher,
-        )
     }
 }
 
 impl<T: ?Sized, S> fmt::Debug for BloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BloomFilter")
-            .field("num_bits", &self.num_bits)
-            .field("num_hashes", &self.num_hashes)
+            .field("num_bits", &self.table.num_bits)
+            .field("num_hashes", &self.table.num_hashes)
             .field("len", &self.len)
             .finish_non_exhaustive()
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> Filter for BloomFilter<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized, S: BuildHasher> HashMembership for BloomFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        BloomFilter::memory_bytes(self)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        Ok(BloomFilter::insert_hash(self, hash))
     }
 
-    fn expected_fpr(&self) -> f64 {
-        BloomFilter::expected_fpr(self)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        BloomFilter::contains_hash(self, hash)
     }
 
-    fn clear(&mut self) {
-        BloomFilter::clear(self);
+    fn lookup_lines(&self) -> usize {
+        self.table.num_hashes as usize
+    }
+
+    /// Starts loading the `k` words of the item.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        self.table.prefetch(hash);
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BloomFilter<T, S> {
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        BloomFilter::insert(self, item)
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        BloomFilter::contains(self, item)
-    }
-
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        BloomFilter::contains_batch(self, items)
-    }
-
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        BloomFilter::insert_batch(self, items)
-    }
-}
+bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+    for BloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same size, hash
@@ -611,14 +433,12 @@ impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        let words = bloomlab_core::alloc::zeroed_words(other.words.len())?;
-        Ok(Self::from_checked_parts(
+        let words = bloomlab_core::alloc::zeroed_words(other.table.words.len())?;
+        let table = Table {
             words,
-            other.num_bits,
-            other.num_hashes,
-            0,
-            other.hasher.clone(),
-        ))
+            ..other.table
+        };
+        Ok(Self::from_table(table, 0, other.hasher.clone()))
     }
 }
 
@@ -638,28 +458,11 @@ impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<T, S>>
     }
 }
 
-/// Inserts every item (an insert into a classic filter cannot fail), so
-/// `filter.extend(&ids)` fills it.
-impl<T: Hash, S: BuildHasher> Extend<T> for BloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(&item));
-        }
-    }
-}
-
-/// As `Extend<T>`, from references: `filter.extend(&ids)`.
-impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for BloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(item));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomlab_core::hash::Positions;
+    use bloomlab_core::{DefaultHasher, ParamError};
 
     #[test]
     fn bit_layout_follows_positions() {

@@ -6,20 +6,19 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::ops::BitOr;
 
-use bloomlab_core::batch::{self, Hashes, Step};
-use bloomlab_core::codec::Variant;
+use bloomlab_core::batch;
+use bloomlab_core::by_hash;
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
 use bloomlab_core::{
-    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
-    Persist,
+    DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
 };
 
-use crate::bits::invalid;
 use crate::builder::{BlockedBuilder, check_hashes};
-use crate::codec;
+use crate::codec::{self, BLOCKED_TAG};
 use crate::error::{BuildError, MergeError};
 use crate::sizing::BLOCK_BITS;
+use crate::table::invalid;
 
 /// Words in one block.
 const BLOCK_WORDS: usize = (BLOCK_BITS / 64) as usize;
@@ -31,6 +30,13 @@ const LOG2_BLOCK_BITS: u32 = BLOCK_BITS.trailing_zeros();
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
 struct Block([u64; BLOCK_WORDS]);
+
+impl Block {
+    /// Bits set in the block.
+    fn ones(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
 
 /// Positions per mixed word: `64 / 9`, the rest of the word is dropped.
 const PER_WORD: u32 = 64 / LOG2_BLOCK_BITS;
@@ -147,7 +153,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     /// [`crate::codec`] for the fields).
     pub fn to_bytes(&self) -> Vec<u8> {
         codec::encode(
-            Variant::Blocked,
+            BLOCKED_TAG,
             self.hasher.key(),
             self.blocks.len() as u64,
             self.num_hashes,
@@ -162,7 +168,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     ///
     /// A [`DecodeError`] for any bad input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let s = codec::decode(bytes, Variant::Blocked, |blocks| {
+        let s = codec::decode(bytes, BLOCKED_TAG, |blocks| {
             blocks.checked_mul(BLOCK_WORDS as u64)
         })?;
         if s.size == 0 {
@@ -185,16 +191,6 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
             hasher: DefaultHasher::from_key(s.key),
             item: PhantomData,
         })
-    }
-}
-
-impl<T: ?Sized> Persist for BlockedBloomFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        BlockedBloomFilter::to_bytes(self)
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        BlockedBloomFilter::from_bytes(bytes)
     }
 }
 
@@ -299,7 +295,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         T: Hash,
     {
-        Ok(self.insert_hash(self.hasher.hash_one(item)))
+        by_hash::insert(self, item)
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was.
@@ -307,7 +303,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.contains_hash(self.hasher.hash_one(item))
+        by_hash::contains(self, item)
     }
 
     #[inline]
@@ -364,13 +360,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), 1),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
+        by_hash::contains_batch(self, items)
     }
 
     /// Inserts every item of `items` in order, as [`insert`](Self::insert)
@@ -380,28 +370,11 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         T: Hash + Sized,
     {
-        let mut new = 0;
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(
-                &hashes,
-                batch::ahead(self.memory_bytes(), 1),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
-                    Step::Probe => new += usize::from(self.insert_hash(hash)),
-                },
-            );
-        }
-        Ok(new)
+        by_hash::insert_batch(self, items)
     }
 
-    /// Starts loading the block of `hash` into the cache.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        batch::prefetch(&self.blocks[self.block_of(hash)].0[0]);
-    }
-
-    /// Inserts made, repeats included, as [`Filter::len`] counts them.
+    /// Inserts made, repeats included, as
+    /// [`Filter::len`](bloomlab_core::Filter::len) counts them.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -419,11 +392,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
 
     /// Bits set.
     pub fn count_ones(&self) -> u64 {
-        self.blocks
-            .iter()
-            .flat_map(|b| b.0)
-            .map(|w| u64::from(w.count_ones()))
-            .sum()
+        self.blocks.iter().map(|b| u64::from(b.ones())).sum()
     }
 
     /// The fraction of bits set.
@@ -439,10 +408,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
         self.blocks
             .iter()
-            .map(|block| {
-                let ones: u32 = block.0.iter().map(|w| w.count_ones()).sum();
-                classic::estimate_count(b, k, f64::from(ones))
-            })
+            .map(|block| classic::estimate_count(b, k, f64::from(block.ones())))
             .sum()
     }
 
@@ -472,10 +438,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         let total: f64 = self
             .blocks
             .iter()
-            .map(|block| {
-                let ones: u32 = block.0.iter().map(|w| w.count_ones()).sum();
-                (f64::from(ones) / f64::from(BLOCK_BITS)).powi(k)
-            })
+            .map(|block| (f64::from(block.ones()) / f64::from(BLOCK_BITS)).powi(k))
             .sum();
         total / self.blocks.len() as f64
     }
@@ -485,24 +448,17 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         self.blocks.len() * size_of::<Block>()
     }
 
-    fn check_compatible(&self, other: &Self) -> Result<(), MergeError>
+    /// Combines `other`'s words into these with `op`, if the two filters
+    /// have the same blocks, `k` and hasher.
+    fn merge(&mut self, other: &Self, op: impl Fn(&mut u64, u64)) -> Result<(), MergeError>
     where
         S: PartialEq,
     {
-        if self.blocks.len() != other.blocks.len() {
-            return Err(MergeError::NumBits {
-                ours: self.num_bits(),
-                theirs: other.num_bits(),
-            });
-        }
-        if self.num_hashes != other.num_hashes {
-            return Err(MergeError::NumHashes {
-                ours: self.num_hashes,
-                theirs: other.num_hashes,
-            });
-        }
-        if self.hasher != other.hasher {
-            return Err(MergeError::Hasher);
+        let shape = |f: &Self| (f.num_bits(), f.num_hashes);
+        MergeError::check(shape(self), shape(other), self.hasher == other.hasher)?;
+        let theirs = other.blocks.iter().flat_map(|b| b.0);
+        for (a, b) in self.blocks.iter_mut().flat_map(|b| &mut b.0).zip(theirs) {
+            op(a, b);
         }
         Ok(())
     }
@@ -518,12 +474,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         S: PartialEq,
     {
-        self.check_compatible(other)?;
-        for (a, b) in self.blocks.iter_mut().zip(&other.blocks) {
-            for (x, y) in a.0.iter_mut().zip(b.0) {
-                *x |= y;
-            }
-        }
+        self.merge(other, |a, b| *a |= b)?;
         self.len = self.len.saturating_add(other.len);
         Ok(())
     }
@@ -538,12 +489,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     where
         S: PartialEq,
     {
-        self.check_compatible(other)?;
-        for (a, b) in self.blocks.iter_mut().zip(&other.blocks) {
-            for (x, y) in a.0.iter_mut().zip(b.0) {
-                *x &= y;
-            }
-        }
+        self.merge(other, |a, b| *a &= b)?;
         self.len = self.len.min(other.len);
         Ok(())
     }
@@ -559,47 +505,37 @@ impl<T: ?Sized, S> fmt::Debug for BlockedBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> Filter for BlockedBloomFilter<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized, S: BuildHasher> HashMembership for BlockedBloomFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        BlockedBloomFilter::memory_bytes(self)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        Ok(BlockedBloomFilter::insert_hash(self, hash))
     }
 
-    fn expected_fpr(&self) -> f64 {
-        BlockedBloomFilter::expected_fpr(self)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        BlockedBloomFilter::contains_hash(self, hash)
     }
 
-    fn clear(&mut self) {
-        BlockedBloomFilter::clear(self);
+    fn lookup_lines(&self) -> usize {
+        1
+    }
+
+    /// Starts loading the item's block.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        batch::prefetch(&self.blocks[self.block_of(hash)].0[0]);
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for BlockedBloomFilter<T, S> {
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        BlockedBloomFilter::insert(self, item)
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        BlockedBloomFilter::contains(self, item)
-    }
-
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        BlockedBloomFilter::contains_batch(self, items)
-    }
-
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        BlockedBloomFilter::insert_batch(self, items)
-    }
-}
+bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+    for BlockedBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same blocks, hash
@@ -626,24 +562,6 @@ impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<T,
         let mut merged = self.clone();
         merged.union(other)?;
         Ok(merged)
-    }
-}
-
-/// Inserts every item (an insert into a blocked filter cannot fail).
-impl<T: Hash, S: BuildHasher> Extend<T> for BlockedBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(&item));
-        }
-    }
-}
-
-/// As `Extend<T>`, from references: `filter.extend(&ids)`.
-impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for BlockedBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(item));
-        }
     }
 }
 

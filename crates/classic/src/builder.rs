@@ -13,6 +13,7 @@ use crate::bits::BloomFilter;
 use crate::blocked::BlockedBloomFilter;
 use crate::error::BuildError;
 use crate::sizing::{self, BLOCK_BITS, DEFAULT_MAX_BYTES};
+use crate::table::Table;
 
 /// How the table is sized.
 #[derive(Debug, Clone, Copy)]
@@ -339,11 +340,11 @@ impl<T: ?Sized, S: BuildHasher> AtomicBuilder<T, S> {
         // Zeroed atomics straight from the allocator: converting a zeroed
         // `Vec<u64>` would write, and so commit, every page of the table.
         let words = bloomlab_core::alloc::zeroed_atomic_words(words)?;
-        Ok(AtomicBloomFilter::from_zeroed(
+        let table = Table {
             words,
-            bits,
-            hashes,
-            spec.hasher,
-        ))
+            num_bits: bits,
+            num_hashes: hashes,
+        };
+        Ok(AtomicBloomFilter::from_table(table, 0, spec.hasher))
     }
 }

@@ -1,12 +1,23 @@
 //! The stored forms of the three filters, inside [`Envelope`].
 //!
-//! | variant | parameters (little-endian) | payload |
+//! | tag | parameters (little-endian) | payload |
 //! |---|---|---|
-//! | [`Variant::Classic`], [`Variant::Atomic`] | `num_bits: u64`, `num_hashes: u32`, `len: u64` | `ceil(num_bits / 64)` words, little-endian |
-//! | [`Variant::Blocked`] | `num_blocks: u64`, `num_hashes: u32`, `len: u64` | `8 · num_blocks` words, little-endian |
+//! | [`CLASSIC_TAG`], [`ATOMIC_TAG`] | `num_bits: u64`, `num_hashes: u32`, `len: u64` | `ceil(num_bits / 64)` words, little-endian |
+//! | [`BLOCKED_TAG`] | `num_blocks: u64`, `num_hashes: u32`, `len: u64` | `8 · num_blocks` words, little-endian |
 
-use bloomlab_core::DecodeError;
-use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::{DecodeError, Tag};
+
+/// The envelope tag of a [`BloomFilter`](crate::BloomFilter).
+pub const CLASSIC_TAG: Tag = Tag::new(1, "BloomFilter");
+
+/// The envelope tag of a [`BlockedBloomFilter`](crate::BlockedBloomFilter).
+pub const BLOCKED_TAG: Tag = Tag::new(2, "BlockedBloomFilter");
+
+/// The envelope tag of an [`AtomicBloomFilter`](crate::AtomicBloomFilter):
+/// its fields are those of a [`BloomFilter`](crate::BloomFilter), and the
+/// tag says which type wrote them.
+pub const ATOMIC_TAG: Tag = Tag::new(3, "AtomicBloomFilter");
 
 /// The fields every variant stores.
 pub(crate) struct Stored {
@@ -20,7 +31,7 @@ pub(crate) struct Stored {
 }
 
 pub(crate) fn encode(
-    variant: Variant,
+    tag: Tag,
     key: [u64; 2],
     size: u64,
     num_hashes: u32,
@@ -37,7 +48,7 @@ pub(crate) fn encode(
         payload.extend_from_slice(&w.to_le_bytes());
     }
     Envelope {
-        variant,
+        tag,
         key,
         params,
         payload,
@@ -50,10 +61,10 @@ pub(crate) fn encode(
 /// constructor still checks the values.
 pub(crate) fn decode(
     bytes: &[u8],
-    variant: Variant,
+    tag: Tag,
     words_for: impl Fn(u64) -> Option<u64>,
 ) -> Result<Stored, DecodeError> {
-    let env = Envelope::decode(bytes, variant)?;
+    let env = Envelope::decode(bytes, tag)?;
     let mut params = Reader::new(&env.params);
     let size = params.u64()?;
     let num_hashes = params.u32()?;

@@ -110,3 +110,31 @@ impl fmt::Display for MergeError {
 }
 
 impl std::error::Error for MergeError {}
+
+impl MergeError {
+    /// Why two filters of `(bits, k)` `ours` and `theirs`, whose hashers
+    /// are `same_hasher`, cannot merge: the first of their sizes, their `k`
+    /// and their hashers that differs.
+    pub(crate) fn check(
+        ours: (u64, u32),
+        theirs: (u64, u32),
+        same_hasher: bool,
+    ) -> Result<(), MergeError> {
+        if ours.0 != theirs.0 {
+            return Err(MergeError::NumBits {
+                ours: ours.0,
+                theirs: theirs.0,
+            });
+        }
+        if ours.1 != theirs.1 {
+            return Err(MergeError::NumHashes {
+                ours: ours.1,
+                theirs: theirs.1,
+            });
+        }
+        if !same_hasher {
+            return Err(MergeError::Hasher);
+        }
+        Ok(())
+    }
+}

@@ -1,5 +1,6 @@
-//! The classic Bloom filter (Bloom 1970), a cache-blocked one, and one that
-//! many threads share.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Contents
 //!
 //! - [`BloomFilter`] keeps `m` bits and sets `k` of them per item, chosen
 //!   from one keyed 64-bit hash by enhanced double hashing. It never reports
@@ -12,33 +13,16 @@
 //! - [`AtomicBloomFilter`] is a `BloomFilter` whose inserts take `&self`,
 //!   for threads that share one filter without a lock.
 //!
-//! All three implement [`Membership`] and
-//! [`Persist`], are built by a builder that takes a
-//! seed or a hasher and a memory cap, and fail with a [`BuildError`] on any
-//! size they cannot honour.
+//! All three implement [`Membership`] (from their [`HashMembership`]
+//! operations) and [`Persist`] (under the envelope tags [`CLASSIC_TAG`],
+//! [`BLOCKED_TAG`] and [`ATOMIC_TAG`]), are built by a builder that takes
+//! a seed or a hasher and a memory cap, and fail with a [`BuildError`] on
+//! any size they cannot honour.
 //!
-//! # Example
+//! ## The blocked filter
 //!
-//! A filter for 10,000 items at 1% takes 9.59 bits per item (the optimum for
-//! a Bloom filter is `−log2(0.01) / ln 2 = 9.585`; the lower bound for any
-//! filter is 6.64), and measures close to 1%:
-//!
-//! ```
-//! use bloomlab_classic::BloomFilter;
-//!
-//! let mut f = BloomFilter::builder(10_000, 0.01).seed(42).build().unwrap();
-//! f.extend(0..10_000u64); // an insert into a classic filter cannot fail
-//! assert_eq!(f.num_hashes(), 7);
-//! assert_eq!(f.num_bits(), 95_936); // 9.59 bits per item
-//! assert!((f.expected_fpr() - 0.0100).abs() < 0.0001);
-//!
-//! assert!((0..10_000u64).all(|i| f.contains(&i))); // no false negatives
-//! let false_positives = (10_000..110_000u64).filter(|i| f.contains(i)).count();
-//! assert_eq!(false_positives, 1_034); // 1.03% of 100,000 probes
-//! ```
-//!
-//! The blocked filter for the same load needs 9.93 bits per item and
-//! measures the rate its exact formula gives:
+//! The blocked filter for the same 10,000 items at 1% needs 9.93 bits per
+//! item and measures the rate its exact formula gives:
 //!
 //! ```
 //! use bloomlab_classic::BlockedBloomFilter;
@@ -62,6 +46,7 @@ mod error;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod sizing;
+mod table;
 
 pub use atomic::AtomicBloomFilter;
 pub use bits::BloomFilter;
@@ -69,9 +54,10 @@ pub use blocked::BlockedBloomFilter;
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-classic alone can name them.
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
-    Persist,
+    DecodeError, DefaultHasher, Filter, HashMembership, InsertBatchError, InsertError, Membership,
+    ParamError, Persist, Tag,
 };
 pub use builder::{AtomicBuilder, BlockedBuilder, Builder};
+pub use codec::{ATOMIC_TAG, BLOCKED_TAG, CLASSIC_TAG};
 pub use error::{BuildError, MergeError};
 pub use sizing::BLOCK_BITS;

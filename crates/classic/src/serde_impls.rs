@@ -2,45 +2,8 @@
 //! the bytes of its binary envelope, key included, and deserializing checks
 //! them as `from_bytes` does (see `bloomlab_core::serde_envelope`).
 
-use bloomlab_core::DefaultHasher;
-
-use bloomlab_core::serde_envelope::{deserialize, serialize};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
 
-impl<T: ?Sized> Serialize for BloomFilter<T, DefaultHasher> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize(self, serializer)
-    }
-}
-
-impl<'de, T: ?Sized> Deserialize<'de> for BloomFilter<T, DefaultHasher> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize(deserializer)
-    }
-}
-
-impl<T: ?Sized> Serialize for BlockedBloomFilter<T, DefaultHasher> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize(self, serializer)
-    }
-}
-
-impl<'de, T: ?Sized> Deserialize<'de> for BlockedBloomFilter<T, DefaultHasher> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize(deserializer)
-    }
-}
-
-impl<T: ?Sized> Serialize for AtomicBloomFilter<T, DefaultHasher> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize(self, serializer)
-    }
-}
-
-impl<'de, T: ?Sized> Deserialize<'de> for AtomicBloomFilter<T, DefaultHasher> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize(deserializer)
-    }
-}
+bloomlab_core::impl_filter!(Serde for BloomFilter<T, S>);
+bloomlab_core::impl_filter!(Serde for BlockedBloomFilter<T, S>);
+bloomlab_core::impl_filter!(Serde for AtomicBloomFilter<T, S>);

@@ -1,16 +1,15 @@
 //! AtomicBloomFilter: conformance, concurrent inserts, conversions, and the
 //! stored bytes.
 
-use bloomlab_classic::{AtomicBloomFilter, BloomFilter};
-use bloomlab_core::codec::{Envelope, Variant, Writer};
+use bloomlab_classic::{ATOMIC_TAG, AtomicBloomFilter, BloomFilter, CLASSIC_TAG};
+use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::{DecodeError, Filter, Membership};
 use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::{batch, conformance, item_methods};
 
 #[test]
 fn conformance() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
-        AtomicBloomFilter::builder(n, p).seed(seed).build().unwrap()
-    });
+    conformance::run(|n, p, seed| AtomicBloomFilter::builder(n, p).seed(seed).build());
 }
 
 #[test]
@@ -48,9 +47,7 @@ fn two_threads_lose_no_insert() {
 fn conversions_keep_every_answer() {
     let keys = members(4, 5_000);
     let mut plain = BloomFilter::builder(10_000, 0.01).seed(5).build().unwrap();
-    for k in &keys {
-        plain.insert(k).unwrap();
-    }
+    plain.insert_all(&keys).unwrap();
     let atomic = AtomicBloomFilter::from(plain.clone());
     assert_eq!(atomic.len(), plain.len());
     assert_eq!(atomic.num_bits(), plain.num_bits());
@@ -74,18 +71,13 @@ fn conversions_keep_every_answer() {
 
 #[test]
 fn trait_insert_delegates() {
-    let mut a = AtomicBloomFilter::builder(1_000, 0.01)
-        .seed(8)
-        .build()
-        .unwrap();
-    let b = a.clone();
-    for k in members(9, 500) {
-        assert_eq!(Membership::insert(&mut a, &k), b.insert(&k));
-    }
-    assert_eq!(a.to_bloom(), b.to_bloom());
-    assert_eq!(Filter::len(&a), 500);
-    Filter::clear(&mut a);
-    assert!(a.is_empty() && a.count_ones() == 0);
+    let start = AtomicBloomFilter::builder(1_000, 0.01).seed(8).build();
+    let methods = item_methods!(AtomicBloomFilter<u64>);
+    let keys = members(9, 500);
+    let mut b = batch::assert_trait_methods_agree(&start.unwrap(), &methods, &keys, &[]);
+    assert_eq!(Filter::len(&b), 500);
+    Filter::clear(&mut b);
+    assert!(b.is_empty() && b.count_ones() == 0);
 }
 
 #[test]
@@ -116,8 +108,8 @@ fn stored_bytes_are_pinned_and_match_the_classic_payload() {
     .concat();
     assert_eq!(hex, want);
     // The same fields as the classic filter's encoding, under another tag.
-    let plain = Envelope::decode(&f.to_bloom().to_bytes(), Variant::Classic).unwrap();
-    let atomic = Envelope::decode(&bytes, Variant::Atomic).unwrap();
+    let plain = Envelope::decode(&f.to_bloom().to_bytes(), CLASSIC_TAG).unwrap();
+    let atomic = Envelope::decode(&bytes, ATOMIC_TAG).unwrap();
     assert_eq!(
         (plain.params, plain.payload),
         (atomic.params, atomic.payload)
@@ -141,7 +133,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
         (100, 65, 16),
     ] {
         let bytes = Envelope {
-            variant: Variant::Atomic,
+            tag: ATOMIC_TAG,
             key: [1, 2],
             params: Writer::new().u64(bits).u32(hashes).u64(0).finish(),
             payload: payload[..len].to_vec(),

@@ -2,6 +2,7 @@
 
 use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
+use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
 
 fn classic(n: usize, p: f64) -> Result<BloomFilter<u64>, BuildError> {
     BloomFilter::builder(n, p).seed(1).build()
@@ -43,36 +44,16 @@ fn exact(size: u64, k: u32) -> [Option<BuildError>; 3] {
     ]
 }
 
-fn all_invalid_fpr(p: f64) -> bool {
-    sized(1_000, p)
-        .iter()
-        .all(|e| matches!(e, Some(BuildError::Param(ParamError::InvalidFpr(_)))))
-}
-
 #[test]
-fn fpr_zero() {
-    assert!(all_invalid_fpr(0.0));
-}
-
-#[test]
-fn fpr_one() {
-    assert!(all_invalid_fpr(1.0));
-}
-
-#[test]
-fn fpr_negative() {
-    assert!(all_invalid_fpr(-0.01));
-}
-
-#[test]
-fn fpr_nan() {
-    assert!(all_invalid_fpr(f64::NAN));
-}
-
-#[test]
-fn fpr_infinite() {
-    assert!(all_invalid_fpr(f64::INFINITY));
-    assert!(all_invalid_fpr(f64::NEG_INFINITY));
+fn fpr_zero_one_negative_nan_infinite() {
+    for p in INVALID_FPRS {
+        for e in sized(1_000, p) {
+            assert!(
+                matches!(&e, Some(BuildError::Param(e)) if refuses_fpr(e, p)),
+                "{p}: {e:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -1,21 +1,17 @@
 //! BlockedBloomFilter: conformance, merging, the count estimate, and the
 //! stored bytes.
 
-use bloomlab_classic::{BlockedBloomFilter, MergeError};
-use bloomlab_core::codec::{Envelope, Variant, Writer};
+use bloomlab_classic::{BLOCKED_TAG, BlockedBloomFilter, MergeError};
+use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::theory::blocked;
-use bloomlab_core::{DecodeError, DefaultHasher, Filter, Membership};
+use bloomlab_core::{DecodeError, DefaultHasher, Membership};
 use bloomlab_testkit::keys::members;
+use bloomlab_testkit::{batch, conformance, item_methods, merge};
 use std::hash::BuildHasher;
 
 #[test]
 fn conformance() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
-        BlockedBloomFilter::builder(n, p)
-            .seed(seed)
-            .build()
-            .unwrap()
-    });
+    conformance::run(|n, p, seed| BlockedBloomFilter::builder(n, p).seed(seed).build());
 }
 
 fn seeded(blocks: u64, hashes: u32, seed: u64, keys: &[u64]) -> BlockedBloomFilter<u64> {
@@ -23,9 +19,7 @@ fn seeded(blocks: u64, hashes: u32, seed: u64, keys: &[u64]) -> BlockedBloomFilt
         .seed(seed)
         .build()
         .unwrap();
-    for k in keys {
-        f.insert(k).unwrap();
-    }
+    f.insert_all(keys).unwrap();
     f
 }
 
@@ -80,28 +74,19 @@ fn union_equals_inserting_both_and_intersect_keeps_common_items() {
 #[test]
 fn merging_mismatched_filters_fails_and_changes_nothing() {
     let keys = members(5, 100);
-    let a = seeded(10, 4, 1, &keys);
+    let bits = MergeError::NumBits {
+        ours: 5_120,
+        theirs: 5_632,
+    };
+    let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
     let cases = [
-        (
-            seeded(11, 4, 1, &keys),
-            MergeError::NumBits {
-                ours: 5_120,
-                theirs: 5_632,
-            },
-        ),
-        (
-            seeded(10, 5, 1, &keys),
-            MergeError::NumHashes { ours: 4, theirs: 5 },
-        ),
-        (seeded(10, 4, 2, &keys), MergeError::Hasher),
+        (11, 4, 1, bits),
+        (10, 5, 1, hashes),
+        (10, 4, 2, MergeError::Hasher),
     ];
-    for (other, err) in cases {
-        let mut x = a.clone();
-        assert_eq!(x.union(&other), Err(err));
-        assert_eq!(x, a);
-        assert_eq!(x.intersect(&other), Err(err));
-        assert_eq!(x, a);
-    }
+    let cases = cases.map(|(blocks, k, seed, e)| (seeded(blocks, k, seed, &keys), e));
+    let merges = [BlockedBloomFilter::union, BlockedBloomFilter::intersect];
+    merge::assert_mismatches_refused(&seeded(10, 4, 1, &keys), cases, merges);
 }
 
 #[test]
@@ -184,11 +169,11 @@ fn stored_bytes_are_pinned() {
 fn parameters_that_do_not_fit_the_payload_are_invalid() {
     let f = seeded(2, 3, 7, &[1, 2, 3]);
     let bytes = f.to_bytes();
-    let env = Envelope::decode(&bytes, Variant::Blocked).unwrap();
+    let env = Envelope::decode(&bytes, BLOCKED_TAG).unwrap();
     let key = f.hasher().key();
     let envelope = |blocks: u64, hashes: u32, payload: &[u8]| {
         Envelope {
-            variant: Variant::Blocked,
+            tag: BLOCKED_TAG,
             key,
             params: Writer::new().u64(blocks).u32(hashes).u64(3).finish(),
             payload: payload.to_vec(),
@@ -222,23 +207,13 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
 #[test]
 fn trait_and_inherent_methods_agree() {
     let keys = members(10, 1_000);
-    let mut a = BlockedBloomFilter::builder(1_000, 0.01)
-        .seed(3)
-        .build()
-        .unwrap();
-    let mut b = a.clone();
-    for k in &keys {
-        assert_eq!(Membership::insert(&mut a, k), b.insert(k));
-    }
-    assert_eq!(a, b);
-    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
-    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
+    let start = BlockedBloomFilter::builder(1_000, 0.01).seed(3).build();
+    let methods = item_methods!(BlockedBloomFilter<u64>);
+    let mut b = batch::assert_trait_methods_agree(&start.unwrap(), &methods, &keys, &[]);
     let h = DefaultHasher::from_seed(3);
     assert!(keys.iter().all(|k| b.contains_hash(h.hash_one(k))));
-    Filter::clear(&mut a);
     b.clear();
-    assert_eq!(a, b);
-    assert!(a.is_empty() && a.count_ones() == 0 && a.expected_fpr() == 0.0);
+    assert!(b.is_empty() && b.count_ones() == 0 && b.expected_fpr() == 0.0);
 }
 
 proptest::proptest! {

@@ -4,16 +4,16 @@
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, DefaultHasher, Filter, InsertError, Membership};
+use bloomlab_core::{DecodeError, DefaultHasher, Membership};
 use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::rates::assert_in_interval;
 use bloomlab_testkit::stats::binomial_interval;
+use bloomlab_testkit::{batch, conformance, item_methods, merge};
 use std::hash::BuildHasher;
 
 #[test]
 fn conformance() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
-        BloomFilter::builder(n, p).seed(seed).build().unwrap()
-    });
+    conformance::run(|n, p, seed| BloomFilter::builder(n, p).seed(seed).build());
 }
 
 #[test]
@@ -27,9 +27,7 @@ fn more_than_2_pow_32_bits() {
     assert_eq!(f.num_bits(), m);
     assert_eq!(f.memory_bytes(), (m / 8) as usize);
     let keys = members(6, 10_000);
-    for k in &keys {
-        f.insert(k).unwrap();
-    }
+    f.insert_all(&keys).unwrap();
     assert!(keys.iter().all(|k| f.contains(k)), "a member was lost");
 
     let mut high: Vec<u64> = keys
@@ -68,9 +66,7 @@ fn seeded(bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
         .seed(seed)
         .build()
         .unwrap();
-    for k in keys {
-        f.insert(k).unwrap();
-    }
+    f.insert_all(keys).unwrap();
     f
 }
 
@@ -107,28 +103,19 @@ fn intersect_keeps_common_items_and_only_common_bits() {
 #[test]
 fn merging_mismatched_filters_fails_and_changes_nothing() {
     let keys = members(8, 100);
-    let a = seeded(1_000, 4, 1, &keys);
+    let bits = MergeError::NumBits {
+        ours: 1_000,
+        theirs: 1_024,
+    };
+    let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
     let cases = [
-        (
-            seeded(1_024, 4, 1, &keys),
-            MergeError::NumBits {
-                ours: 1_000,
-                theirs: 1_024,
-            },
-        ),
-        (
-            seeded(1_000, 5, 1, &keys),
-            MergeError::NumHashes { ours: 4, theirs: 5 },
-        ),
-        (seeded(1_000, 4, 2, &keys), MergeError::Hasher),
+        (1_024, 4, 1, bits),
+        (1_000, 5, 1, hashes),
+        (1_000, 4, 2, MergeError::Hasher),
     ];
-    for (other, err) in cases {
-        let mut x = a.clone();
-        assert_eq!(x.union(&other), Err(err));
-        assert_eq!(x, a);
-        assert_eq!(x.intersect(&other), Err(err));
-        assert_eq!(x, a);
-    }
+    let cases = cases.map(|(m, k, seed, e)| (seeded(m, k, seed, &keys), e));
+    let merges = [BloomFilter::union, BloomFilter::intersect];
+    merge::assert_mismatches_refused(&seeded(1_000, 4, 1, &keys), cases, merges);
 }
 
 #[test]
@@ -139,9 +126,7 @@ fn count_estimate_is_within_its_sampling_spread() {
             .seed(17)
             .build()
             .unwrap();
-        for k in members(18, n as usize) {
-            f.insert(&k).unwrap();
-        }
+        f.insert_all(&members(18, n as usize)).unwrap();
         f
     };
     let (m, k) = (f.num_bits() as f64, f64::from(f.num_hashes()));
@@ -197,11 +182,7 @@ fn guava_sizing_reproduces_theory() {
     let own = classic::fpr_from_fill(f.fill_ratio(), 10.0);
     let trials = 1_000_000;
     let hits = probes(21, trials).filter(|p| f.contains(p)).count() as u64;
-    let (lo, hi) = binomial_interval(trials as u64, own, 0.999);
-    assert!(
-        (lo..=hi).contains(&hits),
-        "{hits} hits, {lo}..={hi} at rate {own}"
-    );
+    assert_in_interval(hits, trials as u64, own, "hits at this table's rate");
 }
 
 #[test]
@@ -230,13 +211,14 @@ fn stored_bytes_are_pinned() {
 
 #[test]
 fn parameters_that_do_not_fit_the_payload_are_invalid() {
-    use bloomlab_core::codec::{Envelope, Variant, Writer};
+    use bloomlab_classic::{BLOCKED_TAG, CLASSIC_TAG};
+    use bloomlab_core::codec::{Envelope, Writer};
     let f = seeded(100, 3, 7, &[1, 2, 3]);
     let words: Vec<u8> = f.as_words().iter().flat_map(|w| w.to_le_bytes()).collect();
     let key = f.hasher().key();
     let envelope = |bits: u64, hashes: u32, payload: &[u8]| {
         Envelope {
-            variant: Variant::Classic,
+            tag: CLASSIC_TAG,
             key,
             params: Writer::new().u64(bits).u32(hashes).u64(3).finish(),
             payload: payload.to_vec(),
@@ -274,7 +256,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     ));
     // Longer parameters than the format has.
     let long = Envelope {
-        variant: Variant::Classic,
+        tag: CLASSIC_TAG,
         key,
         params: Writer::new().u64(100).u32(3).u64(3).u8(0).finish(),
         payload: words.clone(),
@@ -282,7 +264,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     assert!(BloomFilter::<u64>::from_bytes(&long.encode()).is_err());
     // Another variant's envelope.
     let other = Envelope {
-        variant: Variant::Blocked,
+        tag: BLOCKED_TAG,
         ..long
     };
     assert!(matches!(
@@ -294,23 +276,13 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
 #[test]
 fn trait_and_inherent_methods_agree() {
     let keys = members(22, 1_000);
-    let mut a = BloomFilter::builder(1_000, 0.01).seed(3).build().unwrap();
-    let mut b = a.clone();
-    for k in &keys {
-        // One signature: the trait's insert and the inherent one agree.
-        let via_trait: Result<bool, InsertError> = Membership::insert(&mut a, k);
-        assert_eq!(via_trait, b.insert(k));
-    }
-    assert_eq!(a, b);
-    assert_eq!(Filter::len(&a), b.len());
-    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
-    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
+    let start = BloomFilter::builder(1_000, 0.01).seed(3).build().unwrap();
+    let methods = item_methods!(BloomFilter<u64>);
+    let mut b = batch::assert_trait_methods_agree(&start, &methods, &keys, &[]);
     let h = DefaultHasher::from_seed(3);
     assert!(keys.iter().all(|k| b.contains_hash(h.hash_one(k))));
-    Filter::clear(&mut a);
     b.clear();
-    assert_eq!(a, b);
-    assert!(a.is_empty() && a.count_ones() == 0);
+    assert!(b.is_empty() && b.count_ones() == 0);
 }
 
 #[test]

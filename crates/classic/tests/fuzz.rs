@@ -26,10 +26,16 @@
 //!
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-classic --test fuzz`.
 
-use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
-use bloomlab_core::codec::Variant;
-use bloomlab_testkit::fuzz::{self, Field, Kind, Plan, Sample};
+use bloomlab_classic::{
+    ATOMIC_TAG, AtomicBloomFilter, BLOCKED_TAG, BlockedBloomFilter, BloomFilter, CLASSIC_TAG,
+    MergeError,
+};
+use bloomlab_core::Tag;
+use bloomlab_testkit::batch::Methods;
+use bloomlab_testkit::fuzz::{self, EXTREME_HASHES, Field, Kind, Plan, Sample};
+use bloomlab_testkit::item_methods;
 use bloomlab_testkit::keys::members;
+use bloomlab_testkit::merge::Merge;
 
 /// Random cases after the directed ones, per filter (see the module docs
 /// for the time each takes).
@@ -42,108 +48,99 @@ const BLOCKED_CASES: u64 = 5_000;
 
 /// The stored parameters of all three filters ([`bloomlab_classic::codec`]).
 fn fields(size: &'static str) -> Vec<Field> {
-    vec![
-        Field::param(size, 0, Kind::U64),
-        Field::param("num_hashes", 8, Kind::U32),
-        Field::param("len", 12, Kind::U64),
-    ]
+    Field::params(
+        0,
+        &[
+            (size, Kind::U64),
+            ("num_hashes", Kind::U32),
+            ("len", Kind::U64),
+        ],
+    )
 }
 
-fn sample(label: String, bytes: Vec<u8>, size: &'static str) -> Sample {
-    Sample {
-        label,
-        bytes,
-        fields: fields(size),
-    }
-}
-
-/// Three small classic filters: a sized one half full, one bit and one hash,
-/// and 200 bits (a partial last word) with the most hashes.
+/// Three small classic filters: a sized one half full, one bit and one hash
+/// (which takes one item, 1), and 200 bits (a partial last word) with the
+/// most hashes.
 fn classic_filters() -> Vec<BloomFilter<u64>> {
-    let mut a = BloomFilter::builder(100, 0.01).seed(1).build().unwrap();
-    a.insert_batch(&members(1, 50)).unwrap();
-    let mut b = BloomFilter::builder_with_bits(1, 1)
-        .seed(2)
-        .build()
-        .unwrap();
-    b.insert(&1u64).unwrap();
-    let mut c = BloomFilter::builder_with_bits(200, 64)
-        .seed(3)
-        .build()
-        .unwrap();
-    c.insert_batch(&members(3, 5)).unwrap();
-    vec![a, b, c]
+    let builders = [
+        (BloomFilter::builder(100, 0.01), 50),
+        (BloomFilter::builder_with_bits(1, 1), 0),
+        (BloomFilter::builder_with_bits(200, 64), 5),
+    ];
+    let mut filters = fuzz::seeded(builders, |b, seed| b.seed(seed).build().unwrap());
+    filters[1].insert(&1u64).unwrap();
+    filters
 }
 
-fn classic_samples(to_bytes: impl Fn(BloomFilter<u64>) -> Vec<u8>) -> Vec<Sample> {
-    classic_filters()
-        .into_iter()
-        .map(|f| {
-            let label = format!("m={} k={} n={}", f.num_bits(), f.num_hashes(), f.len());
-            sample(label, to_bytes(f), "num_bits")
-        })
-        .collect()
-}
-
-fn plan(name: &'static str, variant: Variant, samples: Vec<Sample>, cases: u64) -> Plan {
+fn plan(name: &'static str, variant: Tag, samples: Vec<Sample>, cases: u64) -> Plan {
     let mut plan = Plan::new(name, variant, samples);
     plan.random_cases = cases;
     plan.seed = 12;
     plan
 }
 
-/// Probes: a few items and the extreme hashes.
-const HASHES: [u64; 4] = [0, 1, u64::MAX, 0x8000_0000_0000_0000];
+/// Item and hash inserts and lookups through a filter's own methods:
+/// [`fuzz::use_items`] of a few keys, and each extreme hash looked up, then
+/// inserted and reported present.
+fn use_items<F>(
+    f: &mut F,
+    methods: &Methods<F>,
+    insert_hash: fn(&mut F, u64) -> bool,
+    contains_hash: fn(&F, u64) -> bool,
+) {
+    for h in EXTREME_HASHES {
+        let _ = contains_hash(f, h);
+    }
+    fuzz::use_items(f, methods, &members(40, 24));
+    for h in EXTREME_HASHES {
+        insert_hash(f, h);
+        assert!(contains_hash(f, h), "hash {h:#x} absent after insert_hash");
+    }
+}
+
+/// Merges with the filter's own copy, which must work, and with `other`,
+/// which may not: `[union, intersect]`.
+fn use_merges<F: Clone>(f: &mut F, other: &F, merges: [Merge<F, MergeError>; 2]) {
+    let copy = f.clone();
+    for merge in merges {
+        merge(f, &copy).expect("a filter merges with its copy");
+    }
+    for merge in merges {
+        let _ = merge(f, other);
+    }
+}
 
 #[test]
 fn classic_decode_and_use() {
     let plan = plan(
         "classic",
-        Variant::Classic,
-        classic_samples(|f| f.to_bytes()),
+        CLASSIC_TAG,
+        fuzz::samples(classic_filters(), |_| fields("num_bits")),
         CLASSIC_CASES,
     );
-    let report = fuzz::run(&plan, |bytes| match BloomFilter::from_bytes(bytes) {
-        Ok(mut f) => {
-            use_classic(&mut f);
-            fuzz::use_membership(&mut f);
-            true
-        }
-        Err(_) => false,
-    });
-    eprintln!("classic: {report}");
+    fuzz::run_decoder(&plan, BloomFilter::from_bytes, use_classic);
 }
 
-/// Every inherent method of a [`BloomFilter`].
+/// Every inherent method of a [`BloomFilter`], then
+/// [`fuzz::use_membership`].
 fn use_classic(f: &mut BloomFilter<u64>) {
     let _ = (f.num_bits(), f.num_hashes(), f.hasher(), f.as_words().len());
     let _ = (f.len(), f.is_empty(), f.memory_bytes());
     let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
     let _ = (f.expected_fpr(), f.estimated_fpr());
-    for h in HASHES {
-        let _ = f.contains_hash(h);
-    }
-    let keys = members(40, 24);
-    let _ = f.contains_batch(&keys);
-    let _ = f.insert(&keys[0]);
-    let _ = f.insert(&u64::MAX);
-    let _ = f.contains(&u64::MAX);
-    let _ = f.insert_batch(&keys[1..]);
-    for h in HASHES {
-        f.insert_hash(h);
-        assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
-    }
-    assert!(keys.iter().all(|k| f.contains(k)), "a member is absent");
-    let copy = f.clone();
-    f.union(&copy).expect("a filter merges with its copy");
-    f.intersect(&copy)
-        .expect("a filter intersects with its copy");
-    let other = BloomFilter::builder_with_bits(f.num_bits() % 1000 + 1, 1)
-        .seed(9)
-        .build()
-        .unwrap();
-    let _ = f.union(&other);
-    let _ = f.intersect(&other);
+    let methods = item_methods!(BloomFilter<u64>);
+    use_items(
+        f,
+        &methods,
+        BloomFilter::insert_hash,
+        BloomFilter::contains_hash,
+    );
+    let other = BloomFilter::builder_with_bits(f.num_bits() % 1000 + 1, 1).seed(9);
+    use_merges(
+        f,
+        &other.build().unwrap(),
+        [BloomFilter::union, BloomFilter::intersect],
+    );
     let rebuilt = BloomFilter::from_words(
         f.as_words().to_vec(),
         f.num_bits(),
@@ -156,112 +153,69 @@ fn use_classic(f: &mut BloomFilter<u64>) {
     let _ = format!("{f:?}");
     let bytes = f.to_bytes();
     BloomFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
+    fuzz::use_membership(f);
 }
 
 #[test]
 fn blocked_decode_and_use() {
-    let mut a = BlockedBloomFilter::builder(100, 0.01)
-        .seed(1)
-        .build()
-        .unwrap();
-    a.insert_batch(&members(1, 60)).unwrap();
-    let mut b = BlockedBloomFilter::builder_with_blocks(1, 1)
-        .seed(2)
-        .build()
-        .unwrap();
-    b.insert_batch(&members(2, 40)).unwrap();
-    let mut c = BlockedBloomFilter::builder_with_blocks(2, 16)
-        .seed(3)
-        .build()
-        .unwrap();
-    c.insert_batch(&members(3, 3)).unwrap();
-    let samples = [a, b, c]
-        .iter()
-        .map(|f| {
-            let label = format!(
-                "blocks={} k={} n={}",
-                f.num_blocks(),
-                f.num_hashes(),
-                f.len()
-            );
-            sample(label, f.to_bytes(), "num_blocks")
-        })
-        .collect();
-    let plan = plan("blocked", Variant::Blocked, samples, BLOCKED_CASES);
-    let report = fuzz::run(&plan, |bytes| match BlockedBloomFilter::from_bytes(bytes) {
-        Ok(mut f) => {
-            use_blocked(&mut f);
-            fuzz::use_membership(&mut f);
-            true
-        }
-        Err(_) => false,
-    });
-    eprintln!("blocked: {report}");
+    let builders = [
+        (BlockedBloomFilter::builder(100, 0.01), 60),
+        (BlockedBloomFilter::builder_with_blocks(1, 1), 40),
+        (BlockedBloomFilter::builder_with_blocks(2, 16), 3),
+    ];
+    let filters = fuzz::seeded(builders, |b, seed| b.seed(seed).build().unwrap());
+    let samples = fuzz::samples(filters, |_| fields("num_blocks"));
+    let plan = plan("blocked", BLOCKED_TAG, samples, BLOCKED_CASES);
+    fuzz::run_decoder(&plan, BlockedBloomFilter::from_bytes, use_blocked);
 }
 
-/// Every inherent method of a [`BlockedBloomFilter`].
+/// Every inherent method of a [`BlockedBloomFilter`], then
+/// [`fuzz::use_membership`].
 fn use_blocked(f: &mut BlockedBloomFilter<u64>) {
     let _ = (f.num_blocks(), f.num_bits(), f.num_hashes(), f.hasher());
     let _ = (f.len(), f.is_empty(), f.memory_bytes());
     let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
     let _ = (f.expected_fpr(), f.estimated_fpr());
-    for h in HASHES {
-        let _ = f.contains_hash(h);
-    }
-    let keys = members(40, 24);
-    let _ = f.contains_batch(&keys);
-    let _ = f.insert(&keys[0]);
-    let _ = f.insert(&u64::MAX);
-    let _ = f.contains(&u64::MAX);
-    let _ = f.insert_batch(&keys[1..]);
-    for h in HASHES {
-        f.insert_hash(h);
-        assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
-    }
-    assert!(keys.iter().all(|k| f.contains(k)), "a member is absent");
-    let copy = f.clone();
-    f.union(&copy).expect("a filter merges with its copy");
-    f.intersect(&copy)
-        .expect("a filter intersects with its copy");
-    let other = BlockedBloomFilter::builder_with_blocks(f.num_blocks() % 7 + 1, 1)
-        .seed(9)
-        .build()
-        .unwrap();
-    let _ = f.union(&other);
-    let _ = f.intersect(&other);
+    let methods = item_methods!(BlockedBloomFilter<u64>);
+    use_items(
+        f,
+        &methods,
+        BlockedBloomFilter::insert_hash,
+        BlockedBloomFilter::contains_hash,
+    );
+    let other = BlockedBloomFilter::builder_with_blocks(f.num_blocks() % 7 + 1, 1).seed(9);
+    let merges = [BlockedBloomFilter::union, BlockedBloomFilter::intersect];
+    use_merges(f, &other.build().unwrap(), merges);
     let _ = format!("{f:?}");
     let _ = (f.estimated_fpr(), f.estimate_count());
     let bytes = f.to_bytes();
     BlockedBloomFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
+    fuzz::use_membership(f);
 }
 
 #[test]
 fn atomic_decode_and_use() {
-    let samples = classic_samples(|f| AtomicBloomFilter::from(f).to_bytes());
-    let plan = plan("atomic", Variant::Atomic, samples, ATOMIC_CASES);
-    let report = fuzz::run(&plan, |bytes| match AtomicBloomFilter::from_bytes(bytes) {
-        Ok(mut f) => {
-            use_atomic(&mut f);
-            fuzz::use_membership(&mut f);
-            true
-        }
-        Err(_) => false,
-    });
-    eprintln!("atomic: {report}");
+    let atomic = classic_filters().into_iter().map(AtomicBloomFilter::from);
+    let samples = fuzz::samples(atomic, |_| fields("num_bits"));
+    let plan = plan("atomic", ATOMIC_TAG, samples, ATOMIC_CASES);
+    fuzz::run_decoder(&plan, AtomicBloomFilter::from_bytes, use_atomic);
 }
 
 /// Every inherent method of an [`AtomicBloomFilter`], inserts from two
-/// threads at once among them.
+/// threads at once among them, then [`fuzz::use_membership`].
 fn use_atomic(f: &mut AtomicBloomFilter<u64>) {
     let _ = (f.num_bits(), f.num_hashes(), f.hasher());
     let _ = (f.len(), f.is_empty(), f.memory_bytes());
     let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
     let _ = (f.expected_fpr(), f.estimated_fpr());
-    for h in HASHES {
-        let _ = f.contains_hash(h);
-    }
+    let methods = item_methods!(AtomicBloomFilter<u64>);
+    use_items(
+        f,
+        &methods,
+        |f, h| f.insert_hash(h),
+        AtomicBloomFilter::contains_hash,
+    );
     let keys = members(40, 24);
-    let _ = f.contains_batch(&keys);
     let shared = &*f;
     std::thread::scope(|s| {
         s.spawn(|| shared.insert_batch(&keys[..12]));
@@ -271,12 +225,6 @@ fn use_atomic(f: &mut AtomicBloomFilter<u64>) {
             }
         });
     });
-    let _ = f.insert(&u64::MAX);
-    let _ = f.contains(&u64::MAX);
-    for h in HASHES {
-        f.insert_hash(h);
-        assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
-    }
     assert!(keys.iter().all(|k| f.contains(k)), "a member is absent");
     let plain = f.to_bloom();
     assert_eq!(plain.len(), f.len());
@@ -292,4 +240,5 @@ fn use_atomic(f: &mut AtomicBloomFilter<u64>) {
     AtomicBloomFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
     f.clear();
     assert!(f.is_empty() && f.count_ones() == 0);
+    fuzz::use_membership(f);
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
-use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_testkit::machine::within;
 
 /// Generous: each call takes milliseconds; before the fix the first took
@@ -34,7 +34,7 @@ fn expected_fpr_of_a_resealed_file_claiming_u64_max_items_returns() {
         .build()
         .unwrap();
     f.insert(&1u64).unwrap();
-    let env = Envelope::decode(&f.to_bytes(), Variant::Blocked).unwrap();
+    let env = Envelope::decode(&f.to_bytes(), bloomlab_classic::BLOCKED_TAG).unwrap();
     // Parameters: blocks (u64), hashes (u32), items (u64). Rewrite the item
     // count and re-encode, which recomputes the checksum.
     let mut r = Reader::new(&env.params);

@@ -6,9 +6,10 @@
 //! TLB. Waiting for the lines of several items at once costs little more
 //! than waiting for one, because the memory system serves many requests in
 //! parallel. The batch methods of every variant (`contains_batch`,
-//! `insert_batch`) therefore hash [`CHUNK`] items first ([`Hashes::of`]),
-//! then [`walk`] the hashes: each item's lines are [`prefetch`]ed a few
-//! items ([`ahead`]) before it is probed. Answers are exactly those of the one-at-a-time
+//! `insert_batch`, whose one body each is [`contains`] and [`insert`])
+//! therefore hash [`CHUNK`] items first ([`Hashes::of`]), then [`walk`] the
+//! hashes: each item's lines are [`prefetch`]ed a few items ([`ahead`])
+//! before it is probed. Answers are exactly those of the one-at-a-time
 //! methods, in the same order.
 //!
 //! Hashing the whole chunk first, rather than hashing each item as its turn
@@ -37,6 +38,8 @@
 
 use std::hash::{BuildHasher, Hash};
 use std::ops::Deref;
+
+use crate::error::{InsertBatchError, InsertError};
 
 /// Items hashed before any of them is probed (their hashes take 4 KiB of
 /// stack).
@@ -152,6 +155,50 @@ pub fn contains<T: Hash, S: BuildHasher>(
     answers
 }
 
+/// Inserts every item of `items` in order with `insert`, hashed a chunk at a
+/// time with `hasher` and walked `ahead` items ahead with `prefetch`, and
+/// returns how many were new: the body of every variant's `insert_batch`.
+///
+/// `filter` is what the operations are handed: `&mut F` for a filter whose
+/// inserts take `&mut self`, `&F` for one whose inserts take `&self`.
+/// `hasher` and `ahead` are asked again for every chunk, since an insert may
+/// grow the table.
+///
+/// # Errors
+///
+/// [`InsertBatchError`] at the first item `insert` refuses: the items
+/// before it stay inserted, and it and the ones after it are not.
+#[inline]
+pub fn insert<F, T: Hash, S: BuildHasher>(
+    mut filter: F,
+    items: &[T],
+    hasher: impl Fn(&F) -> &S,
+    ahead: impl Fn(&F) -> usize,
+    prefetch: impl Fn(&F, u64),
+    mut insert: impl FnMut(&mut F, u64) -> Result<bool, InsertError>,
+) -> Result<usize, InsertBatchError> {
+    let (mut new, mut stored) = (0, 0);
+    for chunk in items.chunks(CHUNK) {
+        let hashes = Hashes::of(hasher(&filter), chunk);
+        let mut failed = None;
+        walk(&hashes, ahead(&filter), |step, hash| match step {
+            Step::Prefetch => prefetch(&filter, hash),
+            Step::Probe if failed.is_none() => match insert(&mut filter, hash) {
+                Ok(fresh) => {
+                    new += usize::from(fresh);
+                    stored += 1;
+                }
+                Err(error) => failed = Some(error),
+            },
+            Step::Probe => {}
+        });
+        if let Some(error) = failed {
+            return Err(InsertBatchError::new(stored, new, error));
+        }
+    }
+    Ok(new)
+}
+
 /// Asks the processor to start loading the cache line that holds `value`,
 /// without waiting for it: a hint that never changes what a program computes.
 ///
@@ -226,6 +273,47 @@ mod tests {
         let answers = contains(&hasher, &items, 4, |_| {}, |h| h % 3 == 0);
         let expected: Vec<bool> = items.iter().map(|i| hasher.hash_one(i) % 3 == 0).collect();
         assert_eq!(answers, expected);
+    }
+
+    #[test]
+    fn insert_counts_the_new_and_stops_at_the_first_refusal() {
+        let hasher = DefaultHasher::from_seed(3);
+        let items: Vec<u64> = (0..1_500).collect();
+        // A table of room for 1,200 hashes, of which the even ones are new.
+        let mut table: Vec<u64> = Vec::new();
+        let outcome = insert(
+            (&mut table, &hasher),
+            &items,
+            |f| f.1,
+            |_| 4,
+            |_, _| {},
+            |(t, _), hash| {
+                if t.len() == 1_200 {
+                    return Err(InsertError::Full);
+                }
+                t.push(hash);
+                Ok(hash % 2 == 0)
+            },
+        );
+        let hashes: Vec<u64> = items.iter().map(|i| hasher.hash_one(i)).collect();
+        let even = hashes[..1_200].iter().filter(|&&h| h % 2 == 0).count();
+        assert_eq!(
+            outcome,
+            Err(InsertBatchError::new(1_200, even, InsertError::Full))
+        );
+        assert_eq!(table, hashes[..1_200]);
+        let all = insert(
+            (0_usize, &hasher),
+            &items,
+            |f| f.1,
+            |_| 0,
+            |_, _| {},
+            |(n, _), _| {
+                *n += 1;
+                Ok(true)
+            },
+        );
+        assert_eq!(all, Ok(1_500));
     }
 
     #[test]

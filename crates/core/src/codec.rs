@@ -6,7 +6,7 @@
 //! |---|---|
 //! | 4 | magic `BLMF` |
 //! | 2 | format version ([`FORMAT_VERSION`]) |
-//! | 2 | variant tag ([`Variant`]) |
+//! | 2 | variant tag ([`Tag`]) |
 //! | 16 | hash key (two `u64`) |
 //! | 4 | length P of the parameters |
 //! | P | parameters (the variant's own fields) |
@@ -20,12 +20,13 @@
 //! [`DecodeError::InvalidParameters`].
 //!
 //! ```
-//! use bloomlab_core::codec::{Envelope, Variant};
+//! use bloomlab_core::codec::{Envelope, Tag};
 //!
-//! let env = Envelope { variant: Variant::Classic, key: [1, 2], params: vec![7], payload: vec![0xff; 8] };
+//! const MINE: Tag = Tag::new(900, "MyFilter");
+//! let env = Envelope { tag: MINE, key: [1, 2], params: vec![7], payload: vec![0xff; 8] };
 //! let bytes = env.encode();
-//! assert_eq!(Envelope::decode(&bytes, Variant::Classic).unwrap(), env);
-//! assert!(Envelope::decode(&bytes[..bytes.len() - 1], Variant::Classic).is_err());
+//! assert_eq!(Envelope::decode(&bytes, MINE).unwrap(), env);
+//! assert!(Envelope::decode(&bytes[..bytes.len() - 1], MINE).is_err());
 //! ```
 
 use std::fmt;
@@ -39,60 +40,49 @@ pub const FORMAT_VERSION: u16 = 1;
 /// Bytes before the parameters: magic, version, tag, key, parameter length.
 const HEADER_LEN: usize = 4 + 2 + 2 + 16 + 4;
 
-/// Which filter an encoded envelope holds.
+/// Which filter an envelope holds: the number stored in it, and the name of
+/// the filter type that reads it.
+///
+/// This crate assigns no tags and names no filter: each variant crate
+/// defines the tags of its types as public constants (for example
+/// `bloomlab_counting::TAG`, `Tag::new(4, "CountingBloomFilter")`), and the
+/// facade's catalog lists them all. A tag, once used, keeps meaning the same
+/// filter, so that every file written keeps reading.
+///
+/// ```
+/// use bloomlab_core::Tag;
+///
+/// const MINE: Tag = Tag::new(900, "MyFilter");
+/// assert_eq!((MINE.id(), MINE.name()), (900, "MyFilter"));
+/// assert_eq!(MINE.to_string(), "MyFilter (variant tag 900)");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Variant {
-    /// `bloomlab_classic::BloomFilter`.
-    Classic,
-    /// `bloomlab_classic::BlockedBloomFilter`.
-    Blocked,
-    /// `bloomlab_classic::AtomicBloomFilter`.
-    Atomic,
-    /// `bloomlab_counting::CountingBloomFilter`.
-    Counting,
-    /// `bloomlab_scalable::ScalableBloomFilter`.
-    Scalable,
-    /// `bloomlab_cuckoo::CuckooFilter`.
-    Cuckoo,
+pub struct Tag {
+    id: u16,
+    name: &'static str,
 }
 
-impl Variant {
-    /// The tag stored in the envelope.
-    pub fn tag(self) -> u16 {
-        match self {
-            Variant::Classic => 1,
-            Variant::Blocked => 2,
-            Variant::Atomic => 3,
-            Variant::Counting => 4,
-            Variant::Scalable => 5,
-            Variant::Cuckoo => 6,
-        }
+impl Tag {
+    /// The tag `id`, stored in the envelope of a `name`: the filter type as
+    /// a user names it.
+    pub const fn new(id: u16, name: &'static str) -> Self {
+        Self { id, name }
     }
 
-    /// The filter type this variant is stored from, as a user names it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Classic => "BloomFilter",
-            Variant::Blocked => "BlockedBloomFilter",
-            Variant::Atomic => "AtomicBloomFilter",
-            Variant::Counting => "CountingBloomFilter",
-            Variant::Scalable => "ScalableBloomFilter",
-            Variant::Cuckoo => "CuckooFilter",
-        }
+    /// The number stored in the envelope.
+    pub const fn id(self) -> u16 {
+        self.id
     }
 
-    /// The variant of a stored tag, if it is one this crate knows.
-    pub fn from_tag(tag: u16) -> Option<Self> {
-        Some(match tag {
-            1 => Variant::Classic,
-            2 => Variant::Blocked,
-            3 => Variant::Atomic,
-            4 => Variant::Counting,
-            5 => Variant::Scalable,
-            6 => Variant::Cuckoo,
-            _ => return None,
-        })
+    /// The filter type this tag is stored from, as a user names it.
+    pub const fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (variant tag {})", self.name, self.id)
     }
 }
 
@@ -104,10 +94,10 @@ pub enum DecodeError {
     BadMagic,
     /// The format version is not one this crate reads.
     UnsupportedVersion(u16),
-    /// The envelope holds another variant (or an unknown tag).
+    /// The envelope holds another variant (or one this build does not know).
     WrongVariant {
-        /// The tag the caller asked for.
-        expected: u16,
+        /// The variant the caller asked for.
+        expected: Tag,
         /// The tag found in the input.
         found: u16,
     },
@@ -137,22 +127,14 @@ impl fmt::Display for DecodeError {
                 f,
                 "format version {v} is not supported (this build reads version {FORMAT_VERSION})"
             ),
-            DecodeError::WrongVariant { expected, found } => {
-                let name = |tag: u16| Variant::from_tag(tag).map(Variant::name);
-                match (name(*expected), name(*found)) {
-                    (Some(want), Some(got)) => write!(
-                        f,
-                        "this is a {got} (variant tag {found}), not a {want} (tag {expected}): \
-                         read it with {got}::from_bytes"
-                    ),
-                    (Some(want), None) => write!(
-                        f,
-                        "expected a {want} (variant tag {expected}), found the unknown \
-                         variant tag {found}"
-                    ),
-                    _ => write!(f, "expected filter variant tag {expected}, found {found}"),
-                }
-            }
+            // Which type has tag `found` is the catalog's to say, not this
+            // crate's: it names no filter but the one it was asked for.
+            DecodeError::WrongVariant { expected, found } => write!(
+                f,
+                "this is not a {expected} but a filter of variant tag {found}: read it \
+                 with the type whose variant tag that is (`bloomlab inspect` names it; \
+                 `bloomlab::catalog::by_tag({found})` finds it)"
+            ),
             DecodeError::Truncated => f.write_str("the input is truncated"),
             DecodeError::TrailingBytes => f.write_str("unexpected bytes after the checksum"),
             DecodeError::ChecksumMismatch { stored, computed } => write!(
@@ -185,7 +167,7 @@ pub trait Persist: Sized {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Envelope {
     /// Which filter this is.
-    pub variant: Variant,
+    pub tag: Tag,
     /// The hash key (see [`DefaultHasher::key`](crate::DefaultHasher::key)).
     pub key: [u64; 2],
     /// The variant's parameters, written with a [`Writer`].
@@ -206,7 +188,7 @@ impl Envelope {
             Vec::with_capacity(HEADER_LEN + self.params.len() + 8 + self.payload.len() + 4);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.variant.tag().to_le_bytes());
+        out.extend_from_slice(&self.tag.id().to_le_bytes());
         out.extend_from_slice(&self.key[0].to_le_bytes());
         out.extend_from_slice(&self.key[1].to_le_bytes());
         out.extend_from_slice(&params_len.to_le_bytes());
@@ -218,14 +200,14 @@ impl Envelope {
         out
     }
 
-    /// Reads an envelope and checks that it holds `expected`.
+    /// Reads an envelope and checks that it holds the variant of `expected`.
     ///
     /// # Errors
     ///
     /// Bad magic, an unknown version, another variant, truncation, trailing
     /// bytes or a checksum mismatch, each as its [`DecodeError`]. The checksum
     /// is verified before any field is trusted.
-    pub fn decode(bytes: &[u8], expected: Variant) -> Result<Self, DecodeError> {
+    pub fn decode(bytes: &[u8], expected: Tag) -> Result<Self, DecodeError> {
         let mut r = Reader::new(bytes);
         if r.take(4)? != MAGIC {
             return Err(DecodeError::BadMagic);
@@ -254,18 +236,18 @@ impl Envelope {
         if version != FORMAT_VERSION {
             return Err(DecodeError::UnsupportedVersion(version));
         }
-        match Variant::from_tag(tag) {
-            Some(v) if v == expected => Ok(Self {
-                variant: v,
-                key,
-                params,
-                payload,
-            }),
-            _ => Err(DecodeError::WrongVariant {
-                expected: expected.tag(),
+        if tag != expected.id() {
+            return Err(DecodeError::WrongVariant {
+                expected,
                 found: tag,
-            }),
+            });
         }
+        Ok(Self {
+            tag: expected,
+            key,
+            params,
+            payload,
+        })
     }
 }
 
@@ -446,9 +428,13 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
 
+    /// Two tags as variant crates define theirs.
+    const FOUR: Tag = Tag::new(4, "FourFilter");
+    const SIX: Tag = Tag::new(6, "SixFilter");
+
     fn sample() -> Envelope {
         Envelope {
-            variant: Variant::Counting,
+            tag: FOUR,
             key: [0x0102_0304_0506_0708, 0x1112_1314_1516_1718],
             params: vec![1, 2, 3],
             payload: vec![0xaa, 0xbb],
@@ -473,41 +459,27 @@ mod tests {
     #[test]
     fn every_fault_is_typed() {
         let good = sample().encode();
-        assert_eq!(Envelope::decode(&good, Variant::Counting), Ok(sample()));
+        assert_eq!(Envelope::decode(&good, FOUR), Ok(sample()));
+        assert_eq!(Envelope::decode(b"nope", FOUR), Err(DecodeError::BadMagic));
+        assert_eq!(Envelope::decode(&[], FOUR), Err(DecodeError::Truncated));
         assert_eq!(
-            Envelope::decode(b"nope", Variant::Counting),
-            Err(DecodeError::BadMagic)
-        );
-        assert_eq!(
-            Envelope::decode(&[], Variant::Counting),
-            Err(DecodeError::Truncated)
-        );
-        assert_eq!(
-            Envelope::decode(&good, Variant::Cuckoo),
+            Envelope::decode(&good, SIX),
             Err(DecodeError::WrongVariant {
-                expected: 6,
+                expected: SIX,
                 found: 4
             })
         );
-        // The message names both filters, and which reader to use.
-        let e = Envelope::decode(&good, Variant::Cuckoo).unwrap_err();
+        // The message names the filter asked for, and both tags.
+        let e = Envelope::decode(&good, SIX).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "this is a CountingBloomFilter (variant tag 4), not a CuckooFilter (tag 6): \
-             read it with CountingBloomFilter::from_bytes"
-        );
-        let unknown = DecodeError::WrongVariant {
-            expected: 1,
-            found: 99,
-        };
-        assert_eq!(
-            unknown.to_string(),
-            "expected a BloomFilter (variant tag 1), found the unknown variant tag 99"
+            "this is not a SixFilter (variant tag 6) but a filter of variant tag 4: \
+             read it with the type whose variant tag that is"
         );
         let mut longer = good.clone();
         longer.push(0);
         assert_eq!(
-            Envelope::decode(&longer, Variant::Counting),
+            Envelope::decode(&longer, FOUR),
             Err(DecodeError::TrailingBytes)
         );
 
@@ -517,7 +489,7 @@ mod tests {
         let crc = crc32fast::hash(&v2[..n - 4]);
         v2[n - 4..].copy_from_slice(&crc.to_le_bytes());
         assert_eq!(
-            Envelope::decode(&v2, Variant::Counting),
+            Envelope::decode(&v2, FOUR),
             Err(DecodeError::UnsupportedVersion(2))
         );
     }
@@ -530,14 +502,14 @@ mod tests {
                 let mut bad = good.clone();
                 bad[i] ^= flip;
                 assert!(
-                    Envelope::decode(&bad, Variant::Counting).is_err(),
+                    Envelope::decode(&bad, FOUR).is_err(),
                     "byte {i} ^ {flip:#x}"
                 );
             }
         }
         for len in 0..good.len() {
             assert!(
-                Envelope::decode(&good[..len], Variant::Counting).is_err(),
+                Envelope::decode(&good[..len], FOUR).is_err(),
                 "length {len}"
             );
         }
@@ -546,15 +518,15 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
-            let _ = Envelope::decode(&bytes, Variant::Classic);
+            let _ = Envelope::decode(&bytes, SIX);
         }
 
         #[test]
         fn round_trips(key in proptest::array::uniform2(proptest::num::u64::ANY),
                        params in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
                        payload in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
-            let env = Envelope { variant: Variant::Scalable, key, params, payload };
-            proptest::prop_assert_eq!(Envelope::decode(&env.encode(), Variant::Scalable), Ok(env));
+            let env = Envelope { tag: SIX, key, params, payload };
+            proptest::prop_assert_eq!(Envelope::decode(&env.encode(), SIX), Ok(env));
         }
     }
 }

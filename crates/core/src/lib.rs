@@ -1,9 +1,12 @@
-//! The shared foundation of the bloomlab filters.
+#![doc = include_str!("../README.md")]
 //!
-//! `bloomlab-core` holds no filter. It holds what every filter shares:
+//! ## Contents
 //!
 //! - [`Filter`], [`Membership`] and [`Deletable`], the traits every variant implements, so
 //!   one loop can drive a classic, counting, scalable or cuckoo filter alike;
+//! - [`HashMembership`] and [`HashDeletable`], what a variant does with the
+//!   hash of an item, from which [`by_hash`] defines its operations on
+//!   items once for every variant ([`impl_filter!`] writes the impls);
 //! - [`DefaultHasher`], a keyed SipHash-1-3 whose key is random unless a seed
 //!   is given, and the [`hash`] helpers that turn one 64-bit hash into the k
 //!   probe positions of a filter;
@@ -14,25 +17,12 @@
 //!   caller can size;
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
 //!   [`ParamError`]).
-//!
-//! # Example
-//!
-//! Sizing a filter from theory: one item in a hundred may be a false positive.
-//!
-//! ```
-//! use bloomlab_core::theory::classic;
-//!
-//! let bits = classic::optimal_num_bits(1_000, 0.001).unwrap();
-//! let k = classic::optimal_num_hashes(bits, 1_000).unwrap();
-//! assert_eq!((bits, k), (14_377, 10)); // Guava sizes the same filter alike
-//! let rate = classic::fpr(bits as f64, 1_000.0, k as f64);
-//! assert!((rate - 0.001).abs() < 0.0001);
-//! ```
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
 pub mod alloc;
 pub mod batch;
+pub mod by_hash;
 pub mod codec;
 mod error;
 pub mod hash;
@@ -41,7 +31,8 @@ mod membership;
 pub mod serde_envelope;
 pub mod theory;
 
-pub use codec::{DecodeError, Persist};
+pub use by_hash::{HashDeletable, HashMembership};
+pub use codec::{DecodeError, Persist, Tag};
 pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr};
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Filter, Membership};

@@ -5,7 +5,8 @@
 //!
 //! The variant crates implement `Serialize` and `Deserialize` with
 //! [`serialize`] and [`deserialize`] for their filters with the default
-//! hasher (whose key the envelope stores).
+//! hasher (whose key the envelope stores), through
+//! [`impl_filter!`](crate::impl_filter)`(Serde for …)`.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -14,6 +15,11 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserializer, Serializer};
 
 use crate::codec::Persist;
+
+/// The `serde` this crate was built with, for the impls
+/// [`impl_filter!`](crate::impl_filter) writes in other crates.
+#[doc(hidden)]
+pub use serde;
 
 /// Serializes `filter` as the bytes of [`Persist::to_bytes`].
 ///

@@ -1,15 +1,18 @@
-//! The counting filter in the bloomlab envelope ([`Variant::Counting`]).
+//! The counting filter in the bloomlab envelope, under [`TAG`].
 //!
 //! Parameters, little-endian: counter width in bits (`u8`), number of counters
 //! (`u64`), number of hashes (`u32`), `len` (`u64`). Payload: the packed
 //! counter words, each a little-endian `u64`.
 
-use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_core::theory::classic::MAX_HASHES;
-use bloomlab_core::{DecodeError, DefaultHasher, Persist};
+use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 use crate::counters::{Counters, WIDTHS, words_for};
 use crate::filter::CountingBloomFilter;
+
+/// The envelope tag of a [`CountingBloomFilter`].
+pub const TAG: Tag = Tag::new(4, "CountingBloomFilter");
 
 impl<T: ?Sized> CountingBloomFilter<T> {
     /// The filter as bytes: parameters, hash key and counters, checksummed.
@@ -26,7 +29,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             .finish();
         let payload = Writer::new().words(counters.words()).finish();
         Envelope {
-            variant: Variant::Counting,
+            tag: TAG,
             key: self.hasher().key(),
             params,
             payload,
@@ -44,7 +47,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
     /// hold, a payload of the wrong size, or bits set past the last counter.
     /// Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let env = Envelope::decode(bytes, Variant::Counting)?;
+        let env = Envelope::decode(bytes, TAG)?;
         let mut params = Reader::new(&env.params);
         let width = u32::from(params.u8()?);
         let num_counters = params.u64()?;
@@ -80,15 +83,5 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             len,
             DefaultHasher::from_key(env.key),
         ))
-    }
-}
-
-impl<T: ?Sized> Persist for CountingBloomFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        CountingBloomFilter::to_bytes(self)
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        CountingBloomFilter::from_bytes(bytes)
     }
 }

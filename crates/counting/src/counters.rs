@@ -115,6 +115,16 @@ impl Counters {
         (1u64 << (1 << L)) - 1
     }
 
+    /// The word of `words` that holds counter `i` of `2^L` bits, the
+    /// counter's shift in it, and its value.
+    #[inline(always)]
+    fn slot<const L: u32>(words: &mut [u64], i: u64) -> (&mut u64, u32, u64) {
+        let (word, shift) = Self::locate::<L>(i);
+        let w = &mut words[word];
+        let value = (*w >> shift) & Self::max_of::<L>();
+        (w, shift, value)
+    }
+
     /// The word that holds counter `i < len`, for a prefetch.
     #[inline(always)]
     pub(crate) fn word_of(&self, i: u64) -> &u64 {
@@ -141,9 +151,7 @@ impl Counters {
     #[inline(always)]
     pub(crate) fn increment<const L: u32>(&mut self, i: u64) -> u64 {
         let max = Self::max_of::<L>();
-        let (word, shift) = Self::locate::<L>(i);
-        let w = &mut self.words[word];
-        let old = (*w >> shift) & max;
+        let (w, shift, old) = Self::slot::<L>(&mut self.words, i);
         if old != max {
             *w += 1 << shift;
             self.saturated += u64::from(old + 1 == max);
@@ -155,14 +163,11 @@ impl Counters {
     /// `false` (and changes nothing) if it is zero. `2^L` must be the width.
     #[inline(always)]
     pub(crate) fn decrement<const L: u32>(&mut self, i: u64) -> bool {
-        let max = Self::max_of::<L>();
-        let (word, shift) = Self::locate::<L>(i);
-        let w = &mut self.words[word];
-        let old = (*w >> shift) & max;
+        let (w, shift, old) = Self::slot::<L>(&mut self.words, i);
         if old == 0 {
             return false;
         }
-        if old != max {
+        if old != Self::max_of::<L>() {
             *w -= 1 << shift;
         }
         true
@@ -171,11 +176,9 @@ impl Counters {
     /// Reverses a [`decrement`](Counters::decrement) that returned `true`.
     #[inline(always)]
     pub(crate) fn undo_decrement<const L: u32>(&mut self, i: u64) {
-        let max = Self::max_of::<L>();
-        let (word, shift) = Self::locate::<L>(i);
-        let w = &mut self.words[word];
+        let (w, shift, old) = Self::slot::<L>(&mut self.words, i);
         // A decremented counter is below the maximum; a saturated one was left alone.
-        if (*w >> shift) & max != max {
+        if old != Self::max_of::<L>() {
             *w += 1 << shift;
         }
     }

@@ -7,11 +7,12 @@ use std::marker::PhantomData;
 use std::ops::BitOr;
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::batch::{self, Hashes, Step};
+use bloomlab_core::batch;
+use bloomlab_core::by_hash;
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
-    DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership, RemoveError,
+    DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
 };
 
 use crate::builder::Builder;
@@ -320,17 +321,6 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
         })
     }
 
-    /// Starts loading the words of the item's `k` counters, for the item of
-    /// 64-bit hash `hash`.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        let mut positions = self.positions(hash);
-        for _ in 0..self.num_hashes {
-            let pos = positions.next().unwrap_or_default();
-            batch::prefetch(self.counters.word_of(pos));
-        }
-    }
-
     /// Removes one occurrence of the item of 64-bit hash `hash`: decrements
     /// each of its counters that is not saturated.
     ///
@@ -433,7 +423,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Hash,
     {
-        Ok(self.insert_hash(self.hasher.hash_one(item)))
+        by_hash::insert(self, item)
     }
 
     /// `false`: `item` is definitely absent; `true`: probably present.
@@ -442,7 +432,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.contains_hash(self.hasher.hash_one(item))
+        by_hash::contains(self, item)
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
@@ -468,13 +458,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
+        by_hash::contains_batch(self, items)
     }
 
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
@@ -488,19 +472,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Hash + Sized,
     {
-        let mut new = 0;
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            batch::walk(
-                &hashes,
-                batch::ahead(self.memory_bytes(), self.num_hashes as usize),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
-                    Step::Probe => new += usize::from(self.insert_hash(hash)),
-                },
-            );
-        }
-        Ok(new)
+        by_hash::insert_batch(self, items)
     }
 
     /// Removes one occurrence of `item` (see [`remove_hash`](Self::remove_hash)).
@@ -514,7 +486,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.remove_hash(self.hasher.hash_one(item))
+        by_hash::remove(self, item)
     }
 
     /// An upper bound on how many times `item` was inserted minus removed
@@ -524,7 +496,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.count_hash(self.hasher.hash_one(item))
+        self.count_hash(by_hash::hash(self, item))
     }
 
     /// Adds `other`'s counters to these, each sum saturating at
@@ -584,53 +556,48 @@ impl<T: ?Sized, S> fmt::Debug for CountingBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> Filter for CountingBloomFilter<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized, S: BuildHasher> HashMembership for CountingBloomFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        CountingBloomFilter::memory_bytes(self)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        Ok(CountingBloomFilter::insert_hash(self, hash))
     }
 
-    fn expected_fpr(&self) -> f64 {
-        CountingBloomFilter::expected_fpr(self)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        CountingBloomFilter::contains_hash(self, hash)
     }
 
-    fn clear(&mut self) {
-        CountingBloomFilter::clear(self);
+    fn lookup_lines(&self) -> usize {
+        self.num_hashes as usize
+    }
+
+    /// Starts loading the words of the item's `k` counters.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        let mut positions = self.positions(hash);
+        for _ in 0..self.num_hashes {
+            let pos = positions.next().unwrap_or_default();
+            batch::prefetch(self.counters.word_of(pos));
+        }
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CountingBloomFilter<T, S> {
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        CountingBloomFilter::insert(self, item)
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        CountingBloomFilter::contains(self, item)
-    }
-
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        CountingBloomFilter::contains_batch(self, items)
-    }
-
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        CountingBloomFilter::insert_batch(self, items)
+impl<T: ?Sized, S: BuildHasher> HashDeletable for CountingBloomFilter<T, S> {
+    #[inline]
+    fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+        CountingBloomFilter::remove_hash(self, hash)
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CountingBloomFilter<T, S> {
-    fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
-        CountingBloomFilter::remove(self, item)
-    }
-}
+bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+    for CountingBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same counters,
@@ -682,25 +649,6 @@ impl<T: ?Sized, S: BuildHasher + Clone> BitOr<&CountingBloomFilter<T, S>>
         let mut merged = self.clone();
         merged.union(other)?;
         Ok(merged)
-    }
-}
-
-/// Inserts every item (an insert into a counting filter cannot fail: a full
-/// counter saturates).
-impl<T: Hash, S: BuildHasher> Extend<T> for CountingBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(&item));
-        }
-    }
-}
-
-/// As `Extend<T>`, from references: `filter.extend(&ids)`.
-impl<'a, T: Hash + ?Sized + 'a, S: BuildHasher> Extend<&'a T> for CountingBloomFilter<T, S> {
-    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, items: I) {
-        for item in items {
-            self.insert_hash(self.hasher.hash_one(item));
-        }
     }
 }
 

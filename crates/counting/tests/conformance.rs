@@ -5,12 +5,7 @@ use bloomlab_testkit::conformance;
 
 #[test]
 fn conformance_default_width() {
-    conformance::run(|n, p, seed| {
-        CountingBloomFilter::builder(n, p)
-            .seed(seed)
-            .build()
-            .unwrap()
-    });
+    conformance::run(|n, p, seed| CountingBloomFilter::builder(n, p).seed(seed).build());
 }
 
 #[test]
@@ -20,6 +15,5 @@ fn conformance_sixteen_bit_counters() {
             .seed(seed)
             .counter_width(16)
             .build()
-            .unwrap()
     });
 }

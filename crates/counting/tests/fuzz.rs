@@ -10,9 +10,9 @@
 //!
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-counting --test fuzz`.
 
-use bloomlab_core::codec::Variant;
-use bloomlab_counting::CountingBloomFilter;
-use bloomlab_testkit::fuzz::{self, Field, Kind, Plan, Sample};
+use bloomlab_counting::{CountingBloomFilter, TAG};
+use bloomlab_testkit::fuzz::{self, EXTREME_HASHES, Field, Kind, Plan, Sample};
+use bloomlab_testkit::item_methods;
 use bloomlab_testkit::keys::members;
 
 /// Random cases after the directed ones. A case costs about 6 µs on average
@@ -24,73 +24,43 @@ const RANDOM_CASES: u64 = 800_000;
 
 /// The stored parameters ([`CountingBloomFilter::to_bytes`]).
 fn fields() -> Vec<Field> {
-    vec![
-        Field::param("counter_width", 0, Kind::U8),
-        Field::param("num_counters", 1, Kind::U64),
-        Field::param("num_hashes", 9, Kind::U32),
-        Field::param("len", 13, Kind::U64),
-    ]
+    use Kind::*;
+    let layout = [
+        ("counter_width", U8),
+        ("num_counters", U64),
+        ("num_hashes", U32),
+        ("len", U64),
+    ];
+    Field::params(0, &layout)
 }
 
+/// Three small filters: 4-bit counters half full, 8-bit counters of which
+/// one item inserted 300 times saturates some, and 16-bit counters with the
+/// most hashes.
 fn samples() -> Vec<Sample> {
-    let mut a = CountingBloomFilter::builder(100, 0.01)
-        .seed(1)
-        .build()
-        .unwrap();
-    a.insert_batch(&members(1, 50)).unwrap();
-    let mut b = CountingBloomFilter::builder_with_counters(10, 3)
-        .counter_width(8)
-        .seed(2)
-        .build()
-        .unwrap();
+    let with_counters = CountingBloomFilter::builder_with_counters;
+    let builders = [
+        (CountingBloomFilter::builder(100, 0.01), 50),
+        (with_counters(10, 3).counter_width(8), 0),
+        (with_counters(3, 64).counter_width(16), 5),
+    ];
+    let mut filters = fuzz::seeded(builders, |b, seed| b.seed(seed).build().unwrap());
     for _ in 0..300 {
-        b.insert(&7u64).unwrap(); // saturates its counters
+        filters[1].insert(&7u64).unwrap();
     }
-    let mut c = CountingBloomFilter::builder_with_counters(3, 64)
-        .counter_width(16)
-        .seed(3)
-        .build()
-        .unwrap();
-    c.insert_batch(&members(3, 5)).unwrap();
-    [a, b, c]
-        .iter()
-        .map(|f| Sample {
-            label: format!(
-                "m={} k={} width={} n={} saturated={}",
-                f.num_counters(),
-                f.num_hashes(),
-                f.counter_width(),
-                f.len(),
-                f.saturated_counters()
-            ),
-            bytes: f.to_bytes(),
-            fields: fields(),
-        })
-        .collect()
+    fuzz::samples(filters, |_| fields())
 }
 
 #[test]
 fn counting_decode_and_use() {
-    let mut plan = Plan::new("counting", Variant::Counting, samples());
+    let mut plan = Plan::new("counting", TAG, samples());
     plan.random_cases = RANDOM_CASES;
     plan.seed = 14;
-    let report = fuzz::run(&plan, |bytes| {
-        match CountingBloomFilter::from_bytes(bytes) {
-            Ok(mut f) => {
-                use_counting(&mut f);
-                fuzz::use_deletable(&mut f);
-                true
-            }
-            Err(_) => false,
-        }
-    });
-    eprintln!("counting: {report}");
+    fuzz::run_decoder(&plan, CountingBloomFilter::from_bytes, use_counting);
 }
 
-/// Probes: the extreme hashes.
-const HASHES: [u64; 4] = [0, 1, u64::MAX, 0x8000_0000_0000_0000];
-
-/// Every inherent method of a [`CountingBloomFilter`].
+/// Every inherent method of a [`CountingBloomFilter`], then
+/// [`fuzz::use_deletable`].
 fn use_counting(f: &mut CountingBloomFilter<u64>) {
     let m = f.num_counters();
     let _ = (
@@ -111,16 +81,13 @@ fn use_counting(f: &mut CountingBloomFilter<u64>) {
         let c = f.counter(i);
         assert_eq!(c.is_some(), i < m, "counter({i}) of {m}");
     }
-    for h in HASHES {
+    for h in EXTREME_HASHES {
         let _ = (f.contains_hash(h), f.count_hash(h));
     }
     let keys = members(40, 24);
-    let _ = f.contains_batch(&keys);
-    let _ = f.insert(&keys[0]);
-    let _ = f.insert(&u64::MAX);
-    let _ = (f.contains(&u64::MAX), f.count(&u64::MAX));
-    let _ = f.insert_batch(&keys[1..]);
-    for h in HASHES {
+    fuzz::use_items(f, &item_methods!(CountingBloomFilter<u64>), &keys);
+    let _ = f.count(&u64::MAX);
+    for h in EXTREME_HASHES {
         f.insert_hash(h);
         assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
         assert!(f.count_hash(h) > 0);
@@ -131,7 +98,7 @@ fn use_counting(f: &mut CountingBloomFilter<u64>) {
         keys.iter().all(|k| bloom.contains(k)),
         "to_bloom loses a member"
     );
-    for h in HASHES {
+    for h in EXTREME_HASHES {
         let _ = f.remove_hash(h);
     }
     for k in &keys[..8] {
@@ -150,4 +117,5 @@ fn use_counting(f: &mut CountingBloomFilter<u64>) {
     let _ = (f.saturated_counters(), f.expected_fpr());
     let bytes = f.to_bytes();
     CountingBloomFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
+    fuzz::use_deletable(f);
 }

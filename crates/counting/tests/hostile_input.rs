@@ -5,17 +5,7 @@ use bloomlab_counting::{BuildError, CountingBloomFilter};
 use bloomlab_testkit::machine;
 
 fn check(result: Result<CountingBloomFilter<u64>, BuildError>, bytes: u128) {
-    match result {
-        Err(BuildError::OutOfMemory { bytes: b }) => assert_eq!(b, bytes),
-        Err(e) => panic!("expected OutOfMemory, got {e}"),
-        Ok(f) => {
-            assert!(
-                !machine::refuses_oversized_requests(),
-                "{bytes} bytes were granted"
-            );
-            assert_eq!(f.memory_bytes() as u128, bytes);
-        }
-    }
+    machine::assert_refused_or_granted(result, BuildError::OutOfMemory { bytes }, bytes);
 }
 
 #[test]

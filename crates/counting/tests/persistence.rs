@@ -1,9 +1,9 @@
 //! The envelope format: pinned bytes, round trips, and typed errors for
 //! parameters that do not fit.
 
-use bloomlab_core::codec::{Envelope, Variant, Writer};
+use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::{DecodeError, DefaultHasher, Persist};
-use bloomlab_counting::CountingBloomFilter;
+use bloomlab_counting::{CountingBloomFilter, TAG};
 use proptest::prelude::*;
 
 fn small() -> CountingBloomFilter<u64> {
@@ -77,7 +77,7 @@ fn round_trip_every_width() {
 
 fn envelope(width: u8, counters: u64, hashes: u32, len: u64, words: &[u64]) -> Vec<u8> {
     Envelope {
-        variant: Variant::Counting,
+        tag: TAG,
         key: [1, 2],
         params: Writer::new()
             .u8(width)
@@ -145,7 +145,7 @@ fn bits_past_the_last_counter() {
 #[test]
 fn trailing_parameter_bytes() {
     let bytes = Envelope {
-        variant: Variant::Counting,
+        tag: TAG,
         key: [1, 2],
         params: Writer::new().u8(4).u64(16).u32(3).u64(0).u8(0).finish(),
         payload: Writer::new().words(&[0]).finish(),
@@ -157,7 +157,7 @@ fn trailing_parameter_bytes() {
 #[test]
 fn short_parameters() {
     let bytes = Envelope {
-        variant: Variant::Counting,
+        tag: TAG,
         key: [1, 2],
         params: Writer::new().u8(4).u64(16).finish(),
         payload: Writer::new().words(&[0]).finish(),
@@ -179,7 +179,7 @@ fn another_variant() {
     assert_eq!(
         CountingBloomFilter::<u64>::from_bytes(&bytes).unwrap_err(),
         DecodeError::WrongVariant {
-            expected: 4,
+            expected: TAG,
             found: 1
         }
     );

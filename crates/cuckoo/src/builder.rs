@@ -64,14 +64,21 @@ pub struct Builder<T: ?Sized, S = DefaultHasher> {
 
 impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
     fn clone(&self) -> Self {
-        Self {
+        self.with_hasher(self.hasher.clone())
+    }
+}
+
+impl<T: ?Sized, S> Builder<T, S> {
+    /// The same settings with `hasher`.
+    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
+        Builder {
             sizing: self.sizing,
             bucket_size: self.bucket_size,
             fingerprint_bits: self.fingerprint_bits,
             semi_sorted: self.semi_sorted,
             max_relocations: self.max_relocations,
             max_bytes: self.max_bytes,
-            hasher: self.hasher.clone(),
+            hasher,
             item: PhantomData,
         }
     }
@@ -127,16 +134,7 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
 impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            sizing: self.sizing,
-            bucket_size: self.bucket_size,
-            fingerprint_bits: self.fingerprint_bits,
-            semi_sorted: self.semi_sorted,
-            max_relocations: self.max_relocations,
-            max_bytes: self.max_bytes,
-            hasher,
-            item: PhantomData,
-        }
+        self.with_hasher(hasher)
     }
 
     /// Slots per bucket: 2, 4 (the default) or 8.
@@ -278,8 +276,9 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
         } else {
             Layout::Plain
         };
+        let words = bloomlab_core::alloc::zeroed_words(words)?;
         Ok(CuckooFilter::from_parts(
-            Table::new(buckets, b, f, layout, NEW_TABLE_MAP, words)?,
+            Table::from_words(words, buckets, b, f, layout, NEW_TABLE_MAP),
             0,
             self.max_relocations,
             self.hasher,

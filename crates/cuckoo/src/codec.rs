@@ -1,4 +1,4 @@
-//! Persistence through the core envelope ([`Variant::Cuckoo`]).
+//! Persistence through the core envelope, under [`TAG`].
 //!
 //! Parameters, little-endian, in one of two forms told apart by their third
 //! byte:
@@ -15,12 +15,15 @@
 //!
 //! Payload: the packed table, `⌈buckets · bits per bucket / 64⌉` words.
 
-use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
-use bloomlab_core::{DecodeError, DefaultHasher, Persist};
+use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 use crate::builder::{MAX_BUCKETS, MAX_RELOCATIONS};
 use crate::filter::CuckooFilter;
 use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, Table};
+
+/// The envelope tag of a [`CuckooFilter`], in both forms.
+pub const TAG: Tag = Tag::new(6, "CuckooFilter");
 
 /// The third parameter byte of the any-count form; the power-of-two form
 /// has a log2 of at most 32 there.
@@ -51,7 +54,7 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             .finish();
         let payload = Writer::new().words(table.words()).finish();
         Envelope {
-            variant: Variant::Cuckoo,
+            tag: TAG,
             key: self.hasher().key(),
             params,
             payload,
@@ -71,7 +74,7 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
     /// semi-sorted bucket not in its one sorted encoding, or an item count
     /// that differs from the fingerprints in the table.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let env = Envelope::decode(bytes, Variant::Cuckoo)?;
+        let env = Envelope::decode(bytes, TAG)?;
         let invalid = |what| DecodeError::InvalidParameters { what };
         let mut r = Reader::new(&env.params);
         let b = u32::from(r.u8()?);
@@ -148,15 +151,5 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             max_relocations,
             DefaultHasher::from_key(env.key),
         ))
-    }
-}
-
-impl<T: ?Sized> Persist for CuckooFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        CuckooFilter::to_bytes(self)
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        CuckooFilter::from_bytes(bytes)
     }
 }

@@ -5,11 +5,11 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
-use bloomlab_core::batch::{self, Hashes, Step};
+use bloomlab_core::by_hash;
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{
-    DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership, RemoveError,
+    DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
 };
 
 use crate::builder::Builder;
@@ -262,15 +262,6 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.table.holds_either(i1, i2, fp)
     }
 
-    /// Starts loading both candidate buckets of the item with this 64-bit
-    /// hash.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        let (_, i1, i2) = self.locate(hash);
-        self.table.prefetch(i1);
-        self.table.prefetch(i2);
-    }
-
     /// Stores an item with this 64-bit hash; `Ok(true)` if it was not
     /// reported present before.
     ///
@@ -376,7 +367,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     ///
     /// [`InsertError::Full`]: nothing was stored and nothing was lost.
     pub fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.insert_hash(self.hasher.hash_one(item))
+        by_hash::insert(self, item)
     }
 
     /// Stores `item` only if it is not reported present; `Ok(true)` if stored.
@@ -385,7 +376,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     ///
     /// [`InsertError::Full`]: nothing was stored and nothing was lost.
     pub fn insert_unique(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.insert_unique_hash(self.hasher.hash_one(item))
+        self.insert_unique_hash(by_hash::hash(self, item))
     }
 
     /// `false`: `item` was never inserted (or was removed as often as
@@ -394,16 +385,17 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.contains_hash(self.hasher.hash_one(item))
+        by_hash::contains(self, item)
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
-    /// items is hashed first, then each item's two buckets are prefetched a
-    /// few items ([`ahead`](batch::ahead)) before it is probed, so that many
-    /// memory loads are in flight at once.
+    /// Pipelined for tables larger than the cache
+    /// ([`batch`](bloomlab_core::batch)): a chunk of items is hashed first,
+    /// then each item's two buckets are prefetched a few items
+    /// ([`ahead`](bloomlab_core::batch::ahead)) before it is probed, so that
+    /// many memory loads are in flight at once.
     ///
     /// ```
     /// use bloomlab_cuckoo::CuckooFilter;
@@ -418,13 +410,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), 2),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
+        by_hash::contains_batch(self, items)
     }
 
     /// Stores every item of `items` in order, as [`insert`](Self::insert)
@@ -441,30 +427,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Sized,
     {
-        let (mut new, mut stored) = (0, 0);
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            let mut failed = None;
-            batch::walk(
-                &hashes,
-                batch::ahead(self.memory_bytes(), 2),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch(hash),
-                    Step::Probe if failed.is_none() => match self.insert_hash(hash) {
-                        Ok(fresh) => {
-                            new += usize::from(fresh);
-                            stored += 1;
-                        }
-                        Err(error) => failed = Some(error),
-                    },
-                    Step::Probe => {}
-                },
-            );
-            if let Some(error) = failed {
-                return Err(InsertBatchError::new(stored, new, error));
-            }
-        }
-        Ok(new)
+        by_hash::insert_batch(self, items)
     }
 
     /// Removes one copy of `item`.
@@ -476,7 +439,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.remove_hash(self.hasher.hash_one(item))
+        by_hash::remove(self, item)
     }
 
     /// How many stored fingerprints match `item`: the times it was stored,
@@ -485,7 +448,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        self.count_hash(self.hasher.hash_one(item))
+        self.count_hash(by_hash::hash(self, item))
     }
 
     /// The two buckets `item` may be stored in: always two different ones
@@ -494,7 +457,7 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     where
         T: Borrow<Q>,
     {
-        let (_, i1, i2) = self.locate(self.hasher.hash_one(item));
+        let (_, i1, i2) = self.locate(by_hash::hash(self, item));
         (i1 as u64, i2 as u64)
     }
 }
@@ -532,53 +495,46 @@ impl<T: ?Sized, S: PartialEq> PartialEq for CuckooFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> Filter for CuckooFilter<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized, S: BuildHasher> HashMembership for CuckooFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        CuckooFilter::memory_bytes(self)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        CuckooFilter::insert_hash(self, hash)
     }
 
-    fn expected_fpr(&self) -> f64 {
-        CuckooFilter::expected_fpr(self)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        CuckooFilter::contains_hash(self, hash)
     }
 
-    fn clear(&mut self) {
-        CuckooFilter::clear(self);
+    fn lookup_lines(&self) -> usize {
+        2
+    }
+
+    /// Starts loading both candidate buckets of the item.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        let (_, i1, i2) = self.locate(hash);
+        self.table.prefetch(i1);
+        self.table.prefetch(i2);
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for CuckooFilter<T, S> {
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        CuckooFilter::insert(self, item)
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        CuckooFilter::contains(self, item)
-    }
-
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        CuckooFilter::contains_batch(self, items)
-    }
-
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        CuckooFilter::insert_batch(self, items)
+impl<T: ?Sized, S: BuildHasher> HashDeletable for CuckooFilter<T, S> {
+    #[inline]
+    fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+        CuckooFilter::remove_hash(self, hash)
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Deletable<T> for CuckooFilter<T, S> {
-    fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
-        CuckooFilter::remove(self, item)
-    }
-}
+bloomlab_core::impl_filter!(Filter, Membership, Deletable, Persist
+    for CuckooFilter<T, S> where S: BuildHasher);
 
 #[cfg(test)]
 mod tests {

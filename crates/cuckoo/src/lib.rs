@@ -1,23 +1,11 @@
-//! bloomlab-cuckoo: a cuckoo filter that never loses an item when it fills.
+#![doc = include_str!("../README.md")]
 //!
-//! A [`CuckooFilter`] (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo
-//! filter: practically better than Bloom", CoNEXT 2014) keeps one short
-//! fingerprint per item in one of two candidate buckets of a bit-packed
-//! table. It answers membership like a Bloom filter, and also removes items
-//! and counts them, in about `(log2(1/ε) + 3) / 0.95` bits per item with
-//! 4-slot buckets, at any size and any rate down to about 2·10^-9 (32-bit
-//! fingerprints).
-//!
-//! Its catch is that it can fill: once an insert has moved
-//! [`max_relocations`](CuckooFilter::max_relocations) fingerprints without
-//! freeing a slot, it gives up. Some implementations then drop whichever
-//! fingerprint was left in hand, a random stored item. This one undoes every
-//! move and returns [`InsertError::Full`]:
-//! a failed insert changes nothing, and every item stored is still found.
+//! ## Contents
 //!
 //! - [`CuckooFilter<T>`](CuckooFilter): the filter of items of type `T`;
-//!   [`Membership<T>`](Membership) and [`Deletable<T>`](Deletable),
-//!   [`Persist`] through the core envelope;
+//!   [`Membership<T>`](Membership) and [`Deletable<T>`](Deletable) from its
+//!   [`HashMembership`] and [`HashDeletable`] operations, [`Persist`]
+//!   through the core envelope under [`TAG`];
 //! - [`Builder`]: bucket size (2, 4, 8), fingerprint width (4 to 32 bits),
 //!   plain or semi-sorted buckets, hash key or hasher, relocation bound,
 //!   memory limit;
@@ -27,44 +15,7 @@
 //! The formulas it is measured against are in
 //! [`bloomlab_core::theory::cuckoo`].
 //!
-//! # Example
-//!
-//! Filling a table of 4,096 four-slot buckets with 12-bit fingerprints until
-//! it refuses an item:
-//!
-//! ```
-//! use bloomlab_cuckoo::CuckooFilter;
-//!
-//! let mut filter = CuckooFilter::builder_with_buckets(4_096, 12).seed(42).build()?;
-//! let mut stored = Vec::new();
-//! for key in 0u64.. {
-//!     match filter.insert(&key) {
-//!         Ok(_) => stored.push(key),
-//!         Err(_) => break, // Full: nothing was inserted, nothing was lost
-//!     }
-//! }
-//! // The paper reports 95%; this table took 15,775 of its 16,384 slots.
-//! assert_eq!(filter.len(), 15_775);
-//! assert!((filter.load_factor() - 0.963).abs() < 0.001);
-//! assert!(stored.iter().all(|k| filter.contains(k)));
-//!
-//! // 48 bits a bucket: 12.46 bits per item at that load, 12 / 0.963.
-//! let bits = filter.bits_per_item().unwrap();
-//! assert!((bits - 12.46).abs() < 0.005, "{bits}");
-//!
-//! // Theory at that load: 1 − (1 − 1/4095)^(8 · 0.963) = 0.188%, so about
-//! // 188 ± 14 of 100,000 keys never inserted; this key gives 215.
-//! assert!((filter.expected_fpr() - 0.00188).abs() < 0.000005);
-//! let false_alarms = (1u64 << 40..(1 << 40) + 100_000).filter(|k| filter.contains(k)).count();
-//! assert_eq!(false_alarms, 215);
-//!
-//! // A remove frees a slot, and the refused item now fits.
-//! filter.remove(&stored[0])?;
-//! assert!(filter.insert(&u64::MAX).is_ok());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! # Sizing
+//! ## Sizing
 //!
 //! [`CuckooFilter::new`]`(n, ε)` ([`plan`]) takes the narrowest fingerprint
 //! whose exact rate at the design load is at most `ε`
@@ -140,7 +91,7 @@
 //! `tests/sizing.rs` checks the same promises for item counts drawn at
 //! random.
 //!
-//! # Semi-sorted buckets
+//! ## Semi-sorted buckets
 //!
 //! [`Builder::semi_sorted`] stores 4-slot buckets semi-sorted (Fan et al.
 //! 2014, §5.2): the bucket's four fingerprints in ascending order, their
@@ -162,7 +113,7 @@
 //! as long. So `new` builds plain tables, and semi-sorting is for callers
 //! who trade that time for the space.
 //!
-//! # Format
+//! ## Format
 //!
 //! [`to_bytes`](CuckooFilter::to_bytes) writes the bucket count itself, the
 //! layout and the alternate-bucket map; files written before (a log2
@@ -182,10 +133,11 @@ mod table;
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-cuckoo alone can name them.
 pub use bloomlab_core::{
-    DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
-    ParamError, Persist, RemoveError,
+    DecodeError, DefaultHasher, Deletable, Filter, HashDeletable, HashMembership, InsertBatchError,
+    InsertError, Membership, ParamError, Persist, RemoveError, Tag,
 };
 pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS, Plan, plan};
+pub use codec::TAG;
 pub use error::BuildError;
 pub use filter::CuckooFilter;
 pub use table::{BUCKET_SIZES, FINGERPRINT_BITS};

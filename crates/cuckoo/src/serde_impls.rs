@@ -2,21 +2,6 @@
 //! the bytes of its binary envelope, key included, and deserializing checks
 //! them as `from_bytes` does (see `bloomlab_core::serde_envelope`).
 
-use bloomlab_core::DefaultHasher;
-
-use bloomlab_core::serde_envelope::{deserialize, serialize};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::CuckooFilter;
 
-impl<T: ?Sized> Serialize for CuckooFilter<T, DefaultHasher> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize(self, serializer)
-    }
-}
-
-impl<'de, T: ?Sized> Deserialize<'de> for CuckooFilter<T, DefaultHasher> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize(deserializer)
-    }
-}
+bloomlab_core::impl_filter!(Serde for CuckooFilter<T, S>);

@@ -193,22 +193,11 @@ impl Table {
         usize::try_from(bits.div_ceil(64)).ok()
     }
 
-    /// An empty table, lazily paged; the shape was checked by the caller
-    /// (`b` in [`BUCKET_SIZES`], `f` in [`FINGERPRINT_BITS`], semi-sorted
-    /// only with `b = 4`, XOR only for a power-of-two count, `1 ≤ buckets`).
-    /// An error if the allocator refuses the words.
-    pub(crate) fn new(
-        buckets: u64,
-        b: u32,
-        f: u32,
-        layout: Layout,
-        alt: AltMap,
-        words: usize,
-    ) -> Result<Self, bloomlab_core::alloc::OutOfMemory> {
-        let words = bloomlab_core::alloc::zeroed_words(words)?;
-        Ok(Self::from_words(words, buckets, b, f, layout, alt))
-    }
-
+    /// The table of `words` ([`words_for`](Self::words_for) of them: zeroed
+    /// and lazily paged for an empty table, decoded for a stored one); the
+    /// shape was checked by the caller (`b` in [`BUCKET_SIZES`], `f` in
+    /// [`FINGERPRINT_BITS`], semi-sorted only with `b = 4`, XOR only for a
+    /// power-of-two count, `1 ≤ buckets`).
     pub(crate) fn from_words(
         words: Vec<u64>,
         buckets: u64,
@@ -740,7 +729,8 @@ mod tests {
 
     fn table(buckets: u64, b: u32, f: u32, layout: Layout) -> Table {
         let words = Table::words_for(buckets, Table::bucket_bits(b, f, layout)).unwrap();
-        Table::new(buckets, b, f, layout, AltMap::Sub, words).unwrap()
+        let words = bloomlab_core::alloc::zeroed_words(words).unwrap();
+        Table::from_words(words, buckets, b, f, layout, AltMap::Sub)
     }
 
     /// Every shape the filter supports: (b, f, layout).

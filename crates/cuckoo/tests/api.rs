@@ -6,6 +6,7 @@ use std::hash::BuildHasher;
 use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, RemoveError};
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::{batch, item_methods};
 
 fn seeded(n: usize, p: f64) -> CuckooFilter<u64> {
     CuckooFilter::builder(n, p).seed(11).build().unwrap()
@@ -117,20 +118,11 @@ fn new_holds_what_it_was_sized_for() {
 
 #[test]
 fn trait_and_inherent_methods_agree() {
-    let mut a = seeded(2_000, 0.01);
-    let mut b = seeded(2_000, 0.01);
     let keys = members(1, 1_500);
-    for k in &keys {
-        let via_trait = Membership::insert(&mut a, k);
-        assert_eq!(via_trait, b.insert(k));
-    }
-    assert!(a == b);
-    for p in probes(2, 20_000) {
-        assert_eq!(Membership::contains(&a, &p), b.contains(&p));
-    }
-    assert_eq!(Filter::len(&a), b.len());
-    assert_eq!(Filter::memory_bytes(&a), b.memory_bytes());
-    assert_eq!(Filter::expected_fpr(&a), b.expected_fpr());
+    let probes: Vec<u64> = probes(2, 20_000).collect();
+    let methods = item_methods!(CuckooFilter<u64>);
+    let mut b = batch::assert_trait_methods_agree(&seeded(2_000, 0.01), &methods, &keys, &probes);
+    let mut a = b.clone();
     assert_eq!(Filter::bits_per_item(&a), b.bits_per_item());
     for k in &keys[..500] {
         assert_eq!(Deletable::remove(&mut a, k), b.remove(k));

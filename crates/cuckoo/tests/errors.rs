@@ -2,25 +2,20 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_cuckoo::{BuildError, CuckooFilter, MAX_RELOCATIONS};
+use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
 
 #[test]
-fn fingerprint_below_4_bits() {
-    let e = CuckooFilter::<u64>::builder(100, 0.01)
-        .fingerprint_bits(3)
-        .build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(3));
-    let e = CuckooFilter::<u64>::builder_with_buckets(64, 0).build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(0));
+fn fingerprint_below_4_or_above_32_bits() {
+    for f in [0, 3, 33] {
+        let e = CuckooFilter::<u64>::builder(100, 0.01).fingerprint_bits(f);
+        assert_eq!(e.build().unwrap_err(), BuildError::FingerprintBits(f));
+        let e = CuckooFilter::<u64>::builder_with_buckets(64, f).build();
+        assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(f));
+    }
 }
 
 #[test]
-fn fingerprint_above_32_bits() {
-    let e = CuckooFilter::<u64>::builder(100, 0.01)
-        .fingerprint_bits(33)
-        .build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(33));
-    let e = CuckooFilter::<u64>::builder_with_buckets(64, 33).build();
-    assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(33));
+fn fingerprint_of_17_to_32_bits() {
     // 17 to 32 bits build, in every bucket size and layout.
     for f in [17, 24, 32] {
         for b in [2, 4, 8] {
@@ -67,18 +62,10 @@ fn bucket_size_not_2_4_or_8() {
 
 #[test]
 fn fpr_outside_0_1() {
-    for p in [
-        0.0,
-        1.0,
-        -0.1,
-        1.5,
-        f64::NAN,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-    ] {
+    for p in INVALID_FPRS {
         let e = CuckooFilter::<u64>::new(100, p).unwrap_err();
         assert!(
-            matches!(e, BuildError::Param(ParamError::InvalidFpr(_))),
+            matches!(&e, BuildError::Param(e) if refuses_fpr(e, p)),
             "{p}: {e:?}"
         );
     }

@@ -12,9 +12,8 @@
 //!
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-cuckoo --test fuzz`.
 
-use bloomlab_core::codec::Variant;
-use bloomlab_cuckoo::CuckooFilter;
-use bloomlab_testkit::fuzz::{self, Field, Kind, Plan, Sample};
+use bloomlab_cuckoo::{CuckooFilter, TAG};
+use bloomlab_testkit::fuzz::{self, EXTREME_HASHES, Field, Kind, Plan, Sample};
 use bloomlab_testkit::keys::members;
 
 /// Random cases after the directed ones. A case costs about 50 µs on average
@@ -24,120 +23,74 @@ use bloomlab_testkit::keys::members;
 /// may spend in CI, with room for a slower machine.
 const RANDOM_CASES: u64 = 200_000;
 
+/// Parameters of one-byte fields named `bytes`, then the fields `rest`.
+fn params(bytes: &[&'static str], rest: &[(&'static str, Kind)]) -> Vec<Field> {
+    let one_byte = bytes.iter().map(|&name| (name, Kind::U8));
+    Field::params(0, &one_byte.chain(rest.iter().copied()).collect::<Vec<_>>())
+}
+
 /// The stored parameters ([`CuckooFilter::to_bytes`]).
 fn fields() -> Vec<Field> {
-    vec![
-        Field::param("bucket_size", 0, Kind::U8),
-        Field::param("fingerprint_bits", 1, Kind::U8),
-        Field::param("form", 2, Kind::U8),
-        Field::param("layout", 3, Kind::U8),
-        Field::param("alternate_map", 4, Kind::U8),
-        Field::param("buckets", 5, Kind::U64),
-        Field::param("max_relocations", 13, Kind::U32),
-        Field::param("len", 17, Kind::U64),
-    ]
+    let bytes = [
+        "bucket_size",
+        "fingerprint_bits",
+        "form",
+        "layout",
+        "alternate_map",
+    ];
+    params(
+        &bytes,
+        &[
+            ("buckets", Kind::U64),
+            ("max_relocations", Kind::U32),
+            ("len", Kind::U64),
+        ],
+    )
 }
 
 /// The parameters of the first, power-of-two form.
 fn legacy_fields() -> Vec<Field> {
-    vec![
-        Field::param("bucket_size", 0, Kind::U8),
-        Field::param("fingerprint_bits", 1, Kind::U8),
-        Field::param("log2_buckets", 2, Kind::U8),
-        Field::param("max_relocations", 3, Kind::U32),
-        Field::param("len", 7, Kind::U64),
-    ]
-}
-
-/// Inserts until the first refusal or `n` items.
-fn fill(f: &mut CuckooFilter<u64>, seed: u64, n: usize) {
-    for k in members(seed, n) {
-        if f.insert(&k).is_err() {
-            break;
-        }
-    }
+    let bytes = ["bucket_size", "fingerprint_bits", "log2_buckets"];
+    params(
+        &bytes,
+        &[("max_relocations", Kind::U32), ("len", Kind::U64)],
+    )
 }
 
 fn samples() -> Vec<Sample> {
-    let mut a = CuckooFilter::builder(100, 0.01).seed(1).build().unwrap();
-    fill(&mut a, 1, 50);
-    let mut b = CuckooFilter::builder_with_buckets(1, 4)
-        .bucket_size(2)
-        .seed(2)
-        .build()
-        .unwrap();
-    fill(&mut b, 2, 10);
-    let mut c = CuckooFilter::builder_with_buckets(4, 16)
-        .bucket_size(8)
-        .max_relocations(0)
-        .seed(3)
-        .build()
-        .unwrap();
-    fill(&mut c, 3, 20);
-    // A full table: every insert tries all its relocations. The directed
-    // cases raise the bound to MAX_RELOCATIONS; the random ones keep it low,
-    // as 60 failing inserts of 2^16 relocations each take 0.2 s.
-    let mut d = CuckooFilter::builder_with_buckets(8, 5)
-        .max_relocations(1_000)
-        .seed(4)
-        .build()
-        .unwrap();
-    fill(&mut d, 4, 1000);
-    let mut e = CuckooFilter::builder_with_buckets(6, 9)
-        .semi_sorted(true)
-        .seed(5)
-        .build()
-        .unwrap();
-    fill(&mut e, 5, 20);
-    let mut g = CuckooFilter::builder_with_buckets(5, 20)
-        .bucket_size(8)
-        .seed(6)
-        .build()
-        .unwrap();
-    fill(&mut g, 6, 30);
+    let with_buckets = CuckooFilter::builder_with_buckets;
+    let builders = [
+        (CuckooFilter::builder(100, 0.01), 50),
+        (with_buckets(1, 4).bucket_size(2), 10),
+        (with_buckets(4, 16).bucket_size(8).max_relocations(0), 20),
+        // A full table: every insert tries all its relocations. The directed
+        // cases raise the bound to MAX_RELOCATIONS; the random ones keep it
+        // low, as 60 failing inserts of 2^16 relocations each take 0.2 s.
+        (with_buckets(8, 5).max_relocations(1_000), 1000),
+        (with_buckets(6, 9).semi_sorted(true), 20),
+        (with_buckets(5, 20).bucket_size(8), 30),
+    ];
+    let filters = fuzz::seeded(builders, |b, seed| b.seed(seed).build().unwrap());
     let legacy = Sample {
         label: "first format: buckets=64 b=4 f=12 n=230".into(),
         bytes: include_bytes!("fixtures/legacy_b4_f12.bin").to_vec(),
         fields: legacy_fields(),
     };
-    [a, b, c, d, e, g]
-        .iter()
-        .map(|f| Sample {
-            label: format!(
-                "buckets={} b={} f={} relocations={} n={}",
-                f.num_buckets(),
-                f.bucket_size(),
-                f.fingerprint_bits(),
-                f.max_relocations(),
-                f.len()
-            ),
-            bytes: f.to_bytes(),
-            fields: fields(),
-        })
-        .chain([legacy])
-        .collect()
+    let mut samples = fuzz::samples(filters, |_| fields());
+    samples.push(legacy);
+    samples
 }
 
 #[test]
 fn cuckoo_decode_and_use() {
-    let mut plan = Plan::new("cuckoo", Variant::Cuckoo, samples());
+    let mut plan = Plan::new("cuckoo", TAG, samples());
     plan.random_cases = RANDOM_CASES;
     plan.seed = 16;
-    let report = fuzz::run(&plan, |bytes| match CuckooFilter::from_bytes(bytes) {
-        Ok(mut f) => {
-            use_cuckoo(&mut f);
-            fuzz::use_deletable(&mut f);
-            true
-        }
-        Err(_) => false,
-    });
-    eprintln!("cuckoo: {report}");
+    fuzz::run_decoder(&plan, CuckooFilter::from_bytes, use_cuckoo);
 }
 
-/// Probes: the extreme hashes.
-const HASHES: [u64; 4] = [0, 1, u64::MAX, 0x8000_0000_0000_0000];
-
-/// Every inherent method of a [`CuckooFilter`].
+/// Every inherent method of a [`CuckooFilter`], then
+/// [`fuzz::use_deletable`].
 fn use_cuckoo(f: &mut CuckooFilter<u64>) {
     let _ = (f.bucket_size(), f.fingerprint_bits(), f.num_buckets());
     let _ = (f.capacity(), f.max_relocations(), f.hasher());
@@ -151,7 +104,7 @@ fn use_cuckoo(f: &mut CuckooFilter<u64>) {
         .map(|(j, c)| j as u64 * c)
         .sum();
     assert_eq!(held, f.len() as u64, "occupancy disagrees with len");
-    for h in HASHES {
+    for h in EXTREME_HASHES {
         let _ = (f.contains_hash(h), f.count_hash(h));
     }
     let keys = members(40, 24);
@@ -171,7 +124,7 @@ fn use_cuckoo(f: &mut CuckooFilter<u64>) {
     let _ = f.insert(&u64::MAX);
     let _ = (f.contains(&u64::MAX), f.count(&u64::MAX));
     let _ = f.insert_batch(&members(41, 8));
-    for h in HASHES {
+    for h in EXTREME_HASHES {
         if f.insert_hash(h).is_ok() {
             assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
         }
@@ -189,4 +142,5 @@ fn use_cuckoo(f: &mut CuckooFilter<u64>) {
     let _ = (f.expected_fpr(), f.fpr_from_occupancy(), f.bits_per_item());
     let bytes = f.to_bytes();
     CuckooFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
+    fuzz::use_deletable(f);
 }

@@ -2,24 +2,12 @@
 //! against a multiset model. No member of the model may ever be reported
 //! absent, a failed insert changes nothing, and the counts agree.
 
-use std::collections::HashMap;
-
 use bloomlab_core::{Filter, InsertError};
 use bloomlab_cuckoo::CuckooFilter;
+use bloomlab_testkit::model::{Multiset, Op};
 use proptest::prelude::*;
 
-#[derive(Debug, Clone)]
-enum Op {
-    /// Insert key `k` (from a small pool, so duplicates are common).
-    Insert(u64),
-    /// Insert key `k` only if absent.
-    InsertUnique(u64),
-    /// Remove the `i`-th (mod len) key of the model, if any.
-    Remove(usize),
-    /// Forget everything.
-    Clear,
-}
-
+/// Keys from a small pool, so duplicates are common.
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => (0..300u64).prop_map(Op::Insert),
@@ -61,7 +49,7 @@ proptest! {
             .seed(seed)
             .build()
             .unwrap();
-        let mut model: HashMap<u64, usize> = HashMap::new();
+        let mut model = Multiset::new();
         for op in ops {
             match op {
                 Op::Insert(k) => {
@@ -70,7 +58,7 @@ proptest! {
                     match cf.insert(&k) {
                         Ok(new) => {
                             prop_assert_eq!(new, !reported);
-                            *model.entry(k).or_default() += 1;
+                            model.insert(k);
                         }
                         Err(e) => {
                             prop_assert_eq!(e, InsertError::Full);
@@ -83,22 +71,16 @@ proptest! {
                     match cf.insert_unique(&k) {
                         Ok(true) => {
                             prop_assert!(!reported);
-                            *model.entry(k).or_default() += 1;
+                            model.insert(k);
                         }
                         Ok(false) => prop_assert!(reported),
                         Err(_) => prop_assert!(!reported),
                     }
                 }
                 Op::Remove(i) => {
-                    let mut keys: Vec<u64> = model.keys().copied().collect();
-                    keys.sort_unstable();
-                    if let Some(&k) = keys.get(i % keys.len().max(1)) {
+                    if let Some(k) = model.nth(i) {
                         prop_assert_eq!(cf.remove(&k), Ok(()), "an inserted item must be removable");
-                        let c = model.get_mut(&k).unwrap();
-                        *c -= 1;
-                        if *c == 0 {
-                            model.remove(&k);
-                        }
+                        model.remove(k);
                     }
                 }
                 Op::Clear => {
@@ -107,14 +89,14 @@ proptest! {
                     prop_assert!(cf.is_empty());
                 }
             }
-            prop_assert_eq!(cf.len(), model.values().sum::<usize>());
-            for (k, &c) in &model {
-                prop_assert!(cf.contains(k), "member {} reported absent", k);
-                prop_assert!(cf.count(k) >= c, "member {} stored {} times, counted {}", k, c, cf.count(k));
+            prop_assert_eq!(cf.len(), model.len());
+            for (k, c) in model.iter() {
+                prop_assert!(cf.contains(&k), "member {} reported absent", k);
+                prop_assert!(cf.count(&k) >= c, "member {} stored {} times, counted {}", k, c, cf.count(&k));
             }
         }
         // Removing every copy of every member empties the table.
-        for (k, c) in model {
+        for (k, c) in model.iter() {
             for _ in 0..c {
                 prop_assert_eq!(cf.remove(&k), Ok(()));
             }

@@ -1,8 +1,8 @@
 //! Persistence: round trips, pinned bytes, and every kind of bad input.
 
-use bloomlab_core::codec::{Envelope, Variant, Writer};
-use bloomlab_core::{DecodeError, Membership, Persist};
-use bloomlab_cuckoo::CuckooFilter;
+use bloomlab_core::codec::{Envelope, Writer};
+use bloomlab_core::{DecodeError, Membership, Persist, Tag};
+use bloomlab_cuckoo::{CuckooFilter, TAG};
 use bloomlab_testkit::keys::{members, probes};
 
 fn small() -> CuckooFilter<u64> {
@@ -128,7 +128,7 @@ fn forged(
     payload: Vec<u8>,
 ) -> Vec<u8> {
     Envelope {
-        variant: Variant::Cuckoo,
+        tag: TAG,
         key: [1, 2],
         params: Writer::new()
             .u8(b)
@@ -148,7 +148,7 @@ fn forged(
 /// The same in the first, power-of-two form.
 fn forged_legacy(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Vec<u8>) -> Vec<u8> {
     Envelope {
-        variant: Variant::Cuckoo,
+        tag: TAG,
         key: [1, 2],
         params: Writer::new()
             .u8(b)
@@ -181,52 +181,28 @@ fn parameters_that_do_not_fit_are_rejected() {
     assert!(CuckooFilter::<u64>::from_bytes(&good(2, 8, 0, 1, 3, 0, vec![0; 8])).is_ok());
     // 5 semi-sorted buckets of 4 · 9 − 4 = 32 bits: 160 bits, three words.
     assert!(CuckooFilter::<u64>::from_bytes(&good(4, 9, 1, 1, 5, 0, vec![0; 24])).is_ok());
-    assert!(invalid(&good(3, 8, 0, 1, 4, 0, vec![0; 8])), "bucket size");
-    assert!(
-        invalid(&good(2, 3, 0, 1, 4, 0, vec![0; 8])),
-        "narrow fingerprint"
-    );
-    assert!(
-        invalid(&good(2, 33, 0, 1, 4, 0, vec![0; 40])),
-        "wide fingerprint"
-    );
-    assert!(
-        invalid(&good(2, 8, 2, 1, 4, 0, vec![0; 8])),
-        "unknown layout"
-    );
-    assert!(
-        invalid(&good(2, 8, 1, 1, 4, 0, vec![0; 8])),
-        "semi-sorted 2-slot buckets"
-    );
-    assert!(invalid(&good(2, 8, 0, 2, 4, 0, vec![0; 8])), "unknown map");
-    assert!(
-        invalid(&good(2, 8, 0, 0, 3, 0, vec![0; 8])),
-        "XOR over 3 buckets"
-    );
-    assert!(invalid(&good(2, 8, 0, 1, 0, 0, vec![])), " no buckets");
-    assert!(
-        invalid(&good(2, 8, 0, 1, (1 << 32) + 1, 0, vec![0; 8])),
-        "2^32 + 1 buckets"
-    );
-    assert!(
-        invalid(&good(2, 8, 0, 1, u64::MAX, 0, vec![0; 8])),
-        "2^64 − 1 buckets"
-    );
+    // (b, f, layout, map, buckets, len, payload bytes): one field off each.
+    for (b, f, layout, alt, buckets, len, bytes, what) in [
+        (3, 8, 0, 1, 4, 0, 8, "bucket size"),
+        (2, 3, 0, 1, 4, 0, 8, "narrow fingerprint"),
+        (2, 33, 0, 1, 4, 0, 40, "wide fingerprint"),
+        (2, 8, 2, 1, 4, 0, 8, "unknown layout"),
+        (2, 8, 1, 1, 4, 0, 8, "semi-sorted 2-slot buckets"),
+        (2, 8, 0, 2, 4, 0, 8, "unknown map"),
+        (2, 8, 0, 0, 3, 0, 8, "XOR over 3 buckets"),
+        (2, 8, 0, 1, 0, 0, 0, "no buckets"),
+        (2, 8, 0, 1, (1 << 32) + 1, 0, 8, "2^32 + 1 buckets"),
+        (2, 8, 0, 1, u64::MAX, 0, 8, "2^64 − 1 buckets"),
+        (2, 8, 0, 1, 4, 0, 16, "payload too long"),
+        (2, 8, 0, 1, 4, 0, 7, "payload too short"),
+        (2, 8, 0, 1, 4, 1, 8, "count without items"),
+    ] {
+        let bytes = good(b, f, layout, alt, buckets, len, vec![0; bytes]);
+        assert!(invalid(&bytes), "{what}");
+    }
     assert!(
         invalid(&forged(2, 8, 0, 1, 4, u32::MAX, 0, vec![0; 8])),
         "relocations"
-    );
-    assert!(
-        invalid(&good(2, 8, 0, 1, 4, 0, vec![0; 16])),
-        "payload too long"
-    );
-    assert!(
-        invalid(&good(2, 8, 0, 1, 4, 0, vec![0; 7])),
-        "payload too short"
-    );
-    assert!(
-        invalid(&good(2, 8, 0, 1, 4, 1, vec![0; 8])),
-        "count without items"
     );
     let mut one = vec![0; 8];
     one[0] = 9;
@@ -270,7 +246,7 @@ fn parameters_that_do_not_fit_are_rejected() {
         .finish();
     params.push(0);
     let long = Envelope {
-        variant: Variant::Cuckoo,
+        tag: TAG,
         key: [1, 2],
         params,
         payload: vec![0; 8],
@@ -282,39 +258,21 @@ fn parameters_that_do_not_fit_are_rejected() {
 fn first_form_parameters_that_do_not_fit_are_rejected() {
     let good = forged_legacy(2, 8, 2, 500, 0, vec![0; 8]);
     assert!(CuckooFilter::<u64>::from_bytes(&good).is_ok());
-    assert!(
-        invalid(&forged_legacy(3, 8, 2, 500, 0, vec![0; 8])),
-        "bucket size"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 3, 2, 500, 0, vec![0; 8])),
-        "narrow fingerprint"
-    );
-    // The first form never held more than 16 bits.
-    assert!(
-        invalid(&forged_legacy(2, 17, 2, 500, 0, vec![0; 24])),
-        "wide fingerprint"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 8, 33, 500, 0, vec![0; 8])),
-        "2^33 buckets"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 8, 200, 500, 0, vec![0; 8])),
-        "2^200 buckets"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 8, 2, u32::MAX, 0, vec![0; 8])),
-        "relocations"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 8, 2, 500, 0, vec![0; 16])),
-        "payload too long"
-    );
-    assert!(
-        invalid(&forged_legacy(2, 8, 2, 500, 1, vec![0; 8])),
-        "count without items"
-    );
+    // (b, f, log2 buckets, relocations, len, payload bytes): one field off
+    // each. The first form never held more than 16 bits.
+    for (b, f, log2, relocations, len, bytes, what) in [
+        (3, 8, 2, 500, 0, 8, "bucket size"),
+        (2, 3, 2, 500, 0, 8, "narrow fingerprint"),
+        (2, 17, 2, 500, 0, 24, "wide fingerprint"),
+        (2, 8, 33, 500, 0, 8, "2^33 buckets"),
+        (2, 8, 200, 500, 0, 8, "2^200 buckets"),
+        (2, 8, 2, u32::MAX, 0, 8, "relocations"),
+        (2, 8, 2, 500, 0, 16, "payload too long"),
+        (2, 8, 2, 500, 1, 8, "count without items"),
+    ] {
+        let bytes = forged_legacy(b, f, log2, relocations, len, vec![0; bytes]);
+        assert!(invalid(&bytes), "{what}");
+    }
 }
 
 #[test]
@@ -325,7 +283,7 @@ fn envelope_faults_are_typed() {
         Err(DecodeError::BadMagic)
     );
     let other = Envelope {
-        variant: Variant::Classic,
+        tag: Tag::new(1, "BloomFilter"),
         key: [0, 0],
         params: vec![],
         payload: vec![],

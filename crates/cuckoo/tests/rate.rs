@@ -4,7 +4,7 @@ use bloomlab_core::Membership;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::binomial_interval;
+use bloomlab_testkit::rates::assert_in_interval;
 
 /// Fills a 2^14-bucket, 4-slot table until the first `Full`, then counts
 /// the false positives among fresh probes: the count must fall in the 99.9%
@@ -30,12 +30,8 @@ fn rate_at_full_load(f: u32, probe_count: usize) {
     let hits = probes(2_000 + u64::from(f), probe_count)
         .filter(|p| cf.contains(p))
         .count() as u64;
-    let (lo, hi) = binomial_interval(probe_count as u64, expected, 0.999);
-    assert!(
-        (lo..=hi).contains(&hits),
-        "f {f}: {hits} false positives in {probe_count} probes at load {load:.4}; \
-         theory {expected:.3e} allows {lo}..={hi}"
-    );
+    let what = format!("f {f}: false positives at load {load:.4}");
+    assert_in_interval(hits, probe_count as u64, expected, what);
     // bits_per_item agrees with the theory's f/α.
     let per_item = cf.bits_per_item().unwrap();
     assert!((per_item - theory::bits_per_item(f, load)).abs() < 1e-9);
@@ -71,10 +67,7 @@ fn other_bucket_sizes_at_partial_load() {
         let expected = cf.expected_fpr();
         let probe_count = 500_000;
         let hits = probes(78, probe_count).filter(|p| cf.contains(p)).count() as u64;
-        let (lo, hi) = binomial_interval(probe_count as u64, expected, 0.999);
-        assert!(
-            (lo..=hi).contains(&hits),
-            "b {b} f {f}: {hits}, theory allows {lo}..={hi}"
-        );
+        let what = format!("b {b} f {f}: false positives");
+        assert_in_interval(hits, probe_count as u64, expected, what);
     }
 }

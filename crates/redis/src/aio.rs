@@ -26,7 +26,7 @@ use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::hash::{BuildHasher, Hash};
+use std::hash::Hash;
 use std::marker::PhantomData;
 
 use bloomlab_classic::BlockedBloomFilter;
@@ -36,9 +36,7 @@ use redis::{Cmd, RedisError, Value};
 
 use crate::conn::{Failed, Op, Replies, forgotten, splice};
 use crate::error::{BatchError, Error};
-use crate::layout::{Cell, Keys};
-use crate::meta::Meta;
-use crate::ops::{self, Start};
+use crate::ops;
 use crate::scalable::{Layers, ScalableOptions};
 use crate::scripts;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
@@ -180,11 +178,7 @@ pub struct RedisBlockedFilter<T: ?Sized, C, L> {
 
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("aio::RedisBlockedFilter")
-            .field("name", &self.inner.keys.name())
-            .field("kind", &self.inner.meta.kind)
-            .field("blocks", &self.inner.table.blocks)
-            .finish()
+        self.inner.describe(f, "aio::RedisBlockedFilter")
     }
 }
 
@@ -215,9 +209,9 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
-        let (keys, start) = TableFilter::creation::<L>(name, expected_items, fpr, &options)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, L::CELL)).await?;
-        Self::with(conn, keys, meta)
+        let op = TableFilter::create::<L>(name, expected_items, fpr, &options)?;
+        let inner = drive(&mut conn, op).await?;
+        Ok(Self::with(conn, inner))
     }
 
     /// See [`crate::RedisBlockedFilter::open`].
@@ -226,17 +220,16 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let keys = Keys::spread(name)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, Start::Open, L::CELL)).await?;
-        Self::with(conn, keys, meta)
+        let inner = drive(&mut conn, TableFilter::open::<L>(name)?).await?;
+        Ok(Self::with(conn, inner))
     }
 
-    fn with(conn: C, keys: Keys, meta: Meta) -> Result<Self, Error> {
-        Ok(Self {
+    fn with(conn: C, inner: TableFilter) -> Self {
+        Self {
             conn,
-            inner: TableFilter::from_meta(keys, meta, L::KIND, L::CELL)?,
+            inner,
             item: PhantomData,
-        })
+        }
     }
 
     /// See [`crate::RedisBlockedFilter::insert`].
@@ -248,7 +241,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        let hash = self.inner.hasher.hash_one(item);
+        let hash = self.inner.hash(item);
         one(drive(&mut self.conn, self.inner.insert(&[hash])).await)
     }
 
@@ -261,7 +254,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hasher.hash_one(item);
+        let hash = self.inner.hash(item);
         drive(&mut self.conn, self.inner.lookup(&[hash]))
             .await
             .map(|v| v[0])
@@ -276,10 +269,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        let hashes: Vec<u64> = items
-            .iter()
-            .map(|i| self.inner.hasher.hash_one(i))
-            .collect();
+        let hashes = self.inner.hashes(items);
         count_new(drive(&mut self.conn, self.inner.insert(&hashes)).await)
     }
 
@@ -292,10 +282,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hashes: Vec<u64> = items
-            .iter()
-            .map(|i| self.inner.hasher.hash_one(i))
-            .collect();
+        let hashes = self.inner.hashes(items);
         drive(&mut self.conn, self.inner.lookup(&hashes)).await
     }
 
@@ -367,9 +354,9 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        let (keys, start) = TableFilter::import(name, filter, max_shard_bytes)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, Cell::Bit)).await?;
-        Self::with(conn, keys, meta)
+        let op = TableFilter::import(name, filter, max_shard_bytes)?;
+        let inner = drive(&mut conn, op).await?;
+        Ok(Self::with(conn, inner))
     }
 
     /// See [`crate::RedisBloomFilter::export`].
@@ -394,8 +381,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hasher.hash_one(item);
-        let op = ops::remove(self.inner.table, &self.inner.keys, hash);
+        let op = ops::remove(self.inner.table, &self.inner.keys, self.inner.hash(item));
         drive(&mut self.conn, op).await
     }
 }
@@ -409,9 +395,7 @@ pub struct RedisScalableBloomFilter<T: ?Sized, C> {
 
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("aio::RedisScalableBloomFilter")
-            .field("name", &self.layers.name())
-            .finish()
+        self.layers.describe(f, "aio::RedisScalableBloomFilter")
     }
 }
 
@@ -442,13 +426,9 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        let (keys, start) = Layers::design(name, initial_capacity, fpr, &options)?;
-        let (meta, state) = drive(&mut conn, Layers::setup(&keys, start)).await?;
-        Ok(Self {
-            conn,
-            layers: Layers::from_setup(keys, meta, state)?,
-            item: PhantomData,
-        })
+        let op = Layers::create(name, initial_capacity, fpr, &options)?;
+        let layers = drive(&mut conn, op).await?;
+        Ok(Self::with(conn, layers))
     }
 
     /// See [`crate::RedisScalableBloomFilter::open`].
@@ -457,13 +437,16 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let keys = Keys::tagged(name)?;
-        let (meta, state) = drive(&mut conn, Layers::setup(&keys, Start::Open)).await?;
-        Ok(Self {
+        let layers = drive(&mut conn, Layers::open(name)?).await?;
+        Ok(Self::with(conn, layers))
+    }
+
+    fn with(conn: C, layers: Layers) -> Self {
+        Self {
             conn,
-            layers: Layers::from_setup(keys, meta, state)?,
+            layers,
             item: PhantomData,
-        })
+        }
     }
 
     /// See [`crate::RedisScalableBloomFilter::insert`].
@@ -501,7 +484,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        let hashes = self.layers.hashes(items);
         count_new(drive(&mut self.conn, self.layers.batch(hashes, true)).await)
     }
 
@@ -514,7 +497,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        let hashes = self.layers.hashes(items);
         drive(&mut self.conn, self.layers.batch(hashes, false))
             .await
             .map_err(|e| *e.source)

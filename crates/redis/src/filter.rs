@@ -2,7 +2,7 @@
 
 use std::borrow::Borrow;
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
+use std::hash::Hash;
 use std::marker::PhantomData;
 
 use bloomlab_classic::BlockedBloomFilter;
@@ -10,9 +10,7 @@ use bloomlab_core::DefaultHasher;
 
 use crate::conn::{Connection, drive};
 use crate::error::{BatchError, Error};
-use crate::layout::{Cell, Keys};
-use crate::meta::Meta;
-use crate::ops::{self, Start};
+use crate::ops;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
@@ -45,13 +43,7 @@ pub struct RedisBlockedFilter<T: ?Sized, C, L> {
 
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisBlockedFilter")
-            .field("name", &self.inner.keys.name())
-            .field("kind", &self.inner.meta.kind)
-            .field("blocks", &self.inner.table.blocks)
-            .field("hashes", &self.inner.table.hashes)
-            .field("shards", &self.inner.table.shards())
-            .finish()
+        self.inner.describe(f, "RedisBlockedFilter")
     }
 }
 
@@ -84,9 +76,9 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
-        let (keys, start) = TableFilter::creation::<L>(name, expected_items, fpr, &options)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, L::CELL))?;
-        Self::with(conn, keys, meta)
+        let op = TableFilter::create::<L>(name, expected_items, fpr, &options)?;
+        let inner = drive(&mut conn, op)?;
+        Ok(Self::with(conn, inner))
     }
 
     /// Opens the existing filter `name`.
@@ -97,17 +89,16 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// finished, [`Error::Mismatch`] if `name` is another kind of filter,
     /// [`Error::CorruptMetadata`].
     pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let keys = Keys::spread(name)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, Start::Open, L::CELL))?;
-        Self::with(conn, keys, meta)
+        let inner = drive(&mut conn, TableFilter::open::<L>(name)?)?;
+        Ok(Self::with(conn, inner))
     }
 
-    fn with(conn: C, keys: Keys, meta: Meta) -> Result<Self, Error> {
-        Ok(Self {
+    fn with(conn: C, inner: TableFilter) -> Self {
+        Self {
             conn,
-            inner: TableFilter::from_meta(keys, meta, L::KIND, L::CELL)?,
+            inner,
             item: PhantomData,
-        })
+        }
     }
 
     /// Adds `item`; `true` if it was not reported present before (for the
@@ -120,7 +111,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        let hash = self.inner.hasher.hash_one(item);
+        let hash = self.inner.hash(item);
         one(drive(&mut self.conn, self.inner.insert(&[hash])))
     }
 
@@ -134,7 +125,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hasher.hash_one(item);
+        let hash = self.inner.hash(item);
         drive(&mut self.conn, self.inner.lookup(&[hash])).map(|v| v[0])
     }
 
@@ -149,10 +140,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        let hashes: Vec<u64> = items
-            .iter()
-            .map(|i| self.inner.hasher.hash_one(i))
-            .collect();
+        let hashes = self.inner.hashes(items);
         count_new(drive(&mut self.conn, self.inner.insert(&hashes)))
     }
 
@@ -166,10 +154,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hashes: Vec<u64> = items
-            .iter()
-            .map(|i| self.inner.hasher.hash_one(i))
-            .collect();
+        let hashes = self.inner.hashes(items);
         drive(&mut self.conn, self.inner.lookup(&hashes))
     }
 
@@ -282,9 +267,11 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        let (keys, start) = TableFilter::import(name, filter, max_shard_bytes)?;
-        let (meta, _) = drive(&mut conn, TableFilter::setup(&keys, start, Cell::Bit))?;
-        Self::with(conn, keys, meta)
+        let inner = drive(
+            &mut conn,
+            TableFilter::import(name, filter, max_shard_bytes)?,
+        )?;
+        Ok(Self::with(conn, inner))
     }
 
     /// Copies the filter into memory: the same blocks, bits and hash key, so
@@ -316,8 +303,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hasher.hash_one(item);
-        let op = ops::remove(self.inner.table, &self.inner.keys, hash);
+        let op = ops::remove(self.inner.table, &self.inner.keys, self.inner.hash(item));
         drive(&mut self.conn, op)
     }
 }

@@ -1,6 +1,6 @@
-//! bloomlab-redis: Bloom filters kept in Redis, shared by every process that
-//! connects, surviving restarts, on stock Redis 7 (standalone or Cluster) —
-//! no server module needed.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Contents
 //!
 //! - [`RedisBloomFilter`]: the blocked Bloom filter of
 //!   [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter), same
@@ -12,7 +12,7 @@
 //!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`), one script per
 //!   insert so concurrent writers never overfill a layer.
 //!
-//! # Layout
+//! ## Layout
 //!
 //! A filter `name` is a metadata hash `name:meta` (format version, kind,
 //! blocks, hashes, shard size, SipHash key, the items and rate it was sized
@@ -39,7 +39,9 @@
 //! Batches (`insert_batch`, `contains_batch`) are one pipeline: one round
 //! trip on a single server, one per node on a Cluster.
 //!
-//! # Example
+//! ## The example, run against a server
+//!
+//! The example above, against a `redis-server` this doctest starts:
 //!
 //! ```
 //! use bloomlab_redis::{Error, Options, RedisBloomFilter, RedisCountingBloomFilter};

@@ -48,6 +48,34 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
     }
 }
 
+/// `op`, its output handed to `then` when it finishes.
+pub struct Then<O, F> {
+    op: O,
+    then: F,
+}
+
+/// [`Then`]: `op`, then `then` on its output.
+pub fn then<O: Op, R, F: FnOnce(O::Output) -> Result<R, O::Error>>(op: O, then: F) -> Then<O, F> {
+    Then { op, then }
+}
+
+impl<O: Op, R, F: FnOnce(O::Output) -> Result<R, O::Error>> Op for Then<O, F> {
+    type Output = R;
+    type Error = O::Error;
+
+    fn commands(&mut self) -> Vec<Cmd> {
+        self.op.commands()
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), O::Error> {
+        self.op.absorb(replies)
+    }
+
+    fn finish(self) -> Result<R, O::Error> {
+        self.op.finish().and_then(self.then)
+    }
+}
+
 /// The shards the items at `at` fall in, in order.
 fn touched(at: &[layout::Location]) -> Vec<usize> {
     let mut shards: Vec<usize> = at.iter().map(|a| a.shard as usize).collect();

@@ -11,11 +11,11 @@ use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Table};
+use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Table};
 use crate::meta::{Kind, Meta, State};
 use crate::ops::{self, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
-use crate::table::{count_new, one};
+use crate::table::{Options, count_new, one};
 
 /// How a scalable filter is created, besides its first layer's items and
 /// its total rate.
@@ -28,8 +28,8 @@ use crate::table::{count_new, one};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScalableOptions {
-    seed: Option<u64>,
-    max_shard_bytes: usize,
+    /// The seed and the shard size, as a Bloom filter's.
+    table: Options,
     growth: u32,
     tightening: f64,
 }
@@ -45,23 +45,26 @@ impl ScalableOptions {
     /// (the in-memory filter's defaults).
     pub fn new() -> Self {
         Self {
-            seed: None,
-            max_shard_bytes: DEFAULT_MAX_SHARD_BYTES,
+            table: Options::new(),
             growth: bloomlab_scalable::DEFAULT_GROWTH_FACTOR,
             tightening: bloomlab_scalable::DEFAULT_TIGHTENING_RATIO,
         }
     }
 
-    /// Derives the hash key from `seed`.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
-        self
+    /// Derives the hash key from `seed` ([`Options::seed`]).
+    pub fn seed(self, seed: u64) -> Self {
+        Self {
+            table: self.table.seed(seed),
+            ..self
+        }
     }
 
-    /// Caps each shard key at `bytes`.
-    pub fn max_shard_bytes(mut self, bytes: usize) -> Self {
-        self.max_shard_bytes = bytes;
-        self
+    /// Caps each shard key at `bytes` ([`Options::max_shard_bytes`]).
+    pub fn max_shard_bytes(self, bytes: usize) -> Self {
+        Self {
+            table: self.table.max_shard_bytes(bytes),
+            ..self
+        }
     }
 
     /// `s`: layer `i` holds `n0 · s^i` items; one of
@@ -149,13 +152,15 @@ impl Layers {
 }
 
 impl Layers {
-    /// The creation of filter `name`, checked: its keys and setup start.
-    pub(crate) fn design(
+    /// The op that creates filter `name` (or opens it if it exists with the
+    /// same parameters) and ends with its layers; its parameters are checked
+    /// before any command is sent.
+    pub(crate) fn create(
         name: &str,
         initial_capacity: usize,
         fpr: f64,
         options: &ScalableOptions,
-    ) -> Result<(Keys, Start), Error> {
+    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
         let keys = Keys::tagged(name)?;
         check_fpr(fpr)?;
         if initial_capacity == 0 {
@@ -167,31 +172,37 @@ impl Layers {
         if !(options.tightening > 0.0 && options.tightening < 1.0) {
             return Err(Error::TighteningRatio(options.tightening));
         }
-        let hasher = options
-            .seed
-            .map_or_else(DefaultHasher::random, DefaultHasher::from_seed);
+        let hasher = options.table.hasher();
+        let max_shard_bytes = options.table.get_max_shard_bytes();
         let rate = scalable::layer_fpr(fpr, options.tightening, 0);
         let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, initial_capacity as u64, rate)?;
-        Table::new(blocks, hashes, Cell::Bit, options.max_shard_bytes)?;
+        Table::new(blocks, hashes, Cell::Bit, max_shard_bytes)?;
         let wanted = Meta {
             kind: Kind::Scalable,
             design: Some((initial_capacity as u64, fpr)),
             blocks,
             hashes,
-            max_shard_bytes: options.max_shard_bytes as u64,
+            max_shard_bytes: max_shard_bytes as u64,
             key: hasher.key(),
             growth: Some((options.growth, options.tightening)),
         };
-        Ok((keys, Start::Create(wanted, options.seed.is_some())))
+        let start = Start::Create(wanted, options.table.get_seed().is_some());
+        Ok(Self::start(keys, start))
     }
 
-    /// The setup op of `keys`' filter: the metadata only, since layer
-    /// shards are written by the insert script as items arrive.
-    pub(crate) fn setup(
-        keys: &Keys,
-        start: Start,
-    ) -> impl Op<Output = (Meta, State), Error = Error> + use<> {
-        Setup::new(keys, start, |_: &Meta| Ok(None))
+    /// The op that opens the existing filter `name`.
+    pub(crate) fn open(name: &str) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
+        Ok(Self::start(Keys::tagged(name)?, Start::Open))
+    }
+
+    /// The setup of `keys` from `start`, ending with the layers. It
+    /// writes the metadata only: layer shards are written by the insert
+    /// script as items arrive.
+    fn start(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<> {
+        let setup = Setup::new(&keys, start, |_: &Meta| Ok(None));
+        ops::then(setup, move |(meta, state)| {
+            Self::from_setup(keys, meta, state)
+        })
     }
 
     /// The layers a finished setup describes.
@@ -342,6 +353,21 @@ impl Layers {
 
     pub(crate) fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
         self.hasher.hash_one(item)
+    }
+
+    /// The hashes of `items`, in order.
+    pub(crate) fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
+        items.iter().map(|i| self.hash(i)).collect()
+    }
+
+    /// Writes the filter's `Debug` form as `name`.
+    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
+        f.debug_struct(name)
+            .field("name", &self.keys.name())
+            .field("initial_capacity", &self.initial)
+            .field("fpr", &self.fpr)
+            .field("layers", &self.known)
+            .finish()
     }
 
     pub(crate) fn name(&self) -> &str {
@@ -568,12 +594,7 @@ pub struct RedisScalableBloomFilter<T: ?Sized, C> {
 
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisScalableBloomFilter")
-            .field("name", &self.layers.keys.name())
-            .field("initial_capacity", &self.layers.initial)
-            .field("fpr", &self.layers.fpr)
-            .field("layers", &self.layers.known)
-            .finish()
+        self.layers.describe(f, "RedisScalableBloomFilter")
     }
 }
 
@@ -603,9 +624,11 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        let (keys, start) = Layers::design(name, initial_capacity, fpr, &options)?;
-        let (meta, state) = drive(&mut conn, Layers::setup(&keys, start))?;
-        Self::with(conn, Layers::from_setup(keys, meta, state)?)
+        let layers = drive(
+            &mut conn,
+            Layers::create(name, initial_capacity, fpr, &options)?,
+        )?;
+        Ok(Self::with(conn, layers))
     }
 
     /// Opens the existing filter `name`.
@@ -614,17 +637,16 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`RedisBloomFilter::open`](crate::RedisBloomFilter::open).
     pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let keys = Keys::tagged(name)?;
-        let (meta, state) = drive(&mut conn, Layers::setup(&keys, Start::Open))?;
-        Self::with(conn, Layers::from_setup(keys, meta, state)?)
+        let layers = drive(&mut conn, Layers::open(name)?)?;
+        Ok(Self::with(conn, layers))
     }
 
-    fn with(conn: C, layers: Layers) -> Result<Self, Error> {
-        Ok(Self {
+    fn with(conn: C, layers: Layers) -> Self {
+        Self {
             conn,
             layers,
             item: PhantomData,
-        })
+        }
     }
 
     /// Adds `item` unless a layer holds it; `true` if it was added.
@@ -667,7 +689,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        let hashes = self.layers.hashes(items);
         count_new(drive(&mut self.conn, self.layers.batch(hashes, true)))
     }
 
@@ -681,7 +703,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hashes = items.iter().map(|i| self.layers.hash(i)).collect();
+        let hashes = self.layers.hashes(items);
         drive(&mut self.conn, self.layers.batch(hashes, false)).map_err(|e| *e.source)
     }
 

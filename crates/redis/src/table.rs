@@ -1,6 +1,9 @@
 //! What the Bloom and counting filters share: one blocked table in shard
 //! keys, its metadata, and the operations on it.
 
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+
 use bloomlab_core::theory::blocked;
 use bloomlab_core::{DefaultHasher, check_fpr};
 
@@ -130,26 +133,36 @@ impl TableFilter {
         Ok((meta, hasher))
     }
 
-    /// The creation of filter `name`, checked: its keys and setup start.
-    pub fn creation<L: Cells>(
+    /// The op that creates filter `name` of cells `L` (or opens it if it
+    /// exists with the same parameters) and ends with it; its parameters are
+    /// checked before any command is sent.
+    pub fn create<L: Cells>(
         name: &str,
         items: usize,
         fpr: f64,
         options: &Options,
-    ) -> Result<(Keys, Start), Error> {
+    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
         let keys = Keys::spread(name)?;
         let (wanted, _) = Self::design(L::KIND, items, fpr, options)?;
         table_of(&wanted, L::CELL)?;
-        Ok((keys, Start::Create(wanted, options.get_seed().is_some())))
+        let start = Start::Create(wanted, options.get_seed().is_some());
+        Ok(Self::start::<L>(keys, start))
     }
 
-    /// The import of `filter` as `name`: its keys, and a setup start that
-    /// writes its words, little-endian, into shards with their guards.
+    /// The op that opens the existing filter `name` of cells `L`.
+    pub fn open<L: Cells>(
+        name: &str,
+    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
+        Ok(Self::start::<L>(Keys::spread(name)?, Start::Open))
+    }
+
+    /// The op that copies `filter` into Redis as the new filter `name`: its
+    /// words, little-endian, go into shards with their guards.
     pub fn import<T: ?Sized>(
         name: &str,
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
-    ) -> Result<(Keys, Start), Error> {
+    ) -> Result<impl Op<Output = Self, Error = Error> + use<T>, Error> {
         let keys = Keys::spread(name)?;
         let meta = Meta {
             kind: Kind::Bloom,
@@ -170,7 +183,7 @@ impl TableFilter {
                 b
             })
             .collect();
-        Ok((keys, Start::Import(meta, bytes)))
+        Ok(Self::start::<Bits>(keys, Start::Import(meta, bytes)))
     }
 
     /// The in-memory filter of an exported table's words; its `len` is the
@@ -191,13 +204,13 @@ impl TableFilter {
         })
     }
 
-    /// The setup op: creates, imports or opens `name`'s filter.
-    pub fn setup(
-        keys: &Keys,
-        start: Start,
-        cell: Cell,
-    ) -> impl Op<Output = (Meta, crate::meta::State), Error = Error> + use<> {
-        Setup::new(keys, start, move |m: &Meta| table_of(m, cell).map(Some))
+    /// The setup of `keys` from `start` (create, import or open), ending
+    /// with the filter of cells `L`.
+    fn start<L: Cells>(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<L> {
+        let setup = Setup::new(&keys, start, |m: &Meta| table_of(m, L::CELL).map(Some));
+        ops::then(setup, move |(meta, _)| {
+            Self::from_meta(keys, meta, L::KIND, L::CELL)
+        })
     }
 
     /// The filter a finished setup describes, if it is of `kind`.
@@ -224,6 +237,27 @@ impl TableFilter {
             meta,
             table,
         })
+    }
+
+    /// Writes the filter's `Debug` form as `name`.
+    pub fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
+        f.debug_struct(name)
+            .field("name", &self.keys.name())
+            .field("kind", &self.meta.kind)
+            .field("blocks", &self.table.blocks)
+            .field("hashes", &self.table.hashes)
+            .field("shards", &self.table.shards())
+            .finish()
+    }
+
+    /// The 64-bit hash of `item` under the filter's key.
+    pub fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher.hash_one(item)
+    }
+
+    /// The hashes of `items`, in order.
+    pub fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
+        items.iter().map(|i| self.hash(i)).collect()
     }
 
     /// Inserts a batch.

@@ -1,5 +1,5 @@
 //! The binary format of a [`ScalableBloomFilter`], inside the core envelope
-//! ([`bloomlab_core::codec`], variant [`Variant::Scalable`]).
+//! ([`bloomlab_core::codec`]) under [`TAG`].
 //!
 //! Parameters, little-endian:
 //!
@@ -25,13 +25,16 @@
 //! per item added, and the layers together respect the memory cap.
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::codec::{Envelope, Reader, Variant, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_core::theory::classic::{self, MAX_HASHES};
-use bloomlab_core::{DecodeError, DefaultHasher};
+use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 use crate::error::BuildError;
-use crate::filter::ScalableBloomFilter;
+use crate::filter::{ScalableBloomFilter, added};
 use crate::schedule::Schedule;
+
+/// The envelope tag of a [`ScalableBloomFilter`].
+pub const TAG: Tag = Tag::new(5, "ScalableBloomFilter");
 
 /// A layer's rate may exceed its target by this relative amount in a decoded
 /// file: `exp` and `powf` may round differently on the platform that wrote it.
@@ -64,16 +67,12 @@ pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Ve
         payload.words(layer.as_words());
     }
     Envelope {
-        variant: Variant::Scalable,
+        tag: TAG,
         key: f.hasher().key(),
         params: params.finish(),
         payload: payload.finish(),
     }
     .encode()
-}
-
-fn added<T: ?Sized>(layer: &BloomFilter<T, DefaultHasher>) -> u64 {
-    bloomlab_core::Filter::len(layer) as u64
 }
 
 /// One layer's fields from the parameters.
@@ -87,7 +86,7 @@ struct LayerParams {
 pub(crate) fn decode<T: ?Sized>(
     bytes: &[u8],
 ) -> Result<ScalableBloomFilter<T, DefaultHasher>, DecodeError> {
-    let env = Envelope::decode(bytes, Variant::Scalable)?;
+    let env = Envelope::decode(bytes, TAG)?;
     let mut r = Reader::new(&env.params);
     let initial_capacity = r.u64()?;
     let fpr = r.f64()?;

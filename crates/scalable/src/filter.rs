@@ -5,12 +5,12 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::batch::{self, Hashes, Step};
+use bloomlab_core::batch;
+use bloomlab_core::by_hash;
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::{classic, scalable};
 use bloomlab_core::{
-    DecodeError, DefaultHasher, Filter, InsertBatchError, InsertError, Membership, ParamError,
-    Persist,
+    DecodeError, DefaultHasher, Filter, HashMembership, InsertBatchError, InsertError, ParamError,
 };
 
 use crate::builder::Builder;
@@ -125,16 +125,6 @@ impl<T: ?Sized> ScalableBloomFilter<T, DefaultHasher> {
     }
 }
 
-impl<T: ?Sized> Persist for ScalableBloomFilter<T, DefaultHasher> {
-    fn to_bytes(&self) -> Vec<u8> {
-        ScalableBloomFilter::to_bytes(self)
-    }
-
-    fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        ScalableBloomFilter::from_bytes(bytes)
-    }
-}
-
 /// Bits of every layer read in the first, branch-free round of
 /// [`ScalableBloomFilter::contains_hash`].
 const FIRST_ROUND: usize = 2;
@@ -142,7 +132,7 @@ const FIRST_ROUND: usize = 2;
 /// The count of items added to a layer: the scalable filter inserts into a
 /// layer only items no layer reported, so every insert the layer counted
 /// added an item.
-fn added<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>) -> u64 {
+pub(crate) fn added<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>) -> u64 {
     Filter::len(layer) as u64
 }
 
@@ -200,7 +190,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     where
         T: Hash,
     {
-        self.insert_hash(self.hasher.hash_one(item))
+        by_hash::insert(self, item)
     }
 
     /// [`insert`](Self::insert) of the item whose hash by
@@ -235,34 +225,47 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     where
         T: Hash + Sized,
     {
-        let (mut new, mut stored) = (0, 0);
-        for chunk in items.chunks(batch::CHUNK) {
-            let hashes = Hashes::of(&self.hasher, chunk);
-            let mut failed = None;
-            let active_hashes = self.layers[self.active].num_hashes() as usize;
-            batch::walk(
-                &hashes,
-                batch::ahead(
-                    self.memory_bytes(),
-                    self.layers.len() * FIRST_ROUND + active_hashes,
-                ),
-                |step, hash| match step {
-                    Step::Prefetch => self.prefetch_insert(hash),
-                    Step::Probe if failed.is_none() => match self.insert_hash(hash) {
-                        Ok(fresh) => {
-                            new += usize::from(fresh);
-                            stored += 1;
-                        }
-                        Err(error) => failed = Some(error),
-                    },
-                    Step::Probe => {}
-                },
-            );
-            if let Some(error) = failed {
-                return Err(InsertBatchError::new(stored, new, error));
-            }
-        }
-        Ok(new)
+        by_hash::insert_batch(self, items)
+    }
+
+    /// `false`: `item` was never inserted. `true`: it probably was, or is a
+    /// false positive of one of the layers.
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+    {
+        by_hash::contains(self, item)
+    }
+
+    /// Looks up every item of `items`; the answers, in order, are those of
+    /// [`contains`](Self::contains).
+    ///
+    /// Pipelined for chains larger than the cache ([`batch`]): a chunk of
+    /// items is hashed first, then the words of each item's first-round bits
+    /// in every layer (those [`contains_hash`](Self::contains_hash) reads
+    /// before it branches) are prefetched a few items
+    /// ([`ahead`](batch::ahead)) before it is probed, so that many memory
+    /// loads are in flight at once. A chain of two layers or more that takes
+    /// at most [`PREFETCH_MIN_BYTES`](batch::PREFETCH_MIN_BYTES) sits in
+    /// cache, and is probed without prefetching.
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let mut f = ScalableBloomFilter::builder(100, 0.01).seed(1).build()?;
+    /// let items: Vec<u64> = (0..1_000).collect();
+    /// // 4 of the 1,000 were false positives of the chain when they came,
+    /// // so they were not added.
+    /// assert_eq!(f.insert_batch(&items), Ok(996));
+    /// assert_eq!(f.layers().len(), 4); // 100 + 200 + 400 + 296 of 800
+    /// assert_eq!(f.contains_batch(&items[..3]), [true; 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+    {
+        by_hash::contains_batch(self, items)
     }
 
     /// The index of the first layer with room, adding a layer if needed.
@@ -310,15 +313,6 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
 }
 
 impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
-    /// `false`: `item` was never inserted. `true`: it probably was, or is a
-    /// false positive of one of the layers.
-    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> bool
-    where
-        T: Borrow<Q>,
-    {
-        self.contains_hash(self.hasher.hash_one(item))
-    }
-
     /// [`contains`](Self::contains) of the item whose hash by
     /// [`hasher`](Self::hasher) is `hash`.
     ///
@@ -368,74 +362,6 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
             }
         }
         false
-    }
-
-    /// Looks up every item of `items`; the answers, in order, are those of
-    /// [`contains`](Self::contains).
-    ///
-    /// Pipelined for chains larger than the cache ([`batch`]): a chunk of
-    /// items is hashed first, then the words of each item's first-round bits
-    /// in every layer (those [`contains_hash`](Self::contains_hash) reads
-    /// before it branches) are prefetched a few items
-    /// ([`ahead`](batch::ahead)) before it is probed, so that many memory
-    /// loads are in flight at once. A chain of two layers or more that takes
-    /// at most [`PREFETCH_MIN_BYTES`](batch::PREFETCH_MIN_BYTES) sits in
-    /// cache, and is probed without prefetching.
-    ///
-    /// ```
-    /// use bloomlab_scalable::ScalableBloomFilter;
-    ///
-    /// let mut f = ScalableBloomFilter::builder(100, 0.01).seed(1).build()?;
-    /// let items: Vec<u64> = (0..1_000).collect();
-    /// // 4 of the 1,000 were false positives of the chain when they came,
-    /// // so they were not added.
-    /// assert_eq!(f.insert_batch(&items), Ok(996));
-    /// assert_eq!(f.layers().len(), 4); // 100 + 200 + 400 + 296 of 800
-    /// assert_eq!(f.contains_batch(&items[..3]), [true; 3]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
-    where
-        T: Borrow<Q>,
-    {
-        batch::contains(
-            &self.hasher,
-            items,
-            batch::ahead(self.memory_bytes(), self.layers.len() * FIRST_ROUND),
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
-        )
-    }
-
-    /// Starts loading, in every layer, the words of the item's first-round
-    /// bits: the reads every lookup makes. The later bits are read only for
-    /// the few layers that pass the first round, so they are left to demand.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        for layer in &self.layers {
-            let words = layer.as_words();
-            for bit in Positions::new(hash, layer.num_bits())
-                .take(FIRST_ROUND.min(layer.num_hashes() as usize))
-            {
-                if let Some(word) = words.get((bit >> 6) as usize) {
-                    batch::prefetch(word);
-                }
-            }
-        }
-    }
-
-    /// [`prefetch`](Self::prefetch), and the words of every bit the item
-    /// sets in the layer that takes new items.
-    #[inline]
-    fn prefetch_insert(&self, hash: u64) {
-        self.prefetch(hash);
-        let layer = &self.layers[self.active];
-        let words = layer.as_words();
-        for bit in Positions::new(hash, layer.num_bits()).take(layer.num_hashes() as usize) {
-            if let Some(word) = words.get((bit >> 6) as usize) {
-                batch::prefetch(word);
-            }
-        }
     }
 
     /// Calls to `insert` that returned `Ok` (whether or not they added the
@@ -562,47 +488,69 @@ impl<T: ?Sized, S> fmt::Debug for ScalableBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher + Clone> Filter for ScalableBloomFilter<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized, S: BuildHasher + Clone> HashMembership for ScalableBloomFilter<T, S> {
+    type Item = T;
+    type Hasher = S;
+
+    fn hasher(&self) -> &S {
+        &self.hasher
     }
 
-    fn memory_bytes(&self) -> usize {
-        ScalableBloomFilter::memory_bytes(self)
+    #[inline]
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+        ScalableBloomFilter::insert_hash(self, hash)
     }
 
-    fn expected_fpr(&self) -> f64 {
-        ScalableBloomFilter::expected_fpr(self)
+    #[inline]
+    fn contains_hash(&self, hash: u64) -> bool {
+        ScalableBloomFilter::contains_hash(self, hash)
     }
 
-    fn clear(&mut self) {
-        ScalableBloomFilter::clear(self);
+    /// The first-round bits of every layer.
+    fn lookup_lines(&self) -> usize {
+        self.layers.len() * FIRST_ROUND
+    }
+
+    /// Starts loading, in every layer, the words of the item's first-round
+    /// bits: the reads every lookup makes. The later bits are read only for
+    /// the few layers that pass the first round, so they are left to demand.
+    #[inline]
+    fn prefetch_lookup(&self, hash: u64) {
+        for layer in &self.layers {
+            prefetch_bits(layer, hash, FIRST_ROUND);
+        }
+    }
+
+    /// The first-round bits of every layer, and the `k` bits the item sets
+    /// in the layer that takes new items.
+    fn insert_lines(&self) -> usize {
+        self.lookup_lines() + self.layers[self.active].num_hashes() as usize
+    }
+
+    /// [`prefetch_lookup`](Self::prefetch_lookup), and the words of every
+    /// bit the item sets in the layer that takes new items.
+    #[inline]
+    fn prefetch_insert(&self, hash: u64) {
+        self.prefetch_lookup(hash);
+        let layer = &self.layers[self.active];
+        prefetch_bits(layer, hash, layer.num_hashes() as usize);
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher + Clone> Membership<T> for ScalableBloomFilter<T, S> {
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        ScalableBloomFilter::insert(self, item)
-    }
-
-    fn contains(&self, item: &T) -> bool {
-        ScalableBloomFilter::contains(self, item)
-    }
-
-    fn contains_batch(&self, items: &[T]) -> Vec<bool>
-    where
-        T: Sized,
-    {
-        ScalableBloomFilter::contains_batch(self, items)
-    }
-
-    fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-    where
-        T: Sized,
-    {
-        ScalableBloomFilter::insert_batch(self, items)
+/// Starts loading the words of the first `bits` of the item's positions in
+/// `layer` (at most its `k`).
+#[inline]
+fn prefetch_bits<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>, hash: u64, bits: usize) {
+    let words = layer.as_words();
+    for bit in Positions::new(hash, layer.num_bits()).take(bits.min(layer.num_hashes() as usize)) {
+        if let Some(word) = words.get((bit >> 6) as usize) {
+            batch::prefetch(word);
+        }
     }
 }
+
+bloomlab_core::impl_filter!(Filter, Membership, Persist
+    for ScalableBloomFilter<T, S> where S: BuildHasher + Clone);
 
 /// The rate a filter collected from an iterator keeps: 1%.
 pub const COLLECT_FPR: f64 = 0.01;
@@ -646,12 +594,19 @@ impl<T: Hash> FromIterator<T> for ScalableBloomFilter<T, DefaultHasher> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomlab_core::Membership;
 
-    fn grown() -> ScalableBloomFilter<u64> {
-        let mut f = ScalableBloomFilter::builder(10, 0.01)
+    /// A seeded filter whose first layer holds 10 items.
+    fn empty<T: ?Sized>() -> ScalableBloomFilter<T> {
+        ScalableBloomFilter::builder(10, 0.01)
             .seed(9)
             .build()
-            .unwrap();
+            .unwrap()
+    }
+
+    /// [`empty`] after 100 inserts: four layers.
+    fn grown() -> ScalableBloomFilter<u64> {
+        let mut f = empty();
         for i in 0..100u64 {
             f.insert(&i).unwrap();
         }
@@ -709,10 +664,7 @@ mod tests {
 
     #[test]
     fn insert_hash_is_insert() {
-        let mut a = ScalableBloomFilter::builder(10, 0.01)
-            .seed(9)
-            .build()
-            .unwrap();
+        let mut a = empty();
         let mut b = a.clone();
         for i in 0..100u64 {
             let via_hash = b.insert_hash(b.hasher().hash_one(i));
@@ -724,10 +676,7 @@ mod tests {
 
     #[test]
     fn the_trait_and_the_inherent_methods_agree() {
-        let mut a = ScalableBloomFilter::builder(10, 0.01)
-            .seed(9)
-            .build()
-            .unwrap();
+        let mut a = empty();
         let mut b = a.clone();
         let dynamic: &mut dyn Membership<u64> = &mut b;
         for i in 0..100u64 {
@@ -744,10 +693,7 @@ mod tests {
 
     #[test]
     fn a_repeat_adds_nothing() {
-        let mut f = ScalableBloomFilter::builder(10, 0.01)
-            .seed(9)
-            .build()
-            .unwrap();
+        let mut f = empty();
         assert_eq!(f.insert("x"), Ok(true));
         for _ in 0..50 {
             assert_eq!(f.insert("x"), Ok(false));

@@ -1,7 +1,8 @@
-//! Every bad parameter gives its typed error: one test per case.
+//! Every bad parameter gives its typed error: one test per parameter.
 
 use bloomlab_core::ParamError;
 use bloomlab_scalable::{BuildError, ScalableBloomFilter};
+use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
 
 fn with_fpr(p: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, p).seed(1).build()
@@ -22,51 +23,14 @@ fn with_growth(s: u32) -> Result<ScalableBloomFilter<u64>, BuildError> {
 }
 
 #[test]
-fn fpr_zero() {
-    assert_eq!(
-        with_fpr(0.0).unwrap_err(),
-        BuildError::Param(ParamError::InvalidFpr(0.0))
-    );
-}
-
-#[test]
-fn fpr_one() {
-    assert_eq!(
-        with_fpr(1.0).unwrap_err(),
-        BuildError::Param(ParamError::InvalidFpr(1.0))
-    );
-}
-
-#[test]
-fn fpr_negative() {
-    assert_eq!(
-        with_fpr(-0.1).unwrap_err(),
-        BuildError::Param(ParamError::InvalidFpr(-0.1))
-    );
-}
-
-#[test]
-fn fpr_above_one() {
-    assert_eq!(
-        with_fpr(1.5).unwrap_err(),
-        BuildError::Param(ParamError::InvalidFpr(1.5))
-    );
-}
-
-#[test]
-fn fpr_nan() {
-    assert!(matches!(
-        with_fpr(f64::NAN),
-        Err(BuildError::Param(ParamError::InvalidFpr(p))) if p.is_nan()
-    ));
-}
-
-#[test]
-fn fpr_infinite() {
-    assert!(matches!(
-        with_fpr(f64::INFINITY),
-        Err(BuildError::Param(ParamError::InvalidFpr(_)))
-    ));
+fn fpr_zero_one_negative_above_one_nan_infinite() {
+    for p in INVALID_FPRS {
+        let e = with_fpr(p).unwrap_err();
+        assert!(
+            matches!(&e, BuildError::Param(e) if refuses_fpr(e, p)),
+            "{p}: {e:?}"
+        );
+    }
 }
 
 #[test]
@@ -78,66 +42,21 @@ fn zero_capacity() {
 }
 
 #[test]
-fn tightening_zero() {
-    assert_eq!(
-        with_ratio(0.0).unwrap_err(),
-        BuildError::TighteningRatio(0.0)
-    );
+fn tightening_zero_one_negative_above_one_nan() {
+    for r in [0.0, 1.0, -0.5, 1.2, f64::NAN] {
+        let e = with_ratio(r).unwrap_err();
+        assert!(
+            matches!(e, BuildError::TighteningRatio(got) if got.to_bits() == r.to_bits()),
+            "{r}: {e:?}"
+        );
+    }
 }
 
 #[test]
-fn tightening_one() {
-    assert_eq!(
-        with_ratio(1.0).unwrap_err(),
-        BuildError::TighteningRatio(1.0)
-    );
-}
-
-#[test]
-fn tightening_negative() {
-    assert_eq!(
-        with_ratio(-0.5).unwrap_err(),
-        BuildError::TighteningRatio(-0.5)
-    );
-}
-
-#[test]
-fn tightening_above_one() {
-    assert_eq!(
-        with_ratio(1.2).unwrap_err(),
-        BuildError::TighteningRatio(1.2)
-    );
-}
-
-#[test]
-fn tightening_nan() {
-    assert!(matches!(
-        with_ratio(f64::NAN),
-        Err(BuildError::TighteningRatio(r)) if r.is_nan()
-    ));
-}
-
-#[test]
-fn growth_zero() {
-    assert_eq!(with_growth(0).unwrap_err(), BuildError::GrowthFactor(0));
-}
-
-#[test]
-fn growth_one() {
-    assert_eq!(with_growth(1).unwrap_err(), BuildError::GrowthFactor(1));
-}
-
-#[test]
-fn growth_five() {
-    assert_eq!(with_growth(5).unwrap_err(), BuildError::GrowthFactor(5));
-}
-
-#[test]
-fn growth_huge() {
-    assert_eq!(
-        with_growth(u32::MAX).unwrap_err(),
-        BuildError::GrowthFactor(u32::MAX)
-    );
+fn growth_zero_one_five_huge() {
+    for s in [0, 1, 5, u32::MAX] {
+        assert_eq!(with_growth(s).unwrap_err(), BuildError::GrowthFactor(s));
+    }
 }
 
 #[test]

@@ -2,25 +2,20 @@
 //! RedisBloom's.
 
 use bloomlab_scalable::ScalableBloomFilter;
+use bloomlab_testkit::conformance;
 
 #[test]
 fn conformance_default_schedule() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
-        ScalableBloomFilter::builder(n, p)
-            .seed(seed)
-            .build()
-            .unwrap()
-    });
+    conformance::run(|n, p, seed| ScalableBloomFilter::builder(n, p).seed(seed).build());
 }
 
 #[test]
 fn conformance_redisbloom_schedule() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
+    conformance::run(|n, p, seed| {
         ScalableBloomFilter::builder(n, p)
             .redisbloom()
             .seed(seed)
             .build()
-            .unwrap()
     });
 }
 
@@ -28,10 +23,9 @@ fn conformance_redisbloom_schedule() {
 /// fills four layers before the rate is measured, and persists all of them.
 #[test]
 fn conformance_after_growth() {
-    bloomlab_testkit::conformance::run(|n, p, seed| {
+    conformance::run(|n, p, seed| {
         ScalableBloomFilter::builder(n.div_ceil(10), p)
             .seed(seed)
             .build()
-            .unwrap()
     });
 }

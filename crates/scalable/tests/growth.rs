@@ -5,7 +5,8 @@
 use bloomlab_core::theory::{classic, scalable};
 use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_testkit::keys::{members, probes};
-use bloomlab_testkit::stats::{binomial_interval, binomial_upper};
+use bloomlab_testkit::rates::assert_in_interval;
+use bloomlab_testkit::stats::binomial_upper;
 
 const PROBES: usize = 1_000_000;
 
@@ -76,11 +77,8 @@ fn grow(
         );
         // The rate the present bits give, within the binomial interval.
         let from_fill = rate_from_fill(&f);
-        let (lo, hi) = binomial_interval(PROBES as u64, from_fill, 0.999);
-        assert!(
-            (lo..=hi).contains(&hits),
-            "{hits} false positives; the bits set predict {from_fill:.6}, {lo}..={hi}"
-        );
+        let what = "false positives at the rate the bits set predict";
+        assert_in_interval(hits, PROBES as u64, from_fill, what);
         let expected = f.expected_fpr();
         assert!(expected < p, "theory at this load {expected} ≥ {p}");
 

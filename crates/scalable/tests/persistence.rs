@@ -1,7 +1,7 @@
 //! Persistence: pinned bytes, round trips of grown filters, and every
 //! parameter that does not fit rejected with a typed error.
 
-use bloomlab_core::codec::{Envelope, Variant};
+use bloomlab_core::codec::Envelope;
 use bloomlab_core::{DecodeError, Membership, Persist};
 use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_testkit::keys::{members, probes};
@@ -134,7 +134,7 @@ fn cleared_filters_round_trip() {
 /// The parameters and payload of `small()`, to edit and re-wrap with a
 /// valid checksum, so that only the parameter checks can catch the edit.
 fn parts() -> Envelope {
-    Envelope::decode(&small().to_bytes(), Variant::Scalable).unwrap()
+    Envelope::decode(&small().to_bytes(), bloomlab_scalable::TAG).unwrap()
 }
 
 fn rewrap(env: &Envelope) -> Result<ScalableBloomFilter<u64>, DecodeError> {
@@ -177,32 +177,25 @@ fn the_unedited_parts_decode() {
 
 #[test]
 fn rejects_a_growth_factor_out_of_range() {
-    check(
-        |e| put(e, GROWTH, &5u32.to_le_bytes()),
-        invalid("growth factor"),
-    );
-    check(
-        |e| put(e, GROWTH, &1u32.to_le_bytes()),
-        invalid("growth factor"),
-    );
+    for s in [5u32, 1] {
+        let edit = |e: &mut Envelope| put(e, GROWTH, &s.to_le_bytes());
+        check(edit, invalid("growth factor"));
+    }
 }
 
 #[test]
 fn rejects_a_tightening_ratio_out_of_range() {
-    check(
-        |e| put(e, RATIO, &1f64.to_le_bytes()),
-        invalid("tightening ratio"),
-    );
-    check(
-        |e| put(e, RATIO, &f64::NAN.to_le_bytes()),
-        invalid("tightening ratio"),
-    );
+    for r in [1.0, f64::NAN] {
+        let edit = |e: &mut Envelope| put(e, RATIO, &r.to_le_bytes());
+        check(edit, invalid("tightening ratio"));
+    }
 }
 
 #[test]
 fn rejects_a_total_rate_out_of_range() {
-    check(|e| put(e, FPR, &0f64.to_le_bytes()), invalid("total rate"));
-    check(|e| put(e, FPR, &1f64.to_le_bytes()), invalid("total rate"));
+    for p in [0.0, 1.0f64] {
+        check(|e| put(e, FPR, &p.to_le_bytes()), invalid("total rate"));
+    }
 }
 
 #[test]
@@ -257,14 +250,10 @@ fn rejects_layer_counts_that_do_not_fit() {
         invalid("active layer beyond the last"),
     );
     // More layers declared than the parameters hold.
-    check(
-        |e| put(e, COUNT, &4u32.to_le_bytes()),
-        Err(DecodeError::Truncated),
-    );
-    check(
-        |e| put(e, COUNT, &u32::MAX.to_le_bytes()),
-        Err(DecodeError::Truncated),
-    );
+    for count in [4, u32::MAX] {
+        let edit = |e: &mut Envelope| put(e, COUNT, &count.to_le_bytes());
+        check(edit, Err(DecodeError::Truncated));
+    }
     check(
         |e| e.params.push(0),
         invalid("parameters longer than their fields"),
@@ -273,14 +262,10 @@ fn rejects_layer_counts_that_do_not_fit() {
 
 #[test]
 fn rejects_layer_sizes_that_do_not_fit() {
-    check(
-        |e| put(e, layer(0) + 8, &0u32.to_le_bytes()),
-        invalid("layer size"),
-    );
-    check(
-        |e| put(e, layer(0) + 8, &65u32.to_le_bytes()),
-        invalid("layer size"),
-    );
+    for hashes in [0u32, 65] {
+        let edit = |e: &mut Envelope| put(e, layer(0) + 8, &hashes.to_le_bytes());
+        check(edit, invalid("layer size"));
+    }
     check(
         |e| put(e, layer(0), &0u64.to_le_bytes()),
         invalid("layer size"),
@@ -313,14 +298,10 @@ fn rejects_layer_sizes_that_do_not_fit() {
 #[test]
 fn rejects_item_counts_that_do_not_fit() {
     // Layer 0 holds 4: 5 is too many, 3 leaves a hole before the active layer.
-    check(
-        |e| put(e, layer(0) + 12, &5u64.to_le_bytes()),
-        invalid("items added to a layer"),
-    );
-    check(
-        |e| put(e, layer(0) + 12, &3u64.to_le_bytes()),
-        invalid("items added to a layer"),
-    );
+    for added in [5u64, 3] {
+        let edit = |e: &mut Envelope| put(e, layer(0) + 12, &added.to_le_bytes());
+        check(edit, invalid("items added to a layer"));
+    }
     // The active layer moved back: layer 2 holds items past it.
     check(
         |e| put(e, ACTIVE, &1u32.to_le_bytes()),
@@ -350,8 +331,8 @@ fn rejects_other_variants() {
     assert_eq!(
         ScalableBloomFilter::from_bytes(&classic.to_bytes()).map(|_: ScalableBloomFilter<u64>| ()),
         Err(DecodeError::WrongVariant {
-            expected: Variant::Scalable.tag(),
-            found: Variant::Classic.tag()
+            expected: bloomlab_scalable::TAG,
+            found: bloomlab_classic::CLASSIC_TAG.id()
         })
     );
 }

@@ -4,16 +4,16 @@
 //! ```ignore
 //! #[test]
 //! fn conformance() {
-//!     bloomlab_testkit::conformance::run(|n, p, seed| {
-//!         BloomFilter::builder(n, p).seed(seed).build().unwrap()
-//!     });
+//!     conformance::run(|n, p, seed| BloomFilter::builder(n, p).seed(seed).build());
 //! }
 //! ```
+
+use std::fmt::Debug;
 
 use bloomlab_core::{Membership, Persist};
 
 use crate::keys::{members, probes};
-use crate::stats::binomial_interval;
+use crate::rates::assert_in_interval;
 
 /// How the suite sizes its filters and how many probes it spends.
 #[derive(Debug, Clone, Copy)]
@@ -37,10 +37,11 @@ impl Default for Scale {
 }
 
 /// Runs every check at the default [`Scale`]; see [`run_at`].
-pub fn run<F, C>(make: C)
+pub fn run<F, E, C>(make: C)
 where
     F: Membership<u64> + Persist,
-    C: Fn(usize, f64, u64) -> F,
+    E: Debug,
+    C: Fn(usize, f64, u64) -> Result<F, E>,
 {
     run_at(Scale::default(), make);
 }
@@ -50,12 +51,17 @@ where
 ///
 /// # Panics
 ///
-/// On the first check that fails, naming it.
-pub fn run_at<F, C>(scale: Scale, make: C)
+/// On the first check that fails, naming it, or if `make` fails.
+pub fn run_at<F, E, C>(scale: Scale, make: C)
 where
     F: Membership<u64> + Persist,
-    C: Fn(usize, f64, u64) -> F,
+    E: Debug,
+    C: Fn(usize, f64, u64) -> Result<F, E>,
 {
+    let make = |items, fpr, seed| {
+        make(items, fpr, seed)
+            .unwrap_or_else(|e| panic!("a filter for {items} items at {fpr}: {e:?}"))
+    };
     no_false_negatives_and_rate(scale, &make);
     len_and_clear(&make);
     round_trip(scale, &make);
@@ -120,11 +126,8 @@ where
     }
     let trials = per_filter as u64 * RATE_FILTERS;
     let expected = expected_sum / RATE_FILTERS as f64;
-    let (lo, hi) = binomial_interval(trials, expected, 0.999);
-    assert!(
-        (lo..=hi).contains(&hits),
-        "{hits} false positives in {trials} probes of {RATE_FILTERS} filters; theory {expected:.6} allows {lo}..={hi}"
-    );
+    let what = format!("false positives of {RATE_FILTERS} filters at the mean expected_fpr");
+    assert_in_interval(hits, trials, expected, what);
 }
 
 /// `insert` reports new items, `len` counts them, `clear` empties the filter.

@@ -6,7 +6,7 @@
 //! ```ignore
 //! #[test]
 //! fn decode_and_use() {
-//!     let plan = Plan::new("classic", Variant::Classic, samples());
+//!     let plan = Plan::new("classic", CLASSIC_TAG, samples());
 //!     fuzz::run(&plan, |bytes| match BloomFilter::from_bytes(bytes) {
 //!         Ok(mut f) => { fuzz::use_membership(&mut f); true }
 //!         Err(_) => false,
@@ -53,12 +53,13 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Variant};
+use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Tag};
 use bloomlab_core::{Deletable, Filter, Membership, Persist};
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 
+use crate::batch::Methods;
 use crate::keys::{members, probes, rng};
 
 /// Bytes of the envelope before the parameters: magic 4, version 2, tag 2,
@@ -131,6 +132,18 @@ impl Field {
             kind,
         }
     }
+
+    /// Fields of the parameters stored one after the other from `start`:
+    /// each begins where the one before it ends.
+    pub fn params(start: usize, layout: &[(&'static str, Kind)]) -> Vec<Self> {
+        let mut offset = start;
+        let mut fields = Vec::with_capacity(layout.len());
+        for &(name, kind) in layout {
+            fields.push(Self::param(name, offset, kind));
+            offset += kind.width();
+        }
+        fields
+    }
 }
 
 /// A valid encoding of a small real filter, and the fields of its stored form.
@@ -150,7 +163,7 @@ pub struct Plan {
     /// The variant's name, for the report.
     pub name: &'static str,
     /// The variant tag valid headers carry.
-    pub variant: Variant,
+    pub variant: Tag,
     /// The valid encodings mutated.
     pub samples: Vec<Sample>,
     /// Random cases after the directed ones.
@@ -422,7 +435,7 @@ fn random_bytes(r: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
 impl Plan {
     /// A plan of [`DEFAULT_RANDOM_CASES`] random cases, seed 1, and
     /// [`DEFAULT_CASE_LIMIT`] per case.
-    pub fn new(name: &'static str, variant: Variant, samples: Vec<Sample>) -> Self {
+    pub fn new(name: &'static str, variant: Tag, samples: Vec<Sample>) -> Self {
         Self {
             name,
             variant,
@@ -567,7 +580,7 @@ impl Plan {
         if r.random_bool(0.5) {
             let mut out = MAGIC.to_vec();
             out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-            out.extend_from_slice(&self.variant.tag().to_le_bytes());
+            out.extend_from_slice(&self.variant.id().to_le_bytes());
             let len = random_len(r, 4096);
             out.extend(random_bytes(r, len));
             return (
@@ -581,7 +594,7 @@ impl Plan {
         r.fill_bytes(&mut key);
         let p = Parts {
             version: FORMAT_VERSION,
-            tag: self.variant.tag(),
+            tag: self.variant.id(),
             key,
             params: random_bytes(r, params_len),
             payload: random_bytes(r, payload_len),
@@ -724,19 +737,15 @@ impl Plan {
         let params_len_at = 24;
         let payload_len_at = HEADER_LEN + p.params.len();
         let what = match r.random_range(0..7) {
-            0 => {
-                let v = *edge_values(Kind::U32, p.params.len() as u64)
-                    .choose(r)
-                    .unwrap_or(&0);
-                write_field(&mut bytes, params_len_at, Kind::U32, v);
-                format!("parameter length := {v}")
-            }
-            1 => {
-                let v = *edge_values(Kind::U64, p.payload.len() as u64)
-                    .choose(r)
-                    .unwrap_or(&0);
-                write_field(&mut bytes, payload_len_at, Kind::U64, v);
-                format!("payload length := {v}")
+            which @ 0..=1 => {
+                let (what, at, kind, len) = if which == 0 {
+                    ("parameter", params_len_at, Kind::U32, p.params.len())
+                } else {
+                    ("payload", payload_len_at, Kind::U64, p.payload.len())
+                };
+                let v = *edge_values(kind, len as u64).choose(r).unwrap_or(&0);
+                write_field(&mut bytes, at, kind, v);
+                format!("{what} length := {v}")
             }
             2 => {
                 let at = r.random_range(0..4);
@@ -953,6 +962,115 @@ where
     report
 }
 
+/// [`run`] with `decode` as the decoder and `exercise` as the use of
+/// whatever decodes; prints the report to stderr under the plan's name.
+///
+/// # Panics
+///
+/// As [`run`].
+pub fn run_decoder<F, E>(
+    plan: &Plan,
+    decode: fn(&[u8]) -> Result<F, E>,
+    exercise: fn(&mut F),
+) -> Report
+where
+    F: 'static,
+    E: 'static,
+{
+    let report = run(plan, move |bytes| match decode(bytes) {
+        Ok(mut f) => {
+            exercise(&mut f);
+            true
+        }
+        Err(_) => false,
+    });
+    eprintln!("{}: {report}", plan.name);
+    report
+}
+
+/// Hashes a decoded filter's hash entry points are probed with: the ends of
+/// the range and the top bit alone.
+pub const EXTREME_HASHES: [u64; 4] = [0, 1, u64::MAX, 0x8000_0000_0000_0000];
+
+/// Inserts `members(seed, n)` into `f` in order, up to the first refusal:
+/// how the samples of a plan are filled.
+pub fn fill<F: Membership<u64>>(f: &mut F, seed: u64, n: usize) {
+    for k in members(seed, n) {
+        if f.insert(&k).is_err() {
+            break;
+        }
+    }
+}
+
+/// Small filters to take samples of, one per `(builder, n)`: the `i`-th
+/// (counting from 1) is `build(builder, i)`, [`fill`]ed with `n` members of
+/// seed `i`.
+pub fn seeded<B, F>(
+    builders: impl IntoIterator<Item = (B, usize)>,
+    build: impl Fn(B, u64) -> F,
+) -> Vec<F>
+where
+    F: Membership<u64>,
+{
+    builders
+        .into_iter()
+        .zip(1..)
+        .map(|((builder, n), seed)| {
+            let mut f = build(builder, seed);
+            fill(&mut f, seed, n);
+            f
+        })
+        .collect()
+}
+
+/// A [`Sample`] of each filter: its bytes, labelled by its `Debug` form (its
+/// shape and length, never its key), with the fields `fields` names.
+pub fn samples<F>(
+    filters: impl IntoIterator<Item = F>,
+    fields: impl Fn(&F) -> Vec<Field>,
+) -> Vec<Sample>
+where
+    F: Persist + std::fmt::Debug,
+{
+    filters
+        .into_iter()
+        .map(|f| Sample {
+            label: format!("{f:?}"),
+            bytes: f.to_bytes(),
+            fields: fields(&f),
+        })
+        .collect()
+}
+
+/// Uses a decoded filter through its own item methods `m` (see
+/// [`item_methods!`](crate::item_methods)): `contains_batch` of `keys`, an
+/// insert and a lookup of `u64::MAX`, then the first half of `keys` inserted
+/// one at a time and the rest as one batch. Every key an insert took is
+/// then reported present.
+///
+/// # Panics
+///
+/// If a key an insert took is reported absent, or a method panics.
+pub fn use_items<F>(f: &mut F, m: &Methods<F>, keys: &[u64]) {
+    let _ = (m.contains_batch)(f, keys);
+    let _ = (m.insert)(f, &u64::MAX);
+    let _ = (m.contains)(f, &u64::MAX);
+    let (one_by_one, batch) = keys.split_at(keys.len() / 2);
+    for k in one_by_one {
+        if (m.insert)(f, k).is_ok() {
+            assert!((m.contains)(f, k), "an inserted item is absent");
+        }
+    }
+    let stored = match (m.insert_batch)(f, batch) {
+        Ok(_) => batch.len(),
+        Err(e) => e.stored,
+    };
+    assert!(
+        batch[..stored].iter().all(|k| (m.contains)(f, k)),
+        "an item insert_batch stored is absent"
+    );
+}
+
 /// Keys a use of a decoded filter inserts and probes: members and probes
 /// from fixed seeds, so every case uses the same ones.
 fn use_keys() -> (Vec<u64>, Vec<u64>) {
@@ -1069,10 +1187,13 @@ fn round_trip<F: Persist>(f: &F, when: &str) {
 mod tests {
     use super::*;
 
+    /// The tag the test samples carry.
+    const TAG: Tag = Tag::new(1, "BloomFilter");
+
     fn sample() -> Sample {
         let p = Parts {
             version: FORMAT_VERSION,
-            tag: Variant::Classic.tag(),
+            tag: TAG.id(),
             key: [7; 16],
             params: vec![1, 2, 3, 4, 5, 6, 7, 8],
             payload: vec![9; 24],
@@ -1095,7 +1216,7 @@ mod tests {
 
     #[test]
     fn cases_are_deterministic_and_varied() {
-        let plan = Plan::new("test", Variant::Classic, vec![sample()]);
+        let plan = Plan::new("test", TAG, vec![sample()]);
         let n = plan.directed().len() as u64;
         assert!(n > 20);
         for i in [0, 3, n, n + 1, n + 999] {
@@ -1115,7 +1236,7 @@ mod tests {
 
     #[test]
     fn panics_and_hangs_are_reported() {
-        let mut plan = Plan::new("test", Variant::Classic, vec![sample()]);
+        let mut plan = Plan::new("test", TAG, vec![sample()]);
         plan.random_cases = 10;
         let r = run(&plan, |_| true);
         assert_eq!(r.cases, plan.directed().len() as u64 + 10);

@@ -96,6 +96,45 @@ impl Attack {
     }
 }
 
+/// A filter under attack: its name, its load and theory's rate at it.
+#[derive(Debug, Clone, Copy)]
+struct Victim {
+    name: &'static str,
+    items: u64,
+    fpr: f64,
+}
+
+/// What a search found: the items, how many candidates were tested, and
+/// the seconds it took.
+type Found<T> = (Vec<T>, u64, f64);
+
+impl Victim {
+    /// The attack of `attacker` (who knows `knows`): the items its search
+    /// found, flooded at the victim, pass where `passes`; the threat model
+    /// predicts the pass rate `expected`.
+    fn attacked<T>(
+        self,
+        attacker: &'static str,
+        knows: &'static str,
+        expected: f64,
+        (found, tested, seconds): &Found<T>,
+        mut passes: impl FnMut(&T) -> bool,
+    ) -> Attack {
+        Attack {
+            victim: self.name,
+            attacker,
+            knows,
+            items: self.items,
+            victim_fpr: self.fpr,
+            tested: *tested,
+            crafted: found.len() as u64,
+            seconds: *seconds,
+            passed: found.iter().filter(|c| passes(c)).count() as u64,
+            expected,
+        }
+    }
+}
+
 /// Crafted items to find per attack.
 fn wanted(scale: Scale) -> usize {
     match scale {
@@ -162,28 +201,24 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             .map_err(Error::filter("adversarial victim"))?;
     }
     let (m, k) = (victim.num_bits(), victim.num_hashes());
-    let victim_fpr = theory::classic::fpr(m as f64, n as f64, f64::from(k));
-    let ours = "bloomlab BloomFilter (keyed SipHash-1-3)";
+    let ours = Victim {
+        name: "bloomlab BloomFilter (keyed SipHash-1-3)",
+        items: n,
+        fpr: theory::classic::fpr(m as f64, n as f64, f64::from(k)),
+    };
+    let candidates = |part| probes(seed(part), budget as usize);
 
     // A: a snapshot of the victim, key included.
     let copy: BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
         .map_err(Error::filter("adversarial snapshot"))?;
-    let (found, tested, seconds) = search(probes(seed("a"), budget as usize), want, |c| {
-        copy.contains(c)
-    });
-    let passed = found.iter().filter(|c| victim.contains(*c)).count() as u64;
-    attacks.push(Attack {
-        victim: ours,
-        attacker: "A: offline search on a copy",
-        knows: "key and bits (a to_bytes snapshot)",
-        items: n,
-        victim_fpr,
-        tested,
-        crafted: found.len() as u64,
-        seconds,
-        passed,
-        expected: 1.0,
-    });
+    let found = search(candidates("a"), want, |c| copy.contains(c));
+    attacks.push(ours.attacked(
+        "A: offline search on a copy",
+        "key and bits (a to_bytes snapshot)",
+        1.0,
+        &found,
+        |c| victim.contains(c),
+    ));
     bar.inc(1);
 
     // B: the same search under a key of its own.
@@ -192,59 +227,39 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         .build()
         .map_err(Error::filter("adversarial guess"))?;
     guess.extend(&keys);
-    let (found, tested, seconds) = search(probes(seed("b"), budget as usize), want, |c| {
-        guess.contains(c)
-    });
-    let passed = found.iter().filter(|c| victim.contains(*c)).count() as u64;
-    attacks.push(Attack {
-        victim: ours,
-        attacker: "B: offline search under a guessed key",
-        knows: "code and members; not the key",
-        items: n,
-        victim_fpr,
-        tested,
-        crafted: found.len() as u64,
-        seconds,
-        passed,
-        expected: victim_fpr,
-    });
+    let found = search(candidates("b"), want, |c| guess.contains(c));
+    attacks.push(ours.attacked(
+        "B: offline search under a guessed key",
+        "code and members; not the key",
+        ours.fpr,
+        &found,
+        |c| victim.contains(c),
+    ));
     bar.inc(1);
 
     // C: the victim itself as the oracle, then a replay.
-    let (found, tested, seconds) = search(probes(seed("c"), budget as usize), want, |c| {
-        victim.contains(c)
-    });
-    let passed = found.iter().filter(|c| victim.contains(*c)).count() as u64;
-    attacks.push(Attack {
-        victim: ours,
-        attacker: "C: online probing then replay",
-        knows: "which of its queries passed",
-        items: n,
-        victim_fpr,
-        tested,
-        crafted: found.len() as u64,
-        seconds,
-        passed,
-        expected: 1.0,
-    });
+    let found = search(candidates("c"), want, |c| victim.contains(c));
+    attacks.push(ours.attacked(
+        "C: online probing then replay",
+        "which of its queries passed",
+        1.0,
+        &found,
+        |c| victim.contains(c),
+    ));
     let mut rotated: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
         .seed(seed("rotated key"))
         .build()
         .map_err(Error::filter("adversarial rotation"))?;
     rotated.extend(&keys);
-    let passed = found.iter().filter(|c| rotated.contains(*c)).count() as u64;
-    attacks.push(Attack {
-        victim: ours,
-        attacker: "C: the same replay after the victim rebuilt under a fresh key",
-        knows: "items that passed the old key",
-        items: n,
-        victim_fpr,
-        tested: 0,
-        crafted: found.len() as u64,
-        seconds: 0.0,
-        passed,
-        expected: victim_fpr,
-    });
+    // The replay needs no new search.
+    let replay = (found.0, 0, 0.0);
+    attacks.push(ours.attacked(
+        "C: the same replay after the victim rebuilt under a fresh key",
+        "items that passed the old key",
+        ours.fpr,
+        &replay,
+        |c| rotated.contains(c),
+    ));
     bar.inc(1);
 
     // Guava's strategy: MurmurHash3 with the fixed seed 0, long items.
@@ -255,31 +270,26 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for &key in &keys {
         guava.put(&(key as i64));
     }
-    let guava_fpr = theory::classic::fpr(
-        guava.bit_size() as f64,
-        n as f64,
-        f64::from(guava.num_hash_functions()),
-    );
+    let guava_victim = Victim {
+        name: "Guava create(longFunnel) reproduced (murmur3; fixed seed 0)",
+        items: n,
+        fpr: theory::classic::fpr(
+            guava.bit_size() as f64,
+            n as f64,
+            f64::from(guava.num_hash_functions()),
+        ),
+    };
     let copy = guava.clone();
-    let (found, tested, seconds) = search(probes(seed("guava"), budget as usize), want, |c| {
+    let found = search(candidates("guava"), want, |c| {
         copy.might_contain(&(*c as i64))
     });
-    let passed = found
-        .iter()
-        .filter(|&&c| guava.might_contain(&(c as i64)))
-        .count() as u64;
-    attacks.push(Attack {
-        victim: "Guava create(longFunnel) reproduced (murmur3; fixed seed 0)",
-        attacker: "A: offline search on a copy",
-        knows: "bits (the hash has no secret)",
-        items: n,
-        victim_fpr: guava_fpr,
-        tested,
-        crafted: found.len() as u64,
-        seconds,
-        passed,
-        expected: 1.0,
-    });
+    attacks.push(guava_victim.attacked(
+        "A: offline search on a copy",
+        "bits (the hash has no secret)",
+        1.0,
+        &found,
+        |&c| guava.might_contain(&(c as i64)),
+    ));
     bar.inc(1);
 
     // Document 001's H1 in its fixed table, filled to 1%.
@@ -288,24 +298,22 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let h1_items = items_for_rate(hm, hk, TARGET);
     let mut h1 = NaiveFilter::new(strategy);
     fill(&mut h1, Keys::member_emails(seed("h1 members")), h1_items);
-    let h1_fpr = theory::classic::fpr(hm as f64, h1_items as f64, f64::from(hk));
+    let h1_victim = Victim {
+        name: "document 001's H1 (2^25 bits; 7 seeds; no key)",
+        items: h1_items,
+        fpr: theory::classic::fpr(hm as f64, h1_items as f64, f64::from(hk)),
+    };
     let mut copy = h1.clone();
-    let (found, tested, seconds) = search(string_candidates(seed("h1"), budget), want, |c| {
+    let found = search(string_candidates(seed("h1"), budget), want, |c| {
         copy.test(c)
     });
-    let passed = found.iter().filter(|c| h1.test(c)).count() as u64;
-    attacks.push(Attack {
-        victim: "document 001's H1 (2^25 bits; 7 seeds; no key)",
-        attacker: "A: offline search on a copy",
-        knows: "bits (the hash has no secret)",
-        items: h1_items,
-        victim_fpr: h1_fpr,
-        tested,
-        crafted: found.len() as u64,
-        seconds,
-        passed,
-        expected: 1.0,
-    });
+    attacks.push(h1_victim.attacked(
+        "A: offline search on a copy",
+        "bits (the hash has no secret)",
+        1.0,
+        &found,
+        |c| h1.test(c),
+    ));
     bar.inc(1);
     // B's counterpart for H1: random addresses, no search at all.
     let flood = want as u64 * 100;
@@ -314,16 +322,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         passed += u64::from(h1.test(&c));
     }
     attacks.push(Attack {
-        victim: "document 001's H1 (2^25 bits; 7 seeds; no key)",
+        victim: h1_victim.name,
         attacker: "none: random addresses (the base rate)",
         knows: "nothing",
         items: h1_items,
-        victim_fpr: h1_fpr,
+        victim_fpr: h1_victim.fpr,
         tested: 0,
         crafted: flood,
         seconds: 0.0,
         passed,
-        expected: h1_fpr,
+        expected: h1_victim.fpr,
     });
     bar.inc(1);
     bar.finish_and_clear();

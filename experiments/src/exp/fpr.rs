@@ -13,7 +13,7 @@ use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{Table, fixed, rate};
+use crate::table::{AGAINST_THEORY_VIEW, Table, fixed, rate};
 
 /// Target rates the filters are built for.
 pub const TARGETS: [f64; 4] = [0.1, 0.01, 0.001, 0.0001];
@@ -127,7 +127,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .collect();
             if target == 0.01 {
                 combined.curves.push(Curve {
-                    label: kind.label().into(),
+                    label: kind.label(),
                     ..series.clone()
                 });
             }
@@ -268,22 +268,21 @@ fn body(table: &Table, n_probes: usize) -> String {
         out,
         "\nData: [`fpr.csv`](fpr.csv). The rows at 100% load:\n"
     );
-    out.push_str(&table.to_markdown_filtered(
-        &[
-            ("variant", "variant"),
-            ("target_fpr", "target"),
-            ("params", "parameters"),
-            ("items", "items"),
-            ("false_positives", "false positives"),
-            ("measured_fpr", "measured"),
-            ("ci95_low", "95% low"),
-            ("ci95_high", "95% high"),
-            ("theory_fpr", "theory"),
-            ("theory_in_ci95", "inside"),
-            ("bits_per_item", "bits/item"),
-            ("note", "note"),
-        ],
-        |row| row[col("load")] == "1.0000" || !row[col("note")].is_empty(),
-    ));
+    out.push_str(
+        &table.to_markdown_filtered(
+            &[
+                ("variant", "variant"),
+                ("target_fpr", "target"),
+                ("params", "parameters"),
+                ("items", "items"),
+            ]
+            .iter()
+            .chain(&AGAINST_THEORY_VIEW)
+            .chain(&[("bits_per_item", "bits/item"), ("note", "note")])
+            .copied()
+            .collect::<Vec<_>>(),
+            |row| row[col("load")] == "1.0000" || !row[col("note")].is_empty(),
+        ),
+    );
     out
 }

@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 
 use bloomlab::catalog::{Shape, Variant};
 
@@ -14,7 +13,7 @@ use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{Table, fixed, rate};
+use crate::table::{AGAINST_THEORY, Table, against_theory, fixed};
 
 /// The rates of the table.
 pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
@@ -23,23 +22,23 @@ pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
-    let mut table = Table::new(&[
-        "variant",
-        "target_fpr",
-        "k_or_f",
-        "bits_per_item_theory",
-        "bits_per_item_measured",
-        "memory_1m_bytes",
-        "memory_100m_bytes",
-        "operations",
-        "items",
-        "false_positives",
-        "measured_fpr",
-        "ci95_low",
-        "ci95_high",
-        "theory_fpr",
-        "theory_in_ci95",
-    ]);
+    let mut table = Table::new(
+        &[
+            "variant",
+            "target_fpr",
+            "k_or_f",
+            "bits_per_item_theory",
+            "bits_per_item_measured",
+            "memory_1m_bytes",
+            "memory_100m_bytes",
+            "operations",
+            "items",
+        ]
+        .iter()
+        .chain(&AGAINST_THEORY)
+        .copied()
+        .collect::<Vec<_>>(),
+    );
     let bar = progress::bar((subject::all().len() * RATES.len()) as u64, "tradeoff");
     for kind in &subject::all() {
         for &p in &RATES {
@@ -53,9 +52,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             let hits = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n_probes)
                 .filter(|q| f.contains(q))
                 .count() as u64;
-            let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
             let theory_fpr = s.theory(f.len() as u64);
-            table.push(vec![
+            let row = vec![
                 kind.id.into(),
                 p.to_string(),
                 s.k_or_f.clone(),
@@ -65,18 +63,14 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 memory_for(kind, 100_000_000, p)?.to_string(),
                 operations(kind).into(),
                 capacity.to_string(),
-                hits.to_string(),
-                rate(hits as f64 / n_probes as f64),
-                rate(lo),
-                rate(hi),
-                rate(theory_fpr),
-                if (lo..=hi).contains(&theory_fpr) {
-                    "yes"
-                } else {
-                    "no"
-                }
-                .into(),
-            ]);
+            ];
+            table.push(
+                [
+                    row,
+                    against_theory(hits, n_probes as u64, theory_fpr).into(),
+                ]
+                .concat(),
+            );
             bar.inc(1);
         }
     }

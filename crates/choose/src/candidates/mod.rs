@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 use bloomlab::ParamError;
-use bloomlab::catalog::{self, Variant};
+use bloomlab::catalog::{self, Shape, Variant};
 use bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
 use bloomlab::theory::{blocked, classic, counting, cuckoo, scalable};
 
@@ -53,16 +53,32 @@ pub enum Kind {
     Scalable(u32),
     /// `CuckooFilter` with buckets of this many slots.
     Cuckoo(u32),
+    /// A catalog entry `choose` has no model of its own for, sized by the
+    /// entry's plan (`bloomlab::catalog::Variant::plan`).
+    Entry(&'static str),
 }
 
 impl Kind {
-    /// Every configuration, in the order ties are broken.
+    /// Every configuration, in the order ties are broken: the catalog's
+    /// entries in its order, each type with the options `choose` weighs
+    /// for it. An entry `choose` has no model for is taken as it is.
     pub fn all() -> Vec<Kind> {
-        let mut all = vec![Kind::Classic, Kind::Blocked, Kind::Atomic];
-        all.extend(COUNTER_WIDTHS.map(Kind::Counting));
-        all.extend(GROWTH_FACTORS.map(Kind::Scalable));
-        // The default bucket size first.
-        all.extend([4, 2, 8].map(Kind::Cuckoo));
+        let mut all = Vec::new();
+        for v in catalog::variants::<u64>() {
+            match v.id {
+                "classic" => all.push(Kind::Classic),
+                "blocked" => all.push(Kind::Blocked),
+                "atomic" => all.push(Kind::Atomic),
+                "counting" => all.extend(COUNTER_WIDTHS.map(Kind::Counting)),
+                "scalable" => all.extend(GROWTH_FACTORS.map(Kind::Scalable)),
+                // The default bucket size first.
+                "cuckoo" => all.extend([4, 2, 8].map(Kind::Cuckoo)),
+                // A layout `new` does not choose (its lookups are slower);
+                // the builder's option, not a filter of its own.
+                "cuckoo-ss" => {}
+                id => all.push(Kind::Entry(id)),
+            }
+        }
         all
     }
 
@@ -75,6 +91,7 @@ impl Kind {
             Kind::Counting(w) => format!("counting-{w}"),
             Kind::Scalable(s) => format!("scalable-{s}"),
             Kind::Cuckoo(b) => format!("cuckoo-{b}"),
+            Kind::Entry(id) => id.to_owned(),
         }
     }
 
@@ -88,6 +105,7 @@ impl Kind {
             Kind::Counting(_) => "counting",
             Kind::Scalable(_) => "scalable",
             Kind::Cuckoo(_) => "cuckoo",
+            Kind::Entry(id) => id,
         };
         // Every id above is in the catalog; its test says so.
         catalog::find(id).unwrap_or_else(|| unreachable!("{id} is not in the catalog"))
@@ -104,6 +122,7 @@ impl Kind {
             Kind::Counting(w) => format!("CountingBloomFilter ({w}-bit)"),
             Kind::Scalable(s) => format!("ScalableBloomFilter (s={s})"),
             Kind::Cuckoo(b) => format!("CuckooFilter (b={b})"),
+            Kind::Entry(_) => self.variant().label(),
             other => other.type_name().to_owned(),
         }
     }
@@ -190,6 +209,12 @@ pub enum Params {
         /// The layers the workload fills.
         layers: Vec<Layer>,
     },
+    /// A table `choose` has no model of its own for, as its catalog entry
+    /// plans it (the shape, printed).
+    Planned {
+        /// `bloomlab::catalog::Shape`, printed.
+        table: String,
+    },
     /// A cuckoo table.
     Buckets {
         /// Number of buckets.
@@ -242,6 +267,7 @@ impl Params {
                     n => format!("{n} layers k={lo}..{hi}"),
                 }
             }
+            Params::Planned { table } => table.clone(),
             Params::Buckets {
                 buckets,
                 bucket_size,
@@ -346,6 +372,17 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             Ok(plain(params, items, bytes, fpr, 1.0, 1.0))
         }
         Kind::Scalable(s) => scalable_size(w.items, s, p, items).map_err(why),
+        Kind::Entry(_) => {
+            let plan = (kind.variant().plan)(items, p).map_err(why)?;
+            let bytes =
+                u64::try_from(plan.memory_bytes).map_err(|_| why(too_large(plan.memory_bytes)))?;
+            let lines = planned_lines(&plan.shape);
+            let fpr = plan.shape.fpr(items);
+            let params = Params::Planned {
+                table: format!("{:?}", plan.shape),
+            };
+            Ok(plain(params, items, bytes, fpr, lines, lines))
+        }
         Kind::Cuckoo(b) => {
             let plan = cuckoo_plan(items, p, b).map_err(why)?;
             let bytes =
@@ -375,6 +412,18 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             ));
             Ok(sized)
         }
+    }
+}
+
+/// Cache lines a look-up of a table of `shape` reads, at most: one a hash
+/// in a bit or counter array, one block, two buckets; a growing chain's
+/// depends on how far it grew, which a plan does not say.
+fn planned_lines(shape: &Shape) -> f64 {
+    match *shape {
+        Shape::Bits { hashes, .. } | Shape::Counters { hashes, .. } => f64::from(hashes),
+        Shape::Blocks { .. } => 1.0,
+        Shape::Buckets { .. } => 2.0,
+        Shape::Layers { .. } => f64::NAN,
     }
 }
 
@@ -410,7 +459,7 @@ const OVERFLOW: u128 = u128::MAX;
 
 /// A sizing refusal in words. `TooLarge` is spelled out here rather than by
 /// its `Display`, so that `choose` prints byte counts the way it prints
-/// every other size and never prints [`OVERFLOW`] as a number of bytes.
+/// every other size and never prints the overflow marker as a number of bytes.
 pub fn param_error(e: &ParamError) -> String {
     match *e {
         ParamError::TooLarge { needed, limit } => {

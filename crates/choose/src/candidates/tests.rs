@@ -68,6 +68,10 @@ fn real_memory(kind: Kind, w: &Workload) -> (usize, String) {
             );
             (f.memory_bytes(), shape)
         }
+        Kind::Entry(_) => {
+            let f = (kind.variant().build)(n, p, 1).unwrap();
+            (f.memory_bytes(), format!("{:?}", f.shape()))
+        }
     }
 }
 
@@ -89,6 +93,7 @@ fn predicted_shape(params: &Params) -> String {
             semi_sorted,
             ..
         } => format!("buckets={buckets} f={fingerprint_bits} semi={semi_sorted}"),
+        Params::Planned { table } => table.clone(),
     }
 }
 
@@ -236,5 +241,24 @@ fn every_kind_is_a_catalog_entry_of_its_type() {
         let v = kind.variant();
         assert!(kind.label().starts_with(v.type_name), "{}", kind.id());
         assert!(kind.id().starts_with(v.id), "{}", kind.id());
+    }
+}
+
+#[test]
+fn an_entry_without_a_model_is_sized_by_its_plan() {
+    // The semi-sorted cuckoo layout is a catalog entry `choose` does not
+    // weigh; asked for it, it sizes it as the entry plans, which is what
+    // the builder allocates.
+    let kind = Kind::Entry("cuckoo-ss");
+    assert!(!Kind::all().contains(&kind));
+    for (n, p) in [(1_000, 0.01), (123_457, 1e-4), (1_000_000, 0.001)] {
+        let w = Workload::fixed(n, p);
+        let sized = size(kind, &w).unwrap();
+        let (bytes, shape) = real_memory(kind, &w);
+        assert_eq!(sized.figures.memory_bytes, bytes as u64, "{n} at {p}");
+        assert_eq!(predicted_shape(&sized.figures.params), shape, "{n} at {p}");
+        assert_eq!(sized.figures.lines_miss, 2.0);
+        assert!(sized.figures.expected_fpr <= p, "{n} at {p}");
+        assert_eq!(kind.label(), "CuckooFilter (semi-sorted)");
     }
 }

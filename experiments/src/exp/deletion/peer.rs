@@ -1,15 +1,14 @@
 //! The four filters that delete, behind one interface so that every part of
 //! the experiment feeds them the same `u64` keys in the same order: ours
 //! (`CountingBloomFilter`, `CuckooFilter`) and the peers (`fastbloom-rs`'s
-//! `CountingBloomFilter`, the `cuckoofilter` crate).
-
-use std::hash::{BuildHasher, Hasher};
-use std::sync::OnceLock;
+//! `CountingBloomFilter`, the `cuckoofilter` crate), each peer through its
+//! adapter in `bloomlab_lab::peers`, all four as `dyn Deletable<u64>`.
 
 use bloomlab::prelude::*;
+use bloomlab_lab::peers::cuckoofilter::{KeyedSip13, buckets_for};
+use bloomlab_lab::peers::{Cuckoofilter, FastbloomRsCounting};
 
 use crate::exp::Error;
-use fastbloom_rs::{Deletable as _, FilterBuilder, Membership as _};
 
 /// A filter of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,38 +71,33 @@ pub enum Insert {
     Failed,
 }
 
-/// The key the `cuckoofilter` crate hashes with: its hasher is a type
-/// parameter (`H: Hasher + Default`), not a value, so the key cannot follow
-/// the run's seed. It is bloomlab's keyed SipHash-1-3 with this fixed key.
-const CRATE_KEY_SEED: u64 = 0x6375_636b_6f6f;
-
-/// bloomlab's `DefaultHasher` (keyed SipHash-1-3) as the `Hasher + Default`
-/// the `cuckoofilter` crate asks for, so both cuckoo filters hash alike.
-pub struct CrateHasher(<DefaultHasher as BuildHasher>::Hasher);
-
-impl Default for CrateHasher {
-    fn default() -> Self {
-        static KEY: OnceLock<[u64; 2]> = OnceLock::new();
-        let key = KEY.get_or_init(|| DefaultHasher::from_seed(CRATE_KEY_SEED).key());
-        Self(DefaultHasher::from_key(*key).build_hasher())
-    }
-}
-
-impl Hasher for CrateHasher {
-    fn finish(&self) -> u64 {
-        self.0.finish()
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
-    }
-}
-
 enum Inner {
     Counting(CountingBloomFilter<u64>),
     Cuckoo(CuckooFilter<u64>),
-    Fastbloom(fastbloom_rs::CountingBloomFilter),
-    Crate(cuckoofilter::CuckooFilter<CrateHasher>),
+    Fastbloom(FastbloomRsCounting),
+    /// Hashing with bloomlab's keyed SipHash-1-3 under a fixed key: the
+    /// crate's hasher is a type, so the key cannot follow the run's seed.
+    Crate(Cuckoofilter<KeyedSip13>),
+}
+
+impl Inner {
+    fn filter(&self) -> &dyn Deletable<u64> {
+        match self {
+            Inner::Counting(f) => f,
+            Inner::Cuckoo(f) => f,
+            Inner::Fastbloom(f) => f,
+            Inner::Crate(f) => f,
+        }
+    }
+
+    fn filter_mut(&mut self) -> &mut dyn Deletable<u64> {
+        match self {
+            Inner::Counting(f) => f,
+            Inner::Cuckoo(f) => f,
+            Inner::Fastbloom(f) => f,
+            Inner::Crate(f) => f,
+        }
+    }
 }
 
 /// A filter under test.
@@ -111,12 +105,6 @@ pub struct Subject {
     kind: Kind,
     inner: Inner,
     params: String,
-}
-
-/// Buckets the `cuckoofilter` crate allocates for `capacity`: its
-/// `with_capacity` takes `max(1, capacity.next_power_of_two() / 4)`.
-pub fn crate_buckets(capacity: usize) -> usize {
-    (capacity.next_power_of_two() / 4).max(1)
 }
 
 impl Subject {
@@ -139,10 +127,10 @@ impl Subject {
                     .map_err(Error::filter(&err))?,
             ),
             // The peer hashes the key's bytes with xxh3 and takes no hasher.
-            Kind::FastbloomCounting => Inner::Fastbloom(
-                FilterBuilder::new(items as u64, fpr).build_counting_bloom_filter(),
-            ),
-            Kind::CuckooCrate => Inner::Crate(cuckoofilter::CuckooFilter::with_capacity(items)),
+            Kind::FastbloomCounting => {
+                Inner::Fastbloom(FastbloomRsCounting::new(items as u64, fpr))
+            }
+            Kind::CuckooCrate => Inner::Crate(Cuckoofilter::with_capacity(items)),
         };
         Ok(Self::wrap(kind, inner))
     }
@@ -157,9 +145,9 @@ impl Subject {
                     .build()
                     .map_err(Error::filter(kind.name()))?,
             ),
-            Kind::FastbloomCounting => Inner::Fastbloom(
-                FilterBuilder::from_size_and_hashes(counters, hashes).build_counting_bloom_filter(),
-            ),
+            Kind::FastbloomCounting => {
+                Inner::Fastbloom(FastbloomRsCounting::with_counters(counters, hashes))
+            }
             _ => {
                 return Err(Error::Invariant(format!(
                     "{} is not a counting filter",
@@ -175,12 +163,12 @@ impl Subject {
     pub fn with_slots(kind: Kind, slots: usize, seed: u64) -> Result<Self, Error> {
         let inner = match kind {
             Kind::OursCuckoo => Inner::Cuckoo(
-                CuckooFilter::builder_with_buckets(crate_buckets(slots) as u64, 8)
+                CuckooFilter::builder_with_buckets(buckets_for(slots) as u64, 8)
                     .seed(seed)
                     .build()
                     .map_err(Error::filter(kind.name()))?,
             ),
-            Kind::CuckooCrate => Inner::Crate(cuckoofilter::CuckooFilter::with_capacity(slots)),
+            Kind::CuckooCrate => Inner::Crate(Cuckoofilter::with_capacity(slots)),
             _ => {
                 return Err(Error::Invariant(format!(
                     "{} is not a cuckoo filter",
@@ -199,10 +187,7 @@ impl Subject {
                 f.num_hashes(),
                 f.counter_width()
             ),
-            Inner::Fastbloom(f) => {
-                let c = f.config();
-                format!("m={} k={} width=4", c.size, c.hashes)
-            }
+            Inner::Fastbloom(f) => format!("m={} k={} width=4", f.num_counters(), f.num_hashes()),
             Inner::Cuckoo(f) => format!(
                 "buckets={} b={} f={}",
                 f.num_buckets(),
@@ -210,8 +195,10 @@ impl Subject {
                 f.fingerprint_bits()
             ),
             Inner::Crate(f) => format!(
-                "buckets={} b=4 f=8",
-                f.memory_usage().saturating_sub(std::mem::size_of_val(f)) / 4
+                "buckets={} b={} f={}",
+                f.num_buckets(),
+                f.bucket_size(),
+                f.fingerprint_bits()
             ),
         };
         Self {
@@ -232,26 +219,12 @@ impl Subject {
     }
 
     /// Inserts `key` (a second insert of the same key stores it again).
+    /// Only the `cuckoofilter` crate's refusal changes the table.
     pub fn insert(&mut self, key: u64) -> Insert {
-        match &mut self.inner {
-            Inner::Counting(f) => {
-                // A full counter saturates: a counting filter never refuses.
-                f.insert(&key)
-                    .expect("a counting filter never refuses an item");
-                Insert::Stored
-            }
-            Inner::Cuckoo(f) => match f.insert(&key) {
-                Ok(_) => Insert::Stored,
-                Err(_) => Insert::Refused,
-            },
-            Inner::Fastbloom(f) => {
-                f.add(&key.to_le_bytes());
-                Insert::Stored
-            }
-            Inner::Crate(f) => match f.add(&key) {
-                Ok(()) => Insert::Stored,
-                Err(_) => Insert::Failed,
-            },
+        match self.inner.filter_mut().insert(&key) {
+            Ok(_) => Insert::Stored,
+            Err(_) if self.kind == Kind::CuckooCrate => Insert::Failed,
+            Err(_) => Insert::Refused,
         }
     }
 
@@ -263,7 +236,7 @@ impl Subject {
                 .insert_unique(&key)
                 .map_err(Error::filter("cuckoo insert_unique")),
             Inner::Crate(f) => f
-                .test_and_add(&key)
+                .insert_unique(&key)
                 .map_err(Error::filter("cuckoofilter test_and_add")),
             _ => Err(Error::Invariant(format!(
                 "{} has no unique insert",
@@ -273,40 +246,25 @@ impl Subject {
     }
 
     /// Removes `key`; `true` if the filter accepted the remove. fastbloom-rs
-    /// returns nothing: it decrements only when the key is reported present,
-    /// so that is when it accepted.
+    /// says nothing: it decrements only when the key is reported present, so
+    /// that is when it accepted (its adapter's `remove_reported`).
     pub fn remove(&mut self, key: u64) -> bool {
         match &mut self.inner {
-            Inner::Counting(f) => f.remove(&key).is_ok(),
-            Inner::Cuckoo(f) => f.remove(&key).is_ok(),
-            Inner::Fastbloom(f) => {
-                let bytes = key.to_le_bytes();
-                let present = f.contains(&bytes);
-                f.remove(&bytes);
-                present
-            }
-            Inner::Crate(f) => f.delete(&key),
+            Inner::Fastbloom(f) => f.remove_reported(key),
+            inner => inner.filter_mut().remove(&key).is_ok(),
         }
     }
 
     /// Whether `key` is reported present.
     pub fn contains(&self, key: u64) -> bool {
-        match &self.inner {
-            Inner::Counting(f) => f.contains(&key),
-            Inner::Cuckoo(f) => f.contains(&key),
-            Inner::Fastbloom(f) => f.contains(&key.to_le_bytes()),
-            Inner::Crate(f) => f.contains(&key),
-        }
+        self.inner.filter().contains(&key)
     }
 
     /// Counters and hashes of a counting filter.
     pub fn counting_shape(&self) -> Option<(u64, u32)> {
         match &self.inner {
             Inner::Counting(f) => Some((f.num_counters(), f.num_hashes())),
-            Inner::Fastbloom(f) => {
-                let c = f.config();
-                Some((c.size, c.hashes))
-            }
+            Inner::Fastbloom(f) => Some((f.num_counters(), f.num_hashes())),
             _ => None,
         }
     }
@@ -314,28 +272,19 @@ impl Subject {
     /// Slots, bucket size and fingerprint values (`2^f − 1`: both filters
     /// keep one value for "empty") of a cuckoo filter.
     pub fn cuckoo_shape(&self) -> Option<(u64, u32, u64)> {
-        match &self.inner {
-            Inner::Cuckoo(f) => Some((
-                f.capacity(),
-                f.bucket_size(),
-                (1u64 << f.fingerprint_bits()) - 1,
-            )),
-            Inner::Crate(f) => {
-                let buckets = f.memory_usage().saturating_sub(std::mem::size_of_val(f)) / 4;
-                Some((buckets as u64 * 4, 4, 255))
-            }
-            _ => None,
-        }
+        let (slots, b, f) = match &self.inner {
+            Inner::Cuckoo(f) => (f.capacity(), f.bucket_size(), f.fingerprint_bits()),
+            Inner::Crate(f) => (f.slots(), f.bucket_size(), f.fingerprint_bits()),
+            _ => return None,
+        };
+        Some((slots, b, (1u64 << f) - 1))
     }
 
     /// Counters at the 4-bit maximum, 15 (fastbloom-rs: read one by one).
     pub fn saturated(&self) -> Option<u64> {
         match &self.inner {
             Inner::Counting(f) => Some(f.saturated_counters()),
-            Inner::Fastbloom(f) => {
-                let m = f.config().size;
-                Some((0..m).filter(|&i| f.counter_at(i) == 15).count() as u64)
-            }
+            Inner::Fastbloom(f) => Some(f.saturated_counters()),
             _ => None,
         }
     }
@@ -358,11 +307,13 @@ mod tests {
     fn shapes_follow_the_constructors() {
         let crate_filter = Subject::with_slots(Kind::CuckooCrate, 1 << 12, 0).unwrap();
         assert_eq!(crate_filter.cuckoo_shape(), Some((1 << 12, 4, 255)));
+        assert_eq!(crate_filter.params(), "buckets=1024 b=4 f=8");
         let ours = Subject::with_slots(Kind::OursCuckoo, 1 << 12, 0).unwrap();
         assert_eq!(ours.cuckoo_shape(), Some((1 << 12, 4, 255)));
-        assert_eq!(crate_buckets(100_000), 32_768);
+        assert_eq!(ours.params(), "buckets=1024 b=4 f=8");
         let fb = Subject::with_counters(Kind::FastbloomCounting, 8192, 4, 0).unwrap();
         assert_eq!(fb.counting_shape(), Some((8192, 4)));
+        assert_eq!(fb.params(), "m=8192 k=4 width=4");
         // Both size 100,000 items at 1% near −n·ln p/ln²2 = 958,506 counters, k = 7.
         let ours = Subject::for_items(Kind::OursCounting, 100_000, 0.01, 0).unwrap();
         let theirs = Subject::for_items(Kind::FastbloomCounting, 100_000, 0.01, 0).unwrap();
@@ -383,13 +334,5 @@ mod tests {
             assert!(!s.contains(42), "{}", kind.name());
             assert!(!s.remove(42), "{}", kind.name());
         }
-    }
-
-    #[test]
-    fn the_crate_hasher_is_keyed_sip() {
-        let mut a = CrateHasher::default();
-        a.write_u64(7);
-        let ours = DefaultHasher::from_seed(CRATE_KEY_SEED).hash_one(7u64);
-        assert_eq!(a.finish(), ours);
     }
 }

@@ -13,7 +13,7 @@ pub(super) fn theory_line(which: Which, n0: u64, n_max: u64) -> Vec<(f64, f64)> 
         .map(|n| {
             let y = match which {
                 Which::Ours | Which::Redis => scalable_theory(n0, GROWTH, TARGET, which.ratio(), n),
-                Which::Peer => peer_theory(n0, n),
+                Which::Peer => peer_sizing(n0).fpr_after(n),
             };
             (n as f64, y)
         })
@@ -31,7 +31,7 @@ pub(super) fn memory_line(which: Which, n0: u64, n_max: u64) -> Result<Vec<(f64,
                     theory::scalable::bits_after(n0, GROWTH, TARGET, which.ratio(), n)
                         .map_err(Error::filter("growth: memory line"))?
                 }
-                Which::Peer => peer_layers(n0, n).iter().map(|l| l.bytes * 8).sum(),
+                Which::Peer => peer_sizing(n0).layers(n).iter().map(|l| l.bytes * 8).sum(),
             };
             Ok((n as f64, bits as f64 / n as f64))
         })

@@ -3,14 +3,12 @@
 //! side by side with RedisBloom's schedule and with `growable-bloom-filter`,
 //! on the same keys, against the target P and a right-sized classic filter.
 
-use std::f64::consts::LN_2;
 use std::fmt::Write as _;
 
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
-use growable_bloom_filter::{GrowableBloom, GrowableBloomBuilder};
 
 use super::subject::scalable_theory;
 use super::{Ctx, Error, Output, sub_seed};
@@ -42,7 +40,7 @@ pub const LAYERS: u32 = 10;
 /// `growable-bloom-filter`'s tightening ratio: its `DEFAULT_TIGHTENING_RATIO`
 /// (0.8515625, "about 0.85 with an exact binary representation"), which the
 /// crate keeps private.
-pub const PEER_RATIO: f64 = 0.851_562_5;
+pub const PEER_RATIO: f64 = bloomlab_lab::peers::growable::DEFAULT_TIGHTENING_RATIO;
 
 /// The initial capacity per scale, so that 1,023-fold growth fits the budget.
 pub fn initial_capacity(scale: Scale) -> u64 {

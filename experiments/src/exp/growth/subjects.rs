@@ -1,6 +1,14 @@
 //! The filters compared: bloomlab's scalable filter, its preset, and growable-bloom-filter.
 
 use super::*;
+use bloomlab_lab::peers::Growable;
+use bloomlab_lab::peers::growable::Params;
+
+/// How the peer is built: its first layer holds `n0` items at the target
+/// P, with the crate's default growth factor and tightening ratio.
+pub(super) fn peer_sizing(n0: u64) -> Params {
+    Params::defaults(n0, TARGET)
+}
 
 /// A filter of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +53,7 @@ impl Which {
 /// The filter under test.
 pub(super) enum Grower {
     Ours(ScalableBloomFilter<u64>),
-    Peer(GrowableBloom),
+    Peer(Growable),
 }
 
 impl Grower {
@@ -59,33 +67,30 @@ impl Grower {
                 }
                 Grower::Ours(b.build().map_err(Error::filter(which.name()))?)
             }
-            // The peer hashes with its own xxh3 and takes no hasher or key.
-            Which::Peer => Grower::Peer(
-                GrowableBloomBuilder::new()
-                    .estimated_insertions(n0_items)
-                    .desired_error_ratio(TARGET)
-                    .build(),
-            ),
+            // The peer hashes with its own xxh3 and takes no hasher or key;
+            // it keeps its default growth factor and tightening ratio.
+            Which::Peer => Grower::Peer(Growable::new(peer_sizing(n0))),
         })
     }
 
-    pub(super) fn insert(&mut self, key: u64) -> Result<(), Error> {
+    fn filter_mut(&mut self) -> &mut dyn Membership<u64> {
         match self {
-            Grower::Ours(f) => f
-                .insert(&key)
-                .map(drop)
-                .map_err(Error::filter("growth: insert")),
-            Grower::Peer(f) => {
-                f.insert(key);
-                Ok(())
-            }
+            Grower::Ours(f) => f,
+            Grower::Peer(f) => f,
         }
+    }
+
+    pub(super) fn insert(&mut self, key: u64) -> Result<(), Error> {
+        self.filter_mut()
+            .insert(&key)
+            .map(drop)
+            .map_err(Error::filter("growth: insert"))
     }
 
     pub(super) fn contains(&self, key: u64) -> bool {
         match self {
             Grower::Ours(f) => f.contains(&key),
-            Grower::Peer(f) => f.contains(key),
+            Grower::Peer(f) => f.contains(&key),
         }
     }
 }
@@ -129,17 +134,17 @@ pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<St
                 .map_err(Error::filter("growth: layer sizing"))?,
         },
         Grower::Peer(f) => {
-            let plan = peer_layers(n0, f.len() as u64);
+            let plan = f.layers();
             State {
                 layers: plan.len(),
-                theory: theory::scalable::compound_fpr(plan.iter().map(PeerLayer::fpr)),
+                theory: f.expected_fpr(),
                 spread: instance_sd(plan.iter().map(|l| LayerTable::Partitioned {
                     bits: l.slice_bits as f64,
                     draws: l.items as f64,
                     k: l.slices as f64,
                 })),
                 bits: plan.iter().map(|l| l.bytes * 8).sum(),
-                theory_bits: peer_layers(n0, n).iter().map(|l| l.bytes * 8).sum(),
+                theory_bits: peer_sizing(n0).layers(n).iter().map(|l| l.bytes * 8).sum(),
             }
         }
     })

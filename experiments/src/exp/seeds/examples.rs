@@ -64,22 +64,11 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .with_doc(10_000, hits_ints(&mut h4, doc_probes.clone()))
         .with_ones(h4.count_ones())
         .with_uniform(ext.clone(), |v, out| h4s.positions_int(*v, out));
-    out.push(
-        Claim::new(
-            "E1",
-            "(a') document 000's helper (H4: MITZ_32 on 14377 bits) with ints",
-        )
-        .doc(doc_says)
-        .theory(format!("m={m} k={k}: {}", sci(h.theory)))
-        .measured(format!(
-            "document's probes: {}; {} probes: {}",
-            h.doc.map_or(0, |d| d.1),
-            h.probes,
-            h.interval()
-        ))
-        .verdict(h.verdict())
-        .rate(h),
-    );
+    out.push(e1_claim(
+        "(a') document 000's helper (H4: MITZ_32 on 14377 bits) with ints",
+        doc_says,
+        h,
+    ));
 
     let mut f = ours(m, k, seed_of(env.ctx, "e1"))?;
     fill_ints(&mut f, 0..n as i32);
@@ -87,20 +76,28 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .with_doc(10_000, hits_ints(&mut f, doc_probes))
         .with_ones(f.count_ones())
         .with_uniform(ext.clone(), |v, out| our_positions(&f, v, out));
-    out.push(
-        Claim::new("E1", "(b) bloomlab BloomFilter with the same m and k")
-            .doc(doc_says)
-            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
-            .measured(format!(
-                "document's probes: {}; {} probes: {}",
-                o.doc.map_or(0, |d| d.1),
-                o.probes,
-                o.interval()
-            ))
-            .verdict(o.verdict())
-            .rate(o),
-    );
+    out.push(e1_claim(
+        "(b) bloomlab BloomFilter with the same m and k",
+        doc_says,
+        o,
+    ));
     Ok(out)
+}
+
+/// An E1 row: its rate on the document's probes and on ours.
+fn e1_claim(what: &str, doc_says: &str, r: Rate) -> Claim {
+    let (m, k) = (r.m, r.k);
+    Claim::new("E1", what)
+        .doc(doc_says)
+        .theory(format!("m={m} k={k}: {}", sci(r.theory)))
+        .measured(format!(
+            "document's probes: {}; {} probes: {}",
+            r.doc.map_or(0, |d| d.1),
+            r.probes,
+            r.interval()
+        ))
+        .verdict(r.verdict())
+        .rate(r)
 }
 
 pub(super) fn probe_count_i32(env: &Env<'_>) -> Result<i32, Error> {

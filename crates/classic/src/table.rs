@@ -1,0 +1,226 @@
+//! The bit table of the classic filter, whichever way its words are written.
+//!
+//! [`BloomFilter`](crate::BloomFilter) keeps plain words and
+//! [`AtomicBloomFilter`](crate::AtomicBloomFilter) atomic ones that threads
+//! set through `&self`; both place, read, count and store the bits alike, so
+//! everything but setting a bit is here, once, for any [`Word`].
+
+use std::iter::Take;
+
+use bloomlab_core::batch;
+use bloomlab_core::hash::{Positions, all_positions};
+use bloomlab_core::theory::classic;
+use bloomlab_core::{DecodeError, ParamError, Tag};
+
+use crate::builder::check_hashes;
+use crate::codec;
+use crate::error::{BuildError, MergeError};
+
+/// The word holding bit `bit`, and the bit's mask in it: bit i lives in
+/// `words[i / 64]` at `1 << (i % 64)`.
+#[inline]
+pub(crate) fn locate(bit: u64) -> (usize, u64) {
+    ((bit >> 6) as usize, 1 << (bit & 63))
+}
+
+/// Maps a constructor's complaint about decoded parts to a decode error.
+pub(crate) fn invalid(e: BuildError) -> DecodeError {
+    DecodeError::InvalidParameters {
+        what: match e {
+            BuildError::Param(ParamError::ZeroBits) => "zero bits",
+            BuildError::Param(ParamError::ZeroHashes) => "zero hashes",
+            BuildError::Param(ParamError::TooManyHashes(_)) => "too many hashes",
+            BuildError::BitsBeyondEnd => "bits set beyond the table",
+            _ => "parameters do not fit the payload",
+        },
+    }
+}
+
+/// A word of a table, as it reads now.
+pub(crate) trait Word {
+    /// The word's bits.
+    fn bits(&self) -> u64;
+}
+
+impl Word for u64 {
+    #[inline]
+    fn bits(&self) -> u64 {
+        *self
+    }
+}
+
+/// `m` bits in words, bit i in `words[i / 64]` at `1 << (i % 64)`, and the
+/// `k` positions an item sets, from [`Positions`].
+#[derive(Debug, Clone)]
+pub(crate) struct Table<W> {
+    pub(crate) words: Vec<W>,
+    pub(crate) num_bits: u64,
+    pub(crate) num_hashes: u32,
+}
+
+impl Table<u64> {
+    /// The table of raw parts, checked the way
+    /// [`BloomFilter::from_words`](crate::BloomFilter::from_words) documents.
+    pub(crate) fn new(words: Vec<u64>, num_bits: u64, num_hashes: u32) -> Result<Self, BuildError> {
+        if num_bits == 0 {
+            return Err(ParamError::ZeroBits.into());
+        }
+        check_hashes(num_hashes)?;
+        let expected = num_bits.div_ceil(64);
+        if words.len() as u64 != expected {
+            return Err(BuildError::WordCount {
+                expected,
+                found: words.len() as u64,
+            });
+        }
+        let tail = num_bits % 64;
+        if tail != 0 && words.last().is_some_and(|&w| w >> tail != 0) {
+            return Err(BuildError::BitsBeyondEnd);
+        }
+        Ok(Self {
+            words,
+            num_bits,
+            num_hashes,
+        })
+    }
+
+    /// Reads the table stored under `tag` ([`crate::codec`]): the table,
+    /// the count of inserts and the hash key.
+    pub(crate) fn decode(bytes: &[u8], tag: Tag) -> Result<(Self, usize, [u64; 2]), DecodeError> {
+        let s = codec::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
+        let table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
+        Ok((table, s.len, s.key))
+    }
+
+    /// Sets the bits of the item whose hash is `hash`; `true` if one of
+    /// them was unset.
+    #[inline]
+    pub(crate) fn insert_hash(&mut self, hash: u64) -> bool {
+        let mut new = false;
+        for bit in self.positions(hash) {
+            let (i, mask) = locate(bit);
+            let word = &mut self.words[i];
+            new |= *word & mask == 0;
+            *word |= mask;
+        }
+        new
+    }
+
+    /// Combines `other`'s words into these with `op`, if the two tables
+    /// and hashers agree: the body of [`union`](crate::BloomFilter::union)
+    /// and [`intersect`](crate::BloomFilter::intersect).
+    pub(crate) fn merge(
+        &mut self,
+        other: &Self,
+        same_hasher: bool,
+        op: impl Fn(&mut u64, u64),
+    ) -> Result<(), MergeError> {
+        let shape = |t: &Self| (t.num_bits, t.num_hashes);
+        MergeError::check(shape(self), shape(other), same_hasher)?;
+        for (a, &b) in self.words.iter_mut().zip(&other.words) {
+            op(a, b);
+        }
+        Ok(())
+    }
+}
+
+impl<W: Word> Table<W> {
+    /// The table with every word turned into another kind by `f`.
+    pub(crate) fn map<V>(self, f: impl FnMut(W) -> V) -> Table<V> {
+        Table {
+            words: self.words.into_iter().map(f).collect(),
+            num_bits: self.num_bits,
+            num_hashes: self.num_hashes,
+        }
+    }
+
+    /// A plain copy of the table as it reads now.
+    pub(crate) fn snapshot(&self) -> Table<u64> {
+        Table {
+            words: self.words.iter().map(Word::bits).collect(),
+            num_bits: self.num_bits,
+            num_hashes: self.num_hashes,
+        }
+    }
+
+    /// The table stored under `tag`, with the hash key and the count of
+    /// inserts ([`crate::codec`]).
+    pub(crate) fn encode(&self, tag: Tag, key: [u64; 2], len: usize) -> Vec<u8> {
+        let words = self.words.iter().map(Word::bits);
+        codec::encode(tag, key, self.num_bits, self.num_hashes, len, words)
+    }
+
+    /// The bit positions of the item whose hash is `hash`.
+    #[inline]
+    pub(crate) fn positions(&self, hash: u64) -> Take<Positions> {
+        Positions::new(hash, self.num_bits).take(self.num_hashes as usize)
+    }
+
+    /// Whether every bit of the item whose hash is `hash` is set.
+    #[inline]
+    pub(crate) fn contains_hash(&self, hash: u64) -> bool {
+        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
+            let (i, mask) = locate(bit);
+            self.words[i].bits() & mask != 0
+        })
+    }
+
+    /// Starts loading the `k` words of the item whose hash is `hash`.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        for bit in self.positions(hash) {
+            batch::prefetch(&self.words[locate(bit).0]);
+        }
+    }
+
+    /// Bits set.
+    pub(crate) fn count_ones(&self) -> u64 {
+        self.words
+            .iter()
+            .map(|w| u64::from(w.bits().count_ones()))
+            .sum()
+    }
+
+    /// The fraction of bits set.
+    pub(crate) fn fill_ratio(&self) -> f64 {
+        self.count_ones() as f64 / self.num_bits as f64
+    }
+
+    /// [`classic::estimate_count`] of the bits set.
+    pub(crate) fn estimate_count(&self) -> f64 {
+        classic::estimate_count(
+            self.num_bits as f64,
+            f64::from(self.num_hashes),
+            self.count_ones() as f64,
+        )
+    }
+
+    /// [`classic::fpr`]`(m, len, k)`.
+    pub(crate) fn expected_fpr(&self, len: usize) -> f64 {
+        classic::fpr(self.num_bits as f64, len as f64, f64::from(self.num_hashes))
+    }
+
+    /// [`classic::fpr_from_fill`]`(fill, k)`.
+    pub(crate) fn estimated_fpr(&self) -> f64 {
+        classic::fpr_from_fill(self.fill_ratio(), f64::from(self.num_hashes))
+    }
+
+    /// Bytes of the words.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+/// Equal when the sizes and every word's bits are; each word is read once.
+impl<W: Word, V: Word> PartialEq<Table<V>> for Table<W> {
+    fn eq(&self, other: &Table<V>) -> bool {
+        self.num_bits == other.num_bits
+            && self.num_hashes == other.num_hashes
+            && self.words.len() == other.words.len()
+            && self
+                .words
+                .iter()
+                .zip(&other.words)
+                .all(|(a, b)| a.bits() == b.bits())
+    }
+}

@@ -1,0 +1,413 @@
+//! Every filter's item operations, defined once from its hash-level ones.
+//!
+//! A variant implements [`HashMembership`] (and [`HashDeletable`] if it can
+//! forget an item): what it does with the one 64-bit hash of an item, and
+//! which memory a lookup or an insert reads, so that a batch can prefetch
+//! it. The functions here turn those into the operations on items: each
+//! hashes an item once, with the filter's own hasher, and hands the hash
+//! on. They are the bodies of every variant's [`Membership`] and
+//! [`Deletable`] impls, which [`impl_filter!`](crate::impl_filter) writes,
+//! and of the inherent methods of the same names.
+//!
+//! A variant is its hash-level operations and one line asking for the
+//! rest; here a toy filter of one 64-bit word:
+//!
+//! ```
+//! use std::hash::BuildHasher;
+//! use std::marker::PhantomData;
+//! use bloomlab_core::{DefaultHasher, Filter, HashMembership, InsertError, Membership};
+//!
+//! /// One bit of a 64-bit word per item.
+//! struct Word<T: ?Sized, S = DefaultHasher> {
+//!     bits: u64,
+//!     len: usize,
+//!     hasher: S,
+//!     item: PhantomData<fn(&T)>,
+//! }
+//!
+//! impl<T: ?Sized, S> Word<T, S> {
+//!     fn len(&self) -> usize { self.len }
+//!     fn memory_bytes(&self) -> usize { 8 }
+//!     fn expected_fpr(&self) -> f64 { 1.0 - (-(self.len as f64) / 64.0).exp() }
+//!     fn clear(&mut self) { (self.bits, self.len) = (0, 0) }
+//! }
+//!
+//! impl<T: ?Sized, S: BuildHasher> HashMembership for Word<T, S> {
+//!     type Item = T;
+//!     type Hasher = S;
+//!     fn hasher(&self) -> &S { &self.hasher }
+//!     fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+//!         let new = !self.contains_hash(hash);
+//!         self.bits |= 1 << (hash >> 58);
+//!         self.len += 1;
+//!         Ok(new)
+//!     }
+//!     fn contains_hash(&self, hash: u64) -> bool { self.bits >> (hash >> 58) & 1 == 1 }
+//!     fn lookup_lines(&self) -> usize { 1 }
+//!     fn prefetch_lookup(&self, _: u64) {}
+//! }
+//!
+//! bloomlab_core::impl_filter!(Filter, Membership, Extend for Word<T, S> where S: BuildHasher);
+//!
+//! let hasher = DefaultHasher::from_seed(1);
+//! let mut w: Word<str> = Word { bits: 0, len: 0, hasher, item: PhantomData };
+//! assert_eq!(w.insert("apple"), Ok(true));
+//! w.extend(["pear", "plum"]);
+//! assert!(w.contains("apple") && w.contains("plum"));
+//! assert_eq!((w.len(), w.bits_per_item()), (3, Some(64.0 / 3.0)));
+//!
+//! // One hash of an item serves every filter that shares the hasher.
+//! let hash = bloomlab_core::by_hash::hash(&w, "pear");
+//! assert_eq!(hash, hasher.hash_one("pear"));
+//! assert!(w.contains_hash(hash));
+//! ```
+//!
+//! # Why a macro writes the impls
+//!
+//! One blanket `impl<F: HashMembership> Membership<F::Item> for F` would
+//! say all of this without a macro, but Rust refuses it next to the
+//! forwarding impls that make `Box<F>` and `&mut F` filters (which a
+//! `Box<dyn Membership<u64>>` needs): `Box` and `&mut` are fundamental
+//! types, so another crate could implement `HashMembership` for
+//! `Box<ItsFilter>`, and the two impls would then overlap (E0119). The same
+//! holds for `Filter`; `Extend` is std's, which no other crate may implement
+//! for every `F`. So each variant crate asks
+//! [`impl_filter!`](crate::impl_filter) for the impls of its types, and
+//! every impl it writes is one call: of a function here, or of the inherent
+//! method of the same name.
+
+use std::borrow::Borrow;
+use std::hash::{BuildHasher, Hash};
+
+use crate::batch;
+use crate::error::{InsertBatchError, InsertError, RemoveError};
+use crate::membership::Filter;
+#[cfg(doc)]
+use crate::membership::{Deletable, Membership};
+
+/// What a filter does with the 64-bit hash of an item: the operations every
+/// variant defines, from which [`by_hash`](self) defines those on items.
+///
+/// The hash is [`hasher`](Self::hasher)`().hash_one(item)`: a caller that
+/// hashes an item once can probe several filters that share a hasher with
+/// it.
+pub trait HashMembership: Filter {
+    /// The items the filter holds: the `T` of its [`Membership<T>`].
+    type Item: ?Sized;
+
+    /// The hasher that turns an item into its hash.
+    type Hasher: BuildHasher;
+
+    /// The hasher items go through.
+    fn hasher(&self) -> &Self::Hasher;
+
+    /// Adds the item whose hash is `hash`, as [`Membership::insert`] adds
+    /// an item.
+    ///
+    /// # Errors
+    ///
+    /// [`InsertError::Full`]: nothing was added, and nothing already in the
+    /// filter was lost.
+    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError>;
+
+    /// Whether the item whose hash is `hash` is reported present.
+    fn contains_hash(&self, hash: u64) -> bool;
+
+    /// Cache lines a lookup reads (its `k` words, its block, its two
+    /// buckets): how far ahead a batch prefetches ([`batch::ahead`]).
+    fn lookup_lines(&self) -> usize;
+
+    /// Starts loading the memory [`contains_hash`](Self::contains_hash)
+    /// reads for `hash` ([`batch::prefetch`]), without waiting for it.
+    fn prefetch_lookup(&self, hash: u64);
+
+    /// Cache lines an insert reads; by default those of a lookup.
+    fn insert_lines(&self) -> usize {
+        self.lookup_lines()
+    }
+
+    /// Starts loading the memory [`insert_hash`](Self::insert_hash) reads
+    /// for `hash`; by default that of a lookup.
+    fn prefetch_insert(&self, hash: u64) {
+        self.prefetch_lookup(hash);
+    }
+}
+
+/// A [`HashMembership`] filter that can also forget the item of a hash.
+pub trait HashDeletable: HashMembership {
+    /// Removes one occurrence of the item whose hash is `hash`, as
+    /// [`Deletable::remove`] removes an item.
+    ///
+    /// # Errors
+    ///
+    /// [`RemoveError::NotPresent`]: the filter proves the item absent;
+    /// nothing changed.
+    fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError>;
+}
+
+/// The hash of `item` by `filter`'s hasher: what its `*_hash` methods take.
+/// Any borrowed form of the item type hashes as the item does (a `&str` as
+/// the `String` it stands for).
+#[inline]
+pub fn hash<F, Q>(filter: &F, item: &Q) -> u64
+where
+    F: HashMembership + ?Sized,
+    F::Item: Borrow<Q>,
+    Q: Hash + ?Sized,
+{
+    filter.hasher().hash_one(item)
+}
+
+/// Adds `item`: [`Membership::insert`].
+///
+/// # Errors
+///
+/// As [`HashMembership::insert_hash`].
+#[inline]
+pub fn insert<F>(filter: &mut F, item: &F::Item) -> Result<bool, InsertError>
+where
+    F: HashMembership + ?Sized,
+    F::Item: Hash,
+{
+    let hash = hash(filter, item);
+    filter.insert_hash(hash)
+}
+
+/// Whether `item` is reported present: [`Membership::contains`].
+#[inline]
+pub fn contains<F, Q>(filter: &F, item: &Q) -> bool
+where
+    F: HashMembership + ?Sized,
+    F::Item: Borrow<Q>,
+    Q: Hash + ?Sized,
+{
+    filter.contains_hash(hash(filter, item))
+}
+
+/// Removes one occurrence of `item`: [`Deletable::remove`].
+///
+/// # Errors
+///
+/// As [`HashDeletable::remove_hash`].
+#[inline]
+pub fn remove<F, Q>(filter: &mut F, item: &Q) -> Result<(), RemoveError>
+where
+    F: HashDeletable + ?Sized,
+    F::Item: Borrow<Q>,
+    Q: Hash + ?Sized,
+{
+    let hash = hash(filter, item);
+    filter.remove_hash(hash)
+}
+
+/// The answers of [`contains`] for every item of `items`, in order,
+/// pipelined ([`batch::contains`]): [`Membership::contains_batch`].
+pub fn contains_batch<F, Q>(filter: &F, items: &[Q]) -> Vec<bool>
+where
+    F: HashMembership + ?Sized,
+    F::Item: Borrow<Q>,
+    Q: Hash,
+{
+    batch::contains(
+        filter.hasher(),
+        items,
+        batch::ahead(filter.memory_bytes(), filter.lookup_lines()),
+        |hash| filter.prefetch_lookup(hash),
+        |hash| filter.contains_hash(hash),
+    )
+}
+
+/// Inserts every item of `items` in order, as [`insert`] would, pipelined
+/// ([`batch::insert`]), and returns how many were new:
+/// [`Membership::insert_batch`].
+///
+/// # Errors
+///
+/// [`InsertBatchError`] at the first item that cannot be inserted: the
+/// items before it stay inserted, it and the ones after it are not, and
+/// nothing stored before the call is lost.
+pub fn insert_batch<F>(filter: &mut F, items: &[F::Item]) -> Result<usize, InsertBatchError>
+where
+    F: HashMembership + ?Sized,
+    F::Item: Hash + Sized,
+{
+    batch::insert(
+        filter,
+        items,
+        |f| f.hasher(),
+        |f| batch::ahead(f.memory_bytes(), f.insert_lines()),
+        |f, hash| f.prefetch_insert(hash),
+        |f, hash| f.insert_hash(hash),
+    )
+}
+
+/// Inserts every item, for the `Extend` impls of filters whose inserts
+/// cannot fail.
+///
+/// # Panics
+///
+/// If an insert fails, which no filter it is meant for does.
+pub fn extend<F, I>(filter: &mut F, items: I)
+where
+    F: HashMembership + ?Sized,
+    F::Item: Hash,
+    I: IntoIterator,
+    I::Item: Borrow<F::Item>,
+{
+    for item in items {
+        if let Err(error) = insert(filter, item.borrow()) {
+            panic!("extending a filter whose inserts cannot fail: {error}");
+        }
+    }
+}
+
+/// Implements the shared traits for a filter type from its inherent methods
+/// and its [`HashMembership`] impl, each as a call of the one definition
+/// (see [why a macro](self#why-a-macro-writes-the-impls)).
+///
+/// ```text
+/// bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+///     for CountingBloomFilter<T, S> where S: BuildHasher);
+/// ```
+///
+/// The type takes the item type `T` and the hasher `S`, in that order; the
+/// bounds after `where` are those its [`HashMembership`] impl needs (the
+/// [module's example](self) shows a whole filter). Each name asks for:
+///
+/// - `Filter`: [`Filter`](crate::Filter) from the inherent `len`,
+///   `memory_bytes`, `expected_fpr` and `clear`;
+/// - `Membership`: [`Membership<T>`](crate::Membership) for `T: Hash`, from
+///   [`insert`], [`contains`], [`contains_batch`] and [`insert_batch`];
+/// - `Deletable`: [`Deletable<T>`](crate::Deletable) from [`remove`] (the
+///   type implements [`HashDeletable`]);
+/// - `Extend`: `Extend<T>` and `Extend<&T>` from [`extend`], for a filter
+///   whose inserts cannot fail;
+/// - `Persist`: [`Persist`](crate::Persist) for the type with the
+///   [`DefaultHasher`](crate::DefaultHasher), from the inherent `to_bytes`
+///   and `from_bytes`;
+/// - `Serde`: `serde`'s `Serialize` and `Deserialize` for the type with the
+///   default hasher, through [`serde_envelope`](crate::serde_envelope)
+///   (needs this crate's feature `serde`).
+#[macro_export]
+macro_rules! impl_filter {
+    ($($name:ident),+ for $filter:ident<T, S> $(where $($bound:tt)+)?) => {
+        $crate::impl_filter!(@all [$($name)+] $filter [$($($bound)+)?]);
+    };
+    (@all [$($name:ident)+] $filter:ident $bounds:tt) => {
+        $($crate::impl_filter!(@one $name $filter $bounds);)+
+    };
+    (@one Filter $filter:ident [$($bound:tt)*]) => {
+        impl<T: ?Sized, S> $crate::Filter for $filter<T, S> where $($bound)* {
+            fn len(&self) -> usize {
+                $filter::len(self)
+            }
+
+            fn memory_bytes(&self) -> usize {
+                $filter::memory_bytes(self)
+            }
+
+            fn expected_fpr(&self) -> f64 {
+                $filter::expected_fpr(self)
+            }
+
+            fn clear(&mut self) {
+                $filter::clear(self)
+            }
+        }
+    };
+    (@one Membership $filter:ident [$($bound:tt)*]) => {
+        impl<T: ::core::hash::Hash + ?Sized, S> $crate::Membership<T> for $filter<T, S>
+        where
+            $($bound)*
+        {
+            #[inline]
+            fn insert(&mut self, item: &T) -> ::core::result::Result<bool, $crate::InsertError> {
+                $crate::by_hash::insert(self, item)
+            }
+
+            #[inline]
+            fn contains(&self, item: &T) -> bool {
+                $crate::by_hash::contains(self, item)
+            }
+
+            fn contains_batch(&self, items: &[T]) -> ::std::vec::Vec<bool>
+            where
+                T: Sized,
+            {
+                $crate::by_hash::contains_batch(self, items)
+            }
+
+            fn insert_batch(
+                &mut self,
+                items: &[T],
+            ) -> ::core::result::Result<usize, $crate::InsertBatchError>
+            where
+                T: Sized,
+            {
+                $crate::by_hash::insert_batch(self, items)
+            }
+        }
+    };
+    (@one Deletable $filter:ident [$($bound:tt)*]) => {
+        impl<T: ::core::hash::Hash + ?Sized, S> $crate::Deletable<T> for $filter<T, S>
+        where
+            $($bound)*
+        {
+            #[inline]
+            fn remove(&mut self, item: &T) -> ::core::result::Result<(), $crate::RemoveError> {
+                $crate::by_hash::remove(self, item)
+            }
+        }
+    };
+    (@one Extend $filter:ident $bounds:tt) => {
+        $crate::impl_filter!(@extend $filter $bounds [T] [T: ::core::hash::Hash]);
+        $crate::impl_filter!(
+            @extend $filter $bounds [&'a T] ['a, T: ::core::hash::Hash + ?Sized + 'a]
+        );
+    };
+    (@extend $filter:ident [$($bound:tt)*] [$($item:tt)+] [$($generics:tt)+]) => {
+        /// Inserts every item, by value or by reference (`filter.extend(&ids)`):
+        /// an insert into this filter cannot fail.
+        impl<$($generics)+, S> ::core::iter::Extend<$($item)+> for $filter<T, S>
+        where
+            $($bound)*
+        {
+            fn extend<I: ::core::iter::IntoIterator<Item = $($item)+>>(&mut self, items: I) {
+                $crate::by_hash::extend(self, items);
+            }
+        }
+    };
+    (@one Persist $filter:ident $bounds:tt) => {
+        impl<T: ?Sized> $crate::Persist for $filter<T, $crate::DefaultHasher> {
+            fn to_bytes(&self) -> ::std::vec::Vec<u8> {
+                $filter::to_bytes(self)
+            }
+
+            fn from_bytes(bytes: &[u8]) -> ::core::result::Result<Self, $crate::DecodeError> {
+                $filter::from_bytes(bytes)
+            }
+        }
+    };
+    (@one Serde $filter:ident $bounds:tt) => {
+        impl<T: ?Sized> $crate::serde_envelope::serde::Serialize
+            for $filter<T, $crate::DefaultHasher>
+        {
+            fn serialize<Z: $crate::serde_envelope::serde::Serializer>(
+                &self,
+                serializer: Z,
+            ) -> ::core::result::Result<Z::Ok, Z::Error> {
+                $crate::serde_envelope::serialize(self, serializer)
+            }
+        }
+
+        impl<'de, T: ?Sized> $crate::serde_envelope::serde::Deserialize<'de>
+            for $filter<T, $crate::DefaultHasher>
+        {
+            fn deserialize<D: $crate::serde_envelope::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::serde_envelope::deserialize(deserializer)
+            }
+        }
+    };
+}

@@ -1,0 +1,115 @@
+//! `fastbloom` 0.17's `BloomFilter`: a classic Bloom filter of 64-bit words
+//! that takes any `BuildHasher` and hashes once per item, as bloomlab does.
+
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::theory::classic;
+use bloomlab_core::{DefaultHasher, Filter, InsertError, Membership};
+
+/// `fastbloom::BloomFilter<S>` behind bloomlab's traits.
+///
+/// `insert` passes on fastbloom's own answer (whether every bit was set
+/// already); `len` counts insert calls, as bloomlab's classic filter does.
+#[derive(Debug, Clone)]
+pub struct Fastbloom<S = DefaultHasher> {
+    inner: ::fastbloom::BloomFilter<S>,
+    len: usize,
+}
+
+impl<S: BuildHasher> Fastbloom<S> {
+    /// Sized by fastbloom's own rule for `items` at rate `fpr`
+    /// (`with_false_pos(fpr).expected_items(items)`), hashing with `hasher`.
+    pub fn new(items: usize, fpr: f64, hasher: S) -> Self {
+        Self::wrap(
+            ::fastbloom::BloomFilter::with_false_pos(fpr)
+                .hasher(hasher)
+                .expected_items(items),
+        )
+    }
+
+    /// A filter over the table `words` (bits already set stay set) with `k`
+    /// hashes, holding `len` items: how a table built outside the filter is
+    /// handed to it.
+    pub fn from_words(words: Vec<u64>, hasher: S, k: u32, len: usize) -> Self {
+        Self {
+            inner: ::fastbloom::BloomFilter::from_vec(words)
+                .hasher(hasher)
+                .hashes(k),
+            len,
+        }
+    }
+
+    fn wrap(inner: ::fastbloom::BloomFilter<S>) -> Self {
+        Self { inner, len: 0 }
+    }
+
+    /// Bits of the table.
+    pub fn num_bits(&self) -> usize {
+        self.inner.num_bits()
+    }
+
+    /// Hashes (bits set) per item.
+    pub fn num_hashes(&self) -> u32 {
+        self.inner.num_hashes()
+    }
+
+    /// The table's words.
+    pub fn as_words(&self) -> &[u64] {
+        self.inner.as_slice()
+    }
+}
+
+impl<S: BuildHasher> Filter for Fastbloom<S> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.inner.num_bits() / 8
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        classic::fpr(
+            self.inner.num_bits() as f64,
+            self.len as f64,
+            f64::from(self.inner.num_hashes()),
+        )
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+        self.len = 0;
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for Fastbloom<S> {
+    #[inline]
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        self.len = self.len.saturating_add(1);
+        Ok(!self.inner.insert(item))
+    }
+
+    #[inline]
+    fn contains(&self, item: &T) -> bool {
+        self.inner.contains(item)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_as_fastbloom_does() {
+        let mut f = Fastbloom::new(1000, 0.01, DefaultHasher::from_seed(7));
+        assert_eq!(f.insert(&42u64), Ok(true));
+        assert_eq!(f.insert(&42u64), Ok(false));
+        assert!(f.contains(&42u64));
+        assert_eq!(Filter::len(&f), 2);
+        assert_eq!(f.memory_bytes() * 8, f.num_bits());
+        assert!(f.expected_fpr() > 0.0 && f.expected_fpr() < 1e-3);
+        f.clear();
+        assert!(!f.contains(&42u64));
+        assert!(f.is_empty());
+    }
+}

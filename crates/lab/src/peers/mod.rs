@@ -1,0 +1,96 @@
+//! One adapter per peer crate, so that the benches and the experiments drive
+//! the crates bloomlab is compared with through the same traits as
+//! bloomlab's own filters: [`Filter`](bloomlab_core::Filter),
+//! [`Membership`](bloomlab_core::Membership) and, where the crate deletes,
+//! [`Deletable`](bloomlab_core::Deletable).
+//!
+//! | module | crate | adapter | deletes |
+//! |---|---|---|---|
+//! | [`bloomfilter`] | `bloomfilter` 3 | [`Bloomfilter`] | no |
+//! | [`cuckoofilter`] | `cuckoofilter` 0.5 | [`Cuckoofilter`] | yes |
+//! | [`fastbloom`] | `fastbloom` 0.17 | [`Fastbloom`] | no |
+//! | [`fastbloom_rs`] | `fastbloom-rs` 0.5 | [`FastbloomRsCounting`] | yes |
+//! | [`growable`] | `growable-bloom-filter` 2.1 | [`Growable`] | no |
+//! | [`probabilistic`] | `probabilistic-collections` 0.7 | [`ProbabilisticBloom`], [`ProbabilisticScalable`], [`ProbabilisticCuckoo`] | the cuckoo filter |
+//! | [`qfilter`] | `qfilter` 0.3 | [`Qfilter`] | yes |
+//! | [`xorf`] | `xorf` 0.13 | [`Fuse8`] (static) | no |
+//!
+//! # One call of the crate per operation
+//!
+//! Every trait method makes exactly the call a user of the crate would make,
+//! once, so that a benchmark through the adapter times what the crate does
+//! and nothing more. Where the crate's answer says less than the trait's,
+//! the adapter does not pay a second lookup to find out; it gives the answer
+//! below, and says so on the type:
+//! - `insert` returns `Ok(true)` ("new") for every stored item when the crate
+//!   does not say whether the item was reported present before (the
+//!   `bloomfilter`, `cuckoofilter`, `fastbloom-rs`, `qfilter` and
+//!   `probabilistic-collections` adapters). `fastbloom` and
+//!   `growable-bloom-filter` say, and their answer is passed on.
+//! - `remove` returns `Ok(())` whether or not the item was found when the
+//!   crate does not say (`fastbloom-rs`, `probabilistic-collections`'s
+//!   cuckoo filter); [`FastbloomRsCounting::remove_reported`] pays the
+//!   lookup for the experiments that need the answer.
+//! - `Err(InsertError::Full)` keeps its promise (nothing added, nothing
+//!   lost) except for [`Cuckoofilter`]: the `cuckoofilter` crate's
+//!   `NotEnoughSpace` comes after it stored the new fingerprint and dropped
+//!   another one. The deletion experiment counts what that loses.
+//! - [`Filter::len`](bloomlab_core::Filter::len) is the crate's own count
+//!   where it keeps one; otherwise the adapter counts insert calls minus
+//!   remove calls, as bloomlab's Bloom filters count their inserts.
+//! - [`Filter::expected_fpr`](bloomlab_core::Filter::expected_fpr) is
+//!   bloomlab's theory for the crate's table shape at its present load
+//!   (`bloomlab_core::theory`), except for `qfilter` (its own estimate) and
+//!   `xorf` (the 8-bit fingerprint's `2^-8`).
+//!
+//! Methods on u64 keys are `#[inline]`, so that the crate's call is inlined
+//! into the benchmark loop exactly as a direct call is.
+
+pub mod bloomfilter;
+pub mod cuckoofilter;
+pub mod fastbloom;
+pub mod fastbloom_rs;
+pub mod growable;
+pub mod probabilistic;
+pub mod qfilter;
+pub mod xorf;
+
+pub use self::bloomfilter::Bloomfilter;
+pub use self::cuckoofilter::Cuckoofilter;
+pub use self::fastbloom::Fastbloom;
+pub use self::fastbloom_rs::FastbloomRsCounting;
+pub use self::growable::Growable;
+pub use self::probabilistic::{ProbabilisticBloom, ProbabilisticCuckoo, ProbabilisticScalable};
+pub use self::qfilter::Qfilter;
+pub use self::xorf::Fuse8;
+
+use bloomlab_core::{DefaultHasher, InsertError, RemoveError};
+
+/// The answer of `insert` for a crate whose insert says only whether it
+/// stored the item: `Ok(true)` (it does not say whether the item was
+/// reported present before), and `Full` for its refusal.
+#[inline]
+fn stored<E>(outcome: Result<(), E>) -> Result<bool, InsertError> {
+    outcome.map(|()| true).map_err(|_| InsertError::Full)
+}
+
+/// The answer of `remove` for a crate whose remove says whether it found
+/// the item.
+#[inline]
+fn found(removed: bool) -> Result<(), RemoveError> {
+    if removed {
+        Ok(())
+    } else {
+        Err(RemoveError::NotPresent)
+    }
+}
+
+/// bloomlab's keyed SipHash-1-3 for `seed` and `seed + 1`: the pair of
+/// hashers given to the peers that ask for two (`probabilistic-collections`),
+/// the first of which hashes exactly as a bloomlab filter seeded `seed` does.
+pub fn sip_pair(seed: u64) -> [DefaultHasher; 2] {
+    [
+        DefaultHasher::from_seed(seed),
+        DefaultHasher::from_seed(seed.wrapping_add(1)),
+    ]
+}
