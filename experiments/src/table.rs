@@ -88,7 +88,12 @@ pub fn fixed(x: f64) -> String {
     format!("{x:.4}")
 }
 
-/// The columns of [`against_theory`].
+/// The columns of a measured rate: the false positives, the rate, and its
+/// 95% Clopper–Pearson interval.
+pub const MEASURED: [&str; 4] = ["false_positives", "measured_fpr", "ci95_low", "ci95_high"];
+
+/// The columns of [`against_theory`]: [`MEASURED`], theory's rate, and
+/// whether the interval holds it.
 pub const AGAINST_THEORY: [&str; 6] = [
     "false_positives",
     "measured_fpr",

@@ -1,53 +1,42 @@
 //! `bloomlab choose` as a user runs it: the answers, the JSON, and the
 //! refusals of bad input.
 
+mod common;
+
 // In a module named `choose` so that `cargo test -p bloomlab-experiments choose`
 // selects these tests along with the unit tests.
 mod choose {
-    use std::process::{Command, Output};
+    use std::process::Output;
 
     use serde_json::Value;
 
+    use crate::common::{self, stderr, stdout, succeeded};
+
     fn bloomlab_choose(args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-            .arg("choose")
-            .args(args)
-            .output()
-            .expect("the bloomlab binary runs")
+        common::bloomlab(["choose"].iter().chain(args))
     }
 
-    fn stdout(out: &Output) -> String {
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn stderr(out: &Output) -> String {
-        String::from_utf8_lossy(&out.stderr).into_owned()
+    /// The report of a command line that must succeed.
+    fn text(args: &[&str]) -> String {
+        succeeded(&bloomlab_choose(args), &format!("{args:?}"))
     }
 
     fn json(args: &[&str]) -> Value {
         let mut all = args.to_vec();
         all.push("--json");
-        let out = bloomlab_choose(&all);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_slice(&out.stdout).expect("valid JSON")
+        serde_json::from_str(&text(&all)).expect("valid JSON")
     }
 
     /// A refused command line: exit code 2, nothing on stdout, and a message
     /// on stderr that contains `says`.
     fn refused(args: &[&str], says: &str) {
-        let out = bloomlab_choose(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
-        let err = stderr(&out);
-        assert!(err.contains(says), "{args:?}: expected '{says}' in: {err}");
+        common::refused(&bloomlab_choose(args), &format!("{args:?}"), says);
     }
 
     #[test]
     fn spam_filter_for_100_million_addresses() {
         // CLAIMS E5: one false alarm in 10,000, never deleted.
-        let out = bloomlab_choose(&["--items", "100,000,000", "--fpr", "1/10000"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let text = stdout(&out);
+        let text = text(&["--items", "100,000,000", "--fpr", "1/10000"]);
         // A cuckoo table with 17-bit fingerprints is the smallest; the Bloom
         // filter the document needed, 239.7 MB, is listed after it.
         assert!(
@@ -211,7 +200,7 @@ mod choose {
 
     #[test]
     fn a_memory_limit_nothing_meets_is_an_answer_not_an_error() {
-        let out = bloomlab_choose(&[
+        let text = text(&[
             "--items",
             "100000000",
             "--fpr",
@@ -219,8 +208,6 @@ mod choose {
             "--max-memory",
             "64MiB",
         ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let text = stdout(&out);
         assert!(text.contains("No filter meets every requirement"), "{text}");
         assert!(text.contains("reaches"), "{text}");
         let report = json(&["--items", "1e8", "--fpr", "1e-4", "--max-memory", "64MiB"]);
@@ -449,9 +436,7 @@ mod choose {
         assert_eq!(pick["figures"]["memory_bytes"], 4_796_477_358_560u64);
         let said = report["recommendation"]["text"].as_str().expect("a text");
         assert!(said.contains("4.8 TB"), "{said}");
-        let out = bloomlab_choose(&args);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let text = stdout(&out);
+        let text = text(&args);
         assert!(
             text.contains("Recommendation: Use CountingBloomFilter (4-bit)"),
             "{text}"

@@ -2,43 +2,35 @@
 //! real Guava jar), a file of every bloomlab variant, and files that are
 //! neither.
 
+mod common;
+
 // In a module named `inspect` so that `cargo test -p bloomlab-experiments inspect`
 // selects these tests.
 mod inspect {
     use std::path::{Path, PathBuf};
-    use std::process::{Command, Output};
+    use std::process::Output;
 
     use bloomlab::prelude::*;
     use serde_json::Value;
 
+    use crate::common::{self, succeeded};
+
     fn bloomlab_inspect(args: &[&Path]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-            .arg("inspect")
-            .args(args)
-            .output()
-            .expect("the bloomlab binary runs")
+        common::bloomlab([Path::new("inspect")].iter().chain(args))
     }
 
     fn json(file: &Path) -> Value {
         let out = bloomlab_inspect(&[Path::new("--json"), file]);
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            file.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("valid JSON")
+        let text = succeeded(&out, &file.display().to_string());
+        serde_json::from_str(&text).expect("valid JSON")
     }
 
     /// A refused file: exit code 2, nothing on stdout, a message naming the
     /// file and containing `says`.
     fn refused(file: &Path, says: &str) {
-        let out = bloomlab_inspect(&[file]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
-        assert!(out.stdout.is_empty());
-        assert!(stderr.contains(&file.display().to_string()), "{stderr}");
-        assert!(stderr.contains(says), "wanted {says:?} in {stderr}");
+        let name = file.display().to_string();
+        let stderr = common::refused(&bloomlab_inspect(&[file]), &name, says);
+        assert!(stderr.contains(&name), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 

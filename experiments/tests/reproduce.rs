@@ -2,30 +2,23 @@
 //! anything runs, and a partial run keeps the sections of an earlier report.
 //! (Issue 12, point 6.) These use `tradeoff`, one of the quickest experiments.
 
+mod common;
+
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-fn bloomlab(args: &[&str], out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-        .args(args)
-        .args(["--scale", "quick", "--out"])
-        .arg(out)
-        .output()
-        .expect("the bloomlab binary runs")
-}
+use common::stderr;
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+fn bloomlab(args: &[&str], out: &Path) -> Output {
+    let flags = args.iter().chain(&["--scale", "quick", "--out"]);
+    common::bloomlab(flags.map(OsStr::new).chain([out.as_os_str()]))
 }
 
 /// An empty folder of its own for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bloomlab-reproduce-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    common::scratch(&format!("reproduce-{name}"))
 }
 
 /// Every file under `dir`, recursively.

@@ -563,9 +563,10 @@ fn plan_buckets(n: u64, p: f64, semi_sorted: bool) -> Result<Plan, ParamError> {
     })
 }
 
-// One `AnyFilter` impl a type; the deletable ones answer `as_deletable`.
+// One `AnyFilter` impl a type (or several types of one layout); the
+// deletable ones answer `as_deletable`.
 macro_rules! any_filter {
-    ($type:ident, $delete:expr, |$f:ident| $shape:expr, $state:expr) => {
+    ($($type:ident),+; $delete:expr, |$f:ident| $shape:expr, $state:expr) => {$(
         impl<T: Hash + ?Sized> AnyFilter<T> for $type<T> {
             fn shape(&self) -> Shape {
                 let $f = self;
@@ -583,55 +584,25 @@ macro_rules! any_filter {
                 state(self)
             }
         }
-    };
+    )+};
 }
 
 use Value::{Count, Real};
 
 any_filter!(
-    BloomFilter,
+    BloomFilter, AtomicBloomFilter;
     |_| None,
     |f| Shape::Bits {
         bits: f.num_bits(),
         hashes: f.num_hashes(),
     },
     |f| {
-        let p = vec![
-            ("bits", Count(f.num_bits())),
-            ("hashes", Count(f.num_hashes().into())),
-        ];
-        State::bits(
-            p,
-            f.fill_ratio(),
-            f.len(),
-            f.estimate_count(),
-            f.estimated_fpr(),
-        )
+        let p = vec![("bits", Count(f.num_bits())), ("hashes", Count(f.num_hashes().into()))];
+        State::bits(p, f.fill_ratio(), f.len(), f.estimate_count(), f.estimated_fpr())
     }
 );
 any_filter!(
-    AtomicBloomFilter,
-    |_| None,
-    |f| Shape::Bits {
-        bits: f.num_bits(),
-        hashes: f.num_hashes(),
-    },
-    |f| {
-        let p = vec![
-            ("bits", Count(f.num_bits())),
-            ("hashes", Count(f.num_hashes().into())),
-        ];
-        State::bits(
-            p,
-            f.fill_ratio(),
-            f.len(),
-            f.estimate_count(),
-            f.estimated_fpr(),
-        )
-    }
-);
-any_filter!(
-    BlockedBloomFilter,
+    BlockedBloomFilter;
     |_| None,
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
@@ -654,7 +625,7 @@ any_filter!(
     }
 );
 any_filter!(
-    CountingBloomFilter,
+    CountingBloomFilter;
     |f| Some(f),
     |f| Shape::Counters {
         counters: f.num_counters(),
@@ -684,7 +655,7 @@ any_filter!(
     }
 );
 any_filter!(
-    ScalableBloomFilter,
+    ScalableBloomFilter;
     |_| None,
     |f| Shape::Layers {
         initial_capacity: f.initial_capacity(),
@@ -720,7 +691,7 @@ any_filter!(
     }
 );
 any_filter!(
-    CuckooFilter,
+    CuckooFilter;
     |f| Some(f),
     |f| Shape::Buckets {
         buckets: f.num_buckets(),

@@ -181,6 +181,22 @@ fn grows_case<E: Display + Debug>(
     case(name, move || outcome(build(), grows))
 }
 
+/// `{ty}::new(items, fpr)` for every item count and rate, each the case
+/// `as_case` makes of its name and constructor.
+fn new_cases<R: 'static>(
+    v: &mut Vec<Case>,
+    ty: &str,
+    new: fn(usize, f64) -> R,
+    as_case: impl Fn(String, Box<dyn Fn() -> R>) -> Case,
+) {
+    for items in ITEMS {
+        for fpr in FPRS {
+            let name = format!("{ty}::new({items}, {fpr:?})");
+            v.push(as_case(name, Box::new(move || new(items, fpr))));
+        }
+    }
+}
+
 /// A filter works: a few inserts are reported present. Inserts may be
 /// refused (a full cuckoo table of two slots), never lost.
 fn works<F: Membership<u64>>(mut f: F) -> Outcome {
@@ -236,22 +252,9 @@ fn cases() -> Vec<Case> {
 }
 
 fn classic_cases(v: &mut Vec<Case>) {
-    for items in ITEMS {
-        for fpr in FPRS {
-            v.push(works_case(
-                format!("BloomFilter::new({items}, {fpr:?})"),
-                move || BloomFilter::new(items, fpr),
-            ));
-            v.push(works_case(
-                format!("BlockedBloomFilter::new({items}, {fpr:?})"),
-                move || BlockedBloomFilter::new(items, fpr),
-            ));
-            v.push(works_case(
-                format!("AtomicBloomFilter::new({items}, {fpr:?})"),
-                move || AtomicBloomFilter::new(items, fpr),
-            ));
-        }
-    }
+    new_cases(v, "BloomFilter", BloomFilter::new, works_case);
+    new_cases(v, "BlockedBloomFilter", BlockedBloomFilter::new, works_case);
+    new_cases(v, "AtomicBloomFilter", AtomicBloomFilter::new, works_case);
     for size in SIZES.into_iter().chain([1 << 34, 1 << 35]) {
         for k in HASHES {
             v.push(works_case(
@@ -382,14 +385,12 @@ fn classic_cases(v: &mut Vec<Case>) {
 }
 
 fn counting_cases(v: &mut Vec<Case>) {
-    for items in ITEMS {
-        for fpr in FPRS {
-            v.push(works_case(
-                format!("CountingBloomFilter::new({items}, {fpr:?})"),
-                move || CountingBloomFilter::new(items, fpr),
-            ));
-        }
-    }
+    new_cases(
+        v,
+        "CountingBloomFilter",
+        CountingBloomFilter::new,
+        works_case,
+    );
     for counters in SIZES {
         for width in WIDTHS {
             v.push(works_case(
@@ -444,13 +445,8 @@ fn counting_cases(v: &mut Vec<Case>) {
 }
 
 fn cuckoo_cases(v: &mut Vec<Case>) {
+    new_cases(v, "CuckooFilter", CuckooFilter::new, works_case);
     for items in ITEMS {
-        for fpr in FPRS {
-            v.push(works_case(
-                format!("CuckooFilter::new({items}, {fpr:?})"),
-                move || CuckooFilter::new(items, fpr),
-            ));
-        }
         for b in BUCKET_SIZES {
             v.push(works_case(
                 format!("CuckooFilter::builder({items}, 0.001).bucket_size({b}).build()"),
@@ -539,14 +535,12 @@ fn cuckoo_cases(v: &mut Vec<Case>) {
 }
 
 fn scalable_cases(v: &mut Vec<Case>) {
-    for items in ITEMS {
-        for fpr in FPRS {
-            v.push(grows_case(
-                format!("ScalableBloomFilter::new({items}, {fpr:?}), then 1,000 inserts"),
-                move || ScalableBloomFilter::new(items, fpr),
-            ));
-        }
-    }
+    new_cases(
+        v,
+        "ScalableBloomFilter",
+        ScalableBloomFilter::new,
+        |name, build| grows_case(format!("{name}, then 1,000 inserts"), build),
+    );
     // The case: refused at build, or growing past insert 301.
     for r in RATIOS {
         for (n0, fpr) in [(100, 0.01), (1, 0.5), (1, 1e-300), (30_000_000_000, 0.01)] {

@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
@@ -35,6 +36,12 @@ impl Word for AtomicU64 {
     #[inline]
     fn bits(&self) -> u64 {
         self.load(ORDER)
+    }
+
+    /// Zeroed atomics straight from the allocator: converting a zeroed
+    /// `Vec<u64>` would write, and so commit, every page of the table.
+    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory> {
+        bloomlab_core::alloc::zeroed_atomic_words(n)
     }
 }
 
@@ -344,11 +351,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        let words = bloomlab_core::alloc::zeroed_atomic_words(other.table.words.len())?;
-        let table = Table {
-            words,
-            ..other.table
-        };
+        let table = other.table.zeroed_like()?;
         Ok(Self::from_table(table, 0, other.hasher.clone()))
     }
 }

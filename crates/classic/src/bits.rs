@@ -433,11 +433,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        let words = bloomlab_core::alloc::zeroed_words(other.table.words.len())?;
-        let table = Table {
-            words,
-            ..other.table
-        };
+        let table = other.table.zeroed_like()?;
         Ok(Self::from_table(table, 0, other.hasher.clone()))
     }
 }

@@ -12,9 +12,10 @@ use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
+    check_hashes,
 };
 
-use crate::builder::{BlockedBuilder, check_hashes};
+use crate::builder::BlockedBuilder;
 use crate::codec::{self, BLOCKED_TAG};
 use crate::error::{BuildError, MergeError};
 use crate::sizing::BLOCK_BITS;
@@ -174,23 +175,8 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
         if s.size == 0 {
             return Err(invalid(ParamError::ZeroBits.into()));
         }
-        check_hashes(s.num_hashes).map_err(|e| invalid(e.into()))?;
-        let blocks = s
-            .words
-            .chunks_exact(BLOCK_WORDS)
-            .map(|c| {
-                let mut b = Block::default();
-                b.0.copy_from_slice(c);
-                b
-            })
-            .collect();
-        Ok(Self {
-            blocks,
-            num_hashes: s.num_hashes,
-            len: s.len,
-            hasher: DefaultHasher::from_key(s.key),
-            item: PhantomData,
-        })
+        let hasher = DefaultHasher::from_key(s.key);
+        Self::from_words(s.words, s.num_hashes, s.len, hasher).map_err(invalid)
     }
 }
 

@@ -5,15 +5,16 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
+#[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
-use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
+use bloomlab_core::{DefaultHasher, ParamError, check_fpr, check_hashes};
 
 use crate::atomic::AtomicBloomFilter;
 use crate::bits::BloomFilter;
 use crate::blocked::BlockedBloomFilter;
 use crate::error::BuildError;
 use crate::sizing::{self, BLOCK_BITS, DEFAULT_MAX_BYTES};
-use crate::table::Table;
+use crate::table::{Table, Word};
 
 /// How the table is sized.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +50,12 @@ impl<S> Spec<S> {
             hasher,
             max_bytes: self.max_bytes,
         }
+    }
+
+    /// The empty table of a classic filter, plain or atomic.
+    fn classic_table<W: Word>(&self) -> Result<Table<W>, BuildError> {
+        let (bits, hashes, words) = self.classic_shape()?;
+        Ok(Table::zeroed(bits, hashes, words)?)
     }
 
     /// Bits and hashes of a classic filter, checked against the limit.
@@ -94,15 +101,6 @@ impl<S> Spec<S> {
             limit: self.max_bytes as u128,
         })?;
         Ok((hashes, blocks))
-    }
-}
-
-/// Checks `k`: at least one, at most [`MAX_HASHES`].
-pub(crate) fn check_hashes(hashes: u32) -> Result<(), ParamError> {
-    match hashes {
-        0 => Err(ParamError::ZeroHashes),
-        k if k > MAX_HASHES => Err(ParamError::TooManyHashes(u64::from(k))),
-        _ => Ok(()),
     }
 }
 
@@ -189,9 +187,8 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// zero hashes, more than [`MAX_HASHES`], or a table beyond the byte
     /// limit; [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn build(self) -> Result<BloomFilter<T, S>, BuildError> {
-        let (bits, hashes, words) = self.spec.classic_shape()?;
-        let words = bloomlab_core::alloc::zeroed_words(words)?;
-        BloomFilter::from_words(words, bits, hashes, 0, self.spec.hasher)
+        let table = self.spec.classic_table()?;
+        Ok(BloomFilter::from_table(table, 0, self.spec.hasher))
     }
 }
 
@@ -336,15 +333,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBuilder<T, S> {
     /// As [`Builder::build`].
     pub fn build(self) -> Result<AtomicBloomFilter<T, S>, BuildError> {
         let spec = self.inner.spec;
-        let (bits, hashes, words) = spec.classic_shape()?;
-        // Zeroed atomics straight from the allocator: converting a zeroed
-        // `Vec<u64>` would write, and so commit, every page of the table.
-        let words = bloomlab_core::alloc::zeroed_atomic_words(words)?;
-        let table = Table {
-            words,
-            num_bits: bits,
-            num_hashes: hashes,
-        };
+        let table = spec.classic_table()?;
         Ok(AtomicBloomFilter::from_table(table, 0, spec.hasher))
     }
 }

@@ -43,17 +43,7 @@ pub(crate) fn encode(
         .u32(num_hashes)
         .u64(len as u64)
         .finish();
-    let mut payload = Vec::with_capacity(words.size_hint().0 * 8);
-    for w in words {
-        payload.extend_from_slice(&w.to_le_bytes());
-    }
-    Envelope {
-        tag,
-        key,
-        params,
-        payload,
-    }
-    .encode()
+    Envelope::of_words(tag, key, params, words).encode()
 }
 
 /// Reads the envelope and its fields; `words_for(size)` is how many words
@@ -73,15 +63,10 @@ pub(crate) fn decode(
     let len = usize::try_from(len).map_err(|_| DecodeError::InvalidParameters {
         what: "item count does not fit this platform",
     })?;
-    let words = words_for(size)
-        .and_then(|w| usize::try_from(w).ok())
-        .filter(|&w| w.checked_mul(8) == Some(env.payload.len()))
-        .ok_or(DecodeError::InvalidParameters {
-            what: "payload length does not match the table size",
-        })?;
-    let mut payload = Reader::new(&env.payload);
-    let words = payload.words(words)?;
-    payload.finish("payload longer than the table")?;
+    let words = env.payload_words(
+        words_for(size),
+        "payload length does not match the table size",
+    )?;
     Ok(Stored {
         key: env.key,
         size,

@@ -7,12 +7,12 @@
 
 use std::iter::Take;
 
+use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::batch;
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, ParamError, Tag};
+use bloomlab_core::{DecodeError, ParamError, Tag, check_hashes};
 
-use crate::builder::check_hashes;
 use crate::codec;
 use crate::error::{BuildError, MergeError};
 
@@ -37,15 +37,22 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
 }
 
 /// A word of a table, as it reads now.
-pub(crate) trait Word {
+pub(crate) trait Word: Sized {
     /// The word's bits.
     fn bits(&self) -> u64;
+
+    /// `n` zeroed words, lazily paged ([`bloomlab_core::alloc`]).
+    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory>;
 }
 
 impl Word for u64 {
     #[inline]
     fn bits(&self) -> u64 {
         *self
+    }
+
+    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory> {
+        bloomlab_core::alloc::zeroed_words(n)
     }
 }
 
@@ -125,6 +132,25 @@ impl Table<u64> {
 }
 
 impl<W: Word> Table<W> {
+    /// An empty table of `words` words (those `num_bits` needs, checked by
+    /// the caller).
+    pub(crate) fn zeroed(
+        num_bits: u64,
+        num_hashes: u32,
+        words: usize,
+    ) -> Result<Self, OutOfMemory> {
+        Ok(Self {
+            words: W::zeroed(words)?,
+            num_bits,
+            num_hashes,
+        })
+    }
+
+    /// An empty table of this one's size and hash count.
+    pub(crate) fn zeroed_like(&self) -> Result<Self, OutOfMemory> {
+        Self::zeroed(self.num_bits, self.num_hashes, self.words.len())
+    }
+
     /// The table with every word turned into another kind by `f`.
     pub(crate) fn map<V>(self, f: impl FnMut(W) -> V) -> Table<V> {
         Table {

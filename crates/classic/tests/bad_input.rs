@@ -2,7 +2,7 @@
 
 use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
-use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
+use bloomlab_testkit::inputs::assert_refuses_invalid_fprs;
 
 fn classic(n: usize, p: f64) -> Result<BloomFilter<u64>, BuildError> {
     BloomFilter::builder(n, p).seed(1).build()
@@ -46,14 +46,9 @@ fn exact(size: u64, k: u32) -> [Option<BuildError>; 3] {
 
 #[test]
 fn fpr_zero_one_negative_nan_infinite() {
-    for p in INVALID_FPRS {
-        for e in sized(1_000, p) {
-            assert!(
-                matches!(&e, Some(BuildError::Param(e)) if refuses_fpr(e, p)),
-                "{p}: {e:?}"
-            );
-        }
-    }
+    assert_refuses_invalid_fprs(|p| classic(1_000, p));
+    assert_refuses_invalid_fprs(|p| blocked(1_000, p));
+    assert_refuses_invalid_fprs(|p| atomic(1_000, p));
 }
 
 #[test]

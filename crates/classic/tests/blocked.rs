@@ -5,6 +5,7 @@ use bloomlab_classic::{BLOCKED_TAG, BlockedBloomFilter, MergeError};
 use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::theory::blocked;
 use bloomlab_core::{DecodeError, DefaultHasher, Membership};
+use bloomlab_testkit::codec::hex;
 use bloomlab_testkit::keys::members;
 use bloomlab_testkit::{batch, conformance, item_methods, merge};
 use std::hash::BuildHasher;
@@ -139,7 +140,6 @@ fn count_estimate_is_within_its_sampling_spread() {
 fn stored_bytes_are_pinned() {
     let f = seeded(1, 3, 7, &[1, 2, 3]);
     let bytes = f.to_bytes();
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let want = [
         "424c4d46",                         // magic "BLMF"
         "0100",                             // format version 1
@@ -161,7 +161,7 @@ fn stored_bytes_are_pinned() {
         "a8d8fa7c", // CRC-32
     ]
     .concat();
-    assert_eq!(hex, want);
+    assert_eq!(hex(&bytes), want);
     assert_eq!(BlockedBloomFilter::from_bytes(&bytes).unwrap(), f);
 }
 

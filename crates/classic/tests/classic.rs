@@ -1,10 +1,13 @@
 //! BloomFilter: conformance, bit positions above 2^32, merging, the count
 //! estimate, Guava's sizing, and the stored bytes.
 
+mod common;
+
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Membership};
+use bloomlab_testkit::codec::hex;
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::rates::assert_in_interval;
 use bloomlab_testkit::stats::binomial_interval;
@@ -189,23 +192,9 @@ fn guava_sizing_reproduces_theory() {
 fn stored_bytes_are_pinned() {
     let f = seeded(100, 3, 7, &[1, 2, 3]);
     let bytes = f.to_bytes();
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let want = [
-        "424c4d46",                         // magic "BLMF"
-        "0100",                             // format version 1
-        "0100",                             // variant: classic
-        "d29c963834099d362914eed032e4c7d6", // key of seed 7
-        "14000000",                         // 20 bytes of parameters:
-        "6400000000000000",                 //   100 bits
-        "03000000",                         //   3 hashes
-        "0300000000000000",                 //   3 inserts
-        "1000000000000000",                 // 16 bytes of payload:
-        "040000000c000001",                 //   word 0
-        "8880001000000000",                 //   word 1 (bits 64..100)
-        "2617d570",                         // CRC-32
-    ]
-    .concat();
-    assert_eq!(hex, want);
+    // Variant 0100: classic.
+    let want = common::pinned_100_bits("0100", "2617d570");
+    assert_eq!(hex(&bytes), want);
     assert_eq!(BloomFilter::from_bytes(&bytes).unwrap(), f);
 }
 

@@ -73,10 +73,7 @@ fn classic_filters() -> Vec<BloomFilter<u64>> {
 }
 
 fn plan(name: &'static str, variant: Tag, samples: Vec<Sample>, cases: u64) -> Plan {
-    let mut plan = Plan::new(name, variant, samples);
-    plan.random_cases = cases;
-    plan.seed = 12;
-    plan
+    Plan::new(name, variant, samples).cases(cases, 12)
 }
 
 /// Item and hash inserts and lookups through a filter's own methods:

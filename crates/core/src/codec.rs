@@ -177,6 +177,47 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// An envelope whose payload is `words`, each little-endian: the table
+    /// of a variant that stores one.
+    pub fn of_words(
+        tag: Tag,
+        key: [u64; 2],
+        params: Vec<u8>,
+        words: impl IntoIterator<Item = u64>,
+    ) -> Self {
+        let words = words.into_iter();
+        let mut payload = Vec::with_capacity(words.size_hint().0 * 8);
+        for w in words {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        Self {
+            tag,
+            key,
+            params,
+            payload,
+        }
+    }
+
+    /// The payload as `words` little-endian words (`None`: more than this
+    /// platform can address), checked to be exactly that long before
+    /// anything is allocated.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::InvalidParameters`] naming `what` unless the payload
+    /// holds exactly `words` words.
+    pub fn payload_words(
+        &self,
+        words: Option<u64>,
+        what: &'static str,
+    ) -> Result<Vec<u64>, DecodeError> {
+        let words = words
+            .and_then(|w| usize::try_from(w).ok())
+            .filter(|&w| w.checked_mul(8) == Some(self.payload.len()))
+            .ok_or(DecodeError::InvalidParameters { what })?;
+        Reader::new(&self.payload).words(words)
+    }
+
     /// The envelope as bytes, checksum included.
     ///
     /// # Panics
@@ -442,6 +483,19 @@ mod tests {
     }
 
     #[test]
+    fn payload_words_are_exactly_as_many_as_asked() {
+        let env = Envelope::of_words(FOUR, [1, 2], vec![], [1, u64::MAX]);
+        assert_eq!(env.payload[..9], [1, 0, 0, 0, 0, 0, 0, 0, 0xff]);
+        assert_eq!(env.payload_words(Some(2), "size"), Ok(vec![1, u64::MAX]));
+        for words in [Some(1), Some(3), Some(u64::MAX), None] {
+            assert_eq!(
+                env.payload_words(words, "size"),
+                Err(DecodeError::InvalidParameters { what: "size" })
+            );
+        }
+    }
+
+    #[test]
     fn layout_is_pinned() {
         let bytes = sample().encode();
         let mut expected = b"BLMF".to_vec();
@@ -474,7 +528,8 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "this is not a SixFilter (variant tag 6) but a filter of variant tag 4: \
-             read it with the type whose variant tag that is"
+             read it with the type whose variant tag that is (`bloomlab inspect` names it; \
+             `bloomlab::catalog::by_tag(4)` finds it)"
         );
         let mut longer = good.clone();
         longer.push(0);

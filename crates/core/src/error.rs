@@ -198,3 +198,35 @@ pub fn check_fpr(p: f64) -> Result<f64, ParamError> {
         Err(ParamError::InvalidFpr(p))
     }
 }
+
+/// Checks that `k` is a usable number of hash functions: at least one, at
+/// most [`MAX_HASHES`](crate::theory::classic::MAX_HASHES).
+///
+/// # Errors
+///
+/// [`ParamError::ZeroHashes`] for 0, [`ParamError::TooManyHashes`] above the
+/// maximum.
+pub fn check_hashes(k: u32) -> Result<(), ParamError> {
+    match k {
+        0 => Err(ParamError::ZeroHashes),
+        k if k > crate::theory::classic::MAX_HASHES => Err(ParamError::TooManyHashes(u64::from(k))),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_counts_from_one_to_the_maximum() {
+        let max = crate::theory::classic::MAX_HASHES;
+        assert_eq!(check_hashes(0), Err(ParamError::ZeroHashes));
+        assert_eq!(check_hashes(1), Ok(()));
+        assert_eq!(check_hashes(max), Ok(()));
+        assert_eq!(
+            check_hashes(max + 1),
+            Err(ParamError::TooManyHashes(u64::from(max) + 1))
+        );
+    }
+}

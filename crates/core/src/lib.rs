@@ -33,6 +33,8 @@ pub mod theory;
 
 pub use by_hash::{HashDeletable, HashMembership};
 pub use codec::{DecodeError, Persist, Tag};
-pub use error::{InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr};
+pub use error::{
+    InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr, check_hashes,
+};
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Filter, Membership};

@@ -4,8 +4,10 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
-use bloomlab_core::theory::classic::{self, MAX_HASHES};
-use bloomlab_core::{DefaultHasher, ParamError};
+use bloomlab_core::theory::classic;
+#[cfg(doc)]
+use bloomlab_core::theory::classic::MAX_HASHES;
+use bloomlab_core::{DefaultHasher, ParamError, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
 use crate::error::BuildError;
@@ -51,11 +53,18 @@ pub struct Builder<T: ?Sized, S = DefaultHasher> {
 
 impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
     fn clone(&self) -> Self {
-        Self {
+        self.with_hasher(self.hasher.clone())
+    }
+}
+
+impl<T: ?Sized, S> Builder<T, S> {
+    /// The same settings with `hasher`.
+    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
+        Builder {
             size: self.size,
             width: self.width,
             max_bytes: self.max_bytes,
-            hasher: self.hasher.clone(),
+            hasher,
             item: PhantomData,
         }
     }
@@ -103,13 +112,7 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
 impl<T: ?Sized, S> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            size: self.size,
-            width: self.width,
-            max_bytes: self.max_bytes,
-            hasher,
-            item: PhantomData,
-        }
+        self.with_hasher(hasher)
     }
 
     /// Bits per counter: 4 (the default), 8 or 16. Any other width makes
@@ -146,12 +149,7 @@ impl<T: ?Sized, S> Builder<T, S> {
                 if counters == 0 {
                     return Err(ParamError::ZeroBits.into());
                 }
-                if hashes == 0 {
-                    return Err(ParamError::ZeroHashes.into());
-                }
-                if hashes > MAX_HASHES {
-                    return Err(ParamError::TooManyHashes(u64::from(hashes)).into());
-                }
+                check_hashes(hashes)?;
                 (counters, hashes)
             }
         };

@@ -5,8 +5,7 @@
 //! counter words, each a little-endian `u64`.
 
 use bloomlab_core::codec::{Envelope, Reader, Writer};
-use bloomlab_core::theory::classic::MAX_HASHES;
-use bloomlab_core::{DecodeError, DefaultHasher, Tag};
+use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
 use crate::filter::CountingBloomFilter;
@@ -27,14 +26,8 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             .u32(self.num_hashes())
             .u64(self.len() as u64)
             .finish();
-        let payload = Writer::new().words(counters.words()).finish();
-        Envelope {
-            tag: TAG,
-            key: self.hasher().key(),
-            params,
-            payload,
-        }
-        .encode()
+        let words = counters.words().iter().copied();
+        Envelope::of_words(TAG, self.hasher().key(), params, words).encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -62,17 +55,12 @@ impl<T: ?Sized> CountingBloomFilter<T> {
         if num_counters == 0 {
             return Err(invalid("zero counters"));
         }
-        if num_hashes == 0 || num_hashes > MAX_HASHES {
-            return Err(invalid("number of hashes outside 1..=64"));
-        }
+        check_hashes(num_hashes).map_err(|_| invalid("number of hashes outside 1..=64"))?;
         let len = usize::try_from(len).map_err(|_| invalid("len exceeds this platform"))?;
-        let words = words_for(num_counters, width)
-            .and_then(|w| usize::try_from(w).ok())
-            .filter(|&w| w.checked_mul(8) == Some(env.payload.len()))
-            .ok_or(invalid("payload size does not match the counters"))?;
-        let mut payload = Reader::new(&env.payload);
-        let words = payload.words(words)?;
-        payload.finish("payload size does not match the counters")?;
+        let words = env.payload_words(
+            words_for(num_counters, width),
+            "payload size does not match the counters",
+        )?;
         let used = (u128::from(num_counters) * u128::from(width) % 64) as u32;
         if used != 0 && words.last().is_some_and(|&w| w >> used != 0) {
             return Err(invalid("bits set past the last counter"));

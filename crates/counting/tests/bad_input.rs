@@ -2,7 +2,7 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_counting::{BuildError, CountingBloomFilter};
-use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
+use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refuses_invalid_fprs};
 
 #[test]
 fn width_zero() {
@@ -44,13 +44,7 @@ fn supported_widths_build() {
 
 #[test]
 fn fpr_zero_one_negative_nan_infinite() {
-    for p in INVALID_FPRS {
-        let e = CountingBloomFilter::<u64>::new(100, p).unwrap_err();
-        assert!(
-            matches!(&e, BuildError::Param(e) if refuses_fpr(e, p)),
-            "{p}: {e:?}"
-        );
-    }
+    assert_refuses_invalid_fprs(|p| CountingBloomFilter::<u64>::new(100, p));
 }
 
 #[test]
@@ -91,23 +85,12 @@ fn larger_than_allowed() {
     let bytes = CountingBloomFilter::<u64>::new(1_000, 0.01)
         .unwrap()
         .memory_bytes();
-    assert!(
+    let capped = |cap| {
         CountingBloomFilter::<u64>::builder(1_000, 0.01)
-            .max_bytes(bytes)
+            .max_bytes(cap)
             .build()
-            .is_ok()
-    );
-    let err = CountingBloomFilter::<u64>::builder(1_000, 0.01)
-        .max_bytes(bytes - 1)
-        .build()
-        .unwrap_err();
-    assert_eq!(
-        err,
-        BuildError::Param(ParamError::TooLarge {
-            needed: bytes as u128,
-            limit: bytes as u128 - 1
-        })
-    );
+    };
+    assert_cap_is_exact(capped, bytes);
 }
 
 #[test]

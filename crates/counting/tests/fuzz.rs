@@ -53,9 +53,7 @@ fn samples() -> Vec<Sample> {
 
 #[test]
 fn counting_decode_and_use() {
-    let mut plan = Plan::new("counting", TAG, samples());
-    plan.random_cases = RANDOM_CASES;
-    plan.seed = 14;
+    let plan = Plan::new("counting", TAG, samples()).cases(RANDOM_CASES, 14);
     fuzz::run_decoder(&plan, CountingBloomFilter::from_bytes, use_counting);
 }
 

@@ -4,6 +4,7 @@
 use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::{DecodeError, DefaultHasher, Persist};
 use bloomlab_counting::{CountingBloomFilter, TAG};
+use bloomlab_testkit::codec;
 use proptest::prelude::*;
 
 fn small() -> CountingBloomFilter<u64> {
@@ -21,8 +22,11 @@ fn small() -> CountingBloomFilter<u64> {
 #[test]
 fn value_stability() {
     let bytes = small().to_bytes();
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    assert_eq!(hex, PINNED, "the encoding of a seeded filter changed");
+    assert_eq!(
+        codec::hex(&bytes),
+        PINNED,
+        "the encoding of a seeded filter changed"
+    );
 }
 
 /// magic, version 1, tag 4 (counting), the key of seed 7, 21 bytes of
@@ -91,10 +95,7 @@ fn envelope(width: u8, counters: u64, hashes: u32, len: u64, words: &[u64]) -> V
 }
 
 fn invalid(bytes: &[u8]) -> bool {
-    matches!(
-        CountingBloomFilter::<u64>::from_bytes(bytes),
-        Err(DecodeError::InvalidParameters { .. })
-    )
+    codec::refuses_parameters::<CountingBloomFilter<u64>>(bytes)
 }
 
 #[test]

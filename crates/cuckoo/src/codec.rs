@@ -52,14 +52,8 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             .u32(self.max_relocations())
             .u64(self.len() as u64)
             .finish();
-        let payload = Writer::new().words(table.words()).finish();
-        Envelope {
-            tag: TAG,
-            key: self.hasher().key(),
-            params,
-            payload,
-        }
-        .encode()
+        let words = table.words().iter().copied();
+        Envelope::of_words(TAG, self.hasher().key(), params, words).encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes), in either
@@ -127,11 +121,11 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             .ok_or(invalid("table too large"))?;
         // Checked before anything is allocated: the payload is as long as
         // the parameters say, so the table is no larger than the input.
-        if words.checked_mul(8) != Some(env.payload.len()) {
-            return Err(invalid("table size does not match the parameters"));
-        }
-        let mut p = Reader::new(&env.payload);
-        let table = Table::from_words(p.words(words)?, buckets, b, f, layout, alt);
+        let words = env.payload_words(
+            Some(words as u64),
+            "table size does not match the parameters",
+        )?;
+        let table = Table::from_words(words, buckets, b, f, layout, alt);
         if !table.tail_is_clear() {
             return Err(invalid("bits set past the last bucket"));
         }

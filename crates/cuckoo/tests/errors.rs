@@ -2,7 +2,7 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_cuckoo::{BuildError, CuckooFilter, MAX_RELOCATIONS};
-use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
+use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refuses_invalid_fprs};
 
 #[test]
 fn fingerprint_below_4_or_above_32_bits() {
@@ -62,13 +62,7 @@ fn bucket_size_not_2_4_or_8() {
 
 #[test]
 fn fpr_outside_0_1() {
-    for p in INVALID_FPRS {
-        let e = CuckooFilter::<u64>::new(100, p).unwrap_err();
-        assert!(
-            matches!(&e, BuildError::Param(e) if refuses_fpr(e, p)),
-            "{p}: {e:?}"
-        );
-    }
+    assert_refuses_invalid_fprs(|p| CuckooFilter::<u64>::new(100, p));
 }
 
 #[test]
@@ -143,34 +137,18 @@ fn too_many_relocations() {
 fn table_larger_than_allowed() {
     // 1,000 items at 1%: ⌈1,000 / (4 · 0.94)⌉ = 266 buckets of 4 × 10 bits,
     // 10,640 bits: 167 words, 1,336 bytes.
-    let e = CuckooFilter::<u64>::builder(1_000, 0.01)
-        .max_bytes(1_335)
-        .build();
-    assert_eq!(
-        e.unwrap_err(),
-        BuildError::Param(ParamError::TooLarge {
-            needed: 1_336,
-            limit: 1_335
-        })
-    );
-    assert!(
+    let capped = |cap| {
         CuckooFilter::<u64>::builder(1_000, 0.01)
-            .max_bytes(1_336)
+            .max_bytes(cap)
             .build()
-            .is_ok()
-    );
+    };
+    assert_cap_is_exact(capped, 1_336);
     // Semi-sorted, the same buckets take 266 · 36 bits: 150 words, 1,200 bytes.
-    let e = CuckooFilter::<u64>::builder(1_000, 0.01)
-        .semi_sorted(true)
-        .max_bytes(1_199)
-        .build();
-    assert_eq!(
-        e.unwrap_err(),
-        BuildError::Param(ParamError::TooLarge {
-            needed: 1_200,
-            limit: 1_199
-        })
-    );
+    let capped = |cap| {
+        let semi_sorted = CuckooFilter::<u64>::builder(1_000, 0.01).semi_sorted(true);
+        semi_sorted.max_bytes(cap).build()
+    };
+    assert_cap_is_exact(capped, 1_200);
 }
 
 #[test]

@@ -83,9 +83,7 @@ fn samples() -> Vec<Sample> {
 
 #[test]
 fn cuckoo_decode_and_use() {
-    let mut plan = Plan::new("cuckoo", TAG, samples());
-    plan.random_cases = RANDOM_CASES;
-    plan.seed = 16;
+    let plan = Plan::new("cuckoo", TAG, samples()).cases(RANDOM_CASES, 16);
     fuzz::run_decoder(&plan, CuckooFilter::from_bytes, use_cuckoo);
 }
 

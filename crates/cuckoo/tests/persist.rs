@@ -2,24 +2,24 @@
 
 use bloomlab_core::codec::{Envelope, Writer};
 use bloomlab_core::{DecodeError, Membership, Persist, Tag};
-use bloomlab_cuckoo::{CuckooFilter, TAG};
+use bloomlab_cuckoo::{Builder, CuckooFilter, TAG};
+use bloomlab_testkit::codec::{self, hex};
 use bloomlab_testkit::keys::{members, probes};
 
-fn small() -> CuckooFilter<u64> {
-    let mut cf = CuckooFilter::builder_with_buckets(4, 8)
-        .bucket_size(2)
-        .max_relocations(20)
-        .seed(7)
-        .build()
-        .unwrap();
+/// A table of `buckets` buckets of 8-bit fingerprints, shaped further by
+/// `shape`, with 20 relocations and seed 7, holding 1 to 5.
+fn filled(buckets: u64, shape: impl FnOnce(Builder<u64>) -> Builder<u64>) -> CuckooFilter<u64> {
+    let builder = CuckooFilter::builder_with_buckets(buckets, 8);
+    let mut cf = shape(builder).max_relocations(20).seed(7).build().unwrap();
     for k in 1..=5u64 {
         cf.insert(&k).unwrap();
     }
     cf
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// 4 buckets of 2 slots.
+fn small() -> CuckooFilter<u64> {
+    filled(4, |b| b.bucket_size(2))
 }
 
 /// Value stability: the exact bytes of a small seeded filter. A change here
@@ -53,15 +53,7 @@ fn bytes_are_pinned() {
 /// The same for a semi-sorted table: 3 buckets of 4 · 8 − 4 = 28 bits.
 #[test]
 fn semi_sorted_bytes_are_pinned() {
-    let mut cf = CuckooFilter::builder_with_buckets(3, 8)
-        .semi_sorted(true)
-        .max_relocations(20)
-        .seed(7)
-        .build()
-        .unwrap();
-    for k in 1..=5u64 {
-        cf.insert(&k).unwrap();
-    }
+    let cf = filled(3, |b| b.semi_sorted(true));
     let expected = [
         "424c4d46",                         // magic
         "0100",                             // format version 1
@@ -163,10 +155,7 @@ fn forged_legacy(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Ve
 }
 
 fn invalid(bytes: &[u8]) -> bool {
-    matches!(
-        CuckooFilter::<u64>::from_bytes(bytes),
-        Err(DecodeError::InvalidParameters { .. })
-    )
+    codec::refuses_parameters::<CuckooFilter<u64>>(bytes)
 }
 
 #[test]

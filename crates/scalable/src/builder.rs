@@ -39,13 +39,20 @@ pub struct Builder<T: ?Sized, S = DefaultHasher> {
 
 impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
     fn clone(&self) -> Self {
-        Self {
+        self.with_hasher(self.hasher.clone())
+    }
+}
+
+impl<T: ?Sized, S> Builder<T, S> {
+    /// The same settings with `hasher`.
+    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
+        Builder {
             initial_capacity: self.initial_capacity,
             fpr: self.fpr,
             growth: self.growth,
             tightening: self.tightening,
             max_bytes: self.max_bytes,
-            hasher: self.hasher.clone(),
+            hasher,
             item: PhantomData,
         }
     }
@@ -88,15 +95,7 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
 impl<T: ?Sized, S> Builder<T, S> {
     /// Uses `hasher` instead of the keyed default; every layer gets a clone.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            initial_capacity: self.initial_capacity,
-            fpr: self.fpr,
-            growth: self.growth,
-            tightening: self.tightening,
-            max_bytes: self.max_bytes,
-            hasher,
-            item: PhantomData,
-        }
+        self.with_hasher(hasher)
     }
 
     /// `s`: each layer holds `s` times the items of the one before; one of

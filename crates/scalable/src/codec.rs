@@ -26,8 +26,8 @@
 
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
-use bloomlab_core::theory::classic::{self, MAX_HASHES};
-use bloomlab_core::{DecodeError, DefaultHasher, Tag};
+use bloomlab_core::theory::classic;
+use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
 
 use crate::error::BuildError;
 use crate::filter::{ScalableBloomFilter, added};
@@ -141,7 +141,7 @@ pub(crate) fn decode<T: ?Sized>(
         let capacity = schedule
             .capacity(index)
             .ok_or(invalid("layer capacity overflows"))?;
-        if layer.bits == 0 || layer.hashes == 0 || layer.hashes > MAX_HASHES {
+        if layer.bits == 0 || check_hashes(layer.hashes).is_err() {
             return Err(invalid("layer size"));
         }
         let rate = classic::fpr(layer.bits as f64, capacity as f64, f64::from(layer.hashes));

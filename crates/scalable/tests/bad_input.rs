@@ -2,7 +2,7 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_scalable::{BuildError, ScalableBloomFilter};
-use bloomlab_testkit::inputs::{INVALID_FPRS, refuses_fpr};
+use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refuses_invalid_fprs};
 
 fn with_fpr(p: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, p).seed(1).build()
@@ -24,13 +24,7 @@ fn with_growth(s: u32) -> Result<ScalableBloomFilter<u64>, BuildError> {
 
 #[test]
 fn fpr_zero_one_negative_above_one_nan_infinite() {
-    for p in INVALID_FPRS {
-        let e = with_fpr(p).unwrap_err();
-        assert!(
-            matches!(&e, BuildError::Param(e) if refuses_fpr(e, p)),
-            "{p}: {e:?}"
-        );
-    }
+    assert_refuses_invalid_fprs(with_fpr);
 }
 
 #[test]
@@ -69,23 +63,12 @@ fn growth_two_three_and_four_are_accepted() {
 #[test]
 fn first_layer_above_the_memory_cap() {
     // 1,000 items at 0.15% take 212 words = 1,696 bytes.
-    let err = ScalableBloomFilter::<u64>::builder(1_000, 0.01)
-        .max_bytes(1_695)
-        .build()
-        .unwrap_err();
-    assert_eq!(
-        err,
-        BuildError::Param(ParamError::TooLarge {
-            needed: 1_696,
-            limit: 1_695
-        })
-    );
-    assert!(
+    let capped = |cap| {
         ScalableBloomFilter::<u64>::builder(1_000, 0.01)
-            .max_bytes(1_696)
+            .max_bytes(cap)
             .build()
-            .is_ok()
-    );
+    };
+    assert_cap_is_exact(capped, 1_696);
 }
 
 #[test]

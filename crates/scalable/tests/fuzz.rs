@@ -76,9 +76,7 @@ fn samples() -> Vec<Sample> {
 
 #[test]
 fn scalable_decode_and_use() {
-    let mut plan = Plan::new("scalable", TAG, samples());
-    plan.random_cases = RANDOM_CASES;
-    plan.seed = 15;
+    let plan = Plan::new("scalable", TAG, samples()).cases(RANDOM_CASES, 15);
     fuzz::run_decoder(&plan, ScalableBloomFilter::from_bytes, use_scalable);
 }
 

@@ -4,6 +4,7 @@
 use bloomlab_core::codec::Envelope;
 use bloomlab_core::{DecodeError, Membership, Persist};
 use bloomlab_scalable::ScalableBloomFilter;
+use bloomlab_testkit::codec::hex;
 use bloomlab_testkit::keys::{members, probes};
 
 /// A small seeded filter that has grown to three layers.
@@ -16,10 +17,6 @@ fn small() -> ScalableBloomFilter<u64> {
         f.insert(&i).unwrap();
     }
     f
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]

@@ -446,6 +446,15 @@ impl Plan {
         }
     }
 
+    /// This plan with `random_cases` random cases derived from `seed`.
+    pub fn cases(self, random_cases: u64, seed: u64) -> Self {
+        Self {
+            random_cases,
+            seed,
+            ..self
+        }
+    }
+
     fn parts(&self, sample: usize) -> Parts {
         let s = &self.samples[sample];
         Parts::parse(&s.bytes).unwrap_or_else(|| {

@@ -3,6 +3,7 @@
 //! - [`keys`]: seeded random keys, members and probes disjoint by construction;
 //! - [`stats`]: binomial acceptance intervals and Clopper–Pearson intervals;
 //! - [`rates`]: measured counts against the binomial interval of a rate;
+//! - [`codec`]: stored forms as hex, and decoding refused for its parameters;
 //! - [`conformance`]: the suite every variant's tests run against a constructor;
 //! - [`batch`]: the batch methods against the one-at-a-time ones, over the
 //!   methods [`item_methods!`] names;
@@ -19,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod codec;
 pub mod conformance;
 pub mod fuzz;
 pub mod inputs;

@@ -13,7 +13,7 @@ use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{AGAINST_THEORY_VIEW, Table, fixed, rate};
+use crate::table::{AGAINST_THEORY_VIEW, MEASURED, Table, fixed, rate};
 
 /// Target rates the filters are built for.
 pub const TARGETS: [f64; 4] = [0.1, 0.01, 0.001, 0.0001];
@@ -39,7 +39,7 @@ struct Point {
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
-    let mut table = Table::new(&[
+    let head = [
         "variant",
         "target_fpr",
         "params",
@@ -47,24 +47,24 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "load",
         "items",
         "probes",
-        "false_positives",
-        "measured_fpr",
-        "ci95_low",
-        "ci95_high",
+    ];
+    let tail = [
         "theory_fpr",
         "expected_fpr",
         "theory_in_ci95",
         "bits_per_item",
         "note",
-    ]);
+    ];
+    let mut table = Table::new(&[&head[..], &MEASURED, &tail].concat());
     let bar = progress::bar(
         (subject::all().len() * TARGETS.len() * LOADS.len()) as u64,
         "fpr",
     );
     let floor = 0.1 / n_probes as f64;
     let mut panels = Vec::new();
-    let mut combined = Chart {
-        title: format!("every variant, target 1%, capacity {capacity}"),
+    // Rate (log) against load, points of one load set apart.
+    let chart = |title: String| Chart {
+        title,
         x_label: "load (items / capacity)".into(),
         y_label: "false-positive rate (fraction of probes)".into(),
         y_log: true,
@@ -72,16 +72,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         dodge: true,
         ..Chart::default()
     };
+    let mut combined = chart(format!("every variant, target 1%, capacity {capacity}"));
     for kind in &subject::all() {
-        let mut panel = Chart {
-            title: format!("{}, capacity {capacity}", kind.label()),
-            x_label: "load (items / capacity)".into(),
-            y_label: "false-positive rate (fraction of probes)".into(),
-            y_log: true,
-            y_floor: floor,
-            dodge: true,
-            ..Chart::default()
-        };
+        let mut panel = chart(format!("{}, capacity {capacity}", kind.label()));
         for &target in &TARGETS {
             let part = format!("fpr/{}/{target}", kind.id);
             let mut subject = subject::build(kind, capacity, target, sub_seed(ctx.seed, &part))?;

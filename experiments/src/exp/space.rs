@@ -108,14 +108,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
 
-    let mut table = Table::new(
-        &["variant", "target_fpr", "items", "probes"]
-            .iter()
-            .chain(&AGAINST_THEORY)
-            .chain(&["bits_per_item", "theory_bits_per_item", "lower_bound_bits"])
-            .copied()
-            .collect::<Vec<_>>(),
-    );
+    let head = ["variant", "target_fpr", "items", "probes"];
+    let tail = ["bits_per_item", "theory_bits_per_item", "lower_bound_bits"];
+    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &tail].concat());
     for p in &points {
         let head = vec![
             p.kind.into(),

@@ -22,23 +22,18 @@ pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
-    let mut table = Table::new(
-        &[
-            "variant",
-            "target_fpr",
-            "k_or_f",
-            "bits_per_item_theory",
-            "bits_per_item_measured",
-            "memory_1m_bytes",
-            "memory_100m_bytes",
-            "operations",
-            "items",
-        ]
-        .iter()
-        .chain(&AGAINST_THEORY)
-        .copied()
-        .collect::<Vec<_>>(),
-    );
+    let head = [
+        "variant",
+        "target_fpr",
+        "k_or_f",
+        "bits_per_item_theory",
+        "bits_per_item_measured",
+        "memory_1m_bytes",
+        "memory_100m_bytes",
+        "operations",
+        "items",
+    ];
+    let mut table = Table::new(&[&head[..], &AGAINST_THEORY].concat());
     let bar = progress::bar((subject::all().len() * RATES.len()) as u64, "tradeoff");
     for kind in &subject::all() {
         for &p in &RATES {

@@ -47,7 +47,7 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
         // The crate's outcome is reproducible as long as no insert failed:
         // its walks then only move fingerprints between their two buckets.
         let seeded = kind.seeded() || failed_inserts == 0;
-        let mut r = row(
+        let mut r = never(
             Part::Churn,
             &s,
             "replacements",
@@ -55,13 +55,11 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
             "held_items_absent",
             missing,
             Some(checks),
-            Theory::Exact(0.0),
-            "exact: none",
         );
         r.note = format!("held items checked {} times", TURNOVER + 1);
         r.seeded = seeded;
         rows.push(r);
-        let mut r = row(
+        let mut r = never(
             Part::Churn,
             &s,
             "replacements",
@@ -69,12 +67,10 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
             "removes_refused",
             refused,
             Some(ops),
-            Theory::Exact(0.0),
-            "exact: none",
         );
         r.seeded = seeded;
         rows.push(r);
-        let mut r = row(
+        let mut r = never(
             Part::Churn,
             &s,
             "replacements",
@@ -82,8 +78,6 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
             "inserts_failed",
             failed_inserts,
             Some(ops + n as u64),
-            Theory::Exact(0.0),
-            "exact: none",
         );
         r.seeded = seeded;
         rows.push(r);

@@ -73,7 +73,7 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
         r.seeded = seeded;
         rows.push(r);
         let lost = held.iter().filter(|&&k| !s.contains(k)).count() as u64;
-        let mut r = row(
+        let mut r = never(
             Part::Duplicates,
             &s,
             "copies_inserted",
@@ -81,12 +81,10 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
             "other_items_absent",
             lost,
             Some(held.len() as u64),
-            Theory::Exact(0.0),
-            "exact: none",
         );
         r.seeded = seeded;
         rows.push(r);
-        let mut r = row(
+        let mut r = never(
             Part::Duplicates,
             &s,
             "copies_inserted",
@@ -94,8 +92,6 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
             "item_absent",
             u64::from(!s.contains(item)),
             None,
-            Theory::Exact(0.0),
-            "exact: none",
         );
         if let Some(c) = s.count(item) {
             r.note = format!("copies stored: {c}");

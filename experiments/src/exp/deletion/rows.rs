@@ -195,6 +195,29 @@ pub(super) fn row(
     }
 }
 
+/// A row of something that must never happen: theory says exactly none.
+pub(super) fn never(
+    part: Part,
+    s: &Subject,
+    x_name: &'static str,
+    x: impl ToString,
+    metric: &'static str,
+    count: u64,
+    trials: Option<u64>,
+) -> Row {
+    row(
+        part,
+        s,
+        x_name,
+        x,
+        metric,
+        count,
+        trials,
+        Theory::Exact(0.0),
+        "exact: none",
+    )
+}
+
 /// The classic or cuckoo rate theory gives `s` holding `n` items.
 pub(super) fn fpr_theory(s: &Subject, n: u64) -> f64 {
     if let Some((m, k)) = s.counting_shape() {

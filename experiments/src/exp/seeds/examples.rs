@@ -117,17 +117,7 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let doc_says = "000's helper: BloomFilterHelper(n) sizes for 0.03 when no rate is given";
     let mut out = Vec::new();
 
-    let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
-        k,
-    };
-    let mut h4 = NaiveFilter::new(h4s);
-    fill(&mut h4, mk, n);
-    let h = Rate::new(m, k, n, env.probes, hits(&mut h4, pk, 0..env.probes))
-        .with_ones(h4.count_ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            h4s.positions_str(q, out)
-        });
+    let (_, h) = h4_table(env, (m, k, n), mk, pk, None)?;
     out.push(
         Claim::new(
             "E2",
@@ -149,13 +139,7 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .rate(h),
     );
 
-    let mut f = ours(m, k, seed)?;
-    fill(&mut f, mk, n);
-    let o = Rate::new(m, k, n, env.probes, hits(&mut f, pk, 0..env.probes))
-        .with_ones(f.count_ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            our_positions(&f, q.as_str(), out)
-        });
+    let (_, o) = our_table(env, (m, k, n), seed, mk, pk, None)?;
     out.push(
         Claim::new("E2", "(b) bloomlab BloomFilter with the same m and k")
             .doc(doc_says)
@@ -167,6 +151,65 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     Ok(out)
 }
 
+/// Document 000's helper (H4) with `m` bits and `k` hashes holding the
+/// first `n` of `members`, and its rate on `env.probes` of `probes` (and on
+/// the document's own first `doc` of them, where it gives a count).
+fn h4_table(
+    env: &Env<'_>,
+    (m, k, n): (u64, u32, u64),
+    members: Keys,
+    probes: Keys,
+    doc: Option<u64>,
+) -> Result<(NaiveFilter, Rate), Error> {
+    let s = Strategy::H4 {
+        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
+        k,
+    };
+    let mut t = NaiveFilter::new(s);
+    fill(&mut t, members, n);
+    let rate = probed(env, &mut t, (m, k, n), probes, doc)
+        .with_ones(t.count_ones())
+        .with_uniform(strings(probes, 0..env.probes), |q, out| {
+            s.positions_str(q, out)
+        });
+    Ok((t, rate))
+}
+
+/// [`h4_table`] for bloomlab's filter with the same `m` and `k`, its key from `seed`.
+fn our_table(
+    env: &Env<'_>,
+    (m, k, n): (u64, u32, u64),
+    seed: u64,
+    members: Keys,
+    probes: Keys,
+    doc: Option<u64>,
+) -> Result<(BloomFilter<str>, Rate), Error> {
+    let mut f = ours(m, k, seed)?;
+    fill(&mut f, members, n);
+    let rate = probed(env, &mut f, (m, k, n), probes, doc)
+        .with_ones(f.count_ones())
+        .with_uniform(strings(probes, 0..env.probes), |q, out| {
+            our_positions(&f, q.as_str(), out)
+        });
+    Ok((f, rate))
+}
+
+/// The false positives of `table` on `env.probes` of `probes`, and on the
+/// document's first `doc`.
+fn probed<T: StrTable>(
+    env: &Env<'_>,
+    table: &mut T,
+    (m, k, n): (u64, u32, u64),
+    probes: Keys,
+    doc: Option<u64>,
+) -> Rate {
+    let rate = Rate::new(m, k, n, env.probes, hits(table, probes, 0..env.probes));
+    match doc {
+        Some(d) => rate.with_doc(d, hits(table, probes, 0..d)),
+        None => rate,
+    }
+}
+
 /// E3: Redisson `tryInit(10000, 0.001)`, "YuShiwen0".."YuShiwen9999" in,
 /// "xiaocheng0".."xiaocheng999" probed; `count()` = 9999.
 pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
@@ -176,18 +219,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let doc_says = "Redisson tryInit(10000; 0.001); 1 of the 1000 probes xiaocheng0..999 passes; 10 hash functions; count() = 9999";
     let mut out = Vec::new();
 
-    let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
-        k,
-    };
-    let mut h4 = NaiveFilter::new(h4s);
-    fill(&mut h4, mk, n);
-    let h = Rate::new(m, k, n, env.probes, hits(&mut h4, pk, 0..env.probes))
-        .with_doc(1_000, hits(&mut h4, pk, 0..1_000))
-        .with_ones(h4.count_ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            h4s.positions_str(q, out)
-        });
+    let (h4, h) = h4_table(env, (m, k, n), mk, pk, Some(1_000))?;
     let h4_count = theory::classic::estimate_count(m as f64, f64::from(k), h4.count_ones() as f64);
     out.push(
         Claim::new("E3", "(a) document 000's helper hashing (H4) at Redisson's m and k")
@@ -208,14 +240,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .rate(h),
     );
 
-    let mut f = ours(m, k, seed_of(env.ctx, "e3"))?;
-    fill(&mut f, mk, n);
-    let o = Rate::new(m, k, n, env.probes, hits(&mut f, pk, 0..env.probes))
-        .with_doc(1_000, hits(&mut f, pk, 0..1_000))
-        .with_ones(f.count_ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            our_positions(&f, q.as_str(), out)
-        });
+    let (f, o) = our_table(env, (m, k, n), seed_of(env.ctx, "e3"), mk, pk, Some(1_000))?;
     let (member, other) = (f.contains("YuShiwen9999"), f.contains("YuShiwen11111"));
     out.push(
         Claim::new("E3", "(b) bloomlab BloomFilter with the same m and k")
