@@ -104,9 +104,8 @@ struct Common {
 fn main() -> ExitCode {
     // The derived commands, and one subcommand per experiment from the registry.
     let cli = exp::ALL.iter().fold(Cli::command(), |cli, e| {
-        cli.subcommand(Common::augment_args(
-            clap::Command::new(e.name).about(e.about),
-        ))
+        // The about after the arguments: `augment_args` sets `Common`'s own.
+        cli.subcommand(Common::augment_args(clap::Command::new(e.name)).about(e.about))
     });
     let matches = cli.get_matches();
     if let Some((name, args)) = matches.subcommand()

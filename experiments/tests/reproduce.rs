@@ -176,3 +176,19 @@ fn an_unwritable_output_folder_fails_before_any_experiment_runs() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Each experiment's subcommand says what the experiment does, in `--help`
+/// and in its own help: its registry entry's text, not the shared options'.
+#[test]
+fn every_experiment_subcommand_says_what_it_runs() {
+    let help = common::succeeded(&common::bloomlab(["--help"]), "bloomlab --help");
+    assert!(!help.contains("Options every experiment takes"), "{help}");
+    for (name, about) in [
+        ("fpr", "False-positive rate of every variant against theory"),
+        ("guard", "a filter in front of SQLite"),
+    ] {
+        assert!(help.contains(about), "{name}: {help}");
+        let own = common::succeeded(&common::bloomlab([name, "--help"]), name);
+        assert!(own.contains(about) && own.contains("--scale"), "{own}");
+    }
+}

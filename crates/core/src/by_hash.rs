@@ -286,8 +286,8 @@ where
 ///   [`DefaultHasher`](crate::DefaultHasher), from the inherent `to_bytes`
 ///   and `from_bytes`;
 /// - `Serde`: `serde`'s `Serialize` and `Deserialize` for the type with the
-///   default hasher, through [`serde_envelope`](crate::serde_envelope)
-///   (needs this crate's feature `serde`).
+///   default hasher, through the bytes of the envelope (needs this
+///   crate's feature `serde`).
 #[macro_export]
 macro_rules! impl_filter {
     ($($name:ident),+ for $filter:ident<T, S> $(where $($bound:tt)+)?) => {

@@ -23,8 +23,7 @@ use super::numbers::{bytes, grouped, sci};
 use super::workload::Workload;
 
 /// Bits in one block of a `BlockedBloomFilter`: one 64-byte cache line.
-/// (bloomlab-classic's `BLOCK_BITS`, which it does not export.)
-pub const BLOCK_BITS: u32 = 512;
+pub use bloomlab::classic::BLOCK_BITS;
 
 /// Counter widths `choose` considers (bloomlab-counting also offers 16).
 pub const COUNTER_WIDTHS: [u32; 2] = [4, 8];

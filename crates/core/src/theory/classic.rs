@@ -91,6 +91,95 @@ pub fn estimate_count(m: f64, k: f64, set: f64) -> f64 {
     -(m / k) * (-set / m).ln_1p()
 }
 
+/// The fraction of its `m` bits a filter with `k` hashes is expected to
+/// have set after `n` distinct items: `1 − e^{−kn/m}`.
+///
+/// ```
+/// use bloomlab_core::theory::classic::expected_fill;
+/// // At the optimal k = (m/n) ln 2, half the bits are set.
+/// assert!((expected_fill(1_440.0, 100.0, 10.0) - 0.5).abs() < 0.001);
+/// ```
+pub fn expected_fill(m: f64, n: f64, k: f64) -> f64 {
+    1.0 - (-k * n / m).exp()
+}
+
+/// Mean and standard deviation of the number of set bits when `balls`
+/// positions fall uniformly and independently into `m` bits (the classical
+/// occupancy problem: Johnson and Kotz, *Urn Models and Their Application*,
+/// 1977, ch. 6): with `a = (1 − 1/m)^balls` and `b = (1 − 2/m)^balls`, mean
+/// `m(1 − a)` and variance `m(m−1)b + ma − m²a²`.
+///
+/// ```
+/// use bloomlab_core::theory::classic::occupancy;
+/// // One ball: exactly one bit set, no spread.
+/// let (mean, sd) = occupancy(64.0, 1.0);
+/// assert!((mean - 1.0).abs() < 1e-12 && sd < 1e-6);
+/// // k·n = m ln 2 balls set half the bits, with a spread of about √m/2 or less.
+/// let (mean, sd) = occupancy(1e6, 1e6 * std::f64::consts::LN_2);
+/// assert!((mean / 1e6 - 0.5).abs() < 1e-6 && sd > 100.0 && sd < 500.0);
+/// ```
+pub fn occupancy(m: f64, balls: f64) -> (f64, f64) {
+    let a = (balls * (-1.0 / m).ln_1p()).exp();
+    let b = (balls * (-2.0 / m).ln_1p()).exp();
+    let var = m * (m - 1.0) * b + m * a - m * m * a * a;
+    (m * (1.0 - a), var.max(0.0).sqrt())
+}
+
+/// The standard deviation of [`estimate_count`] after `n` distinct items
+/// in `m` bits with `k` hashes: the [`occupancy`] spread of the bits set,
+/// carried through the estimator by the delta method
+/// (`dn̂/dX = 1 / (k(1 − X/m))`, with `1 − X/m` at its mean).
+///
+/// ```
+/// use bloomlab_core::theory::classic::estimate_count_sd;
+/// // 10,000 items at 1% (m = 95,851, k = 7): the estimate is good to about ±1%.
+/// let sd = estimate_count_sd(95_851.0, 10_000.0, 7.0);
+/// assert!(sd > 10.0 && sd < 100.0, "{sd}");
+/// ```
+pub fn estimate_count_sd(m: f64, n: f64, k: f64) -> f64 {
+    let (mean, sd) = occupancy(m, k * n);
+    sd / (k * (1.0 - mean / m))
+}
+
+/// How much one filter's false-positive rate differs from the next one's
+/// built alike under another hash key: the standard deviation, over
+/// filters, of the rate of a table of `m` bits into which `balls = k·n`
+/// positions fell.
+///
+/// A filter passes a probe with probability `fill^k` for its own fill, and
+/// the fill varies by the [`occupancy`] spread; to first order the rate
+/// varies by `k·fill^(k−1)·sd(set)/m`. A binomial interval on probes of one
+/// filter covers the probes; this covers the filter.
+///
+/// ```
+/// use bloomlab_core::theory::classic::{fpr, rate_sd};
+/// // 1M bits, 100,000 items, k = 7: about 0.8% rate, spread under 1% of it.
+/// let (m, n, k) = (1e6, 1e5, 7.0);
+/// let sd = rate_sd(m, k * n, k);
+/// assert!(sd > 0.0 && sd < 0.01 * fpr(m, n, k), "{sd}");
+/// ```
+pub fn rate_sd(m: f64, balls: f64, k: f64) -> f64 {
+    let fill = -((balls * (-1.0 / m).ln_1p()).exp_m1());
+    k * fill.powf(k - 1.0) * occupancy(m, balls).1 / m
+}
+
+/// [`rate_sd`] for a partitioned table: `k` slices of `m` bits, one
+/// position in each per item, `n` items. Its slices vary independently, so
+/// the rate varies by `rate·√k·sd(set)/(m·fill)`.
+///
+/// ```
+/// use bloomlab_core::theory::classic::partitioned_rate_sd;
+/// assert_eq!(partitioned_rate_sd(1_000.0, 0.0, 7.0), 0.0);
+/// assert!(partitioned_rate_sd(143_000.0, 100_000.0, 7.0) > 0.0);
+/// ```
+pub fn partitioned_rate_sd(m: f64, n: f64, k: f64) -> f64 {
+    let fill = -((n * (-1.0 / m).ln_1p()).exp_m1());
+    if fill <= 0.0 {
+        return 0.0;
+    }
+    fill.powf(k) * k.sqrt() * occupancy(m, n).1 / (m * fill)
+}
+
 /// Table size and hash count for `n` items at rate `p` that keeps the promise:
 /// the fewest whole 64-bit words `m` for which some `k` gives
 /// [`fpr`]`(m, n, k) ≤ p`, with that best `k`.

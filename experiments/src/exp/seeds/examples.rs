@@ -264,7 +264,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     );
 
     let est = f.estimate_count();
-    let sd = count_estimate_sd(m as f64, n as f64, f64::from(k));
+    let sd = theory::classic::estimate_count_sd(m as f64, n as f64, f64::from(k));
     let z = (est - n as f64) / sd;
     let doc_z = (9_999.0 - n as f64) / sd;
     out.push(

@@ -126,7 +126,7 @@ pub(super) struct FixedTable {
 }
 
 pub(super) fn fill_theory(m: u64, n: u64, k: u32) -> f64 {
-    1.0 - (-(f64::from(k)) * n as f64 / m as f64).exp()
+    theory::classic::expected_fill(m as f64, n as f64, f64::from(k))
 }
 
 /// H1 with `FIXED_TABLE_ITEMS` members of `mk`, probed with `pk`.

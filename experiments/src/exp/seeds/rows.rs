@@ -156,7 +156,8 @@ impl Rate {
     /// How far this table's bits set are from the average table's, in
     /// standard deviations of the occupancy distribution.
     pub(super) fn fill_z(&self) -> Option<f64> {
-        let (mean, sd) = occupancy(self.m as f64, f64::from(self.k) * self.n as f64);
+        let (mean, sd) =
+            theory::classic::occupancy(self.m as f64, f64::from(self.k) * self.n as f64);
         self.ones.map(|x| (x as f64 - mean) / sd)
     }
 
@@ -306,18 +307,6 @@ pub(super) fn normal_quantile(p: f64) -> f64 {
     Normal::standard().inverse_cdf(p)
 }
 
-/// Mean and standard deviation of the number of set bits when `balls`
-/// positions fall uniformly and independently into `m` bits (the classical
-/// occupancy problem: Johnson and Kotz, *Urn Models and Their Application*,
-/// 1977, ch. 6): with `a = (1 − 1/m)^balls` and `b = (1 − 2/m)^balls`,
-/// mean `m(1 − a)` and variance `m(m−1)b + ma − m²a²`.
-pub(super) fn occupancy(m: f64, balls: f64) -> (f64, f64) {
-    let a = (balls * (-1.0 / m).ln_1p()).exp();
-    let b = (balls * (-2.0 / m).ln_1p()).exp();
-    let var = m * (m - 1.0) * b + m * a - m * m * a * a;
-    (m * (1.0 - a), var.max(0.0).sqrt())
-}
-
 /// One row of the table: a claim and what became of it.
 #[derive(Debug, Clone)]
 pub(super) struct Claim {
@@ -424,7 +413,7 @@ mod tests {
         // bits set than the average table has a rate 6% higher, which a
         // million probes tell from theory; its own rate explains the count.
         let (m, k, n, probes) = (14_400u64, 7u32, 1_500u64, 1_000_000u64);
-        let (mean, sd) = occupancy(m as f64, f64::from(k) * n as f64);
+        let (mean, sd) = theory::classic::occupancy(m as f64, f64::from(k) * n as f64);
         let at = |ones: f64| (ones / m as f64).powi(k as i32);
         let ones = mean + 2.0 * sd;
         let fp = (at(ones) * probes as f64).round() as u64;

@@ -90,15 +90,6 @@ pub(super) fn java_sizing(n: u64, p: f64) -> (u64, u32) {
     )
 }
 
-/// The standard deviation of the count estimate `−(m/k) ln(1 − X/m)` after
-/// `n` distinct items: the [`occupancy`] spread of `X`, carried through the
-/// estimator by the delta method (`dn̂/dX = 1 / (k(1 − X/m))`, with
-/// `1 − X/m` at its mean).
-pub(super) fn count_estimate_sd(m: f64, n: f64, k: f64) -> f64 {
-    let (mean, sd) = occupancy(m, k * n);
-    sd / (k * (1.0 - mean / m))
-}
-
 /// T2 on a filter at capacity; T3 on the same filter.
 pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
@@ -131,7 +122,7 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .rate(r);
 
     let est = f.estimate_count();
-    let sd = count_estimate_sd(m as f64, n as f64, f64::from(k));
+    let sd = theory::classic::estimate_count_sd(m as f64, n as f64, f64::from(k));
     let z = (est - n as f64) / sd;
     let t3 = Claim::new("T3", format!("the same filter after n={n} inserts"))
         .doc("n is about -(m/k) ln(1 - X/m) for X bits set (000's BITCOUNT count())")
@@ -181,7 +172,7 @@ mod tests {
         let l: f64 = k * n / m;
         let q = (-l).exp();
         let approx = (m * q * (1.0 - (1.0 + l) * q)).sqrt() / (k * q);
-        let sd = count_estimate_sd(m, n, k);
+        let sd = theory::classic::estimate_count_sd(m, n, k);
         assert!((sd - approx).abs() / approx < 1e-3, "{sd} vs {approx}");
         assert!((20.0..23.0).contains(&sd), "{sd}");
     }

@@ -170,7 +170,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .count() as u64;
         let (blocks, k) = (blocked.num_blocks(), blocked.num_hashes());
         let mut r = Rate::new(blocked.num_bits(), k, n, env.probes, fp);
-        r.theory = theory::blocked::fpr_exact(512, blocks, n, k);
+        r.theory = theory::blocked::fpr_exact(bloomlab::classic::BLOCK_BITS, blocks, n, k);
         let (bb, pb) = (
             blocked.memory_bytes() as f64 * 8.0 / n as f64,
             plain.memory_bytes() as f64 * 8.0 / n as f64,
