@@ -277,7 +277,7 @@ fn body(table: &Table, n_probes: usize) -> String {
         "\nWith 95% intervals about one row in twenty misses by chance alone; a systematic miss \
          (every row of one target on one side of theory) would mean a formula or the hashing \
          is wrong. Rows with no false positive at all have an interval reaching down to 0.\n\n\
-         Two things widen the misses beyond one in twenty. First, the rows of one variant and \
+         Three things widen the misses beyond one in twenty. First, the rows of one variant and \
          target are one filter filled further and further: the probes are fresh at every load, \
          but the table is the same, and a table whose fill happens to sit above or below its \
          average carries that deviation through all its rows (for a classic filter of 100,000 \
