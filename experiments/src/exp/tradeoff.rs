@@ -133,7 +133,8 @@ fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
 /// (a growing filter: the layers theory says it holds after growing from n/10).
 fn memory_for(v: &Variant<u64>, n: usize, p: f64) -> Result<usize, Error> {
     let err = format!("{} memory for {n} at {p}", v.id);
-    let bytes = match (v.plan)(n as u64, p).map_err(Error::filter(&err))?.shape {
+    let plan = (v.plan)(n as u64, p).map_err(Error::filter(&err))?;
+    let bytes = match plan.shape {
         Shape::Layers {
             growth, tightening, ..
         } => {
@@ -147,11 +148,7 @@ fn memory_for(v: &Variant<u64>, n: usize, p: f64) -> Result<usize, Error> {
             .map_err(Error::filter(&err))?;
             u128::from(bits.div_ceil(8))
         }
-        _ => {
-            (v.plan)(n as u64, p)
-                .map_err(Error::filter(&err))?
-                .memory_bytes
-        }
+        _ => plan.memory_bytes,
     };
     usize::try_from(bytes).map_err(Error::filter(&err))
 }
