@@ -23,6 +23,7 @@ mod plot;
 mod progress;
 mod report;
 mod scale;
+mod summary;
 mod table;
 
 use std::path::{Path, PathBuf};
@@ -171,10 +172,12 @@ fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
 }
 
 /// Runs `experiments`, writes the files each returns, and writes their
-/// report: `REPORT.md` for `reproduce`, `<name>.md` for a `single`
-/// experiment's own subcommand. A partial `reproduce` keeps the sections of
-/// an existing `REPORT.md` it does not rewrite. Nothing runs until the
-/// folder is known to be writable and any earlier report to be readable.
+/// report and appendix: `REPORT.md` (opening with a summary drawn from the
+/// CSV files in the folder) and `APPENDIX.md` for `reproduce`, `<name>.md`
+/// and `<name>-appendix.md` for an experiment's own subcommand. A partial
+/// `reproduce` keeps the sections of an existing report and appendix it does
+/// not rewrite. Nothing runs until the folder is known to be writable and
+/// any earlier report to be readable.
 fn run(
     common: &Common,
     experiments: &[&exp::Experiment],
@@ -184,21 +187,32 @@ fn run(
     let started = Instant::now();
     let names: Vec<&str> = experiments.iter().map(|e| e.name).collect();
     let partial = !single && experiments.len() != exp::ALL.len();
-    let (command, file) = match single {
-        true => (names.join(","), format!("{}.md", names.join(","))),
-        false if !partial => ("reproduce".to_owned(), "REPORT.md".to_owned()),
+    let (command, file, appendix_file) = match single {
+        true => (
+            names.join(","),
+            format!("{}.md", names.join(",")),
+            format!("{}-appendix.md", names.join(",")),
+        ),
+        false if !partial => (
+            "reproduce".to_owned(),
+            "REPORT.md".into(),
+            "APPENDIX.md".into(),
+        ),
         false => (
             format!("reproduce --only {}", names.join(",")),
-            "REPORT.md".to_owned(),
+            "REPORT.md".into(),
+            "APPENDIX.md".into(),
         ),
     };
     let path = common.out.join(file);
-    let earlier = if partial {
-        earlier_report(&path)?
+    let appendix_path = common.out.join(appendix_file);
+    let (earlier, earlier_appendix) = if partial {
+        (earlier_report(&path)?, earlier_report(&appendix_path)?)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let mut report = Report::new(&command, common.scale, common.seed);
+    let mut appendix = Report::appendix(&command, common.scale, common.seed);
     let ctx = exp::Ctx {
         scale: common.scale,
         seed: common.seed,
@@ -212,10 +226,15 @@ fn run(
         for (name, svg) in &output.charts {
             files::write_atomic(&common.out.join(name), svg)?;
         }
+        let extra = report::Section {
+            title: output.section.title.clone(),
+            body: output.appendix,
+        };
         report.push(e.name, output.section, t.elapsed());
+        appendix.push(e.name, extra, t.elapsed());
     }
+    let order: Vec<&str> = exp::ALL.iter().map(|e| e.name).collect();
     if !earlier.is_empty() {
-        let order: Vec<&str> = exp::ALL.iter().map(|e| e.name).collect();
         let kept = report.keep_earlier(earlier, &order);
         if !kept.is_empty() {
             eprintln!(
@@ -233,7 +252,16 @@ fn run(
             );
         }
     }
-    files::write_atomic(&path, report.render(started.elapsed()))?;
+    if !earlier_appendix.is_empty() {
+        appendix.keep_earlier(earlier_appendix, &order);
+    }
+    let summary = if single {
+        String::new()
+    } else {
+        summary::compose(&common.out, &report.sections())
+    };
+    files::write_atomic(&path, report.render(started.elapsed(), &summary))?;
+    files::write_atomic(&appendix_path, appendix.render(started.elapsed(), ""))?;
     eprintln!(
         "bloomlab: wrote {} in {:.1} s",
         common.out.display(),

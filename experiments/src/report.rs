@@ -1,6 +1,8 @@
-//! REPORT.md: one section per experiment, under a header that says how the
-//! run was made; and the merge that lets a partial run (`reproduce --only`)
-//! replace its own sections of an earlier report and keep all the others.
+//! REPORT.md and APPENDIX.md: one section per experiment, under a header
+//! that says how the run was made (the report opening with its summary, the
+//! appendix closing with the run times); and the merge that lets a partial
+//! run (`reproduce --only`) replace its own sections of an earlier report
+//! and keep all the others. Prose is wrapped ([`wrap`]).
 //!
 //! Each section is preceded by an HTML comment, invisible when the Markdown
 //! is rendered, that names its experiment and the run that wrote it:
@@ -20,6 +22,16 @@ use crate::scale::Scale;
 
 /// The first line of every report.
 const TITLE: &str = "# bloomlab results";
+
+/// The first line of every appendix.
+const APPENDIX_TITLE: &str = "# bloomlab results: appendix";
+
+/// Where the appendix's table of run times starts: after the last section,
+/// and not part of it.
+const RUN_TIMES: &str = "<!-- bloomlab run times -->";
+
+/// The width prose is wrapped to.
+const WIDTH: usize = 100;
 
 /// How a section's marker starts.
 const MARKER: &str = "<!-- bloomlab section: ";
@@ -62,6 +74,8 @@ impl Entry {
 /// The report being assembled.
 #[derive(Debug)]
 pub struct Report {
+    /// Its first line: [`TITLE`], or [`APPENDIX_TITLE`].
+    title: &'static str,
     /// The command of this run, after `bloomlab`, with its scale and seed.
     run: String,
     /// The sections, in report order: this run's and any kept from an earlier report.
@@ -72,8 +86,31 @@ impl Report {
     /// An empty report for `bloomlab <command>` at `scale` with `seed`.
     pub fn new(command: &str, scale: Scale, seed: u64) -> Self {
         Self {
+            title: TITLE,
             run: format!("{command} --scale {scale} --seed {seed}"),
             entries: Vec::new(),
+        }
+    }
+
+    /// Every section's experiment name (or `""`) and heading, in order.
+    pub fn sections(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .map(|e| {
+                (
+                    e.experiment.clone().unwrap_or_default(),
+                    e.section.title.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// An empty appendix for `bloomlab <command>` at `scale` with `seed`: the
+    /// same sections, with the long tables, then the run times.
+    pub fn appendix(command: &str, scale: Scale, seed: u64) -> Self {
+        Self {
+            title: APPENDIX_TITLE,
+            ..Self::new(command, scale, seed)
         }
     }
 
@@ -121,54 +158,38 @@ impl Report {
         kept
     }
 
-    /// The whole report as Markdown; `total` is this run's time.
-    pub fn render(&self, total: Duration) -> String {
+    /// The whole report as Markdown: the title, the run that wrote it,
+    /// `preface` (the summary, or nothing; never read back), the sections,
+    /// and — in the appendix — the run times, `total` being this run's.
+    /// Prose is wrapped to [`WIDTH`] columns. An appendix leaves out the
+    /// sections with nothing in them.
+    pub fn render(&self, total: Duration, preface: &str) -> String {
         let one_run = self.entries.iter().all(|e| e.run == self.run);
-        let mut out = String::new();
-        let _ = writeln!(out, "{TITLE}\n");
-        if one_run {
-            let _ = writeln!(
-                out,
-                "Written by `bloomlab {}`. Every number below is measured in that run, next to \
-                 what theory predicts for the same parameters. Run times vary from machine to \
-                 machine; everything else is reproduced exactly by the same command.\n",
+        let mut out = format!("{}\n\n", self.title);
+        let origin = if one_run {
+            format!(
+                "Written by `bloomlab {}`: every number is measured in that run, beside what \
+                 theory predicts for the same parameters, and the same command reproduces it \
+                 exactly (apart from timings).",
                 self.run
-            );
-            let _ = writeln!(out, "| experiment | run time |\n|---|---|");
+            )
         } else {
-            let _ = writeln!(
-                out,
-                "Assembled from more than one run: `bloomlab {}` wrote the sections it ran, and \
-                 the others are kept from an earlier report. Each section names the command that \
-                 wrote it; every number in it is measured in that run, next to what theory \
-                 predicts for the same parameters, and is reproduced exactly by the same command \
-                 (apart from run times). Sections written at another scale or seed do not compare \
-                 number for number.\n",
+            format!(
+                "Assembled from more than one run: `bloomlab {}` wrote its sections and the \
+                 others are kept from an earlier report, each marked with the command that \
+                 wrote it. Sections written at another scale or seed do not compare number \
+                 for number.",
                 self.run
-            );
-            let _ = writeln!(out, "| experiment | written by | run time |\n|---|---|---|");
+            )
+        };
+        let _ = writeln!(out, "{}\n", wrap(&origin, WIDTH));
+        if !preface.is_empty() {
+            let _ = writeln!(out, "{}\n", wrap(preface.trim_end(), WIDTH));
         }
         for e in &self.entries {
-            let took = e
-                .seconds
-                .map_or_else(|| "–".to_owned(), |s| format!("{s:.1} s"));
-            if one_run {
-                let _ = writeln!(out, "| {} | {took} |", e.section.title);
-            } else {
-                let _ = writeln!(out, "| {} | `{}` | {took} |", e.section.title, e.run);
+            if self.title == APPENDIX_TITLE && e.section.body.trim().is_empty() {
+                continue;
             }
-        }
-        if one_run {
-            let _ = writeln!(out, "| total | {:.1} s |\n", total.as_secs_f64());
-        } else {
-            let _ = writeln!(
-                out,
-                "| total of this run | `{}` | {:.1} s |\n",
-                self.run,
-                total.as_secs_f64()
-            );
-        }
-        for e in &self.entries {
             let mut marker = MARKER.to_owned();
             if let Some(name) = &e.experiment {
                 let _ = write!(marker, "{name}; ");
@@ -181,23 +202,146 @@ impl Report {
             if !one_run {
                 let _ = writeln!(out, "*Written by `bloomlab {}`.*\n", e.run);
             }
-            let _ = writeln!(out, "{}", e.section.body.trim_end());
-            out.push('\n');
+            let _ = writeln!(out, "{}\n", wrap(e.section.body.trim_end(), WIDTH));
+        }
+        if self.title == APPENDIX_TITLE {
+            let _ = writeln!(out, "{RUN_TIMES}\n## Run times\n");
+            let _ = writeln!(out, "| section | written by | run time |\n|---|---|---|");
+            for e in &self.entries {
+                let took = e
+                    .seconds
+                    .map_or_else(|| "–".to_owned(), |s| format!("{s:.1} s"));
+                let _ = writeln!(out, "| {} | `{}` | {took} |", e.section.title, e.run);
+            }
+            let _ = writeln!(
+                out,
+                "| this run, in all | `{}` | {:.1} s |",
+                self.run,
+                total.as_secs_f64()
+            );
         }
         out
     }
 }
 
-/// Reads the sections of a report this runner wrote.
+/// `text` with every line of prose longer than `width` broken at spaces;
+/// tables, headings, images, HTML comments and code blocks are left as they
+/// are, and a list item's continuation lines are indented under its text.
+/// A break never puts at the start of a line a word Markdown would read as
+/// the start of a block (`- x`, `# x`, `1. x`, `| x`, `> x`). Lines no longer
+/// than `width` are untouched, so wrapping twice changes nothing.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let verbatim = fenced
+            || line.chars().count() <= width
+            || ["|", "#", "![", "<"]
+                .iter()
+                .any(|p| line.trim_start().starts_with(p));
+        if verbatim {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = " ".repeat(list_indent(line));
+        let mut rest = line;
+        let mut first = true;
+        loop {
+            let room = if first {
+                width
+            } else {
+                width - indent.len().min(width / 2)
+            };
+            let cut = break_at(rest, room);
+            if !first {
+                out.push_str(&indent);
+            }
+            match cut {
+                Some(i) => {
+                    out.push_str(rest[..i].trim_end());
+                    out.push('\n');
+                    rest = rest[i..].trim_start();
+                    first = false;
+                }
+                None => {
+                    out.push_str(rest);
+                    out.push('\n');
+                    break;
+                }
+            }
+        }
+    }
+    if !text.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Columns a list item's text starts at (`- `, `* `, `12. `), or 0.
+fn list_indent(line: &str) -> usize {
+    let lead = line.len() - line.trim_start().len();
+    let body = &line[lead..];
+    if body.starts_with("- ") || body.starts_with("* ") {
+        return lead + 2;
+    }
+    let digits = body.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && body[digits..].starts_with(". ") {
+        return lead + digits + 2;
+    }
+    0
+}
+
+/// Where to break `line` so that its first part is at most `room`
+/// characters (or, for a longer word, as short as it can be): the byte
+/// index of the first character after the space; `None` if it fits.
+fn break_at(line: &str, room: usize) -> Option<usize> {
+    if line.chars().count() <= room {
+        return None;
+    }
+    let starts_block = |word: &str| {
+        let digits = word.chars().take_while(char::is_ascii_digit).count();
+        ["-", "+", "*", "#", ">", "|", "="]
+            .iter()
+            .any(|p| word.starts_with(p))
+            || (digits > 0 && (word[digits..].starts_with('.') || word[digits..].starts_with(')')))
+    };
+    let spaces = line
+        .char_indices()
+        .filter(|&(i, c)| c == ' ' && i > 0 && !line[..i].trim().is_empty())
+        .map(|(i, _)| i + 1)
+        .filter(|&i| i < line.len() && !starts_block(&line[i..]));
+    let mut best = None;
+    for i in spaces {
+        if line[..i].trim_end().chars().count() <= room || best.is_none() {
+            best = Some(i);
+        } else {
+            break;
+        }
+    }
+    best
+}
+
+/// The sections of a report or an appendix `text`, with the run that wrote
+/// each: by their markers, or, in a report written before markers, by their
+/// `## ` headings. The summary before the first section and the run times
+/// after the last are left out: a run writes them anew.
 ///
 /// # Errors
 ///
-/// A message if `text` is not a bloomlab report (its first line is not
-/// `# bloomlab results`), or a section's marker cannot be read.
+/// A message if `text` is not a bloomlab report or appendix, or a marker
+/// cannot be read.
 pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
-    if text.lines().next().map(str::trim_end) != Some(TITLE) {
+    let first = text.lines().next().map(str::trim_end);
+    if first != Some(TITLE) && first != Some(APPENDIX_TITLE) {
         return Err(format!("it does not start with '{TITLE}'"));
     }
+    let text = text
+        .split_once(&format!("\n{RUN_TIMES}"))
+        .map_or(text, |(s, _)| s);
     if text.lines().any(|l| l.starts_with(MARKER)) {
         parse_marked(text)
     } else {
@@ -313,14 +457,14 @@ mod tests {
         );
         r.push("fpr", section("FPR", "f body"), Duration::from_secs(2));
         r.push("space", section("Space", "s body"), Duration::from_secs(3));
-        r.render(Duration::from_secs(6))
+        r.render(Duration::from_secs(6), "## Summary\n\nshort")
     }
 
     #[test]
     fn a_report_reads_back_as_written() {
         let text = full_report();
         assert!(text.starts_with(
-            "# bloomlab results\n\nWritten by `bloomlab reproduce --scale default --seed 2024`."
+            "# bloomlab results\n\nWritten by `bloomlab reproduce --scale default --seed 2024`:"
         ));
         let entries = parse(&text).unwrap();
         assert_eq!(entries.len(), 3);
@@ -331,7 +475,71 @@ mod tests {
             entries[0].section,
             section("Trade-off", "t body\n\n### sub\n\nmore")
         );
+        // The summary before the sections is not read back as part of one;
+        // the run times are the appendix's.
         assert_eq!(entries[2].section, section("Space", "s body"));
+        assert!(text.contains("## Summary\n\nshort\n"));
+        assert!(text.find("## Summary") < text.find("## Trade-off"));
+        assert!(!text.contains("Run times"));
+    }
+
+    #[test]
+    fn an_appendix_leaves_out_empty_sections_and_reads_back() {
+        let mut r = Report::appendix("reproduce", Scale::Quick, 1);
+        r.push(
+            "tradeoff",
+            section("Trade-off", "| a |\n|---|\n| 1 |"),
+            Duration::ZERO,
+        );
+        r.push("fpr", section("FPR", ""), Duration::from_secs(2));
+        let text = r.render(Duration::from_secs(3), "");
+        assert!(text.starts_with("# bloomlab results: appendix\n"));
+        assert!(!text.contains("## FPR"), "{text}");
+        // Every experiment's run time, after the sections and not read back
+        // as part of the last.
+        assert!(
+            text.contains("| FPR | `reproduce --scale quick --seed 1` | 2.0 s |"),
+            "{text}"
+        );
+        assert!(text.contains("| this run, in all | `reproduce --scale quick --seed 1` | 3.0 s |"));
+        let back = parse(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].section, section("Trade-off", "| a |\n|---|\n| 1 |"));
+    }
+
+    #[test]
+    fn prose_is_wrapped_and_nothing_else() {
+        let long = "word ".repeat(30).trim_end().to_owned();
+        let table = format!("| {long} |");
+        let text = format!("{long}\n\n- {long}\n\n{table}\n```\n{long}\n```");
+        let wrapped = wrap(&text, 40);
+        for line in wrapped.lines() {
+            assert!(line.len() <= 40 || line == table || line == long, "{line}");
+        }
+        assert!(
+            wrapped.contains("\n  word"),
+            "list items continue indented: {wrapped}"
+        );
+        assert!(wrapped.contains(&table) && wrapped.contains(&format!("```\n{long}\n```")));
+        assert_eq!(
+            wrap(&wrapped, 40),
+            wrapped,
+            "wrapping twice changes nothing"
+        );
+        // Words are kept whole and in order.
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(&text));
+        // A break never starts a line with a list marker or a heading.
+        let risky = format!(
+            "{} - not a list # nor a heading 1. nor this",
+            "x ".repeat(17)
+        );
+        for line in wrap(&risky, 36).lines().skip(1) {
+            assert!(
+                !["-", "#", "1."].iter().any(|m| line.starts_with(m)),
+                "{line}"
+            );
+        }
     }
 
     #[test]
@@ -340,12 +548,8 @@ mod tests {
         r.push("fpr", section("FPR", "new f body"), Duration::from_secs(1));
         let kept = r.keep_earlier(parse(&full_report()).unwrap(), &ORDER);
         assert_eq!(kept, ["Trade-off", "Space"]);
-        let text = r.render(Duration::from_secs(1));
+        let text = r.render(Duration::from_secs(1), "");
         assert!(text.contains("Assembled from more than one run"), "{text}");
-        assert!(
-            text.contains("| FPR | `reproduce --only fpr --scale quick --seed 7` | 1.0 s |"),
-            "{text}"
-        );
         assert!(
             text.contains(
                 "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body"

@@ -77,7 +77,40 @@ fn same_seed_same_csv_other_seed_other_csv() {
     }
     // A different seed draws other keys: the counts must change somewhere.
     assert_ne!(fa, fc, "seed 8 gave the same CSV as seed 7");
+    report_reads_in_minutes(&a);
     for dir in [a, b, c] {
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+/// The report a run writes: a summary naming every claim of the source
+/// documents with E5 shown wrong, then sections short enough to read, the
+/// per-row tables in the appendix.
+fn report_reads_in_minutes(dir: &Path) {
+    let report = std::fs::read_to_string(dir.join("REPORT.md")).expect("REPORT.md written");
+    let appendix = std::fs::read_to_string(dir.join("APPENDIX.md")).expect("APPENDIX.md written");
+    let words = report.split_whitespace().count();
+    assert!(words < 4_000, "REPORT.md has {words} words");
+    let summary = report
+        .split_once("## Summary")
+        .and_then(|(_, rest)| rest.split_once("<!-- bloomlab section"))
+        .map(|(s, _)| s)
+        .expect("a summary before the first section");
+    let ids = ["T", "E", "H", "V"]
+        .iter()
+        .zip([4, 6, 4, 6])
+        .flat_map(|(g, n)| (1..=n).map(move |i| format!("{g}{i}")));
+    for id in ids {
+        assert!(summary.contains(&id), "{id} missing from the summary");
+    }
+    assert!(summary.contains("**E5: wrong**"), "{summary}");
+    assert!(
+        summary.lines().count() < 60,
+        "the summary runs past a screen"
+    );
+    assert!(appendix.contains("## Run times"));
+    assert!(
+        appendix.split_whitespace().count() > words,
+        "the appendix holds the long tables"
+    );
 }

@@ -212,6 +212,9 @@ pub trait AnyFilter<T: ?Sized>: Membership<T> {
     fn to_bytes(&self) -> Vec<u8>;
     /// What the table holds now, read from the table itself.
     fn state(&self) -> State;
+    /// Cache lines a look-up reads, at most
+    /// ([`HashMembership::lookup_lines`](bloomlab_core::by_hash::HashMembership::lookup_lines)).
+    fn lookup_lines(&self) -> usize;
 }
 
 /// A parameter's value: a count or a rate.
@@ -304,6 +307,8 @@ pub struct Variant<T: ?Sized + 'static> {
     pub tag: u16,
     /// What it can do.
     pub can: Capabilities,
+    /// What a user must know before choosing it, in a few words.
+    pub caveat: &'static str,
     /// How the constructor sizes a table for `(items, fpr)`: `items` is the
     /// capacity asked for (for a growing filter, its first layer's).
     pub plan: fn(u64, f64) -> Result<Plan, ParamError>,
@@ -356,6 +361,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-classic",
             tag: bloomlab_classic::CLASSIC_TAG.id(),
+            caveat: "no delete; a look-up reads k cache lines",
             can: Capabilities {
                 merge: true,
                 ..none
@@ -370,6 +376,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-classic",
             tag: bloomlab_classic::BLOCKED_TAG.id(),
+            caveat: "no delete; more bits than classic for the same rate; the gap widens as the rate falls",
             can: Capabilities {
                 merge: true,
                 ..none
@@ -389,6 +396,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-classic",
             tag: bloomlab_classic::ATOMIC_TAG.id(),
+            caveat: "no delete; no merge; a look-up reads k cache lines",
             can: Capabilities {
                 concurrent_insert: true,
                 ..none
@@ -408,6 +416,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-counting",
             tag: bloomlab_counting::TAG.id(),
+            caveat: "4× the bits of classic; a remove of an item never inserted can evict members; counters can saturate",
             can: Capabilities {
                 delete: true,
                 merge: true,
@@ -428,6 +437,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-scalable",
             tag: bloomlab_scalable::TAG.id(),
+            caveat: "no delete; the rate tightens layer by layer and its bits per item exceed a classic filter sized for the final count",
             can: Capabilities { grow: true, ..none },
             plan: plan_layers,
             build: |n, p, seed| {
@@ -444,6 +454,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "plain",
             crate_name: "bloomlab-cuckoo",
             tag: bloomlab_cuckoo::TAG.id(),
+            caveat: "an insert can fail (Full) near the design load; a remove of an item never inserted can evict a member; at most 2b copies of one item",
             can: cuckoo,
             plan: |n, p| plan_buckets(n, p, false),
             build: |n, p, seed| boxed("cuckoo", CuckooFilter::builder(n, p).seed(seed).build()),
@@ -455,6 +466,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "semi-sorted",
             crate_name: "bloomlab-cuckoo",
             tag: bloomlab_cuckoo::TAG.id(),
+            caveat: "as plain cuckoo; semi-sorting saves a bit per slot but costs time per look-up",
             can: cuckoo,
             plan: |n, p| plan_buckets(n, p, true),
             build: |n, p, seed| {
@@ -582,6 +594,9 @@ macro_rules! any_filter {
             fn state(&self) -> State {
                 let state: fn(&Self) -> State = $state;
                 state(self)
+            }
+            fn lookup_lines(&self) -> usize {
+                bloomlab_core::by_hash::HashMembership::lookup_lines(self)
             }
         }
     )+};

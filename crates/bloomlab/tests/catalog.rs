@@ -27,6 +27,8 @@ fn catalog_is_the_only_list() {
         let owner = *tags.entry(v.tag).or_insert(v.type_name);
         assert_eq!(owner, v.type_name, "tag {} names two types", v.tag);
         assert!(v.crate_name.starts_with("bloomlab-"), "{}", v.crate_name);
+        // A caveat goes into CSV cells: words, no commas.
+        assert!(!v.caveat.is_empty() && !v.caveat.contains(','), "{}", v.id);
     }
     assert_eq!(variants.len(), 7);
     for (n, p) in SIZES {
@@ -37,6 +39,17 @@ fn catalog_is_the_only_list() {
             assert_eq!(plan.memory_bytes, f.memory_bytes() as u128, "{what}");
             assert_eq!(plan.shape, f.shape(), "{what}");
             assert_eq!(f.as_deletable().is_some(), v.can.delete, "{what}");
+            // One line a block, two buckets, k bits or counters; a chain
+            // reads a first round of a few lines in each layer.
+            let lines = match plan.shape {
+                catalog::Shape::Blocks { .. } => 1..=1,
+                catalog::Shape::Buckets { .. } => 2..=2,
+                catalog::Shape::Bits { hashes, .. } | catalog::Shape::Counters { hashes, .. } => {
+                    hashes as usize..=hashes as usize
+                }
+                catalog::Shape::Layers { .. } => 1..=8,
+            };
+            assert!(lines.contains(&f.lookup_lines()), "{what}");
 
             let items: Vec<u64> = (0..n.min(5_000)).collect();
             for i in &items {

@@ -1,6 +1,7 @@
 //! Binomial bounds for statistical assertions and reports.
 
-use statrs::distribution::{Beta, Binomial, ContinuousCDF, DiscreteCDF};
+use statrs::distribution::{Binomial, DiscreteCDF};
+use statrs::function::beta::checked_beta_reg;
 
 /// The central interval `[lo, hi]` of counts that Binomial(`trials`, `p`)
 /// falls in with probability at least `confidence`: each tail outside it
@@ -61,23 +62,41 @@ pub fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> (f64, f6
         confidence > 0.0 && confidence < 1.0,
         "confidence {confidence}"
     );
-    let alpha = 1.0 - confidence;
+    let tail = (1.0 - confidence) / 2.0;
     let (x, n) = (successes as f64, trials as f64);
+    // The bounds solve I_lo(x, n − x + 1) = α/2 and I_hi(x + 1, n − x) =
+    // 1 − α/2, I the regularized incomplete beta function. statrs' own
+    // inverse (`Beta::inverse_cdf`) does not return for some counts met in
+    // practice (97 of 15,587,080), so they are found by bisection.
     let lo = if successes == 0 {
         0.0
     } else {
-        Beta::new(x, n - x + 1.0)
-            .expect("valid beta")
-            .inverse_cdf(alpha / 2.0)
+        solve(|p| checked_beta_reg(x, n - x + 1.0, p), tail)
     };
     let hi = if successes == trials {
         1.0
     } else {
-        Beta::new(x + 1.0, n - x)
-            .expect("valid beta")
-            .inverse_cdf(1.0 - alpha / 2.0)
+        solve(|p| checked_beta_reg(x + 1.0, n - x, p), 1.0 - tail)
     };
     (lo, hi)
+}
+
+/// Bisection steps of [`clopper_pearson`]: a bound to within `2^−120`.
+const STEPS: u32 = 120;
+
+/// The `p` in [0, 1] where the increasing `cdf` reaches `target`.
+fn solve<E: std::fmt::Debug>(cdf: impl Fn(f64) -> Result<f64, E>, target: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..STEPS {
+        let mid = 0.5 * (lo + hi);
+        // Parameters are positive and mid inside (0, 1): the function is defined.
+        if cdf(mid).expect("beta parameters are positive") < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 #[cfg(test)]
@@ -104,5 +123,19 @@ mod tests {
             (lo - 0.1871).abs() < 1e-4 && (hi - 0.8129).abs() < 1e-4,
             "{lo} {hi}"
         );
+    }
+
+    #[test]
+    fn clopper_pearson_returns_for_tiny_rates() {
+        // statrs' inverse loops on Beta(97, 15,586,984); for a rate this
+        // small the bounds are Garwood's Poisson ones over n (chi-square
+        // quantiles halved), to a relative O(x/n).
+        use statrs::distribution::{ChiSquared, ContinuousCDF};
+        let n = 15_587_080u64;
+        let (lo, hi) = clopper_pearson(97, n, 0.95);
+        let garwood = |dof: f64, q: f64| ChiSquared::new(dof).unwrap().inverse_cdf(q) / 2.0;
+        let (l, h) = (garwood(194.0, 0.025), garwood(196.0, 0.975));
+        assert!((lo * n as f64 / l - 1.0).abs() < 1e-4, "{lo} vs {l}");
+        assert!((hi * n as f64 / h - 1.0).abs() < 1e-4, "{hi} vs {h}");
     }
 }

@@ -34,8 +34,11 @@ pub struct Output {
     pub tables: Vec<(String, Table)>,
     /// SVG charts, by file name (`fpr.svg`).
     pub charts: Vec<(String, String)>,
-    /// The experiment's section of the report.
+    /// The experiment's section of the report: what a reader needs, short.
     pub section: Section,
+    /// Its part of the appendix (`APPENDIX.md`, under the section's title):
+    /// the long per-row tables; empty if it has none.
+    pub appendix: String,
 }
 
 impl Output {
@@ -51,6 +54,13 @@ impl Output {
     /// Adds the CSV file `name`.
     pub fn table(mut self, name: impl Into<String>, table: Table) -> Self {
         self.tables.push((name.into(), table));
+        self
+    }
+
+    /// Adds `body` (Markdown: long per-row tables) to the experiment's part
+    /// of the appendix.
+    pub fn appendix(mut self, body: impl AsRef<str>) -> Self {
+        self.appendix.push_str(body.as_ref());
         self
     }
 
@@ -117,7 +127,7 @@ pub const ALL: &[Experiment] = &[
     },
     Experiment {
         name: "throughput",
-        about: "Indicative nanoseconds per insert and look-up (criterion benches are the reference).",
+        about: "Speed, space and accuracy at 1% and 0.1%: every variant and peer crate, with a Pareto chart (timings indicative).",
         run: throughput::run,
     },
     Experiment {

@@ -89,6 +89,100 @@ pub fn fpr_exact(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
     Occupancy::new(block_bits, k).fpr(blocks, n)
 }
 
+/// How much one blocked filter's false-positive rate differs from the next
+/// one's built alike under another hash key: the standard deviation, over
+/// tables, of the rate of `n` items in `blocks` blocks of `block_bits` bits
+/// with `k` hashes (the model of [`fpr_exact`]).
+///
+/// A table passes a probe with probability `R = (1/β)·Σ_b g(X_b)`, `β` the
+/// blocks, `X_b` the bits set in block `b` and `g(x) = (x/B)^k`. Were the
+/// block loads independent Poisson(λ = n/β), `Var(R) = Var(g)/β`; the loads
+/// are multinomial, which is the Poisson model conditioned on their sum
+/// being `n`. For a sum of many independent terms that condition removes the
+/// part of `g` linear in the load (the normal approximation behind
+/// de-Poissonized occupancy statistics; Kolchin, Sevast'yanov and Chistyakov,
+/// *Random Allocations*, 1978, ch. 1):
+/// `Var(R) = (Var(g) − Cov(g, L)²/λ)/β`, with `E[g | L = i]` and
+/// `E[g² | L = i]` from the occupancy distribution of `i·k` throws into `B`
+/// bits. First order in `1/β`.
+///
+/// Bounded time as [`fpr_exact`]: loads whose block is full to within
+/// `2^−53` contribute `g = 1` in closed form. NaN for `blocks` or `k` of 0,
+/// or a block outside `1..=`[`MAX_EXACT_BLOCK_BITS`]; 0 for `n = 0`.
+///
+/// ```
+/// use bloomlab_core::theory::blocked::{fpr_exact, rate_sd};
+///
+/// // 100,000 items in 1,954 blocks of 512 bits (10 bits per item), k = 7:
+/// // a rate near 1%, varying by about 1.5% of itself from table to table.
+/// let (rate, sd) = (fpr_exact(512, 1_954, 100_000, 7), rate_sd(512, 1_954, 100_000, 7));
+/// assert!(sd > 0.005 * rate && sd < 0.05 * rate, "{rate} {sd}");
+/// ```
+pub fn rate_sd(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
+    if !(1..=MAX_EXACT_BLOCK_BITS).contains(&block_bits) || blocks == 0 || k == 0 {
+        return f64::NAN;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    let (b, bf) = (block_bits as usize, f64::from(block_bits));
+    let lambda = n as f64 / blocks as f64;
+    // Throws after which a block is full to within 2^−53, as in `Occupancy`.
+    let full_after = if block_bits == 1 {
+        1
+    } else {
+        ((LN_ULP + bf.ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
+    };
+    let saturated = full_after.div_ceil(k as usize).max(1);
+    let last = ((lambda + 12.0 * lambda.sqrt() + 20.0).ceil() as usize).min(saturated);
+    let mut dist = vec![0.0f64; b + 1];
+    let mut next = vec![0.0f64; b + 1];
+    dist[0] = 1.0;
+    let mut log_pmf = poisson_log_pmf(lambda);
+    let (mut mass, mut load_mass) = (0.0, 0.0);
+    let (mut e_g, mut e_g2, mut e_gl) = (0.0, 0.0, 0.0);
+    for i in 0..last {
+        let w = log_pmf(i).exp();
+        let (m1, m2) = dist
+            .iter()
+            .enumerate()
+            .fold((0.0, 0.0), |(m1, m2), (x, &q)| {
+                let g = (x as f64 / bf).powi(k as i32);
+                (m1 + q * g, m2 + q * g * g)
+            });
+        mass += w;
+        load_mass += w * i as f64;
+        e_g += w * m1;
+        e_g2 += w * m2;
+        e_gl += w * i as f64 * m1;
+        for _ in 0..k {
+            next.fill(0.0);
+            for (x, &q) in dist.iter().enumerate() {
+                if q == 0.0 {
+                    continue;
+                }
+                next[x] += q * x as f64 / bf;
+                if x < b {
+                    next[x + 1] += q * (bf - x as f64) / bf;
+                }
+            }
+            std::mem::swap(&mut dist, &mut next);
+        }
+    }
+    if last == saturated {
+        // Every heavier load fills its block: g = g² = 1.
+        let rest = (1.0 - mass).max(0.0);
+        e_g += rest;
+        e_g2 += rest;
+        e_gl += (lambda - load_mass).max(0.0);
+    }
+    let var_g = e_g2 - e_g * e_g;
+    let cov = e_gl - e_g * lambda;
+    ((var_g - cov * cov / lambda) / blocks as f64)
+        .max(0.0)
+        .sqrt()
+}
+
 /// The pass probability of a probe against a block holding `i` items, for
 /// one block size and hash count, computed by the occupancy recursion and
 /// kept: the sizing searches evaluate [`fpr_exact`] for many block counts
@@ -421,6 +515,69 @@ fn binomial_log_pmf(n: u64, p: f64) -> Box<dyn FnMut(usize) -> f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Simulated tables against [`rate_sd`]: the sample variance of `T`
+    /// table rates, each a mean over 200 blocks and so near normal, lies
+    /// within its 99.9% chi-square interval around the model's variance
+    /// (`T − 1` degrees of freedom, normal approximation: `±3.29·√(2/(T−1))`).
+    #[test]
+    fn rate_sd_matches_simulated_tables() {
+        let (bits, blocks, n, k) = (512u32, 200u64, 10_240u64, 7u32);
+        let tables = 400;
+        let mut state = 0x5eed_u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            crate::hash::mix64(state)
+        };
+        let rates: Vec<f64> = (0..tables)
+            .map(|_| {
+                let mut table = vec![[0u64; 8]; blocks as usize];
+                for _ in 0..n {
+                    let block = &mut table[(next() % blocks) as usize];
+                    for _ in 0..k {
+                        let bit = (next() % u64::from(bits)) as usize;
+                        block[bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+                table
+                    .iter()
+                    .map(|b| {
+                        let set: u32 = b.iter().map(|w| w.count_ones()).sum();
+                        (f64::from(set) / f64::from(bits)).powi(k as i32)
+                    })
+                    .sum::<f64>()
+                    / blocks as f64
+            })
+            .collect();
+        let mean = rates.iter().sum::<f64>() / tables as f64;
+        let var = rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (tables - 1) as f64;
+        let model = rate_sd(bits, blocks, n, k).powi(2);
+        let half_width = 3.29 * (2.0 / (tables - 1) as f64).sqrt();
+        assert!(
+            (var / model - 1.0).abs() < half_width,
+            "simulated {var:e}, model {model:e}"
+        );
+        // The mean is fpr_exact's, within 3.29 standard errors.
+        let exact = fpr_exact(bits, blocks, n, k);
+        assert!((mean - exact).abs() < 3.29 * (var / tables as f64).sqrt());
+    }
+
+    #[test]
+    fn rate_sd_domain_and_extremes() {
+        assert_eq!(rate_sd(512, 10, 0, 7), 0.0);
+        assert!(rate_sd(0, 10, 10, 7).is_nan());
+        assert!(rate_sd(512, 0, 10, 7).is_nan());
+        assert!(rate_sd(512, 10, 10, 0).is_nan());
+        assert!(rate_sd(MAX_EXACT_BLOCK_BITS + 1, 10, 10, 7).is_nan());
+        for &n in &[1u64, 1_000, 1 << 40, u64::MAX] {
+            for &blocks in &[1u64, 1_000, u64::MAX] {
+                let sd = rate_sd(512, blocks, n, 7);
+                assert!((0.0..=0.5).contains(&sd), "{n} {blocks}: {sd}");
+            }
+        }
+        // Full blocks: every table passes every probe.
+        assert_eq!(rate_sd(512, 1, u64::MAX, 7), 0.0);
+    }
 
     #[test]
     fn putze_512_bit_blocks_need_9_90_bits_for_one_percent() {

@@ -176,6 +176,49 @@ pub fn bits_after(n0: u64, s: u32, total: f64, r: f64, n: u64) -> Result<u64, Pa
     total_bits(n0, s, total, r, layers_for(n0, s, n)?)
 }
 
+/// Bits per item of a scalable filter after `n` items, from its parameters
+/// alone: the layers [`layers_for`] says exist, each ideally sized
+/// (`n_i·ln(1/p_i)/ln² 2` bits, no rounding to words or whole hashes), over
+/// `n`. What the built chain holds ([`bits_after`]) differs from it only by
+/// that rounding.
+///
+/// ```
+/// use bloomlab_core::theory::scalable;
+/// // One full layer of 1,000 items at p0 = 1% · (1 − 0.85): the classic ideal.
+/// let one = scalable::ideal_bits_per_item(1_000, 2, 0.01, 0.85, 1_000)?;
+/// assert!((one - (1.0f64 / 0.0015).ln() / 2f64.ln().powi(2)).abs() < 1e-9);
+/// // Growing tenfold adds layers of tighter rates: more bits per item.
+/// assert!(scalable::ideal_bits_per_item(1_000, 2, 0.01, 0.85, 10_000)? > one);
+/// # Ok::<(), bloomlab_core::ParamError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`layers_for`] and [`layer_size`]; [`ParamError::ZeroItems`] for `n = 0`.
+pub fn ideal_bits_per_item(n0: u64, s: u32, total: f64, r: f64, n: u64) -> Result<f64, ParamError> {
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let layers = layers_for(n0, s, n)?;
+    if layers > MAX_LAYERS {
+        return Err(ParamError::TooManyLayers {
+            layers,
+            max: MAX_LAYERS,
+        });
+    }
+    let mut bits = 0.0;
+    for i in 0..layers as u32 {
+        let p = layer_fpr(total, r, i);
+        crate::error::check_fpr(p)?;
+        let items = layer_capacity(n0, s, i).ok_or(ParamError::TooLarge {
+            needed: u128::MAX,
+            limit: u128::from(u64::MAX) / 8,
+        })?;
+        bits += items as f64 * -p.ln() / std::f64::consts::LN_2.powi(2);
+    }
+    Ok(bits / n as f64)
+}
+
 /// How many times the memory of a right-sized classic filter for `n` items
 /// at `total` ([`classic::size_for`]) a scalable filter holds after `n`
 /// items: [`bits_after`] over the classic size.

@@ -102,9 +102,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         title: "Deletion: what the counting and cuckoo filters lose".into(),
         body: body(&rows, &crate_runs, ctx.scale, capacity, slots),
     };
-    let wrongful_svg = chart::draw("deletion_wrongful.svg", &wrongful_chart)?;
+    let appendix = appendix(&rows, slots);
+    let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;
     let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;
     Ok(Output::new(section)
+        .appendix(appendix)
         .table("deletion.csv", table)
         .chart("deletion_wrongful.svg", wrongful_svg)
         .chart("deletion_overfill.svg", overfill_svg))

@@ -72,16 +72,13 @@ pub(super) fn body(
     let _ = writeln!(
         out,
         "bloomlab's `CountingBloomFilter` (4-bit counters that stick at 15) and `CuckooFilter` \
-         (a failed insert is undone), side by side with `fastbloom-rs` 0.5's counting filter \
-         (4-bit counters that stop at 15 but are still decremented) and the `cuckoofilter` 0.5 \
-         crate (8-bit fingerprints; a failed insert drops the fingerprint it was carrying), fed \
-         the same random keys in the same order at scale `{scale}` (capacity {capacity}, rate \
-         {TARGET}; cuckoo tables of {slots} slots in part 4). fastbloom-rs hashes the key's \
-         bytes with its own xxh3; the cuckoofilter crate is given bloomlab's keyed SipHash-1-3 \
-         as its hasher type. † marks values that depend on the cuckoofilter crate's relocation \
-         walks, which draw from the unseeded `rand::thread_rng()`: they change from run to run, \
-         so `deletion.csv` holds `unseeded` in their place and this report shows this run's \
-         values.\n"
+         (a failed insert is undone) against `fastbloom-rs` 0.5's counting filter (saturated \
+         counters are still decremented) and the `cuckoofilter` 0.5 crate (a failed insert \
+         drops a fingerprint), fed the same keys in the same order at scale `{scale}` \
+         (capacity {capacity}, rate {TARGET}; cuckoo tables of {slots} slots for duplicates \
+         and overfill). † marks values from the cuckoofilter crate's relocations, which draw \
+         from an unseeded RNG inside the crate: they vary from run to run, and `deletion.csv` \
+         holds `unseeded` in their place.\n"
     );
 
     // The summary: what each subject loses, scenario by scenario.
@@ -161,10 +158,67 @@ pub(super) fn body(
         );
     }
 
+    // Members lost per removal after the most removals, measured and modelled.
+    let per_removal = |kind: Kind| {
+        find(rows, Part::Wrongful, kind, "members_absent", &wrongful_x).map_or_else(
+            || "—".to_string(),
+            |r| {
+                let x = r.x.parse::<f64>().unwrap_or(f64::NAN);
+                let n = r.trials.unwrap_or(0) as f64;
+                let model = match r.theory {
+                    Theory::Rate(t) => format!(" (model {:.2})", t * n / x),
+                    _ => String::new(),
+                };
+                let mark = if r.seeded { "" } else { " †" };
+                format!("{:.2}{mark}{model}", r.count as f64 / x)
+            },
+        )
+    };
+    let _ = writeln!(
+        out,
+        "\nMembers lost per false positive removed, after {wrongful_x} removals: {} and {} \
+         (bloomlab and fastbloom-rs counting), {} and {} (bloomlab cuckoo and the crate).\n\n\
+         ![members lost per false positive removed](deletion_wrongful.svg)\n\n\
+         ![overfilling a cuckoo table](deletion_overfill.svg)\n",
+        per_removal(Kind::OursCounting),
+        per_removal(Kind::FastbloomCounting),
+        per_removal(Kind::OursCuckoo),
+        per_removal(Kind::CuckooCrate),
+    );
+    let outside: Vec<String> = rows
+        .iter()
+        .filter(|r| matches!(r.check(), "outside" | "differs"))
+        .map(|r| {
+            format!(
+                "{} {} {} at {}",
+                r.part.name(),
+                r.subject.name(),
+                r.metric,
+                r.x
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Rows where the measurement disagrees with its theory: {} (the appendix has every \
+         row, and its note says what the model leaves out). Data: \
+         [`deletion.csv`](deletion.csv) (one row per measured value).",
+        if outside.is_empty() {
+            "none".to_string()
+        } else {
+            outside.join("; ")
+        }
+    );
+    out
+}
+
+/// The appendix: each part's method and model, and its rows.
+pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
+    let mut out = String::new();
     let part_rows = |part: Part| -> Vec<&Row> { rows.iter().filter(|r| r.part == part).collect() };
     let _ = writeln!(
         out,
-        "\n### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
+        "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
          capacity times a random held item is removed and a new one inserted (the same \
          choices for every filter). Every held item is checked after the fill and after each \
          capacity's worth of replacements. No filter may report a held item absent, refuse to \
@@ -174,7 +228,7 @@ pub(super) fn body(
     out.push_str(&markdown(&part_rows(Part::Churn)));
     let _ = writeln!(
         out,
-        "\n### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
+        "\n#### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
          keys never inserted is run through every filter; each key a filter reports present (a \
          false positive), it is asked to remove. After 1, 2, 5, 10 … such removals the members \
          reported absent are counted. For a counting filter each removal decrements k counters \
@@ -186,11 +240,10 @@ pub(super) fn body(
          in clusters (one zeroed counter can cost several members), so the binomial interval \
          understates their spread.\n"
     );
-    out.push_str("![members lost to wrongful removals](deletion_wrongful.svg)\n\n");
     out.push_str(&markdown(&part_rows(Part::Wrongful)));
     let _ = writeln!(
         out,
-        "\n### 3. Saturation of 4-bit counters\n\nFilters built for `capacity` items at \
+        "\n#### 3. Saturation of 4-bit counters\n\nFilters built for `capacity` items at \
          {TARGET} take 2×, 4× and 8× that many, then all but the last `capacity` items are \
          removed, so that the rate would be back at {TARGET} without saturation; the issue's \
          case is 8,192 counters with k = 4 taking 40,000 items, the first half removed. \
@@ -207,7 +260,7 @@ pub(super) fn body(
     out.push_str(&markdown(&part_rows(Part::Saturation)));
     let _ = writeln!(
         out,
-        "\n### 4. Cuckoo: duplicates and overfill\n\nDuplicates: a table of {slots} slots \
+        "\n#### 4. Cuckoo: duplicates and overfill\n\nDuplicates: a table of {slots} slots \
          half full takes one more item 2b + 1 = 9 times. Two buckets of four slots hold 8 \
          copies; the ninth insert must fail. Then another item goes in through the unique \
          insert (`insert_unique`, the crate's `test_and_add`) nine times: stored once. \
@@ -217,30 +270,5 @@ pub(super) fn body(
     out.push_str(&markdown(&part_rows(Part::Duplicates)));
     out.push('\n');
     out.push_str(&markdown(&part_rows(Part::Overfill)));
-    out.push_str("\n![overfilling a cuckoo table](deletion_overfill.svg)\n");
-    let outside: Vec<String> = rows
-        .iter()
-        .filter(|r| matches!(r.check(), "outside" | "differs"))
-        .map(|r| {
-            format!(
-                "{} {} {} at {}",
-                r.part.name(),
-                r.subject.name(),
-                r.metric,
-                r.x
-            )
-        })
-        .collect();
-    let _ = writeln!(
-        out,
-        "\nRows where the measurement disagrees with its theory: {} (each row's note says what \
-         its model leaves out).\n\nData: \
-         [`deletion.csv`](deletion.csv) (one row per measured value; `part` says which part).",
-        if outside.is_empty() {
-            "none".to_string()
-        } else {
-            outside.join("; ")
-        }
-    );
     out
 }

@@ -122,15 +122,21 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 Which::Peer.bound(),
             ),
         ],
-        dodge: false,
+        ..plot::Chart::default()
     };
-    let mut memory_chart = plot::Chart {
-        title: format!("Memory while growing from n0 = {n0}, P = {TARGET}"),
+    // One panel per filter (their sawtooths cross and would hide each
+    // other), on one y axis, each beside the right-sized classic filter.
+    let memory_panel = |which: Which| plot::Chart {
+        title: format!(
+            "{}: memory while growing from n0 = {n0}, P = {TARGET}",
+            which.name()
+        ),
         x_label: "items inserted n (log scale)".into(),
         y_label: "bits per item".into(),
         x_log: true,
         ..plot::Chart::default()
     };
+    let mut memory_charts = Vec::new();
     for which in Which::ALL {
         let seed = sub_seed(ctx.seed, &format!("growth/{}", which.name()));
         let mut filter = Grower::build(which, n0, seed)?;
@@ -180,7 +186,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 yes_no(st.theory > TARGET).into(),
                 st.bits.to_string(),
                 fixed(st.bits as f64 / n as f64),
-                fixed(st.theory_bits as f64 / n as f64),
+                fixed(st.theory_bits_per_item),
                 fixed(classic_bits as f64 / n as f64),
                 fixed(st.bits as f64 / classic_bits as f64),
             ]);
@@ -190,7 +196,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             bar.inc(1);
         }
         fpr_chart.curves.push(fpr_curve);
-        memory_chart.curves.push(mem_curve);
+        let mut panel = memory_panel(which);
+        panel.curves.push(mem_curve);
+        memory_charts.push(panel);
     }
     bar.finish_and_clear();
     let classic_line = marks
@@ -201,28 +209,33 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(Error::filter("growth: memory"))?;
-    memory_chart.curves.push(plot::Curve {
-        label: "classic filter right-sized for n".into(),
-        theory: classic_line,
-        points: Vec::new(),
-    });
-    memory_chart.references.push((
-        format!(
-            "lower bound log2(1/P) = {:.2}",
-            theory::lower_bound_bits_per_item(TARGET)
-        ),
-        theory::lower_bound_bits_per_item(TARGET),
-    ));
-
+    let bound = theory::lower_bound_bits_per_item(TARGET);
+    let top = memory_charts
+        .iter()
+        .flat_map(|c| &c.curves)
+        .flat_map(|c| c.theory.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
+    for panel in &mut memory_charts {
+        panel.curves.push(plot::Curve {
+            label: "classic filter right-sized for n".into(),
+            theory: classic_line.clone(),
+            points: Vec::new(),
+        });
+        panel
+            .references
+            .push((format!("lower bound log2(1/P) = {bound:.2}"), bound));
+        panel.y_range = Some((0.0, top * 1.05));
+    }
     let section = Section {
         title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
         body: body(&table, n0, n_max, n_probes),
     };
     Ok(Output::new(section)
+        .appendix(appendix(&table, n0, n_max, n_probes))
         .chart("growth_fpr.svg", plot::draw("growth_fpr.svg", &fpr_chart)?)
         .chart(
             "growth_memory.svg",
-            plot::draw("growth_memory.svg", &memory_chart)?,
+            plot::draw_panels("growth_memory.svg", &memory_charts)?,
         )
         .table("growth.csv", table))
 }

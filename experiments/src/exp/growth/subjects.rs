@@ -105,9 +105,10 @@ pub(super) struct State {
     pub(super) spread: f64,
     /// Bits of all layers' tables.
     pub(super) bits: u64,
-    /// Bits the sizing rule predicts after this many items (ours and the
-    /// preset: `theory::scalable::bits_after`; the peer: its own rule).
-    pub(super) theory_bits: u64,
+    /// Bits per item theory gives after this many items, from the
+    /// parameters alone (ours and the preset: ideally sized layers,
+    /// `theory::scalable::ideal_bits_per_item`; the peer: its own rule).
+    pub(super) theory_bits_per_item: f64,
 }
 
 pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<State, Error> {
@@ -130,8 +131,14 @@ pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<St
                 }
             })),
             bits: f.memory_bytes() as u64 * 8,
-            theory_bits: theory::scalable::bits_after(n0, GROWTH, TARGET, which.ratio(), n)
-                .map_err(Error::filter("growth: layer sizing"))?,
+            theory_bits_per_item: theory::scalable::ideal_bits_per_item(
+                n0,
+                GROWTH,
+                TARGET,
+                which.ratio(),
+                n,
+            )
+            .map_err(Error::filter("growth: layer sizing"))?,
         },
         Grower::Peer(f) => {
             let plan = f.layers();
@@ -144,7 +151,12 @@ pub(super) fn state(which: Which, filter: &Grower, n0: u64, n: u64) -> Result<St
                     k: l.slices as f64,
                 })),
                 bits: plan.iter().map(|l| l.bytes * 8).sum(),
-                theory_bits: peer_sizing(n0).layers(n).iter().map(|l| l.bytes * 8).sum(),
+                theory_bits_per_item: peer_sizing(n0)
+                    .layers(n)
+                    .iter()
+                    .map(|l| l.bytes as f64 * 8.0)
+                    .sum::<f64>()
+                    / n as f64,
             }
         }
     })

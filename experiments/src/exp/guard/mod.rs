@@ -109,7 +109,8 @@ fn redis_version(server: &RedisServer) -> String {
         .unwrap_or_else(|| "redis-server".into())
 }
 
-/// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`.
+/// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`,
+/// the report section and its appendix.
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let (n_rows, requests) = sizes(ctx.scale);
     let (server, cache_note) = start_redis()?;
@@ -197,9 +198,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let latency = plot::draw_categories("guard_latency.svg", &latency_chart(&rows))?;
     let section = Section {
         title: "Guard: a filter in front of a real database".into(),
-        body: body(&rows, n_rows, requests, &cache_note, seconds),
+        body: body(&rows, n_rows, requests),
     };
     Ok(Output::new(section)
+        .appendix(appendix(&rows, n_rows, requests, &cache_note, seconds))
         .table("guard.csv", t)
         .chart("guard_queries.svg", queries)
         .chart("guard_latency.svg", latency))

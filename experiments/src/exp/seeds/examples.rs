@@ -81,6 +81,18 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         doc_says,
         o,
     ));
+    out[0].gist = Some(Gist {
+        verdict: format!(
+            "{}{}",
+            weakest(&[g, h, o]),
+            if doc_fp == 14 {
+                "; its 14 reproduced".to_string()
+            } else {
+                format!("; its probes give {doc_fp}, not 14")
+            }
+        ),
+        key: g.versus(),
+    });
     Ok(out)
 }
 
@@ -148,6 +160,10 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .verdict(o.verdict())
             .rate(o),
     );
+    out[0].gist = Some(Gist {
+        verdict: weakest(&[h, o]).into(),
+        key: format!("k={k}: {}", h.versus()),
+    });
     Ok(out)
 }
 
@@ -283,6 +299,19 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96)
             )),
     );
+    let counts = holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96);
+    let rates = weakest(&[h, o]);
+    out[0].gist = Some(Gist {
+        verdict: if rates == counts {
+            rates.into()
+        } else {
+            format!("rate {rates}; count() {counts}")
+        },
+        key: format!(
+            "k={k}; {} of 1000 (doc 1); count {est:.0} (doc 9999)",
+            o.doc.map_or(0, |d| d.1)
+        ),
+    });
     Ok(out)
 }
 
@@ -348,5 +377,9 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .verdict(o.verdict())
             .rate(o),
     );
+    out[0].gist = Some(Gist {
+        verdict: format!("rate {}; '99% sure' does not hold", weakest(&[g, o])),
+        key: format!("P(present after a pass)={posterior:.2} at 99% absent"),
+    });
     Ok(out)
 }

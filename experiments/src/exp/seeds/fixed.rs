@@ -113,6 +113,21 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Erro
         ))
         .rate(o),
     );
+    let memory = holds(table_bytes == 8 * filter_bytes);
+    let rate_bound = match (theory_8 > 1e-4, lo > 1e-4) {
+        (true, true) => "**WRONG**: rate bound does not hold",
+        (true, false) => "wrong in theory; this run's interval reaches 1e-4",
+        (false, _) => "rate bound holds",
+    };
+    out[0].gist = Some(Gist {
+        verdict: format!("{rate_bound} (memory {memory})"),
+        key: format!(
+            "theory {} = {}x 1e-4; measured {}",
+            sci(theory_8),
+            ratio(theory_8 / 1e-4),
+            sci(o.measured())
+        ),
+    });
 
     Ok(out)
 }
@@ -243,6 +258,23 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .verdict(o.verdict())
         .rate(o),
     );
+    out[0].gist = Some(Gist {
+        verdict: if full {
+            format!("002's hash {}; bloomlab {}", r.word(), o.word())
+        } else {
+            format!(
+                "002's hash {} (tested on 2^{log2} bits, not 2^30); bloomlab {}",
+                r.word(),
+                o.word()
+            )
+        },
+        key: format!(
+            "{} and {} vs {}",
+            sci(r.measured()),
+            sci(o.measured()),
+            sci(r.theory)
+        ),
+    });
 
     // H2 on keys that are not decimal strings, in the same table and load.
     let seed = seed_of(env.ctx, "h2");
@@ -310,6 +342,17 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .verdict(r.verdict())
             .rate(r),
     );
+    if let Some(first) = out.iter_mut().find(|c| c.id == "H2") {
+        first.gist = Some(Gist {
+            verdict: by_kind(&[("addresses", e), ("11-digit", ph), ("decimals", r)]),
+            key: format!(
+                "decimals {}, 11-digit {} vs {}",
+                sci(r.measured()),
+                sci(ph.measured()),
+                sci(r.theory)
+            ),
+        });
+    }
     Ok(out)
 }
 
@@ -386,6 +429,14 @@ pub(super) fn h1_h3_fixed_tables(
     }
     let mut shared = Some(h1_addresses);
     let mut out = Vec::new();
+    // The kind of key, shortly, with its rate: for the summary line.
+    let short = |what: &'static str| match what {
+        "decimal strings 0..n-1" => "decimals",
+        "random 11-digit numbers" => "11-digit",
+        _ => what.trim_start_matches("random "),
+    };
+    let mut h1_rates = Vec::new();
+    let mut h3_rates = Vec::new();
 
     for &(what, (mk, pk)) in &kinds {
         let h = match shared.take() {
@@ -396,6 +447,7 @@ pub(super) fn h1_h3_fixed_tables(
             }
         };
         let r = h.rate;
+        h1_rates.push((short(what), r));
         out.push(
             Claim::new("H1", format!("2^25 bits; 7 seeds; n={n} {what}"))
                 .doc("h = seed*h + c with seeds 5 7 11 13 31 37 61; index = (2^25-1) & h")
@@ -420,6 +472,15 @@ pub(super) fn h1_h3_fixed_tables(
         );
     }
 
+    if let Some(first) = out.first_mut() {
+        let decimals = h1_rates.iter().find(|(w, _)| w.starts_with("decimal"));
+        first.gist = Some(Gist {
+            verdict: by_kind(&h1_rates),
+            key: decimals.map_or_else(String::new, |(_, r)| format!("decimals: {}", r.versus())),
+        });
+    }
+
+    let mut most_bytes = 0u64;
     for &(what, (mk, pk)) in &kinds {
         let strategy = Strategy::H3;
         let mut t = NaiveFilter::new(strategy);
@@ -444,6 +505,8 @@ pub(super) fn h1_h3_fixed_tables(
         let expected_shared = (n as f64) * (n as f64 - 1.0) / 2.0 / 2f64.powi(32);
         // Java's BitSet grows to hold the largest index set: words of 64 bits.
         let bitset_bytes = (max_index / 64 + 1) * 8;
+        most_bytes = most_bytes.max(bitset_bytes);
+        h3_rates.push((short(what), r));
         out.push(
             Claim::new("H3", format!("nominal 2^25 bits; 6 seeds; n={n} {what}"))
                 .doc("h = String.hashCode(); index = abs(seed*(2^25-1) & (h ^ h>>>16)) for seeds 3 13 46 71 91 134")
@@ -476,6 +539,17 @@ pub(super) fn h1_h3_fixed_tables(
                 ))
                 .rate(r),
         );
+    }
+    if let Some(first) = out.iter_mut().find(|c| c.id == "H3") {
+        let nominal = (Strategy::H3.bits() / 8) as f64;
+        first.gist = Some(Gist {
+            verdict: format!("rate {}", by_kind(&h3_rates)),
+            key: format!(
+                "BitSet {:.0} MiB, {:.0}x nominal",
+                most_bytes as f64 / (1 << 20) as f64,
+                most_bytes as f64 / nominal
+            ),
+        });
     }
     Ok(out)
 }
@@ -511,6 +585,7 @@ pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 r.interval()
             ))
             .verdict(r.verdict())
+            .gist(r.word(), r.versus())
             .rate(r),
     ])
 }

@@ -213,12 +213,18 @@ impl Rate {
     /// The verdict on the rate: holds, holds within chance, or does not
     /// hold, and by how much.
     pub(super) fn verdict(&self) -> String {
-        let word = match self.fit() {
-            Fit::Theory | Fit::Table => "holds",
-            Fit::Chance => "holds within chance",
-            Fit::Fill | Fit::Off => "does not hold",
-        };
-        format!("{word}: {}", self.against_theory())
+        format!("{}: {}", self.word(), self.against_theory())
+    }
+
+    /// The verdict in its words alone: holds, holds within chance, or does
+    /// not hold.
+    pub(super) fn word(&self) -> &'static str {
+        self.fit().word()
+    }
+
+    /// "1.01e-2 vs 1.00e-2": measured against theory, for the summary.
+    pub(super) fn versus(&self) -> String {
+        format!("{} vs {}", sci(self.measured()), sci(self.theory))
     }
 
     /// How the measurement stands against theory and this table's own rate.
@@ -280,14 +286,21 @@ pub(super) enum Fit {
 }
 
 impl Fit {
-    /// For prose: how the rate stands.
-    pub(super) fn phrase(self) -> &'static str {
+    /// The verdict's words.
+    pub(super) fn word(self) -> &'static str {
         match self {
-            Fit::Theory => "theory inside its 95% interval",
-            Fit::Table => "this table's own rate inside its 95% interval",
-            Fit::Fill => "the members' positions collide",
-            Fit::Chance => "within chance: inside the 99.9% binomial range",
-            Fit::Off => "outside even the 99.9% binomial range",
+            Fit::Theory | Fit::Table => "holds",
+            Fit::Chance => "holds within chance",
+            Fit::Fill | Fit::Off => "does not hold",
+        }
+    }
+
+    /// Worse is larger: holds, holds within chance, does not hold.
+    fn rank(self) -> u8 {
+        match self {
+            Fit::Theory | Fit::Table => 0,
+            Fit::Chance => 1,
+            Fit::Fill | Fit::Off => 2,
         }
     }
 
@@ -300,6 +313,36 @@ impl Fit {
             Fit::Off => "off",
         }
     }
+}
+
+/// The weakest verdict of `rates`: one row that does not hold makes the
+/// claim not hold.
+pub(super) fn weakest(rates: &[Rate]) -> &'static str {
+    rates
+        .iter()
+        .map(Rate::fit)
+        .max_by_key(|f| f.rank())
+        .map_or("not run", Fit::word)
+}
+
+/// The verdicts of rates on several kinds of key, grouped:
+/// "holds on random addresses; does not hold on decimal strings".
+pub(super) fn by_kind(rows: &[(&str, Rate)]) -> String {
+    let mut groups: Vec<(&'static str, Vec<&str>)> = Vec::new();
+    for (what, r) in rows {
+        match groups.iter_mut().find(|(w, _)| *w == r.word()) {
+            Some((_, whats)) => whats.push(what),
+            None => groups.push((r.word(), vec![what])),
+        }
+    }
+    if let [(word, _)] = groups.as_slice() {
+        return (*word).to_string();
+    }
+    groups
+        .iter()
+        .map(|(word, whats)| format!("{word} on {}", whats.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The standard normal quantile at `p`.
@@ -319,6 +362,16 @@ pub(super) struct Claim {
     pub(super) rate: Option<Rate>,
     /// A sentence for the notes under the tables.
     pub(super) note: Option<String>,
+    /// The claim's line in the summary table, on one row per id.
+    pub(super) gist: Option<Gist>,
+}
+
+/// A claim's verdict in a few words and its key number, for the summary
+/// table of the report: one per claim id, over all of its rows.
+#[derive(Debug, Clone)]
+pub(super) struct Gist {
+    pub(super) verdict: String,
+    pub(super) key: String,
 }
 
 impl Claim {
@@ -332,7 +385,16 @@ impl Claim {
             verdict: String::new(),
             rate: None,
             note: None,
+            gist: None,
         }
+    }
+    /// The summary line of this claim id: its verdict and its key number.
+    pub(super) fn gist(mut self, verdict: impl Into<String>, key: impl Into<String>) -> Self {
+        self.gist = Some(Gist {
+            verdict: verdict.into(),
+            key: key.into(),
+        });
+        self
     }
     pub(super) fn note(mut self, s: impl Into<String>) -> Self {
         self.note = Some(s.into());
@@ -428,6 +490,21 @@ mod tests {
         let r = Rate::new(m, k, n, probes, fp).with_ones(ones as u64);
         assert_eq!(r.fit(), Fit::Fill);
         assert!(r.verdict().starts_with("does not hold"));
+    }
+
+    #[test]
+    fn summaries_keep_the_weakest_verdict_and_name_the_keys() {
+        let holds = Rate::new(959_296, 7, 100_000, 10_000, 100);
+        let chance = Rate::new(959_296, 7, 100_000, 10_000, 121);
+        let off = Rate::new(959_296, 7, 100_000, 10_000, 160);
+        assert_eq!(weakest(&[holds, chance]), "holds within chance");
+        assert_eq!(weakest(&[holds, off, chance]), "does not hold");
+        assert_eq!(weakest(&[]), "not run");
+        assert_eq!(by_kind(&[("a", holds), ("b", holds)]), "holds");
+        assert_eq!(
+            by_kind(&[("a", holds), ("b", off), ("c", holds)]),
+            "holds on a, c; does not hold on b"
+        );
     }
 
     #[test]

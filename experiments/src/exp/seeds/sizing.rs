@@ -11,6 +11,7 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         (10_000, 0.001, "E3 Redisson tryInit(10000; 0.001)", "k=10"),
         (1_500, 0.01, "E4 Guava create(1500; 0.01)", "(not stated)"),
     ];
+    let (mut all_agree, mut e1) = (true, None);
     for (n, p, who, stated) in cases {
         let err = format!("T1 {who}");
         let m = theory::classic::optimal_num_bits(n, p).map_err(Error::filter(&err))?;
@@ -27,6 +28,8 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         let stated_ok = stated.starts_with('(')
             || stated == format!("m={m} k={k}")
             || stated == format!("k={k}");
+        all_agree &= agree && stated_ok;
+        e1.get_or_insert((m, k));
         out.push(
             Claim::new("T1", who)
                 .doc(format!(
@@ -56,6 +59,12 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 )),
         );
     }
+    if let (Some(first), Some((m, k))) = (out.first_mut(), e1) {
+        first.gist = Some(Gist {
+            verdict: holds(all_agree).into(),
+            key: format!("E1: m={m} k={k}"),
+        });
+    }
 
     let bits = 1_000_000u64;
     let bytes = bits / 8;
@@ -74,7 +83,8 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 f.memory_bytes(),
                 f.as_words().len()
             ))
-            .verdict(holds(ok)),
+            .verdict(holds(ok))
+            .gist(holds(ok), format!("{bytes} B, {kib:.2} KiB")),
     );
     Ok(out)
 }
@@ -119,6 +129,7 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             r.interval()
         ))
         .verdict(r.verdict())
+        .gist(r.word(), r.versus())
         .rate(r);
 
     let est = f.estimate_count();
@@ -138,7 +149,11 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             "{}: the estimate is {} 1.96 sd of n",
             holds(z.abs() <= 1.96),
             if z.abs() <= 1.96 { "within" } else { "outside" }
-        ));
+        ))
+        .gist(
+            holds(z.abs() <= 1.96),
+            format!("{est:.0} for n={n} ({z:+.1} sd)"),
+        );
     Ok(vec![t2, t3])
 }
 

@@ -45,6 +45,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     holds(lost > 0 || accepted == 0),
                     r.against_theory()
                 ))
+                .gist(holds(lost > 0 || accepted == 0), format!("{lost} of {n} members lost"))
                 .rate(r),
         );
     }
@@ -81,6 +82,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             still_reported += usize::from(f.contains(&q));
         }
         let intact = keys[..keys.len() / 2].iter().all(|key| f.contains(key));
+        let ok = holds(most <= 2 * b as usize && intact && restored);
         out.push(
             Claim::new("V2", format!("CuckooFilter n={n} p=0.01 half full; {trials} items each inserted until Full"))
                 .doc("a cuckoo filter deletes only if one item is not inserted more than a bounded number of times")
@@ -92,10 +94,10 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     sci(f.expected_fpr())
                 ))
                 .verdict(format!(
-                    "{}: the bound is 2b = {} copies; a refused insert loses nothing",
-                    holds(most <= 2 * b as usize && intact && restored),
+                    "{ok}: the bound is 2b = {} copies; a refused insert loses nothing",
                     2 * b
-                )),
+                ))
+                .gist(ok, format!("{fewest}-{most} copies, 2b={}", 2 * b)),
         );
     }
 
@@ -132,6 +134,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         r.theory = theory_now;
         let doubles = (1..f.layers().len() as u32)
             .all(|i| f.layer_capacity(i) == f.layer_capacity(i - 1).map(|c| 2 * c));
+        let ok = holds(doubles && f.layers().len() == 5 && r.consistent());
         out.push(
             Claim::new("V3", format!("ScalableBloomFilter::builder({n0}; 0.01).redisbloom(); {total} items"))
                 .doc("BF.RESERVE key error_rate capacity [EXPANSION e]: when full a sub-filter e times larger (default 2) is stacked")
@@ -148,10 +151,10 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     r.interval()
                 ))
                 .verdict(format!(
-                    "{}: each layer twice the one before; {}",
-                    holds(doubles && f.layers().len() == 5 && r.consistent()),
+                    "{ok}: each layer twice the one before; {}",
                     r.against_theory()
                 ))
+                .gist(ok, format!("{} layers x2; {}", f.layers().len(), r.versus()))
                 .rate(r),
         );
     }
@@ -198,6 +201,14 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     blocked_premium(n),
                     r.against_theory()
                 ))
+                .gist(
+                    holds(r.consistent()),
+                    format!(
+                        "+{:.1}% bits at 1%; {}",
+                        (bb / pb - 1.0) * 100.0,
+                        blocked_premium(n)
+                    ),
+                )
                 .rate(r),
         );
     }
@@ -227,6 +238,8 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         let r = Rate::new(m, k, n, known, whitelist.len() as u64).with_ones(f.count_ones());
         let fresh = Rate::new(m, k, n, env.probes, fresh_after).with_ones(f.count_ones());
         let cost = whitelist.len() * 8;
+        let share = cost as f64 / f.memory_bytes() as f64 * 100.0;
+        let ok = holds(known_after == 0 && fresh_after == fresh_before);
         out.push(
             Claim::new("V5", format!("BloomFilter n={n} p=0.01 and a whitelist of the false positives among {known} known good keys"))
                 .doc("a small whitelist of addresses known to be misjudged compensates for false positives")
@@ -238,15 +251,15 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     "whitelist {} keys ({cost} bytes of 64-bit keys = {:.1}% of the filter's {} bytes); \
                      known keys still misjudged: {known_after}; fresh keys: {fresh_before} before and {fresh_after} after of {} ({})",
                     whitelist.len(),
-                    cost as f64 / f.memory_bytes() as f64 * 100.0,
+                    share,
                     f.memory_bytes(),
                     env.probes,
                     fresh.interval()
                 ))
                 .verdict(format!(
-                    "{}: the known false positives are gone at the cost of storing them; unknown keys keep the full rate",
-                    holds(known_after == 0 && fresh_after == fresh_before)
+                    "{ok}: the known false positives are gone at the cost of storing them; unknown keys keep the full rate"
                 ))
+                .gist(ok, format!("{} keys = {share:.1}% of the filter", whitelist.len()))
                 .rate(r),
         );
     }
@@ -267,6 +280,7 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         corrupt[mid] ^= 1;
         let rejected = BloomFilter::<u64>::from_bytes(&corrupt).is_err();
         let truncated = BloomFilter::<u64>::from_bytes(&bytes[..bytes.len() - 1]).is_err();
+        let ok = holds(back == f && same_answers && rejected && truncated);
         out.push(
             Claim::new("V6", format!("BloomFilter n={n} p=0.01: to_bytes / from_bytes"))
                 .doc("a filter in one process's memory is lost on restart and invisible to other services (hence Redis)")
@@ -280,9 +294,16 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     env.probes
                 ))
                 .verdict(format!(
-                    "{}: the restart loss is avoided by to_bytes/from_bytes; sharing between processes is bloomlab-redis's part (not measured here)",
-                    holds(back == f && same_answers && rejected && truncated)
-                )),
+                    "{ok}: the restart loss is avoided by to_bytes/from_bytes; sharing between processes is bloomlab-redis's part (not measured here)"
+                ))
+                .gist(
+                    ok,
+                    format!(
+                        "round trip {}; corruption {}",
+                        if back == f && same_answers { "exact" } else { "NOT exact" },
+                        if rejected && truncated { "rejected" } else { "NOT rejected" }
+                    ),
+                ),
         );
     }
     Ok(out)

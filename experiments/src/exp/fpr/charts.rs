@@ -1,0 +1,155 @@
+//! The experiment's charts: measured over theory for every variant at 1%,
+//! and per variant the rate by load and its residuals.
+
+use bloomlab::catalog::Variant;
+
+use super::{Error, Row, TARGETS};
+use crate::plot::{self, Chart, Curve};
+
+/// Every chart, as (file name, SVG).
+pub(super) fn draw(
+    rows: &[Row],
+    kinds: &[Variant<u64>],
+    capacity: usize,
+) -> Result<Vec<(String, String)>, Error> {
+    let mut out = Vec::new();
+    let combined = Chart {
+        curves: kinds
+            .iter()
+            .map(|kind| Curve {
+                label: kind.label(),
+                theory: Vec::new(),
+                points: residuals(rows, kind.id, 0.01),
+            })
+            .collect(),
+        ..residual_chart(format!(
+            "every variant at target 1%: measured / theory, capacity {capacity}"
+        ))
+    };
+    let combined = fit_y(combined);
+    out.push(("fpr.svg".to_owned(), plot::draw("fpr.svg", &combined)?));
+    for kind in kinds {
+        let name = format!("fpr_{}.svg", kind.id);
+        let svg = plot::draw(&name, &rate_chart(rows, kind, capacity))?;
+        out.push((name, svg));
+        let chart = Chart {
+            curves: TARGETS
+                .iter()
+                .map(|&target| Curve {
+                    label: format!("target {}", percent(target)),
+                    theory: Vec::new(),
+                    points: residuals(rows, kind.id, target),
+                })
+                .collect(),
+            ..residual_chart(format!(
+                "{}: measured / theory, capacity {capacity}",
+                kind.label()
+            ))
+        };
+        let chart = fit_y(chart);
+        let name = format!("fpr_residuals_{}.svg", kind.id);
+        out.push((name.clone(), plot::draw(&name, &chart)?));
+    }
+    Ok(out)
+}
+
+/// A chart of measured over theory by load, its series set apart.
+fn residual_chart(title: String) -> Chart {
+    Chart {
+        title,
+        x_label: "load (items / capacity)".into(),
+        y_label: "pooled rate / theory (95% interval), powered rows".into(),
+        references: vec![("theory".into(), 1.0)],
+        dodge: true,
+        ..Chart::default()
+    }
+}
+
+/// `chart` with its y axis fitted to its intervals and to 1 (a linear
+/// axis otherwise starts at 0, squeezing the ratios near 1).
+fn fit_y(chart: Chart) -> Chart {
+    let (lo, hi) = chart
+        .curves
+        .iter()
+        .flat_map(|c| c.points.iter())
+        .fold((1.0f64, 1.0f64), |(a, b), &(_, lo, _, hi)| {
+            (a.min(lo), b.max(hi))
+        });
+    let pad = (hi - lo) * 0.06;
+    Chart {
+        y_range: Some((lo - pad, hi + pad)),
+        ..chart
+    }
+}
+
+/// The powered rows of `variant` at `target` as (load, low, measured, high)
+/// over theory; underpowered rows are left out.
+fn residuals(rows: &[Row], variant: &str, target: f64) -> Vec<(f64, f64, f64, f64)> {
+    rows.iter()
+        .filter(|r| r.variant == variant && r.target == target && r.powered)
+        .map(|r| {
+            (
+                r.load,
+                r.lo / r.theory,
+                r.pooled / r.theory,
+                r.hi / r.theory,
+            )
+        })
+        .collect()
+}
+
+/// `kind`'s pooled rate by load for every target, theory as lines. Rows
+/// with no false positive are points at 0 with their upper bound.
+fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
+    let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
+    // The lowest bound of any interval, halved: every point is above it.
+    let floor = own
+        .iter()
+        .map(|r| if r.lo > 0.0 { r.lo } else { r.hi })
+        .fold(f64::INFINITY, f64::min)
+        / 2.0;
+    let curves = TARGETS
+        .iter()
+        .map(|&target| {
+            let series: Vec<&&Row> = own.iter().filter(|r| r.target == target).collect();
+            let last = series.iter().map(|r| r.load).fold(0.0, f64::max);
+            let theory = series.first().map_or_else(Vec::new, |r| {
+                (2..=32)
+                    .map(|i| f64::from(i) * 0.05)
+                    .filter(|&load| load <= last + 1e-9)
+                    .map(|load| {
+                        let items = (capacity as f64 * load).round() as u64;
+                        (load, r.shape.fpr(items))
+                    })
+                    .collect()
+            });
+            Curve {
+                label: format!("target {}", percent(target)),
+                theory,
+                points: series
+                    .iter()
+                    .map(|r| (r.load, r.lo, r.pooled, r.hi))
+                    .collect(),
+            }
+        })
+        .collect();
+    Chart {
+        title: format!("{}, capacity {capacity}: pooled rate by load", kind.label()),
+        x_label: "load (items / capacity)".into(),
+        y_label: "false-positive rate (pooled, 95% interval)".into(),
+        y_log: true,
+        y_floor: if floor.is_finite() && floor > 0.0 {
+            floor
+        } else {
+            1e-9
+        },
+        dodge: true,
+        curves,
+        ..Chart::default()
+    }
+}
+
+/// `0.01` as `1%`.
+pub(super) fn percent(p: f64) -> String {
+    format!("{}%", p * 100.0)
+}

@@ -1,0 +1,500 @@
+//! Experiment `fpr`: the measured false-positive rate of every variant against
+//! theory as its load goes from 10% to 150% of the capacity it was built for
+//! (the cuckoo filter to its first `Full`), over independently keyed
+//! instances of every configuration, with the rate's spread between them.
+
+mod charts;
+mod spread;
+mod text;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bloomlab::catalog::{Shape, Variant};
+use bloomlab_core::InsertError;
+use bloomlab_core::theory::{blocked, classic};
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::clopper_pearson;
+
+use super::subject;
+use super::{Ctx, Error, Output, sub_seed};
+use crate::report::Section;
+use crate::scale::Scale;
+use crate::table::{MEASURED, Table, fixed, rate};
+use spread::Spread;
+
+/// Target rates the filters are built for.
+pub const TARGETS: [f64; 4] = [0.1, 0.01, 0.001, 0.0001];
+
+/// Loads at which the rate is measured, as fractions of capacity.
+pub const LOADS: [f64; 7] = [0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5];
+
+/// The false positives theory must expect of a row's pooled probes for the
+/// row to test theory; fewer, and it is `underpowered`.
+pub const MIN_EXPECTED: f64 = 100.0;
+
+/// How much work one scale spends.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// Independently keyed filters per configuration.
+    instances: usize,
+    /// Items each filter is built for.
+    capacity: usize,
+    /// Probes of one instance at one load, at least.
+    floor: u64,
+    /// Probes of one row (all its instances), at most.
+    budget: u64,
+}
+
+impl Plan {
+    fn of(scale: Scale) -> Self {
+        match scale {
+            Scale::Quick => Plan {
+                instances: 20,
+                capacity: 10_000,
+                floor: 2_000,
+                budget: 4_000_000,
+            },
+            Scale::Default => Plan {
+                instances: 20,
+                capacity: 100_000,
+                floor: 25_000,
+                budget: 40_000_000,
+            },
+            Scale::Full => Plan {
+                instances: 40,
+                capacity: 1_000_000,
+                floor: 250_000,
+                budget: 400_000_000,
+            },
+        }
+    }
+
+    /// Probes for one instance whose theory rate is `theory` and whose
+    /// spread theory is `spread` (if any): enough for the row's instances
+    /// together to expect [`MIN_EXPECTED`] false positives, at least
+    /// `floor`; `floor` alone when the budget cannot reach that. Where a
+    /// spread model exists and the budget allows, enough more that one
+    /// instance's probe noise `√(p(1 − p)/N)` is at most the modelled
+    /// spread, so that the measurement can test it.
+    fn probes(&self, theory: f64, spread: Option<f64>) -> u64 {
+        let cap = (self.budget / self.instances as u64) as f64;
+        let within = |need: f64| (need.is_finite() && need <= cap).then(|| need.ceil() as u64);
+        let power = within(MIN_EXPECTED / (theory * self.instances as f64));
+        let resolve = spread
+            .filter(|&sd| sd > 0.0)
+            .and_then(|sd| within(theory * (1.0 - theory) / (sd * sd)));
+        match (power, resolve) {
+            (Some(p), r) => p.max(r.unwrap_or(0)).max(self.floor),
+            (None, _) => self.floor,
+        }
+    }
+}
+
+/// One instance at one load.
+#[derive(Debug, Clone)]
+struct Obs {
+    /// Index into [`LOADS`], or `LOADS.len()` for the first `Full`.
+    slot: usize,
+    items: usize,
+    probes: u64,
+    hits: u64,
+    theory: f64,
+    expected: f64,
+    bits_per_item: f64,
+}
+
+/// One filter instance filled load by load.
+struct Instance {
+    params: String,
+    shape: Shape,
+    obs: Vec<Obs>,
+}
+
+/// One configuration (variant × target × load) over its instances.
+#[derive(Debug, Clone)]
+pub struct Row {
+    variant: &'static str,
+    target: f64,
+    params: String,
+    shape: Shape,
+    load: f64,
+    items: f64,
+    instances: usize,
+    probes: u64,
+    hits: u64,
+    mean_rate: f64,
+    pooled: f64,
+    lo: f64,
+    hi: f64,
+    theory: f64,
+    expected: f64,
+    powered: bool,
+    spread: Option<Spread>,
+    spread_theory: Option<f64>,
+    bits_per_item: f64,
+    /// The row of the first `Full` (each instance at its own load).
+    full: bool,
+}
+
+impl Row {
+    fn inside(&self) -> bool {
+        (self.lo..=self.hi).contains(&self.theory)
+    }
+}
+
+/// Runs the experiment: `fpr.csv`; `fpr.svg` (every variant at 1%, measured
+/// over theory); per variant `fpr_<variant>.svg` (rate by load, every
+/// target) and `fpr_residuals_<variant>.svg` (measured over theory).
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
+    let plan = Plan::of(ctx.scale);
+    let kinds = subject::all();
+    let bar = crate::progress::bar((kinds.len() * TARGETS.len() * plan.instances) as u64, "fpr");
+    let mut rows = Vec::new();
+    for kind in &kinds {
+        for &target in &TARGETS {
+            let part = format!("fpr/{}/{target}", kind.id);
+            // Theory by items, shared: the instances of a configuration have
+            // one shape, and the blocked filter's exact rate costs milliseconds.
+            let memo = Mutex::new(Vec::new());
+            let runs = parallel(plan.instances, |i| {
+                let part = format!("{part}/instance/{i}");
+                let run = instance(kind, target, &plan, ctx.seed, &part, &memo);
+                bar.inc(1);
+                run
+            })?;
+            rows.extend(aggregate(kind.id, target, &plan, runs)?);
+        }
+    }
+    bar.finish_and_clear();
+    let table = table(&rows, plan.capacity);
+    let section = Section {
+        title: "False-positive rate against theory".into(),
+        body: text::body(&rows, &kinds, &plan),
+    };
+    let mut out = Output::new(section)
+        .appendix(text::appendix(&table))
+        .table("fpr.csv", table);
+    for (name, svg) in charts::draw(&rows, &kinds, plan.capacity)? {
+        out = out.chart(name, svg);
+    }
+    Ok(out)
+}
+
+/// Builds, fills and probes one instance of `kind` at `target`.
+fn instance(
+    kind: &Variant<u64>,
+    target: f64,
+    plan: &Plan,
+    seed: u64,
+    part: &str,
+    memo: &Mutex<Vec<(usize, f64, Option<f64>)>>,
+) -> Result<Instance, Error> {
+    let capacity = plan.capacity;
+    let mut subject = subject::build(kind, capacity, target, sub_seed(seed, part))?;
+    let max_items = (capacity as f64 * LOADS[LOADS.len() - 1]).round() as usize;
+    let keys = members(sub_seed(seed, &format!("{part}/members")), max_items);
+    let mut obs = Vec::new();
+    let mut inserted = 0;
+    for (slot, &load) in LOADS.iter().enumerate() {
+        let want = (capacity as f64 * load).round() as usize;
+        let mut full = false;
+        while inserted < want {
+            match subject.filter.insert(&keys[inserted]) {
+                Ok(_) => inserted += 1,
+                Err(InsertError::Full) => {
+                    full = true;
+                    break;
+                }
+                Err(e) => return Err(Error::filter(part)(e)),
+            }
+        }
+        let f = &subject.filter;
+        let known = memo
+            .lock()
+            .ok()
+            .and_then(|m| m.iter().find(|e| e.0 == inserted).map(|e| (e.1, e.2)));
+        let (theory, spread) = match known {
+            Some(t) => t,
+            None => {
+                let t = subject.theory(inserted as u64);
+                let sd = spread_theory(&subject.shape, inserted as u64);
+                if let Ok(mut m) = memo.lock() {
+                    m.push((inserted, t, sd));
+                }
+                (t, sd)
+            }
+        };
+        let n = plan.probes(theory, spread);
+        let size = usize::try_from(n).map_err(Error::size(format!("{part}: probes")))?;
+        // Fresh probes at every load; top bit set, so never a member.
+        let probe_seed = sub_seed(seed, &format!("{part}/probes/{load}"));
+        let hits = probes(probe_seed, size).filter(|p| f.contains(p)).count() as u64;
+        obs.push(Obs {
+            slot: if full { LOADS.len() } else { slot },
+            items: inserted,
+            probes: n,
+            hits,
+            theory,
+            expected: f.expected_fpr(),
+            bits_per_item: f.bits_per_item().unwrap_or(f64::NAN),
+        });
+        if full {
+            break;
+        }
+    }
+    Ok(Instance {
+        params: subject.params,
+        shape: subject.shape,
+        obs,
+    })
+}
+
+/// `f(0), …, f(n − 1)`, on as many threads as the machine has: each
+/// instance has its own seeds, so the results do not depend on the order.
+fn parallel<T: Send>(
+    n: usize,
+    f: impl Fn(usize) -> Result<T, Error> + Sync,
+) -> Result<Vec<T>, Error> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |w| w.get())
+        .clamp(1, n.max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<T, Error>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    let value = f(i);
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(value);
+                    }
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .enumerate()
+        .map(|(i, slot)| match slot.into_inner() {
+            Ok(Some(value)) => value,
+            _ => Err(Error::Invariant(format!(
+                "fpr: instance {i} left no result"
+            ))),
+        })
+        .collect()
+}
+
+/// The rows of one configuration: one per load every instance reached,
+/// and one for the first `Full` if any instance met it.
+fn aggregate(
+    variant: &'static str,
+    target: f64,
+    plan: &Plan,
+    runs: Vec<Instance>,
+) -> Result<Vec<Row>, Error> {
+    let Some(first) = runs.first() else {
+        return Ok(Vec::new());
+    };
+    let (params, shape) = (first.params.clone(), first.shape.clone());
+    let mut rows = Vec::new();
+    for slot in 0..=LOADS.len() {
+        let obs: Vec<&Obs> = runs
+            .iter()
+            .flat_map(|r| r.obs.iter().filter(|o| o.slot == slot))
+            .collect();
+        if obs.is_empty() {
+            continue;
+        }
+        let r = obs.len() as f64;
+        let probes: u64 = obs.iter().map(|o| o.probes).sum();
+        let hits: u64 = obs.iter().map(|o| o.hits).sum();
+        if probes == 0 {
+            return Err(Error::Invariant(format!(
+                "fpr/{variant}/{target}: a row without probes"
+            )));
+        }
+        let (lo, hi) = clopper_pearson(hits, probes, 0.95);
+        // The rate pooled probes expect: each instance's theory, weighted by
+        // its probes (all alike except at the first Full).
+        let expected_hits: f64 = obs.iter().map(|o| o.theory * o.probes as f64).sum();
+        let items = obs.iter().map(|o| o.items as f64).sum::<f64>() / r;
+        let pairs: Vec<(u64, u64)> = obs.iter().map(|o| (o.hits, o.probes)).collect();
+        rows.push(Row {
+            variant,
+            target,
+            params: params.clone(),
+            shape: shape.clone(),
+            load: items / plan.capacity as f64,
+            items,
+            instances: obs.len(),
+            probes,
+            hits,
+            mean_rate: obs
+                .iter()
+                .map(|o| o.hits as f64 / o.probes as f64)
+                .sum::<f64>()
+                / r,
+            pooled: hits as f64 / probes as f64,
+            lo,
+            hi,
+            theory: expected_hits / probes as f64,
+            expected: obs.iter().map(|o| o.expected).sum::<f64>() / r,
+            powered: expected_hits >= MIN_EXPECTED,
+            spread: spread::measure(&pairs),
+            spread_theory: spread_theory(&shape, items.round() as u64),
+            bits_per_item: obs.iter().map(|o| o.bits_per_item).sum::<f64>() / r,
+            full: slot == LOADS.len(),
+        });
+    }
+    Ok(rows)
+}
+
+/// Theory's between-instance standard deviation of the rate after `items`
+/// inserts, where a model exists: the bit-array filters by
+/// [`classic::rate_sd`], the blocked one by [`blocked::rate_sd`]. The
+/// scalable filter's layers hold a random number of items (it skips items
+/// already reported present) and the cuckoo filter's spread comes from
+/// duplicate fingerprints: neither has a model here.
+fn spread_theory(shape: &Shape, items: u64) -> Option<f64> {
+    match *shape {
+        Shape::Bits { bits, hashes }
+        | Shape::Counters {
+            counters: bits,
+            hashes,
+            ..
+        } => {
+            let k = f64::from(hashes);
+            Some(classic::rate_sd(bits as f64, k * items as f64, k))
+        }
+        Shape::Blocks {
+            blocks,
+            block_bits,
+            hashes,
+        } => Some(blocked::rate_sd(block_bits, blocks, items, hashes)),
+        Shape::Layers { .. } | Shape::Buckets { .. } => None,
+    }
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.into()
+}
+
+/// The rows as `fpr.csv`.
+fn table(rows: &[Row], capacity: usize) -> Table {
+    let head = [
+        "variant",
+        "target_fpr",
+        "params",
+        "capacity",
+        "load",
+        "items",
+        "instances",
+        "probes_per_instance",
+        "probes",
+    ];
+    let tail = [
+        "mean_fpr",
+        "theory_fpr",
+        "expected_fpr",
+        "theory_false_positives",
+        "underpowered",
+        "theory_in_ci95",
+        "rate_sd",
+        "rate_sd_ci95_low",
+        "rate_sd_ci95_high",
+        "rate_sd_theory",
+        "probe_sd",
+        "bits_per_item",
+        "note",
+    ];
+    let mut table = Table::new(&[&head[..], &MEASURED, &tail].concat());
+    for row in rows {
+        let sd = |f: fn(&Spread) -> f64| row.spread.as_ref().map_or("n/a".into(), |s| rate(f(s)));
+        table.push(vec![
+            row.variant.into(),
+            row.target.to_string(),
+            row.params.clone(),
+            capacity.to_string(),
+            fixed(row.load),
+            if row.full {
+                format!("{:.1}", row.items)
+            } else {
+                format!("{:.0}", row.items)
+            },
+            row.instances.to_string(),
+            (row.probes / row.instances as u64).to_string(),
+            row.probes.to_string(),
+            row.hits.to_string(),
+            rate(row.pooled),
+            rate(row.lo),
+            rate(row.hi),
+            rate(row.mean_rate),
+            rate(row.theory),
+            rate(row.expected),
+            format!("{:.1}", row.theory * row.probes as f64),
+            yes_no(!row.powered),
+            yes_no(row.inside()),
+            sd(|s| s.sd),
+            sd(|s| s.lo),
+            sd(|s| s.hi),
+            row.spread_theory.map_or("no model".into(), rate),
+            sd(|s| s.probe_sd),
+            fixed(row.bits_per_item),
+            if row.full {
+                "first Full: each instance filled to its own (mean shown)".into()
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_reach_the_power_rule_or_mark_the_row() {
+        let plan = Plan::of(Scale::Default);
+        let r = plan.instances as f64;
+        for theory in [0.1, 1e-3, 1e-5, 5e-6, 4.9e-6, 1e-9, 0.0, f64::NAN] {
+            let n = plan.probes(theory, None);
+            assert!(
+                n >= plan.floor
+                    && n * plan.instances as u64
+                        <= plan.budget.max(plan.floor * plan.instances as u64)
+            );
+            let powered = theory * n as f64 * r >= MIN_EXPECTED;
+            // Powered exactly when the budget allows it.
+            let cap = (plan.budget / plan.instances as u64) as f64;
+            let reachable = theory > 0.0 && MIN_EXPECTED / (theory * r) <= cap;
+            assert_eq!(powered, reachable, "{theory}: {n}");
+        }
+        // A spread model asks for probe noise at most the spread, within the budget.
+        let (p, sd) = (0.2, 4e-4);
+        let n = plan.probes(p, Some(sd));
+        assert!((p * (1.0 - p) / n as f64).sqrt() <= sd, "{n}");
+        assert_eq!(plan.probes(p, Some(1e-6)), plan.probes(p, None));
+    }
+
+    #[test]
+    fn parallel_keeps_order_and_errors() {
+        let squares = parallel(50, |i| Ok(i * i)).unwrap();
+        assert_eq!(squares, (0..50).map(|i| i * i).collect::<Vec<_>>());
+        let failed = parallel(5, |i| {
+            if i == 3 {
+                Err(Error::Invariant("three".into()))
+            } else {
+                Ok(i)
+            }
+        });
+        assert!(matches!(failed, Err(Error::Invariant(s)) if s == "three"));
+        assert!(parallel(0, Ok::<usize, Error>).unwrap().is_empty());
+    }
+}

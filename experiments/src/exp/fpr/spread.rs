@@ -1,0 +1,147 @@
+//! The between-instance spread of a rate, measured from replicated filters.
+//!
+//! Each instance `i` of a configuration is probed `N_i` times and passes
+//! `x_i` probes, so `p̂_i = x_i/N_i`. Its variance across instances is the
+//! table-to-table spread `σ²` plus the probes' own binomial noise
+//! `p_i(1 − p_i)/N_i`. The method of moments takes the sample variance of
+//! the `p̂_i` and subtracts the mean estimated binomial variance
+//! `p̂_i(1 − p̂_i)/N_i`, so that probe noise is not counted as spread.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+/// The measured spread of one configuration's rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    /// The method-of-moments estimate of `σ²`, not floored: negative when
+    /// the rates scatter less than their probes alone would make them.
+    pub var: f64,
+    /// `√max(var, 0)`.
+    pub sd: f64,
+    /// A 95% interval for `σ`: the chi-square interval of the rates' total
+    /// variance (normal approximation, `R − 1` degrees of freedom) less the
+    /// binomial part, floored at 0.
+    pub lo: f64,
+    /// Its upper end.
+    pub hi: f64,
+    /// `√` of the mean binomial variance: the probe noise of one instance.
+    pub probe_sd: f64,
+}
+
+/// The spread of instances that passed `hits[i]` of `probes[i]` probes each:
+/// `None` for fewer than two instances or an instance with no probes.
+pub fn measure(instances: &[(u64, u64)]) -> Option<Spread> {
+    let r = instances.len();
+    if r < 2 || instances.iter().any(|&(x, n)| n == 0 || x > n) {
+        return None;
+    }
+    let rates: Vec<f64> = instances
+        .iter()
+        .map(|&(x, n)| x as f64 / n as f64)
+        .collect();
+    let mean = rates.iter().sum::<f64>() / r as f64;
+    let sample = rates.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
+    let probe = instances
+        .iter()
+        .zip(&rates)
+        .map(|(&(_, n), p)| p * (1.0 - p) / n as f64)
+        .sum::<f64>()
+        / r as f64;
+    let var = sample - probe;
+    let dof = (r - 1) as f64;
+    let chi = ChiSquared::new(dof).ok()?;
+    let table_sd = |total: f64| (total - probe).max(0.0).sqrt();
+    Some(Spread {
+        var,
+        sd: var.max(0.0).sqrt(),
+        lo: table_sd(dof * sample / chi.inverse_cdf(0.975)),
+        hi: table_sd(dof * sample / chi.inverse_cdf(0.025)),
+        probe_sd: probe.sqrt(),
+    })
+}
+
+/// Measured over theoretical spread, pooled over configurations: the
+/// inverse-variance weighted mean of `var_r/σ²_r` over rows `(spread, σ_r)`,
+/// and its standard error. Each row's ratio has variance
+/// `2(1 + v_r/σ²_r)²/(R_r − 1)` (`v_r` its probe variance), so rows whose
+/// probe noise swamps the spread count for little. `None` without a row
+/// whose model spread is positive.
+pub fn pooled_ratio(rows: &[(Spread, f64, usize)]) -> Option<(f64, f64)> {
+    let (mut sum, mut weights) = (0.0, 0.0);
+    for &(s, model, instances) in rows {
+        if !(model > 0.0 && model.is_finite()) || instances < 2 {
+            continue;
+        }
+        let model_var = model * model;
+        let noise = 1.0 + s.probe_sd * s.probe_sd / model_var;
+        let w = (instances - 1) as f64 / (2.0 * noise * noise);
+        sum += w * s.var / model_var;
+        weights += w;
+    }
+    (weights > 0.0).then(|| (sum / weights, weights.recip().sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bloomlab_lab::keys::rng;
+    use rand_distr::{Binomial, Distribution};
+
+    /// `instances` instances whose true rates alternate `p ± delta`, each
+    /// probed `n` times, from `seed`.
+    fn simulate(seed: u64, instances: usize, p: f64, delta: f64, n: u64) -> Vec<(u64, u64)> {
+        let mut r = rng(seed);
+        (0..instances)
+            .map(|i| {
+                let rate = if i % 2 == 0 { p + delta } else { p - delta };
+                let hits = Binomial::new(n, rate).map_or(0, |b| b.sample(&mut r));
+                (hits, n)
+            })
+            .collect()
+    }
+
+    /// The estimate of `σ²` has standard deviation `(σ² + v)·√(2/(R − 1))`
+    /// for near-normal rates (binomial counts of 1,000 are); 3.29 of them
+    /// make a 99.9% bound.
+    fn bound(sigma2: f64, probe: f64, instances: usize) -> f64 {
+        3.29 * (sigma2 + probe) * (2.0 / (instances - 1) as f64).sqrt()
+    }
+
+    #[test]
+    fn probe_noise_alone_is_not_spread() {
+        let (instances, p, n) = (2_000, 0.01, 100_000);
+        let s = measure(&simulate(7, instances, p, 0.0, n)).unwrap();
+        let probe = p * (1.0 - p) / n as f64;
+        assert!(s.var.abs() < bound(0.0, probe, instances), "{s:?}");
+        assert!((s.probe_sd / probe.sqrt() - 1.0).abs() < 0.01, "{s:?}");
+        assert_eq!(s.lo, 0.0, "{s:?}");
+    }
+
+    #[test]
+    fn a_known_spread_is_recovered() {
+        // Rates 1% ± 0.1%: population variance δ²·R/(R − 1) over an even
+        // number of instances; probe noise a tenth of it.
+        let (instances, p, delta, n) = (2_000, 0.01, 0.001, 100_000);
+        let s = measure(&simulate(11, instances, p, delta, n)).unwrap();
+        let sigma2 = delta * delta * instances as f64 / (instances - 1) as f64;
+        let probe = p * (1.0 - p) / n as f64;
+        assert!(
+            (s.var - sigma2).abs() < bound(sigma2, probe, instances),
+            "{s:?}"
+        );
+        assert!(s.lo < sigma2.sqrt() && sigma2.sqrt() < s.hi, "{s:?}");
+        let (ratio, se) = pooled_ratio(&[(s, sigma2.sqrt(), instances)]).unwrap();
+        assert!((ratio - 1.0).abs() < 3.29 * se, "{ratio} ± {se}");
+    }
+
+    #[test]
+    fn degenerate_input_gives_none() {
+        assert_eq!(measure(&[]), None);
+        assert_eq!(measure(&[(1, 10)]), None);
+        assert_eq!(measure(&[(1, 10), (1, 0)]), None);
+        assert_eq!(measure(&[(11, 10), (1, 10)]), None);
+        assert_eq!(pooled_ratio(&[]), None);
+        // No false positive anywhere: no spread, no probe noise.
+        let s = measure(&[(0, 10), (0, 10)]).unwrap();
+        assert_eq!((s.sd, s.lo, s.hi, s.probe_sd), (0.0, 0.0, 0.0, 0.0));
+    }
+}

@@ -1,0 +1,538 @@
+//! Experiment `space`: the false-positive rate each variant achieves against
+//! the bits per item it takes, from 10^-1 to 10^-6, beside what its
+//! constructor and theory give and the lower bound log2(1/ε); and the rates
+//! at which a cuckoo filter (plain or semi-sorted) is smaller than a Bloom
+//! filter holding the same items.
+
+use std::fmt::Write as _;
+
+use bloomlab::prelude::*;
+use bloomlab::theory;
+use bloomlab_core::InsertError;
+use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::clopper_pearson;
+
+use bloomlab::catalog::{Shape, Variant};
+
+use super::subject;
+use super::{Ctx, Error, Output, sub_seed};
+use crate::plot::{self, Chart, Curve};
+use crate::progress;
+use crate::report::Section;
+use crate::table::{AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, rate};
+
+mod crossover;
+use crossover::{Scan, show_intervals};
+
+/// Target rates, one point per variant each.
+pub const TARGETS: [f64; 11] = [
+    1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6,
+];
+
+/// The variants drawn: one entry per table layout (the atomic filter has
+/// the classic filter's, so it is left out).
+pub fn kinds() -> Vec<Variant<u64>> {
+    let mut layouts = Vec::new();
+    let mut kinds = subject::all();
+    kinds.retain(|v| {
+        let layout = (v.plan)(1_000, 0.01).map(|p| p.shape).ok();
+        let new = !layouts.contains(&layout);
+        layouts.push(layout);
+        new
+    });
+    kinds
+}
+
+/// Target rates of the crossover scan: this many per decade, 10^-1 to 10^-6.
+const SCAN_PER_DECADE: u32 = 400;
+
+/// False positives theory should expect in a row for the row to test
+/// anything: probes are added (within the budget) until it does.
+pub const MIN_EXPECTED: f64 = 100.0;
+
+/// The probe budget of one row, as a multiple of the scale's probes.
+const PROBE_BUDGET: usize = 40;
+
+/// Probes for a filter whose theory rate is `theory`: enough to expect
+/// [`MIN_EXPECTED`] false positives, at least the scale's `base`; a row
+/// that would need more than `cap` gets `base` and is underpowered.
+fn probes_for(theory: f64, base: usize, cap: usize) -> usize {
+    let want = (MIN_EXPECTED / theory).ceil();
+    if want.is_finite() && want > base as f64 && want <= cap as f64 {
+        want as usize
+    } else {
+        base
+    }
+}
+
+/// One measured point.
+#[derive(Debug, Clone)]
+struct Point {
+    kind: &'static str,
+    shape: Shape,
+    target: f64,
+    items: usize,
+    probes: usize,
+    hits: u64,
+    bits: f64,
+    /// The theory rate at the filter's parameters and the load it reached.
+    theory: f64,
+}
+
+impl Point {
+    /// Theory expects too few false positives in its probes to test it.
+    fn underpowered(&self) -> bool {
+        self.theory * (self.probes as f64) < MIN_EXPECTED
+    }
+
+    /// The 95% Clopper–Pearson interval of the measured rate.
+    fn interval(&self) -> (f64, f64) {
+        clopper_pearson(self.hits, self.probes as u64, 0.95)
+    }
+}
+
+/// Runs the experiment: `space.csv`, `space.svg`, `space_crossover.csv`
+/// and `space_crossover.svg`.
+pub fn run(ctx: &Ctx) -> Result<Output, Error> {
+    let capacity = ctx.scale.capacity();
+    let base_probes = ctx.scale.probes();
+    let max_probes = base_probes * PROBE_BUDGET;
+    let kinds = kinds();
+    let bar = progress::bar((kinds.len() * TARGETS.len()) as u64, "space");
+    let mut points = Vec::new();
+    let mut skipped = Vec::new();
+    for kind in &kinds {
+        for &target in &TARGETS {
+            bar.inc(1);
+            let part = format!("space/{}/{target}", kind.id);
+            let mut s = match subject::build(kind, capacity, target, sub_seed(ctx.seed, &part)) {
+                Ok(s) => s,
+                // A rate a variant cannot be built for is a finding, not a failure.
+                Err(e) => {
+                    skipped.push(e.to_string());
+                    continue;
+                }
+            };
+            // Every filter is filled to the capacity it was built for: for
+            // the cuckoo filter that is its design load, which it must hold.
+            let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
+            for k in &keys {
+                match s.filter.insert(k) {
+                    Ok(_) => {}
+                    Err(InsertError::Full) => {
+                        return Err(Error::Invariant(format!(
+                            "{part}: full before the {capacity} items it was built for"
+                        )));
+                    }
+                    Err(e) => return Err(Error::filter(part)(e)),
+                }
+            }
+            let f = &s.filter;
+            let theory = s.theory(f.len() as u64);
+            let n_probes = probes_for(theory, base_probes, max_probes);
+            let hits = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n_probes)
+                .filter(|q| f.contains(q))
+                .count() as u64;
+            points.push(Point {
+                kind: kind.id,
+                shape: s.shape.clone(),
+                target,
+                items: f.len(),
+                probes: n_probes,
+                hits,
+                bits: f.bits_per_item().unwrap_or(f64::NAN),
+                theory,
+            });
+        }
+    }
+    bar.finish_and_clear();
+
+    let head = ["variant", "target_fpr", "items", "probes"];
+    let power = ["expected_false_positives", "underpowered"];
+    let tail = ["bits_per_item", "theory_bits_per_item", "lower_bound_bits"];
+    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &power, &tail].concat());
+    for p in &points {
+        let head = vec![
+            p.kind.into(),
+            p.target.to_string(),
+            p.items.to_string(),
+            p.probes.to_string(),
+        ];
+        let power = vec![
+            fixed(p.theory * p.probes as f64),
+            if p.underpowered() { "yes" } else { "no" }.to_string(),
+        ];
+        let tail = vec![
+            fixed(p.bits),
+            fixed(theory_bits(&p.shape, p.target)),
+            fixed(theory::lower_bound_bits_per_item(p.target)),
+        ];
+        let rate = against_theory(p.hits, p.probes as u64, p.theory);
+        table.push([head, rate.into(), power, tail].concat());
+    }
+    let charts = space_charts(&points, capacity)?;
+    let scan = Scan::run(capacity)?;
+    let section = Section {
+        title: "Space against rate".into(),
+        body: body(&points, &scan, capacity, base_probes, max_probes),
+    };
+    Ok(Output::new(section)
+        .appendix(appendix(&table, &skipped, &scan))
+        .table("space.csv", table)
+        .table("space_crossover.csv", scan.table())
+        .chart("space.svg", plot::draw_panels("space.svg", &charts)?)
+        .chart(
+            "space_crossover.svg",
+            plot::draw("space_crossover.svg", &scan.chart())?,
+        ))
+}
+
+/// Bits per item theory gives for a table of `shape`'s kind built for rate `eps`.
+pub fn theory_bits(shape: &Shape, eps: f64) -> f64 {
+    match *shape {
+        Shape::Bits { .. } => theory::classic::bits_per_item(eps),
+        Shape::Blocks { block_bits, .. } => {
+            theory::blocked::bits_per_item(block_bits, eps).map_or(f64::NAN, |(c, _)| c)
+        }
+        Shape::Counters { width, .. } => theory::counting::bits_per_item(eps, width),
+        // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
+        Shape::Layers {
+            growth, tightening, ..
+        } => theory::scalable::bits_after(1_000, growth, eps, tightening, 10_000)
+            .map_or(f64::NAN, |b| b as f64 / 1e4),
+        Shape::Buckets { semi_sorted, .. } => cuckoo_theory_bits(eps, semi_sorted),
+    }
+}
+
+/// The cuckoo filter's bits per item at rate `eps` with 4-slot buckets at
+/// their design load α: `f/α` plain, `(f − 1)/α` semi-sorted, `f` the
+/// narrowest fingerprint whose rate at α is at most `eps`.
+fn cuckoo_theory_bits(eps: f64, semi_sorted: bool) -> f64 {
+    let Some(load) = theory::cuckoo::design_load(4) else {
+        return f64::NAN;
+    };
+    match theory::cuckoo::fingerprint_bits_at_load(eps, 4, load) {
+        Ok(f) if semi_sorted => theory::cuckoo::bits_per_item_semi_sorted(f, load),
+        Ok(f) => theory::cuckoo::bits_per_item(f, load),
+        Err(_) => f64::NAN,
+    }
+}
+
+/// Rate (y, log) against bits per item (x, log), in two panels sharing the
+/// y axis: every variant but the counting filter, then the counting filter
+/// (four bits a counter) beside the classic filter's line at four times its
+/// bits. Points are the measured filters with their intervals, at their
+/// tables' bits per item; each variant's line is theory on the same
+/// footing: for a grid of target rates, the bits per item of the table its
+/// constructor builds and the rate theory gives that table at full load.
+/// The lower bound is `2^−bits`.
+fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
+    // One y axis for both panels, from the decade of the lowest value drawn.
+    let lowest = points
+        .iter()
+        .flat_map(|p| {
+            let (lo, hi) = p.interval();
+            [lo, hi]
+        })
+        .filter(|&y| y > 0.0)
+        .fold(1.0f64, f64::min);
+    let y_range = (10f64.powf(lowest.log10().floor()), 0.2);
+    let panel = |title: String| Chart {
+        title,
+        x_label: "bits per item (log scale)".into(),
+        y_label: "false-positive rate (log scale)".into(),
+        x_log: true,
+        y_log: true,
+        y_floor: y_range.0,
+        y_range: Some(y_range),
+        ..Chart::default()
+    };
+    let mut main = panel(format!(
+        "False-positive rate against space, {items} items (points measured, lines theory)"
+    ));
+    let mut counting = panel(format!(
+        "The counting filter: 4-bit counters, {items} items"
+    ));
+    let grid: Vec<f64> = (0..=50)
+        .map(|i| 10f64.powf(-1.0 - 5.0 * f64::from(i) / 50.0))
+        .collect();
+    for kind in &kinds() {
+        let mut line = Vec::new();
+        let mut counters = false;
+        for &eps in &grid {
+            // Built, not filled: the table is allocated lazily and never touched.
+            let Ok(s) = subject::build(kind, items, eps, 0) else {
+                continue;
+            };
+            let bits = match s.shape {
+                // Its layers after growing tenfold, as theory sizes them.
+                Shape::Layers { .. } => theory_bits(&s.shape, eps),
+                _ => s.filter.memory_bytes() as f64 * 8.0 / items as f64,
+            };
+            counters = matches!(s.shape, Shape::Counters { .. });
+            line.push((bits, s.theory(items as u64)));
+        }
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let curve = Curve {
+            label: kind.label(),
+            theory: line,
+            points: points
+                .iter()
+                .filter(|p| p.kind == kind.id)
+                .map(|p| {
+                    let (lo, hi) = p.interval();
+                    (p.bits, lo, p.hits as f64 / p.probes as f64, hi)
+                })
+                .collect(),
+        };
+        if counters {
+            counting.curves.push(curve);
+        } else {
+            main.curves.push(curve);
+        }
+    }
+    // The bound down to the bottom of the axis (2^−bits at the floor).
+    let last = -y_range.0.log2();
+    main.curves.push(Curve {
+        label: "lower bound: rate 2^−bits".into(),
+        theory: (0..=40)
+            .map(|i| {
+                let bits = 3.0 + (last - 3.0) * f64::from(i) / 40.0;
+                (bits, (-bits).exp2())
+            })
+            .collect(),
+        points: Vec::new(),
+    });
+    counting.notes.push(
+        "Its line is BloomFilter's with every bit made a 4-bit counter: the same rate at \
+         exactly four times the bits."
+            .into(),
+    );
+    Ok(vec![main, counting])
+}
+
+/// Rows, per variant, of the bits per item a filter built for each of
+/// `rates` takes.
+fn bits_table(points: &[Point], rates: &[f64]) -> String {
+    let mut out = String::from("| bits per item at target | ");
+    let heads: Vec<String> = rates.iter().map(|r| format!("{r:.0e}")).collect();
+    let _ = writeln!(out, "{} |", heads.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(rates.len()));
+    for kind in kinds() {
+        let cells: Vec<String> = rates
+            .iter()
+            .map(|&r| {
+                points
+                    .iter()
+                    .find(|p| p.kind == kind.id && p.target == r)
+                    .map_or("—".into(), |p| format!("{:.1}", p.bits))
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", kind.label(), cells.join(" | "));
+    }
+    let bound: Vec<String> = rates
+        .iter()
+        .map(|&r| format!("{:.1}", theory::lower_bound_bits_per_item(r)))
+        .collect();
+    let _ = writeln!(out, "| lower bound log2(1/ε) | {} |", bound.join(" | "));
+    out
+}
+
+fn body(points: &[Point], scan: &Scan, items: usize, base: usize, cap: usize) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Each variant is built for {} target rates from 10^-1 to 10^-6 for {items} items, \
+         filled to that load (cuckoo filters to their design load) and probed with {base} \
+         non-members, or up to {cap} so that theory expects at least {MIN_EXPECTED} false \
+         positives. Points: measured rates with 95% Clopper–Pearson intervals at each table's \
+         bits per item; lines: theory for the tables the constructors build, on the same x; \
+         lower bound 2^−bits.\n",
+        TARGETS.len()
+    );
+    let _ = writeln!(out, "![rate against bits per item](space.svg)\n");
+    let powered: Vec<&Point> = points.iter().filter(|p| !p.underpowered()).collect();
+    let missed: Vec<String> = powered
+        .iter()
+        .filter(|p| {
+            let (lo, hi) = p.interval();
+            !(lo..=hi).contains(&p.theory)
+        })
+        .map(|p| format!("{} at {:.0e}", p.kind, p.target))
+        .collect();
+    // The underpowered rows, by target: "at 1e-6: classic, blocked".
+    let mut under = Vec::new();
+    for target in TARGETS {
+        let kinds: Vec<&str> = points
+            .iter()
+            .filter(|p| p.target == target && p.underpowered())
+            .map(|p| p.kind)
+            .collect();
+        if !kinds.is_empty() {
+            under.push(format!("at {target:.0e}: {}", kinds.join(", ")));
+        }
+    }
+    let n_under = points.iter().filter(|p| p.underpowered()).count();
+    let _ = writeln!(
+        out,
+        "**Theory against measurement.** Theory lies inside the 95% interval in {} of the {} \
+         rows that expect {MIN_EXPECTED} or more false positives{} (about {:.0} would fall \
+         outside by chance). {} rows expect fewer within the budget and test nothing \
+         (`underpowered` in the CSV{}); they are not counted.\n",
+        powered.len() - missed.len(),
+        powered.len(),
+        if missed.is_empty() {
+            String::new()
+        } else {
+            format!(" (outside: {})", missed.join(", "))
+        },
+        0.05 * powered.len() as f64,
+        n_under,
+        if under.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", under.join("; "))
+        },
+    );
+    out.push_str(&bits_table(points, &[1e-2, 1e-3, 1e-4, 1e-6]));
+    let crossovers = scan.crossovers();
+    // The highest rate of the first band, and where the last band begins.
+    let first = |i: &[(f64, f64)]| i.first().map_or(f64::NAN, |b| b.1);
+    let last = |i: &[(f64, f64)]| i.last().map_or(f64::NAN, |b| b.1);
+    let same = show_intervals(&crossovers[0].1) == show_intervals(&crossovers[2].1)
+        && show_intervals(&crossovers[1].1) == show_intervals(&crossovers[3].1);
+    let _ = writeln!(
+        out,
+        "\n**Where a cuckoo filter is smaller than a Bloom filter** (4-slot buckets; both \
+         built for {} items and compared at that load; {SCAN_PER_DECADE} target rates a \
+         decade): the semi-sorted layout at every target below {:.2e} and in bands up to \
+         {:.2e}; the plain layout below {:.2e}, in bands up to {:.2e}. Fingerprints come in \
+         whole bits, so the answer is a set of rates, not one threshold (Fan et al.'s \
+         \"below about 3%\" assumes real-valued widths). Theory's bands are {} (appendix).\n",
+        scan.items,
+        last(&crossovers[1].1),
+        first(&crossovers[1].1),
+        last(&crossovers[0].1),
+        first(&crossovers[0].1),
+        if same { "the same" } else { "nearly the same" },
+    );
+    let _ = writeln!(
+        out,
+        "![bits per item of each constructor against the target rate](space_crossover.svg)\n"
+    );
+    let _ = writeln!(
+        out,
+        "Data: [`space.csv`](space.csv), [`space_crossover.csv`](space_crossover.csv)."
+    );
+    out
+}
+
+/// The appendix: the crossover bands, how theory sizes the cuckoo filter,
+/// the variants not built, and every measured row.
+fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Target rates at which each cuckoo layout is smaller than the classic filter, built \
+         and in theory (−log2(ε)/ln 2 bits against f/α plain and (f − 1)/α semi-sorted, f the \
+         narrowest fingerprint whose rate at α = 0.95 is at most ε; the built tables are \
+         within {:.2}% of those bits):\n",
+        100.0 * scan.cuckoo_gap()
+    );
+    let _ = writeln!(out, "| cuckoo layout | target rates where it is smaller |");
+    let _ = writeln!(out, "|---|---|");
+    for (what, intervals) in &scan.crossovers() {
+        let _ = writeln!(out, "| {what} | {} |", show_intervals(intervals));
+    }
+    out.push('\n');
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "Not built (the variant cannot reach the rate):\n");
+        for s in skipped {
+            let _ = writeln!(out, "- {s}");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Every measured filter:\n");
+    out.push_str(
+        &table.to_markdown_filtered(
+            &[("variant", "variant"), ("target_fpr", "built for")]
+                .iter()
+                .chain(&AGAINST_THEORY_VIEW)
+                .chain(&[
+                    ("probes", "probes"),
+                    ("underpowered", "underpowered"),
+                    ("bits_per_item", "bits/item"),
+                    ("theory_bits_per_item", "theory bits/item"),
+                ])
+                .copied()
+                .collect::<Vec<_>>(),
+            |_| true,
+        ),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crossover::ScanRow;
+    use super::*;
+
+    #[test]
+    fn semi_sorting_saves_one_bit_a_slot_in_theory() {
+        let load = theory::cuckoo::design_load(4).unwrap();
+        for eps in [0.03, 0.01, 1e-3, 1e-4, 1e-6] {
+            let diff = cuckoo_theory_bits(eps, false) - cuckoo_theory_bits(eps, true);
+            assert!((diff - 1.0 / load).abs() < 1e-12, "{eps}: {diff}");
+        }
+    }
+
+    /// Rows run to 4·10^7 probes, where statrs 0.18's inverse beta CDF
+    /// did not return: the interval must, and match the Poisson limit
+    /// χ²(2x, 2.5%)/2n … χ²(2x + 2, 97.5%)/2n for x = 100, n = 4e7.
+    #[test]
+    fn intervals_of_the_largest_rows_return() {
+        let (lo, hi) = clopper_pearson(100, 40_000_000, 0.95);
+        assert!((lo / (81.3636 / 4e7) - 1.0).abs() < 1e-3, "{lo}");
+        assert!((hi / (121.627 / 4e7) - 1.0).abs() < 1e-3, "{hi}");
+        let (lo, hi) = clopper_pearson(1, 40_000_000, 0.95);
+        assert!(lo > 0.0 && hi < 1e-6, "{lo} {hi}");
+    }
+
+    #[test]
+    fn rows_are_sized_to_expect_enough_false_positives() {
+        assert_eq!(probes_for(1e-2, 1_000_000, 40_000_000), 1_000_000);
+        assert_eq!(probes_for(1e-5, 1_000_000, 40_000_000), 10_000_000);
+        // Beyond the budget: the base, and the row is underpowered.
+        assert_eq!(probes_for(1e-6, 1_000_000, 40_000_000), 1_000_000);
+        assert_eq!(probes_for(0.0, 1_000, 4_000), 1_000);
+    }
+
+    #[test]
+    fn intervals_follow_the_scan() {
+        let row = |target, cuckoo, cuckoo_semi| ScanRow {
+            target,
+            classic: 10.0,
+            cuckoo,
+            cuckoo_semi,
+        };
+        let scan = Scan {
+            items: 1,
+            rows: vec![
+                row(1e-1, 11.0, 9.0),
+                row(5e-2, 9.0, 9.0),
+                row(2e-2, 9.5, 9.0),
+                row(1e-2, 12.0, 9.0),
+                row(5e-3, 9.0, 11.0),
+            ],
+        };
+        assert_eq!(
+            scan.intervals(|r| r.cuckoo < r.classic),
+            vec![(2e-2, 5e-2), (5e-3, 5e-3)]
+        );
+        assert_eq!(
+            scan.intervals(|r| r.cuckoo_semi < r.classic),
+            vec![(1e-2, 1e-1)]
+        );
+        assert!(scan.intervals(|r| r.classic < 0.0).is_empty());
+    }
+}

@@ -1,0 +1,421 @@
+//! `pareto.svg`: miss look-up time against bits per item, one panel per
+//! target rate on shared axes, one colour and marker per filter (filled for
+//! bloomlab's, hollow for a peer's), the Pareto frontier as a dashed line.
+//!
+//! Drawn here rather than with `crate::plot`, whose charts have one panel
+//! and no point labels; the palette and the legend's place follow it.
+
+use plotters::coord::Shift;
+
+use plotters::prelude::*;
+
+use super::report::measured;
+use super::{RATES, Row, frontier};
+use crate::exp::Error;
+use crate::plot::SAFE;
+use bloomlab_choose::numbers::grouped;
+
+/// Marker shapes, cycled with the colours.
+const SHAPES: usize = 4;
+
+/// Pixels to the right of the panels, for the legend.
+const LEGEND_WIDTH: u32 = 290;
+
+const SIZE: (u32, u32) = (1400, 620);
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+type Fallible = Result<(), Box<dyn std::error::Error>>;
+
+/// The chart of `rows` (every filter at every rate of [`RATES`]) as SVG;
+/// `name` (its file name) labels an error.
+pub(super) fn draw(name: &str, rows: &[Row], n: usize) -> Result<String, Error> {
+    // plotters' errors are not Send: their messages are kept.
+    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
+        panels(&root, rows, n).map_err(err)?;
+        root.present().map_err(|e| err(Box::new(e)))?;
+    }
+    Ok(svg)
+}
+
+/// The filters in order of first appearance: each one's colour and marker.
+fn names(rows: &[Row]) -> Vec<(&str, bool)> {
+    let mut out: Vec<(&str, bool)> = Vec::new();
+    for r in rows {
+        if !out.iter().any(|(n, _)| *n == r.name) {
+            out.push((&r.name, r.crate_name.starts_with("bloomlab")));
+        }
+    }
+    out
+}
+
+fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
+    let names = names(rows);
+    let style = |name: &str| {
+        let i = names.iter().position(|(n, _)| *n == name).unwrap_or(0);
+        (SAFE[i % SAFE.len()], i % SHAPES, names[i].1)
+    };
+    // Shared log axes, so that the two rates read against each other and the
+    // filters a few bits and nanoseconds apart do not pile up.
+    let span = |v: &dyn Fn(&Row) -> f64| {
+        let (lo, hi) = rows
+            .iter()
+            .map(v)
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                (a.min(x), b.max(x))
+            });
+        if lo.is_finite() {
+            (nice(lo / 1.1, f64::floor), nice(hi * 1.1, f64::ceil))
+        } else {
+            (1.0, 10.0)
+        }
+    };
+    let (x0, x1) = span(&|r| r.bits_per_item);
+    let (y0, y1) = span(&|r| r.measured.miss_ns);
+    let (plots, _) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+    let halves = plots.split_evenly((1, RATES.len()));
+    for (area, target) in halves.iter().zip(RATES) {
+        let title = format!(
+            "target {}: {} items and probes",
+            percent(target),
+            grouped(n as u64)
+        );
+        let mut ctx = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 18))
+            .margin(14)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(
+                (x0..x1).log_scale().with_key_points(ticks(x0, x1)),
+                (y0..y1).log_scale().with_key_points(ticks(y0, y1)),
+            )?;
+        ctx.configure_mesh()
+            .x_desc("bits per item (table bytes × 8 / items), log scale")
+            .y_desc("miss look-up (ns per op, best of 3), log scale")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .draw()?;
+        let best = frontier(rows, target);
+        // The frontier's points first, so that the dodge moves the others:
+        // the frontier's line joins true positions.
+        let mut here: Vec<&Row> = rows.iter().filter(|r| r.target == target).collect();
+        here.sort_by_key(|r| !best.iter().any(|b| b.name == r.name));
+        let pixels = dodge(
+            here.iter()
+                .map(|r| ctx.backend_coord(&(r.bits_per_item, r.measured.miss_ns)))
+                .collect(),
+        );
+        let at = |r: &Row| {
+            here.iter()
+                .position(|h| h.name == r.name)
+                .map_or((0, 0), |i| pixels[i])
+        };
+        let line: Vec<(i32, i32)> = best.iter().map(|r| at(r)).collect();
+        draw_dashed(root, &line, BLACK.stroke_width(2))?;
+        let (xs, ys) = ctx.plotting_area().get_pixel_range();
+        let bounds = (xs.start, ys.start, xs.end, ys.end);
+        let mut labels = Labels::new(here.iter().map(|r| at(r)).collect(), bounds);
+        for r in &here {
+            let (color, shape, filled) = style(&r.name);
+            marker(root, shape, filled, at(r), color)?;
+        }
+        for r in &best {
+            let font = ("sans-serif", 12).into_text_style(root);
+            labels.place(root, r.name.clone(), at(r), font)?;
+        }
+        for r in &here {
+            let note = if !r.on_target() {
+                format!("{} ({})", r.name, measured(r.fpr(n)))
+            } else if !r.takes_inserts {
+                format!("{} (static)", r.name)
+            } else {
+                continue;
+            };
+            // Grey: off the frontier, and why.
+            let font = ("sans-serif", 11).into_font().color(&SAFE[8]);
+            labels.place(root, note, at(r), font)?;
+        }
+    }
+    legend(root, &names)
+}
+
+/// Pixels between markers that would cover each other (filters of the same
+/// size and about the same time), after setting them apart.
+const DODGE_PIXELS: i32 = 11;
+
+/// `points` with each one that would cover an earlier one moved sideways,
+/// alternately right and left, until it covers none: a few pixels of x, so
+/// that no marker hides another.
+fn dodge(points: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+    let mut out: Vec<(i32, i32)> = Vec::with_capacity(points.len());
+    for (x, y) in points {
+        let covers = |px: i32, out: &[(i32, i32)]| {
+            out.iter()
+                .any(|&(a, b)| (a - px).abs() < DODGE_PIXELS && (b - y).abs() < DODGE_PIXELS)
+        };
+        let mut px = x;
+        for k in 1..8 {
+            if !covers(px, &out) {
+                break;
+            }
+            let side = if k % 2 == 1 { 1 } else { -1 };
+            px = x + side * DODGE_PIXELS * (k + 1) / 2;
+        }
+        out.push((px, y));
+    }
+    out
+}
+
+/// Point labels set beside their points where they cover no other label
+/// and no marker: the first free place of a few around the point.
+struct Labels {
+    /// Boxes taken: (left, top, right, bottom) in pixels.
+    taken: Vec<(i32, i32, i32, i32)>,
+    /// The plotting area, the same way: a label stays inside it.
+    bounds: (i32, i32, i32, i32),
+}
+
+impl Labels {
+    /// Room for labels among markers at `points`, inside `bounds`.
+    fn new(points: Vec<(i32, i32)>, bounds: (i32, i32, i32, i32)) -> Self {
+        let r = 7;
+        Self {
+            taken: points
+                .into_iter()
+                .map(|(x, y)| (x - r, y - r, x + r, y + r))
+                .collect(),
+            bounds,
+        }
+    }
+
+    /// Draws `text` in `font` beside the point `at`.
+    fn place(
+        &mut self,
+        root: &Area<'_>,
+        text: String,
+        at: (i32, i32),
+        font: TextStyle<'_>,
+    ) -> Fallible {
+        let (w, h) = root.estimate_text_size(&text, &font)?;
+        let (w, h) = (w as i32, h as i32);
+        let (x, y) = at;
+        let candidates = [
+            (x + 9, y - h - 4),
+            (x + 9, y + 4),
+            (x - 9 - w, y - h - 4),
+            (x - 9 - w, y + 4),
+            (x + 9, y - h / 2),
+            (x - 9 - w, y - h / 2),
+            (x - w / 2, y - h - 10),
+            (x - w / 2, y + 10),
+            (x + 9, y - 2 * h - 6),
+            (x + 9, y + h + 6),
+        ];
+        let (bl, bt, br, bb) = self.bounds;
+        let free = |&(l, t): &(i32, i32)| {
+            l >= bl
+                && t >= bt
+                && l + w <= br
+                && t + h <= bb
+                && self
+                    .taken
+                    .iter()
+                    .all(|&(a, b, c, d)| l + w + 3 < a || l > c + 3 || t + h < b || t > d)
+        };
+        let (l, t) = candidates
+            .iter()
+            .copied()
+            .find(|c| free(c))
+            .unwrap_or(candidates[0]);
+        self.taken.push((l, t, l + w, t + h));
+        root.draw(&Text::new(text, (l, t), font))?;
+        Ok(())
+    }
+}
+
+/// A dashed polyline between pixel points.
+fn draw_dashed(root: &Area<'_>, points: &[(i32, i32)], style: ShapeStyle) -> Fallible {
+    let (dash, gap) = (8.0, 5.0);
+    for w in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
+        let len = dx.hypot(dy);
+        let mut s = 0.0;
+        while s < len {
+            let e = (s + dash).min(len);
+            let at = |t: f64| {
+                (
+                    x0 + (dx * t / len).round() as i32,
+                    y0 + (dy * t / len).round() as i32,
+                )
+            };
+            root.draw(&PathElement::new([at(s), at(e)], style))?;
+            s = e + gap;
+        }
+    }
+    Ok(())
+}
+
+/// Marker `shape` of `color` at pixel `at`: filled for bloomlab's filters,
+/// an outline on white for a peer's.
+fn marker(
+    root: &Area<'_>,
+    shape: usize,
+    filled: bool,
+    at: (i32, i32),
+    color: RGBColor,
+) -> Fallible {
+    let (x, y) = at;
+    let r = 6;
+    let outline: Vec<(i32, i32)> = match shape {
+        0 => Vec::new(),
+        1 => vec![(x, y - r - 1), (x + r, y + r - 1), (x - r, y + r - 1)],
+        2 => vec![
+            (x - r + 1, y - r + 1),
+            (x + r - 1, y - r + 1),
+            (x + r - 1, y + r - 1),
+            (x - r + 1, y + r - 1),
+        ],
+        _ => vec![
+            (x, y - r - 1),
+            (x + r + 1, y),
+            (x, y + r + 1),
+            (x - r - 1, y),
+        ],
+    };
+    if outline.is_empty() {
+        if filled {
+            root.draw(&Circle::new(at, r, color.filled()))?;
+        } else {
+            root.draw(&Circle::new(at, r, WHITE.filled()))?;
+            root.draw(&Circle::new(at, r, color.stroke_width(2)))?;
+        }
+        return Ok(());
+    }
+    if filled {
+        root.draw(&Polygon::new(outline, color.filled()))?;
+    } else {
+        root.draw(&Polygon::new(outline.clone(), WHITE.filled()))?;
+        let mut closed = outline.clone();
+        closed.extend(outline.first().copied());
+        root.draw(&PathElement::new(closed, color.stroke_width(2)))?;
+    }
+    Ok(())
+}
+
+/// The legend in the right margin: each filter's marker and name, the
+/// frontier's line, and what the fills and grey labels mean.
+fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Fallible {
+    let x0 = (SIZE.0 - LEGEND_WIDTH) as i32 + 10;
+    let mut y = 60;
+    let font = ("sans-serif", 13);
+    for (i, (name, filled)) in names.iter().enumerate() {
+        marker(
+            root,
+            i % SHAPES,
+            *filled,
+            (x0 + 10, y),
+            SAFE[i % SAFE.len()],
+        )?;
+        root.draw(&Text::new(name.to_string(), (x0 + 26, y - 7), font))?;
+        y += 22;
+    }
+    y += 6;
+    draw_dashed(root, &[(x0, y), (x0 + 22, y)], BLACK.stroke_width(2))?;
+    root.draw(&Text::new("Pareto frontier", (x0 + 26, y - 7), font))?;
+    let notes = [
+        "filled: bloomlab; hollow: peer crate",
+        "frontier: filters that take inserts,",
+        "on target, no other beating both axes",
+        "grey: off target (its measured rate),",
+        "or static (built once from all keys)",
+        "markers that would overlap are set",
+        "a few pixels apart sideways",
+    ];
+    for (j, note) in notes.iter().enumerate() {
+        let gap = if j % 2 == 1 { 26 } else { 16 };
+        y += gap;
+        root.draw(&Text::new(*note, (x0, y - 6), ("sans-serif", 12)))?;
+    }
+    Ok(())
+}
+
+/// `x` rounded by `round` to a whole number of its leading decade's half
+/// (5, 10, 15, … 50, 100, 150 …), so that a log axis ends on a tick.
+fn nice(x: f64, round: fn(f64) -> f64) -> f64 {
+    let step = 10f64.powf(x.log10().floor()) / 2.0;
+    (round(x / step) * step).max(step)
+}
+
+/// Ticks on a log axis from `lo` to `hi`: 1, 1.5, 2, 3, 4, 5, 6 and 8 times
+/// each power of ten between (plotters' own leave a decade unlabelled when
+/// the axis does not start at a power of ten).
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        for m in [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0] {
+            let t = m * decade;
+            if (lo..=hi).contains(&t) {
+                out.push(t);
+            }
+        }
+        decade *= 10.0;
+    }
+    out
+}
+
+/// A tick label: at most one decimal, none for whole numbers.
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// `0.01` as `1%`, `0.001` as `0.1%`, `0.0039` as `0.39%`.
+pub(super) fn percent(x: f64) -> String {
+    let p = x * 100.0;
+    let text = if p >= 1.0 {
+        format!("{p:.2}")
+    } else {
+        format!("{p:.3}")
+    };
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    format!("{text}%")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_ticks_and_dodges() {
+        assert_eq!(percent(0.01), "1%");
+        assert_eq!(percent(0.001), "0.1%");
+        assert_eq!(percent(0.003_91), "0.391%");
+        assert_eq!(percent(0.0312), "3.12%");
+        assert_eq!(nice(187.0, f64::ceil), 200.0);
+        assert_eq!(nice(8.1, f64::floor), 8.0);
+        assert_eq!(nice(13.0, f64::floor), 10.0);
+        assert_eq!(ticks(7.0, 32.0), [8.0, 10.0, 15.0, 20.0, 30.0]);
+        let moved = dodge(vec![(100, 50), (102, 52), (101, 49), (300, 50)]);
+        assert_eq!(moved[..2], [(100, 50), (113, 52)]);
+        assert_eq!(moved[3], (300, 50), "a point far from the others stays");
+        for (i, a) in moved.iter().enumerate() {
+            for b in &moved[..i] {
+                let apart = (a.0 - b.0).abs() >= DODGE_PIXELS || (a.1 - b.1).abs() >= DODGE_PIXELS;
+                assert!(apart, "{a:?} covers {b:?}");
+            }
+        }
+    }
+}

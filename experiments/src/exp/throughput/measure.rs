@@ -1,0 +1,286 @@
+//! The filters compared and how each is timed: built for the same items at
+//! the same target rate, filled with the same keys, and driven through
+//! `dyn Membership<u64>` (one virtual call per operation, whoever wrote the
+//! filter).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bloomlab::catalog::Variant;
+use bloomlab_core::{DefaultHasher, Membership};
+use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
+use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
+use bloomlab_lab::peers::{Cuckoofilter, Fastbloom, FastbloomRsCounting, Fuse8, Growable, Qfilter};
+
+use super::super::{Error, subject};
+
+/// Passes per timed operation; the fastest is kept.
+pub const PASSES: usize = 3;
+
+/// A filter behind the trait every filter of the comparison is timed through.
+pub type Boxed = Box<dyn Membership<u64>>;
+
+/// Builds an empty filter, to be filled one insert at a time.
+type Empty = Box<dyn Fn() -> Result<Boxed, Error>>;
+
+/// Builds a static filter from all its keys at once.
+type FromKeys = Box<dyn Fn(&[u64]) -> Result<Boxed, Error>>;
+
+/// How a contender is built.
+pub enum Make {
+    /// Empty, then one insert per key: what `insert_ns` times.
+    Empty(Empty),
+    /// From every key at once (xorf's static filter): `insert_ns` is the
+    /// whole construction divided by the keys.
+    FromKeys(FromKeys),
+}
+
+/// One filter of the comparison at one target rate.
+pub struct Contender {
+    /// Its name in the table and the chart: `bloomlab classic`, `qfilter`.
+    pub name: String,
+    /// The crate that defines it.
+    pub crate_name: &'static str,
+    /// How it is built.
+    pub make: Make,
+    /// Whether its answers follow from the keys and the run's seed alone;
+    /// not for xorf, which fills the slots no key claims from
+    /// `rand::thread_rng()` (its default `uniform-random` feature), so that
+    /// its false positives vary from run to run.
+    pub seeded: bool,
+}
+
+/// What one contender measured.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    /// Bytes of its tables, filled.
+    pub memory_bytes: usize,
+    /// Non-members reported present.
+    pub false_positives: u64,
+    /// Insert (or, static, construction) ns per key, best of [`PASSES`].
+    pub insert_ns: f64,
+    /// Look-up ns per member, best of [`PASSES`].
+    pub hit_ns: f64,
+    /// Look-up ns per non-member, best of [`PASSES`].
+    pub miss_ns: f64,
+}
+
+/// One timed pass of `op` over `items`, every answer through `black_box`.
+pub fn time_pass<T, R>(items: &[T], mut op: impl FnMut(&T) -> R) -> Duration {
+    let start = Instant::now();
+    for item in items {
+        black_box(op(black_box(item)));
+    }
+    start.elapsed()
+}
+
+fn per_item(t: Duration, items: usize) -> f64 {
+    t.as_nanos() as f64 / items.max(1) as f64
+}
+
+/// Every catalog variant at `fpr`, built by the experiments' rule
+/// ([`subject::build`]: a growing filter starts at a tenth of the items).
+pub fn bloomlab(
+    variants: Vec<Variant<u64>>,
+    items: usize,
+    fpr: f64,
+    seed: impl Fn(&str) -> u64,
+) -> Vec<Contender> {
+    variants
+        .into_iter()
+        .map(|v| {
+            let seed = seed(v.id);
+            let name = format!("bloomlab {}", v.id);
+            let crate_name = v.crate_name;
+            let make = Make::Empty(Box::new(move || {
+                let s = subject::build(&v, items, fpr, seed)?;
+                let filter: Boxed = s.filter;
+                Ok(filter)
+            }));
+            Contender {
+                name,
+                crate_name,
+                make,
+                seeded: true,
+            }
+        })
+        .collect()
+}
+
+/// The peers the benchmarks build, at `fpr` where the crate takes a rate,
+/// each hashing with bloomlab's keyed SipHash-1-3 where the crate takes a
+/// hasher.
+pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contender> {
+    let hasher = |name: &str| DefaultHasher::from_seed(seed(name));
+    let (fb, qf, fuse) = (hasher("fastbloom"), hasher("qfilter"), hasher("xorf"));
+    let growable = Params {
+        // As bloomlab's scalable filter is built: a tenth of the items
+        // first, and the total rate bounded by `fpr` (the crate is given
+        // its first layer's rate, `fpr · (1 − r)`).
+        n0: (items as u64 / 10).max(1),
+        fpr: fpr * (1.0 - DEFAULT_TIGHTENING_RATIO),
+        growth: DEFAULT_GROWTH_FACTOR,
+        ratio: DEFAULT_TIGHTENING_RATIO,
+    };
+    let n = items as u64;
+    vec![
+        Contender {
+            name: "fastbloom".into(),
+            crate_name: "fastbloom",
+            make: Make::Empty(Box::new(move || {
+                Ok(Box::new(Fastbloom::new(items, fpr, fb)))
+            })),
+            seeded: true,
+        },
+        Contender {
+            name: "fastbloom-rs counting".into(),
+            crate_name: "fastbloom-rs",
+            make: Make::Empty(Box::new(move || {
+                Ok(Box::new(FastbloomRsCounting::new(n, fpr)))
+            })),
+            seeded: true,
+        },
+        Contender {
+            name: "growable-bloom-filter".into(),
+            crate_name: "growable-bloom-filter",
+            make: Make::Empty(Box::new(move || Ok(Box::new(Growable::new(growable))))),
+            seeded: true,
+        },
+        Contender {
+            name: "cuckoofilter".into(),
+            crate_name: "cuckoofilter",
+            make: Make::Empty(Box::new(move || {
+                Ok(Box::new(Cuckoofilter::<KeyedSip13>::with_capacity(items)))
+            })),
+            seeded: true,
+        },
+        Contender {
+            name: "qfilter".into(),
+            crate_name: "qfilter",
+            make: Make::Empty(Box::new(move || {
+                let f = Qfilter::new(n, fpr, qf).map_err(Error::filter(format_args!(
+                    "throughput: qfilter for {items} items at {fpr}"
+                )))?;
+                Ok(Box::new(f))
+            })),
+            seeded: true,
+        },
+        Contender {
+            name: "xorf BinaryFuse8".into(),
+            crate_name: "xorf",
+            make: Make::FromKeys(Box::new(move |keys| {
+                let f = Fuse8::new(keys, fuse).map_err(Error::filter(format_args!(
+                    "throughput: BinaryFuse8 of {} keys",
+                    keys.len()
+                )))?;
+                Ok(Box::new(f))
+            })),
+            seeded: false,
+        },
+    ]
+}
+
+/// Builds and fills every contender with `keys`, then looks up every key
+/// and every probe in each, [`PASSES`] rounds of each; a round visits every
+/// contender in turn, so that a burst of load from elsewhere on the machine
+/// spoils one pass of a few filters, not all passes of one. Each time kept
+/// is the fastest of its passes; `step` is called after each pass.
+///
+/// # Errors
+///
+/// A constructor's; [`Error::Filter`] if a filter refused an insert;
+/// [`Error::Invariant`] if one reported a member absent or answered a probe
+/// differently from one round to the next.
+pub fn measure(
+    contenders: &[Contender],
+    keys: &[u64],
+    probes: &[u64],
+    mut step: impl FnMut(),
+) -> Result<Vec<Measured>, Error> {
+    let mut filters: Vec<Option<Boxed>> = contenders.iter().map(|_| None).collect();
+    let mut insert = vec![Duration::MAX; contenders.len()];
+    for _ in 0..PASSES {
+        for ((c, slot), best) in contenders.iter().zip(&mut filters).zip(&mut insert) {
+            // The last pass's filter is dropped before the next is built.
+            *slot = None;
+            let (f, took) = fill(c, keys)?;
+            *best = (*best).min(took);
+            *slot = Some(f);
+            step();
+        }
+    }
+    let filters: Vec<Boxed> = filters.into_iter().flatten().collect();
+    let mut hit = vec![Duration::MAX; filters.len()];
+    let mut miss = vec![Duration::MAX; filters.len()];
+    let mut false_positives: Vec<Option<u64>> = vec![None; filters.len()];
+    for _ in 0..PASSES {
+        for (i, (f, c)) in filters.iter().zip(contenders).enumerate() {
+            let mut found = 0u64;
+            hit[i] = hit[i].min(time_pass(keys, |k| {
+                let yes = f.contains(k);
+                found += u64::from(yes);
+                yes
+            }));
+            if found != keys.len() as u64 {
+                return Err(Error::Invariant(format!(
+                    "throughput: {} reported {} of {} members absent",
+                    c.name,
+                    keys.len() as u64 - found,
+                    keys.len()
+                )));
+            }
+            let mut fp = 0u64;
+            miss[i] = miss[i].min(time_pass(probes, |k| {
+                let yes = f.contains(k);
+                fp += u64::from(yes);
+                yes
+            }));
+            if *false_positives[i].get_or_insert(fp) != fp {
+                return Err(Error::Invariant(format!(
+                    "throughput: {} answered the same probes differently",
+                    c.name
+                )));
+            }
+            step();
+        }
+    }
+    Ok(filters
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Measured {
+            memory_bytes: f.memory_bytes(),
+            false_positives: false_positives[i].unwrap_or(0),
+            insert_ns: per_item(insert[i], keys.len()),
+            hit_ns: per_item(hit[i], keys.len()),
+            miss_ns: per_item(miss[i], probes.len()),
+        })
+        .collect())
+}
+
+/// `c` built and filled with `keys`, and how long the fill (for a static
+/// filter, the construction) took.
+fn fill(c: &Contender, keys: &[u64]) -> Result<(Boxed, Duration), Error> {
+    match &c.make {
+        Make::Empty(build) => {
+            let mut f = build()?;
+            let start = Instant::now();
+            let refused = keys
+                .iter()
+                .filter(|k| black_box(f.insert(black_box(k))).is_err())
+                .count();
+            let took = start.elapsed();
+            if refused > 0 {
+                return Err(Error::filter(format!("throughput: {}", c.name))(format!(
+                    "refused {refused} of {} inserts",
+                    keys.len()
+                )));
+            }
+            Ok((f, took))
+        }
+        Make::FromKeys(build) => {
+            let start = Instant::now();
+            let f = build(black_box(keys))?;
+            Ok((f, start.elapsed()))
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The section (how it was measured, the chart, the frontier at each rate
+//! with the ratios that matter) and the appendix (every filter at every
+//! rate).
+
+use std::fmt::Write as _;
+
+use super::chart::percent;
+use super::{PASSES, RATES, Row, SLACK, frontier};
+use crate::report::Section;
+use crate::table::Table;
+use bloomlab_choose::numbers::grouped;
+
+/// The section and the appendix for `rows`, measured with `n` items and `n`
+/// probes per filter.
+pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
+    let count = grouped(n as u64);
+    let mut body = String::new();
+    for target in RATES {
+        let _ = writeln!(body, "{}", answer(rows, target, n));
+    }
+    let _ = writeln!(
+        body,
+        "The frontier (filters that take inserts and meet the target, none beaten on both \
+         bits per item and miss look-up time by another), against the fewest bits and the \
+         fastest miss of any such filter at its target:\n"
+    );
+    body.push_str(&frontier_table(rows, n));
+    let _ = writeln!(
+        body,
+        "\n![miss look-up time against bits per item](pareto.svg)\n\n\
+         {count} items and {count} absent probes per filter; in-process wall clock, best of \
+         {PASSES} passes, every call through `dyn Membership<u64>`: **indicative** (the \
+         criterion benchmarks in `benches/` are the reference). Off target: the 95% interval \
+         lies wholly above {SLACK} × the target. How each peer was set up, and every filter: \
+         appendix; data: [`throughput.csv`](throughput.csv)."
+    );
+    let section = Section {
+        title: "Speed, space and accuracy".into(),
+        body,
+    };
+    let setup = format!(
+        "Each filter was built for {count} items, filled with the same keys and probed with \
+         them and {count} non-members; times are in-process wall clock, best of {PASSES} passes \
+         that each visit every filter in turn, every call through `dyn Membership<u64>` (peers \
+         through their `bloomlab_lab::peers` adapters). Bits per item are table bytes × 8 / \
+         items. Crates that take a hasher get bloomlab's keyed SipHash-1-3; \
+         `growable-bloom-filter` and `fastbloom-rs` use their own xxh3. Scalable filters start \
+         at a tenth of the items (`growable-bloom-filter` at a first-layer rate P·(1 − r), so \
+         its total stays under P). `cuckoofilter` and BinaryFuse8 take no rate.\n\n"
+    );
+    (section, setup + &appendix(rows, n))
+}
+
+/// The answer at `target`, in a sentence or three: the frontier's ends,
+/// the static filters against it, and the filters off target.
+fn answer(rows: &[Row], target: f64, n: usize) -> String {
+    let best = frontier(rows, target);
+    let at = |r: &Row| {
+        format!(
+            "{} ({:.2} bits/item, {:.1} ns a miss)",
+            r.name, r.bits_per_item, r.measured.miss_ns
+        )
+    };
+    let mut out = match (best.first(), best.last()) {
+        (Some(a), Some(b)) if a.name != b.name => format!(
+            "**At {}** the frontier runs from {} to {}.",
+            percent(target),
+            at(a),
+            at(b)
+        ),
+        (Some(a), _) => format!(
+            "**At {}** the frontier is {} alone.",
+            percent(target),
+            at(a)
+        ),
+        _ => format!(
+            "**At {}** no filter that takes inserts met the target.",
+            percent(target)
+        ),
+    };
+    for r in rows
+        .iter()
+        .filter(|r| r.target == target && !r.takes_inserts)
+    {
+        let beats_all = best
+            .iter()
+            .all(|b| r.bits_per_item < b.bits_per_item && r.measured.miss_ns < b.measured.miss_ns);
+        let verdict = if !r.on_target() {
+            format!("cannot reach the target ({})", measured(r.fpr(n)))
+        } else if beats_all {
+            format!(
+                "beats all of them on both ({:.2} bits/item, {:.1} ns, {})",
+                r.bits_per_item,
+                r.measured.miss_ns,
+                measured(r.fpr(n))
+            )
+        } else {
+            "beats none of them on both".into()
+        };
+        let _ = write!(
+            out,
+            " The static {}, built once from all keys, {verdict}.",
+            r.name
+        );
+    }
+    let off: Vec<String> = rows
+        .iter()
+        .filter(|r| r.target == target && r.takes_inserts && !r.on_target())
+        .map(|r| format!("{} ({})", r.name, measured(r.fpr(n))))
+        .collect();
+    if !off.is_empty() {
+        let _ = write!(out, " Off target: {}.", off.join(", "));
+    }
+    out.push('\n');
+    out
+}
+
+/// The frontier at each rate, with ratios to the best filter that takes
+/// inserts and meets the target.
+fn frontier_table(rows: &[Row], n: usize) -> String {
+    let mut t = Table::new(&[
+        "target", "filter", "bits", "x_bits", "miss", "x_miss", "fpr",
+    ]);
+    for target in RATES {
+        let on: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.target == target && r.on_target() && r.takes_inserts)
+            .collect();
+        let fewest = on
+            .iter()
+            .map(|r| r.bits_per_item)
+            .fold(f64::INFINITY, f64::min);
+        let fastest = on
+            .iter()
+            .map(|r| r.measured.miss_ns)
+            .fold(f64::INFINITY, f64::min);
+        for r in frontier(rows, target) {
+            t.push(vec![
+                percent(target),
+                r.name.clone(),
+                format!("{:.2}", r.bits_per_item),
+                format!("{:.2}×", r.bits_per_item / fewest),
+                format!("{:.1}", r.measured.miss_ns),
+                format!("{:.2}×", r.measured.miss_ns / fastest),
+                measured(r.fpr(n)),
+            ]);
+        }
+    }
+    t.to_markdown_filtered(
+        &[
+            ("target", "target"),
+            ("filter", "filter"),
+            ("bits", "bits/item"),
+            ("x_bits", "× fewest"),
+            ("miss", "miss (ns)"),
+            ("x_miss", "× fastest"),
+            ("fpr", "measured rate"),
+        ],
+        |_| true,
+    )
+}
+
+/// A measured rate as a percentage with three significant digits.
+pub(super) fn measured(x: f64) -> String {
+    if x <= 0.0 {
+        return "0%".into();
+    }
+    let p = x * 100.0;
+    let decimals = (2 - p.log10().floor() as i32).max(0) as usize;
+    format!("{p:.decimals$}%")
+}
+
+/// Every filter at every rate, frontier members marked.
+fn appendix(rows: &[Row], n: usize) -> String {
+    let mut t = Table::new(&[
+        "target", "filter", "crate", "bits", "fpr", "ci", "on", "front", "insert", "hit", "miss",
+    ]);
+    for target in RATES {
+        let best = frontier(rows, target);
+        for r in rows.iter().filter(|r| r.target == target) {
+            let on_front = best.iter().any(|b| b.name == r.name);
+            t.push(vec![
+                percent(target),
+                r.name.clone(),
+                format!("`{}`", r.crate_name),
+                format!("{:.2}", r.bits_per_item),
+                measured(r.fpr(n)),
+                format!("{} – {}", measured(r.ci.0), measured(r.ci.1)),
+                super::yes_no(r.on_target()).into(),
+                if on_front { "yes" } else { "" }.into(),
+                format!("{:.1}", r.measured.insert_ns),
+                format!("{:.1}", r.measured.hit_ns),
+                format!("{:.1}", r.measured.miss_ns),
+            ]);
+        }
+    }
+    let count = grouped(n as u64);
+    let mut out = format!(
+        "Every filter at every target, {count} items and {count} non-member probes each (times: best of \
+         {PASSES} passes, ns per operation; BinaryFuse8's insert is its construction per key; its \
+         rate varies from run to run, since xorf fills the slots no key claims from \
+         `thread_rng`, and is left out of the CSV).\n\n"
+    );
+    out.push_str(&t.to_markdown_filtered(
+        &[
+            ("target", "target"),
+            ("filter", "filter"),
+            ("crate", "crate"),
+            ("bits", "bits/item"),
+            ("fpr", "measured rate"),
+            ("ci", "95% interval"),
+            ("on", "on target"),
+            ("front", "frontier"),
+            ("insert", "insert (ns)"),
+            ("hit", "hit (ns)"),
+            ("miss", "miss (ns)"),
+        ],
+        |_| true,
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_rates_have_three_digits() {
+        assert_eq!(measured(0.010214), "1.02%");
+        assert_eq!(measured(0.01), "1.00%");
+        assert_eq!(measured(0.000449), "0.0449%");
+        assert_eq!(measured(0.029726), "2.97%");
+        assert_eq!(measured(0.0), "0%");
+    }
+}

@@ -1,0 +1,171 @@
+//! A chart of a few named categories on x.
+
+use super::*;
+
+/// One subject of a [`CategoryChart`].
+#[derive(Debug, Clone, Default)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Measurements: (category, low, measured, high).
+    pub points: Vec<(usize, f64, f64, f64)>,
+    /// Theory per category, drawn as a line through the series' points.
+    pub theory: Vec<(usize, f64)>,
+}
+
+/// A chart of a few named categories on x, each series drawn a little to
+/// the side of the others within a category so that none hides another.
+#[derive(Debug, Clone, Default)]
+pub struct CategoryChart {
+    /// Caption.
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis, with its unit.
+    pub y_label: String,
+    /// The categories, left to right.
+    pub categories: Vec<String>,
+    /// The subjects (at most nine: one colour each).
+    pub series: Vec<Series>,
+}
+
+/// `chart` as SVG, with a log y axis spanning every value: a zero with an
+/// interval above it is drawn as an upper limit at the top of that
+/// interval, and a zero without one is left out (the caller says so);
+/// `name` (its file name) labels an error.
+pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, Error> {
+    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1080, 620)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
+        category_panel(&root, chart).map_err(err)?;
+        root.present().map_err(|e| err(Box::new(e)))?;
+    }
+    Ok(svg)
+}
+
+pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
+    let positive = chart
+        .series
+        .iter()
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .flat_map(|p| [p.1, p.2, p.3])
+                .chain(s.theory.iter().map(|t| t.1))
+        })
+        .filter(|y| y.is_finite() && *y > 0.0);
+    let (lo, hi) = positive.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let (lo, hi) = if lo.is_finite() {
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64
+                .powf(hi.log10().ceil())
+                .max(10f64.powf(lo.log10().floor() + 1.0)),
+        )
+    } else {
+        (0.1, 1.0)
+    };
+    let n = chart.categories.len();
+    let mut ctx = ChartBuilder::on(area)
+        .caption(&chart.title, ("sans-serif", 20))
+        .margin(14)
+        // Room on the right for the legend, so that it hides no point.
+        .margin_right(LEGEND_WIDTH)
+        .x_label_area_size(44)
+        .y_label_area_size(74)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, log_axis(lo, hi))?;
+    let names = chart.categories.clone();
+    let category = move |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-9 && i >= 0.0 {
+            names.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    ctx.configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n)
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .x_label_formatter(&category)
+        .y_label_formatter(&tick)
+        .draw()?;
+    let base = area.get_base_pixel();
+    let pixel = |x: f64, y: f64| {
+        let (px, py) = ctx.backend_coord(&(x, y));
+        (px - base.0, py - base.1)
+    };
+    let count = chart.series.len().max(1) as f64;
+    let width = 0.8 / count;
+    let mut limits = false;
+    for (j, s) in chart.series.iter().enumerate() {
+        let color = color(j);
+        let dx = (j as f64 - (count - 1.0) / 2.0) * width;
+        let x = |c: usize| c as f64 + dx;
+        let line: Vec<(i32, i32)> = s
+            .theory
+            .iter()
+            .filter(|t| t.1 > 0.0)
+            .map(|&(c, y)| pixel(x(c), y))
+            .collect();
+        if line.len() > 1 {
+            dashed(area, &line, DASHES[j % DASHES.len()], color.stroke_width(1))?;
+        }
+        let bar = color.stroke_width(1);
+        for &(c, l, y, h) in &s.points {
+            if y <= 0.0 {
+                if h > 0.0 {
+                    upper_limit(area, pixel(x(c), h), color)?;
+                    limits = true;
+                }
+                continue;
+            }
+            if h > l {
+                let (px, top) = pixel(x(c), h);
+                let bottom = pixel(x(c), l.max(lo)).1;
+                area.draw(&PathElement::new([(px, top), (px, bottom)], bar))?;
+                for end in [top, bottom] {
+                    area.draw(&PathElement::new([(px - 3, end), (px + 3, end)], bar))?;
+                }
+            }
+            marker(area, j, pixel(x(c), y), color)?;
+        }
+    }
+    // The legend, drawn in the right margin of the whole area (plotters'
+    // own legend box cannot leave the chart's plotting area).
+    let (width, _) = area.dim_in_pixel();
+    let x0 = width as i32 - LEGEND_WIDTH as i32 + 10;
+    let mut y = 56;
+    for (j, s) in chart.series.iter().enumerate() {
+        let color = color(j);
+        if !s.theory.is_empty() {
+            dashed(
+                area,
+                &[(x0 - 6, y), (x0 + 18, y)],
+                DASHES[j % DASHES.len()],
+                color.stroke_width(1),
+            )?;
+        }
+        marker(area, j, (x0 + 6, y), color)?;
+        area.draw(&Text::new(
+            s.label.clone(),
+            (x0 + 24, y - 6),
+            ("sans-serif", 12),
+        ))?;
+        y += 16;
+    }
+    if limits {
+        y += 6;
+        upper_limit(area, (x0 + 6, y - 6), BLACK)?;
+        for line in wrap(UPPER_LIMIT_TEXT, 34) {
+            area.draw(&Text::new(line, (x0 + 24, y - 6), ("sans-serif", 11)))?;
+            y += 14;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,323 @@
+//! The summary at the top of REPORT.md: which filter for which workload,
+//! the key numbers, and every claim of the source documents with its
+//! verdict — drawn from the CSV files in the output folder after the run, so
+//! a partial run (`reproduce --only`) summarises the sections it kept too.
+//! A file that is missing or lacks a column leaves its line out.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use bloomlab_choose::{Growth, Workload, choose};
+
+/// A CSV file's rows, each by column name; `None` if it cannot be read.
+type Rows = Vec<HashMap<String, String>>;
+
+fn read(dir: &Path, name: &str) -> Option<Rows> {
+    let text = std::fs::read_to_string(dir.join(name)).ok()?;
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next()?.split(',').collect();
+    Some(
+        lines
+            .map(|l| {
+                head.iter()
+                    .map(|h| (*h).to_owned())
+                    .zip(l.split(',').map(str::to_owned))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// The cell `col` of `row`, or `""`.
+fn cell<'a>(row: &'a HashMap<String, String>, col: &str) -> &'a str {
+    row.get(col).map_or("", String::as_str)
+}
+
+/// A GitHub-style anchor for a `## ` heading.
+pub fn anchor(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The summary, for the report's `sections` (experiment name and heading, in
+/// report order), from the CSV files in `dir`.
+pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
+    let link = |name: &str, text: &str| {
+        sections.iter().find(|(n, _)| n == name).map_or_else(
+            || text.to_owned(),
+            |(_, t)| format!("[{text}](#{})", anchor(t)),
+        )
+    };
+    let mut out = String::from("## Summary\n\n");
+    let tradeoff = read(dir, "tradeoff.csv").unwrap_or_default();
+    out.push_str(&which_filter(
+        &tradeoff,
+        &link("tradeoff", "trade-off table"),
+    ));
+    out.push_str(&key_numbers(dir, &tradeoff, &link));
+    if let Some(seeds) = read(dir, "seeds_claims.csv") {
+        out.push_str(&claims(&seeds, &link("seeds", "the claims section")));
+    }
+    let all: Vec<String> = sections
+        .iter()
+        .map(|(name, t)| {
+            let shown = if name.is_empty() { t } else { name };
+            format!("[{shown}](#{})", anchor(t))
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Sections: {}. Long per-row tables: [APPENDIX.md](APPENDIX.md); every number: the \
+         CSV files beside this report.\n",
+        all.join(" · ")
+    );
+    out
+}
+
+/// The chooser's pick for five workloads of one million items, with what
+/// this run measured of the pick at the same target rate.
+fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
+    let n = 1_000_000;
+    let fixed = Workload::fixed(n, 0.01);
+    let workloads = [
+        ("a fixed set, 1%", fixed),
+        ("a fixed set, 0.01%", Workload::fixed(n, 0.0001)),
+        (
+            "items are removed, 1%",
+            Workload {
+                deletes: true,
+                ..fixed
+            },
+        ),
+        (
+            "size unknown in advance, 1%",
+            Workload {
+                growth: Growth::Unknown,
+                ..fixed
+            },
+        ),
+        (
+            "many threads insert, 1%",
+            Workload {
+                concurrent: true,
+                ..fixed
+            },
+        ),
+    ];
+    let mut out = format!(
+        "**Which filter.** What `bloomlab choose` recommends for one million items, and what \
+         this run measured of that filter at the same rate ({table_link}, built for \
+         {} items):\n\n\
+         | workload | use | bits/item | lines per look-up | measured rate (95% interval) |\n\
+         |---|---|---|---|---|\n",
+        tradeoff.first().map_or("–", |r| cell(r, "items"))
+    );
+    for (what, w) in workloads {
+        let report = choose(&w);
+        let Some(pick) = report
+            .candidates
+            .iter()
+            .find(|c| Some(&c.id) == report.recommendation.id.as_ref())
+        else {
+            let _ = writeln!(out, "| {what} | nothing fits | | | |");
+            continue;
+        };
+        let id = pick.kind.variant().id;
+        let measured = tradeoff
+            .iter()
+            .find(|r| cell(r, "variant") == id && cell(r, "target_fpr").parse() == Ok(w.fpr))
+            .map_or_else(
+                || "–".to_owned(),
+                |r| {
+                    format!(
+                        "{} ({}–{}){}",
+                        cell(r, "measured_fpr"),
+                        cell(r, "ci95_low"),
+                        cell(r, "ci95_high"),
+                        if cell(r, "theory_in_ci95") == "yes" {
+                            ", theory inside"
+                        } else {
+                            ", theory outside"
+                        }
+                    )
+                },
+            );
+        let (bits, lines) = pick
+            .figures
+            .as_ref()
+            .map_or((f64::NAN, f64::NAN), |f| (f.bits_per_item, f.lines_miss));
+        let _ = writeln!(
+            out,
+            "| {what} | `{}` | {bits:.2} | {lines:.1} | {measured} |",
+            pick.filter
+        );
+    }
+    out.push('\n');
+    out
+}
+
+/// One line each: space, accuracy, speed, the guard.
+fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String) -> String {
+    let mut lines = Vec::new();
+    // The smallest table at each rate, against the lower bound log2(1/p).
+    let mut targets: Vec<&str> = Vec::new();
+    for r in tradeoff {
+        if !targets.contains(&cell(r, "target_fpr")) {
+            targets.push(cell(r, "target_fpr"));
+        }
+    }
+    let smallest: Vec<String> = targets
+        .iter()
+        .filter_map(|t| {
+            let best = tradeoff
+                .iter()
+                .filter(|r| cell(r, "target_fpr") == *t)
+                .filter_map(|r| Some((cell(r, "bits_per_item_measured").parse::<f64>().ok()?, r)))
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            let p: f64 = t.parse().ok()?;
+            Some(format!(
+                "{t}: `{}` at {:.2} bits per item ({:.0}% above the bound {:.2})",
+                cell(best.1, "variant"),
+                best.0,
+                100.0 * (best.0 / -p.log2() - 1.0),
+                -p.log2()
+            ))
+        })
+        .collect();
+    if !smallest.is_empty() {
+        lines.push(format!(
+            "Smallest table built at each rate — {} ({}).",
+            smallest.join("; "),
+            link("space", "space")
+        ));
+    }
+    let inside = tradeoff
+        .iter()
+        .filter(|r| cell(r, "theory_in_ci95") == "yes")
+        .count();
+    if !tradeoff.is_empty() {
+        lines.push(format!(
+            "Theory's rate is inside the measured 95% interval in {inside} of the trade-off \
+             table's {} rows ({}).",
+            tradeoff.len(),
+            link("fpr", "replicated rates")
+        ));
+    }
+    if let Some(guard) = read(dir, "guard.csv") {
+        let attack: Vec<&HashMap<String, String>> = guard
+            .iter()
+            .filter(|r| cell(r, "workload") == "attack" && cell(r, "cache") == "redis")
+            .collect();
+        let none = attack.iter().find(|r| cell(r, "guard") == "none");
+        let one = attack.iter().find(|r| cell(r, "guard") == "classic 1%");
+        if let (Some(none), Some(one)) = (none, one) {
+            let per_1000 = |r: &HashMap<String, String>, col: &str| {
+                cell(r, col).parse::<f64>().unwrap_or(f64::NAN)
+            };
+            lines.push(format!(
+                "Under a flood of absent keys, SQLite answered {:.0} of every 1,000 requests with \
+                 no filter and {:.1} with a 1% `BloomFilter` in front (theory {:.1}) ({}).",
+                per_1000(none, "absent_db_queries_per_1000"),
+                per_1000(one, "absent_db_queries_per_1000"),
+                per_1000(one, "theory_absent_db_queries_per_1000"),
+                link("guard", "guard")
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("**Key numbers.**\n\n");
+    for l in lines {
+        let _ = writeln!(out, "- {l}");
+    }
+    out.push('\n');
+    out
+}
+
+/// How a claim's verdict ranks: 0 holds, 1 holds within chance, 2 does not
+/// hold (wholly or in part).
+fn severity(verdict: &str) -> usize {
+    let v = verdict.to_lowercase();
+    if v.contains("does not") || v.contains("wrong") {
+        2
+    } else if v.contains("within chance") {
+        1
+    } else {
+        0
+    }
+}
+
+/// Every claim id, grouped by verdict (`seeds_claims.csv`: one row a claim).
+fn claims(seeds: &Rows, section: &str) -> String {
+    let mut out = format!(
+        "**The documents' claims** (`shared/seeds/CLAIMS.md`; each claim's verdict and key \
+         number in {section}):\n\n| verdict | claims |\n|---|---|\n"
+    );
+    for (s, name) in [
+        (0, "holds"),
+        (
+            1,
+            "holds within chance (outside the 95% interval, inside 99.9%)",
+        ),
+        (2, "does not hold, wholly or in part"),
+    ] {
+        let listed: Vec<String> = seeds
+            .iter()
+            .filter(|r| severity(cell(r, "verdict")) == s)
+            .map(
+                |r| match cell(r, "verdict").to_lowercase().contains("wrong") {
+                    true => format!("**{}: wrong**", cell(r, "id")),
+                    false => cell(r, "id").to_owned(),
+                },
+            )
+            .collect();
+        if !listed.is_empty() {
+            let _ = writeln!(out, "| {name} | {} |", listed.join(", "));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_follow_github() {
+        assert_eq!(anchor("The trade-off table"), "the-trade-off-table");
+        assert_eq!(
+            anchor("Growth: the scalable filter from 1× to 1,000× its initial capacity"),
+            "growth-the-scalable-filter-from-1-to-1000-its-initial-capacity"
+        );
+    }
+
+    #[test]
+    fn claims_are_grouped_by_verdict() {
+        let row = |id: &str, verdict: &str| -> HashMap<String, String> {
+            [("id", id), ("verdict", verdict)]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect()
+        };
+        let seeds = vec![
+            row("T1", "holds"),
+            row("E4", "rate holds within chance; '99% sure' does not hold"),
+            row("E5", "**WRONG**: rate bound does not hold (memory holds)"),
+            row("H1", "holds within chance on addresses"),
+        ];
+        let text = claims(&seeds, "x");
+        assert!(text.contains("| holds | T1 |"), "{text}");
+        assert!(text.contains("inside 99.9%) | H1 |"), "{text}");
+        assert!(
+            text.contains("| does not hold, wholly or in part | E4, **E5: wrong** |"),
+            "{text}"
+        );
+    }
+}
