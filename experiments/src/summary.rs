@@ -196,16 +196,21 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
             link("space", "space")
         ));
     }
-    let inside = tradeoff
-        .iter()
-        .filter(|r| cell(r, "theory_in_ci95") == "yes")
-        .count();
-    if !tradeoff.is_empty() {
+    if let Some(fpr) = read(dir, "fpr.csv") {
+        let powered: Vec<_> = fpr.iter().filter(|r| cell(r, "underpowered") == "no").collect();
+        let inside = powered
+            .iter()
+            .filter(|r| cell(r, "theory_in_ci95") == "yes")
+            .count();
+        let instances = fpr.first().map_or("", |r| cell(r, "instances"));
         lines.push(format!(
-            "Theory's rate is inside the measured 95% interval in {inside} of the trade-off \
-             table's {} rows ({}).",
-            tradeoff.len(),
-            link("fpr", "replicated rates")
+            "Theory's rate is inside the pooled 95% interval of {inside} of {} rows that expect \
+             100 false positives or more ({instances} keyed instances a row; by chance about \
+             {:.0} would miss; {} rows expect fewer and are not counted) ({}).",
+            powered.len(),
+            powered.len() as f64 * 0.05,
+            fpr.len() - powered.len(),
+            link("fpr", "rate against theory")
         ));
     }
     if let Some(guard) = read(dir, "guard.csv") {
