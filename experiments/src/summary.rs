@@ -197,7 +197,10 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
         ));
     }
     if let Some(fpr) = read(dir, "fpr.csv") {
-        let powered: Vec<_> = fpr.iter().filter(|r| cell(r, "underpowered") == "no").collect();
+        let powered: Vec<_> = fpr
+            .iter()
+            .filter(|r| cell(r, "underpowered") == "no")
+            .collect();
         let inside = powered
             .iter()
             .filter(|r| cell(r, "theory_in_ci95") == "yes")
