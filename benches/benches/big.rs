@@ -2,11 +2,12 @@
 //! cache, filled to their design load at 1%, beside the memory floors
 //! measured in the same run.
 //!
-//! - **Floors** (`big/floor`), over a 1 GiB array of 64-byte lines:
-//!   `dependent loads` follows a random cycle through every line, so each
-//!   load waits for the one before (what one uncached lookup cannot beat);
-//!   `independent loads` reads random lines whose addresses are known in
-//!   advance (what a batch of lookups, each reading one line, cannot beat).
+//! - **Floors** (`big/floor`), over a 1 GiB table of 64-byte lines: the
+//!   hash alone, the hash plus one (or three) random lines per key one key at
+//!   a time (what a loop of single lookups cannot beat), and the hashes of a
+//!   chunk then one line per key (what a batch cannot beat); and the latency
+//!   of one dependent chain of line reads, shown for reference, which is not
+//!   a floor (see `bloomlab_benches::floor`).
 //! - **Filters** (`big/insert`, `big/lookup_hit`, `big/lookup_miss`), each
 //!   with plain calls and with the batch API (`(batch)` rows):
 //!   - `bloomlab::BlockedBloomFilter`, filled by its own `insert_batch`;
@@ -30,18 +31,16 @@
 //! `cargo bench -- --test` runs everything once at 16 MiB instead, and
 //! `BLOOMLAB_BIG_MIB` sets another size for a quick look.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
-
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
     ScalableBloomFilter,
 };
 use bloomlab_benches::big::{
-    bloomlab_positions, fastbloom_positions, fill_bits, member, sample_members, sample_non_members,
+    Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits, member, sample_members,
+    sample_non_members,
 };
+use bloomlab_benches::floor::FloorTable;
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
-use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Deletable, Filter, Membership};
 use bloomlab_lab::peers::Fastbloom;
@@ -52,14 +51,11 @@ const SEED: u64 = 7;
 const SAMPLES: usize = 10;
 /// Probe keys per kind, cycled through in batches of [`BATCH`].
 const PROBES: usize = 1_000_000;
-/// Keys generated and inserted at a time while filling.
-const FILL_CHUNK: u64 = 1 << 16;
 
 /// The size under test: 1 GiB, 16 MiB in test mode, or `BLOOMLAB_BIG_MIB`.
 struct Size {
     bytes: u64,
-    label: String,
-    /// The rows' setting: the label and the rate.
+    /// The rows' setting: the size and the rate (`1 GiB, 1%`).
     param: String,
 }
 
@@ -79,7 +75,6 @@ impl Size {
         Self {
             bytes: mib << 20,
             param: format!("{label}, 1%"),
-            label,
         }
     }
 
@@ -89,64 +84,6 @@ impl Size {
             param: &self.param,
             samples: SAMPLES,
         }
-    }
-}
-
-/// Prints how a long build is going, and how long it took.
-struct Progress {
-    what: String,
-    start: Instant,
-    total: u64,
-    shown: u64,
-}
-
-impl Progress {
-    fn new(what: impl Into<String>, total: u64) -> Self {
-        let what = what.into();
-        eprintln!("big: building {what} ({total} items)");
-        Self {
-            what,
-            start: Instant::now(),
-            total,
-            shown: 0,
-        }
-    }
-
-    fn update(&mut self, done: u64) {
-        let tenth = done * 10 / self.total.max(1);
-        // Quick builds (test mode) stay quiet; long ones say how far they are.
-        if tenth > self.shown && self.start.elapsed() > Duration::from_secs(5) {
-            self.shown = tenth;
-            eprintln!(
-                "big:   {}: {}% after {:.0} s",
-                self.what,
-                tenth * 10,
-                self.start.elapsed().as_secs_f64()
-            );
-        }
-    }
-
-    fn finish(self, bytes: usize) {
-        eprintln!(
-            "big: {} built: {:.2} GiB in {:.1} s",
-            self.what,
-            bytes as f64 / (1u64 << 30) as f64,
-            self.start.elapsed().as_secs_f64()
-        );
-    }
-}
-
-/// Calls `insert` with the members `0..n` in chunks, reporting progress.
-fn fill(progress: &mut Progress, n: u64, mut insert: impl FnMut(&[u64])) {
-    let mut keys = Vec::with_capacity(FILL_CHUNK as usize);
-    let mut start = 0;
-    while start < n {
-        let end = n.min(start + FILL_CHUNK);
-        keys.clear();
-        keys.extend((start..end).map(member));
-        insert(&keys);
-        start = end;
-        progress.update(start);
     }
 }
 
@@ -169,56 +106,16 @@ impl Probes {
     }
 }
 
-/// The memory floors over an array as large as the filters.
+/// The floors ([`FloorTable`]) over a table as large as the filters, on
+/// the probe keys.
 fn floors(c: &mut Criterion, size: &Size) {
-    #[derive(Clone, Copy)]
-    #[repr(C, align(64))]
-    struct Line([u64; 8]);
-
-    let lines = (size.bytes / 64) as usize;
-    let mut progress = Progress::new("the floor array", lines as u64);
-    let mut array = vec![Line([0; 8]); lines];
-    // A random cycle through every line (Sattolo's algorithm), stored in the
-    // lines themselves: line i holds the index of the line after it.
-    let mut order: Vec<u32> = (0..lines as u32).collect();
-    for i in (1..lines).rev() {
-        let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
-        order.swap(i, j);
-    }
-    for (i, &line) in order.iter().enumerate() {
-        array[line as usize].0[0] = u64::from(order[(i + 1) % lines]);
-    }
-    drop(order);
-    progress.update(lines as u64);
-    progress.finish(lines * 64);
-    let random: Vec<u32> = (0..PROBES as u64)
-        .map(|i| reduce(mix64(i ^ 0xbeef), lines as u64) as u32)
-        .collect();
-
-    let setting = Setting {
-        param: &size.label,
-        ..size.setting()
-    };
-    let mut group = Group::new(c, "big/floor", setting, BATCH);
-    let mut at = 0usize;
-    group.bench("dependent loads", |b| {
-        b.iter(|| {
-            for _ in 0..BATCH {
-                at = array[at].0[0] as usize;
-            }
-            black_box(at)
-        })
-    });
-    let mut batches = random.chunks(BATCH).cycle();
-    group.bench("independent loads", |b| {
-        b.iter(|| {
-            let mut sum = 0u64;
-            for &i in batches.next().unwrap_or_default() {
-                sum = sum.wrapping_add(array[i as usize].0[0]);
-            }
-            black_box(sum)
-        })
-    });
+    let mut progress = Progress::new("big", "the floor table", size.bytes / 64);
+    let table = FloorTable::new(size.bytes, DefaultHasher::from_seed(SEED));
+    progress.update(size.bytes / 64);
+    progress.finish(table.bytes());
+    // The filters' setting, so the report pairs each row with its floor.
+    let mut group = Group::new(c, "big/floor", size.setting(), BATCH);
+    table.rows(&mut group, &sample_non_members(PROBES));
     group.finish();
 }
 
@@ -288,7 +185,7 @@ fn blocked(c: &mut Criterion, size: &Size) {
         "the blocked table is smaller than the size under test"
     );
     let name = "bloomlab::BlockedBloomFilter";
-    let mut progress = Progress::new(name, n);
+    let mut progress = Progress::new("big", name, n);
     fill(&mut progress, n, |keys| {
         f.insert_batch(keys).unwrap();
     });
@@ -310,7 +207,7 @@ fn classic_table(size: &Size, name: &str, layout: Layout) -> (u64, u32, Vec<u64>
     let bits = size.bytes * 8;
     let (n, k) = classic_design(bits);
     let hasher = DefaultHasher::from_seed(SEED);
-    let mut progress = Progress::new(name, n);
+    let mut progress = Progress::new("big", name, n);
     let mut words = vec![0u64; (bits / 64) as usize];
     let update = |d| progress.update(d);
     match layout {
@@ -384,7 +281,7 @@ fn scalable(c: &mut Criterion, size: &Size) {
             .build()
     });
     let name = "bloomlab::ScalableBloomFilter";
-    let mut progress = Progress::new(name, n);
+    let mut progress = Progress::new("big", name, n);
     fill(&mut progress, n, |keys| {
         f.insert_batch(keys).expect("no memory cap is set");
     });
@@ -426,7 +323,7 @@ where
 /// inherent methods). Its inserts are timed on keys it does not hold and
 /// then removed, untimed, so every batch meets the same load.
 fn deletable<F: Deletable<u64>>(c: &mut Criterion, size: &Size, name: &str, n: u64, mut f: F) {
-    let mut progress = Progress::new(name, n);
+    let mut progress = Progress::new("big", name, n);
     fill(&mut progress, n, |keys| {
         f.insert_batch(keys)
             .expect("the filter was built for n items");

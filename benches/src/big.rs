@@ -11,6 +11,7 @@
 //! filter's own `insert` builds.
 
 use std::hash::{BuildHasher, Hash};
+use std::time::{Duration, Instant};
 
 use bloomlab_core::hash::{Positions, mix64};
 
@@ -41,6 +42,92 @@ pub fn sample_members(n: u64, count: usize) -> Vec<u64> {
 /// `count` non-members.
 pub fn sample_non_members(count: usize) -> Vec<u64> {
     (0..count as u64).map(non_member).collect()
+}
+
+/// Half hits drawn from `hits` and half misses from `misses` (as many as the
+/// shorter holds), in a seeded random order, so that no branch can learn
+/// which comes next.
+pub fn mixed(hits: &[u64], misses: &[u64]) -> Vec<u64> {
+    let half = hits.len().min(misses.len()) / 2;
+    let mut keys: Vec<u64> = hits[..half]
+        .iter()
+        .chain(&misses[..half])
+        .copied()
+        .collect();
+    for i in (1..keys.len()).rev() {
+        let j = bloomlab_core::hash::reduce(mix64(i as u64 ^ 0x3c6e_f372), i as u64 + 1);
+        keys.swap(i, j as usize);
+    }
+    keys
+}
+
+/// Prints how a long build is going, and how long it took, each line
+/// starting with its bench's tag (`big:`).
+pub struct Progress {
+    tag: &'static str,
+    what: String,
+    start: Instant,
+    total: u64,
+    shown: u64,
+}
+
+impl Progress {
+    /// A build of `total` items of `what`, announced now.
+    pub fn new(tag: &'static str, what: impl Into<String>, total: u64) -> Self {
+        let what = what.into();
+        eprintln!("{tag}: building {what} ({total} items)");
+        Self {
+            tag,
+            what,
+            start: Instant::now(),
+            total,
+            shown: 0,
+        }
+    }
+
+    /// `done` of the items are in.
+    pub fn update(&mut self, done: u64) {
+        let tenth = done * 10 / self.total.max(1);
+        // Quick builds (test mode) stay quiet; long ones say how far they are.
+        if tenth > self.shown && self.start.elapsed() > Duration::from_secs(5) {
+            self.shown = tenth;
+            eprintln!(
+                "{}:   {}: {}% after {:.0} s",
+                self.tag,
+                self.what,
+                tenth * 10,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    /// The build is done: says its size and time.
+    pub fn finish(self, bytes: usize) {
+        eprintln!(
+            "{}: {} built: {:.1} MiB in {:.1} s",
+            self.tag,
+            self.what,
+            bytes as f64 / (1u64 << 20) as f64,
+            self.start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Keys generated and inserted at a time by [`fill`].
+const FILL_CHUNK: u64 = 1 << 16;
+
+/// Calls `insert` with the members `0..n` in chunks, reporting progress.
+pub fn fill(progress: &mut Progress, n: u64, mut insert: impl FnMut(&[u64])) {
+    let mut keys = Vec::with_capacity(FILL_CHUNK as usize);
+    let mut start = 0;
+    while start < n {
+        let end = n.min(start + FILL_CHUNK);
+        keys.clear();
+        keys.extend((start..end).map(member));
+        insert(&keys);
+        start = end;
+        progress.update(start);
+    }
 }
 
 /// Table bits per region: 2^22 bits, 512 KiB, half of this machine's L2.
@@ -179,6 +266,17 @@ mod tests {
     /// filled with 50,000 members in chunks of 2^21 keys: one chunk.
     const BITS: u64 = 3 * (1 << REGION_LOG2) + 64;
     const N: u64 = 50_000;
+
+    #[test]
+    fn a_mixed_stream_is_half_hits_in_no_fixed_order() {
+        let hits = sample_members(N, 1000);
+        let misses = sample_non_members(1000);
+        let keys = mixed(&hits, &misses);
+        assert_eq!(keys.len(), 1000);
+        assert_eq!(keys.iter().filter(|&&k| k >> 63 == 0).count(), 500);
+        let runs = keys.windows(2).filter(|w| w[0] >> 63 != w[1] >> 63).count();
+        assert!((400..600).contains(&runs), "{runs} changes of kind");
+    }
 
     #[test]
     fn members_and_non_members_never_meet() {

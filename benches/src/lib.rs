@@ -1,9 +1,11 @@
 //! Shared helpers for the benchmarks: seeded keys (the same ones the tests
 //! and experiments draw, from `bloomlab-lab`), the measuring loops every
-//! bench file uses ([`harness`]), the large-filter construction ([`big`])
-//! and the report tool ([`report`]).
+//! bench file uses ([`harness`]), the large-filter construction ([`big`]),
+//! the lower bounds measured beside the filters ([`floor`]) and the report
+//! tool ([`report`]).
 
 pub mod big;
+pub mod floor;
 pub mod harness;
 pub mod report;
 

@@ -32,8 +32,11 @@
 //!
 //! A header (commands, date, commit), the machine, one table per group and
 //! setting ([`compare::tables`]) with each row's ratio against the group's
-//! best peer and, for `big/*`, against the memory floor; the goals of issue 8
-//! ([`goals::GOALS`]) with their verdicts; then the hand-written findings file.
+//! best peer and, where its family has floors (`big/*`, `scale/*`), against
+//! the floor that bounds it; the goals of issues 20 and 8 ([`goals::all`])
+//! with their verdicts; then the hand-written findings file, in which
+//! `{{group|subject|setting}}` stands for that row's median ns/op
+//! ([`render::expand`]), so a number quoted from the tables has one source.
 
 pub mod compare;
 pub mod criterion;

@@ -15,17 +15,24 @@ pub const STATIC_REFERENCES: &[&str] = &["xorf::BinaryFuse8"];
 /// Suffix of a batch-API benchmark.
 pub const BATCH_SUFFIX: &str = " (batch)";
 
-/// The group that holds the memory floors of the large-filter benchmarks.
-pub const FLOOR_GROUP: &str = "big/floor";
+pub use crate::floor::{CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, THREE_LINES};
 
-/// The floor of one uncached lookup: a chain of dependent random loads.
-pub const DEPENDENT_FLOOR: &str = "dependent loads";
+/// The last part of a floor group's id: `big/floor` holds the floors of the
+/// `big/*` groups, `scale/floor` those of `scale/*`.
+pub const FLOOR_OPERATION: &str = "floor";
 
-/// The floor of batched lookups: independent random loads.
-pub const INDEPENDENT_FLOOR: &str = "independent loads";
+/// bloomlab's filters whose lookups and inserts read at least three lines
+/// (their first round tests three positions without a branch between them,
+/// `bloomlab_core::hash::all_positions`), so that [`THREE_LINES`] bounds
+/// their single rows.
+pub const THREE_LINE_SUBJECTS: [&str; 3] = [
+    "bloomlab::BloomFilter",
+    "bloomlab::AtomicBloomFilter",
+    "bloomlab::CountingBloomFilter",
+];
 
 /// Group families in report order; groups outside them follow alphabetically.
-const FAMILY_ORDER: [&str; 5] = ["classic", "counting", "cuckoo", "scalable", "big"];
+const FAMILY_ORDER: [&str; 6] = ["classic", "counting", "cuckoo", "scalable", "scale", "big"];
 
 /// Whether a function id is one of bloomlab's own.
 pub fn is_ours(subject: &str) -> bool {
@@ -37,19 +44,51 @@ pub fn is_peer(subject: &str) -> bool {
     !is_ours(subject) && !STATIC_REFERENCES.iter().any(|r| subject.starts_with(r))
 }
 
-/// The floor a `big/*` row is compared with: batches against independent
-/// loads, single lookups against dependent loads.
-pub fn floor_for(subject: &str) -> &'static str {
-    if subject.ends_with(BATCH_SUFFIX) {
-        INDEPENDENT_FLOOR
+/// Whether `group` holds floors (`<family>/floor`).
+pub fn is_floor_group(group: &str) -> bool {
+    group
+        .split_once('/')
+        .is_some_and(|(_, operation)| operation == FLOOR_OPERATION)
+}
+
+/// The floor group of `group`'s family (`big/lookup_miss` → `big/floor`).
+pub fn floor_group(group: &str) -> String {
+    let family = group.split_once('/').map_or(group, |(family, _)| family);
+    format!("{family}/{FLOOR_OPERATION}")
+}
+
+/// The floor a row is compared with, when one bounds it: only bloomlab's
+/// rows, whose hash is the floors' (peers hash otherwise, or read fewer
+/// lines: fastbloom stops at the first unset bit). Batches against
+/// [`ONE_LINE_BATCH`], the filters of [`THREE_LINE_SUBJECTS`] against
+/// [`THREE_LINES`], other single rows against [`ONE_LINE`].
+pub fn floor_for(subject: &str) -> Option<&'static str> {
+    if !is_ours(subject) {
+        None
+    } else if subject.ends_with(BATCH_SUFFIX) {
+        Some(ONE_LINE_BATCH)
+    } else if THREE_LINE_SUBJECTS.contains(&subject) {
+        Some(THREE_LINES)
     } else {
-        DEPENDENT_FLOOR
+        Some(ONE_LINE)
     }
 }
 
-/// Report order of two group ids: classic, counting, cuckoo, scalable, big,
-/// then other families alphabetically; inside a family by operation name,
-/// with `big/floor` last.
+/// The measurement of `subject` in `group` at exactly `setting`.
+pub fn find_at<'m>(
+    measurements: &'m [Measurement],
+    group: &str,
+    subject: &str,
+    setting: Option<&str>,
+) -> Option<&'m Measurement> {
+    measurements
+        .iter()
+        .find(|m| m.group == group && m.subject == subject && m.setting.as_deref() == setting)
+}
+
+/// Report order of two group ids: classic, counting, cuckoo, scalable,
+/// scale, big, then other families alphabetically; inside a family by
+/// operation name, with the family's floor group last.
 pub fn group_order(a: &str, b: &str) -> Ordering {
     group_key(a).cmp(&group_key(b))
 }
@@ -60,7 +99,7 @@ fn group_key(group: &str) -> (usize, &str, bool, &str) {
         .iter()
         .position(|f| *f == family)
         .unwrap_or(FAMILY_ORDER.len());
-    (rank, family, group == FLOOR_GROUP, operation)
+    (rank, family, is_floor_group(group), operation)
 }
 
 /// One row of a table.
@@ -70,7 +109,9 @@ pub struct Row {
     pub measurement: Measurement,
     /// This row's time over the best peer's (below 1 is faster).
     pub vs_best_peer: Option<f64>,
-    /// For `big/*` rows: the floor compared with and this row's time over it.
+    /// The floor that bounds this row ([`floor_for`]) and this row's time
+    /// over it, when the family's floor group was measured at this setting.
+    /// Below 1 means the floor is not a lower bound: the report says so.
     pub vs_floor: Option<(&'static str, f64)>,
 }
 
@@ -85,7 +126,8 @@ pub struct Table {
     pub rows: Vec<Row>,
     /// Index in `rows` of the fastest peer, if the table has one.
     pub best_peer: Option<usize>,
-    /// Whether the table carries a ratio-vs-floor column (`big/*` groups).
+    /// Whether the table carries a ratio-vs-floor column: its family's floor
+    /// group was measured at its setting.
     pub has_floor: bool,
 }
 
@@ -154,25 +196,25 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
                 .collect();
             members.sort_by_key(|m| (row_class(&m.subject), m.subject.as_str()));
             // The floors are the reference, not competitors of each other.
-            let best = if group == FLOOR_GROUP {
-                None
-            } else {
-                best_peer(members.iter().copied())
-            };
-            let has_floor = group.starts_with("big/") && group != FLOOR_GROUP;
+            let floors = !is_floor_group(group);
+            let best = floors.then(|| best_peer(members.iter().copied())).flatten();
+            let floor_group = floor_group(group);
+            let has_floor = floors
+                && measurements
+                    .iter()
+                    .any(|m| m.group == floor_group && m.setting.as_deref() == setting);
             let rows: Vec<Row> = members
                 .iter()
                 .map(|m| Row {
                     measurement: (*m).clone(),
                     vs_best_peer: best.and_then(|b| ratio(m.ns_per_op(), b.ns_per_op())),
-                    vs_floor: if has_floor {
-                        let floor = floor_for(&m.subject);
-                        find(measurements, FLOOR_GROUP, floor, setting)
-                            .and_then(|f| ratio(m.ns_per_op(), f.ns_per_op()))
-                            .map(|r| (floor, r))
-                    } else {
-                        None
-                    },
+                    vs_floor: floor_for(&m.subject)
+                        .filter(|_| has_floor)
+                        .and_then(|floor| {
+                            find_at(measurements, &floor_group, floor, setting)
+                                .and_then(|f| ratio(m.ns_per_op(), f.ns_per_op()))
+                                .map(|r| (floor, r))
+                        }),
                 })
                 .collect();
             let best_peer = best.and_then(|b| members.iter().position(|m| std::ptr::eq(*m, b)));

@@ -1,14 +1,17 @@
-//! The performance goals of issue 8, as data, and their verdicts.
+//! The performance goals of issues 8 and 20, as data, and their verdicts.
 
-use super::compare::{find, ratio};
+use super::compare::{find, find_at, is_floor_group, ratio};
 use super::criterion::Measurement;
+use crate::floor::{ONE_LINE, ONE_LINE_BATCH};
 
 /// One goal: `subject` in `group` takes at most `max_ratio` times the time of
-/// `reference` in `reference_group`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// `reference` in `reference_group`, both at `setting` when it is given.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Goal {
+    /// The issue that set the goal.
+    pub issue: u32,
     /// What the goal says, in words.
-    pub description: &'static str,
+    pub description: String,
     /// The group of the measured row.
     pub group: &'static str,
     /// The function id of the measured row.
@@ -17,145 +20,191 @@ pub struct Goal {
     pub reference_group: &'static str,
     /// The function id of the reference row.
     pub reference: &'static str,
+    /// The setting both rows are taken at; `None`: the subject's only (or
+    /// first) setting, and the reference at the same one if measured there.
+    pub setting: Option<&'static str>,
     /// The largest ratio (subject's time over reference's) that meets the goal.
     pub max_ratio: f64,
     /// Reported for information; not one of the issue's goals.
     pub informational: bool,
 }
 
-const fn goal(
-    description: &'static str,
-    group: &'static str,
-    subject: &'static str,
-    reference_group: &'static str,
-    reference: &'static str,
+/// A goal of issue 8, at the subject's only setting.
+fn issue8(
+    description: &str,
+    [group, subject]: [&'static str; 2],
+    [reference_group, reference]: [&'static str; 2],
     max_ratio: f64,
 ) -> Goal {
     Goal {
-        description,
+        issue: 8,
+        description: description.to_owned(),
         group,
         subject,
         reference_group,
         reference,
+        setting: None,
         max_ratio,
         informational: false,
     }
 }
 
-const fn informational(goal: Goal) -> Goal {
+fn informational(goal: Goal) -> Goal {
     Goal {
         informational: true,
         ..goal
     }
 }
 
-/// The goals of issue 8, in the order the issue states them.
-pub const GOALS: &[Goal] = &[
-    goal(
-        "BloomFilter miss lookup at most fastbloom's time, same hasher",
-        "classic/lookup_miss",
-        "bloomlab::BloomFilter",
-        "classic/lookup_miss",
-        "fastbloom (SipHash-1-3)",
-        1.0,
-    ),
-    goal(
-        "BlockedBloomFilter miss lookup at most half fastbloom's time, same hasher",
-        "classic/lookup_miss",
+/// The sizes of issue 20's peer goals: the settings of `scale/*`.
+pub const SCALE_SETTINGS: [&str; 2] = ["1M items, 1%", "20M items, 1%"];
+
+/// Issue 20's peer goals: each bloomlab filter's lookups (misses and hits,
+/// at each of [`SCALE_SETTINGS`]) against its peer, built by both crates'
+/// default constructors, at most this ratio.
+pub const SCALE_PEERS: [(&str, &str, f64); 6] = [
+    ("bloomlab::BloomFilter", "fastbloom::BloomFilter", 0.8),
+    (
         "bloomlab::BlockedBloomFilter",
-        "classic/lookup_miss",
-        "fastbloom (SipHash-1-3)",
-        0.5,
+        "fastbloom::BloomFilter",
+        0.6,
     ),
-    informational(goal(
-        "BlockedBloomFilter batched miss lookup against the same target",
-        "classic/lookup_miss",
-        "bloomlab::BlockedBloomFilter (batch)",
-        "classic/lookup_miss",
-        "fastbloom (SipHash-1-3)",
-        0.5,
-    )),
-    goal(
-        "CuckooFilter hit lookup at most half cuckoofilter's time",
-        "cuckoo/lookup_hit",
-        "bloomlab::CuckooFilter",
-        "cuckoo/lookup_hit",
-        "cuckoofilter",
-        0.5,
+    (
+        "bloomlab::AtomicBloomFilter",
+        "fastbloom::AtomicBloomFilter",
+        0.8,
     ),
-    goal(
-        "CuckooFilter miss lookup at most half cuckoofilter's time",
-        "cuckoo/lookup_miss",
-        "bloomlab::CuckooFilter",
-        "cuckoo/lookup_miss",
-        "cuckoofilter",
-        0.5,
-    ),
-    goal(
-        "CountingBloomFilter hit lookup at most half fastbloom-rs counting's time",
-        "counting/lookup_hit",
+    (
         "bloomlab::CountingBloomFilter",
-        "counting/lookup_hit",
         "fastbloom-rs::CountingBloomFilter",
-        0.5,
+        0.8,
     ),
-    goal(
-        "CountingBloomFilter miss lookup at most half fastbloom-rs counting's time",
-        "counting/lookup_miss",
-        "bloomlab::CountingBloomFilter",
-        "counting/lookup_miss",
-        "fastbloom-rs::CountingBloomFilter",
-        0.5,
-    ),
-    goal(
-        "ScalableBloomFilter hit lookup at most 0.7 of growable-bloom-filter's time",
-        "scalable/lookup_hit",
+    ("bloomlab::CuckooFilter", "cuckoofilter", 0.8),
+    (
         "bloomlab::ScalableBloomFilter",
-        "scalable/lookup_hit",
         "growable-bloom-filter",
-        0.7,
-    ),
-    goal(
-        "ScalableBloomFilter miss lookup at most 0.7 of growable-bloom-filter's time",
-        "scalable/lookup_miss",
-        "bloomlab::ScalableBloomFilter",
-        "scalable/lookup_miss",
-        "growable-bloom-filter",
-        0.7,
-    ),
-    goal(
-        "Large filter: batched BlockedBloomFilter hit lookup within 2x the independent-loads floor",
-        "big/lookup_hit",
-        "bloomlab::BlockedBloomFilter (batch)",
-        "big/floor",
-        "independent loads",
-        2.0,
-    ),
-    goal(
-        "Large filter: batched BlockedBloomFilter miss lookup within 2x the independent-loads floor",
-        "big/lookup_miss",
-        "bloomlab::BlockedBloomFilter (batch)",
-        "big/floor",
-        "independent loads",
-        2.0,
-    ),
-    goal(
-        "Large filter: BlockedBloomFilter hit lookup within 1.5x the dependent-load floor",
-        "big/lookup_hit",
-        "bloomlab::BlockedBloomFilter",
-        "big/floor",
-        "dependent loads",
-        1.5,
-    ),
-    goal(
-        "Large filter: BlockedBloomFilter miss lookup within 1.5x the dependent-load floor",
-        "big/lookup_miss",
-        "bloomlab::BlockedBloomFilter",
-        "big/floor",
-        "dependent loads",
-        1.5,
+        0.8,
     ),
 ];
+
+/// The setting of the 1 GiB rows of `big/*` and their floors.
+pub const BIG_SETTING: &str = "1 GiB, 1%";
+
+/// The goals of issue 8 that still stand (its dependent-load goals are
+/// replaced by issue 20's floors), then issue 20's, in the order the issues
+/// state them.
+pub fn all() -> Vec<Goal> {
+    let miss = "classic/lookup_miss";
+    let fastbloom = [miss, "fastbloom (SipHash-1-3)"];
+    let mut goals = vec![
+        issue8(
+            "BloomFilter miss lookup at most fastbloom's time, same hasher",
+            [miss, "bloomlab::BloomFilter"],
+            fastbloom,
+            1.0,
+        ),
+        issue8(
+            "BlockedBloomFilter miss lookup at most half fastbloom's time, same hasher",
+            [miss, "bloomlab::BlockedBloomFilter"],
+            fastbloom,
+            0.5,
+        ),
+        informational(issue8(
+            "BlockedBloomFilter batched miss lookup against the same target",
+            [miss, "bloomlab::BlockedBloomFilter (batch)"],
+            fastbloom,
+            0.5,
+        )),
+    ];
+    for (kind, group) in [("hit", "cuckoo/lookup_hit"), ("miss", "cuckoo/lookup_miss")] {
+        goals.push(issue8(
+            &format!("CuckooFilter {kind} lookup at most half cuckoofilter's time"),
+            [group, "bloomlab::CuckooFilter"],
+            [group, "cuckoofilter"],
+            0.5,
+        ));
+    }
+    for (kind, group) in [
+        ("hit", "counting/lookup_hit"),
+        ("miss", "counting/lookup_miss"),
+    ] {
+        goals.push(issue8(
+            &format!("CountingBloomFilter {kind} lookup at most half fastbloom-rs counting's time"),
+            [group, "bloomlab::CountingBloomFilter"],
+            [group, "fastbloom-rs::CountingBloomFilter"],
+            0.5,
+        ));
+    }
+    for (kind, group) in [
+        ("hit", "scalable/lookup_hit"),
+        ("miss", "scalable/lookup_miss"),
+    ] {
+        goals.push(issue8(
+            &format!(
+                "ScalableBloomFilter {kind} lookup at most 0.7 of growable-bloom-filter's time"
+            ),
+            [group, "bloomlab::ScalableBloomFilter"],
+            [group, "growable-bloom-filter"],
+            0.7,
+        ));
+    }
+
+    for setting in SCALE_SETTINGS {
+        for (subject, peer, max_ratio) in SCALE_PEERS {
+            for (kind, group) in [("miss", "scale/lookup_miss"), ("hit", "scale/lookup_hit")] {
+                goals.push(Goal {
+                    issue: 20,
+                    description: format!(
+                        "{} {kind} lookup at {setting}, default constructors, against {peer}",
+                        subject.trim_start_matches("bloomlab::")
+                    ),
+                    group,
+                    subject,
+                    reference_group: group,
+                    reference: peer,
+                    setting: Some(setting),
+                    max_ratio,
+                    informational: false,
+                });
+            }
+        }
+    }
+    // The floors' goals: at 1 GiB as the issue states them, and the same
+    // ratios at 20M items for information.
+    for (setting, floor_group, family, informational) in [
+        (BIG_SETTING, "big/floor", "big", false),
+        (SCALE_SETTINGS[1], "scale/floor", "scale", true),
+    ] {
+        for kind in ["miss", "hit"] {
+            let group = match (family, kind) {
+                ("big", "miss") => "big/lookup_miss",
+                ("big", _) => "big/lookup_hit",
+                (_, "miss") => "scale/lookup_miss",
+                _ => "scale/lookup_hit",
+            };
+            for (subject, floor, max_ratio) in [
+                ("bloomlab::BlockedBloomFilter (batch)", ONE_LINE_BATCH, 1.5),
+                ("bloomlab::BlockedBloomFilter", ONE_LINE, 1.2),
+            ] {
+                goals.push(Goal {
+                    issue: 20,
+                    description: format!(
+                        "{} {kind} lookup at {setting} within {max_ratio}x its floor",
+                        subject.trim_start_matches("bloomlab::")
+                    ),
+                    group,
+                    subject,
+                    reference_group: floor_group,
+                    reference: floor,
+                    setting: Some(setting),
+                    max_ratio,
+                    informational,
+                });
+            }
+        }
+    }
+    goals
+}
 
 /// Whether a goal was met in this run.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,6 +215,9 @@ pub enum Verdict {
     NotMet,
     /// A row the goal needs is absent; holds the missing `group/subject` ids.
     NotMeasured(Vec<String>),
+    /// The subject is faster than the floor it is judged against: the floor
+    /// is not a lower bound, so the goal cannot be judged.
+    BelowFloor,
 }
 
 /// A goal with its measured ratio and verdict.
@@ -179,45 +231,65 @@ pub struct Outcome {
     pub verdict: Verdict,
 }
 
-/// Judges `goal` against the measurements of one run. The reference is taken
-/// at the subject's setting when it was measured there.
+/// Judges `goal` against the measurements of one run: both rows at the
+/// goal's setting, or, without one, the reference at the subject's setting
+/// when it was measured there.
 pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
-    let subject = find(measurements, goal.group, goal.subject, None);
-    let setting = subject.and_then(|s| s.setting.as_deref());
-    let reference = find(measurements, goal.reference_group, goal.reference, setting);
+    let (subject, reference) = match goal.setting {
+        Some(setting) => (
+            find_at(measurements, goal.group, goal.subject, Some(setting)),
+            find_at(
+                measurements,
+                goal.reference_group,
+                goal.reference,
+                Some(setting),
+            ),
+        ),
+        None => {
+            let subject = find(measurements, goal.group, goal.subject, None);
+            let setting = subject.and_then(|s| s.setting.as_deref());
+            let reference = find(measurements, goal.reference_group, goal.reference, setting);
+            (subject, reference)
+        }
+    };
+    let against_floor = is_floor_group(goal.reference_group);
     let (ratio, verdict) = match (subject, reference) {
         (Some(s), Some(r)) => match ratio(s.ns_per_op(), r.ns_per_op()) {
+            Some(x) if against_floor && x < 1.0 => (Some(x), Verdict::BelowFloor),
             Some(x) if x <= goal.max_ratio => (Some(x), Verdict::Met),
             Some(x) => (Some(x), Verdict::NotMet),
             // A zero-time reference cannot be compared with.
             None => (
                 None,
-                Verdict::NotMeasured(vec![id(goal.reference_group, goal.reference)]),
+                Verdict::NotMeasured(vec![id(goal.reference_group, goal.reference, goal.setting)]),
             ),
         },
         _ => {
             let mut missing = Vec::new();
             if subject.is_none() {
-                missing.push(id(goal.group, goal.subject));
+                missing.push(id(goal.group, goal.subject, goal.setting));
             }
             if reference.is_none() {
-                missing.push(id(goal.reference_group, goal.reference));
+                missing.push(id(goal.reference_group, goal.reference, goal.setting));
             }
             (None, Verdict::NotMeasured(missing))
         }
     };
     Outcome {
-        goal: *goal,
+        goal: goal.clone(),
         ratio,
         verdict,
     }
 }
 
-/// Every goal of [`GOALS`] judged against `measurements`.
+/// Every goal of [`all`] judged against `measurements`.
 pub fn evaluate_all(measurements: &[Measurement]) -> Vec<Outcome> {
-    GOALS.iter().map(|g| evaluate(g, measurements)).collect()
+    all().iter().map(|g| evaluate(g, measurements)).collect()
 }
 
-fn id(group: &str, subject: &str) -> String {
-    format!("{group}/{subject}")
+fn id(group: &str, subject: &str, setting: Option<&str>) -> String {
+    match setting {
+        Some(setting) => format!("{group}/{subject}/{setting}"),
+        None => format!("{group}/{subject}"),
+    }
 }

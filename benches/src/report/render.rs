@@ -70,8 +70,18 @@ fn header(out: &mut String, report: &Report) {
          median, divided the same way.\n\
          - Ratios: this row's median over the reference's (below 1 is faster). The best peer is \
          the fastest row of the same group and setting that is neither bloomlab's \
-         (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`). For `big/*` rows the \
-         floor is `big/floor` `independent loads` for batches and `dependent loads` otherwise.\n\n",
+         (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`).\n\
+         - Floors (`big/floor`, `scale/floor`): lower bounds measured in the same run over a \
+         table as large as the filters' (`benches/src/floor.rs`): the keyed SipHash-1-3 of each \
+         key plus one random line read per key, one key at a time (`floor: hash + 1 line, one \
+         lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
+         or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
+         three lines per key for the filters whose first round reads three \
+         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). Every bloomlab row of a \
+         family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
+         the floor is not one, and is marked. The dependent chain's latency is shown beside the \
+         floors for reference; a loop of independent lookups beats it, so nothing is judged \
+         against it.\n\n",
     );
 }
 
@@ -146,14 +156,21 @@ fn results(out: &mut String, tables: &[Table]) {
             if table.has_floor {
                 let cell = row.vs_floor.map_or_else(
                     || "–".to_owned(),
-                    |(floor, r)| format!("{} ({floor})", ratio(r)),
+                    |(floor, r)| {
+                        let mark = if r < 1.0 {
+                            " **below its floor: not a lower bound**"
+                        } else {
+                            ""
+                        };
+                        format!("{} (`{floor}`){mark}", ratio(r))
+                    },
                 );
                 let _ = write!(out, " {cell} |");
             }
             out.push('\n');
         }
         out.push('\n');
-        if table.group == compare::FLOOR_GROUP {
+        if compare::is_floor_group(&table.group) {
             continue;
         }
         match table.best_peer.map(|i| &table.rows[i].measurement) {
@@ -171,50 +188,62 @@ fn results(out: &mut String, tables: &[Table]) {
 }
 
 fn goals(out: &mut String, outcomes: &[Outcome]) {
-    let count = |want: fn(&Verdict) -> bool| {
-        outcomes
-            .iter()
-            .filter(|o| !o.goal.informational && want(&o.verdict))
-            .count()
-    };
-    let _ = write!(
-        out,
-        "## Goals\n\n{} met, {} not met, {} not measured (issue 8; informational rows not counted).\n\n\
-         | goal | subject | reference | measured ratio | target | verdict |\n|---|---|---|--:|--:|---|\n",
-        count(|v| *v == Verdict::Met),
-        count(|v| *v == Verdict::NotMet),
-        count(|v| matches!(v, Verdict::NotMeasured(_))),
-    );
-    for o in outcomes {
-        let g = &o.goal;
-        let mut verdict = match &o.verdict {
-            Verdict::Met => "met".to_owned(),
-            Verdict::NotMet => "not met".to_owned(),
-            Verdict::NotMeasured(missing) => format!(
-                "not measured (missing {})",
-                missing
-                    .iter()
-                    .map(|id| format!("`{}`", escape(id)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+    out.push_str("## Goals\n\n");
+    let mut issues: Vec<u32> = outcomes.iter().map(|o| o.goal.issue).collect();
+    issues.sort_unstable_by(|a, b| b.cmp(a));
+    issues.dedup();
+    for issue in issues {
+        let outcomes: Vec<&Outcome> = outcomes.iter().filter(|o| o.goal.issue == issue).collect();
+        let count = |want: fn(&Verdict) -> bool| {
+            outcomes
+                .iter()
+                .filter(|o| !o.goal.informational && want(&o.verdict))
+                .count()
         };
-        if g.informational {
-            verdict.push_str(", informational");
-        }
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "| {} | `{}` `{}` | `{}` `{}` | {} | ≤ {} | {verdict} |",
-            escape(g.description),
-            escape(g.group),
-            escape(g.subject),
-            escape(g.reference_group),
-            escape(g.reference),
-            o.ratio.map_or_else(|| "–".to_owned(), ratio),
-            ratio(g.max_ratio),
+            "### Issue {issue}\n\n{} met, {} not met, {} not measured, {} below their floor \
+             (informational rows not counted).\n\n\
+             | goal | subject | reference | setting | measured ratio | target | verdict |\n\
+             |---|---|---|---|--:|--:|---|\n",
+            count(|v| *v == Verdict::Met),
+            count(|v| *v == Verdict::NotMet),
+            count(|v| matches!(v, Verdict::NotMeasured(_))),
+            count(|v| *v == Verdict::BelowFloor),
         );
+        for o in outcomes {
+            let g = &o.goal;
+            let mut verdict = match &o.verdict {
+                Verdict::Met => "met".to_owned(),
+                Verdict::NotMet => "not met".to_owned(),
+                Verdict::BelowFloor => "not judged: faster than its floor".to_owned(),
+                Verdict::NotMeasured(missing) => format!(
+                    "not measured (missing {})",
+                    missing
+                        .iter()
+                        .map(|id| format!("`{}`", escape(id)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            if g.informational {
+                verdict.push_str(", informational");
+            }
+            let _ = writeln!(
+                out,
+                "| {} | `{}` `{}` | `{}` `{}` | {} | {} | ≤ {} | {verdict} |",
+                escape(&g.description),
+                escape(g.group),
+                escape(g.subject),
+                escape(g.reference_group),
+                escape(g.reference),
+                g.setting.map_or_else(|| "–".to_owned(), escape),
+                o.ratio.map_or_else(|| "–".to_owned(), ratio),
+                ratio(g.max_ratio),
+            );
+        }
+        out.push('\n');
     }
-    out.push('\n');
 }
 
 fn stale(out: &mut String, report: &Report) {
@@ -249,7 +278,7 @@ fn findings(out: &mut String, report: &Report) {
     out.push_str("## Findings\n\n");
     match &report.findings {
         Some(text) => {
-            out.push_str(text.trim_end());
+            out.push_str(expand(text, &report.measurements).trim_end());
             out.push('\n');
         }
         None => {
@@ -260,6 +289,36 @@ fn findings(out: &mut String, report: &Report) {
             );
         }
     }
+}
+
+/// The findings with every `{{group|subject|setting}}` replaced by that
+/// row's median ns/op in this run (as the tables print it), so that a number
+/// the findings quote from the tables has one source. A row not measured
+/// reads `(not measured: group|subject|setting)`, in bold.
+pub fn expand(text: &str, measurements: &[super::Measurement]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("{{") {
+        let Some(len) = rest[start..].find("}}") else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let id = &rest[start + 2..start + len];
+        let mut parts = id.splitn(3, '|').map(str::trim);
+        let (group, subject, setting) = (parts.next(), parts.next(), parts.next());
+        let found = group
+            .zip(subject)
+            .and_then(|(g, s)| compare::find_at(measurements, g, s, setting));
+        match found {
+            Some(m) => out.push_str(&ns(m.ns_per_op())),
+            None => {
+                let _ = write!(out, "**(not measured: {id})**");
+            }
+        }
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Nanoseconds with three significant figures or more: `1234`, `31.5`, `2.47`.

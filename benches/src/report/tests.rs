@@ -4,8 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::compare::{self, DEPENDENT_FLOOR, INDEPENDENT_FLOOR};
-use super::goals::{self, GOALS};
+use super::compare::{self, ONE_LINE, ONE_LINE_BATCH, THREE_LINES};
+use super::goals;
 use super::*;
 
 /// A criterion-like tree in a fresh temporary directory, removed on drop.
@@ -29,15 +29,27 @@ impl Fixture {
     /// Writes `<dir>/<sub>/{benchmark,estimates}.json` the way criterion 0.8
     /// does (only the fields the tool reads, plus a few it ignores).
     fn bench_in(&self, sub: &str, group: &str, function: &str, median: f64, lo: f64, hi: f64) {
+        self.bench_full(sub, group, function, "1M items, 1%", [median, lo, hi]);
+    }
+
+    /// [`bench_in`](Self::bench_in) at `setting`.
+    fn bench_full(
+        &self,
+        sub: &str,
+        group: &str,
+        function: &str,
+        setting: &str,
+        [median, lo, hi]: [f64; 3],
+    ) {
         let dir = self
             .root
             .join(group.replace('/', "_"))
-            .join(function.replace("::", "__"))
-            .join("1M items, 1%")
+            .join(function.replace("::", "__").replace(['/', ':'], "_"))
+            .join(setting.replace('/', "_"))
             .join(sub);
         fs::create_dir_all(&dir).expect("temp dir is writable");
         let benchmark = format!(
-            r#"{{"group_id":"{group}","function_id":"{function}","value_str":"1M items, 1%","throughput":{{"Elements":10000}},"full_id":"{group}/{function}/1M items, 1%"}}"#
+            r#"{{"group_id":"{group}","function_id":"{function}","value_str":"{setting}","throughput":{{"Elements":10000}},"full_id":"{group}/{function}/{setting}"}}"#
         );
         let estimates = format!(
             r#"{{"mean":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":1.5,"standard_error":0.1}},
@@ -49,6 +61,12 @@ impl Fixture {
 
     fn bench(&self, group: &str, function: &str, median: f64) {
         self.bench_in("new", group, function, median, median * 0.96, median * 1.04);
+    }
+
+    /// A result at `setting`.
+    fn bench_at(&self, group: &str, function: &str, setting: &str, median: f64) {
+        let interval = [median, median * 0.96, median * 1.04];
+        self.bench_full("new", group, function, setting, interval);
     }
 
     /// The run used by most tests (times per iteration of 10,000 elements).
@@ -63,18 +81,13 @@ impl Fixture {
         f.bench("classic/lookup_miss", "fastbloom (SipHash-1-3)", 300_000.0); // 30
         f.bench("classic/lookup_miss", "bloomfilter", 400_000.0); // 40
         f.bench("classic/lookup_miss", "xorf::BinaryFuse8", 50_000.0); // 5, static
-        f.bench("big/floor", DEPENDENT_FLOOR, 1_000_000.0); // 100
-        f.bench("big/floor", INDEPENDENT_FLOOR, 200_000.0); // 20
-        f.bench(
-            "big/lookup_miss",
-            "bloomlab::BlockedBloomFilter",
-            1_200_000.0,
-        ); // 120
-        f.bench(
-            "big/lookup_miss",
-            "bloomlab::BlockedBloomFilter (batch)",
-            500_000.0,
-        ); // 50
+        let big = goals::BIG_SETTING;
+        f.bench_at("big/floor", ONE_LINE, big, 1_000_000.0); // 100
+        f.bench_at("big/floor", ONE_LINE_BATCH, big, 200_000.0); // 20
+        let blocked = "bloomlab::BlockedBloomFilter";
+        f.bench_at("big/lookup_miss", blocked, big, 1_200_000.0); // 120
+        let batch = "bloomlab::BlockedBloomFilter (batch)";
+        f.bench_at("big/lookup_miss", batch, big, 500_000.0); // 50
         // An older run and HTML folders the tool must not read.
         f.bench_in(
             "base",
@@ -128,7 +141,7 @@ fn reads_ns_per_op_and_interval_from_new_only() {
     assert!(classic.dir.ends_with("1M items, 1%/new"));
     // Sorted by group, then subject.
     assert_eq!(ms[0].group, "big/floor");
-    assert_eq!(ms[0].subject, DEPENDENT_FLOOR);
+    assert_eq!(ms[0].subject, ONE_LINE_BATCH);
 }
 
 #[test]
@@ -192,10 +205,10 @@ fn big_rows_are_compared_with_their_floor() {
     let batch = &big.rows[1];
     assert_eq!(single.measurement.subject, "bloomlab::BlockedBloomFilter");
     let (floor, r) = single.vs_floor.expect("floor measured");
-    assert_eq!(floor, DEPENDENT_FLOOR);
+    assert_eq!(floor, ONE_LINE);
     assert_close(r, 1.2);
     let (floor, r) = batch.vs_floor.expect("floor measured");
-    assert_eq!(floor, INDEPENDENT_FLOOR);
+    assert_eq!(floor, ONE_LINE_BATCH);
     assert_close(r, 2.5);
 
     // The floors are references, not peers of each other.
@@ -209,11 +222,15 @@ fn goals_are_met_not_met_or_not_measured() {
     let f = Fixture::standard();
     let ms = f.results();
     let by_subject = |group: &str, subject: &str| {
-        let goal = GOALS
-            .iter()
-            .find(|g| g.group == group && g.subject == subject)
+        let goal = goals::all()
+            .into_iter()
+            .find(|g| {
+                g.group == group
+                    && g.subject == subject
+                    && (g.setting.is_none() || g.setting == Some(goals::BIG_SETTING))
+            })
             .expect("goal exists");
-        goals::evaluate(goal, &ms)
+        goals::evaluate(&goal, &ms)
     };
 
     let plain = by_subject("classic/lookup_miss", "bloomlab::BloomFilter");
@@ -252,9 +269,96 @@ fn goals_are_met_not_met_or_not_measured() {
             "cuckoo/lookup_hit/cuckoofilter".to_owned(),
         ])
     );
-    // Thirteen goals, one of them informational.
-    assert_eq!(GOALS.len(), 13);
-    assert_eq!(GOALS.iter().filter(|g| g.informational).count(), 1);
+    // Issue 8's nine goals (one informational); issue 20's 24 against
+    // peers and 8 against floors (4 of them, at 20M, informational).
+    let all = goals::all();
+    assert_eq!(all.iter().filter(|g| g.issue == 8).count(), 9);
+    assert_eq!(all.iter().filter(|g| g.issue == 20).count(), 32);
+    assert_eq!(all.iter().filter(|g| g.informational).count(), 5);
+}
+
+#[test]
+fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
+    let f = Fixture::new("below");
+    let big = goals::BIG_SETTING;
+    f.bench_at("big/floor", ONE_LINE, big, 1_000_000.0);
+    f.bench_at("big/floor", THREE_LINES, big, 2_000_000.0);
+    f.bench_at(
+        "big/lookup_miss",
+        "bloomlab::BlockedBloomFilter",
+        big,
+        900_000.0,
+    );
+    f.bench_at("big/lookup_miss", "bloomlab::BloomFilter", big, 2_500_000.0);
+    f.bench_at("big/lookup_miss", "fastbloom (SipHash-1-3)", big, 500_000.0);
+    let ms = f.results();
+    let table = &compare::tables(&ms)[0];
+    let floor_of = |subject: &str| {
+        let row = table.rows.iter().find(|r| r.measurement.subject == subject);
+        row.and_then(|r| r.vs_floor)
+    };
+    assert_eq!(floor_of("bloomlab::BloomFilter"), Some((THREE_LINES, 1.25)));
+    assert_eq!(
+        floor_of("bloomlab::BlockedBloomFilter"),
+        Some((ONE_LINE, 0.9))
+    );
+    // A peer hashes and reads as it likes: no floor bounds it.
+    assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
+    let goal = goals::all()
+        .into_iter()
+        .find(|g| g.group == "big/lookup_miss" && g.reference == ONE_LINE)
+        .expect("goal exists");
+    assert_eq!(goals::evaluate(&goal, &ms).verdict, Verdict::BelowFloor);
+    let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
+        .expect("fixture parses")
+        .to_markdown();
+    assert!(md.contains("0.90 (`floor: hash + 1 line, one lookup at a time`) **below its floor"));
+}
+
+#[test]
+fn goals_at_a_setting_take_both_rows_there() {
+    let f = Fixture::new("settings");
+    for (setting, ours, peer) in [
+        ("1M items, 1%", 70.0, 100.0),
+        ("20M items, 1%", 150.0, 100.0),
+    ] {
+        f.bench_at("scale/lookup_miss", "bloomlab::BloomFilter", setting, ours);
+        f.bench_at("scale/lookup_miss", "fastbloom::BloomFilter", setting, peer);
+    }
+    let ms = f.results();
+    let outcome = |setting: &str| {
+        let goal = goals::all()
+            .into_iter()
+            .find(|g| {
+                g.group == "scale/lookup_miss"
+                    && g.subject == "bloomlab::BloomFilter"
+                    && g.setting == Some(setting)
+            })
+            .expect("goal exists");
+        goals::evaluate(&goal, &ms)
+    };
+    assert_eq!(outcome("1M items, 1%").verdict, Verdict::Met);
+    assert_close(outcome("1M items, 1%").ratio.expect("ratio"), 0.7);
+    assert_eq!(outcome("20M items, 1%").verdict, Verdict::NotMet);
+    assert_close(outcome("20M items, 1%").ratio.expect("ratio"), 1.5);
+}
+
+#[test]
+fn findings_quote_the_tables_through_placeholders() {
+    let f = Fixture::standard();
+    let findings = f.root.join("FINDINGS.md");
+    fs::write(
+        &findings,
+        "A miss costs {{classic/lookup_miss|bloomlab::BloomFilter|1M items, 1%}} ns; \
+         {{classic/lookup_miss|nobody|1M items, 1%}}.\n",
+    )
+    .expect("writable");
+    let md = Report::read(&f.root, &findings, STALE_AFTER)
+        .expect("fixture parses")
+        .to_markdown();
+    assert!(md.contains(
+        "A miss costs 25.0 ns; **(not measured: classic/lookup_miss|nobody|1M items, 1%)**."
+    ));
 }
 
 #[test]
@@ -263,11 +367,11 @@ fn goal_at_exactly_the_target_is_met() {
     f.bench("cuckoo/lookup_miss", "bloomlab::CuckooFilter", 100_000.0);
     f.bench("cuckoo/lookup_miss", "cuckoofilter", 200_000.0);
     let ms = f.results();
-    let goal = GOALS
-        .iter()
+    let goal = goals::all()
+        .into_iter()
         .find(|g| g.group == "cuckoo/lookup_miss")
         .expect("goal exists");
-    let outcome = goals::evaluate(goal, &ms);
+    let outcome = goals::evaluate(&goal, &ms);
     assert_eq!(outcome.ratio, Some(0.5));
     assert_eq!(outcome.verdict, Verdict::Met);
 }
@@ -284,10 +388,11 @@ fn markdown_holds_tables_goals_and_findings() {
         "| `bloomlab::BloomFilter` | 25.0 | 24.0 – 26.0 | 0.83 |",
         "| `fastbloom (SipHash-1-3)` **best peer** | 30.0 | 28.8 – 31.2 | 1.00 |",
         "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
-        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (independent loads) |",
-        "| `dependent loads` | 100 | 96.0 – 104 | – |",
-        "2 met, 2 not met, 8 not measured",
-        "| – | ≤ 0.50 | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
+        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line, batched`) |",
+        "| `floor: hash + 1 line, one lookup at a time` | 100 | 96.0 – 104 | – |",
+        "### Issue 8\n\n1 met, 1 not met, 6 not measured, 0 below their floor",
+        "### Issue 20\n\n1 met, 1 not met, 26 not measured, 0 below their floor",
+        "| – | – | ≤ 0.50 | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
         "## Findings\n\nThe miss path is | bound by hashing.\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
@@ -420,9 +525,9 @@ fn stale_results_are_set_apart() {
     report.stale = stale;
     let md = report.to_markdown();
     assert!(md.contains("more than 60 minutes before the newest result"));
-    assert!(md.contains("- `big/floor/dependent loads/1M items, 1%`, written "));
-    // A stale floor is in no table: the big rows lose their dependent-load ratio.
-    assert!(md.contains("| `bloomlab::BlockedBloomFilter` | 120 | 115 – 125 | – | – |"));
+    assert!(md.contains("- `big/floor/floor: hash + 1 line, batched/1 GiB, 1%`, written "));
+    // A stale floor is in no table: the batch row loses its floor ratio.
+    assert!(md.contains("| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | – |"));
 }
 
 #[test]

@@ -1,10 +1,17 @@
 //! `fastbloom` 0.17's `BloomFilter`: a classic Bloom filter of 64-bit words
-//! that takes any `BuildHasher` and hashes once per item, as bloomlab does.
+//! that takes any `BuildHasher` and hashes once per item, as bloomlab does;
+//! and its `AtomicBloomFilter`, the same table of atomic words, shared
+//! between threads ([`FastbloomAtomic`]).
 
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Filter, InsertError, Membership};
+
+/// fastbloom's own default hasher (SipHash-1-3 with a random key): what
+/// `BloomFilter::with_false_pos(p).expected_items(n)` hashes with when it is
+/// given none.
+pub use ::fastbloom::DefaultHasher as FastbloomDefaultHasher;
 
 /// `fastbloom::BloomFilter<S>` behind bloomlab's traits.
 ///
@@ -95,6 +102,100 @@ impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for Fastbloom<S> {
     }
 }
 
+impl Fastbloom<FastbloomDefaultHasher> {
+    /// fastbloom's default constructor:
+    /// `BloomFilter::with_false_pos(fpr).expected_items(items)`, with its own
+    /// randomly keyed SipHash-1-3.
+    pub fn with_default_hasher(items: usize, fpr: f64) -> Self {
+        Self::wrap(::fastbloom::BloomFilter::with_false_pos(fpr).expected_items(items))
+    }
+}
+
+/// `fastbloom::AtomicBloomFilter<S>` behind bloomlab's traits, and its
+/// shared-reference [`insert`](Self::insert) for use from several threads.
+///
+/// `len` is not kept (it would need an atomic counter the crate does not
+/// have, and would cost every insert a contended write): it stays 0.
+#[derive(Debug)]
+pub struct FastbloomAtomic<S = DefaultHasher> {
+    inner: ::fastbloom::AtomicBloomFilter<S>,
+}
+
+impl<S: BuildHasher> FastbloomAtomic<S> {
+    /// Sized by fastbloom's own rule for `items` at rate `fpr`, hashing
+    /// with `hasher`.
+    pub fn new(items: usize, fpr: f64, hasher: S) -> Self {
+        Self {
+            inner: ::fastbloom::AtomicBloomFilter::with_false_pos(fpr)
+                .hasher(hasher)
+                .expected_items(items),
+        }
+    }
+
+    /// Inserts `item` through a shared reference, as several threads may;
+    /// whether every bit was set already (fastbloom's answer).
+    #[inline]
+    pub fn insert<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.inner.insert(item)
+    }
+
+    /// Whether `item` is reported present.
+    #[inline]
+    pub fn contains<T: Hash + ?Sized>(&self, item: &T) -> bool {
+        self.inner.contains(item)
+    }
+
+    /// Bits of the table.
+    pub fn num_bits(&self) -> usize {
+        self.inner.num_bits()
+    }
+
+    /// Hashes (bits set) per item.
+    pub fn num_hashes(&self) -> u32 {
+        self.inner.num_hashes()
+    }
+}
+
+impl FastbloomAtomic<FastbloomDefaultHasher> {
+    /// fastbloom's default constructor:
+    /// `AtomicBloomFilter::with_false_pos(fpr).expected_items(items)`.
+    pub fn with_default_hasher(items: usize, fpr: f64) -> Self {
+        Self {
+            inner: ::fastbloom::AtomicBloomFilter::with_false_pos(fpr).expected_items(items),
+        }
+    }
+}
+
+impl<S: BuildHasher> Filter for FastbloomAtomic<S> {
+    fn len(&self) -> usize {
+        0
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.inner.num_bits() / 8
+    }
+
+    fn expected_fpr(&self) -> f64 {
+        f64::NAN
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+}
+
+impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for FastbloomAtomic<S> {
+    #[inline]
+    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+        Ok(!self.inner.insert(item))
+    }
+
+    #[inline]
+    fn contains(&self, item: &T) -> bool {
+        self.inner.contains(item)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +212,16 @@ mod tests {
         f.clear();
         assert!(!f.contains(&42u64));
         assert!(f.is_empty());
+    }
+
+    #[test]
+    fn the_atomic_filter_inserts_through_a_shared_reference() {
+        let f = FastbloomAtomic::with_default_hasher(1000, 0.01);
+        assert!(!f.insert(&42u64));
+        assert!(f.insert(&42u64));
+        assert!(f.contains(&42u64));
+        let plain = Fastbloom::with_default_hasher(1000, 0.01);
+        assert_eq!(f.num_bits(), plain.num_bits());
+        assert_eq!(f.num_hashes(), plain.num_hashes());
     }
 }

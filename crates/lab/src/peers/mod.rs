@@ -8,7 +8,7 @@
 //! |---|---|---|---|
 //! | [`bloomfilter`] | `bloomfilter` 3 | [`Bloomfilter`] | no |
 //! | [`cuckoofilter`] | `cuckoofilter` 0.5 | [`Cuckoofilter`] | yes |
-//! | [`fastbloom`] | `fastbloom` 0.17 | [`Fastbloom`] | no |
+//! | [`fastbloom`] | `fastbloom` 0.17 | [`Fastbloom`], [`FastbloomAtomic`] | no |
 //! | [`fastbloom_rs`] | `fastbloom-rs` 0.5 | [`FastbloomRsCounting`] | yes |
 //! | [`growable`] | `growable-bloom-filter` 2.1 | [`Growable`] | no |
 //! | [`probabilistic`] | `probabilistic-collections` 0.7 | [`ProbabilisticBloom`], [`ProbabilisticScalable`], [`ProbabilisticCuckoo`] | the cuckoo filter |
@@ -57,7 +57,7 @@ pub mod xorf;
 
 pub use self::bloomfilter::Bloomfilter;
 pub use self::cuckoofilter::Cuckoofilter;
-pub use self::fastbloom::Fastbloom;
+pub use self::fastbloom::{Fastbloom, FastbloomAtomic, FastbloomDefaultHasher};
 pub use self::fastbloom_rs::FastbloomRsCounting;
 pub use self::growable::Growable;
 pub use self::probabilistic::{ProbabilisticBloom, ProbabilisticCuckoo, ProbabilisticScalable};

@@ -1,0 +1,344 @@
+//! Every bloomlab variant against its peer(s) as a new user would build
+//! them, at 1M items and at 20M items (issue 20), at 1%, beside lower bounds
+//! measured over a table of the same size.
+//!
+//! At 20M items the tables are 23 MiB (classic, fastbloom) to 96 MiB
+//! (counting): all far past the 2 MiB L2 and the reach of the TLB with 4 KiB
+//! pages (about 3,000 entries, 12 MiB), but only the counting tables are
+//! larger than the 32 MiB L3 this machine reports (shared, under KVM, with
+//! whatever else runs on the host). `BLOOMLAB_SCALE_MILLIONS=40` puts every
+//! table past the L3.
+//!
+//! - **Subjects**, each built with its crate's default constructor for `n`
+//!   items at 1% (bloomlab's `new(n, 0.01)`, with a random key), filled with
+//!   `n` members, measured, and dropped before the next is built:
+//!   - `bloomlab::{BloomFilter, BlockedBloomFilter, AtomicBloomFilter}`
+//!     against `fastbloom::BloomFilter` and `fastbloom::AtomicBloomFilter`
+//!     (`with_false_pos(0.01).expected_items(n)`, its own randomly keyed
+//!     SipHash-1-3: the same hash function as bloomlab's);
+//!   - `bloomlab::CountingBloomFilter` against `fastbloom-rs`'s
+//!     (`FilterBuilder::new(n, 0.01)`, two xxh3 calls, no hasher option);
+//!   - `bloomlab::CuckooFilter` against `cuckoofilter`
+//!     (`with_capacity(n)`, std's SipHash-1-3 with the zero key: 8-bit
+//!     fingerprints in a power-of-two table, so its rate is about 3%);
+//!   - `bloomlab::ScalableBloomFilter` (`new(n, 0.01)`: one layer at n)
+//!     against `growable-bloom-filter` (`GrowableBloom::new(0.01, n)`:
+//!     one layer, 1% for that layer).
+//! - **Groups**: `scale/lookup_hit` (members drawn at random),
+//!   `scale/lookup_miss` (keys never inserted), and for the Bloom, counting
+//!   and cuckoo filters `scale/lookup_mixed` (half of each, in a seeded random
+//!   order); bloomlab's filters also have `(batch)` rows (`contains_batch`).
+//!   `scale/atomic_insert` and `scale/atomic_lookup` (the mixed stream) time
+//!   the two atomic filters from 1 and from 2 threads, the setting naming the
+//!   threads: each iteration is one batch of 10,000 keys, split between the
+//!   threads; the threads are started once per sample, not per batch.
+//! - **Floors** (`scale/floor`, see `bloomlab_benches::floor`), over a table
+//!   as large as the smallest of the size's subjects, so that they bound
+//!   every row of the size: the hash alone, hash + 1 or 3 lines one lookup at
+//!   a time, hash + 1 line batched, and the latency of a dependent chain (a
+//!   reference, not a floor).
+//!
+//! Filling 20M items costs seconds per filter; progress is printed. `cargo
+//! bench -- --test` runs every row once, at 1M and 2M items instead of 20M;
+//! `BLOOMLAB_SCALE_MILLIONS` sets another large size for a quick look.
+
+use std::collections::hash_map::DefaultHasher as StdSip13;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bloomlab::prelude::{
+    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
+    ScalableBloomFilter,
+};
+use bloomlab_benches::big::{Progress, fill, member, mixed, sample_members, sample_non_members};
+use bloomlab_benches::floor::FloorTable;
+use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
+use bloomlab_core::hash::{mix64, reduce};
+use bloomlab_core::{DefaultHasher, Membership};
+use bloomlab_lab::peers::{
+    Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Growable,
+};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const FPR: f64 = 0.01;
+const SAMPLES: usize = 10;
+/// Probe keys per kind, cycled through in batches of [`BATCH`].
+const PROBES: usize = 1_000_000;
+/// The tag of the progress lines.
+const TAG: &str = "scale";
+/// The thread counts of the atomic groups.
+const THREADS: [usize; 2] = [1, 2];
+
+/// One size: its items and the rows' setting.
+struct Size {
+    items: u64,
+    param: String,
+}
+
+/// 1M and 20M items; 1M and 2M in test mode; `BLOOMLAB_SCALE_MILLIONS`
+/// for the second.
+fn sizes() -> Vec<Size> {
+    let test_mode = std::env::args().any(|a| a == "--test");
+    let large = std::env::var("BLOOMLAB_SCALE_MILLIONS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&m| m > 0)
+        .unwrap_or(if test_mode { 2 } else { 20 });
+    let mut millions = vec![1, large];
+    millions.dedup();
+    millions
+        .into_iter()
+        .map(|m| Size {
+            items: m * 1_000_000,
+            param: format!("{m}M items, 1%"),
+        })
+        .collect()
+}
+
+/// The probe keys of one size.
+struct Keys {
+    hits: Vec<u64>,
+    misses: Vec<u64>,
+    mixed: Vec<u64>,
+}
+
+impl Keys {
+    fn new(n: u64) -> Self {
+        let count = PROBES.min(n as usize);
+        let hits = sample_members(n, count);
+        let misses = sample_non_members(count);
+        // Fresh draws, so the mixed stream's hits are not the hit stream's.
+        let fresh: Vec<u64> = (0..count as u64)
+            .map(|j| member(reduce(mix64(j ^ 0x6d69_7865_6421), n)))
+            .collect();
+        let mixed = mixed(&fresh, &misses);
+        Self {
+            hits,
+            misses,
+            mixed,
+        }
+    }
+}
+
+/// What one size's subjects share while they are measured.
+struct Run<'s> {
+    size: &'s Size,
+    keys: Keys,
+    /// The smallest table built so far: the floors' size.
+    smallest: usize,
+}
+
+impl Run<'_> {
+    fn setting(&self) -> Setting<'_> {
+        Setting::new(&self.size.param, SAMPLES)
+    }
+
+    /// `f` filled with the size's members (untimed), its size printed.
+    fn build<F: Membership<u64>>(&mut self, name: &str, mut f: F) -> F {
+        let n = self.size.items;
+        let mut progress = Progress::new(TAG, format!("{name} ({})", self.size.param), n);
+        fill(&mut progress, n, |keys| {
+            // A refusal shows as lost members below.
+            let _ = f.insert_batch(keys);
+        });
+        progress.finish(f.memory_bytes());
+        let lost = self.keys.hits.len() - harness::hits(&f, &self.keys.hits);
+        eprintln!(
+            "{TAG}: {name}: {:.2} bits per item{}",
+            f.memory_bytes() as f64 * 8.0 / n as f64,
+            if lost > 0 {
+                format!(", {lost} members reported absent")
+            } else {
+                String::new()
+            }
+        );
+        self.smallest = self.smallest.min(f.memory_bytes());
+        f
+    }
+
+    /// The lookup groups of `f`: hits and misses, and with `mixed` the
+    /// mixed stream; `(batch)` rows for bloomlab's filters.
+    fn lookups<F: Membership<u64>>(&self, c: &mut Criterion, name: &str, f: &mut F, mixed: bool) {
+        let batch = name.starts_with("bloomlab::");
+        let mut groups = vec![
+            ("scale/lookup_hit", &self.keys.hits[..]),
+            ("scale/lookup_miss", &self.keys.misses[..]),
+        ];
+        if mixed {
+            groups.push(("scale/lookup_mixed", &self.keys.mixed[..]));
+        }
+        for (id, keys) in groups {
+            let mut group = Group::new(c, id, self.setting(), BATCH);
+            group.row(name, f, Op::Lookup, keys);
+            if batch {
+                group.batch_row(name, f, Op::Lookup, keys);
+            }
+            group.finish();
+        }
+    }
+
+    /// Inserts (of members: the same work at the same load) and lookups (the
+    /// mixed stream) on `f` from each count of [`THREADS`].
+    fn threads<F: Sync>(
+        &self,
+        c: &mut Criterion,
+        name: &str,
+        f: &F,
+        insert: impl Fn(&F, &u64) -> bool + Sync,
+        contains: impl Fn(&F, &u64) -> bool + Sync,
+    ) {
+        for threads in THREADS {
+            let noun = if threads == 1 { "thread" } else { "threads" };
+            let param = format!("{}, {threads} {noun}", self.size.param);
+            let setting = Setting::new(&param, SAMPLES);
+            let mut group = Group::new(c, "scale/atomic_insert", setting, BATCH);
+            group.bench(name, |b| {
+                b.iter_custom(|iters| on_threads(threads, iters, &self.keys.hits, |k| insert(f, k)))
+            });
+            group.finish();
+            let mut group = Group::new(c, "scale/atomic_lookup", setting, BATCH);
+            group.bench(name, |b| {
+                b.iter_custom(|iters| {
+                    on_threads(threads, iters, &self.keys.mixed, |k| contains(f, k))
+                })
+            });
+            group.finish();
+        }
+    }
+
+    /// The floors over a table of the smallest subject's size.
+    fn floors(&self, c: &mut Criterion) {
+        let lines = self.smallest as u64 / 64;
+        let mut progress = Progress::new(TAG, "the floor table", lines);
+        let table = FloorTable::new(self.smallest as u64, DefaultHasher::from_seed(7));
+        progress.update(lines);
+        progress.finish(table.bytes());
+        let mut group = Group::new(c, "scale/floor", self.setting(), BATCH);
+        table.rows(&mut group, &self.keys.misses);
+        group.finish();
+    }
+}
+
+/// Runs `iters` batches of `keys` (cycling), each split between `threads`
+/// threads started once; the wall time.
+fn on_threads(
+    threads: usize,
+    iters: u64,
+    keys: &[u64],
+    op: impl Fn(&u64) -> bool + Sync,
+) -> Duration {
+    let batches: Vec<&[u64]> = keys.chunks(BATCH).collect();
+    let op = &op;
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let batches = &batches;
+            scope.spawn(move || {
+                let mut count = 0usize;
+                for i in 0..iters as usize {
+                    let batch = batches[i % batches.len()];
+                    let share = batch.len().div_ceil(threads);
+                    for k in batch.iter().skip(t * share).take(share) {
+                        count += usize::from(op(black_box(k)));
+                    }
+                }
+                black_box(count)
+            });
+        }
+    });
+    start.elapsed()
+}
+
+fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items as usize;
+    let name = "bloomlab::BloomFilter";
+    let mut f = run.build(name, BloomFilter::<u64>::new(n, FPR).expect("valid size"));
+    run.lookups(c, name, &mut f, true);
+    drop(f);
+    let name = "bloomlab::BlockedBloomFilter";
+    let mut f = run.build(
+        name,
+        BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size"),
+    );
+    run.lookups(c, name, &mut f, true);
+    drop(f);
+    let name = "bloomlab::AtomicBloomFilter";
+    let mut f = run.build(
+        name,
+        AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size"),
+    );
+    run.lookups(c, name, &mut f, true);
+    run.threads(
+        c,
+        name,
+        &f,
+        |f, k| f.insert(k).unwrap_or(false),
+        |f, k| f.contains(k),
+    );
+    drop(f);
+    let name = "fastbloom::BloomFilter";
+    let mut f = run.build(name, Fastbloom::with_default_hasher(n, FPR));
+    run.lookups(c, name, &mut f, true);
+    drop(f);
+    let name = "fastbloom::AtomicBloomFilter";
+    let mut f = run.build(name, FastbloomAtomic::with_default_hasher(n, FPR));
+    run.lookups(c, name, &mut f, true);
+    run.threads(c, name, &f, |f, k| f.insert(k), |f, k| f.contains(k));
+}
+
+fn counting(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items;
+    let name = "bloomlab::CountingBloomFilter";
+    let ours = CountingBloomFilter::<u64>::new(n as usize, FPR).expect("valid size");
+    let mut f = run.build(name, ours);
+    run.lookups(c, name, &mut f, true);
+    drop(f);
+    let name = "fastbloom-rs::CountingBloomFilter";
+    let mut f = run.build(name, FastbloomRsCounting::new(n, FPR));
+    run.lookups(c, name, &mut f, true);
+}
+
+fn cuckoo(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items as usize;
+    let name = "bloomlab::CuckooFilter";
+    let mut f = run.build(name, CuckooFilter::<u64>::new(n, FPR).expect("valid size"));
+    run.lookups(c, name, &mut f, true);
+    drop(f);
+    let name = "cuckoofilter";
+    let mut f = run.build(name, Cuckoofilter::<StdSip13>::with_capacity(n));
+    run.lookups(c, name, &mut f, true);
+}
+
+fn scalable(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items;
+    let name = "bloomlab::ScalableBloomFilter";
+    let ours = ScalableBloomFilter::<u64>::new(n as usize, FPR).expect("valid size");
+    let mut f = run.build(name, ours);
+    run.lookups(c, name, &mut f, false);
+    drop(f);
+    let name = "growable-bloom-filter";
+    let mut f = run.build(name, Growable::with_defaults(n, FPR));
+    run.lookups(c, name, &mut f, false);
+}
+
+fn bench(c: &mut Criterion) {
+    for size in &sizes() {
+        let mut run = Run {
+            size,
+            keys: Keys::new(size.items),
+            smallest: usize::MAX,
+        };
+        bloom(c, &mut run);
+        counting(c, &mut run);
+        cuckoo(c, &mut run);
+        scalable(c, &mut run);
+        run.floors(c);
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = harness::criterion();
+    targets = bench
+}
+criterion_main!(benches);

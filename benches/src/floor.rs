@@ -1,0 +1,176 @@
+//! Lower bounds for a filter's lookups, measured in the same run as the
+//! filters, over a table of the same size, so that a filter cannot beat
+//! them: every lookup of a bloomlab filter (and of the peers measured with
+//! the same hasher) computes at least the key's keyed SipHash-1-3 and reads
+//! at least one random 64-byte line of its table.
+//!
+//! - [`HASH`]: the hash alone, `DefaultHasher::hash_one` of each key, as the
+//!   filters compute it.
+//! - [`ONE_LINE`]: the hash, then one load from the line it selects, one key
+//!   after the other. The keys are independent, so the CPU overlaps the loads
+//!   of successive keys as far as its reorder buffer allows, exactly as it
+//!   does for a loop of independent lookups: this, not a dependent chain, is
+//!   what a loop of single lookups cannot beat.
+//! - [`THREE_LINES`]: the same with three lines per key (from the one hash):
+//!   what a classic or counting filter's miss cannot beat, since its first
+//!   round reads three positions before it can answer.
+//! - [`ONE_LINE_BATCH`]: the hashes of a chunk of [`CHUNK`] keys first, then
+//!   one load per key: independent reads issued as the batch API issues
+//!   them, with nothing else in the loop.
+//! - [`CHAIN`]: a pointer chase through a random cycle of the lines, each
+//!   address read from the line before. This is the latency of one uncached
+//!   line, a reference and **not** a floor: a loop of independent lookups
+//!   overlaps its misses and beats it (issue 20).
+//!
+//! The table is written through (each line holds the index of the next line
+//! of the cycle), so every page is mapped to memory of its own, as a filled
+//! filter's are.
+
+use std::hash::BuildHasher;
+use std::hint::black_box;
+
+use bloomlab_core::DefaultHasher;
+use bloomlab_core::batch::CHUNK;
+use bloomlab_core::hash::{mix64, reduce};
+
+use crate::harness::{BATCH, Group};
+
+/// The row of the hash alone.
+pub const HASH: &str = "floor: hash";
+/// The row of the hash and one line, one key at a time.
+pub const ONE_LINE: &str = "floor: hash + 1 line, one lookup at a time";
+/// The row of the hash and three lines, one key at a time.
+pub const THREE_LINES: &str = "floor: hash + 3 lines, one lookup at a time";
+/// The row of the hashes of a chunk, then one line per key.
+pub const ONE_LINE_BATCH: &str = "floor: hash + 1 line, batched";
+/// The row of one dependent chain of line reads: a latency, not a floor.
+pub const CHAIN: &str = "latency: 1 line, dependent chain (not a floor)";
+
+/// Every floor row, in the order they are measured; [`CHAIN`] is not one.
+pub const FLOORS: [&str; 4] = [HASH, ONE_LINE, THREE_LINES, ONE_LINE_BATCH];
+
+/// One 64-byte line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
+
+/// A table of random lines and the hasher of the filters it bounds.
+pub struct FloorTable {
+    lines: Vec<Line>,
+    hasher: DefaultHasher,
+}
+
+impl FloorTable {
+    /// A table of `bytes` (rounded down to whole lines, at least one), its
+    /// lines linked in one random cycle (Sattolo's algorithm), hashing with
+    /// `hasher`.
+    pub fn new(bytes: u64, hasher: DefaultHasher) -> Self {
+        let n = (bytes / 64).max(1) as usize;
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
+            order.swap(i, j);
+        }
+        let mut lines = vec![Line([0; 8]); n];
+        for (i, &line) in order.iter().enumerate() {
+            lines[line as usize].0[0] = u64::from(order[(i + 1) % n]);
+        }
+        Self { lines, hasher }
+    }
+
+    /// Bytes of the table.
+    pub fn bytes(&self) -> usize {
+        self.lines.len() * 64
+    }
+
+    #[inline]
+    fn load(&self, h: u64) -> u64 {
+        self.lines[reduce(h, self.lines.len() as u64) as usize].0[0]
+    }
+
+    /// The sum of the keys' hashes.
+    pub fn hash_only(&self, keys: &[u64]) -> u64 {
+        keys.iter()
+            .fold(0u64, |s, k| s.wrapping_add(self.hasher.hash_one(k)))
+    }
+
+    /// The sum of `L` lines per key, each key hashed and read in turn.
+    pub fn one_at_a_time<const L: u32>(&self, keys: &[u64]) -> u64 {
+        let mut sum = 0u64;
+        for k in keys {
+            let h = self.hasher.hash_one(k);
+            for j in 0..L {
+                sum = sum.wrapping_add(self.load(h.rotate_left(j * 21)));
+            }
+        }
+        sum
+    }
+
+    /// The sum of one line per key, hashing a chunk of keys before reading
+    /// their lines, as `contains_batch` does.
+    pub fn batched(&self, keys: &[u64], hashes: &mut Vec<u64>) -> u64 {
+        let mut sum = 0u64;
+        for chunk in keys.chunks(CHUNK) {
+            hashes.clear();
+            hashes.extend(chunk.iter().map(|k| self.hasher.hash_one(k)));
+            for &h in hashes.iter() {
+                sum = sum.wrapping_add(self.load(h));
+            }
+        }
+        sum
+    }
+
+    /// Follows the cycle `steps` lines from `at`; where it ends.
+    pub fn chain(&self, mut at: usize, steps: usize) -> usize {
+        for _ in 0..steps {
+            at = self.lines[at].0[0] as usize;
+        }
+        at
+    }
+
+    /// The rows [`FLOORS`] and [`CHAIN`] in `group`, on batches of `keys`.
+    pub fn rows(&self, group: &mut Group<'_>, keys: &[u64]) {
+        group.cycle(HASH, keys, |batch| self.hash_only(batch));
+        group.cycle(ONE_LINE, keys, |batch| self.one_at_a_time::<1>(batch));
+        group.cycle(THREE_LINES, keys, |batch| self.one_at_a_time::<3>(batch));
+        let mut hashes = Vec::with_capacity(CHUNK);
+        group.cycle(ONE_LINE_BATCH, keys, |batch| {
+            self.batched(batch, &mut hashes)
+        });
+        let mut at = 0usize;
+        group.bench(CHAIN, |b| {
+            b.iter(|| {
+                at = self.chain(at, BATCH);
+                black_box(at)
+            })
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_visits_every_line_once_per_cycle() {
+        let t = FloorTable::new(64 * 1000, DefaultHasher::from_seed(7));
+        let mut seen = vec![false; 1000];
+        let mut at = 0;
+        for _ in 0..1000 {
+            assert!(!seen[at], "line {at} visited twice");
+            seen[at] = true;
+            at = t.chain(at, 1);
+        }
+        assert_eq!(at, 0);
+        assert_eq!(t.bytes(), 64_000);
+    }
+
+    #[test]
+    fn the_batched_floor_reads_the_lines_one_at_a_time_reads() {
+        let t = FloorTable::new(64 * 4096, DefaultHasher::from_seed(7));
+        let keys: Vec<u64> = (0..2000).map(mix64).collect();
+        let mut scratch = Vec::new();
+        assert_eq!(t.batched(&keys, &mut scratch), t.one_at_a_time::<1>(&keys));
+        assert_ne!(t.hash_only(&keys), 0);
+    }
+}
