@@ -36,8 +36,8 @@ use bloomlab::prelude::{
     ScalableBloomFilter,
 };
 use bloomlab_benches::big::{
-    Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits, member, sample_members,
-    sample_non_members,
+    PROBES, Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits, hits_and_misses,
+    member, sample_non_members,
 };
 use bloomlab_benches::floor::FloorTable;
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
@@ -49,8 +49,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 const FPR: f64 = 0.01;
 const SEED: u64 = 7;
 const SAMPLES: usize = 10;
-/// Probe keys per kind, cycled through in batches of [`BATCH`].
-const PROBES: usize = 1_000_000;
 
 /// The size under test: 1 GiB, 16 MiB in test mode, or `BLOOMLAB_BIG_MIB`.
 struct Size {
@@ -97,11 +95,12 @@ struct Probes {
 
 impl Probes {
     fn new(n: u64) -> Self {
-        let count = PROBES.min(n as usize);
+        let (hits, misses) = hits_and_misses(n);
+        let fresh = (0..hits.len() as u64).map(|j| member(n + j)).collect();
         Self {
-            hits: sample_members(n, count),
-            misses: sample_non_members(count),
-            fresh: (0..count as u64).map(|j| member(n + j)).collect(),
+            hits,
+            misses,
+            fresh,
         }
     }
 }

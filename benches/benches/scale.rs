@@ -50,7 +50,7 @@ use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
     ScalableBloomFilter,
 };
-use bloomlab_benches::big::{Progress, fill, member, mixed, sample_members, sample_non_members};
+use bloomlab_benches::big::{Progress, fill, hits_and_misses, member, mixed};
 use bloomlab_benches::floor::FloorTable;
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_core::hash::{mix64, reduce};
@@ -62,8 +62,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 const FPR: f64 = 0.01;
 const SAMPLES: usize = 10;
-/// Probe keys per kind, cycled through in batches of [`BATCH`].
-const PROBES: usize = 1_000_000;
 /// The tag of the progress lines.
 const TAG: &str = "scale";
 /// The thread counts of the atomic groups.
@@ -104,11 +102,9 @@ struct Keys {
 
 impl Keys {
     fn new(n: u64) -> Self {
-        let count = PROBES.min(n as usize);
-        let hits = sample_members(n, count);
-        let misses = sample_non_members(count);
+        let (hits, misses) = hits_and_misses(n);
         // Fresh draws, so the mixed stream's hits are not the hit stream's.
-        let fresh: Vec<u64> = (0..count as u64)
+        let fresh: Vec<u64> = (0..hits.len() as u64)
             .map(|j| member(reduce(mix64(j ^ 0x6d69_7865_6421), n)))
             .collect();
         let mixed = mixed(&fresh, &misses);
@@ -175,6 +171,21 @@ impl Run<'_> {
             }
             group.finish();
         }
+    }
+
+    /// `f` [built](Self::build) and its [lookups](Self::lookups) measured;
+    /// returned for the thread rows (dropped by the caller before the next
+    /// subject is built, so that one table is in memory at a time).
+    fn measure<F: Membership<u64>>(
+        &mut self,
+        c: &mut Criterion,
+        name: &str,
+        f: F,
+        mixed: bool,
+    ) -> F {
+        let mut f = self.build(name, f);
+        self.lookups(c, name, &mut f, mixed);
+        f
     }
 
     /// Inserts (of members: the same work at the same load) and lookups (the
@@ -251,23 +262,13 @@ fn on_threads(
 
 fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items as usize;
-    let name = "bloomlab::BloomFilter";
-    let mut f = run.build(name, BloomFilter::<u64>::new(n, FPR).expect("valid size"));
-    run.lookups(c, name, &mut f, true);
-    drop(f);
-    let name = "bloomlab::BlockedBloomFilter";
-    let mut f = run.build(
-        name,
-        BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size"),
-    );
-    run.lookups(c, name, &mut f, true);
-    drop(f);
+    let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
+    run.measure(c, "bloomlab::BloomFilter", ours, true);
+    let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
+    run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
     let name = "bloomlab::AtomicBloomFilter";
-    let mut f = run.build(
-        name,
-        AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size"),
-    );
-    run.lookups(c, name, &mut f, true);
+    let ours = AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size");
+    let f = run.measure(c, name, ours, true);
     run.threads(
         c,
         name,
@@ -276,49 +277,29 @@ fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
         |f, k| f.contains(k),
     );
     drop(f);
-    let name = "fastbloom::BloomFilter";
-    let mut f = run.build(name, Fastbloom::with_default_hasher(n, FPR));
-    run.lookups(c, name, &mut f, true);
-    drop(f);
+    let peer = Fastbloom::with_default_hasher(n, FPR);
+    run.measure(c, "fastbloom::BloomFilter", peer, true);
     let name = "fastbloom::AtomicBloomFilter";
-    let mut f = run.build(name, FastbloomAtomic::with_default_hasher(n, FPR));
-    run.lookups(c, name, &mut f, true);
+    let f = run.measure(c, name, FastbloomAtomic::with_default_hasher(n, FPR), true);
     run.threads(c, name, &f, |f, k| f.insert(k), |f, k| f.contains(k));
 }
 
-fn counting(c: &mut Criterion, run: &mut Run<'_>) {
+/// The counting, cuckoo and scalable filters, each against its peer.
+fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items;
-    let name = "bloomlab::CountingBloomFilter";
-    let ours = CountingBloomFilter::<u64>::new(n as usize, FPR).expect("valid size");
-    let mut f = run.build(name, ours);
-    run.lookups(c, name, &mut f, true);
-    drop(f);
-    let name = "fastbloom-rs::CountingBloomFilter";
-    let mut f = run.build(name, FastbloomRsCounting::new(n, FPR));
-    run.lookups(c, name, &mut f, true);
-}
-
-fn cuckoo(c: &mut Criterion, run: &mut Run<'_>) {
-    let n = run.size.items as usize;
-    let name = "bloomlab::CuckooFilter";
-    let mut f = run.build(name, CuckooFilter::<u64>::new(n, FPR).expect("valid size"));
-    run.lookups(c, name, &mut f, true);
-    drop(f);
-    let name = "cuckoofilter";
-    let mut f = run.build(name, Cuckoofilter::<StdSip13>::with_capacity(n));
-    run.lookups(c, name, &mut f, true);
-}
-
-fn scalable(c: &mut Criterion, run: &mut Run<'_>) {
-    let n = run.size.items;
-    let name = "bloomlab::ScalableBloomFilter";
-    let ours = ScalableBloomFilter::<u64>::new(n as usize, FPR).expect("valid size");
-    let mut f = run.build(name, ours);
-    run.lookups(c, name, &mut f, false);
-    drop(f);
-    let name = "growable-bloom-filter";
-    let mut f = run.build(name, Growable::with_defaults(n, FPR));
-    run.lookups(c, name, &mut f, false);
+    let items = n as usize;
+    let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
+    run.measure(c, "bloomlab::CountingBloomFilter", ours, true);
+    let peer = FastbloomRsCounting::new(n, FPR);
+    run.measure(c, "fastbloom-rs::CountingBloomFilter", peer, true);
+    let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");
+    run.measure(c, "bloomlab::CuckooFilter", ours, true);
+    let peer = Cuckoofilter::<StdSip13>::with_capacity(items);
+    run.measure(c, "cuckoofilter", peer, true);
+    let ours = ScalableBloomFilter::<u64>::new(items, FPR).expect("valid size");
+    run.measure(c, "bloomlab::ScalableBloomFilter", ours, false);
+    let peer = Growable::with_defaults(n, FPR);
+    run.measure(c, "growable-bloom-filter", peer, false);
 }
 
 fn bench(c: &mut Criterion) {
@@ -329,9 +310,7 @@ fn bench(c: &mut Criterion) {
             smallest: usize::MAX,
         };
         bloom(c, &mut run);
-        counting(c, &mut run);
-        cuckoo(c, &mut run);
-        scalable(c, &mut run);
+        pairs(c, &mut run);
         run.floors(c);
     }
 }

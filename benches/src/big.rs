@@ -44,6 +44,17 @@ pub fn sample_non_members(count: usize) -> Vec<u64> {
     (0..count as u64).map(non_member).collect()
 }
 
+/// Probe keys per kind, cycled through in batches of
+/// [`BATCH`](crate::harness::BATCH).
+pub const PROBES: usize = 1_000_000;
+
+/// The hit and miss streams of a table of `n` members: [`PROBES`] (or `n`,
+/// if fewer) members drawn at random, and as many non-members.
+pub fn hits_and_misses(n: u64) -> (Vec<u64>, Vec<u64>) {
+    let count = PROBES.min(n as usize);
+    (sample_members(n, count), sample_non_members(count))
+}
+
 /// Half hits drawn from `hits` and half misses from `misses` (as many as the
 /// shorter holds), in a seeded random order, so that no branch can learn
 /// which comes next.

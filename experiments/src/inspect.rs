@@ -225,29 +225,30 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         expected_fpr_from: "",
     };
     if bytes.starts_with(&MAGIC) {
-        // Magic (4), format version (2), then the variant tag (2, little-endian).
-        let variant = bytes
-            .get(6..8)
-            .and_then(|t| catalog::by_tag::<[u8]>(u16::from_le_bytes([t[0], t[1]])));
+        // Magic (4), format version (2), then the variant tag (2), little-endian.
+        let le16 = |at: usize| {
+            bytes
+                .get(at..at + 2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        };
+        let variant = le16(6).and_then(catalog::by_tag::<[u8]>);
         let failed = |source| InspectError::Bloomlab {
             path: path.to_owned(),
             variant: variant.as_ref().map(|v| v.type_name),
             source,
         };
         let Some(variant) = &variant else {
-            return Err(match bytes.get(4..8) {
-                // A short header, or a format version this build does not
-                // read: the envelope's decoder names it.
-                None => failed(bloomlab_core::DecodeError::Truncated),
-                Some(h) if u16::from_le_bytes([h[0], h[1]]) != FORMAT_VERSION => {
-                    failed(bloomlab_core::DecodeError::UnsupportedVersion(
-                        u16::from_le_bytes([h[0], h[1]]),
-                    ))
+            return Err(match (le16(4), le16(6)) {
+                // A format version this build does not read, or a short
+                // header: the envelope's decoder names it.
+                (Some(version), Some(_)) if version != FORMAT_VERSION => {
+                    failed(bloomlab_core::DecodeError::UnsupportedVersion(version))
                 }
-                Some(h) => InspectError::UnknownVariant {
+                (Some(_), Some(tag)) => InspectError::UnknownVariant {
                     path: path.to_owned(),
-                    tag: u16::from_le_bytes([h[2], h[3]]),
+                    tag,
                 },
+                _ => failed(bloomlab_core::DecodeError::Truncated),
             });
         };
         let state = (variant.decode)(bytes).map_err(failed)?.state();

@@ -136,39 +136,30 @@ fn main() -> ExitCode {
                     println!("{text}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
-                    eprintln!("bloomlab inspect: {e}");
-                    ExitCode::FAILURE
-                }
+                Err(e) => fail("bloomlab inspect", e, 1),
             },
             Ok(found) => {
                 println!("{found}");
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                eprintln!("bloomlab inspect: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail("bloomlab inspect", e, 2),
         },
         Command::Choose(args) => match choose::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("bloomlab choose: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail("bloomlab choose", e, 2),
         },
     }
 }
 
 /// The exit code of a run, its error on stderr.
 fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("bloomlab: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    result.map_or_else(|e| fail("bloomlab", e, 1), |()| ExitCode::SUCCESS)
+}
+
+/// Exit code `code`, with `e` on stderr after `who`.
+fn fail(who: &str, e: impl std::fmt::Display, code: u8) -> ExitCode {
+    eprintln!("{who}: {e}");
+    ExitCode::from(code)
 }
 
 /// Runs `experiments`, writes the files each returns, and writes their
@@ -187,22 +178,14 @@ fn run(
     let started = Instant::now();
     let names: Vec<&str> = experiments.iter().map(|e| e.name).collect();
     let partial = !single && experiments.len() != exp::ALL.len();
-    let (command, file, appendix_file) = match single {
-        true => (
-            names.join(","),
-            format!("{}.md", names.join(",")),
-            format!("{}-appendix.md", names.join(",")),
-        ),
-        false if !partial => (
-            "reproduce".to_owned(),
-            "REPORT.md".into(),
-            "APPENDIX.md".into(),
-        ),
-        false => (
-            format!("reproduce --only {}", names.join(",")),
-            "REPORT.md".into(),
-            "APPENDIX.md".into(),
-        ),
+    let command = match (single, partial) {
+        (true, _) => names.join(","),
+        (false, false) => "reproduce".to_owned(),
+        (false, true) => format!("reproduce --only {}", names.join(",")),
+    };
+    let (file, appendix_file) = match single {
+        true => (format!("{command}.md"), format!("{command}-appendix.md")),
+        false => ("REPORT.md".to_owned(), "APPENDIX.md".to_owned()),
     };
     let path = common.out.join(file);
     let appendix_path = common.out.join(appendix_file);
@@ -226,10 +209,7 @@ fn run(
         for (name, svg) in &output.charts {
             files::write_atomic(&common.out.join(name), svg)?;
         }
-        let extra = report::Section {
-            title: output.section.title.clone(),
-            body: output.appendix,
-        };
+        let extra = report::Section::new(&output.section.title, output.appendix);
         report.push(e.name, output.section, t.elapsed());
         appendix.push(e.name, extra, t.elapsed());
     }

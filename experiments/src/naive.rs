@@ -24,8 +24,14 @@ pub enum Strategy {
     /// H1 (document 001): 2<<24 bits, seeds {5, 7, 11, 13, 31, 37, 61},
     /// index = (bits − 1) & poly_hash(seed).
     H1,
-    /// H2 (document 002): 256<<22 bits, seeds {3, 5, 7, 11, 13, 31, 37, 61}, same polynomial.
-    H2,
+    /// H2 (document 002): seeds {3, 5, 7, 11, 13, 31, 37, 61}, same
+    /// polynomial, over `2^log2_bits` bits. The document's `DEFAULT_SIZE` is
+    /// 256<<22 = 2^30; a smaller table changes only that constant, so that
+    /// E6 can run at the document's bits per item with fewer items.
+    H2 {
+        /// Base-2 logarithm of the table's bits: 30 in the document.
+        log2_bits: u32,
+    },
     /// H3 (document 004): 2<<24 bits, seeds {3, 13, 46, 71, 91, 134},
     /// index = |seed·(bits − 1) & (h ^ (h >>> 16))| with h = `String.hashCode`.
     H3,
@@ -49,7 +55,7 @@ impl Strategy {
     pub fn bits(self) -> u64 {
         match self {
             Strategy::H1 | Strategy::H3 => 2 << 24,
-            Strategy::H2 => 256 << 22,
+            Strategy::H2 { log2_bits } => 1 << log2_bits,
             Strategy::H4 { bits, .. } => bits as u64,
         }
     }
@@ -69,7 +75,7 @@ impl Strategy {
     pub fn k(self) -> u32 {
         match self {
             Strategy::H1 => H1_SEEDS.len() as u32,
-            Strategy::H2 => H2_SEEDS.len() as u32,
+            Strategy::H2 { .. } => H2_SEEDS.len() as u32,
             Strategy::H3 => H3_SEEDS.len() as u32,
             Strategy::H4 { k, .. } => k,
         }
@@ -81,7 +87,7 @@ impl Strategy {
     pub fn positions_str(self, s: &str, out: &mut Vec<u64>) {
         out.clear();
         match self {
-            Strategy::H1 | Strategy::H2 => {
+            Strategy::H1 | Strategy::H2 { .. } => {
                 let seeds: &[i32] = if self == Strategy::H1 {
                     &H1_SEEDS
                 } else {
@@ -123,7 +129,8 @@ impl Strategy {
         let Strategy::H4 { bits, k } = self else {
             return;
         };
-        let hash64 = murmur3_128_first_word(bytes);
+        // Guava's `Hashing.murmur3_128().hashBytes(b).asLong()`: the first word.
+        let (hash64, _) = bloomlab_guava::murmur3_128(bytes);
         let h1 = hash64 as i32;
         let h2 = (hash64 >> 32) as i32;
         for i in 1..=k as i32 {
@@ -134,12 +141,6 @@ impl Strategy {
             out.push((g % bits) as u64);
         }
     }
-}
-
-/// The first 64-bit word of MurmurHash3 x64-128 with seed 0, as Guava's
-/// `Hashing.murmur3_128().hashBytes(b).asLong()` returns it.
-pub fn murmur3_128_first_word(bytes: &[u8]) -> u64 {
-    bloomlab_guava::murmur3_128(bytes).0
 }
 
 /// A plain bit array probed by one of the documents' strategies.
@@ -161,38 +162,42 @@ impl NaiveFilter {
         }
     }
 
+    /// How the table turns items into positions.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
     /// Sets the bits of a string item.
     pub fn insert_str(&mut self, s: &str) {
-        let mut pos = std::mem::take(&mut self.scratch);
-        self.strategy.positions_str(s, &mut pos);
-        self.set_all(&pos);
-        self.scratch = pos;
+        self.at(|st, pos| st.positions_str(s, pos), Self::set_all);
     }
 
     /// Sets the bits of an `int` item.
     pub fn insert_int(&mut self, v: i32) {
-        let mut pos = std::mem::take(&mut self.scratch);
-        self.strategy.positions_int(v, &mut pos);
-        self.set_all(&pos);
-        self.scratch = pos;
+        self.at(|st, pos| st.positions_int(v, pos), Self::set_all);
     }
 
     /// Whether every bit of a string item is set.
     pub fn contains_str(&mut self, s: &str) -> bool {
-        let mut pos = std::mem::take(&mut self.scratch);
-        self.strategy.positions_str(s, &mut pos);
-        let hit = self.all_set(&pos);
-        self.scratch = pos;
-        hit
+        self.at(|st, pos| st.positions_str(s, pos), |t, pos| t.all_set(pos))
     }
 
     /// Whether every bit of an `int` item is set.
     pub fn contains_int(&mut self, v: i32) -> bool {
+        self.at(|st, pos| st.positions_int(v, pos), |t, pos| t.all_set(pos))
+    }
+
+    /// `then` on the positions `locate` writes, in the reused scratch buffer.
+    fn at<R>(
+        &mut self,
+        locate: impl FnOnce(Strategy, &mut Vec<u64>),
+        then: impl FnOnce(&mut Self, &[u64]) -> R,
+    ) -> R {
         let mut pos = std::mem::take(&mut self.scratch);
-        self.strategy.positions_int(v, &mut pos);
-        let hit = self.all_set(&pos);
+        locate(self.strategy, &mut pos);
+        let out = then(self, &pos);
         self.scratch = pos;
-        hit
+        out
     }
 
     /// Number of set bits.
@@ -237,9 +242,9 @@ mod tests {
     fn murmur3_matches_guava() {
         // Guava's test vector: murmur3_128 of the fox sentence is 6c1b07bc7bbc4be347939ac4a93c437a;
         // asLong() reads its first eight bytes little-endian.
-        let w = murmur3_128_first_word(b"The quick brown fox jumps over the lazy dog");
+        let (w, _) = bloomlab_guava::murmur3_128(b"The quick brown fox jumps over the lazy dog");
         assert_eq!(w, 0xe34b_bc7b_bc07_1b6c);
-        assert_eq!(murmur3_128_first_word(b""), 0);
+        assert_eq!(bloomlab_guava::murmur3_128(b""), (0, 0));
     }
 
     #[test]
@@ -260,7 +265,7 @@ mod tests {
     fn filters_have_no_false_negatives() {
         for strategy in [
             Strategy::H1,
-            Strategy::H2,
+            Strategy::H2 { log2_bits: 30 },
             Strategy::H3,
             Strategy::H4 {
                 bits: 14_377,

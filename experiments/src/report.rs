@@ -45,6 +45,16 @@ pub struct Section {
     pub body: String,
 }
 
+impl Section {
+    /// A section headed `title`.
+    pub fn new(title: impl Into<String>, body: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            body: body.into(),
+        }
+    }
+}
+
 /// A section as it stands in a report, with the run that wrote it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -356,9 +366,8 @@ fn parse_marked(text: &str) -> Result<Vec<Entry>, String> {
         let (meta, rest) = piece.split_once(" -->\n").ok_or_else(|| {
             format!("a section marker does not end with '-->': {MARKER}{piece:.60}")
         })?;
-        let mut experiment = None;
-        let mut run = None;
-        let mut seconds = None;
+        let marker = format!("'{MARKER}{meta} -->'");
+        let (mut experiment, mut run, mut seconds) = (None, None, None);
         for field in meta.split("; ") {
             match field.split_once(": ") {
                 Some(("run", r)) => run = Some(r.to_owned()),
@@ -366,19 +375,14 @@ fn parse_marked(text: &str) -> Result<Vec<Entry>, String> {
                 None if experiment.is_none() && run.is_none() => {
                     experiment = Some(field.to_owned());
                 }
-                _ => {
-                    return Err(format!(
-                        "cannot read the section marker '{MARKER}{meta} -->'"
-                    ));
-                }
+                _ => return Err(format!("cannot read the section marker {marker}")),
             }
         }
-        let run =
-            run.ok_or_else(|| format!("the section marker '{MARKER}{meta} -->' names no run"))?;
+        let run = run.ok_or_else(|| format!("the section marker {marker} names no run"))?;
         let (heading, body) = rest.split_once('\n').unwrap_or((rest, ""));
-        let title = heading.strip_prefix("## ").ok_or_else(|| {
-            format!("no '## ' heading after the section marker '{MARKER}{meta} -->'")
-        })?;
+        let title = heading
+            .strip_prefix("## ")
+            .ok_or_else(|| format!("no '## ' heading after the section marker {marker}"))?;
         // A section of a mixed report opens with the line naming its run:
         // the renderer adds it again.
         let body = body.trim_start_matches('\n');
@@ -390,10 +394,7 @@ fn parse_marked(text: &str) -> Result<Vec<Entry>, String> {
             experiment,
             run,
             seconds,
-            section: Section {
-                title: title.to_owned(),
-                body: body.trim_end().to_owned(),
-            },
+            section: Section::new(title, body.trim_end()),
         });
     }
     Ok(entries)
@@ -419,10 +420,7 @@ fn parse_headings(text: &str) -> Vec<Entry> {
                 experiment: None,
                 run: run.clone(),
                 seconds: seconds(title),
-                section: Section {
-                    title: title.to_owned(),
-                    body: String::new(),
-                },
+                section: Section::new(title, ""),
             });
         } else if let Some(e) = entries.last_mut() {
             e.section.body.push_str(line);
@@ -441,22 +439,24 @@ mod tests {
 
     const ORDER: [&str; 3] = ["tradeoff", "fpr", "space"];
 
-    fn section(title: &str, body: &str) -> Section {
-        Section {
-            title: title.to_owned(),
-            body: body.to_owned(),
+    /// `r` with the sections (experiment, heading, body), the first taking
+    /// a second, the next two, and so on.
+    fn pushed(mut r: Report, sections: &[(&str, &str, &str)]) -> Report {
+        for (i, &(name, title, body)) in (1..).zip(sections) {
+            r.push(name, Section::new(title, body), Duration::from_secs(i));
         }
+        r
     }
 
     fn full_report() -> String {
-        let mut r = Report::new("reproduce", Scale::Default, 2024);
-        r.push(
-            "tradeoff",
-            section("Trade-off", "t body\n\n### sub\n\nmore"),
-            Duration::from_secs(1),
+        let r = pushed(
+            Report::new("reproduce", Scale::Default, 2024),
+            &[
+                ("tradeoff", "Trade-off", "t body\n\n### sub\n\nmore"),
+                ("fpr", "FPR", "f body"),
+                ("space", "Space", "s body"),
+            ],
         );
-        r.push("fpr", section("FPR", "f body"), Duration::from_secs(2));
-        r.push("space", section("Space", "s body"), Duration::from_secs(3));
         r.render(Duration::from_secs(6), "## Summary\n\nshort")
     }
 
@@ -473,11 +473,11 @@ mod tests {
         assert_eq!(entries[0].seconds, Some(1.0));
         assert_eq!(
             entries[0].section,
-            section("Trade-off", "t body\n\n### sub\n\nmore")
+            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
         );
         // The summary before the sections is not read back as part of one;
         // the run times are the appendix's.
-        assert_eq!(entries[2].section, section("Space", "s body"));
+        assert_eq!(entries[2].section, Section::new("Space", "s body"));
         assert!(text.contains("## Summary\n\nshort\n"));
         assert!(text.find("## Summary") < text.find("## Trade-off"));
         assert!(!text.contains("Run times"));
@@ -485,13 +485,13 @@ mod tests {
 
     #[test]
     fn an_appendix_leaves_out_empty_sections_and_reads_back() {
-        let mut r = Report::appendix("reproduce", Scale::Quick, 1);
-        r.push(
-            "tradeoff",
-            section("Trade-off", "| a |\n|---|\n| 1 |"),
-            Duration::ZERO,
+        let r = pushed(
+            Report::appendix("reproduce", Scale::Quick, 1),
+            &[
+                ("tradeoff", "Trade-off", "| a |\n|---|\n| 1 |"),
+                ("fpr", "FPR", ""),
+            ],
         );
-        r.push("fpr", section("FPR", ""), Duration::from_secs(2));
         let text = r.render(Duration::from_secs(3), "");
         assert!(text.starts_with("# bloomlab results: appendix\n"));
         assert!(!text.contains("## FPR"), "{text}");
@@ -504,7 +504,10 @@ mod tests {
         assert!(text.contains("| this run, in all | `reproduce --scale quick --seed 1` | 3.0 s |"));
         let back = parse(&text).unwrap();
         assert_eq!(back.len(), 1);
-        assert_eq!(back[0].section, section("Trade-off", "| a |\n|---|\n| 1 |"));
+        assert_eq!(
+            back[0].section,
+            Section::new("Trade-off", "| a |\n|---|\n| 1 |")
+        );
     }
 
     #[test]
@@ -544,8 +547,8 @@ mod tests {
 
     #[test]
     fn a_partial_run_replaces_its_sections_and_keeps_the_others() {
-        let mut r = Report::new("reproduce --only fpr", Scale::Quick, 7);
-        r.push("fpr", section("FPR", "new f body"), Duration::from_secs(1));
+        let only_fpr = Report::new("reproduce --only fpr", Scale::Quick, 7);
+        let mut r = pushed(only_fpr, &[("fpr", "FPR", "new f body")]);
         let kept = r.keep_earlier(parse(&full_report()).unwrap(), &ORDER);
         assert_eq!(kept, ["Trade-off", "Space"]);
         let text = r.render(Duration::from_secs(1), "");
@@ -564,13 +567,10 @@ mod tests {
         assert_eq!(again[2].run, "reproduce --scale default --seed 2024");
 
         // Another partial run replaces its sections in the merged report.
-        let mut r = Report::new("reproduce --only tradeoff,space", Scale::Quick, 7);
-        r.push(
-            "tradeoff",
-            section("Trade-off", "t2"),
-            Duration::from_secs(1),
+        let mut r = pushed(
+            Report::new("reproduce --only tradeoff,space", Scale::Quick, 7),
+            &[("tradeoff", "Trade-off", "t2"), ("space", "Space", "s2")],
         );
-        r.push("space", section("Space", "s2"), Duration::from_secs(1));
         assert_eq!(r.keep_earlier(again, &ORDER), ["FPR"]);
         let titles: Vec<&str> = r.entries.iter().map(|e| e.section.title.as_str()).collect();
         assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
@@ -579,8 +579,8 @@ mod tests {
 
     #[test]
     fn a_new_section_goes_in_report_order() {
-        let mut r = Report::new("reproduce --only fpr", Scale::Quick, 7);
-        r.push("fpr", section("FPR", "f"), Duration::from_secs(1));
+        let only_fpr = Report::new("reproduce --only fpr", Scale::Quick, 7);
+        let mut r = pushed(only_fpr, &[("fpr", "FPR", "f")]);
         let mut earlier = parse(&full_report()).unwrap();
         earlier.remove(1);
         assert_eq!(r.keep_earlier(earlier, &ORDER).len(), 2);
@@ -600,15 +600,11 @@ mod tests {
         assert_eq!(entries[0].seconds, Some(1.2));
         assert_eq!(
             entries[0].section,
-            section("Trade-off", "t body\n\n### sub\n\nmore")
+            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
         );
         // Matched to this run's section by heading.
-        let mut r = Report::new("reproduce --only tradeoff", Scale::Quick, 1);
-        r.push(
-            "tradeoff",
-            section("Trade-off", "new"),
-            Duration::from_secs(1),
-        );
+        let only_tradeoff = Report::new("reproduce --only tradeoff", Scale::Quick, 1);
+        let mut r = pushed(only_tradeoff, &[("tradeoff", "Trade-off", "new")]);
         assert_eq!(r.keep_earlier(entries, &ORDER), ["FPR"]);
         assert_eq!(r.entries[0].section.body, "new");
         assert_eq!(r.entries[0].experiment.as_deref(), Some("tradeoff"));

@@ -34,6 +34,11 @@ fn cell<'a>(row: &'a HashMap<String, String>, col: &str) -> &'a str {
     row.get(col).map_or("", String::as_str)
 }
 
+/// Whether the cell `col` of `row` says `yes`.
+fn flag(row: &HashMap<String, String>, col: &str) -> bool {
+    cell(row, col) == "yes"
+}
+
 /// A GitHub-style anchor for a `## ` heading.
 pub fn anchor(title: &str) -> String {
     title
@@ -139,7 +144,7 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
                         cell(r, "measured_fpr"),
                         cell(r, "ci95_low"),
                         cell(r, "ci95_high"),
-                        if cell(r, "theory_in_ci95") == "yes" {
+                        if flag(r, "theory_in_ci95") {
                             ", theory inside"
                         } else {
                             ", theory outside"
@@ -201,10 +206,7 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
             .iter()
             .filter(|r| cell(r, "underpowered") == "no")
             .collect();
-        let inside = powered
-            .iter()
-            .filter(|r| cell(r, "theory_in_ci95") == "yes")
-            .count();
+        let inside = powered.iter().filter(|r| flag(r, "theory_in_ci95")).count();
         let instances = fpr.first().map_or("", |r| cell(r, "instances"));
         lines.push(format!(
             "Theory's rate is inside the pooled 95% interval of {inside} of {} rows that expect \

@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use bloomlab_choose::numbers::sci;
+
 /// Rows of text cells under named columns.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
@@ -33,7 +35,8 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// The rows.
+    /// The rows, for tests to read.
+    #[cfg(test)]
     pub fn rows(&self) -> &[Vec<String>] {
         &self.rows
     }
@@ -66,16 +69,30 @@ impl Table {
             .iter()
             .filter_map(|(name, _)| self.column(name))
             .collect();
-        let mut out = String::new();
         let heads: Vec<&str> = columns.iter().map(|(_, shown)| *shown).collect();
-        let _ = writeln!(out, "| {} |", heads.join(" | "));
-        let _ = writeln!(out, "|{}", "---|".repeat(heads.len()));
-        for row in self.rows.iter().filter(|r| keep(r)) {
-            let cells: Vec<&str> = idx.iter().map(|&i| row[i].as_str()).collect();
-            let _ = writeln!(out, "| {} |", cells.join(" | "));
-        }
-        out
+        let rows = self.rows.iter().filter(|r| keep(r));
+        markdown(&heads, rows.map(|row| idx.iter().map(|&i| &row[i])))
     }
+
+    /// The chosen columns as a Markdown table, with display names.
+    pub fn to_markdown(&self, columns: &[(&str, &str)]) -> String {
+        self.to_markdown_filtered(columns, |_| true)
+    }
+}
+
+/// A Markdown table of `rows` (cells) under `heads`.
+pub fn markdown<C: AsRef<str>>(
+    heads: &[impl AsRef<str>],
+    rows: impl IntoIterator<Item = impl IntoIterator<Item = C>>,
+) -> String {
+    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(heads.iter().map(AsRef::as_ref).collect());
+    let _ = writeln!(out, "|{}", "---|".repeat(heads.len()));
+    for row in rows {
+        let cells: Vec<C> = row.into_iter().collect();
+        out.push_str(&line(cells.iter().map(AsRef::as_ref).collect()));
+    }
+    out
 }
 
 /// A rate in scientific notation with four significant digits (stable text for CSV).
@@ -86,6 +103,27 @@ pub fn rate(x: f64) -> String {
 /// A fraction or ratio with four decimals.
 pub fn fixed(x: f64) -> String {
     format!("{x:.4}")
+}
+
+/// `yes` or `no`, as the CSV files and the report write a flag.
+pub fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A rate as a percentage with three significant digits (choose's
+/// [`sci`]): `0.010214` as `1.02%`, `0.01` as `1.00%`, `0` as `0%`.
+pub fn percent(x: f64) -> String {
+    format!("{}%", sci(100.0 * x))
+}
+
+/// A target rate as a percentage without trailing zeros: `0.01` as `1%`,
+/// `0.001` as `0.1%`, `0.0039` as `0.39%`.
+pub fn short_percent(x: f64) -> String {
+    let p = sci(100.0 * x);
+    match p.contains('.') && !p.contains('e') {
+        true => format!("{}%", p.trim_end_matches('0').trim_end_matches('.')),
+        false => format!("{p}%"),
+    }
 }
 
 /// The columns of a measured rate: the false positives, the rate, and its
@@ -117,18 +155,13 @@ pub const AGAINST_THEORY_VIEW: [(&str, &str); 6] = [
 /// Clopper–Pearson interval, `theory`, and whether the interval holds it.
 pub fn against_theory(hits: u64, probes: u64, theory: f64) -> [String; 6] {
     let (lo, hi) = bloomlab_lab::stats::clopper_pearson(hits, probes, 0.95);
-    let inside = if (lo..=hi).contains(&theory) {
-        "yes"
-    } else {
-        "no"
-    };
     [
         hits.to_string(),
         rate(hits as f64 / probes as f64),
         rate(lo),
         rate(hi),
         rate(theory),
-        inside.to_owned(),
+        yes_no((lo..=hi).contains(&theory)).to_owned(),
     ]
 }
 
@@ -146,5 +179,13 @@ mod tests {
             "| B |\n|---|\n| x |\n"
         );
         assert_eq!(rate(0.000123456), "1.2346e-4");
+    }
+
+    #[test]
+    fn percentages() {
+        let shown = [0.010214, 0.01, 0.000449, 0.029726, 0.0].map(percent);
+        assert_eq!(shown, ["1.02%", "1.00%", "0.0449%", "2.97%", "0%"]);
+        let shown = [0.1, 0.01, 0.001, 0.0001, 0.003_91, 0.0312].map(short_percent);
+        assert_eq!(shown, ["10%", "1%", "0.1%", "0.01%", "0.391%", "3.12%"]);
     }
 }

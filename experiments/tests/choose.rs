@@ -33,6 +33,14 @@ mod choose {
         common::refused(&bloomlab_choose(args), &format!("{args:?}"), says);
     }
 
+    /// [`refused`] for 1,000 items at 1% and `extra`.
+    fn refused_with(extra: &[&str], says: &str) {
+        refused(
+            &[&["--items", "1000", "--fpr", "0.01"], extra].concat(),
+            says,
+        );
+    }
+
     #[test]
     fn spam_filter_for_100_million_addresses() {
         // CLAIMS E5: one false alarm in 10,000, never deleted.
@@ -226,60 +234,35 @@ mod choose {
 
     #[test]
     fn bad_counts_are_refused() {
-        refused(
-            &["--items", "0", "--fpr", "0.01"],
-            "--items must be at least 1",
-        );
-        refused(
-            &["--items", "many", "--fpr", "0.01"],
-            "not a number of items",
-        );
-        refused(
-            &["--items", "-5", "--fpr", "0.01"],
-            "'-5': a number of items must not be negative",
-        );
-        refused(
-            &["--items", "1000", "--fpr", "0.01", "--grows-to", "-1e3"],
+        for (items, says) in [
+            ("0", "--items must be at least 1"),
+            ("many", "not a number of items"),
+            ("-5", "'-5': a number of items must not be negative"),
+            ("1.5", "'1.5' is not a whole number of items"),
+            ("1,5", "misplaced comma"),
+            ("1e20", "more items than a 64-bit count holds"),
+        ] {
+            refused(&["--items", items, "--fpr", "0.01"], says);
+        }
+        refused_with(
+            &["--grows-to", "-1e3"],
             "'-1e3': a number of items must not be negative",
         );
-        refused(
-            &["--items", "1.5", "--fpr", "0.01"],
-            "'1.5' is not a whole number of items",
-        );
-        refused(&["--items", "1,5", "--fpr", "0.01"], "misplaced comma");
-        refused(
-            &["--items", "1e20", "--fpr", "0.01"],
-            "more items than a 64-bit count holds",
-        );
-        refused(
-            &["--items", "1000", "--fpr", "0.01", "--grows-to", "10"],
-            "below --items",
-        );
+        refused_with(&["--grows-to", "10"], "below --items");
     }
 
     #[test]
     fn bad_flags_are_refused() {
-        refused(&["--items", "1000", "--fpr", "0.01", "--bogus"], "--bogus");
+        refused_with(&["--bogus"], "--bogus");
         refused(&["--fpr", "0.01"], "--items");
         refused(&["--items", "1000"], "--fpr");
-        refused(
-            &[
-                "--items",
-                "1000",
-                "--fpr",
-                "0.01",
-                "--grows-to",
-                "5000",
-                "--unknown-size",
-            ],
+        refused_with(
+            &["--grows-to", "5000", "--unknown-size"],
             "cannot be used with",
         );
-        refused(
-            &["--items", "1000", "--fpr", "0.01", "--max-memory", "12XB"],
-            "unknown unit",
-        );
-        refused(
-            &["--items", "1000", "--fpr", "0.01", "--max-memory", "0"],
+        refused_with(&["--max-memory", "12XB"], "unknown unit");
+        refused_with(
+            &["--max-memory", "0"],
             "--max-memory must be at least 1 byte",
         );
     }
@@ -311,27 +294,13 @@ mod choose {
             "{}",
             stdout(&out)
         );
-        refused(
-            &[
-                "--items",
-                "1000",
-                "--fpr",
-                "0.01",
-                "--max-memory",
-                "1.0000000000000000001GB",
-            ],
+        refused_with(
+            &["--max-memory", "1.0000000000000000001GB"],
             "'1.0000000000000000001GB' is not a whole number of bytes: it is \
              1000000000.0000000001 bytes",
         );
-        refused(
-            &[
-                "--items",
-                "1000",
-                "--fpr",
-                "0.01",
-                "--max-memory",
-                "20000000TB",
-            ],
+        refused_with(
+            &["--max-memory", "20000000TB"],
             "more bytes than a 64-bit count holds",
         );
     }

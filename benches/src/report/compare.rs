@@ -146,15 +146,13 @@ pub fn find<'m>(
     subject: &str,
     setting: Option<&str>,
 ) -> Option<&'m Measurement> {
-    let mut candidates = measurements
-        .iter()
-        .filter(|m| m.group == group && m.subject == subject);
-    let first = candidates.clone().next()?;
-    Some(
-        candidates
-            .find(|m| setting.is_some() && m.setting.as_deref() == setting)
-            .unwrap_or(first),
-    )
+    setting
+        .and_then(|_| find_at(measurements, group, subject, setting))
+        .or_else(|| {
+            measurements
+                .iter()
+                .find(|m| m.group == group && m.subject == subject)
+        })
 }
 
 /// `a` over `b` when `b` is positive.

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use bloomlab::core::alloc;
 use bloomlab::cuckoo::MAX_RELOCATIONS;
 use bloomlab::prelude::*;
+use bloomlab::scalable::Builder;
 use bloomlab_testkit::machine::resident_bytes;
 
 /// The environment variable that names the case a child runs.
@@ -544,33 +545,22 @@ fn scalable_cases(v: &mut Vec<Case>) {
     // The case: refused at build, or growing past insert 301.
     for r in RATIOS {
         for (n0, fpr) in [(100, 0.01), (1, 0.5), (1, 1e-300), (30_000_000_000, 0.01)] {
-            v.push(grows_case(format!(
-                    "ScalableBloomFilter::builder({n0}, {fpr:?}).tightening_ratio({r:?}), then 1,000 inserts"
-                ), move || ScalableBloomFilter::builder(n0, fpr)
-                            .tightening_ratio(r)
-                            .seed(3)
-                            .build()));
+            let how = format!(".tightening_ratio({r:?})");
+            v.push(scalable_case(n0, fpr, how, move |b| b.tightening_ratio(r)));
         }
     }
     for s in GROWTHS {
         for r in [0.5, 1e-300, 1.0 - 1e-16] {
-            v.push(grows_case(format!(
-                    "ScalableBloomFilter::builder(1, 0.01).growth_factor({s}).tightening_ratio({r:?}), then 1,000 inserts"
-                ), move || ScalableBloomFilter::builder(1, 0.01)
-                            .growth_factor(s)
-                            .tightening_ratio(r)
-                            .seed(3)
-                            .build()));
+            let how = format!(".growth_factor({s}).tightening_ratio({r:?})");
+            v.push(scalable_case(1, 0.01, how, move |b| {
+                b.growth_factor(s).tightening_ratio(r)
+            }));
         }
     }
     for max in MAX_BYTES {
         for (n0, fpr) in [(100, 0.01), (1_000_000_000_000, 0.01), (usize::MAX, 0.5)] {
-            v.push(grows_case(format!(
-                    "ScalableBloomFilter::builder({n0}, {fpr:?}).max_bytes({max}), then 1,000 inserts"
-                ), move || ScalableBloomFilter::builder(n0, fpr)
-                            .max_bytes(max)
-                            .seed(3)
-                            .build()));
+            let how = format!(".max_bytes({max})");
+            v.push(scalable_case(n0, fpr, how, move |b| b.max_bytes(max)));
         }
     }
     v.push(grows_case(
@@ -583,6 +573,20 @@ fn scalable_cases(v: &mut Vec<Case>) {
                 .build()
         },
     ));
+}
+
+/// A [`grows_case`] of `ScalableBloomFilter::builder(n0, fpr)` with the
+/// settings `shape` applies (written out in `how`, as calls), seeded 3.
+fn scalable_case(
+    n0: usize,
+    fpr: f64,
+    how: String,
+    shape: impl Fn(Builder<u64>) -> Builder<u64> + 'static,
+) -> Case {
+    grows_case(
+        format!("ScalableBloomFilter::builder({n0}, {fpr:?}){how}, then 1,000 inserts"),
+        move || shape(ScalableBloomFilter::builder(n0, fpr)).seed(3).build(),
+    )
 }
 
 fn alloc_cases(v: &mut Vec<Case>) {

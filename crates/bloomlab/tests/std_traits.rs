@@ -6,28 +6,27 @@
 mod common;
 
 use std::fmt::Debug;
+use std::ops::BitOr;
 
 use bloomlab::prelude::*;
 use common::{AnyFilter, EachFilter, each_filter};
 
 /// A clone equals its original, stops equalling it after an insert into
 /// one of them, and both print something.
-fn clone_eq_debug<F: Clone + PartialEq + Debug + Membership<u64>>(mut f: F) {
-    let copy = f.clone();
-    assert!(copy == f);
-    f.insert(&7).unwrap();
-    assert!(copy != f, "an insert into the original changed the clone");
-    assert!(!format!("{f:?}").is_empty());
+struct CloneEqDebug;
+
+impl EachFilter for CloneEqDebug {
+    fn visit<F: AnyFilter>(&mut self, mut f: F) {
+        let copy = f.clone();
+        assert!(copy == f);
+        f.insert(&7).unwrap();
+        assert!(copy != f, "an insert into the original changed the clone");
+        assert!(!format!("{f:?}").is_empty());
+    }
 }
 
 #[test]
 fn every_filter_is_clone_partial_eq_and_debug() {
-    struct CloneEqDebug;
-    impl EachFilter for CloneEqDebug {
-        fn visit<F: AnyFilter>(&mut self, f: F) {
-            clone_eq_debug(f);
-        }
-    }
     each_filter(100, 100, &mut CloneEqDebug);
 }
 
@@ -78,14 +77,25 @@ fn atomic_and_plain_filters_convert_both_ways() {
     assert_eq!(back, plain);
 }
 
+/// With 1 inserted into `a` and 2 into `b`, `a | b` holds both; returns `a`.
+fn union_holds_both<F, E>(mut a: F, mut b: F) -> F
+where
+    F: Membership<u64>,
+    for<'f> &'f F: BitOr<&'f F, Output = Result<F, E>>,
+    E: Debug,
+{
+    a.insert(&1).unwrap();
+    b.insert(&2).unwrap();
+    let both = (&a | &b).unwrap();
+    assert!(both.contains(&1) && both.contains(&2));
+    a
+}
+
 #[test]
 fn filters_built_to_merge_do_merge() {
-    let mut a = BloomFilter::new(1_000, 0.01).unwrap();
-    let mut b = BloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64).unwrap();
-    b.insert(&2u64).unwrap();
-    let both = (&a | &b).unwrap();
-    assert!(both.contains(&1u64) && both.contains(&2u64));
+    let a = BloomFilter::new(1_000, 0.01).unwrap();
+    let b = BloomFilter::compatible_with(&a).unwrap();
+    let a = union_holds_both(a, b);
     // Two filters made with `new` drew different keys: a typed error.
     let stranger = BloomFilter::new(1_000, 0.01).unwrap();
     assert_eq!(
@@ -93,12 +103,9 @@ fn filters_built_to_merge_do_merge() {
         bloomlab::ClassicMergeError::Hasher
     );
 
-    let mut a = BlockedBloomFilter::new(1_000, 0.01).unwrap();
-    let mut b = BlockedBloomFilter::compatible_with(&a).unwrap();
-    a.insert(&1u64).unwrap();
-    b.insert(&2u64).unwrap();
-    let both = (&a | &b).unwrap();
-    assert!(both.contains(&1u64) && both.contains(&2u64));
+    let a = BlockedBloomFilter::new(1_000, 0.01).unwrap();
+    let b = BlockedBloomFilter::compatible_with(&a).unwrap();
+    union_holds_both(a, b);
 
     let mut a = CountingBloomFilter::new(1_000, 0.01).unwrap();
     let mut b = CountingBloomFilter::compatible_with(&a).unwrap();

@@ -71,32 +71,44 @@ mod tests {
 
     #[test]
     fn grouping() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(100_000_000), "100,000,000");
-        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
+        for (n, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (100_000_000, "100,000,000"),
+            (u64::MAX, "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(grouped(n), text);
+        }
         assert_eq!(items(1), "1 item");
         assert_eq!(items(1_000), "1,000 items");
     }
 
     #[test]
     fn byte_units() {
-        assert_eq!(bytes(999), "999 B");
-        assert_eq!(bytes(1_800), "1.8 kB");
-        assert_eq!(bytes(200_000_000), "200.0 MB");
-        assert_eq!(bytes(239_627_520), "239.6 MB");
-        assert_eq!(bytes(999_990_000), "1.0 GB");
-        assert_eq!(bytes(u64::MAX), "18.4 EB");
+        for (n, text) in [
+            (999, "999 B"),
+            (1_800, "1.8 kB"),
+            (200_000_000, "200.0 MB"),
+            (239_627_520, "239.6 MB"),
+            (999_990_000, "1.0 GB"),
+            (u64::MAX, "18.4 EB"),
+        ] {
+            assert_eq!(bytes(n), text);
+        }
     }
 
     #[test]
     fn rates() {
-        assert_eq!(rate(1e-4), "1.00e-4 (1 in 10,000)");
-        assert_eq!(rate(0.5), "0.500");
-        assert_eq!(rate(0.0123), "0.0123");
-        assert_eq!(rate(0.01), "0.0100 (1 in 100)");
-        assert_eq!(rate(0.001), "1.00e-3 (1 in 1,000)");
+        for (p, text) in [
+            (1e-4, "1.00e-4 (1 in 10,000)"),
+            (0.5, "0.500"),
+            (0.0123, "0.0123"),
+            (0.01, "0.0100 (1 in 100)"),
+            (0.001, "1.00e-3 (1 in 1,000)"),
+        ] {
+            assert_eq!(rate(p), text);
+        }
         assert_eq!(sci(0.000_574), "5.74e-4");
         assert_eq!(sci(0.0), "0");
     }

@@ -267,76 +267,112 @@ mod tests {
         }
     }
 
+    /// Checks that `parse` reads each input of `cases` as its value.
+    fn reads<T: PartialEq + std::fmt::Debug>(
+        parse: fn(&str) -> Result<T, String>,
+        cases: &[(&str, T)],
+    ) {
+        for (text, value) in cases {
+            assert_eq!(parse(text).as_ref(), Ok(value), "{text}");
+        }
+    }
+
+    /// Checks that `parse` refuses every input of `cases` with an error
+    /// that contains its message.
+    fn refuses<T: std::fmt::Debug>(
+        parse: fn(&str) -> Result<T, String>,
+        cases: &[(&str, &[&str])],
+    ) {
+        for (message, inputs) in cases {
+            for bad in *inputs {
+                let e = parse(bad).unwrap_err();
+                assert!(e.contains(message), "{bad}: {e}");
+            }
+        }
+    }
+
     #[test]
     fn counts() {
-        assert_eq!(parse_count("1000"), Ok(1_000));
-        assert_eq!(parse_count("100_000_000"), Ok(100_000_000));
-        assert_eq!(parse_count("100,000,000"), Ok(100_000_000));
-        assert_eq!(parse_count("1e8"), Ok(100_000_000));
-        assert_eq!(parse_count("3e2"), Ok(300));
-        assert_eq!(parse_count("1e12"), Ok(1_000_000_000_000));
-        assert_eq!(parse_count("1e19"), Ok(10_000_000_000_000_000_000));
-        assert_eq!(parse_count("2.5e6"), Ok(2_500_000));
-        assert_eq!(parse_count("2000e-3"), Ok(2));
-        assert_eq!(parse_count(&u64::MAX.to_string()), Ok(u64::MAX));
-        assert_eq!(parse_count("0"), Ok(0)); // refused later, with the other rules
-        for bad in ["", "ten", "1e", "e5", "1.2.3", "1e3.5"] {
-            let e = parse_count(bad).unwrap_err();
-            assert!(e.contains("is not a number of items"), "{bad}: {e}");
-        }
+        reads(
+            parse_count,
+            &[
+                ("1000", 1_000),
+                ("100_000_000", 100_000_000),
+                ("100,000,000", 100_000_000),
+                ("1e8", 100_000_000),
+                ("3e2", 300),
+                ("1e12", 1_000_000_000_000),
+                ("1e19", 10_000_000_000_000_000_000),
+                ("2.5e6", 2_500_000),
+                ("2000e-3", 2),
+                (&u64::MAX.to_string(), u64::MAX),
+                ("0", 0), // refused later, with the other rules
+            ],
+        );
         for bad in ["1.5", "1e-3", "2.25e1", "0.5", "1500e-3"] {
             let e = parse_count(bad).unwrap_err();
             assert!(e.ends_with("is not a whole number of items"), "{bad}: {e}");
         }
-        for bad in ["1e30", "99999999999999999999", "18446744073709551616"] {
-            let e = parse_count(bad).unwrap_err();
-            assert!(
-                e.contains("more items than a 64-bit count holds"),
-                "{bad}: {e}"
-            );
-        }
-        for bad in ["-5", "-1e3", "-0"] {
-            let e = parse_count(bad).unwrap_err();
-            assert!(e.contains("must not be negative"), "{bad}: {e}");
-        }
-        for bad in ["1,5", "1,0000", ",100", "1000,000", "1,000.5,0"] {
-            let e = parse_count(bad).unwrap_err();
-            assert!(e.contains("misplaced comma"), "{bad}: {e}");
-        }
+        refuses(
+            parse_count,
+            &[
+                (
+                    "is not a number of items",
+                    &["", "ten", "1e", "e5", "1.2.3", "1e3.5"],
+                ),
+                (
+                    "more items than a 64-bit count holds",
+                    &["1e30", "99999999999999999999", "18446744073709551616"],
+                ),
+                ("must not be negative", &["-5", "-1e3", "-0"]),
+                (
+                    "misplaced comma",
+                    &["1,5", "1,0000", ",100", "1000,000", "1,000.5,0"],
+                ),
+            ],
+        );
     }
 
     #[test]
     fn rates() {
-        assert_eq!(parse_rate("0.001"), Ok(0.001));
-        assert_eq!(parse_rate("1e-4"), Ok(1e-4));
-        assert_eq!(parse_rate("1/10000"), Ok(1e-4));
-        assert_eq!(parse_rate("1.5"), Ok(1.5)); // out of range, refused by from_args
-        assert_eq!(parse_rate("0"), Ok(0.0)); // likewise
-        assert_eq!(parse_rate("5e-324"), Ok(f64::from_bits(1)));
+        reads(
+            parse_rate,
+            &[
+                ("0.001", 0.001),
+                ("1e-4", 1e-4),
+                ("1/10000", 1e-4),
+                ("1.5", 1.5), // out of range, refused by from_args
+                ("0", 0.0),   // likewise
+                ("5e-324", f64::from_bits(1)),
+            ],
+        );
         for bad in ["", "abc", "1/x", "NaN", "0/0"] {
             assert!(parse_rate(bad).unwrap_err().contains("not a rate"), "{bad}");
         }
         // Below the smallest float: refused for what it is, not read as 0.
-        for tiny in ["1e-400", "0.00001e-320", "1/1e400"] {
-            let e = parse_rate(tiny).unwrap_err();
-            assert!(e.contains("too close to 0"), "{tiny}: {e}");
-        }
+        let tiny: &[&str] = &["1e-400", "0.00001e-320", "1/1e400"];
+        refuses(parse_rate, &[("too close to 0", tiny)]);
     }
 
     #[test]
     fn byte_sizes() {
-        assert_eq!(parse_bytes("200000000"), Ok(200_000_000));
-        assert_eq!(parse_bytes("64MiB"), Ok(64 << 20));
-        assert_eq!(parse_bytes("64 mib"), Ok(64 << 20));
-        assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
-        assert_eq!(parse_bytes("1g"), Ok(1_000_000_000));
-        assert_eq!(parse_bytes("1.5GB"), Ok(1_500_000_000));
-        assert_eq!(parse_bytes("2KiB"), Ok(2_048));
-        assert_eq!(parse_bytes("2KB"), Ok(2_000));
-        assert_eq!(parse_bytes("10B"), Ok(10));
-        assert_eq!(parse_bytes("1_000"), Ok(1_000));
-        assert_eq!(parse_bytes(".5KiB"), Ok(512));
-        assert_eq!(parse_bytes("3.TB"), Ok(3_000_000_000_000));
+        reads(
+            parse_bytes,
+            &[
+                ("200000000", 200_000_000),
+                ("64MiB", 64 << 20),
+                ("64 mib", 64 << 20),
+                ("1GB", 1_000_000_000),
+                ("1g", 1_000_000_000),
+                ("1.5GB", 1_500_000_000),
+                ("2KiB", 2_048),
+                ("2KB", 2_000),
+                ("10B", 10),
+                ("1_000", 1_000),
+                (".5KiB", 512),
+                ("3.TB", 3_000_000_000_000),
+            ],
+        );
         for bad in ["", "MB", "1.2.3MB", ".", "1e9", "+1", "--json", "1 000"] {
             let e = parse_bytes(bad).unwrap_err();
             assert!(
@@ -349,17 +385,16 @@ mod tests {
             e.contains("unknown unit 'XB' (use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)"),
             "{e}"
         );
-        for bad in ["-1", "-64MiB", "-0.5GB", "-.5"] {
-            let e = parse_bytes(bad).unwrap_err();
-            assert!(e.contains("must not be negative"), "{bad}: {e}");
-        }
-        for bad in ["20000000000TB", "16777216TiB", "18446744073709551616"] {
-            let e = parse_bytes(bad).unwrap_err();
-            assert!(
-                e.contains("more bytes than a 64-bit count holds"),
-                "{bad}: {e}"
-            );
-        }
+        refuses(
+            parse_bytes,
+            &[
+                ("must not be negative", &["-1", "-64MiB", "-0.5GB", "-.5"]),
+                (
+                    "more bytes than a 64-bit count holds",
+                    &["20000000000TB", "16777216TiB", "18446744073709551616"],
+                ),
+            ],
+        );
         assert_eq!(parse_bytes("18446744073709551615"), Ok(u64::MAX));
     }
 
@@ -367,9 +402,14 @@ mod tests {
     /// 4099999999.9999995 as a double) or rounded.
     #[test]
     fn byte_sizes_are_exact() {
-        assert_eq!(parse_bytes("4.1GB"), Ok(4_100_000_000));
-        assert_eq!(parse_bytes("8.2GB"), Ok(8_200_000_000));
-        assert_eq!(parse_bytes("1.005kB"), Ok(1_005));
+        reads(
+            parse_bytes,
+            &[
+                ("4.1GB", 4_100_000_000),
+                ("8.2GB", 8_200_000_000),
+                ("1.005kB", 1_005),
+            ],
+        );
         assert_eq!(
             parse_bytes("0.1TiB"),
             Err("'0.1TiB' is not a whole number of bytes: it is 109951162777.6 bytes".to_owned())
@@ -380,10 +420,11 @@ mod tests {
                  it is 1000000000.0000000001 bytes"
                 .to_owned())
         );
-        for bad in ["1.5", "0.3B", "1.0001kB", "0.0000000001GB"] {
-            let e = parse_bytes(bad).unwrap_err();
-            assert!(e.contains("is not a whole number of bytes"), "{bad}: {e}");
-        }
+        let fractions: &[&str] = &["1.5", "0.3B", "1.0001kB", "0.0000000001GB"];
+        refuses(
+            parse_bytes,
+            &[("is not a whole number of bytes", fractions)],
+        );
         // 2^-40 TiB is one byte.
         assert_eq!(
             parse_bytes("0.0000000000009094947017729282379150390625TiB"),

@@ -58,42 +58,42 @@ impl<S> Spec<S> {
         Ok(Table::zeroed(bits, hashes, words)?)
     }
 
-    /// Bits and hashes of a classic filter, checked against the limit.
-    fn classic_shape(&self) -> Result<(u64, u32, usize), BuildError> {
-        let (bits, hashes) = match self.size {
+    /// The units (bits or blocks) and hashes of the size: from items and a
+    /// rate by `size_for`, once both are checked, or as given; either way
+    /// at least one unit and a usable hash count.
+    fn units_and_hashes(
+        &self,
+        size_for: impl FnOnce(u64, f64) -> Result<(u64, u32), ParamError>,
+    ) -> Result<(u64, u32), BuildError> {
+        let (units, hashes) = match self.size {
             Size::Items { items, fpr } => {
                 check_fpr(fpr)?;
                 if items == 0 {
                     return Err(ParamError::ZeroItems.into());
                 }
-                bloomlab_core::theory::classic::size_for(items as u64, fpr)?
+                size_for(items as u64, fpr)?
             }
             Size::Exact { units, hashes } => (units, hashes),
         };
         check_hashes(hashes)?;
-        if bits == 0 {
+        if units == 0 {
             return Err(ParamError::ZeroBits.into());
         }
+        Ok((units, hashes))
+    }
+
+    /// Bits and hashes of a classic filter, checked against the limit.
+    fn classic_shape(&self) -> Result<(u64, u32, usize), BuildError> {
+        let (bits, hashes) = self.units_and_hashes(bloomlab_core::theory::classic::size_for)?;
         let words = sizing::check_words(u128::from(bits.div_ceil(64)), self.max_bytes)?;
         Ok((bits, hashes, words))
     }
 
     /// Blocks and hashes of a blocked filter, checked against the limit.
     fn blocked_shape(&self) -> Result<(u32, usize), BuildError> {
-        let (blocks, hashes) = match self.size {
-            Size::Items { items, fpr } => {
-                check_fpr(fpr)?;
-                if items == 0 {
-                    return Err(ParamError::ZeroItems.into());
-                }
-                bloomlab_core::theory::blocked::size_for(sizing::BLOCK_BITS, items as u64, fpr)?
-            }
-            Size::Exact { units, hashes } => (units, hashes),
-        };
-        check_hashes(hashes)?;
-        if blocks == 0 {
-            return Err(ParamError::ZeroBits.into());
-        }
+        let (blocks, hashes) = self.units_and_hashes(|items, fpr| {
+            bloomlab_core::theory::blocked::size_for(BLOCK_BITS, items, fpr)
+        })?;
         let words_per_block = u128::from(BLOCK_BITS / 64);
         sizing::check_words(u128::from(blocks) * words_per_block, self.max_bytes)?;
         let blocks = usize::try_from(blocks).map_err(|_| ParamError::TooLarge {

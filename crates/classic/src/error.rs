@@ -3,6 +3,7 @@
 use std::fmt;
 
 use bloomlab_core::ParamError;
+use bloomlab_core::alloc::OutOfMemory;
 
 /// Why a filter could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,7 +36,7 @@ impl fmt::Display for BuildError {
         match self {
             BuildError::Param(e) => e.fmt(f),
             BuildError::OutOfMemory { bytes } => {
-                write!(f, "could not allocate a table of {bytes} bytes")
+                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
             }
             BuildError::WordCount { expected, found } => {
                 write!(f, "{found} words given where {expected} hold the bits")
@@ -45,26 +46,7 @@ impl fmt::Display for BuildError {
     }
 }
 
-impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
-    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
-        BuildError::OutOfMemory { bytes: e.bytes }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Param(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ParamError> for BuildError {
-    fn from(e: ParamError) -> Self {
-        BuildError::Param(e)
-    }
-}
+bloomlab_core::impl_build_error!(BuildError);
 
 /// Why two filters could not be merged by `union` or `intersect`: only filters
 /// with the same table size, the same hash count and the same hasher put an

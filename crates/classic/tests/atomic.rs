@@ -4,9 +4,9 @@
 mod common;
 
 use bloomlab_classic::{ATOMIC_TAG, AtomicBloomFilter, BloomFilter, CLASSIC_TAG};
-use bloomlab_core::codec::{Envelope, Writer};
+use bloomlab_core::codec::Envelope;
 use bloomlab_core::{DecodeError, Filter, Membership};
-use bloomlab_testkit::codec::hex;
+use bloomlab_testkit::codec::{self, hex};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::{batch, conformance, item_methods};
 
@@ -121,18 +121,9 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
         (100, 0, 16),
         (100, 65, 16),
     ] {
-        let bytes = Envelope {
-            tag: ATOMIC_TAG,
-            key: [1, 2],
-            params: Writer::new().u64(bits).u32(hashes).u64(0).finish(),
-            payload: payload[..len].to_vec(),
-        }
-        .encode();
+        let bytes = common::stored(ATOMIC_TAG, [1, 2], bits, hashes, 0, &payload[..len]);
         assert!(
-            matches!(
-                AtomicBloomFilter::<u64>::from_bytes(&bytes),
-                Err(DecodeError::InvalidParameters { .. })
-            ),
+            codec::refuses_parameters::<AtomicBloomFilter<u64>>(&bytes),
             "{bits} bits, {hashes} hashes"
         );
     }

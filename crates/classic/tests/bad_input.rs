@@ -2,7 +2,7 @@
 
 use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
 use bloomlab_core::ParamError;
-use bloomlab_testkit::inputs::assert_refuses_invalid_fprs;
+use bloomlab_testkit::inputs::{assert_refused, assert_refuses_invalid_fprs};
 
 fn classic(n: usize, p: f64) -> Result<BloomFilter<u64>, BuildError> {
     BloomFilter::builder(n, p).seed(1).build()
@@ -59,18 +59,12 @@ fn zero_items() {
 
 #[test]
 fn zero_bits() {
-    assert_eq!(
-        bits(0, 3).unwrap_err(),
-        BuildError::Param(ParamError::ZeroBits)
-    );
+    assert_refused(bits(0, 3), ParamError::ZeroBits);
 }
 
 #[test]
 fn zero_hashes() {
-    assert_eq!(
-        bits(64, 0).unwrap_err(),
-        BuildError::Param(ParamError::ZeroHashes)
-    );
+    assert_refused(bits(64, 0), ParamError::ZeroHashes);
 }
 
 #[test]
@@ -121,17 +115,14 @@ fn above_max_bytes() {
             if needed == 1_199_120 && limit == 1 << 20),
         "{err:?}"
     );
-    let err = BloomFilter::<u64>::builder_with_bits(8 * 4_097, 3)
+    let built = BloomFilter::<u64>::builder_with_bits(8 * 4_097, 3)
         .max_bytes(4_096)
-        .build()
-        .unwrap_err();
-    assert_eq!(
-        err,
-        BuildError::Param(ParamError::TooLarge {
-            needed: 4_104,
-            limit: 4_096
-        })
-    );
+        .build();
+    let too_large = ParamError::TooLarge {
+        needed: 4_104,
+        limit: 4_096,
+    };
+    assert_refused(built, too_large);
     assert!(
         BloomFilter::<u64>::builder_with_bits(8 * 4_096, 3)
             .max_bytes(4_096)

@@ -1,13 +1,15 @@
 //! BlockedBloomFilter: conformance, merging, the count estimate, and the
 //! stored bytes.
 
+mod common;
+
 use bloomlab_classic::{BLOCKED_TAG, BlockedBloomFilter, MergeError};
-use bloomlab_core::codec::{Envelope, Writer};
+use bloomlab_core::codec::Envelope;
 use bloomlab_core::theory::blocked;
-use bloomlab_core::{DecodeError, DefaultHasher, Membership};
-use bloomlab_testkit::codec::hex;
+use bloomlab_core::{DefaultHasher, Membership};
+use bloomlab_testkit::codec::{self, hex};
 use bloomlab_testkit::keys::members;
-use bloomlab_testkit::{batch, conformance, item_methods, merge};
+use bloomlab_testkit::{batch, conformance, item_methods};
 use std::hash::BuildHasher;
 
 #[test]
@@ -79,15 +81,12 @@ fn merging_mismatched_filters_fails_and_changes_nothing() {
         ours: 5_120,
         theirs: 5_632,
     };
-    let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
-    let cases = [
-        (11, 4, 1, bits),
-        (10, 5, 1, hashes),
-        (10, 4, 2, MergeError::Hasher),
-    ];
-    let cases = cases.map(|(blocks, k, seed, e)| (seeded(blocks, k, seed, &keys), e));
-    let merges = [BlockedBloomFilter::union, BlockedBloomFilter::intersect];
-    merge::assert_mismatches_refused(&seeded(10, 4, 1, &keys), cases, merges);
+    common::assert_mismatches_refused(
+        |blocks, k, seed| seeded(blocks, k, seed, &keys),
+        [BlockedBloomFilter::union, BlockedBloomFilter::intersect],
+        (10, 11),
+        bits,
+    );
 }
 
 #[test]
@@ -171,14 +170,8 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     let bytes = f.to_bytes();
     let env = Envelope::decode(&bytes, BLOCKED_TAG).unwrap();
     let key = f.hasher().key();
-    let envelope = |blocks: u64, hashes: u32, payload: &[u8]| {
-        Envelope {
-            tag: BLOCKED_TAG,
-            key,
-            params: Writer::new().u64(blocks).u32(hashes).u64(3).finish(),
-            payload: payload.to_vec(),
-        }
-        .encode()
+    let envelope = |blocks, hashes, payload: &[u8]| {
+        common::stored(BLOCKED_TAG, key, blocks, hashes, 3, payload)
     };
     assert_eq!(
         BlockedBloomFilter::from_bytes(&envelope(2, 3, &env.payload)),
@@ -193,11 +186,9 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
         (2, 65, &env.payload[..]),
         (u64::MAX, 3, &env.payload[..]),
     ] {
+        let bytes = envelope(blocks, hashes, payload);
         assert!(
-            matches!(
-                BlockedBloomFilter::<u64>::from_bytes(&envelope(blocks, hashes, payload)),
-                Err(DecodeError::InvalidParameters { .. })
-            ),
+            codec::refuses_parameters::<BlockedBloomFilter<u64>>(&bytes),
             "{blocks} blocks, {hashes} hashes, {} bytes",
             payload.len()
         );

@@ -7,11 +7,11 @@ use bloomlab_classic::{BloomFilter, BuildError, MergeError};
 use bloomlab_core::hash::Positions;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Membership};
-use bloomlab_testkit::codec::hex;
+use bloomlab_testkit::codec::{self, hex};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::rates::assert_in_interval;
 use bloomlab_testkit::stats::binomial_interval;
-use bloomlab_testkit::{batch, conformance, item_methods, merge};
+use bloomlab_testkit::{batch, conformance, item_methods};
 use std::hash::BuildHasher;
 
 #[test]
@@ -110,15 +110,12 @@ fn merging_mismatched_filters_fails_and_changes_nothing() {
         ours: 1_000,
         theirs: 1_024,
     };
-    let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
-    let cases = [
-        (1_024, 4, 1, bits),
-        (1_000, 5, 1, hashes),
-        (1_000, 4, 2, MergeError::Hasher),
-    ];
-    let cases = cases.map(|(m, k, seed, e)| (seeded(m, k, seed, &keys), e));
-    let merges = [BloomFilter::union, BloomFilter::intersect];
-    merge::assert_mismatches_refused(&seeded(1_000, 4, 1, &keys), cases, merges);
+    common::assert_mismatches_refused(
+        |m, k, seed| seeded(m, k, seed, &keys),
+        [BloomFilter::union, BloomFilter::intersect],
+        (1_000, 1_024),
+        bits,
+    );
 }
 
 #[test]
@@ -205,15 +202,8 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     let f = seeded(100, 3, 7, &[1, 2, 3]);
     let words: Vec<u8> = f.as_words().iter().flat_map(|w| w.to_le_bytes()).collect();
     let key = f.hasher().key();
-    let envelope = |bits: u64, hashes: u32, payload: &[u8]| {
-        Envelope {
-            tag: CLASSIC_TAG,
-            key,
-            params: Writer::new().u64(bits).u32(hashes).u64(3).finish(),
-            payload: payload.to_vec(),
-        }
-        .encode()
-    };
+    let envelope =
+        |bits, hashes, payload: &[u8]| common::stored(CLASSIC_TAG, key, bits, hashes, 3, payload);
     assert_eq!(
         BloomFilter::from_bytes(&envelope(100, 3, &words)),
         Ok(f.clone())
@@ -228,10 +218,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
         (u64::MAX, 3, &words[..]), // a size no payload can hold
     ] {
         assert!(
-            matches!(
-                BloomFilter::<u64>::from_bytes(&envelope(bits, hashes, payload)),
-                Err(DecodeError::InvalidParameters { .. })
-            ),
+            codec::refuses_parameters::<BloomFilter<u64>>(&envelope(bits, hashes, payload)),
             "{bits} bits, {hashes} hashes, {} bytes",
             payload.len()
         );

@@ -11,12 +11,17 @@ use bloomlab_testkit::machine::within;
 /// about a minute and the second never returned.
 const LIMIT: Duration = Duration::from_secs(60);
 
-#[test]
-fn expected_fpr_of_one_overfull_block_returns() {
-    let mut f = BlockedBloomFilter::builder_with_blocks(1, 7)
+/// An empty filter of `n` blocks and 7 hashes, seeded 1.
+fn blocks(n: u64) -> BlockedBloomFilter<u64> {
+    BlockedBloomFilter::builder_with_blocks(n, 7)
         .seed(1)
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn expected_fpr_of_one_overfull_block_returns() {
+    let mut f = blocks(1);
     for i in 0..3_000_000u64 {
         f.insert(&i).unwrap();
     }
@@ -29,10 +34,7 @@ fn expected_fpr_of_one_overfull_block_returns() {
 
 #[test]
 fn expected_fpr_of_a_resealed_file_claiming_u64_max_items_returns() {
-    let mut f = BlockedBloomFilter::builder_with_blocks(4, 7)
-        .seed(1)
-        .build()
-        .unwrap();
+    let mut f = blocks(4);
     f.insert(&1u64).unwrap();
     let env = Envelope::decode(&f.to_bytes(), bloomlab_classic::BLOCKED_TAG).unwrap();
     // Parameters: blocks (u64), hashes (u32), items (u64). Rewrite the item

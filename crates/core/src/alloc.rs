@@ -34,6 +34,21 @@ impl fmt::Display for OutOfMemory {
 
 impl std::error::Error for OutOfMemory {}
 
+/// 64-bit words that hold `units` fields of `bits` bits each, packed end to
+/// end: `⌈units · bits / 64⌉`, computed in `u128` so that it cannot
+/// overflow.
+///
+/// ```
+/// use bloomlab_core::alloc::packed_words;
+///
+/// assert_eq!(packed_words(16, 4), 1);
+/// assert_eq!(packed_words(17, 4), 2);
+/// assert_eq!(packed_words(u64::MAX, 64), u128::from(u64::MAX));
+/// ```
+pub fn packed_words(units: u64, bits: u64) -> u128 {
+    (u128::from(units) * u128::from(bits)).div_ceil(64)
+}
+
 /// `n` zeroed words, or [`OutOfMemory`] if the allocator cannot provide them.
 ///
 /// # Errors

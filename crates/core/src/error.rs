@@ -162,6 +162,44 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
+/// Implements what every variant's `BuildError` with a `Param(ParamError)`
+/// and an `OutOfMemory { bytes: u128 }` variant has alike:
+/// `From<`[`ParamError`]`>`, `From<`[`OutOfMemory`](crate::alloc::OutOfMemory)`>`
+/// (so that `?` turns either into the variant's error), and
+/// `std::error::Error` whose source is the [`ParamError`] of `Param`.
+///
+/// ```text
+/// bloomlab_core::impl_build_error!(BuildError);
+/// ```
+///
+/// A macro, as [`impl_filter!`](crate::impl_filter) is: no blanket impl can
+/// write `From` or `Error` once for every crate's own enum.
+#[macro_export]
+macro_rules! impl_build_error {
+    ($error:ident) => {
+        impl ::core::convert::From<$crate::ParamError> for $error {
+            fn from(e: $crate::ParamError) -> Self {
+                $error::Param(e)
+            }
+        }
+
+        impl ::core::convert::From<$crate::alloc::OutOfMemory> for $error {
+            fn from(e: $crate::alloc::OutOfMemory) -> Self {
+                $error::OutOfMemory { bytes: e.bytes }
+            }
+        }
+
+        impl ::std::error::Error for $error {
+            fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
+                match self {
+                    $error::Param(e) => ::core::option::Option::Some(e),
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    };
+}
+
 /// A float as a caller would write it in an error message: `0.01` as is,
 /// but `1e-300` rather than Rust's three hundred zeros.
 ///

@@ -4,6 +4,7 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
+use bloomlab_core::alloc::packed_words;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
@@ -161,7 +162,7 @@ impl<T: ?Sized, S> Builder<T, S> {
         let words = match words {
             Some(w) if (w as u128) * 8 <= limit => w,
             _ => {
-                let needed = (u128::from(counters) * u128::from(self.width)).div_ceil(64) * 8;
+                let needed = packed_words(counters, u64::from(self.width)) * 8;
                 return Err(ParamError::TooLarge { needed, limit }.into());
             }
         };

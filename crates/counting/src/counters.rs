@@ -1,5 +1,7 @@
 //! Small saturating counters packed into 64-bit words.
 
+use bloomlab_core::alloc::packed_words;
+
 /// `len` counters of 4, 8 or 16 bits, counter `i` in `words[i / per_word]` at
 /// bit `(i % per_word) · width`.
 ///
@@ -26,8 +28,7 @@ pub(crate) const WIDTHS: [u32; 3] = [4, 8, 16];
 
 /// Words needed for `len` counters of `width` bits, if it fits a `u64`.
 pub(crate) fn words_for(len: u64, width: u32) -> Option<u64> {
-    let bits = u128::from(len) * u128::from(width);
-    u64::try_from(bits.div_ceil(64)).ok()
+    u64::try_from(packed_words(len, u64::from(width))).ok()
 }
 
 impl Counters {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use bloomlab_core::ParamError;
+use bloomlab_core::alloc::OutOfMemory;
 
 /// Why a [`CountingBloomFilter`](crate::CountingBloomFilter) could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,32 +30,13 @@ impl fmt::Display for BuildError {
                 write!(f, "counters of {w} bits are not supported (use 4, 8 or 16)")
             }
             BuildError::OutOfMemory { bytes } => {
-                write!(f, "could not allocate a table of {bytes} bytes")
+                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
             }
         }
     }
 }
 
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Param(e) => Some(e),
-            BuildError::UnsupportedWidth(_) | BuildError::OutOfMemory { .. } => None,
-        }
-    }
-}
-
-impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
-    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
-        BuildError::OutOfMemory { bytes: e.bytes }
-    }
-}
-
-impl From<ParamError> for BuildError {
-    fn from(e: ParamError) -> Self {
-        BuildError::Param(e)
-    }
-}
+bloomlab_core::impl_build_error!(BuildError);
 
 /// Why two counting filters could not be merged; the receiving filter is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

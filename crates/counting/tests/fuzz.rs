@@ -10,6 +10,8 @@
 //!
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-counting --test fuzz`.
 
+mod common;
+
 use bloomlab_counting::{CountingBloomFilter, TAG};
 use bloomlab_testkit::fuzz::{self, EXTREME_HASHES, Field, Kind, Plan, Sample};
 use bloomlab_testkit::item_methods;
@@ -106,10 +108,7 @@ fn use_counting(f: &mut CountingBloomFilter<u64>) {
     let _ = f.remove(&u64::MAX);
     let copy = f.clone();
     f.union(&copy).expect("a filter merges with its copy");
-    let other = CountingBloomFilter::builder_with_counters(m % 1000 + 1, 1)
-        .seed(9)
-        .build()
-        .unwrap();
+    let other = common::seeded(m % 1000 + 1, 1, 9);
     let _ = f.union(&other);
     let _ = format!("{f:?}");
     let _ = (f.saturated_counters(), f.expected_fpr());

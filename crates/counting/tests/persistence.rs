@@ -1,17 +1,16 @@
 //! The envelope format: pinned bytes, round trips, and typed errors for
 //! parameters that do not fit.
 
-use bloomlab_core::codec::{Envelope, Writer};
+mod common;
+
+use bloomlab_core::codec::Writer;
 use bloomlab_core::{DecodeError, DefaultHasher, Persist};
 use bloomlab_counting::{CountingBloomFilter, TAG};
 use bloomlab_testkit::codec;
 use proptest::prelude::*;
 
 fn small() -> CountingBloomFilter<u64> {
-    let mut f = CountingBloomFilter::builder_with_counters(20, 3)
-        .seed(7)
-        .build()
-        .unwrap();
+    let mut f = common::seeded(20, 3, 7);
     for i in 1..=5u64 {
         f.insert(&i).unwrap();
     }
@@ -80,18 +79,16 @@ fn round_trip_every_width() {
 }
 
 fn envelope(width: u8, counters: u64, hashes: u32, len: u64, words: &[u64]) -> Vec<u8> {
-    Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params: Writer::new()
-            .u8(width)
-            .u64(counters)
-            .u32(hashes)
-            .u64(len)
-            .finish(),
-        payload: Writer::new().words(words).finish(),
-    }
-    .encode()
+    forged(
+        Writer::new().u8(width).u64(counters).u32(hashes).u64(len),
+        words,
+    )
+}
+
+/// A file of the parameters `params` and the payload `words`, sealed.
+fn forged(params: &mut Writer, words: &[u64]) -> Vec<u8> {
+    let payload = Writer::new().words(words).finish();
+    codec::sealed(TAG, [1, 2], params.finish(), payload)
 }
 
 fn invalid(bytes: &[u8]) -> bool {
@@ -145,25 +142,13 @@ fn bits_past_the_last_counter() {
 
 #[test]
 fn trailing_parameter_bytes() {
-    let bytes = Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params: Writer::new().u8(4).u64(16).u32(3).u64(0).u8(0).finish(),
-        payload: Writer::new().words(&[0]).finish(),
-    }
-    .encode();
+    let bytes = forged(Writer::new().u8(4).u64(16).u32(3).u64(0).u8(0), &[0]);
     assert!(invalid(&bytes));
 }
 
 #[test]
 fn short_parameters() {
-    let bytes = Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params: Writer::new().u8(4).u64(16).finish(),
-        payload: Writer::new().words(&[0]).finish(),
-    }
-    .encode();
+    let bytes = forged(Writer::new().u8(4).u64(16), &[0]);
     assert_eq!(
         CountingBloomFilter::<u64>::from_bytes(&bytes).unwrap_err(),
         DecodeError::Truncated

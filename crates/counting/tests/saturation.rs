@@ -1,5 +1,7 @@
 //! Saturation against theory, union, counts, and a table past 2^32 counters.
 
+mod common;
+
 use bloomlab_core::Membership;
 use bloomlab_core::theory::counting::{expected_saturated, fpr_with_stuck};
 use bloomlab_counting::{CountingBloomFilter, MergeError};
@@ -18,10 +20,7 @@ fn saturated_counters_match_theory() {
         (65_536, 65_536, 7),
         (4_096, 12_000, 3),
     ] {
-        let mut f = CountingBloomFilter::builder_with_counters(m, k)
-            .seed(m ^ n as u64)
-            .build()
-            .unwrap();
+        let mut f = common::seeded(m, k, m ^ n as u64);
         f.insert_all(&members(m + 1, n)).unwrap();
         let expected = expected_saturated(m, n as u64, k, 4);
         let got = f.saturated_counters();
@@ -38,10 +37,7 @@ fn saturated_counters_match_theory() {
 #[test]
 fn rate_after_overload_is_within_the_stuck_bound() {
     let (m, k) = (16_384u64, 4u32);
-    let mut f = CountingBloomFilter::builder_with_counters(m, k)
-        .seed(31)
-        .build()
-        .unwrap();
+    let mut f = common::seeded(m, k, 31);
     let keys = members(32, 20_000);
     f.insert_all(&keys).unwrap();
     for key in &keys[2_000..] {
@@ -67,10 +63,7 @@ fn rate_after_overload_is_within_the_stuck_bound() {
 
 #[test]
 fn count_is_an_upper_bound_until_saturation() {
-    let mut f = CountingBloomFilter::builder_with_counters(4_096, 4)
-        .seed(8)
-        .build()
-        .unwrap();
+    let mut f = common::seeded(4_096, 4, 8);
     f.insert_all(&members(9, 500)).unwrap();
     // Items outside the members' range: 7, 20 + 7 and 0 times inserted.
     const SEVEN: u64 = u64::MAX - 7;
@@ -122,10 +115,7 @@ fn union_holds_both_multisets() {
 
 #[test]
 fn union_saturates_instead_of_wrapping() {
-    let mut a = CountingBloomFilter::builder_with_counters(64, 2)
-        .seed(1)
-        .build()
-        .unwrap();
+    let mut a = common::seeded(64, 2, 1);
     for _ in 0..10 {
         a.insert("x").unwrap();
     }
@@ -133,10 +123,7 @@ fn union_saturates_instead_of_wrapping() {
     a.union(&b).unwrap();
     assert_eq!(a.count("x"), 15);
     assert!(a.saturated_counters() >= 1);
-    let other = CountingBloomFilter::builder_with_counters(64, 2)
-        .seed(2)
-        .build()
-        .unwrap();
+    let other = common::seeded(64, 2, 2);
     assert_eq!(a.union(&other), Err(MergeError::Hasher));
 }
 
@@ -146,10 +133,7 @@ fn more_than_two_to_the_32_counters() {
     // pages touched are ever backed by memory. A third of all positions lie
     // past 2^32.
     let m = 3u64 << 31;
-    let mut f = CountingBloomFilter::builder_with_counters(m, 5)
-        .seed(4)
-        .build()
-        .unwrap();
+    let mut f = common::seeded(m, 5, 4);
     let keys = members(5, 2_000);
     f.insert_all(&keys).unwrap();
     assert!(keys.iter().all(|k| f.contains(k)));

@@ -4,6 +4,7 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
+use bloomlab_core::alloc::packed_words;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
@@ -457,7 +458,7 @@ fn bucket_bits(b: u32, f: u32, semi: bool) -> u32 {
 
 /// Bytes of a table of `buckets` buckets of `bits` bits, in whole words.
 fn table_bytes(buckets: u64, bits: u64) -> u128 {
-    (u128::from(buckets) * u128::from(bits)).div_ceil(64) * 8
+    packed_words(buckets, bits) * 8
 }
 
 fn too_large(buckets: u64, bits: u32, limit: u128) -> ParamError {

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::{ParamError, ShortFloat};
 
 use crate::table::{BUCKET_SIZES, FINGERPRINT_BITS};
@@ -76,29 +77,10 @@ impl fmt::Display for BuildError {
                 FINGERPRINT_BITS.end()
             ),
             BuildError::OutOfMemory { bytes } => {
-                write!(f, "could not allocate a table of {bytes} bytes")
+                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
             }
         }
     }
 }
 
-impl From<bloomlab_core::alloc::OutOfMemory> for BuildError {
-    fn from(e: bloomlab_core::alloc::OutOfMemory) -> Self {
-        BuildError::OutOfMemory { bytes: e.bytes }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Param(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<ParamError> for BuildError {
-    fn from(e: ParamError) -> Self {
-        BuildError::Param(e)
-    }
-}
+bloomlab_core::impl_build_error!(BuildError);

@@ -549,12 +549,15 @@ mod tests {
             .unwrap()
     }
 
+    /// `count` hashes, each the [`mix64`] of the one before, from `start`'s.
+    fn hashes(start: u64, count: u64) -> impl Iterator<Item = u64> {
+        std::iter::successors(Some(mix64(start)), |&h| Some(mix64(h))).take(count as usize)
+    }
+
     #[test]
     fn fingerprint_and_bucket_come_from_disjoint_bits() {
         let cf = filter(1 << 12, 4, 12);
-        let mut h = 0x0123_4567_89ab_cdef_u64;
-        for _ in 0..10_000 {
-            h = mix64(h);
+        for h in hashes(0x0123_4567_89ab_cdef, 10_000) {
             let other = mix64(h ^ 1);
             let (fp, i1, _) = cf.locate(h);
             // New upper half: same fingerprint. New lower half: same first bucket.
@@ -570,9 +573,7 @@ mod tests {
         let cf = filter(1 << 4, 4, 4);
         let draws = 150_000u64;
         let mut counts = [0u64; 16];
-        let mut h = 7u64;
-        for _ in 0..draws {
-            h = mix64(h);
+        for h in hashes(7, draws) {
             counts[cf.table.fingerprint(h) as usize] += 1;
         }
         assert_eq!(counts[0], 0, "0 marks an empty slot");
@@ -631,9 +632,7 @@ mod tests {
     fn the_first_bucket_of_a_power_of_two_table_is_the_top_hash_bits() {
         // The first format's index, kept so that its files still read.
         let cf = filter(1 << 12, 4, 12);
-        let mut h = 3u64;
-        for _ in 0..1_000 {
-            h = mix64(h);
+        for h in hashes(3, 1_000) {
             assert_eq!(cf.table.first_bucket(h), (h >> 52) as usize);
         }
     }

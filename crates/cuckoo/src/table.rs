@@ -20,6 +20,7 @@
 //! In both, a slot holding 0 is empty (which is why fingerprints are never
 //! 0); empty slots sort first in a semi-sorted bucket.
 
+use bloomlab_core::alloc::packed_words;
 use bloomlab_core::batch;
 
 /// Bucket sizes the filter supports.
@@ -189,8 +190,7 @@ impl Table {
 
     /// Words needed for `buckets` buckets of `bucket_bits` bits.
     pub(crate) fn words_for(buckets: u64, bucket_bits: u32) -> Option<usize> {
-        let bits = u128::from(buckets) * u128::from(bucket_bits);
-        usize::try_from(bits.div_ceil(64)).ok()
+        usize::try_from(packed_words(buckets, u64::from(bucket_bits))).ok()
     }
 
     /// The table of `words` ([`words_for`](Self::words_for) of them: zeroed

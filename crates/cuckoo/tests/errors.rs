@@ -2,7 +2,7 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_cuckoo::{BuildError, CuckooFilter, MAX_RELOCATIONS};
-use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refuses_invalid_fprs};
+use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 #[test]
 fn fingerprint_below_4_or_above_32_bits() {
@@ -67,8 +67,7 @@ fn fpr_outside_0_1() {
 
 #[test]
 fn zero_items() {
-    let e = CuckooFilter::<u64>::new(0, 0.01);
-    assert_eq!(e.unwrap_err(), BuildError::Param(ParamError::ZeroItems));
+    assert_refused(CuckooFilter::<u64>::new(0, 0.01), ParamError::ZeroItems);
 }
 
 #[test]

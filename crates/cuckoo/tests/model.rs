@@ -4,7 +4,7 @@
 
 use bloomlab_core::{Filter, InsertError};
 use bloomlab_cuckoo::CuckooFilter;
-use bloomlab_testkit::model::{Multiset, Op};
+use bloomlab_testkit::model::{self, Multiset, Op};
 use proptest::prelude::*;
 
 /// Keys from a small pool, so duplicates are common.
@@ -49,52 +49,40 @@ proptest! {
             .seed(seed)
             .build()
             .unwrap();
-        let mut model = Multiset::new();
-        for op in ops {
-            match op {
-                Op::Insert(k) => {
-                    let reported = cf.contains(&k);
-                    let before = cf.clone();
-                    match cf.insert(&k) {
-                        Ok(new) => {
-                            prop_assert_eq!(new, !reported);
-                            model.insert(k);
-                        }
-                        Err(e) => {
-                            prop_assert_eq!(e, InsertError::Full);
-                            prop_assert!(cf == before, "a failed insert changed the table");
-                        }
+        let insert = |cf: &mut CuckooFilter<u64>, model: &mut Multiset, op| match op {
+            Op::Insert(k) => {
+                let reported = cf.contains(&k);
+                let before = cf.clone();
+                match cf.insert(&k) {
+                    Ok(new) => {
+                        assert_eq!(new, !reported);
+                        model.insert(k);
                     }
-                }
-                Op::InsertUnique(k) => {
-                    let reported = cf.contains(&k);
-                    match cf.insert_unique(&k) {
-                        Ok(true) => {
-                            prop_assert!(!reported);
-                            model.insert(k);
-                        }
-                        Ok(false) => prop_assert!(reported),
-                        Err(_) => prop_assert!(!reported),
+                    Err(e) => {
+                        assert_eq!(e, InsertError::Full);
+                        assert!(*cf == before, "a failed insert changed the table");
                     }
-                }
-                Op::Remove(i) => {
-                    if let Some(k) = model.nth(i) {
-                        prop_assert_eq!(cf.remove(&k), Ok(()), "an inserted item must be removable");
-                        model.remove(k);
-                    }
-                }
-                Op::Clear => {
-                    cf.clear();
-                    model.clear();
-                    prop_assert!(cf.is_empty());
                 }
             }
-            prop_assert_eq!(cf.len(), model.len());
+            Op::InsertUnique(k) => {
+                let reported = cf.contains(&k);
+                match cf.insert_unique(&k) {
+                    Ok(true) => {
+                        assert!(!reported);
+                        model.insert(k);
+                    }
+                    Ok(false) => assert!(reported),
+                    Err(_) => assert!(!reported),
+                }
+            }
+            _ => unreachable!("model::run applies the other operations"),
+        };
+        let model = model::run(&mut cf, &ops, insert, |cf, model, _| {
             for (k, c) in model.iter() {
-                prop_assert!(cf.contains(&k), "member {} reported absent", k);
-                prop_assert!(cf.count(&k) >= c, "member {} stored {} times, counted {}", k, c, cf.count(&k));
+                let counted = cf.count(&k);
+                assert!(counted >= c, "member {k} stored {c} times, counted {counted}");
             }
-        }
+        });
         // Removing every copy of every member empties the table.
         for (k, c) in model.iter() {
             for _ in 0..c {

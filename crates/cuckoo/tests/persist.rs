@@ -1,6 +1,6 @@
 //! Persistence: round trips, pinned bytes, and every kind of bad input.
 
-use bloomlab_core::codec::{Envelope, Writer};
+use bloomlab_core::codec::Writer;
 use bloomlab_core::{DecodeError, Membership, Persist, Tag};
 use bloomlab_cuckoo::{Builder, CuckooFilter, TAG};
 use bloomlab_testkit::codec::{self, hex};
@@ -22,6 +22,16 @@ fn small() -> CuckooFilter<u64> {
     filled(4, |b| b.bucket_size(2))
 }
 
+/// The envelope's header of [`filled`]'s tables, as hex: how the pinned
+/// bytes below start.
+const HEADER: &str = concat!(
+    "424c4d46",                         // magic
+    "0100",                             // format version 1
+    "0600",                             // variant: cuckoo
+    "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
+    "19000000",                         // 25 parameter bytes
+);
+
 /// Value stability: the exact bytes of a small seeded filter. A change here
 /// is a format change (or a change in hashing) and needs a new form of the
 /// parameters, or a new format version.
@@ -29,22 +39,18 @@ fn small() -> CuckooFilter<u64> {
 fn bytes_are_pinned() {
     let bytes = small().to_bytes();
     let expected = [
-        "424c4d46",                         // magic
-        "0100",                             // format version 1
-        "0600",                             // variant: cuckoo
-        "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
-        "19000000",                         // 25 parameter bytes:
-        "02",                               //   2 slots per bucket
-        "08",                               //   8-bit fingerprints
-        "80",                               //   the any-count form
-        "00",                               //   plain layout
-        "01",                               //   alternate bucket (h(fp) − i) mod m
-        "0400000000000000",                 //   4 buckets
-        "14000000",                         //   20 relocations
-        "0500000000000000",                 //   5 items
-        "0800000000000000",                 // 8 payload bytes
-        "0000e70081e59f50",                 // 4 buckets × 2 slots × 8 bits, 3 empty slots
-        "da330fab",                         // CRC-32
+        HEADER,
+        "02",               //   2 slots per bucket
+        "08",               //   8-bit fingerprints
+        "80",               //   the any-count form
+        "00",               //   plain layout
+        "01",               //   alternate bucket (h(fp) − i) mod m
+        "0400000000000000", //   4 buckets
+        "14000000",         //   20 relocations
+        "0500000000000000", //   5 items
+        "0800000000000000", // 8 payload bytes
+        "0000e70081e59f50", // 4 buckets × 2 slots × 8 bits, 3 empty slots
+        "da330fab",         // CRC-32
     ]
     .concat();
     assert_eq!(hex(&bytes), expected);
@@ -55,23 +61,19 @@ fn bytes_are_pinned() {
 fn semi_sorted_bytes_are_pinned() {
     let cf = filled(3, |b| b.semi_sorted(true));
     let expected = [
-        "424c4d46",                         // magic
-        "0100",                             // format version 1
-        "0600",                             // variant: cuckoo
-        "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
-        "19000000",                         // 25 parameter bytes:
-        "04",                               //   4 slots per bucket
-        "08",                               //   8-bit fingerprints
-        "80",                               //   the any-count form
-        "01",                               //   semi-sorted
-        "01",                               //   alternate bucket (h(fp) − i) mod m
-        "0300000000000000",                 //   3 buckets
-        "14000000",                         //   20 relocations
-        "0500000000000000",                 //   5 items
-        "1000000000000000",                 // 16 payload bytes: 84 bits of buckets
-        "00000000ba107512",                 //   bucket 0 empty, bucket 1 (index 0xba0,
-        "02000f0000000000",                 //   suffixes 0, 1, 5, 7), bucket 2
-        "48190b98",                         // CRC-32
+        HEADER,
+        "04",               //   4 slots per bucket
+        "08",               //   8-bit fingerprints
+        "80",               //   the any-count form
+        "01",               //   semi-sorted
+        "01",               //   alternate bucket (h(fp) − i) mod m
+        "0300000000000000", //   3 buckets
+        "14000000",         //   20 relocations
+        "0500000000000000", //   5 items
+        "1000000000000000", // 16 payload bytes: 84 bits of buckets
+        "00000000ba107512", //   bucket 0 empty, bucket 1 (index 0xba0,
+        "02000f0000000000", //   suffixes 0, 1, 5, 7), bucket 2
+        "48190b98",         // CRC-32
     ]
     .concat();
     assert_eq!(hex(&cf.to_bytes()), expected);
@@ -119,39 +121,29 @@ fn forged(
     len: u64,
     payload: Vec<u8>,
 ) -> Vec<u8> {
-    Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params: Writer::new()
-            .u8(b)
-            .u8(f)
-            .u8(0x80)
-            .u8(layout)
-            .u8(alt)
-            .u64(buckets)
-            .u32(relocations)
-            .u64(len)
-            .finish(),
-        payload,
-    }
-    .encode()
+    let params = Writer::new()
+        .u8(b)
+        .u8(f)
+        .u8(0x80)
+        .u8(layout)
+        .u8(alt)
+        .u64(buckets)
+        .u32(relocations)
+        .u64(len)
+        .finish();
+    codec::sealed(TAG, [1, 2], params, payload)
 }
 
 /// The same in the first, power-of-two form.
 fn forged_legacy(b: u8, f: u8, log2: u8, relocations: u32, len: u64, payload: Vec<u8>) -> Vec<u8> {
-    Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params: Writer::new()
-            .u8(b)
-            .u8(f)
-            .u8(log2)
-            .u32(relocations)
-            .u64(len)
-            .finish(),
-        payload,
-    }
-    .encode()
+    let params = Writer::new()
+        .u8(b)
+        .u8(f)
+        .u8(log2)
+        .u32(relocations)
+        .u64(len)
+        .finish();
+    codec::sealed(TAG, [1, 2], params, payload)
 }
 
 fn invalid(bytes: &[u8]) -> bool {
@@ -234,13 +226,7 @@ fn parameters_that_do_not_fit_are_rejected() {
         .u64(0)
         .finish();
     params.push(0);
-    let long = Envelope {
-        tag: TAG,
-        key: [1, 2],
-        params,
-        payload: vec![0; 8],
-    };
-    assert!(invalid(&long.encode()));
+    assert!(invalid(&codec::sealed(TAG, [1, 2], params, vec![0; 8])));
 }
 
 #[test]
@@ -271,14 +257,9 @@ fn envelope_faults_are_typed() {
         CuckooFilter::<u64>::from_bytes(b"BLMX"),
         Err(DecodeError::BadMagic)
     );
-    let other = Envelope {
-        tag: Tag::new(1, "BloomFilter"),
-        key: [0, 0],
-        params: vec![],
-        payload: vec![],
-    };
+    let other = codec::sealed(Tag::new(1, "BloomFilter"), [0, 0], vec![], vec![]);
     assert!(matches!(
-        CuckooFilter::<u64>::from_bytes(&other.encode()),
+        CuckooFilter::<u64>::from_bytes(&other),
         Err(DecodeError::WrongVariant { .. })
     ));
     let mut flipped = bytes.clone();

@@ -86,11 +86,17 @@ mod tests {
 
     #[test]
     fn words_are_checked_ints() {
-        assert_eq!(words_for_bits(0), Some(0));
-        assert_eq!(words_for_bits(1), Some(1));
-        assert_eq!(words_for_bits(64), Some(1));
-        assert_eq!(words_for_bits(65), Some(2));
-        assert_eq!(words_for_bits(i32::MAX as u64 * 64), Some(i32::MAX as u32));
-        assert_eq!(words_for_bits(i32::MAX as u64 * 64 + 1), None);
+        // The bits of the most words `Ints.checkedCast` lets through.
+        let most = i32::MAX as u64 * 64;
+        for (bits, words) in [
+            (0, Some(0)),
+            (1, Some(1)),
+            (64, Some(1)),
+            (65, Some(2)),
+            (most, Some(i32::MAX as u32)),
+            (most + 1, None),
+        ] {
+            assert_eq!(words_for_bits(bits), words, "{bits} bits");
+        }
     }
 }

@@ -34,11 +34,10 @@ use bloomlab_core::DefaultHasher;
 use redis::cluster_routing::Slot;
 use redis::{Cmd, RedisError, Value};
 
-use crate::conn::{Failed, Op, Replies, forgotten, splice};
+use crate::conn::{Failed, Replies, Transport, run as drive};
 use crate::error::{BatchError, Error};
 use crate::ops;
 use crate::scalable::{Layers, ScalableOptions};
-use crate::scripts;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
 
 mod private {
@@ -133,32 +132,16 @@ impl AsyncConnection for redis::cluster_async::ClusterConnection {
     }
 }
 
-/// Runs `op` to the end on `conn`: the async twin of the blocking driver.
-pub(crate) async fn drive<C: AsyncConnection + ?Sized, O: Op>(
-    conn: &mut C,
-    mut op: O,
-) -> Result<O::Output, O::Error> {
-    loop {
-        let cmds = op.commands();
-        if cmds.is_empty() {
-            return op.finish();
-        }
-        let mut replies = conn.round_trip(&cmds).await;
-        if let Some(retry) = forgotten(&replies) {
-            let mut loaded = Ok(());
-            for s in scripts::all() {
-                loaded = loaded.and(conn.load(s).await);
-            }
-            let again = match loaded {
-                Ok(()) => {
-                    let retry_cmds: Vec<Cmd> = retry.iter().map(|&i| cmds[i].clone()).collect();
-                    conn.round_trip(&retry_cmds).await
-                }
-                Err(e) => Err(Failed::from(e)),
-            };
-            replies = splice(replies, &retry, again);
-        }
-        op.absorb(replies)?;
+impl<C: AsyncConnection + ?Sized> Transport for C {
+    fn round_trip(&mut self, cmds: &[Cmd]) -> impl Future<Output = Replies> + Send {
+        AsyncConnection::round_trip(self, cmds)
+    }
+
+    fn load(
+        &mut self,
+        script: &redis::Script,
+    ) -> impl Future<Output = Result<(), RedisError>> + Send {
+        AsyncConnection::load(self, script)
     }
 }
 
@@ -292,9 +275,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn estimated_count(&mut self) -> Result<f64, Error> {
-        let op = ops::nonzero_cells(self.inner.table, &self.inner.keys);
-        let nonzero = drive(&mut self.conn, op).await?;
-        Ok(ops::estimate_items(&self.inner.table, nonzero))
+        drive(&mut self.conn, self.inner.estimated_count()).await
     }
 
     /// See [`crate::RedisBlockedFilter::expected_fpr`].
@@ -303,8 +284,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        let n = self.estimated_count().await?;
-        Ok(self.inner.fpr_at(n))
+        drive(&mut self.conn, self.inner.expected_fpr()).await
     }
 
     /// See [`crate::RedisBlockedFilter::delete`].
@@ -503,19 +483,13 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
             .map_err(|e| *e.source)
     }
 
-    async fn state(&mut self) -> Result<crate::meta::State, Error> {
-        let state = drive(&mut self.conn, self.layers.state()).await?;
-        Ok(self.layers.saw(&state))
-    }
-
     /// See [`crate::RedisScalableBloomFilter::count`].
     ///
     /// # Errors
     ///
     /// As the blocking method.
     pub async fn count(&mut self) -> Result<u64, Error> {
-        let state = self.state().await?;
-        Ok(self.layers.loads(&state)?.iter().sum())
+        drive(&mut self.conn, self.layers.count()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::num_layers`].
@@ -524,7 +498,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn num_layers(&mut self) -> Result<u32, Error> {
-        Ok(self.state().await?.layers)
+        drive(&mut self.conn, self.layers.num_layers()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::estimated_count`].
@@ -533,9 +507,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn estimated_count(&mut self) -> Result<f64, Error> {
-        let layers = self.state().await?.layers;
-        let op = self.layers.estimate(layers)?;
-        drive(&mut self.conn, op).await
+        drive(&mut self.conn, self.layers.estimated_count()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::expected_fpr`].
@@ -544,8 +516,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        let state = self.state().await?;
-        self.layers.expected_fpr(&state)
+        drive(&mut self.conn, self.layers.expected_fpr()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::delete`].
@@ -554,9 +525,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
-        let layers = self.state().await?.layers;
-        let op = self.layers.delete(layers)?;
-        drive(&mut self.conn, op).await
+        drive(&mut self.conn, self.layers.delete()).await
     }
 
     /// The filter's name.

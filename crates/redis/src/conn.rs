@@ -4,8 +4,11 @@
 //!
 //! Every operation is an [`Op`]: it says which commands its next round trip
 //! sends and reads their replies, without doing any I/O itself, so the
-//! blocking and the async filters share all of it and differ only in the
-//! few lines of [`drive`] (and `aio::drive`).
+//! blocking and the async filters share all of it, and one driver ([`run`])
+//! runs it on either.
+
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
 use redis::{Cmd, RedisError, Value};
 
@@ -128,8 +131,50 @@ pub fn cluster_errors(cmds: usize, error: RedisError) -> Replies {
     Err(error.into())
 }
 
+/// The round trips a driver makes, blocking or async: [`run`] is the one
+/// driver, and the blocking [`drive`] runs it on a [`Connection`] whose
+/// futures are ready when made.
+pub(crate) trait Transport {
+    /// [`Connection::round_trip`], as a future.
+    fn round_trip(&mut self, cmds: &[Cmd]) -> impl Future<Output = Replies> + Send;
+    /// [`Connection::load`], as a future.
+    fn load(
+        &mut self,
+        script: &redis::Script,
+    ) -> impl Future<Output = Result<(), RedisError>> + Send;
+}
+
+/// A blocking connection as a [`Transport`]: the I/O happens in the call,
+/// and the future it returns is ready.
+struct Blocking<'a, C: ?Sized>(&'a mut C);
+
+impl<C: Connection + ?Sized> Transport for Blocking<'_, C> {
+    fn round_trip(&mut self, cmds: &[Cmd]) -> impl Future<Output = Replies> + Send {
+        std::future::ready(self.0.round_trip(cmds))
+    }
+
+    fn load(
+        &mut self,
+        script: &redis::Script,
+    ) -> impl Future<Output = Result<(), RedisError>> + Send {
+        std::future::ready(self.0.load(script))
+    }
+}
+
 /// Runs `op` to the end on `conn`.
-pub fn drive<C: Connection + ?Sized, O: Op>(
+pub fn drive<C: Connection + ?Sized, O: Op>(conn: &mut C, op: O) -> Result<O::Output, O::Error> {
+    let mut conn = Blocking(conn);
+    let run = pin!(run(&mut conn, op));
+    // Every future of a blocking connection is ready, so the driver never
+    // waits and one poll runs it to the end.
+    match run.poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(result) => result,
+        Poll::Pending => unreachable!("a blocking connection's round trips are ready at once"),
+    }
+}
+
+/// Runs `op` to the end on `conn`, blocking or async.
+pub(crate) async fn run<C: Transport + ?Sized, O: Op>(
     conn: &mut C,
     mut op: O,
 ) -> Result<O::Output, O::Error> {
@@ -138,21 +183,24 @@ pub fn drive<C: Connection + ?Sized, O: Op>(
         if cmds.is_empty() {
             return op.finish();
         }
-        let mut replies = conn.round_trip(&cmds);
+        let mut replies = conn.round_trip(&cmds).await;
         if let Some(retry) = forgotten(&replies) {
             // A server restarted or flushed its scripts: those commands did
             // not run, so load the scripts and send just them again.
-            let again = scripts::all()
-                .into_iter()
-                .try_for_each(|s| conn.load(s))
-                .map_err(Failed::from)
-                .and_then(|()| {
-                    conn.round_trip(&retry.iter().map(|&i| cmds[i].clone()).collect::<Vec<_>>())
-                });
+            let cmds: Vec<Cmd> = retry.iter().map(|&i| cmds[i].clone()).collect();
+            let again = reload_and_send(conn, &cmds).await;
             replies = splice(replies, &retry, again);
         }
         op.absorb(replies)?;
     }
+}
+
+/// Loads every script, then sends `cmds`.
+async fn reload_and_send<C: Transport + ?Sized>(conn: &mut C, cmds: &[Cmd]) -> Replies {
+    for s in scripts::all() {
+        conn.load(s).await?;
+    }
+    conn.round_trip(cmds).await
 }
 
 /// The indexes of the commands refused with `NOSCRIPT`, if any.

@@ -168,11 +168,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// Connection errors, [`Error::ShardMissing`].
     pub fn estimated_count(&mut self) -> Result<f64, Error> {
-        let nonzero = drive(
-            &mut self.conn,
-            ops::nonzero_cells(self.inner.table, &self.inner.keys),
-        )?;
-        Ok(ops::estimate_items(&self.inner.table, nonzero))
+        drive(&mut self.conn, self.inner.estimated_count())
     }
 
     /// The false-positive rate the filter has now, from theory
@@ -183,8 +179,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As [`estimated_count`](Self::estimated_count).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        let n = self.estimated_count()?;
-        Ok(self.inner.fpr_at(n))
+        drive(&mut self.conn, self.inner.expected_fpr())
     }
 
     /// Deletes every key of the filter (its metadata first, so no process

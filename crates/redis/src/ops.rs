@@ -48,6 +48,11 @@ impl<R, E, F: FnOnce(Replies) -> Result<R, E>> Op for OneRound<F> {
     }
 }
 
+/// An op of no round trip that ends with `value`.
+pub fn done<R, E>(value: R) -> impl Op<Output = R, Error = E> {
+    OneRound::new(Vec::new(), move |_: Replies| Ok(value))
+}
+
 /// `op`, its output handed to `then` when it finishes.
 pub struct Then<O, F> {
     op: O,
@@ -73,6 +78,72 @@ impl<O: Op, R, F: FnOnce(O::Output) -> Result<R, O::Error>> Op for Then<O, F> {
 
     fn finish(self) -> Result<R, O::Error> {
         self.op.finish().and_then(self.then)
+    }
+}
+
+/// `first`, then the op `next` makes of its output: [`and_then`].
+pub struct AndThen<A, F, B, E> {
+    stage: Option<Chained<A, F, B, E>>,
+}
+
+/// Where an [`AndThen`] is: running `first`, or past it with the second
+/// op or the error that stopped it.
+enum Chained<A, F, B, E> {
+    First(A, F),
+    Second(Result<B, E>),
+}
+
+/// [`AndThen`]: `first`, then the op `next` makes of its output.
+pub fn and_then<A: Op, B, F: FnOnce(A::Output) -> Result<B, A::Error>>(
+    first: A,
+    next: F,
+) -> AndThen<A, F, B, A::Error> {
+    AndThen {
+        stage: Some(Chained::First(first, next)),
+    }
+}
+
+impl<A, B, F> Op for AndThen<A, F, B, A::Error>
+where
+    A: Op,
+    B: Op<Error = A::Error>,
+    F: FnOnce(A::Output) -> Result<B, A::Error>,
+{
+    type Output = B::Output;
+    type Error = A::Error;
+
+    fn commands(&mut self) -> Vec<Cmd> {
+        if let Some(Chained::First(first, _)) = &mut self.stage {
+            let cmds = first.commands();
+            if !cmds.is_empty() {
+                return cmds;
+            }
+            if let Some(Chained::First(first, next)) = self.stage.take() {
+                self.stage = Some(Chained::Second(first.finish().and_then(next)));
+            }
+        }
+        match &mut self.stage {
+            Some(Chained::Second(Ok(second))) => second.commands(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), A::Error> {
+        match &mut self.stage {
+            Some(Chained::First(first, _)) => first.absorb(replies),
+            Some(Chained::Second(Ok(second))) => second.absorb(replies),
+            _ => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<B::Output, A::Error> {
+        match self.stage {
+            // A driver finishes an op only once it has no more commands,
+            // so `first` has run; were it not, it runs no further.
+            Some(Chained::First(first, next)) => first.finish().and_then(next)?.finish(),
+            Some(Chained::Second(second)) => second?.finish(),
+            None => unreachable!("`commands` puts the stage back"),
+        }
     }
 }
 
@@ -425,4 +496,47 @@ pub fn remove(table: Table, keys: &Keys, hash: u64) -> impl Op<Output = (), Erro
             other => Err(layout::unexpected(&key, &other)),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One round trip of `PING` whose reply count is its output.
+    fn ping() -> impl Op<Output = usize, Error = Error> {
+        OneRound::new(vec![cmd("PING")], |r: Replies| {
+            r.map(|v| v.len()).map_err(|f| Error::from_redis(f.error))
+        })
+    }
+
+    #[test]
+    fn and_then_runs_both_rounds_in_turn() {
+        let mut op = and_then(ping(), |n| {
+            let cmds = vec![cmd("PING"); n + 1];
+            Ok(OneRound::new(cmds, move |r: Replies| {
+                Ok::<_, Error>((n, r.map_or(0, |v| v.len())))
+            }))
+        });
+        assert_eq!(op.commands().len(), 1);
+        op.absorb(Ok(vec![Value::Okay])).unwrap();
+        assert_eq!(op.commands().len(), 2);
+        op.absorb(Ok(vec![Value::Okay; 2])).unwrap();
+        assert!(op.commands().is_empty());
+        assert_eq!(op.finish().unwrap(), (1, 2));
+    }
+
+    #[test]
+    fn and_then_stops_at_the_first_error_and_done_sends_nothing() {
+        let mut op = and_then(ping(), |n| match n {
+            0 => Ok(done(n)),
+            _ => Err(Error::Full),
+        });
+        op.commands();
+        op.absorb(Ok(vec![Value::Okay])).unwrap();
+        assert!(op.commands().is_empty());
+        assert!(matches!(op.finish(), Err(Error::Full)));
+        let mut op = done::<u32, Error>(7);
+        assert!(op.commands().is_empty());
+        assert_eq!(op.finish().unwrap(), 7);
+    }
 }

@@ -263,8 +263,50 @@ impl Layers {
         }
     }
 
-    /// Reads the metadata's counts; [`saw`](Self::saw) takes them in.
-    pub(crate) fn state(&self) -> impl Op<Output = State, Error = Error> + use<> {
+    /// Reads the metadata's counts, takes in the layer count, then runs
+    /// the op `next` makes of the state.
+    fn after_state<B: Op<Error = Error>>(
+        &mut self,
+        next: impl FnOnce(&mut Self, State) -> Result<B, Error>,
+    ) -> impl Op<Output = B::Output, Error = Error> {
+        ops::and_then(self.state(), move |state| {
+            self.known = self.known.max(state.layers);
+            next(self, state)
+        })
+    }
+
+    /// Items added to the layers, as the scripts counted them.
+    pub(crate) fn count(&mut self) -> impl Op<Output = u64, Error = Error> {
+        self.after_state(|layers, state| Ok(ops::done(layers.loads(&state)?.iter().sum())))
+    }
+
+    /// Every insert, duplicates included.
+    pub(crate) fn inserts(&mut self) -> impl Op<Output = u64, Error = Error> {
+        self.after_state(|_, state| Ok(ops::done(state.inserts)))
+    }
+
+    /// Layers open now.
+    pub(crate) fn num_layers(&mut self) -> impl Op<Output = u32, Error = Error> {
+        self.after_state(|_, state| Ok(ops::done(state.layers)))
+    }
+
+    /// `1 − Π (1 − ε_i)` over the layers open now at their counts.
+    pub(crate) fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
+        self.after_state(|layers, state| Ok(ops::done(layers.fpr_of(&state)?)))
+    }
+
+    /// The items the layers open now hold, estimated from `BITCOUNT`.
+    pub(crate) fn estimated_count(&mut self) -> impl Op<Output = f64, Error = Error> {
+        self.after_state(|layers, state| layers.estimate(state.layers))
+    }
+
+    /// Deletes the metadata, then every shard of the layers open now.
+    pub(crate) fn delete(&mut self) -> impl Op<Output = (), Error = Error> {
+        self.after_state(|layers, state| layers.delete_layers(state.layers))
+    }
+
+    /// Reads the metadata's counts.
+    fn state(&self) -> impl Op<Output = State, Error = Error> + use<> {
         let meta = self.keys.meta();
         let name = self.keys.name().to_owned();
         OneRound::new(vec![cmd("HGETALL").arg(&meta).take()], move |r: Replies| {
@@ -273,14 +315,8 @@ impl Layers {
         })
     }
 
-    /// Takes in the layer count of `state`.
-    pub(crate) fn saw(&mut self, state: &State) -> State {
-        self.known = self.known.max(state.layers);
-        *state
-    }
-
     /// Items in each open layer, exactly as the scripts counted them.
-    pub(crate) fn loads(&self, state: &State) -> Result<Vec<u64>, Error> {
+    fn loads(&self, state: &State) -> Result<Vec<u64>, Error> {
         (0..state.layers)
             .map(|i| {
                 if i + 1 == state.layers {
@@ -293,7 +329,7 @@ impl Layers {
     }
 
     /// `1 − Π (1 − ε_i)` over the layers at their counts in `state`.
-    pub(crate) fn expected_fpr(&mut self, state: &State) -> Result<f64, Error> {
+    fn fpr_of(&mut self, state: &State) -> Result<f64, Error> {
         let loads = self.loads(state)?;
         let mut rates = Vec::with_capacity(loads.len());
         for (i, n) in loads.into_iter().enumerate() {
@@ -305,7 +341,7 @@ impl Layers {
 
     /// `BITCOUNT` of every shard of the first `layers` layers, read as an
     /// estimate of the items they hold.
-    pub(crate) fn estimate(
+    fn estimate(
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = f64, Error = Error> + use<>, Error> {
@@ -339,7 +375,7 @@ impl Layers {
     }
 
     /// Deletes the metadata, then every shard of the first `layers` layers.
-    pub(crate) fn delete(
+    fn delete_layers(
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = (), Error = Error> + use<>, Error> {
@@ -707,11 +743,6 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         drive(&mut self.conn, self.layers.batch(hashes, false)).map_err(|e| *e.source)
     }
 
-    fn state(&mut self) -> Result<State, Error> {
-        let state = drive(&mut self.conn, self.layers.state())?;
-        Ok(self.layers.saw(&state))
-    }
-
     /// Items added to the layers (duplicates of items already present are
     /// not added), counted exactly by the scripts.
     ///
@@ -719,8 +750,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors, [`Error::NotFound`].
     pub fn count(&mut self) -> Result<u64, Error> {
-        let state = self.state()?;
-        Ok(self.layers.loads(&state)?.iter().sum())
+        drive(&mut self.conn, self.layers.count())
     }
 
     /// Every insert so far, duplicates included (the in-memory filter's
@@ -730,7 +760,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`count`](Self::count).
     pub fn inserts(&mut self) -> Result<u64, Error> {
-        Ok(self.state()?.inserts)
+        drive(&mut self.conn, self.layers.inserts())
     }
 
     /// Layers open now.
@@ -739,7 +769,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`count`](Self::count).
     pub fn num_layers(&mut self) -> Result<u32, Error> {
-        Ok(self.state()?.layers)
+        drive(&mut self.conn, self.layers.num_layers())
     }
 
     /// The items the layers hold, estimated from `BITCOUNT` of every shard
@@ -749,8 +779,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`count`](Self::count).
     pub fn estimated_count(&mut self) -> Result<f64, Error> {
-        let layers = self.state()?.layers;
-        drive(&mut self.conn, self.layers.estimate(layers)?)
+        drive(&mut self.conn, self.layers.estimated_count())
     }
 
     /// The rate the filter has now: `1 − Π (1 − ε_i)` over the layers, each
@@ -763,8 +792,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`count`](Self::count).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        let state = self.state()?;
-        self.layers.expected_fpr(&state)
+        drive(&mut self.conn, self.layers.expected_fpr())
     }
 
     /// Deletes every key of the filter, metadata first.
@@ -773,8 +801,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors.
     pub fn delete(&mut self) -> Result<(), Error> {
-        let layers = self.state()?.layers;
-        drive(&mut self.conn, self.layers.delete(layers)?)
+        drive(&mut self.conn, self.layers.delete())
     }
 
     /// The filter's name.

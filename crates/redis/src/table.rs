@@ -280,17 +280,29 @@ impl TableFilter {
             .collect()
     }
 
-    /// The rate at `items` items.
-    pub fn fpr_at(&self, items: f64) -> f64 {
-        if !items.is_finite() {
-            return 1.0;
-        }
-        blocked::fpr_exact(
-            BLOCK_CELLS,
-            self.table.blocks,
-            items.round() as u64,
-            self.table.hashes,
-        )
+    /// The items the table holds, estimated from its non-zero cells.
+    pub fn estimated_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
+        let table = self.table;
+        ops::then(ops::nonzero_cells(table, &self.keys), move |nonzero| {
+            Ok(ops::estimate_items(&table, nonzero))
+        })
+    }
+
+    /// The rate the table has at its [`estimated_count`](Self::estimated_count).
+    pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
+        let table = self.table;
+        ops::then(self.estimated_count(), move |items| {
+            if !items.is_finite() {
+                return Ok(1.0);
+            }
+            let n = items.round() as u64;
+            Ok(blocked::fpr_exact(
+                BLOCK_CELLS,
+                table.blocks,
+                n,
+                table.hashes,
+            ))
+        })
     }
 }
 

@@ -4,56 +4,50 @@
 mod common;
 
 use bloomlab_classic::BlockedBloomFilter;
-use bloomlab_redis::aio::{
-    AsyncConnection, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
-};
-use bloomlab_redis::{Error, Options, ScalableOptions};
+use bloomlab_redis::aio::{AsyncConnection, RedisBlockedFilter, RedisScalableBloomFilter};
+use bloomlab_redis::{Bits, Cells, Counters, Error, Options, ScalableOptions};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::{RedisCluster, RedisServer};
 use common::{SCALABLE_INITIAL, SEED, ScalableModel};
+
+/// Creates the filter `name` of cells `L` through `conn`, inserts
+/// `members` and checks its answers to `probes` against `memory`'s.
+async fn filled<C: AsyncConnection, L: Cells>(
+    conn: C,
+    name: &str,
+    members: &[u64],
+    probes: &[u64],
+    memory: &BlockedBloomFilter<u64>,
+) -> RedisBlockedFilter<u64, C, L> {
+    let options = Options::new().seed(SEED).max_shard_bytes(16 << 10);
+    let mut f = RedisBlockedFilter::<u64, C, L>::create_with(conn, name, 100_000, 0.01, options)
+        .await
+        .unwrap();
+    f.insert_batch(members).await.unwrap();
+    assert_eq!(
+        f.contains_batch(probes).await.unwrap(),
+        memory.contains_batch(probes)
+    );
+    f
+}
 
 /// Fills one filter of each kind through `conn` and compares every answer
 /// with the in-memory models.
 async fn same_answers<C: AsyncConnection + Clone>(conn: C, prefix: &str) {
     let members = members(21, 100_000);
     let probes: Vec<u64> = probes(22, 300_000).collect();
-    let options = Options::new().seed(SEED).max_shard_bytes(16 << 10);
 
     let mut memory = BlockedBloomFilter::<u64>::builder(100_000, 0.01)
         .seed(SEED)
         .build()
         .unwrap();
     memory.insert_batch(&members).unwrap();
-    let mut bloom = RedisBloomFilter::<u64, C>::create_with(
-        conn.clone(),
-        &format!("{prefix}-b"),
-        100_000,
-        0.01,
-        options,
-    )
-    .await
-    .unwrap();
-    bloom.insert_batch(&members).await.unwrap();
-    assert_eq!(
-        bloom.contains_batch(&probes).await.unwrap(),
-        memory.contains_batch(&probes)
-    );
+    let name = format!("{prefix}-b");
+    let mut bloom = filled::<C, Bits>(conn.clone(), &name, &members, &probes, &memory).await;
     assert!(bloom.export().await.unwrap().words().eq(memory.words()));
 
-    let mut counting = RedisCountingBloomFilter::<u64, C>::create_with(
-        conn.clone(),
-        &format!("{prefix}-c"),
-        100_000,
-        0.01,
-        options,
-    )
-    .await
-    .unwrap();
-    counting.insert_batch(&members).await.unwrap();
-    assert_eq!(
-        counting.contains_batch(&probes).await.unwrap(),
-        memory.contains_batch(&probes)
-    );
+    let name = format!("{prefix}-c");
+    let mut counting = filled::<C, Counters>(conn.clone(), &name, &members, &probes, &memory).await;
     counting.remove(&members[0]).await.unwrap();
     let absent = probes.iter().find(|&&p| !memory.contains(&p)).unwrap();
     assert!(matches!(

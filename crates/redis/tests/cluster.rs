@@ -4,7 +4,7 @@
 mod common;
 
 use bloomlab_redis::{
-    Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+    Counters, Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::{RedisCluster, key_slot};
@@ -55,14 +55,7 @@ fn cluster_filters_answer_as_in_memory_and_survive_a_node_restart() {
 fn a_counting_remove_and_a_create_race_work_on_the_cluster() {
     let cluster = RedisCluster::start(3).unwrap();
     let options = Options::new().seed(common::SEED).max_shard_bytes(4 << 10);
-    let mut f = RedisCountingBloomFilter::<u64, _>::create_with(
-        connect(&cluster),
-        "rm",
-        5_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut f = common::create::<Counters, _>(connect(&cluster), "rm", 5_000, options);
     let items = members(13, 5_000);
     f.insert_batch(&items).unwrap();
     for i in &items[..2_500] {

@@ -4,8 +4,8 @@
 mod common;
 
 use bloomlab_redis::{
-    Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
-    ScalableOptions,
+    Bits, Counters, Error, Options, RedisBloomFilter, RedisCountingBloomFilter,
+    RedisScalableBloomFilter, ScalableOptions,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::RedisServer;
@@ -30,14 +30,7 @@ fn answers_equal_the_in_memory_filters() {
 fn counting_removes_as_the_model_does() {
     let server = RedisServer::start().unwrap();
     let options = Options::new().seed(SEED);
-    let mut f = RedisCountingBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "c",
-        20_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut f = common::create::<Counters, _>(connect(&server), "c", 20_000, options);
     let mut model = CountingModel::new(20_000, 0.01);
     let members = members(3, 20_000);
     // Each member twice: it stays until removed twice.
@@ -334,14 +327,7 @@ fn both_insert_paths_answer_as_in_memory() {
     // duplicates within a batch included.
     let server = RedisServer::start().unwrap();
     let options = Options::new().seed(SEED);
-    let mut f = RedisBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "paths",
-        1_000_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut f = common::create::<Bits, _>(connect(&server), "paths", 1_000_000, options);
     let mut memory = bloomlab_classic::BlockedBloomFilter::<u64>::builder(1_000_000, 0.01)
         .seed(SEED)
         .build()

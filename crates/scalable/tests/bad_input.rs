@@ -2,7 +2,7 @@
 
 use bloomlab_core::ParamError;
 use bloomlab_scalable::{BuildError, ScalableBloomFilter};
-use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refuses_invalid_fprs};
+use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 fn with_fpr(p: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
     ScalableBloomFilter::builder(1_000, p).seed(1).build()
@@ -29,9 +29,9 @@ fn fpr_zero_one_negative_above_one_nan_infinite() {
 
 #[test]
 fn zero_capacity() {
-    assert_eq!(
-        ScalableBloomFilter::<u64>::new(0, 0.01).unwrap_err(),
-        BuildError::Param(ParamError::ZeroItems)
+    assert_refused(
+        ScalableBloomFilter::<u64>::new(0, 0.01),
+        ParamError::ZeroItems,
     );
 }
 

@@ -10,15 +10,21 @@ fn bytes_of(layers: u64) -> usize {
     bloomlab_core::theory::scalable::total_bits(100, 2, 0.01, 0.85, layers).unwrap() as usize / 8
 }
 
+/// A (100, 1%) default filter capped at `cap` bytes, its hash key derived
+/// from `seed`.
+fn capped(cap: usize, seed: u64) -> ScalableBloomFilter<u64> {
+    ScalableBloomFilter::builder(100, 0.01)
+        .max_bytes(cap)
+        .seed(seed)
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn full_when_the_next_layer_would_pass_the_cap() {
     // Room for three layers (100 + 200 + 400 items), one byte short of four.
     let cap = bytes_of(4) - 1;
-    let mut f = ScalableBloomFilter::builder(100, 0.01)
-        .max_bytes(cap)
-        .seed(5)
-        .build()
-        .unwrap();
+    let mut f = capped(cap, 5);
     let keys = members(6, 2_000);
     let mut stored = Vec::new();
     let mut refused = None;
@@ -65,11 +71,7 @@ fn full_when_the_next_layer_would_pass_the_cap() {
 
 #[test]
 fn a_cap_of_one_layer_is_redisbloom_nonscaling() {
-    let mut f = ScalableBloomFilter::builder(100, 0.01)
-        .max_bytes(bytes_of(1))
-        .seed(8)
-        .build()
-        .unwrap();
+    let mut f = capped(bytes_of(1), 8);
     let keys = members(9, 200);
     let ok = keys.iter().take_while(|k| f.insert(*k).is_ok()).count();
     assert_eq!(f.added(), 100);
@@ -81,11 +83,7 @@ fn a_cap_of_one_layer_is_redisbloom_nonscaling() {
 #[test]
 fn clear_after_full_refills_the_same_layers() {
     let cap = bytes_of(2);
-    let mut f = ScalableBloomFilter::builder(100, 0.01)
-        .max_bytes(cap)
-        .seed(10)
-        .build()
-        .unwrap();
+    let mut f = capped(cap, 10);
     let keys = members(11, 400);
     let first: Vec<u64> = keys
         .iter()

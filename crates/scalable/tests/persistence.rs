@@ -161,6 +161,14 @@ fn put(env: &mut Envelope, at: usize, bytes: &[u8]) {
     env.params[at..at + bytes.len()].copy_from_slice(bytes);
 }
 
+/// Sets the bits of the last of `small()`'s three layers to `resize` of
+/// what they are, leaving the payload as it is.
+fn resize_last_layer(env: &mut Envelope, resize: impl FnOnce(u64) -> u64) {
+    let at = layer(2);
+    let bits = u64::from_le_bytes(env.params[at..at + 8].try_into().unwrap());
+    put(env, at, &resize(bits).to_le_bytes());
+}
+
 fn check(edit: impl FnOnce(&mut Envelope), expected: Result<(), DecodeError>) {
     let mut env = parts();
     edit(&mut env);
@@ -271,8 +279,7 @@ fn rejects_layer_sizes_that_do_not_fit() {
     // small for the layer's rate.
     check(
         |e| {
-            let bits = u64::from_le_bytes(e.params[layer(2)..layer(2) + 8].try_into().unwrap());
-            put(e, layer(2), &(bits - 64).to_le_bytes());
+            resize_last_layer(e, |bits| bits - 64);
             let end = e.payload.len() - 8;
             e.payload.truncate(end);
         },
@@ -280,10 +287,7 @@ fn rejects_layer_sizes_that_do_not_fit() {
     );
     // One word more than the payload holds in the last layer.
     check(
-        |e| {
-            let bits = u64::from_le_bytes(e.params[layer(2)..layer(2) + 8].try_into().unwrap());
-            put(e, layer(2), &(bits + 64).to_le_bytes());
-        },
+        |e| resize_last_layer(e, |bits| bits + 64),
         Err(DecodeError::Truncated),
     );
     check(

@@ -1,7 +1,8 @@
-//! Stored forms: their bytes as hex, for value-stability tests, and decoding
-//! refused for its parameters.
+//! Stored forms: their bytes as hex, for value-stability tests, forged
+//! files, and decoding refused for its parameters.
 
-use bloomlab_core::{DecodeError, Persist};
+use bloomlab_core::codec::Envelope;
+use bloomlab_core::{DecodeError, Persist, Tag};
 
 /// `bytes` as lower-case hex, two digits a byte: how value-stability tests
 /// pin an encoding.
@@ -16,4 +17,18 @@ pub fn refuses_parameters<F: Persist>(bytes: &[u8]) -> bool {
         F::from_bytes(bytes),
         Err(DecodeError::InvalidParameters { .. })
     )
+}
+
+/// The stored form of a filter of variant `tag` with hash key `key`, the
+/// parameters `params` and the tables `payload`, sealed with the checksum
+/// they need: how a test forges a file that is wrong in its parameters
+/// alone.
+pub fn sealed(tag: Tag, key: [u64; 2], params: Vec<u8>, payload: Vec<u8>) -> Vec<u8> {
+    Envelope {
+        tag,
+        key,
+        params,
+        payload,
+    }
+    .encode()
 }

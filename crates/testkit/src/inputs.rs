@@ -23,6 +23,15 @@ pub fn refuses_fpr(e: &ParamError, fpr: f64) -> bool {
     matches!(e, ParamError::InvalidFpr(got) if got.to_bits() == fpr.to_bits())
 }
 
+/// Asserts that `built`, what a constructor returned, is the refusal
+/// `param`, in the constructor's own error type.
+pub fn assert_refused<F, E>(built: Result<F, E>, param: ParamError)
+where
+    E: From<ParamError> + PartialEq + Debug,
+{
+    assert_eq!(built.err(), Some(E::from(param)));
+}
+
 /// Asserts that a memory cap is exact: `build(needed)`, a constructor with
 /// a cap of `needed` bytes, succeeds, and `build(needed - 1)` is refused
 /// with [`ParamError::TooLarge`] naming both numbers.

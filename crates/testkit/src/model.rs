@@ -1,7 +1,10 @@
 //! The model of model-based tests of filters that delete: a multiset of
-//! what was inserted and not removed, and the operations a test draws.
+//! what was inserted and not removed, the operations a test draws, and
+//! [`run`], which applies them to a filter and the model alike.
 
 use std::collections::HashMap;
+
+use bloomlab_core::{Deletable, Filter};
 
 /// An operation of a model-based test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +83,55 @@ impl Multiset {
     pub fn iter(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
         self.copies.iter().map(|(&k, &c)| (k, c))
     }
+}
+
+/// Applies `ops` to `f` and to a [`Multiset`] model, and returns the model.
+///
+/// `insert(f, model, op)` applies the inserts ([`Op::Insert`] and
+/// [`Op::InsertUnique`]), by the variant's own rules; `run` removes a
+/// member of the model ([`Op::Remove`]), which must succeed, and clears
+/// both ([`Op::Clear`]), after which `f` must be empty. After every
+/// operation `f` must have the model's `len` and report every member of the
+/// model present, and `holds(f, model, op)` checks what else the variant
+/// owes.
+///
+/// # Panics
+///
+/// When one of those fails (a property test reports the panic as a
+/// failing case and shrinks it).
+pub fn run<F>(
+    f: &mut F,
+    ops: &[Op],
+    mut insert: impl FnMut(&mut F, &mut Multiset, Op),
+    mut holds: impl FnMut(&F, &Multiset, Op),
+) -> Multiset
+where
+    F: Deletable<u64>,
+{
+    let mut model = Multiset::new();
+    for &op in ops {
+        match op {
+            Op::Insert(_) | Op::InsertUnique(_) => insert(f, &mut model, op),
+            Op::Remove(i) => {
+                if let Some(key) = model.nth(i) {
+                    let removed = Deletable::remove(f, &key);
+                    assert_eq!(removed, Ok(()), "an inserted item must be removable");
+                    model.remove(key);
+                }
+            }
+            Op::Clear => {
+                Filter::clear(f);
+                model.clear();
+                assert!(Filter::is_empty(f), "not empty after clear");
+            }
+        }
+        assert_eq!(Filter::len(f), model.len());
+        for (key, _) in model.iter() {
+            assert!(f.contains(&key), "member {key} reported absent");
+        }
+        holds(f, &model, op);
+    }
+    model
 }
 
 #[cfg(test)]

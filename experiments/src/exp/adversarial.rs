@@ -30,13 +30,13 @@ use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::{binomial_interval, clopper_pearson};
 
-use super::seeds::{Keys, StrTable, fill};
+use super::seeds::{BitTable, Keys, fill, hits, strings};
 use super::{Ctx, Error, Output, sub_seed};
 use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, rate};
+use crate::table::{Table, fixed, rate, yes_no};
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
@@ -45,12 +45,9 @@ const TARGET: f64 = 0.01;
 /// One attack: a search for crafted items, then a flood of them.
 #[derive(Debug, Clone)]
 struct Attack {
-    victim: &'static str,
+    victim: Victim,
     attacker: &'static str,
     knows: &'static str,
-    items: u64,
-    /// Theory's rate for the victim at its load.
-    victim_fpr: f64,
     tested: u64,
     crafted: u64,
     seconds: f64,
@@ -121,11 +118,9 @@ impl Victim {
         mut passes: impl FnMut(&T) -> bool,
     ) -> Attack {
         Attack {
-            victim: self.name,
+            victim: self,
             attacker,
             knows,
-            items: self.items,
-            victim_fpr: self.fpr,
             tested: *tested,
             crafted: found.len() as u64,
             seconds: *seconds,
@@ -169,12 +164,7 @@ fn search<T>(
 /// Candidates for the string victims: address-like keys from `seed`, in a
 /// domain no member uses. `budget` bounds the search.
 fn string_candidates(seed: u64, budget: u64) -> impl Iterator<Item = String> {
-    let keys = Keys::probe_emails(seed);
-    (0..budget).map(move |i| {
-        let mut s = String::new();
-        keys.write(i, &mut s);
-        s
-    })
+    strings(Keys::probe_emails(seed), 0..budget)
 }
 
 /// Runs the experiment: `adversarial.csv`, the report section and its appendix.
@@ -191,15 +181,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     // The victim: bloomlab's filter. Its key comes from a seed here so the
     // run is reproducible; in service it is `BloomFilter::new`'s random key.
     let keys = members(seed("members"), n as usize);
-    let mut victim = BloomFilter::builder(n as usize, TARGET)
-        .seed(seed("victim"))
-        .build()
-        .map_err(Error::filter("adversarial victim"))?;
-    for key in &keys {
-        victim
-            .insert(key)
-            .map_err(Error::filter("adversarial victim"))?;
-    }
+    // A filter at 1% holding the members, its key from `part` of the seed.
+    let filled = |part: &str| -> Result<BloomFilter<u64>, Error> {
+        let mut f = BloomFilter::builder(n as usize, TARGET)
+            .seed(seed(part))
+            .build()
+            .map_err(Error::filter(format!("adversarial {part}")))?;
+        f.extend(&keys);
+        Ok(f)
+    };
+    let victim = filled("victim")?;
     let (m, k) = (victim.num_bits(), victim.num_hashes());
     let ours = Victim {
         name: "bloomlab BloomFilter (keyed SipHash-1-3)",
@@ -208,49 +199,40 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     };
     let candidates = |part| probes(seed(part), budget as usize);
 
-    // A: a snapshot of the victim, key included.
+    // A: a snapshot of the victim, key included; B: the same search under
+    // a key of its own; C: the victim itself as the oracle, then a replay.
     let copy: BloomFilter<u64> = BloomFilter::from_bytes(&victim.to_bytes())
         .map_err(Error::filter("adversarial snapshot"))?;
-    let found = search(candidates("a"), want, |c| copy.contains(c));
-    attacks.push(ours.attacked(
-        "A: offline search on a copy",
-        "key and bits (a to_bytes snapshot)",
-        1.0,
-        &found,
-        |c| victim.contains(c),
-    ));
-    bar.inc(1);
-
-    // B: the same search under a key of its own.
-    let mut guess: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
-        .seed(seed("guessed key"))
-        .build()
-        .map_err(Error::filter("adversarial guess"))?;
-    guess.extend(&keys);
-    let found = search(candidates("b"), want, |c| guess.contains(c));
-    attacks.push(ours.attacked(
-        "B: offline search under a guessed key",
-        "code and members; not the key",
-        ours.fpr,
-        &found,
-        |c| victim.contains(c),
-    ));
-    bar.inc(1);
-
-    // C: the victim itself as the oracle, then a replay.
-    let found = search(candidates("c"), want, |c| victim.contains(c));
-    attacks.push(ours.attacked(
-        "C: online probing then replay",
-        "which of its queries passed",
-        1.0,
-        &found,
-        |c| victim.contains(c),
-    ));
-    let mut rotated: BloomFilter<u64> = BloomFilter::builder(n as usize, TARGET)
-        .seed(seed("rotated key"))
-        .build()
-        .map_err(Error::filter("adversarial rotation"))?;
-    rotated.extend(&keys);
+    let guess = filled("guessed key")?;
+    let mut found = (Vec::new(), 0, 0.0);
+    for (part, oracle, attacker, knows, expected) in [
+        (
+            "a",
+            &copy,
+            "A: offline search on a copy",
+            "key and bits (a to_bytes snapshot)",
+            1.0,
+        ),
+        (
+            "b",
+            &guess,
+            "B: offline search under a guessed key",
+            "code and members; not the key",
+            ours.fpr,
+        ),
+        (
+            "c",
+            &victim,
+            "C: online probing then replay",
+            "which of its queries passed",
+            1.0,
+        ),
+    ] {
+        found = search(candidates(part), want, |c| oracle.contains(c));
+        attacks.push(ours.attacked(attacker, knows, expected, &found, |c| victim.contains(c)));
+        bar.inc(1);
+    }
+    let rotated = filled("rotated key")?;
     // The replay needs no new search.
     let replay = (found.0, 0, 0.0);
     attacks.push(ours.attacked(
@@ -260,7 +242,6 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         &replay,
         |c| rotated.contains(c),
     ));
-    bar.inc(1);
 
     // Guava's strategy: MurmurHash3 with the fixed seed 0, long items.
     // `Funnels.longFunnel()` puts a long's eight little-endian bytes: the
@@ -297,7 +278,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let (hm, hk) = (strategy.bits(), strategy.k());
     let h1_items = items_for_rate(hm, hk, TARGET);
     let mut h1 = NaiveFilter::new(strategy);
-    fill(&mut h1, Keys::member_emails(seed("h1 members")), h1_items);
+    fill(
+        &mut h1,
+        strings(Keys::member_emails(seed("h1 members")), 0..h1_items),
+    );
     let h1_victim = Victim {
         name: "document 001's H1 (2^25 bits; 7 seeds; no key)",
         items: h1_items,
@@ -317,20 +301,14 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     bar.inc(1);
     // B's counterpart for H1: random addresses, no search at all.
     let flood = want as u64 * 100;
-    let mut passed = 0u64;
-    for c in string_candidates(seed("h1 random"), flood) {
-        passed += u64::from(h1.test(&c));
-    }
     attacks.push(Attack {
-        victim: h1_victim.name,
+        victim: h1_victim,
         attacker: "none: random addresses (the base rate)",
         knows: "nothing",
-        items: h1_items,
-        victim_fpr: h1_victim.fpr,
         tested: 0,
         crafted: flood,
         seconds: 0.0,
-        passed,
+        passed: hits(&mut h1, string_candidates(seed("h1 random"), flood)),
         expected: h1_victim.fpr,
     });
     bar.inc(1);
@@ -374,11 +352,11 @@ fn to_table(attacks: &[Attack]) -> Table {
     for a in attacks {
         let (lo, hi) = a.ci();
         table.push(vec![
-            a.victim.into(),
+            a.victim.name.into(),
             a.attacker.into(),
             a.knows.into(),
-            a.items.to_string(),
-            rate(a.victim_fpr),
+            a.victim.items.to_string(),
+            rate(a.victim.fpr),
             a.tested.to_string(),
             a.crafted.to_string(),
             format!("{:.6}", a.seconds),
@@ -387,8 +365,8 @@ fn to_table(attacks: &[Attack]) -> Table {
             rate(lo),
             rate(hi),
             rate(a.expected),
-            yes_no(a.expected_inside()),
-            yes_no(a.within_chance()),
+            yes_no(a.expected_inside()).into(),
+            yes_no(a.within_chance()).into(),
         ]);
     }
     table
@@ -410,7 +388,7 @@ fn speed(a: &Attack) -> (String, String) {
 fn find<'a>(attacks: &'a [Attack], attacker: &str, victim: &str) -> Option<&'a Attack> {
     attacks
         .iter()
-        .find(|a| a.attacker.starts_with(attacker) && a.victim.starts_with(victim))
+        .find(|a| a.attacker.starts_with(attacker) && a.victim.name.starts_with(victim))
 }
 
 /// "9 of 1000".
@@ -494,7 +472,7 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | [{}; {}] | {} | {} |",
-            a.victim,
+            a.victim.name,
             a.attacker,
             a.knows,
             a.tested,
@@ -511,13 +489,7 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
             fixed(lo),
             fixed(hi),
             rate(a.expected),
-            if a.expected_inside() {
-                "yes"
-            } else if a.within_chance() {
-                "no (inside the 99.9% range)"
-            } else {
-                "no"
-            }
+            standing(a).0
         );
     }
     if let (Some(a), Some(b), Some(r)) = (
@@ -527,16 +499,16 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
     ) {
         let _ = writeln!(
             out,
-            "\nWith the key the search tests {} candidates per item kept (1/p), about {} crafted \
+            "\nWith the key the search tests {:.0} candidates per item kept (1/p), about {} crafted \
              items per second of one core. Without it the crafted items pass at {} (theory {}: \
              {}); the replay after re-keying at {} ({}).",
-            ratio(a.tested as f64 / a.crafted.max(1) as f64),
+            a.tested as f64 / a.crafted.max(1) as f64,
             speed(a).1,
             fixed(b.pass_rate()),
             fixed(b.expected),
-            inside_text(b),
+            standing(b).1,
             fixed(r.pass_rate()),
-            inside_text(r)
+            standing(r).1
         );
     }
     if let Some(h) = attacks.iter().find(|a| a.attacker.starts_with("none")) {
@@ -545,7 +517,7 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
             "\nRandom addresses pass document 001's H1 at {} (theory {}: {}).",
             fixed(h.pass_rate()),
             fixed(h.expected),
-            inside_text(h)
+            standing(h).1
         );
     }
     let _ = writeln!(
@@ -556,21 +528,18 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
     out
 }
 
-fn ratio(x: f64) -> String {
-    format!("{x:.0}")
-}
-
-fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.into()
-}
-
-fn inside_text(a: &Attack) -> &'static str {
+/// Where the expected rate stands against the flood's pass count: the
+/// appendix's column and the words of its prose.
+fn standing(a: &Attack) -> (&'static str, &'static str) {
     if a.expected_inside() {
-        "inside the 95% interval"
+        ("yes", "inside the 95% interval")
     } else if a.within_chance() {
-        "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains"
+        (
+            "no (inside the 99.9% range)",
+            "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains",
+        )
     } else {
-        "outside even the 99.9% binomial range"
+        ("no", "outside even the 99.9% binomial range")
     }
 }
 
@@ -617,11 +586,13 @@ mod tests {
     /// An attack whose flood of 1,000 crafted items saw `passed` pass.
     fn attack(victim: &'static str, attacker: &'static str, passed: u64, expected: f64) -> Attack {
         Attack {
-            victim,
+            victim: Victim {
+                name: victim,
+                items: 10_000,
+                fpr: 0.01,
+            },
             attacker,
             knows: "",
-            items: 10_000,
-            victim_fpr: 0.01,
             tested: 100_000,
             crafted: 1_000,
             seconds: 0.01,

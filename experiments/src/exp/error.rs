@@ -62,35 +62,31 @@ pub enum Error {
 impl Error {
     /// `map_err` for a filter's error, `subject` naming the filter and part.
     pub fn filter<E: Into<Source>>(subject: impl fmt::Display) -> impl FnOnce(E) -> Error {
-        move |e| Error::Filter {
-            subject: subject.to_string(),
-            source: e.into(),
-        }
+        wrap(subject, |subject, source| Error::Filter { subject, source })
     }
 
     /// `map_err` for the cache's, the database's or the file system's error.
     pub fn store<E: Into<Source>>(what: impl fmt::Display) -> impl FnOnce(E) -> Error {
-        move |e| Error::Store {
-            what: what.to_string(),
-            source: e.into(),
-        }
+        wrap(what, |what, source| Error::Store { what, source })
     }
 
     /// `map_err` for a plotting error of the chart `chart`.
     pub fn plot<E: Into<Source>>(chart: impl fmt::Display) -> impl FnOnce(E) -> Error {
-        move |e| Error::Plot {
-            chart: chart.to_string(),
-            source: e.into(),
-        }
+        wrap(chart, |chart, source| Error::Plot { chart, source })
     }
 
     /// `map_err` for a conversion of the number `what`.
     pub fn size<E: Into<Source>>(what: impl fmt::Display) -> impl FnOnce(E) -> Error {
-        move |e| Error::Size {
-            what: what.to_string(),
-            source: e.into(),
-        }
+        wrap(what, |what, source| Error::Size { what, source })
     }
+}
+
+/// `map_err` to the error `kind` makes of `what` and the error met.
+fn wrap<E: Into<Source>>(
+    what: impl fmt::Display,
+    kind: fn(String, Source) -> Error,
+) -> impl FnOnce(E) -> Error {
+    move |e| kind(what.to_string(), e.into())
 }
 
 impl fmt::Display for Error {

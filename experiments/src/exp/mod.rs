@@ -1,5 +1,7 @@
 //! The experiments, one module each.
 
+use std::time::Duration;
+
 pub use error::Error;
 
 use crate::report::Section;
@@ -140,6 +142,11 @@ pub const ALL: &[Experiment] = &[
 /// The experiment called `name`.
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().find(|e| e.name == name)
+}
+
+/// Nanoseconds per item of `items` handled in `took`.
+pub fn ns_per_item(took: Duration, items: usize) -> f64 {
+    took.as_nanos() as f64 / items.max(1) as f64
 }
 
 /// A seed for one part of an experiment, derived from the run's seed and the

@@ -1,6 +1,7 @@
 //! Experiment `tradeoff`: every variant at 1%, 0.1% and 0.01%, side by side —
 //! the table at the top of the report.
 
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -8,12 +9,13 @@ use bloomlab::catalog::{Shape, Variant};
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
+use bloomlab_lab::stats::clopper_pearson;
 
 use super::subject;
-use super::{Ctx, Error, Output, sub_seed};
+use super::{Ctx, Error, Output, ns_per_item, sub_seed};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{AGAINST_THEORY, Table, against_theory, fixed};
+use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, yes_no};
 
 /// The rates of the table.
 pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
@@ -40,9 +42,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     ];
     let timing = ["insert_ns", "miss_lookup_ns"];
     let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &timing].concat());
+    let mut body = intro(capacity, n_probes);
     let bar = progress::bar((subject::all().len() * RATES.len()) as u64, "tradeoff");
     for v in &subject::all() {
-        for &p in &RATES {
+        for (j, &p) in RATES.iter().enumerate() {
             let part = format!("tradeoff/{}/{p}", v.id);
             let mut s = subject::build(v, capacity, p, sub_seed(ctx.seed, &part))?;
             let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
@@ -52,62 +55,79 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             for k in &keys {
                 s.filter.insert(k).map_err(Error::filter(&part))?;
             }
-            let insert_ns = per_item(t, keys.len());
+            let insert_ns = ns_per_item(t.elapsed(), keys.len());
             let f = &s.filter;
             let t = Instant::now();
             let hits = absent.iter().filter(|q| f.contains(black_box(q))).count() as u64;
-            let miss_ns = per_item(t, absent.len());
-            let yes = |b: bool| if b { "yes" } else { "no" }.to_owned();
-            let row = vec![
+            let miss_ns = ns_per_item(t.elapsed(), absent.len());
+            let bits = [
+                theory_bits_per_item(p, &s),
+                f.bits_per_item().unwrap_or(f64::NAN),
+            ];
+            // Capabilities and caveat: in every CSV row, on the variant's first
+            // row of the section.
+            let about = [
+                yes_no(v.can.delete),
+                yes_no(v.can.grow),
+                yes_no(v.can.concurrent_insert),
+                yes_no(v.can.merge),
+                v.caveat,
+            ];
+            let mut row = vec![
                 v.id.into(),
                 p.to_string(),
                 s.k_or_f.clone(),
-                fixed(theory_bits_per_item(p, &s)),
-                fixed(f.bits_per_item().unwrap_or(f64::NAN)),
+                fixed(bits[0]),
+                fixed(bits[1]),
                 memory_for(v, 1_000_000, p)?.to_string(),
                 memory_for(v, 100_000_000, p)?.to_string(),
                 f.lookup_lines().to_string(),
-                yes(v.can.delete),
-                yes(v.can.grow),
-                yes(v.can.concurrent_insert),
-                yes(v.can.merge),
-                v.caveat.into(),
-                capacity.to_string(),
             ];
-            let measured = against_theory(hits, n_probes as u64, s.theory(f.len() as u64));
+            row.extend(about.map(String::from));
+            row.push(capacity.to_string());
+            let theory = s.theory(f.len() as u64);
+            let measured = against_theory(hits, n_probes as u64, theory);
             let timed = vec![format!("{insert_ns:.1}"), format!("{miss_ns:.1}")];
             table.push([row, measured.into(), timed].concat());
+            // The section's row.
+            let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
+            let tick = if (lo..=hi).contains(&theory) {
+                " ✓"
+            } else {
+                ""
+            };
+            let first = |c: &'static str| if j == 0 { c } else { "" };
+            let _ = writeln!(
+                body,
+                "| {} | {p} | {:.2} → {:.2} | {:.3e} ({lo:.3e}–{hi:.3e}){tick} | {} | \
+                 {miss_ns:.1} | {insert_ns:.1} | {} |",
+                first(v.id),
+                bits[0],
+                bits[1],
+                hits as f64 / n_probes as f64,
+                f.lookup_lines(),
+                about.map(first).join(" | "),
+            );
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
-    let section = Section {
-        title: "The trade-off table".into(),
-        body: body(&table, capacity, n_probes),
-    };
-    let appendix = table.to_markdown_filtered(
-        &[
-            ("variant", "variant"),
-            ("target_fpr", "target"),
-            ("k_or_f", "parameters"),
-            ("memory_1m_bytes", "bytes for 1M"),
-            ("memory_100m_bytes", "bytes for 100M"),
-            ("false_positives", "false positives"),
-            ("ci95_low", "95% low"),
-            ("ci95_high", "95% high"),
-            ("theory_fpr", "theory rate"),
-            ("theory_in_ci95", "inside"),
-        ],
-        |_| true,
-    );
+    let section = Section::new("The trade-off table", body);
+    let appendix = table.to_markdown(&[
+        ("variant", "variant"),
+        ("target_fpr", "target"),
+        ("k_or_f", "parameters"),
+        ("memory_1m_bytes", "bytes for 1M"),
+        ("memory_100m_bytes", "bytes for 100M"),
+        ("false_positives", "false positives"),
+        ("ci95_low", "95% low"),
+        ("ci95_high", "95% high"),
+        ("theory_fpr", "theory rate"),
+        ("theory_in_ci95", "inside"),
+    ]);
     Ok(Output::new(section)
         .table("tradeoff.csv", table)
         .appendix(appendix))
-}
-
-/// Nanoseconds per item of the work timed since `t`.
-fn per_item(t: Instant, items: usize) -> f64 {
-    t.elapsed().as_nanos() as f64 / items.max(1) as f64
 }
 
 /// Bits per item theory gives for a subject built for rate `p`, from its
@@ -115,11 +135,6 @@ fn per_item(t: Instant, items: usize) -> f64 {
 fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
     let n = s.filter.len() as u64;
     match s.shape {
-        Shape::Bits { .. } => theory::classic::bits_per_item(p),
-        Shape::Blocks { block_bits, .. } => {
-            theory::blocked::bits_per_item(block_bits, p).map_or(f64::NAN, |(c, _)| c)
-        }
-        Shape::Counters { width, .. } => theory::counting::bits_per_item(p, width),
         // The layers a chain needs for n items, each ideally sized.
         Shape::Layers {
             initial_capacity,
@@ -141,6 +156,8 @@ fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
                 theory::cuckoo::bits_per_item(plan.fingerprint_bits, plan.load)
             }
         }),
+        // The bit arrays and counters as `space` sizes them.
+        _ => super::space::theory_bits(&s.shape, p),
     }
 }
 
@@ -168,11 +185,9 @@ fn memory_for(v: &Variant<u64>, n: usize, p: f64) -> Result<usize, Error> {
     usize::try_from(bytes).map_err(Error::filter(&err))
 }
 
-/// The section: how the table was made, and the table (capabilities and
-/// caveat on each variant's first row).
-fn body(table: &Table, capacity: usize, n_probes: usize) -> String {
-    let col = |n: &str| table.column(n).unwrap_or(0);
-    let mut out = format!(
+/// The section's opening: how the table was made, and the table's head.
+fn intro(capacity: usize, n_probes: usize) -> String {
+    format!(
         "Each variant built by its `builder(n, p)` for n = {capacity} (the scalable filter \
          from n/10, grown to n), filled, and probed with {n_probes} absent keys. Bits per \
          item: theory from the parameters → the table built. Rate: measured, 95% interval, ✓ \
@@ -182,40 +197,5 @@ fn body(table: &Table, capacity: usize, n_probes: usize) -> String {
          | variant | target | bits/item | measured rate (95%) | lines | miss ns | insert ns | \
          delete | grow | concurrent insert | merge | caveat |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|\n"
-    );
-    let mut last = "";
-    for r in table.rows() {
-        let first = r[col("variant")] != last;
-        last = &r[col("variant")];
-        let shown = |c: &str| if first { r[col(c)].as_str() } else { "" };
-        let tick = if r[col("theory_in_ci95")] == "yes" {
-            " ✓"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "| {} | {} | {:.2} → {:.2} | {:.3e} ({:.3e}–{:.3e}){tick} | {} | {} | {} | {} | {} | \
-             {} | {} | {} |\n",
-            shown("variant"),
-            r[col("target_fpr")],
-            r[col("bits_per_item_theory")]
-                .parse::<f64>()
-                .unwrap_or(f64::NAN),
-            r[col("bits_per_item_measured")]
-                .parse::<f64>()
-                .unwrap_or(f64::NAN),
-            r[col("measured_fpr")].parse::<f64>().unwrap_or(f64::NAN),
-            r[col("ci95_low")].parse::<f64>().unwrap_or(f64::NAN),
-            r[col("ci95_high")].parse::<f64>().unwrap_or(f64::NAN),
-            r[col("lookup_lines")],
-            r[col("miss_lookup_ns")],
-            r[col("insert_ns")],
-            shown("delete"),
-            shown("grow"),
-            shown("concurrent_insert"),
-            shown("merge"),
-            shown("caveat"),
-        ));
-    }
-    out
+    )
 }

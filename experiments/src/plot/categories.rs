@@ -34,15 +34,7 @@ pub struct CategoryChart {
 /// interval, and a zero without one is left out (the caller says so);
 /// `name` (its file name) labels an error.
 pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, Error> {
-    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (1080, 620)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
-        category_panel(&root, chart).map_err(err)?;
-        root.present().map_err(|e| err(Box::new(e)))?;
-    }
-    Ok(svg)
+    svg(name, (1080, 620), |root| category_panel(root, chart))
 }
 
 pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
@@ -56,28 +48,18 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
                 .chain(s.theory.iter().map(|t| t.1))
         })
         .filter(|y| y.is_finite() && *y > 0.0);
-    let (lo, hi) = positive.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-        (a.min(y), b.max(y))
-    });
-    let (lo, hi) = if lo.is_finite() {
+    let (lo, hi) = extent(positive).map_or((0.1, 1.0), |(lo, hi)| {
         (
             10f64.powf(lo.log10().floor()),
             10f64
                 .powf(hi.log10().ceil())
                 .max(10f64.powf(lo.log10().floor() + 1.0)),
         )
-    } else {
-        (0.1, 1.0)
-    };
+    });
     let n = chart.categories.len();
-    let mut ctx = ChartBuilder::on(area)
-        .caption(&chart.title, ("sans-serif", 20))
-        .margin(14)
-        // Room on the right for the legend, so that it hides no point.
-        .margin_right(LEGEND_WIDTH)
-        .x_label_area_size(44)
-        .y_label_area_size(74)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, log_axis(lo, hi))?;
+    let x = -0.5..n as f64 - 0.5;
+    let mut ctx =
+        framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, log_axis(lo, hi, DIGITS))?;
     let names = chart.categories.clone();
     let category = move |x: &f64| {
         let i = x.round();
@@ -95,11 +77,7 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
         .x_label_formatter(&category)
         .y_label_formatter(&tick)
         .draw()?;
-    let base = area.get_base_pixel();
-    let pixel = |x: f64, y: f64| {
-        let (px, py) = ctx.backend_coord(&(x, y));
-        (px - base.0, py - base.1)
-    };
+    let pixel = pixels(area, &ctx);
     let count = chart.series.len().max(1) as f64;
     let width = 0.8 / count;
     let mut limits = false;
@@ -116,7 +94,6 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
         if line.len() > 1 {
             dashed(area, &line, DASHES[j % DASHES.len()], color.stroke_width(1))?;
         }
-        let bar = color.stroke_width(1);
         for &(c, l, y, h) in &s.points {
             if y <= 0.0 {
                 if h > 0.0 {
@@ -127,11 +104,7 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
             }
             if h > l {
                 let (px, top) = pixel(x(c), h);
-                let bottom = pixel(x(c), l.max(lo)).1;
-                area.draw(&PathElement::new([(px, top), (px, bottom)], bar))?;
-                for end in [top, bottom] {
-                    area.draw(&PathElement::new([(px - 3, end), (px + 3, end)], bar))?;
-                }
+                error_bar(area, px, (top, pixel(x(c), l.max(lo)).1), color)?;
             }
             marker(area, j, pixel(x(c), y), color)?;
         }

@@ -2,6 +2,8 @@
 //! axis, theory as lines, measurements as points with their intervals, and
 //! horizontal reference lines (a target rate, a bound); several such charts
 //! stacked as the panels of one figure; and a chart of named categories.
+//! A chart drawn elsewhere (the throughput experiment's Pareto chart) takes
+//! its SVG, palette, dashes and log axes from here.
 //!
 //! Every series has its own colour (Okabe and Ito's palette, which reads on
 //! white and for colour-blind readers), its own marker and its own dash
@@ -21,8 +23,8 @@ mod categories;
 mod style;
 
 pub use categories::{CategoryChart, Series, draw_categories};
-pub(crate) use style::SAFE;
 use style::*;
+pub(crate) use style::{SAFE, dashed};
 
 /// One subject: its theory as a line, its measurements as points.
 #[derive(Debug, Clone, Default)]
@@ -70,11 +72,11 @@ pub struct Chart {
 }
 
 /// The drawing area of a chart (a whole figure or one of its panels).
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 /// What a panel's drawing returns: plotters' errors are not Send, so they
 /// travel as boxes and are kept as their messages.
-type Drawn<T = ()> = Result<T, Box<dyn std::error::Error>>;
+pub(crate) type Drawn<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 /// `chart` as SVG; `name` (its file name) labels an error.
 pub fn draw(name: &str, chart: &Chart) -> Result<String, Error> {
@@ -85,38 +87,102 @@ pub fn draw(name: &str, chart: &Chart) -> Result<String, Error> {
 /// own axes and legend (a shared `y_range` makes them compare by height);
 /// `name` (its file name) labels an error.
 pub fn draw_panels(name: &str, panels: &[Chart]) -> Result<String, Error> {
-    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
     let height = match panels.len() {
         0 | 1 => 580,
         n => 430 * n as u32,
     };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (1140, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
+    svg(name, (1140, height), |root| {
         let areas = root.split_evenly((panels.len().max(1), 1));
         for (area, chart) in areas.iter().zip(panels) {
-            draw_chart(area, chart).map_err(err)?;
+            draw_chart(area, chart)?;
         }
-        root.present().map_err(|e| err(Box::new(e)))?;
-    }
+        Ok(())
+    })
+}
+
+/// An SVG of `size` pixels that `paint` draws on white; `name` (its file
+/// name) labels an error.
+pub(crate) fn svg(
+    name: &str,
+    size: (u32, u32),
+    paint: impl FnOnce(&Area<'_>) -> Drawn,
+) -> Result<String, Error> {
+    let mut svg = String::new();
+    let drawn = || -> Drawn {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE)?;
+        paint(&root)?;
+        Ok(root.present()?)
+    };
+    drawn().map_err(|e| Error::plot(name)(e.to_string()))?;
     Ok(svg)
+}
+
+/// The lowest and the highest of `values`, if there is one.
+pub(crate) fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |span, v| match span {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
+    })
+}
+
+/// A chart on `area` captioned `title`, with room on its right for a
+/// legend `legend` pixels wide, so that the legend hides no point.
+fn framed<'a, 'b>(
+    area: &'a Area<'b>,
+    title: &str,
+    legend: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(title, ("sans-serif", 20))
+        .margin(14)
+        .margin_right(legend)
+        .x_label_area_size(44)
+        .y_label_area_size(74);
+    builder
+}
+
+/// Pixels of `area` for the values of `ctx`: a panel may not start at the
+/// figure's corner.
+fn pixels<'c, X, Y>(
+    area: &Area<'_>,
+    ctx: &'c ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>,
+) -> impl Fn(f64, f64) -> (i32, i32) + 'c
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let base = area.get_base_pixel();
+    move |x, y| {
+        let (px, py) = ctx.backend_coord(&(x, y));
+        (px - base.0, py - base.1)
+    }
 }
 
 fn draw_chart(area: &Area<'_>, chart: &Chart) -> Drawn {
     let (x0, x1) = x_range(chart);
     let (y0, y1) = chart.y_range.unwrap_or_else(|| y_range(chart));
     match (chart.x_log, chart.y_log) {
-        (true, true) => panel(area, chart, log_axis(x0, x1), log_axis(y0, y1)),
-        (true, false) => panel(area, chart, log_axis(x0, x1), y0..y1),
-        (false, true) => panel(area, chart, x0..x1, log_axis(y0, y1)),
+        (true, true) => panel(
+            area,
+            chart,
+            log_axis(x0, x1, DIGITS),
+            log_axis(y0, y1, DIGITS),
+        ),
+        (true, false) => panel(area, chart, log_axis(x0, x1, DIGITS), y0..y1),
+        (false, true) => panel(area, chart, x0..x1, log_axis(y0, y1, DIGITS)),
         (false, false) => panel(area, chart, x0..x1, y0..y1),
     }
 }
 
+/// The span, in decades, up to which a log axis of this module labels every
+/// digit 1–9 × 10^e: a decade or so.
+const DIGITS: f64 = 1.2;
+
 /// A log axis from `lo` to `hi` labelled by [`log_ticks`].
-fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
-    let (bold, light) = log_ticks(lo, hi);
+pub(crate) fn log_axis(lo: f64, hi: f64, digits: f64) -> WithKeyPoints<LogCoord<f64>> {
+    let (bold, light) = log_ticks(lo, hi, digits);
     (lo..hi)
         .log_scale()
         .with_key_points(bold)
@@ -124,18 +190,19 @@ fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
 }
 
 /// The labelled and the grid-only values of a log axis from `lo` to `hi`:
-/// 1–9 × 10^e over a decade or so, 1, 2, 5 × 10^e over up to three, powers
-/// of ten beyond (every other one past ten decades). Each value is read
+/// 1–9 × 10^e over up to `digits` decades ([`DIGITS`] on the charts of
+/// this module), 1, 2, 5 × 10^e over up to three, powers of ten
+/// beyond (every other one past ten decades). Each value is read
 /// from its decimal text, so none is labelled twice or missed by rounding
 /// (plotters' own log ticks repeat the top power of ten and can skip the
 /// bottom one).
-fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+fn log_ticks(lo: f64, hi: f64, digits: f64) -> (Vec<f64>, Vec<f64>) {
     let (mut bold, mut light) = (Vec::new(), Vec::new());
     if !(lo > 0.0 && hi > lo && hi.is_finite()) {
         return (bold, light);
     }
     let decades = (hi / lo).log10();
-    let labelled: &[u32] = if decades <= 1.2 {
+    let labelled: &[u32] = if decades <= digits {
         &[1, 2, 3, 4, 5, 6, 7, 8, 9]
     } else if decades <= 3.2 {
         &[1, 2, 5]
@@ -203,14 +270,10 @@ fn ys(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
 }
 
 fn x_range(chart: &Chart) -> (f64, f64) {
-    let (lo, hi) = xs(chart)
-        .filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0))
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-            (a.min(x), b.max(x))
-        });
-    if !lo.is_finite() {
+    let shown = xs(chart).filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0));
+    let Some((lo, hi)) = extent(shown) else {
         return (1.0, 10.0);
-    }
+    };
     if chart.x_log {
         (lo / 1.25, hi * 1.25)
     } else {
@@ -226,14 +289,9 @@ fn y_range(chart: &Chart) -> (f64, f64) {
         } else {
             1e-6
         };
-        let (lo, hi) = ys(chart)
-            .filter(|&y| y >= floor)
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-                (a.min(y), b.max(y))
-            });
-        if !lo.is_finite() {
+        let Some((lo, hi)) = extent(ys(chart).filter(|&y| y >= floor)) else {
             return (floor, 1.0);
-        }
+        };
         (
             10f64.powf(lo.log10().floor()).max(floor),
             10f64.powf(hi.log10().ceil()).max(lo * 10.0),
@@ -295,14 +353,7 @@ where
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let mut ctx = ChartBuilder::on(area)
-        .caption(&chart.title, ("sans-serif", 20))
-        .margin(14)
-        // Room on the right for the legend, so that it hides no point.
-        .margin_right(CHART_LEGEND_WIDTH)
-        .x_label_area_size(44)
-        .y_label_area_size(74)
-        .build_cartesian_2d(x, y)?;
+    let mut ctx = framed(area, &chart.title, CHART_LEGEND_WIDTH).build_cartesian_2d(x, y)?;
     let (y_lo, y_hi) = (ctx.y_range().start, ctx.y_range().end);
     let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
     ctx.configure_mesh()
@@ -313,12 +364,7 @@ where
         .x_label_formatter(&tick)
         .y_label_formatter(&tick)
         .draw()?;
-    // Pixels relative to `area` (a panel may not start at the figure's corner).
-    let base = area.get_base_pixel();
-    let pixel = |x: f64, y: f64| {
-        let (px, py) = ctx.backend_coord(&(x, y));
-        (px - base.0, py - base.1)
-    };
+    let pixel = pixels(area, &ctx);
 
     let count = chart.curves.len().max(1) as f64;
     let mut limits = 0;
@@ -344,7 +390,6 @@ where
             let (px, py) = pixel(x, y);
             (px + dx, py)
         };
-        let bar = color.stroke_width(1);
         for &(x, lo, y, hi) in &curve.points {
             let shown = |v: f64| v.is_finite() && (!chart.y_log || v > 0.0);
             let within_x = (x0.min(x1)..=x0.max(x1)).contains(&x);
@@ -364,11 +409,7 @@ where
             if hi > lo {
                 let bottom = if shown(lo) { lo.max(y_lo) } else { y_lo };
                 let (px, top) = at(x, hi.min(y_hi));
-                let bottom = at(x, bottom).1;
-                area.draw(&PathElement::new([(px, top), (px, bottom)], bar))?;
-                for end in [top, bottom] {
-                    area.draw(&PathElement::new([(px - 3, end), (px + 3, end)], bar))?;
-                }
+                error_bar(area, px, (top, at(x, bottom).1), color)?;
             }
             marker(area, i, at(x, y), color)?;
         }
@@ -388,7 +429,7 @@ where
 
 /// A tick label: powers of ten as `1e5`, other values with at most four
 /// significant decimals and no trailing zeros.
-fn tick(v: &f64) -> String {
+pub(crate) fn tick(v: &f64) -> String {
     let v = *v;
     if v == 0.0 {
         return "0".into();
@@ -417,18 +458,18 @@ mod tests {
     /// ticks gave 0.1 twice and no 1e-3 on 1e-3..0.1).
     #[test]
     fn log_ticks_label_each_value_once() {
-        let (bold, light) = log_ticks(1e-3, 0.1);
+        let (bold, light) = log_ticks(1e-3, 0.1, DIGITS);
         assert_eq!(
             bold,
             vec![1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1],
             "{bold:?}"
         );
         assert!(light.iter().all(|v| !bold.contains(v)));
-        let (bold, _) = log_ticks(1e-7, 1.0);
+        let (bold, _) = log_ticks(1e-7, 1.0, DIGITS);
         assert_eq!(bold.len(), 8);
-        let (bold, _) = log_ticks(0.5, 0.9);
+        let (bold, _) = log_ticks(0.5, 0.9, DIGITS);
         assert_eq!(bold, vec![0.5, 0.6, 0.7, 0.8, 0.9]);
-        let (bold, _) = log_ticks(1.01, 1.09);
+        let (bold, _) = log_ticks(1.01, 1.09, DIGITS);
         assert!(bold.len() >= 2, "{bold:?}");
     }
 

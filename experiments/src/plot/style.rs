@@ -28,7 +28,7 @@ pub(super) const MARKERS: usize = 8;
 
 /// The polyline `points` (pixels of `area`) with dash `pattern`, which
 /// runs on across the vertices.
-pub(super) fn dashed(
+pub(crate) fn dashed(
     area: &Area<'_>,
     points: &[(i32, i32)],
     pattern: &[i32],
@@ -128,6 +128,16 @@ pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor)
             area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
             area.draw(&PathElement::new([(x, y - 5), (x, y + 5)], line))?;
         }
+    }
+    Ok(())
+}
+
+/// An interval at pixel column `x` from `ends` (top, bottom), capped at both.
+pub(super) fn error_bar(area: &Area<'_>, x: i32, ends: (i32, i32), color: RGBColor) -> Drawn {
+    let bar = color.stroke_width(1);
+    area.draw(&PathElement::new([(x, ends.0), (x, ends.1)], bar))?;
+    for end in [ends.0, ends.1] {
+        area.draw(&PathElement::new([(x - 3, end), (x + 3, end)], bar))?;
     }
     Ok(())
 }

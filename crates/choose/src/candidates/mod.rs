@@ -17,7 +17,7 @@ use serde::Serialize;
 use bloomlab::ParamError;
 use bloomlab::catalog::{self, Shape, Variant};
 use bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
-use bloomlab::theory::{blocked, classic, counting, cuckoo, scalable};
+use bloomlab::theory::{classic, counting, cuckoo, scalable};
 
 use super::numbers::{bytes, grouped, sci};
 use super::workload::Workload;
@@ -81,23 +81,20 @@ impl Kind {
         all
     }
 
-    /// A short stable name: `classic`, `counting-4`, `cuckoo-2`, …
+    /// A short stable name: `classic`, `counting-4`, `cuckoo-2`, …: the
+    /// catalog id of its type, with the option that distinguishes it.
     pub fn id(self) -> String {
         match self {
-            Kind::Classic => "classic".to_owned(),
-            Kind::Blocked => "blocked".to_owned(),
-            Kind::Atomic => "atomic".to_owned(),
-            Kind::Counting(w) => format!("counting-{w}"),
-            Kind::Scalable(s) => format!("scalable-{s}"),
-            Kind::Cuckoo(b) => format!("cuckoo-{b}"),
-            Kind::Entry(id) => id.to_owned(),
+            Kind::Counting(n) | Kind::Scalable(n) | Kind::Cuckoo(n) => {
+                format!("{}-{n}", self.entry_id())
+            }
+            _ => self.entry_id().to_owned(),
         }
     }
 
-    /// The catalog entry of its type (`bloomlab::catalog`), where its
-    /// name, crate and capabilities are kept.
-    pub fn variant(self) -> Variant<u64> {
-        let id = match self {
+    /// The id of its type's catalog entry.
+    fn entry_id(self) -> &'static str {
+        match self {
             Kind::Classic => "classic",
             Kind::Blocked => "blocked",
             Kind::Atomic => "atomic",
@@ -105,8 +102,14 @@ impl Kind {
             Kind::Scalable(_) => "scalable",
             Kind::Cuckoo(_) => "cuckoo",
             Kind::Entry(id) => id,
-        };
-        // Every id above is in the catalog; its test says so.
+        }
+    }
+
+    /// The catalog entry of its type (`bloomlab::catalog`), where its
+    /// name, crate and capabilities are kept.
+    pub fn variant(self) -> Variant<u64> {
+        let id = self.entry_id();
+        // Every id of `entry_id` is in the catalog; its test says so.
         catalog::find(id).unwrap_or_else(|| unreachable!("{id} is not in the catalog"))
     }
 
@@ -118,9 +121,9 @@ impl Kind {
     /// The type with the option that distinguishes it: `CuckooFilter (b=2)`.
     pub fn label(self) -> String {
         match self {
-            Kind::Counting(w) => format!("CountingBloomFilter ({w}-bit)"),
-            Kind::Scalable(s) => format!("ScalableBloomFilter (s={s})"),
-            Kind::Cuckoo(b) => format!("CuckooFilter (b={b})"),
+            Kind::Counting(w) => format!("{} ({w}-bit)", self.type_name()),
+            Kind::Scalable(s) => format!("{} (s={s})", self.type_name()),
+            Kind::Cuckoo(b) => format!("{} (b={b})", self.type_name()),
             Kind::Entry(_) => self.variant().label(),
             other => other.type_name().to_owned(),
         }
@@ -324,14 +327,6 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
     let p = w.fpr;
     let why = |e: ParamError| format!("cannot be sized: {}", param_error(&e));
     match kind {
-        Kind::Classic | Kind::Atomic => {
-            let (m, k) = classic::size_for(items, p).map_err(why)?;
-            let bytes = words_bytes(u128::from(m)).map_err(why)?;
-            let fpr = classic::fpr(m as f64, items as f64, f64::from(k));
-            let params = Params::Bits { bits: m, hashes: k };
-            let k = f64::from(k);
-            Ok(plain(params, items, bytes, fpr, k, k))
-        }
         Kind::Counting(width) => {
             let (m, k) = classic::size_for(items, p).map_err(why)?;
             let bytes = words_bytes(u128::from(m) * u128::from(width)).map_err(why)?;
@@ -358,27 +353,29 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             ));
             Ok(sized)
         }
-        Kind::Blocked => {
-            let (blocks, k) = blocked::size_for(BLOCK_BITS, items, p).map_err(why)?;
-            let needed = u128::from(blocks) * u128::from(BLOCK_BITS / 8);
-            let bytes = u64::try_from(needed).map_err(|_| why(too_large(needed)))?;
-            let fpr = blocked::fpr_exact(BLOCK_BITS, blocks, items, k);
-            let params = Params::Blocks {
-                blocks,
-                block_bits: BLOCK_BITS,
-                hashes: k,
-            };
-            Ok(plain(params, items, bytes, fpr, 1.0, 1.0))
-        }
         Kind::Scalable(s) => scalable_size(w.items, s, p, items).map_err(why),
-        Kind::Entry(_) => {
+        // A table of one fixed shape: as its catalog entry plans it.
+        Kind::Classic | Kind::Atomic | Kind::Blocked | Kind::Entry(_) => {
             let plan = (kind.variant().plan)(items, p).map_err(why)?;
             let bytes =
                 u64::try_from(plan.memory_bytes).map_err(|_| why(too_large(plan.memory_bytes)))?;
             let lines = planned_lines(&plan.shape);
             let fpr = plan.shape.fpr(items);
-            let params = Params::Planned {
-                table: format!("{:?}", plan.shape),
+            let modelled = !matches!(kind, Kind::Entry(_));
+            let params = match plan.shape {
+                Shape::Bits { bits, hashes } if modelled => Params::Bits { bits, hashes },
+                Shape::Blocks {
+                    blocks,
+                    block_bits,
+                    hashes,
+                } if modelled => Params::Blocks {
+                    blocks,
+                    block_bits,
+                    hashes,
+                },
+                ref shape => Params::Planned {
+                    table: format!("{shape:?}"),
+                },
             };
             Ok(plain(params, items, bytes, fpr, lines, lines))
         }

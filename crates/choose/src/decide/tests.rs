@@ -261,6 +261,24 @@ fn growth_to_a_known_bound_compares_fixed_and_scalable_honestly() {
     assert!(rec.text.contains("`BloomFilter::new(1_000_000, 0.01)`"));
 }
 
+/// Runs the fixed workload of `n` items at `p`, checks that a cuckoo
+/// table is recommended and that the classic filter has `(bits, hashes)`
+/// and `bytes`; returns the ranking, the recommendation and the classic
+/// filter's figures.
+fn cuckoo_then_classic(
+    n: u64,
+    p: f64,
+    (bits, hashes): (u64, u32),
+    bytes: u64,
+) -> (Vec<Candidate>, Recommendation, Figures) {
+    let (ranked, rec) = run(&Workload::fixed(n, p));
+    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
+    let f = find(&ranked, "classic").figures.clone().unwrap();
+    assert_eq!(f.params, Params::Bits { bits, hashes });
+    assert_eq!(f.memory_bytes, bytes);
+    (ranked, rec, f)
+}
+
 /// CLAIMS E5 (document 001): 100,000,000 addresses, one false alarm in
 /// 10,000, never deleted. The document's 1.6 billion bits with 8 hashes
 /// (200 MB) miss the rate; the Bloom filter that keeps it takes 239.7
@@ -268,18 +286,7 @@ fn growth_to_a_known_bound_compares_fixed_and_scalable_honestly() {
 #[test]
 fn e5_spam_filter_for_100_million_addresses() {
     let n = 100_000_000;
-    let w = Workload::fixed(n, 1e-4);
-    let (ranked, rec) = run(&w);
-    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
-    let f = find(&ranked, "classic").figures.clone().unwrap();
-    assert_eq!(
-        f.params,
-        Params::Bits {
-            bits: 1_917_295_488,
-            hashes: 13
-        }
-    );
-    assert_eq!(f.memory_bytes, 239_661_936);
+    let (ranked, rec, f) = cuckoo_then_classic(n, 1e-4, (1_917_295_488, 13), 239_661_936);
     assert!(f.expected_fpr <= 1e-4);
     // Within 0.02% of the continuous optimum −n ln p / ln² 2.
     let ideal = n as f64 * classic::bits_per_item(1e-4);
@@ -320,18 +327,8 @@ fn e5_spam_filter_for_100_million_addresses() {
 /// CLAIMS E3 (document 002, Redisson): 10,000 users at 0.1%, 10 hashes.
 #[test]
 fn e3_redisson_10_000_users() {
-    let (ranked, rec) = run(&Workload::fixed(10_000, 0.001));
     // A cuckoo table is smaller; the Bloom filter is next.
-    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
-    let f = find(&ranked, "classic").figures.clone().unwrap();
-    assert_eq!(
-        f.params,
-        Params::Bits {
-            bits: 143_808,
-            hashes: 10
-        }
-    );
-    assert_eq!(f.memory_bytes, 17_976);
+    let (_, rec, _) = cuckoo_then_classic(10_000, 0.001, (143_808, 10), 17_976);
     assert!(rec.text.contains("18.0 kB"), "{}", rec.text);
 }
 
@@ -339,17 +336,7 @@ fn e3_redisson_10_000_users() {
 /// 14,377 bits and 10 hashes, here rounded up to 225 words.
 #[test]
 fn e1_guava_1_000_integers() {
-    let (ranked, rec) = run(&Workload::fixed(1_000, 0.001));
     // A cuckoo table is smaller; the Bloom filter is next.
-    assert_eq!(rec.id.as_deref(), Some("cuckoo-4"));
-    let f = find(&ranked, "classic").figures.clone().unwrap();
-    assert_eq!(
-        f.params,
-        Params::Bits {
-            bits: 14_400,
-            hashes: 10
-        }
-    );
-    assert_eq!(f.memory_bytes, 1_800);
+    let (_, rec, _) = cuckoo_then_classic(1_000, 0.001, (14_400, 10), 1_800);
     assert!(rec.text.contains("1.8 kB"), "{}", rec.text);
 }

@@ -1,4 +1,12 @@
-//! What the classic and the atomic filter's tests share.
+//! What the classic, the blocked and the atomic filter's tests share.
+// Each test file is its own crate and uses some of these, not all.
+#![allow(dead_code)]
+
+use bloomlab_classic::MergeError;
+use bloomlab_core::Tag;
+use bloomlab_core::codec::Writer;
+use bloomlab_testkit::codec;
+use bloomlab_testkit::merge::{self, Merge};
 
 /// The stored form, as hex, of a table of 100 bits and 3 hashes seeded 7
 /// that holds 1, 2 and 3, under the variant tag `variant` and sealed by
@@ -19,4 +27,42 @@ pub fn pinned_100_bits(variant: &str, crc: &str) -> String {
         crc,                                // CRC-32
     ]
     .concat()
+}
+
+/// A sealed file of variant `tag` with hash key `key`: a table of `size`
+/// bits (or blocks) and `hashes` hashes that took `len` inserts, holding
+/// `payload`. All three filters store these fields.
+pub fn stored(
+    tag: Tag,
+    key: [u64; 2],
+    size: u64,
+    hashes: u32,
+    len: u64,
+    payload: &[u8],
+) -> Vec<u8> {
+    let params = Writer::new().u64(size).u32(hashes).u64(len).finish();
+    codec::sealed(tag, key, params, payload.to_vec())
+}
+
+/// Asserts that both `merges` (`[union, intersect]`) refuse, and change
+/// nothing in, a filter `seeded(size, 4, 1)` merged with a filter
+/// `seeded(other_size, 4, 1)` (refused with `sizes`), `seeded(size, 5, 1)`
+/// and `seeded(size, 4, 2)`. `seeded(size, hashes, seed)` builds a filter of
+/// `size` bits (or blocks) and `hashes` hashes, keyed by `seed`.
+pub fn assert_mismatches_refused<F>(
+    seeded: impl Fn(u64, u32, u64) -> F,
+    merges: [Merge<F, MergeError>; 2],
+    (size, other_size): (u64, u64),
+    sizes: MergeError,
+) where
+    F: Clone + PartialEq + std::fmt::Debug,
+{
+    let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
+    let cases = [
+        (other_size, 4, 1, sizes),
+        (size, 5, 1, hashes),
+        (size, 4, 2, MergeError::Hasher),
+    ];
+    let cases = cases.map(|(m, k, seed, e)| (seeded(m, k, seed), e));
+    merge::assert_mismatches_refused(&seeded(size, 4, 1), cases, merges);
 }

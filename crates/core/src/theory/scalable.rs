@@ -89,13 +89,27 @@ pub fn layer_capacity(n0: u64, s: u32, i: u32) -> Option<u64> {
 /// underflows to zero; [`ParamError::TooLarge`] if the layer's capacity or
 /// size overflows.
 pub fn layer_size(n0: u64, s: u32, total: f64, r: f64, i: u32) -> Result<(u64, u32), ParamError> {
+    let (n, p) = layer_items_and_rate(n0, s, total, r, i)?;
+    classic::size_for(n, p)
+}
+
+/// Layer `i`'s [`layer_capacity`] and [`layer_fpr`], checked: the rate is a
+/// rate ([`ParamError::InvalidFpr`]) and the capacity fits a `u64`
+/// ([`ParamError::TooLarge`]).
+fn layer_items_and_rate(
+    n0: u64,
+    s: u32,
+    total: f64,
+    r: f64,
+    i: u32,
+) -> Result<(u64, f64), ParamError> {
     let p = layer_fpr(total, r, i);
     crate::error::check_fpr(p)?;
     let n = layer_capacity(n0, s, i).ok_or(ParamError::TooLarge {
         needed: u128::MAX,
         limit: u128::from(u64::MAX) / 8,
     })?;
-    classic::size_for(n, p)
+    Ok((n, p))
 }
 
 /// How many layers a chain starting at `n0` and growing by `s` needs to hold
@@ -208,12 +222,7 @@ pub fn ideal_bits_per_item(n0: u64, s: u32, total: f64, r: f64, n: u64) -> Resul
     }
     let mut bits = 0.0;
     for i in 0..layers as u32 {
-        let p = layer_fpr(total, r, i);
-        crate::error::check_fpr(p)?;
-        let items = layer_capacity(n0, s, i).ok_or(ParamError::TooLarge {
-            needed: u128::MAX,
-            limit: u128::from(u64::MAX) / 8,
-        })?;
+        let (items, p) = layer_items_and_rate(n0, s, total, r, i)?;
         bits += items as f64 * -p.ln() / std::f64::consts::LN_2.powi(2);
     }
     Ok(bits / n as f64)

@@ -261,14 +261,8 @@ mod tests {
 
     #[test]
     fn answers_as_the_crate_does() {
-        let mut f = Growable::with_defaults(100, 0.01);
+        let f = Growable::with_defaults(100, 0.01);
         assert_eq!(f.memory_bytes(), 0);
-        assert_eq!(f.insert(&7u64), Ok(true));
-        assert_eq!(f.insert(&7u64), Ok(false));
-        assert!(f.contains(&7u64));
-        assert_eq!(Filter::len(&f), 1);
-        assert!(f.expected_fpr() > 0.0);
-        f.clear();
-        assert!(f.is_empty() && !f.contains(&7u64));
+        crate::peers::tests::one_item_twice(f, false, 1);
     }
 }

@@ -94,3 +94,23 @@ pub fn sip_pair(seed: u64) -> [DefaultHasher; 2] {
         DefaultHasher::from_seed(seed.wrapping_add(1)),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use bloomlab_core::{Filter, Membership};
+
+    /// What every adapter does with one item inserted twice into the empty
+    /// `f`: it answers `Ok(true)`, then `Ok(second)` (`true` where the crate
+    /// does not say whether the item was there), reports it present, counts
+    /// `len`, gives a rate in (0, 10^-3), and forgets it on `clear`.
+    pub(super) fn one_item_twice<F: Filter + Membership<u64>>(mut f: F, second: bool, len: usize) {
+        assert_eq!(f.insert(&42), Ok(true));
+        assert_eq!(f.insert(&42), Ok(second));
+        assert!(f.contains(&42));
+        assert_eq!(Filter::len(&f), len);
+        let fpr = f.expected_fpr();
+        assert!(fpr > 0.0 && fpr < 1e-3, "{fpr}");
+        f.clear();
+        assert!(f.is_empty() && !f.contains(&42));
+    }
+}

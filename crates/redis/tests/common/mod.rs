@@ -11,7 +11,7 @@ use bloomlab_core::DefaultHasher;
 use bloomlab_core::hash::{BlockPositions, reduce};
 use bloomlab_core::theory::{blocked, scalable};
 use bloomlab_redis::{
-    Connection, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisScalableBloomFilter,
+    Bits, Cells, Connection, Counters, Options, RedisBlockedFilter, RedisScalableBloomFilter,
     ScalableOptions,
 };
 
@@ -137,6 +137,16 @@ impl CountingModel {
     }
 }
 
+/// Creates the filter `name` of cells `L` for `items` at 1%.
+pub fn create<L: Cells, C: Connection>(
+    conn: C,
+    name: &str,
+    items: usize,
+    options: Options,
+) -> RedisBlockedFilter<u64, C, L> {
+    RedisBlockedFilter::create_with(conn, name, items, 0.01, options).unwrap()
+}
+
 /// Looks every probe up in chunks of [`CHUNK`].
 pub fn lookups(probes: &[u64], batch: impl FnMut(&[u64]) -> Vec<bool>) -> Vec<bool> {
     probes.chunks(CHUNK).flat_map(batch).collect()
@@ -155,14 +165,7 @@ pub fn same_answers<C: Connection>(
     let n = members.len();
     let options = Options::new().seed(SEED).max_shard_bytes(shard_bytes);
 
-    let mut bloom = RedisBloomFilter::<u64, C>::create_with(
-        connect(),
-        &format!("{prefix}-bloom"),
-        n,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut bloom = create::<Bits, C>(connect(), &format!("{prefix}-bloom"), n, options);
     let mut memory = BlockedBloomFilter::<u64>::builder(n, 0.01)
         .seed(SEED)
         .build()
@@ -185,14 +188,7 @@ pub fn same_answers<C: Connection>(
             .all(|&b| b)
     );
 
-    let mut counting = RedisCountingBloomFilter::<u64, C>::create_with(
-        connect(),
-        &format!("{prefix}-counting"),
-        n,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut counting = create::<Counters, C>(connect(), &format!("{prefix}-counting"), n, options);
     for c in members.chunks(CHUNK) {
         counting.insert_batch(c).unwrap();
     }

@@ -6,28 +6,18 @@ use super::*;
 /// `TURNOVER` × capacity times; check every held item after the fill and
 /// after each capacity's worth of replacements.
 pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
-    let keys = members(
-        sub_seed(ctx.seed, "deletion/churn/keys"),
-        n * (TURNOVER + 1),
-    );
+    let keys = members(seed(ctx, "churn/keys"), n * (TURNOVER + 1));
     let n_probes = ctx.scale.probes();
     let mut rows = Vec::new();
     for kind in Kind::ALL {
-        let mut s = Subject::for_items(
-            kind,
-            n,
-            TARGET,
-            sub_seed(ctx.seed, &format!("deletion/churn/{}", kind.name())),
-        )?;
-        let mut failed_inserts = 0u64;
-        for &k in &keys[..n] {
-            failed_inserts += u64::from(s.insert(k) != Insert::Stored);
-        }
+        let size = Size::Items(n, TARGET);
+        let mut s = Subject::new(kind, size, seed(ctx, &format!("churn/{}", kind.name())))?;
+        let mut failed_inserts = s.insert_all(&keys[..n]);
         let mut held = keys[..n].to_vec();
-        let mut order = keys::rng(sub_seed(ctx.seed, "deletion/churn/order"));
+        let mut order = keys::rng(seed(ctx, "churn/order"));
         let (mut missing, mut checks, mut refused) = (0u64, 0u64, 0u64);
         let mut check = |s: &Subject, held: &[u64]| {
-            missing += held.iter().filter(|&&k| !s.contains(k)).count() as u64;
+            missing += s.absent(held);
             checks += held.len() as u64;
         };
         check(&s, &held);
@@ -43,58 +33,25 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
             check(&s, &held);
         }
         let ops = (TURNOVER * n) as u64;
-        let x = TURNOVER * n;
+        let at = At::new(Part::Churn, &s, "replacements", TURNOVER * n);
         // The crate's outcome is reproducible as long as no insert failed:
         // its walks then only move fingerprints between their two buckets.
-        let seeded = kind.seeded() || failed_inserts == 0;
-        let mut r = never(
-            Part::Churn,
-            &s,
-            "replacements",
-            x,
-            "held_items_absent",
-            missing,
-            Some(checks),
+        let lossless = at.seeded(kind.seeded() || failed_inserts == 0);
+        rows.push(
+            lossless
+                .never("held_items_absent", missing, Some(checks))
+                .note(format!("held items checked {} times", TURNOVER + 1)),
         );
-        r.note = format!("held items checked {} times", TURNOVER + 1);
-        r.seeded = seeded;
-        rows.push(r);
-        let mut r = never(
-            Part::Churn,
-            &s,
-            "replacements",
-            x,
-            "removes_refused",
-            refused,
-            Some(ops),
-        );
-        r.seeded = seeded;
-        rows.push(r);
-        let mut r = never(
-            Part::Churn,
-            &s,
-            "replacements",
-            x,
-            "inserts_failed",
-            failed_inserts,
-            Some(ops + n as u64),
-        );
-        r.seeded = seeded;
-        rows.push(r);
-        let hits = false_positives(&s, sub_seed(ctx.seed, "deletion/churn/probes"), n_probes);
-        let mut r = row(
-            Part::Churn,
-            &s,
-            "replacements",
-            x,
+        rows.push(lossless.never("removes_refused", refused, Some(ops)));
+        rows.push(lossless.never("inserts_failed", failed_inserts, Some(ops + n as u64)));
+        let hits = false_positives(&s, seed(ctx, "churn/probes"), n_probes);
+        rows.push(at.row(
             "fpr_after_churn",
             hits,
             Some(n_probes as u64),
-            Theory::Rate(fpr_theory(&s, n as u64)),
+            Theory::Rate(s.shape().fpr(n as f64)),
             "classic or cuckoo rate at n",
-        );
-        r.seeded = kind.seeded();
-        rows.push(r);
+        ));
     }
     Ok(rows)
 }

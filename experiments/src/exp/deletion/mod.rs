@@ -32,7 +32,7 @@ use crate::table::{Table, fixed, rate};
 
 mod peer;
 
-use peer::{Insert, Kind, Subject};
+use peer::{Insert, Kind, Shape, Size, Subject};
 
 mod churn;
 mod overfill;
@@ -74,6 +74,20 @@ pub const OVERFILL: f64 = 1.3;
 /// How many times the `cuckoofilter` crate's overfill is repeated: its
 /// relocations are unseeded, so one run is one draw.
 pub const CRATE_REPEATS: usize = 3;
+
+/// The seed of `path` in this experiment (`deletion/{path}`).
+fn seed(ctx: &Ctx, path: &str) -> u64 {
+    sub_seed(ctx.seed, &format!("deletion/{path}"))
+}
+
+/// A chart's label for `kind`, saying what is `unseeded` about the crate's.
+fn label(kind: Kind, unseeded: &str) -> String {
+    if kind.seeded() {
+        kind.name().into()
+    } else {
+        format!("{} ({unseeded})", kind.name())
+    }
+}
 
 /// Runs the experiment: `deletion.csv`, `deletion_wrongful.svg`,
 /// `deletion_overfill.svg`.

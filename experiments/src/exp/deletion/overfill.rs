@@ -11,21 +11,14 @@ use super::*;
 /// be its eighth), and its unique insert would store nothing.
 pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     let half = slots / 2;
-    let keys = members(sub_seed(ctx.seed, "deletion/duplicates/keys"), half + 64);
+    let keys = members(seed(ctx, "duplicates/keys"), half + 64);
     let (held, candidates) = keys.split_at(half);
     let mut subjects = Vec::new();
     let mut fill_failures = Vec::new();
     for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
-        let mut s = Subject::with_slots(
-            kind,
-            slots,
-            sub_seed(ctx.seed, &format!("deletion/duplicates/{}", kind.name())),
-        )?;
-        let failed = held
-            .iter()
-            .filter(|&&k| s.insert(k) != Insert::Stored)
-            .count();
-        fill_failures.push(failed);
+        let seed = seed(ctx, &format!("duplicates/{}", kind.name()));
+        let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
+        fill_failures.push(s.insert_all(held));
         subjects.push(s);
     }
     let mut absent = candidates
@@ -39,12 +32,13 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     };
     let mut rows = Vec::new();
     for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
-        let kind = s.kind();
-        // The crate's outcome is reproducible as long as no insert failed:
-        // its walks then only move fingerprints between their two buckets.
-        let seeded = kind.seeded() || failed == 0;
-        let (_, b, _) = s.cuckoo_shape().unwrap_or((0, 4, 0));
-        let tries = 2 * u64::from(b) + 1;
+        let Shape::Cuckoo { bucket_size, .. } = s.shape() else {
+            return Err(Error::Invariant(format!(
+                "{} has no buckets",
+                s.kind().name()
+            )));
+        };
+        let tries = 2 * u64::from(bucket_size) + 1;
         let mut first_failure = 0u64;
         let mut outcomes = Vec::new();
         for i in 1..=tries {
@@ -54,67 +48,43 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
             }
             outcomes.push(outcome);
         }
-        let mut r = row(
-            Part::Duplicates,
-            &s,
-            "copies_inserted",
-            tries,
-            "first_failed_insert",
-            first_failure,
-            None,
-            Theory::Exact(tries as f64),
-            "exact: 2b + 1",
+        // The crate's outcome is reproducible as long as no insert failed:
+        // its walks then only move fingerprints between their two buckets.
+        let seeded = s.kind().seeded() || failed == 0;
+        let at = At::new(Part::Duplicates, &s, "copies_inserted", tries).seeded(seeded);
+        rows.push(
+            at.row(
+                "first_failed_insert",
+                first_failure,
+                None,
+                Theory::Exact(tries as f64),
+                "exact: 2b + 1",
+            )
+            .note(match outcomes.last() {
+                Some(Insert::Refused) => "Full: nothing changed",
+                Some(Insert::Failed) => "NotEnoughSpace: dropped one of the item's copies",
+                _ => "",
+            }),
         );
-        r.note = match outcomes.last() {
-            Some(Insert::Refused) => "Full: nothing changed".into(),
-            Some(Insert::Failed) => "NotEnoughSpace: dropped one of the item's copies".into(),
-            _ => String::new(),
-        };
-        r.seeded = seeded;
-        rows.push(r);
-        let lost = held.iter().filter(|&&k| !s.contains(k)).count() as u64;
-        let mut r = never(
-            Part::Duplicates,
-            &s,
-            "copies_inserted",
-            tries,
-            "other_items_absent",
-            lost,
-            Some(held.len() as u64),
-        );
-        r.seeded = seeded;
-        rows.push(r);
-        let mut r = never(
-            Part::Duplicates,
-            &s,
-            "copies_inserted",
-            tries,
-            "item_absent",
-            u64::from(!s.contains(item)),
-            None,
-        );
-        if let Some(c) = s.count(item) {
-            r.note = format!("copies stored: {c}");
-        }
-        r.seeded = seeded;
-        rows.push(r);
+        let lost = s.absent(held);
+        rows.push(at.never("other_items_absent", lost, Some(held.len() as u64)));
+        let r = at.never("item_absent", u64::from(!s.contains(item)), None);
+        rows.push(match s.count(item) {
+            Some(c) => r.note(format!("copies stored: {c}")),
+            None => r,
+        });
         let mut stored = 0u64;
         for _ in 0..tries {
             stored += u64::from(s.insert_unique(unique)?);
         }
-        let mut r = row(
-            Part::Duplicates,
-            &s,
-            "unique_inserts",
-            tries,
+        let at = At::new(Part::Duplicates, &s, "unique_inserts", tries).seeded(seeded);
+        rows.push(at.row(
             "unique_inserts_stored",
             stored,
             None,
             Theory::Exact(1.0),
             "exact: the first",
-        );
-        r.seeded = seeded;
-        rows.push(r);
+        ));
     }
     Ok(rows)
 }
@@ -164,7 +134,7 @@ pub(super) fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> Over
         }
     }
     run.offered = keys.len() as u64;
-    run.absent = keys.iter().filter(|&&k| !s.contains(k)).count() as u64;
+    run.absent = s.absent(keys);
     run
 }
 
@@ -175,7 +145,7 @@ pub(super) fn overfill(
     slots: usize,
 ) -> Result<(Vec<Row>, Vec<OverfillRun>, chart::Chart), Error> {
     let offered = (slots as f64 * OVERFILL).round() as usize;
-    let keys = members(sub_seed(ctx.seed, "deletion/overfill/keys"), offered);
+    let keys = members(seed(ctx, "overfill/keys"), offered);
     let mut rows = Vec::new();
     let mut crate_runs = Vec::new();
     let mut chart = chart::Chart {
@@ -196,11 +166,8 @@ pub(super) fn overfill(
         let repeats = if kind.seeded() { 1 } else { CRATE_REPEATS };
         let mut first = None;
         for _ in 0..repeats {
-            let mut s = Subject::with_slots(
-                kind,
-                slots,
-                sub_seed(ctx.seed, &format!("deletion/overfill/{}", kind.name())),
-            )?;
+            let seed = seed(ctx, &format!("overfill/{}", kind.name()));
+            let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
             let run = overfill_once(&mut s, &keys, slots);
             if first.is_none() {
                 first = Some((s, run.clone()));
@@ -210,98 +177,50 @@ pub(super) fn overfill(
             }
         }
         let Some((s, run)) = first else { continue };
-        let x = format!("{offered} offered");
-        let mut r = row(
-            Part::Overfill,
-            &s,
-            "inserts",
-            &x,
-            "inserts_failed",
-            run.failed,
-            Some(run.offered),
-            Theory::None,
-            "",
+        let at = At::new(Part::Overfill, &s, "inserts", format!("{offered} offered"));
+        rows.push(
+            at.measured("inserts_failed", run.failed, Some(run.offered))
+                .note(if kind.seeded() {
+                    "Full: nothing changed"
+                } else {
+                    "NotEnoughSpace: a stored fingerprint dropped"
+                }),
         );
-        r.seeded = kind.seeded();
-        r.note = if kind.seeded() {
-            "Full: nothing changed".into()
-        } else {
-            "NotEnoughSpace: a stored fingerprint dropped".into()
-        };
-        rows.push(r);
         let stored = run.first_failure_at.unwrap_or(run.acknowledged);
         let paper = theory::cuckoo::max_load(4).map(fixed).unwrap_or_default();
-        let mut r = row(
-            Part::Overfill,
-            &s,
-            "inserts",
-            &x,
-            "stored_at_first_failure",
-            stored,
-            None,
-            Theory::None,
-            "",
+        rows.push(
+            at.measured("stored_at_first_failure", stored, None)
+                .note(if kind.seeded() {
+                    format!(
+                        "load {} of {slots} slots; the paper's maximum load {paper}",
+                        fixed(stored as f64 / slots as f64)
+                    )
+                } else {
+                    format!("the paper's maximum load {paper}")
+                }),
         );
-        r.seeded = kind.seeded();
-        r.note = if kind.seeded() {
-            format!(
-                "load {} of {slots} slots; the paper's maximum load {paper}",
-                fixed(stored as f64 / slots as f64)
-            )
-        } else {
-            format!("the paper's maximum load {paper}")
-        };
-        rows.push(r);
         // Every failed insert costs one item: ours the refused one, the crate
         // the one whose fingerprint it dropped, unless a matching fingerprint
         // in that item's buckets still reports it (the rate at the final load).
-        let (slots_u, b, values) = s.cuckoo_shape().unwrap_or((slots as u64, 4, 255));
-        let masked = theory::cuckoo::fpr(
-            (values + 1).trailing_zeros(),
-            b,
-            run.acknowledged as f64 / slots_u as f64,
-        );
-        let mut r = row(
-            Part::Overfill,
-            &s,
-            "inserts",
-            &x,
+        let masked = s.shape().fpr(run.acknowledged as f64);
+        let mut r = at.row(
             "offered_items_absent",
             run.absent,
             Some(run.offered),
             Theory::Rate(run.failed as f64 * (1.0 - masked) / run.offered as f64),
             "one per failed insert",
         );
-        r.seeded = kind.seeded();
         r.theory_from_run = true;
         rows.push(r);
-        let (theory_lost, kind_text) = if kind.seeded() {
-            (Theory::Exact(0.0), "exact: none")
+        let acknowledged = Some(run.acknowledged);
+        rows.push(if kind.seeded() {
+            at.never("acknowledged_items_absent", run.lost, acknowledged)
         } else {
-            (Theory::None, "")
-        };
-        let mut r = row(
-            Part::Overfill,
-            &s,
-            "inserts",
-            &x,
-            "acknowledged_items_absent",
-            run.lost,
-            Some(run.acknowledged),
-            theory_lost,
-            kind_text,
-        );
-        r.seeded = kind.seeded();
-        if !kind.seeded() {
-            r.note = "silent losses: the insert of each had reported success".into();
-        }
-        rows.push(r);
+            at.measured("acknowledged_items_absent", run.lost, acknowledged)
+                .note("silent losses: the insert of each had reported success")
+        });
         chart.curves.push(chart::Curve {
-            label: if kind.seeded() {
-                kind.name().to_string()
-            } else {
-                format!("{} (one unseeded run: varies)", kind.name())
-            },
+            label: label(kind, "one unseeded run: varies"),
             theory: Vec::new(),
             points: run
                 .curve
@@ -322,11 +241,11 @@ mod tests {
     fn overfill_peer_loses_ours_does_not() {
         let slots = 1 << 12;
         let keys = members(3, (slots as f64 * OVERFILL) as usize);
-        let mut ours = Subject::with_slots(Kind::OursCuckoo, slots, 4).unwrap();
+        let mut ours = Subject::new(Kind::OursCuckoo, Size::Slots(slots), 4).unwrap();
         let run = overfill_once(&mut ours, &keys, slots);
         assert!(run.failed > 0);
         assert_eq!(run.lost, 0);
-        let mut theirs = Subject::with_slots(Kind::CuckooCrate, slots, 4).unwrap();
+        let mut theirs = Subject::new(Kind::CuckooCrate, Size::Slots(slots), 4).unwrap();
         let run = overfill_once(&mut theirs, &keys, slots);
         assert!(run.failed > 0 && run.lost > 0, "{run:?}");
     }

@@ -4,7 +4,10 @@
 //! `CountingBloomFilter`, the `cuckoofilter` crate), each peer through its
 //! adapter in `bloomlab_lab::peers`, all four as `dyn Deletable<u64>`.
 
+use std::fmt;
+
 use bloomlab::prelude::*;
+use bloomlab::theory;
 use bloomlab_lab::peers::cuckoofilter::{KeyedSip13, buckets_for};
 use bloomlab_lab::peers::{Cuckoofilter, FastbloomRsCounting};
 
@@ -58,6 +61,75 @@ impl Kind {
     }
 }
 
+/// How a subject is sized.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Size {
+    /// For `items` at rate `fpr`, by the filter's own constructor (the
+    /// `cuckoofilter` crate takes no rate: `with_capacity(items)`, 8-bit
+    /// fingerprints).
+    Items(usize, f64),
+    /// A counting filter of exactly this many 4-bit counters and hashes.
+    Counters(u64, u32),
+    /// A cuckoo filter of exactly this many slots (a power of two, 4 a
+    /// bucket) with 8-bit fingerprints, the `cuckoofilter` crate's width.
+    Slots(usize),
+}
+
+/// The table of a subject, as built: its parameters in the CSV (no commas)
+/// and the models' inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// `counters` counters of `width` bits, `hashes` incremented per item.
+    Counting {
+        counters: u64,
+        hashes: u32,
+        width: u32,
+    },
+    /// `buckets` buckets of `bucket_size` slots of `fingerprint_bits` bits.
+    Cuckoo {
+        buckets: u64,
+        bucket_size: u32,
+        fingerprint_bits: u32,
+    },
+}
+
+impl Shape {
+    /// The classic or cuckoo rate theory gives the table holding `items`.
+    pub fn fpr(self, items: f64) -> f64 {
+        match self {
+            Shape::Counting {
+                counters, hashes, ..
+            } => theory::classic::fpr(counters as f64, items, f64::from(hashes)),
+            Shape::Cuckoo {
+                buckets,
+                bucket_size,
+                fingerprint_bits,
+            } => theory::cuckoo::fpr(
+                fingerprint_bits,
+                bucket_size,
+                items / (buckets * u64::from(bucket_size)) as f64,
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::Counting {
+                counters,
+                hashes,
+                width,
+            } => write!(f, "m={counters} k={hashes} width={width}"),
+            Shape::Cuckoo {
+                buckets,
+                bucket_size,
+                fingerprint_bits,
+            } => write!(f, "buckets={buckets} b={bucket_size} f={fingerprint_bits}"),
+        }
+    }
+}
+
 /// What an insert did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Insert {
@@ -104,108 +176,55 @@ impl Inner {
 pub struct Subject {
     kind: Kind,
     inner: Inner,
-    params: String,
 }
 
 impl Subject {
-    /// `kind` sized for `items` at rate `fpr` by its own constructor (the
-    /// `cuckoofilter` crate takes no rate: `with_capacity(items)`, 8-bit
-    /// fingerprints).
-    pub fn for_items(kind: Kind, items: usize, fpr: f64, seed: u64) -> Result<Self, Error> {
-        let err = kind.name();
-        let inner = match kind {
-            Kind::OursCounting => Inner::Counting(
+    /// `kind` sized by `size`; an error for a size it does not take.
+    pub fn new(kind: Kind, size: Size, seed: u64) -> Result<Self, Error> {
+        let inner = match (kind, size) {
+            (Kind::OursCounting, Size::Items(items, fpr)) => Inner::Counting(
                 CountingBloomFilter::builder(items, fpr)
                     .seed(seed)
                     .build()
-                    .map_err(Error::filter(&err))?,
+                    .map_err(Error::filter(kind.name()))?,
             ),
-            Kind::OursCuckoo => Inner::Cuckoo(
-                CuckooFilter::builder(items, fpr)
-                    .seed(seed)
-                    .build()
-                    .map_err(Error::filter(&err))?,
-            ),
-            // The peer hashes the key's bytes with xxh3 and takes no hasher.
-            Kind::FastbloomCounting => {
-                Inner::Fastbloom(FastbloomRsCounting::new(items as u64, fpr))
-            }
-            Kind::CuckooCrate => Inner::Crate(Cuckoofilter::with_capacity(items)),
-        };
-        Ok(Self::wrap(kind, inner))
-    }
-
-    /// A counting filter of exactly `counters` 4-bit counters and `hashes` hashes.
-    pub fn with_counters(kind: Kind, counters: u64, hashes: u32, seed: u64) -> Result<Self, Error> {
-        let inner = match kind {
-            Kind::OursCounting => Inner::Counting(
+            (Kind::OursCounting, Size::Counters(counters, hashes)) => Inner::Counting(
                 CountingBloomFilter::builder_with_counters(counters, hashes)
                     .counter_width(4)
                     .seed(seed)
                     .build()
                     .map_err(Error::filter(kind.name()))?,
             ),
-            Kind::FastbloomCounting => {
+            // The peer hashes the key's bytes with xxh3 and takes no hasher.
+            (Kind::FastbloomCounting, Size::Items(items, fpr)) => {
+                Inner::Fastbloom(FastbloomRsCounting::new(items as u64, fpr))
+            }
+            (Kind::FastbloomCounting, Size::Counters(counters, hashes)) => {
                 Inner::Fastbloom(FastbloomRsCounting::with_counters(counters, hashes))
             }
-            _ => {
-                return Err(Error::Invariant(format!(
-                    "{} is not a counting filter",
-                    kind.name()
-                )));
-            }
-        };
-        Ok(Self::wrap(kind, inner))
-    }
-
-    /// A cuckoo filter of exactly `slots` slots (a power of two, 4 a
-    /// bucket) with 8-bit fingerprints, the `cuckoofilter` crate's width.
-    pub fn with_slots(kind: Kind, slots: usize, seed: u64) -> Result<Self, Error> {
-        let inner = match kind {
-            Kind::OursCuckoo => Inner::Cuckoo(
+            (Kind::OursCuckoo, Size::Items(items, fpr)) => Inner::Cuckoo(
+                CuckooFilter::builder(items, fpr)
+                    .seed(seed)
+                    .build()
+                    .map_err(Error::filter(kind.name()))?,
+            ),
+            (Kind::OursCuckoo, Size::Slots(slots)) => Inner::Cuckoo(
                 CuckooFilter::builder_with_buckets(buckets_for(slots) as u64, 8)
                     .seed(seed)
                     .build()
                     .map_err(Error::filter(kind.name()))?,
             ),
-            Kind::CuckooCrate => Inner::Crate(Cuckoofilter::with_capacity(slots)),
+            (Kind::CuckooCrate, Size::Items(capacity, _) | Size::Slots(capacity)) => {
+                Inner::Crate(Cuckoofilter::with_capacity(capacity))
+            }
             _ => {
                 return Err(Error::Invariant(format!(
-                    "{} is not a cuckoo filter",
+                    "{} cannot be sized as {size:?}",
                     kind.name()
                 )));
             }
         };
-        Ok(Self::wrap(kind, inner))
-    }
-
-    fn wrap(kind: Kind, inner: Inner) -> Self {
-        let params = match &inner {
-            Inner::Counting(f) => format!(
-                "m={} k={} width={}",
-                f.num_counters(),
-                f.num_hashes(),
-                f.counter_width()
-            ),
-            Inner::Fastbloom(f) => format!("m={} k={} width=4", f.num_counters(), f.num_hashes()),
-            Inner::Cuckoo(f) => format!(
-                "buckets={} b={} f={}",
-                f.num_buckets(),
-                f.bucket_size(),
-                f.fingerprint_bits()
-            ),
-            Inner::Crate(f) => format!(
-                "buckets={} b={} f={}",
-                f.num_buckets(),
-                f.bucket_size(),
-                f.fingerprint_bits()
-            ),
-        };
-        Self {
-            kind,
-            inner,
-            params,
-        }
+        Ok(Self { kind, inner })
     }
 
     /// Which filter this is.
@@ -213,9 +232,30 @@ impl Subject {
         self.kind
     }
 
-    /// Its parameters, for the CSV (no commas).
-    pub fn params(&self) -> &str {
-        &self.params
+    /// Its table.
+    pub fn shape(&self) -> Shape {
+        match &self.inner {
+            Inner::Counting(f) => Shape::Counting {
+                counters: f.num_counters(),
+                hashes: f.num_hashes(),
+                width: f.counter_width(),
+            },
+            Inner::Fastbloom(f) => Shape::Counting {
+                counters: f.num_counters(),
+                hashes: f.num_hashes(),
+                width: 4,
+            },
+            Inner::Cuckoo(f) => Shape::Cuckoo {
+                buckets: f.num_buckets(),
+                bucket_size: f.bucket_size(),
+                fingerprint_bits: f.fingerprint_bits(),
+            },
+            Inner::Crate(f) => Shape::Cuckoo {
+                buckets: f.num_buckets() as u64,
+                bucket_size: f.bucket_size(),
+                fingerprint_bits: f.fingerprint_bits(),
+            },
+        }
     }
 
     /// Inserts `key` (a second insert of the same key stores it again).
@@ -255,29 +295,26 @@ impl Subject {
         }
     }
 
+    /// Inserts every key of `keys`: how many inserts failed.
+    pub fn insert_all(&mut self, keys: &[u64]) -> u64 {
+        keys.iter()
+            .filter(|&&k| self.insert(k) != Insert::Stored)
+            .count() as u64
+    }
+
+    /// Removes every key of `keys`: how many removes were not accepted.
+    pub fn remove_all(&mut self, keys: &[u64]) -> u64 {
+        keys.iter().filter(|&&k| !self.remove(k)).count() as u64
+    }
+
     /// Whether `key` is reported present.
     pub fn contains(&self, key: u64) -> bool {
         self.inner.filter().contains(&key)
     }
 
-    /// Counters and hashes of a counting filter.
-    pub fn counting_shape(&self) -> Option<(u64, u32)> {
-        match &self.inner {
-            Inner::Counting(f) => Some((f.num_counters(), f.num_hashes())),
-            Inner::Fastbloom(f) => Some((f.num_counters(), f.num_hashes())),
-            _ => None,
-        }
-    }
-
-    /// Slots, bucket size and fingerprint values (`2^f − 1`: both filters
-    /// keep one value for "empty") of a cuckoo filter.
-    pub fn cuckoo_shape(&self) -> Option<(u64, u32, u64)> {
-        let (slots, b, f) = match &self.inner {
-            Inner::Cuckoo(f) => (f.capacity(), f.bucket_size(), f.fingerprint_bits()),
-            Inner::Crate(f) => (f.slots(), f.bucket_size(), f.fingerprint_bits()),
-            _ => return None,
-        };
-        Some((slots, b, (1u64 << f) - 1))
+    /// How many of `keys` are reported absent.
+    pub fn absent(&self, keys: &[u64]) -> u64 {
+        keys.iter().filter(|&&k| !self.contains(k)).count() as u64
     }
 
     /// Counters at the 4-bit maximum, 15 (fastbloom-rs: read one by one).
@@ -305,29 +342,37 @@ mod tests {
 
     #[test]
     fn shapes_follow_the_constructors() {
-        let crate_filter = Subject::with_slots(Kind::CuckooCrate, 1 << 12, 0).unwrap();
-        assert_eq!(crate_filter.cuckoo_shape(), Some((1 << 12, 4, 255)));
-        assert_eq!(crate_filter.params(), "buckets=1024 b=4 f=8");
-        let ours = Subject::with_slots(Kind::OursCuckoo, 1 << 12, 0).unwrap();
-        assert_eq!(ours.cuckoo_shape(), Some((1 << 12, 4, 255)));
-        assert_eq!(ours.params(), "buckets=1024 b=4 f=8");
-        let fb = Subject::with_counters(Kind::FastbloomCounting, 8192, 4, 0).unwrap();
-        assert_eq!(fb.counting_shape(), Some((8192, 4)));
-        assert_eq!(fb.params(), "m=8192 k=4 width=4");
-        // Both size 100,000 items at 1% near −n·ln p/ln²2 = 958,506 counters, k = 7.
-        let ours = Subject::for_items(Kind::OursCounting, 100_000, 0.01, 0).unwrap();
-        let theirs = Subject::for_items(Kind::FastbloomCounting, 100_000, 0.01, 0).unwrap();
-        for s in [ours, theirs] {
-            let (m, k) = s.counting_shape().unwrap();
-            assert_eq!(k, 7);
-            assert!((958_506..960_000).contains(&m), "{m}");
+        let cuckoo = Shape::Cuckoo {
+            buckets: 1024,
+            bucket_size: 4,
+            fingerprint_bits: 8,
+        };
+        for kind in [Kind::CuckooCrate, Kind::OursCuckoo] {
+            let s = Subject::new(kind, Size::Slots(1 << 12), 0).unwrap();
+            assert_eq!(s.shape(), cuckoo);
+            assert_eq!(s.shape().to_string(), "buckets=1024 b=4 f=8");
         }
+        let fb = Subject::new(Kind::FastbloomCounting, Size::Counters(8192, 4), 0).unwrap();
+        assert_eq!(fb.shape().to_string(), "m=8192 k=4 width=4");
+        // Both size 100,000 items at 1% near −n·ln p/ln²2 = 958,506 counters, k = 7.
+        for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
+            let s = Subject::new(kind, Size::Items(100_000, 0.01), 0).unwrap();
+            let Shape::Counting {
+                counters, hashes, ..
+            } = s.shape()
+            else {
+                panic!("{} has no counters", kind.name());
+            };
+            assert_eq!(hashes, 7);
+            assert!((958_506..960_000).contains(&counters), "{counters}");
+        }
+        assert!(Subject::new(Kind::OursCuckoo, Size::Counters(8192, 4), 0).is_err());
     }
 
     #[test]
     fn every_subject_inserts_finds_and_removes() {
         for kind in Kind::ALL {
-            let mut s = Subject::for_items(kind, 1_000, 0.01, 1).unwrap();
+            let mut s = Subject::new(kind, Size::Items(1_000, 0.01), 1).unwrap();
             assert_eq!(s.insert(42), Insert::Stored, "{}", kind.name());
             assert!(s.contains(42));
             assert!(s.remove(42), "{}", kind.name());

@@ -19,13 +19,10 @@ pub(super) fn find<'a>(
 pub(super) fn shown(r: Option<&Row>) -> String {
     match r {
         None => "—".into(),
-        Some(r) => {
-            let mark = if r.seeded { "" } else { " †" };
-            match r.trials {
-                Some(t) => format!("{} of {}{mark}", r.count, t),
-                None => format!("{}{mark}", r.count),
-            }
-        }
+        Some(r) => match r.trials {
+            Some(t) => format!("{} of {t}{}", r.count, r.mark()),
+            None => format!("{}{}", r.count, r.mark()),
+        },
     }
 }
 
@@ -42,14 +39,14 @@ pub(super) fn markdown(rows: &[&Row]) -> String {
             t if t.is_empty() => String::new(),
             t => format!("{t} ({})", r.theory_kind),
         };
-        let mark = if r.seeded { "" } else { " †" };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {}{mark} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {}{} | {} | {} | {} | {} | {} | {} |",
             r.subject.name(),
             r.x,
             r.metric,
             r.count,
+            r.mark(),
             r.trials.map(|t| t.to_string()).unwrap_or_default(),
             r.rate().map(rate).unwrap_or_default(),
             interval,
@@ -111,16 +108,13 @@ pub(super) fn body(
         "members_absent",
         &wrongful_x,
     ));
-    let issue = rows
-        .iter()
-        .find(|r| r.part == Part::Saturation && r.x.starts_with("issue"))
-        .map(|r| r.x.clone())
-        .unwrap_or_default();
-    let eight = rows
-        .iter()
-        .find(|r| r.part == Part::Saturation && r.x.starts_with("8x"))
-        .map(|r| r.x.clone())
-        .unwrap_or_default();
+    let saturation_x = |label: &str| {
+        rows.iter()
+            .find(|r| r.part == Part::Saturation && r.x.starts_with(label))
+            .map(|r| r.x.clone())
+            .unwrap_or_default()
+    };
+    let (issue, eight) = (saturation_x("issue"), saturation_x("8x"));
     out.push_str(&line(
         format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
         Part::Saturation,
@@ -169,8 +163,7 @@ pub(super) fn body(
                     Theory::Rate(t) => format!(" (model {:.2})", t * n / x),
                     _ => String::new(),
                 };
-                let mark = if r.seeded { "" } else { " †" };
-                format!("{:.2}{mark}{model}", r.count as f64 / x)
+                format!("{:.2}{}{model}", r.count as f64 / x, r.mark())
             },
         )
     };

@@ -59,6 +59,19 @@ pub(super) struct Row {
 }
 
 impl Row {
+    /// The row with `note`.
+    pub(super) fn note(self, note: impl Into<String>) -> Self {
+        Self {
+            note: note.into(),
+            ..self
+        }
+    }
+
+    /// The report's mark of a value from the crate's unseeded walks.
+    pub(super) fn mark(&self) -> &'static str {
+        if self.seeded { "" } else { " †" }
+    }
+
     pub(super) fn interval(&self) -> Option<(f64, f64)> {
         self.trials
             .filter(|&t| t > 0)
@@ -165,68 +178,72 @@ pub(super) const COLUMNS: [&str; 16] = [
     "note",
 ];
 
-/// A row builder for the common case.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn row(
+/// Where rows are measured: one subject, one x. Its rows are seeded as the
+/// subject is, unless [`seeded`](Self::seeded) says otherwise.
+#[derive(Clone)]
+pub(super) struct At {
     part: Part,
-    s: &Subject,
+    subject: Kind,
+    params: String,
     x_name: &'static str,
-    x: impl ToString,
-    metric: &'static str,
-    count: u64,
-    trials: Option<u64>,
-    theory: Theory,
-    theory_kind: &'static str,
-) -> Row {
-    Row {
-        part,
-        subject: s.kind(),
-        params: s.params().to_string(),
-        x_name,
-        x: x.to_string(),
-        metric,
-        count,
-        trials,
-        theory,
-        theory_kind,
-        seeded: true,
-        theory_from_run: false,
-        note: String::new(),
+    x: String,
+    seeded: bool,
+}
+
+impl At {
+    pub(super) fn new(part: Part, s: &Subject, x_name: &'static str, x: impl ToString) -> Self {
+        Self {
+            part,
+            subject: s.kind(),
+            params: s.shape().to_string(),
+            x_name,
+            x: x.to_string(),
+            seeded: s.kind().seeded(),
+        }
     }
-}
 
-/// A row of something that must never happen: theory says exactly none.
-pub(super) fn never(
-    part: Part,
-    s: &Subject,
-    x_name: &'static str,
-    x: impl ToString,
-    metric: &'static str,
-    count: u64,
-    trials: Option<u64>,
-) -> Row {
-    row(
-        part,
-        s,
-        x_name,
-        x,
-        metric,
-        count,
-        trials,
-        Theory::Exact(0.0),
-        "exact: none",
-    )
-}
+    /// The same place, its rows `seeded` or not.
+    pub(super) fn seeded(&self, seeded: bool) -> Self {
+        Self {
+            seeded,
+            ..self.clone()
+        }
+    }
 
-/// The classic or cuckoo rate theory gives `s` holding `n` items.
-pub(super) fn fpr_theory(s: &Subject, n: u64) -> f64 {
-    if let Some((m, k)) = s.counting_shape() {
-        theory::classic::fpr(m as f64, n as f64, f64::from(k))
-    } else if let Some((slots, b, values)) = s.cuckoo_shape() {
-        let f = (values + 1).trailing_zeros();
-        theory::cuckoo::fpr(f, b, n as f64 / slots as f64)
-    } else {
-        f64::NAN
+    /// A value measured here, against `theory`.
+    pub(super) fn row(
+        &self,
+        metric: &'static str,
+        count: u64,
+        trials: Option<u64>,
+        theory: Theory,
+        theory_kind: &'static str,
+    ) -> Row {
+        Row {
+            part: self.part,
+            subject: self.subject,
+            params: self.params.clone(),
+            x_name: self.x_name,
+            x: self.x.clone(),
+            metric,
+            count,
+            trials,
+            theory,
+            theory_kind,
+            seeded: self.seeded,
+            theory_from_run: false,
+            note: String::new(),
+        }
+    }
+
+    /// A value no theory is held against.
+    pub(super) fn measured(&self, metric: &'static str, count: u64, trials: Option<u64>) -> Row {
+        self.row(metric, count, trials, Theory::None, "")
+    }
+
+    /// Something that must never happen: theory says exactly none.
+    pub(super) fn never(&self, metric: &'static str, count: u64, trials: Option<u64>) -> Row {
+        self.row(metric, count, trials, Theory::Exact(0.0), "exact: none")
     }
 }
 
@@ -241,37 +258,22 @@ mod tests {
 
     #[test]
     fn unseeded_rows_hide_their_values_in_the_csv() {
-        let s = Subject::with_slots(Kind::CuckooCrate, 64, 0).unwrap();
-        let mut r = row(
-            Part::Overfill,
-            &s,
-            "inserts",
-            1,
+        let s = Subject::new(Kind::CuckooCrate, Size::Slots(64), 0).unwrap();
+        let mut r = At::new(Part::Overfill, &s, "inserts", 1).row(
             "x",
             3,
             Some(10),
             Theory::Rate(0.3),
             "model",
         );
-        r.seeded = false;
+        assert!(!r.seeded, "the crate's rows are unseeded");
+        let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap();
         let cells = r.cells();
         assert_eq!(cells.len(), COLUMNS.len());
-        assert_eq!(
-            cells[COLUMNS.iter().position(|c| *c == "count").unwrap()],
-            "unseeded"
-        );
-        assert_eq!(
-            cells[COLUMNS.iter().position(|c| *c == "trials").unwrap()],
-            "unseeded"
-        );
-        assert_eq!(
-            cells[COLUMNS.iter().position(|c| *c == "theory").unwrap()],
-            "3.0000e-1"
-        );
+        assert_eq!(cells[col("count")], "unseeded");
+        assert_eq!(cells[col("trials")], "unseeded");
+        assert_eq!(cells[col("theory")], "3.0000e-1");
         r.theory_from_run = true;
-        assert_eq!(
-            r.cells()[COLUMNS.iter().position(|c| *c == "theory").unwrap()],
-            "unseeded"
-        );
+        assert_eq!(r.cells()[col("theory")], "unseeded");
     }
 }

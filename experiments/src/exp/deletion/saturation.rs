@@ -6,8 +6,8 @@ use super::*;
 pub(super) struct Overload {
     /// Shown in the x column.
     pub(super) label: String,
-    /// Built for this many items at `TARGET`; `None`: the issue's counters.
-    pub(super) built_for: Option<usize>,
+    /// Built for `capacity` items at `TARGET`, or the issue's counters.
+    pub(super) size: Size,
     /// Items inserted.
     pub(super) inserts: usize,
     /// Items kept: the last ones inserted; the others are removed.
@@ -26,140 +26,84 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
         .iter()
         .map(|&f| Overload {
             label: format!("{f}x"),
-            built_for: Some(capacity),
+            size: Size::Items(capacity, TARGET),
             inserts: capacity * f as usize,
             kept: capacity,
         })
         .collect();
     cases.push(Overload {
         label: "issue".into(),
-        built_for: None,
+        size: Size::Counters(ISSUE_CASE.0, ISSUE_CASE.1),
         inserts: ISSUE_CASE.2,
         kept: ISSUE_CASE.2 / 2,
     });
     for case in cases {
         let keys = members(
-            sub_seed(
-                ctx.seed,
-                &format!("deletion/saturation/{}/keys", case.label),
-            ),
+            seed(ctx, &format!("saturation/{}/keys", case.label)),
             case.inserts,
         );
         let removed = case.inserts - case.kept;
         for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
-            let seed = sub_seed(
-                ctx.seed,
-                &format!("deletion/saturation/{}/{}", case.label, kind.name()),
-            );
-            let mut s = match case.built_for {
-                Some(n) => Subject::for_items(kind, n, TARGET, seed)?,
-                None => Subject::with_counters(kind, ISSUE_CASE.0, ISSUE_CASE.1, seed)?,
+            let subject_seed = seed(ctx, &format!("saturation/{}/{}", case.label, kind.name()));
+            let mut s = Subject::new(kind, case.size, subject_seed)?;
+            let Shape::Counting {
+                counters: m,
+                hashes: k,
+                ..
+            } = s.shape()
+            else {
+                return Err(Error::Invariant(format!("{} has no counters", kind.name())));
             };
-            let (m, k) = s
-                .counting_shape()
-                .ok_or_else(|| Error::Invariant(format!("{} has no counters", kind.name())))?;
+            s.insert_all(&keys);
+            let saturated = s.saturated().unwrap_or(0);
+            let refused = s.remove_all(&keys[..removed]);
+            let lost = s.absent(&keys[removed..]);
+            let probes_seed = seed(ctx, &format!("saturation/{}/probes", case.label));
+            let hits = false_positives(&s, probes_seed, n_probes);
+            let sticky = kind == Kind::OursCounting;
+            let lambda_kept = case.kept as f64 * f64::from(k) / m as f64;
+            let lambda_removed = removed as f64 * f64::from(k) / m as f64;
             let x = format!(
                 "{}: {} inserted and {} kept",
                 case.label, case.inserts, case.kept
             );
-            for &key in &keys {
-                s.insert(key);
-            }
-            let saturated = s.saturated().unwrap_or(0);
-            let mut refused = 0u64;
-            for &key in &keys[..removed] {
-                refused += u64::from(!s.remove(key));
-            }
-            let lost = keys[removed..]
-                .iter()
-                .filter(|&&key| !s.contains(key))
-                .count() as u64;
-            let hits = false_positives(
-                &s,
-                sub_seed(
-                    ctx.seed,
-                    &format!("deletion/saturation/{}/probes", case.label),
-                ),
-                n_probes,
+            let at = At::new(Part::Saturation, &s, "overload", x);
+            let expected_saturated =
+                theory::counting::expected_saturated(m, case.inserts as u64, k, WIDTH);
+            rows.push(
+                at.row(
+                    "saturated_counters",
+                    saturated,
+                    Some(m),
+                    Theory::Rate(expected_saturated / m as f64),
+                    "binomial tail",
+                )
+                .note("after the inserts and before the removes"),
             );
-            let sticky = kind == Kind::OursCounting;
-            let lambda_kept = case.kept as f64 * f64::from(k) / m as f64;
-            let lambda_removed = removed as f64 * f64::from(k) / m as f64;
-            let mut r = row(
-                Part::Saturation,
-                &s,
-                "overload",
-                &x,
-                "saturated_counters",
-                saturated,
-                Some(m),
-                Theory::Rate(
-                    theory::counting::expected_saturated(m, case.inserts as u64, k, WIDTH)
-                        / m as f64,
-                ),
-                "binomial tail",
+            rows.push(
+                at.measured("removes_not_applied", refused, Some(removed as u64))
+                    .note(if sticky {
+                        "refused with NotPresent"
+                    } else {
+                        "ignored: an inserted item already reported absent"
+                    }),
             );
-            r.note = "after the inserts and before the removes".into();
-            rows.push(r);
-            let mut r = row(
-                Part::Saturation,
-                &s,
-                "overload",
-                &x,
-                "removes_not_applied",
-                refused,
-                Some(removed as u64),
-                Theory::None,
-                "",
-            );
-            r.note = if sticky {
-                "refused with NotPresent".into()
-            } else {
-                "ignored: an inserted item already reported absent".into()
-            };
-            rows.push(r);
             // A kept item is lost when one of its counters reaches zero:
             // never for sticky counters; for fastbloom-rs when the removed
             // items alone bring a counter that stopped at 15 down to zero.
-            let (kept_theory, kind_text) = if sticky {
-                (Theory::Exact(0.0), "exact: none")
+            let kept = Some(case.kept as u64);
+            rows.push(if sticky {
+                at.never("kept_items_absent", lost, kept)
             } else {
                 let per_counter =
                     theory::counting::counter_tail_poisson(lambda_removed, COUNTER_MAX);
-                (
-                    Theory::Rate(1.0 - (1.0 - per_counter).powi(k as i32)),
-                    "Poisson model",
-                )
-            };
-            let mut r = row(
-                Part::Saturation,
-                &s,
-                "overload",
-                &x,
-                "kept_items_absent",
-                lost,
-                Some(case.kept as u64),
-                kept_theory,
-                kind_text,
-            );
-            if !sticky {
-                r.note = SKIPPED.into();
-            }
-            rows.push(r);
+                let theory = Theory::Rate(1.0 - (1.0 - per_counter).powi(k as i32));
+                at.row("kept_items_absent", lost, kept, theory, "Poisson model")
+                    .note(SKIPPED)
+            });
             let zero = theory::counting::zero_after_removal(lambda_kept, lambda_removed, 4, sticky);
             let fill = 1.0 - zero;
-            let mut r = row(
-                Part::Saturation,
-                &s,
-                "overload",
-                &x,
-                "fpr_after_removal",
-                hits,
-                Some(n_probes as u64),
-                Theory::Rate(fill.powi(k as i32)),
-                "Poisson model",
-            );
-            r.note = format!(
+            let mut note = format!(
                 "counters expected at zero {:.1}; rate of the kept items without saturation {}",
                 zero * m as f64,
                 rate(theory::classic::fpr(
@@ -175,11 +119,20 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
                     f64::from(k),
                     saturated as f64,
                 );
-                let _ = write!(r.note, "; bound with the stuck counters {}", rate(bound));
+                let _ = write!(note, "; bound with the stuck counters {}", rate(bound));
             } else {
-                let _ = write!(r.note, "; {SKIPPED}");
+                let _ = write!(note, "; {SKIPPED}");
             }
-            rows.push(r);
+            rows.push(
+                at.row(
+                    "fpr_after_removal",
+                    hits,
+                    Some(n_probes as u64),
+                    Theory::Rate(fill.powi(k as i32)),
+                    "Poisson model",
+                )
+                .note(note),
+            );
         }
     }
     Ok(rows)
@@ -196,19 +149,10 @@ mod tests {
         let keys = members(1, inserts);
         let mut lost = Vec::new();
         for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
-            let mut s = Subject::with_counters(kind, m, k, 2).unwrap();
-            for &key in &keys {
-                s.insert(key);
-            }
-            for &key in &keys[..inserts / 2] {
-                s.remove(key);
-            }
-            lost.push(
-                keys[inserts / 2..]
-                    .iter()
-                    .filter(|&&key| !s.contains(key))
-                    .count(),
-            );
+            let mut s = Subject::new(kind, Size::Counters(m, k), 2).unwrap();
+            s.insert_all(&keys);
+            s.remove_all(&keys[..inserts / 2]);
+            lost.push(s.absent(&keys[inserts / 2..]));
         }
         assert_eq!(lost[0], 0);
         assert!(lost[1] > 1_000, "{lost:?}");

@@ -23,7 +23,7 @@ pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
 /// two filters set apart on x): the fractions lost, on one log scale, lie
 /// on two pairs of parallel lines that hide one another.
 pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Chart>), Error> {
-    let keys = members(sub_seed(ctx.seed, "deletion/wrongful/keys"), n);
+    let keys = members(seed(ctx, "wrongful/keys"), n);
     let max = (n / 20) as u64;
     let marks = wrongful_marks(max);
     let probe_budget = 200 * n;
@@ -39,35 +39,31 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
     let mut counting_chart = panel("counting filters");
     let mut cuckoo_chart = panel("cuckoo filters");
     for kind in Kind::ALL {
-        let mut s = Subject::for_items(
-            kind,
-            n,
-            TARGET,
-            sub_seed(ctx.seed, &format!("deletion/wrongful/{}", kind.name())),
-        )?;
-        for &k in &keys {
-            s.insert(k);
-        }
-        let counting = s
-            .counting_shape()
-            .map(|(m, k)| theory::counting::RemovalLoss::new(m, k, n as u64, max));
-        let cuckoo = s.cuckoo_shape();
-        let loss = |j: f64| -> f64 {
-            if let Some(model) = &counting {
-                model.fraction(j)
-            } else if let Some((slots, b, values)) = cuckoo {
-                theory::cuckoo::removal_loss(values, b, n as f64 / slots as f64, n as u64, j)
-            } else {
-                f64::NAN
+        let size = Size::Items(n, TARGET);
+        let mut s = Subject::new(kind, size, seed(ctx, &format!("wrongful/{}", kind.name())))?;
+        s.insert_all(&keys);
+        let loss: Box<dyn Fn(f64) -> f64> = match s.shape() {
+            Shape::Counting {
+                counters, hashes, ..
+            } => {
+                let model = theory::counting::RemovalLoss::new(counters, hashes, n as u64, max);
+                Box::new(move |j| model.fraction(j))
+            }
+            Shape::Cuckoo {
+                buckets,
+                bucket_size,
+                fingerprint_bits,
+            } => {
+                let load = n as f64 / (buckets * u64::from(bucket_size)) as f64;
+                let values = (1u64 << fingerprint_bits) - 1;
+                Box::new(move |j| {
+                    theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j)
+                })
             }
         };
         let per_removal = |j: f64, fraction: f64| fraction * n as f64 / j;
         let mut curve = chart::Curve {
-            label: if kind.seeded() {
-                kind.name().into()
-            } else {
-                format!("{} (unseeded)", kind.name())
-            },
+            label: label(kind, "unseeded"),
             theory: (0..=40)
                 .map(|i| {
                     let j = (max as f64).powf(f64::from(i) / 40.0);
@@ -76,10 +72,15 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 .collect(),
             points: Vec::new(),
         };
+        let model = if kind.counting() {
+            "Poisson model"
+        } else {
+            "one per removal"
+        };
         let mut removed = 0u64;
         let mut probed = 0u64;
         let mut next_mark = marks.iter().copied().peekable();
-        for q in probes(sub_seed(ctx.seed, "deletion/wrongful/probes"), probe_budget) {
+        for q in probes(seed(ctx, "wrongful/probes"), probe_budget) {
             probed += 1;
             if !(s.contains(q) && s.remove(q)) {
                 continue;
@@ -87,27 +88,18 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
             removed += 1;
             if next_mark.peek() == Some(&removed) {
                 next_mark.next();
-                let lost = keys.iter().filter(|&&k| !s.contains(k)).count() as u64;
-                let mut r = row(
-                    Part::Wrongful,
-                    &s,
-                    "false_positives_removed",
-                    removed,
+                let lost = s.absent(&keys);
+                let r = At::new(Part::Wrongful, &s, "false_positives_removed", removed).row(
                     "members_absent",
                     lost,
                     Some(n as u64),
                     Theory::Rate(loss(removed as f64)),
-                    if kind.counting() {
-                        "Poisson model"
-                    } else {
-                        "one per removal"
-                    },
+                    model,
                 );
-                r.seeded = kind.seeded();
-                r.note = if kind.seeded() {
-                    format!("{probed} probes scanned")
+                let r = if kind.seeded() {
+                    r.note(format!("{probed} probes scanned"))
                 } else {
-                    String::new()
+                    r
                 };
                 if let (Some(frac), Some((lo, hi))) = (r.rate(), r.interval()) {
                     let j = removed as f64;

@@ -5,6 +5,7 @@ use bloomlab::catalog::Variant;
 
 use super::{Error, Row, TARGETS};
 use crate::plot::{self, Chart, Curve};
+use crate::table::short_percent;
 
 /// Every chart, as (file name, SVG).
 pub(super) fn draw(
@@ -12,64 +13,43 @@ pub(super) fn draw(
     kinds: &[Variant<u64>],
     capacity: usize,
 ) -> Result<Vec<(String, String)>, Error> {
-    let mut out = Vec::new();
-    let combined = Chart {
-        curves: kinds
-            .iter()
-            .map(|kind| Curve {
-                label: kind.label(),
-                theory: Vec::new(),
-                points: residuals(rows, kind.id, 0.01),
-            })
-            .collect(),
-        ..residual_chart(format!(
-            "every variant at target 1%: measured / theory, capacity {capacity}"
-        ))
+    let svg = |name: String, chart: &Chart| plot::draw(&name, chart).map(|svg| (name, svg));
+    // Measured over theory of `variant` at `target`, as a series `label`.
+    let ratios = |label: String, variant: &str, target: f64| Curve {
+        label,
+        theory: Vec::new(),
+        points: residuals(rows, variant, target),
     };
-    let combined = fit_y(combined);
-    out.push(("fpr.svg".to_owned(), plot::draw("fpr.svg", &combined)?));
+    let combined = residual_chart(
+        format!("every variant at target 1%: measured / theory, capacity {capacity}"),
+        kinds
+            .iter()
+            .map(|kind| ratios(kind.label(), kind.id, 0.01))
+            .collect(),
+    );
+    let mut out = vec![svg("fpr.svg".to_owned(), &combined)?];
     for kind in kinds {
-        let name = format!("fpr_{}.svg", kind.id);
-        let svg = plot::draw(&name, &rate_chart(rows, kind, capacity))?;
-        out.push((name, svg));
-        let chart = Chart {
-            curves: TARGETS
+        out.push(svg(
+            format!("fpr_{}.svg", kind.id),
+            &rate_chart(rows, kind, capacity),
+        )?);
+        let chart = residual_chart(
+            format!("{}: measured / theory, capacity {capacity}", kind.label()),
+            TARGETS
                 .iter()
-                .map(|&target| Curve {
-                    label: format!("target {}", percent(target)),
-                    theory: Vec::new(),
-                    points: residuals(rows, kind.id, target),
-                })
+                .map(|&t| ratios(format!("target {}", short_percent(t)), kind.id, t))
                 .collect(),
-            ..residual_chart(format!(
-                "{}: measured / theory, capacity {capacity}",
-                kind.label()
-            ))
-        };
-        let chart = fit_y(chart);
-        let name = format!("fpr_residuals_{}.svg", kind.id);
-        out.push((name.clone(), plot::draw(&name, &chart)?));
+        );
+        out.push(svg(format!("fpr_residuals_{}.svg", kind.id), &chart)?);
     }
     Ok(out)
 }
 
-/// A chart of measured over theory by load, its series set apart.
-fn residual_chart(title: String) -> Chart {
-    Chart {
-        title,
-        x_label: "load (items / capacity)".into(),
-        y_label: "pooled rate / theory (95% interval), powered rows".into(),
-        references: vec![("theory".into(), 1.0)],
-        dodge: true,
-        ..Chart::default()
-    }
-}
-
-/// `chart` with its y axis fitted to its intervals and to 1 (a linear
-/// axis otherwise starts at 0, squeezing the ratios near 1).
-fn fit_y(chart: Chart) -> Chart {
-    let (lo, hi) = chart
-        .curves
+/// A chart of measured over theory by load, its series set apart, its y
+/// axis fitted to their intervals and to 1 (a linear axis otherwise starts
+/// at 0, squeezing the ratios near 1).
+fn residual_chart(title: String, curves: Vec<Curve>) -> Chart {
+    let (lo, hi) = curves
         .iter()
         .flat_map(|c| c.points.iter())
         .fold((1.0f64, 1.0f64), |(a, b), &(_, lo, _, hi)| {
@@ -77,8 +57,14 @@ fn fit_y(chart: Chart) -> Chart {
         });
     let pad = (hi - lo) * 0.06;
     Chart {
+        title,
+        x_label: "load (items / capacity)".into(),
+        y_label: "pooled rate / theory (95% interval), powered rows".into(),
+        references: vec![("theory".into(), 1.0)],
+        dodge: true,
         y_range: Some((lo - pad, hi + pad)),
-        ..chart
+        curves,
+        ..Chart::default()
     }
 }
 
@@ -124,7 +110,7 @@ fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
                     .collect()
             });
             Curve {
-                label: format!("target {}", percent(target)),
+                label: format!("target {}", short_percent(target)),
                 theory,
                 points: series
                     .iter()
@@ -147,9 +133,4 @@ fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
         curves,
         ..Chart::default()
     }
-}
-
-/// `0.01` as `1%`.
-pub(super) fn percent(p: f64) -> String {
-    format!("{}%", p * 100.0)
 }

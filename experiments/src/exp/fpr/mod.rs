@@ -7,6 +7,7 @@ mod charts;
 mod spread;
 mod text;
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -20,7 +21,7 @@ use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{MEASURED, Table, fixed, rate};
+use crate::table::{MEASURED, Table, fixed, rate, yes_no};
 use spread::Spread;
 
 /// Target rates the filters are built for.
@@ -156,7 +157,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             let part = format!("fpr/{}/{target}", kind.id);
             // Theory by items, shared: the instances of a configuration have
             // one shape, and the blocked filter's exact rate costs milliseconds.
-            let memo = Mutex::new(Vec::new());
+            let memo = Mutex::new(HashMap::new());
             let runs = parallel(plan.instances, |i| {
                 let part = format!("{part}/instance/{i}");
                 let run = instance(kind, target, &plan, ctx.seed, &part, &memo);
@@ -168,10 +169,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
     let table = table(&rows, plan.capacity);
-    let section = Section {
-        title: "False-positive rate against theory".into(),
-        body: text::body(&rows, &kinds, &plan),
-    };
+    let body = text::body(&rows, &kinds, &plan);
+    let section = Section::new("False-positive rate against theory", body);
     let mut out = Output::new(section)
         .appendix(text::appendix(&table))
         .table("fpr.csv", table);
@@ -188,7 +187,7 @@ fn instance(
     plan: &Plan,
     seed: u64,
     part: &str,
-    memo: &Mutex<Vec<(usize, f64, Option<f64>)>>,
+    memo: &Mutex<HashMap<usize, (f64, Option<f64>)>>,
 ) -> Result<Instance, Error> {
     let capacity = plan.capacity;
     let mut subject = subject::build(kind, capacity, target, sub_seed(seed, part))?;
@@ -210,20 +209,11 @@ fn instance(
             }
         }
         let f = &subject.filter;
-        let known = memo
-            .lock()
-            .ok()
-            .and_then(|m| m.iter().find(|e| e.0 == inserted).map(|e| (e.1, e.2)));
-        let (theory, spread) = match known {
-            Some(t) => t,
-            None => {
-                let t = subject.theory(inserted as u64);
-                let sd = spread_theory(&subject.shape, inserted as u64);
-                if let Ok(mut m) = memo.lock() {
-                    m.push((inserted, t, sd));
-                }
-                (t, sd)
-            }
+        let items = inserted as u64;
+        let theory = || (subject.theory(items), spread_theory(&subject.shape, items));
+        let (theory, spread) = match memo.lock() {
+            Ok(mut known) => *known.entry(inserted).or_insert_with(theory),
+            Err(_) => theory(),
         };
         let n = plan.probes(theory, spread);
         let size = usize::try_from(n).map_err(Error::size(format!("{part}: probes")))?;
@@ -310,7 +300,8 @@ fn aggregate(
         if obs.is_empty() {
             continue;
         }
-        let r = obs.len() as f64;
+        // The mean over the instances of `f`.
+        let mean = |f: fn(&Obs) -> f64| obs.iter().map(|o| f(o)).sum::<f64>() / obs.len() as f64;
         let probes: u64 = obs.iter().map(|o| o.probes).sum();
         let hits: u64 = obs.iter().map(|o| o.hits).sum();
         if probes == 0 {
@@ -322,7 +313,7 @@ fn aggregate(
         // The rate pooled probes expect: each instance's theory, weighted by
         // its probes (all alike except at the first Full).
         let expected_hits: f64 = obs.iter().map(|o| o.theory * o.probes as f64).sum();
-        let items = obs.iter().map(|o| o.items as f64).sum::<f64>() / r;
+        let items = mean(|o| o.items as f64);
         let pairs: Vec<(u64, u64)> = obs.iter().map(|o| (o.hits, o.probes)).collect();
         rows.push(Row {
             variant,
@@ -334,20 +325,16 @@ fn aggregate(
             instances: obs.len(),
             probes,
             hits,
-            mean_rate: obs
-                .iter()
-                .map(|o| o.hits as f64 / o.probes as f64)
-                .sum::<f64>()
-                / r,
+            mean_rate: mean(|o| o.hits as f64 / o.probes as f64),
             pooled: hits as f64 / probes as f64,
             lo,
             hi,
             theory: expected_hits / probes as f64,
-            expected: obs.iter().map(|o| o.expected).sum::<f64>() / r,
+            expected: mean(|o| o.expected),
             powered: expected_hits >= MIN_EXPECTED,
             spread: spread::measure(&pairs),
             spread_theory: spread_theory(&shape, items.round() as u64),
-            bits_per_item: obs.iter().map(|o| o.bits_per_item).sum::<f64>() / r,
+            bits_per_item: mean(|o| o.bits_per_item),
             full: slot == LOADS.len(),
         });
     }
@@ -378,10 +365,6 @@ fn spread_theory(shape: &Shape, items: u64) -> Option<f64> {
         } => Some(blocked::rate_sd(block_bits, blocks, items, hashes)),
         Shape::Layers { .. } | Shape::Buckets { .. } => None,
     }
-}
-
-fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.into()
 }
 
 /// The rows as `fpr.csv`.
@@ -437,8 +420,8 @@ fn table(rows: &[Row], capacity: usize) -> Table {
             rate(row.theory),
             rate(row.expected),
             format!("{:.1}", row.theory * row.probes as f64),
-            yes_no(!row.powered),
-            yes_no(row.inside()),
+            yes_no(!row.powered).into(),
+            yes_no(row.inside()).into(),
             sd(|s| s.sd),
             sd(|s| s.lo),
             sd(|s| s.hi),

@@ -6,9 +6,8 @@ use std::fmt::Write as _;
 use bloomlab::catalog::Variant;
 use bloomlab_lab::stats::clopper_pearson;
 
-use super::charts::percent;
 use super::{LOADS, MIN_EXPECTED, Plan, Row, spread};
-use crate::table::Table;
+use crate::table::{Table, short_percent};
 
 /// The section's body.
 pub(super) fn body(rows: &[Row], kinds: &[Variant<u64>], plan: &Plan) -> String {
@@ -98,7 +97,7 @@ fn spread_summary(powered: &[&&Row]) -> String {
             "no model; {:.1}% of rate (≤ {:.1}%), {} at load {:.2}",
             100.0 * s.sd / r.pooled,
             100.0 * s.hi / r.pooled,
-            percent(r.target),
+            short_percent(r.target),
             r.load
         ),
         None => "no model".into(),
@@ -166,7 +165,7 @@ fn misses(rows: &[Row]) -> String {
              (every item stored) exceeds its own `expected_fpr()` by {} at {}, by at most {} \
              at lower targets; measured / `expected_fpr()` there is {:.3} (95% {:.3}–{:.3}).",
             signed_percent(r.theory / r.expected - 1.0),
-            percent(r.target),
+            short_percent(r.target),
             signed_percent(rest).trim_start_matches('+'),
             r.pooled / r.expected,
             r.lo / r.expected,
@@ -190,27 +189,24 @@ pub(super) fn appendix(table: &Table) -> String {
          (method of moments, 95% chi-square interval) beside its theory and the probe \
          noise of one instance.\n\n",
     );
-    out.push_str(&table.to_markdown_filtered(
-        &[
-            ("variant", "variant"),
-            ("target_fpr", "target"),
-            ("load", "load"),
-            ("instances", "instances"),
-            ("probes_per_instance", "probes / instance"),
-            ("false_positives", "false positives"),
-            ("measured_fpr", "pooled"),
-            ("ci95_low", "95% low"),
-            ("ci95_high", "95% high"),
-            ("theory_fpr", "theory"),
-            ("underpowered", "underpowered"),
-            ("theory_in_ci95", "inside"),
-            ("rate_sd", "spread"),
-            ("rate_sd_ci95_low", "spread low"),
-            ("rate_sd_ci95_high", "spread high"),
-            ("rate_sd_theory", "spread theory"),
-            ("probe_sd", "probe noise"),
-        ],
-        |_| true,
-    ));
+    out.push_str(&table.to_markdown(&[
+        ("variant", "variant"),
+        ("target_fpr", "target"),
+        ("load", "load"),
+        ("instances", "instances"),
+        ("probes_per_instance", "probes / instance"),
+        ("false_positives", "false positives"),
+        ("measured_fpr", "pooled"),
+        ("ci95_low", "95% low"),
+        ("ci95_high", "95% high"),
+        ("theory_fpr", "theory"),
+        ("underpowered", "underpowered"),
+        ("theory_in_ci95", "inside"),
+        ("rate_sd", "spread"),
+        ("rate_sd_ci95_low", "spread low"),
+        ("rate_sd_ci95_high", "spread high"),
+        ("rate_sd_theory", "spread theory"),
+        ("probe_sd", "probe noise"),
+    ]));
     out
 }

@@ -62,10 +62,6 @@ pub(super) fn within_spread(measured: f64, theory: f64, spread: f64, probes: usi
     (measured - theory).abs() <= 1.96 * var.sqrt()
 }
 
-pub(super) fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
-}
-
 /// Whether a measured rate is above `target`: "yes" when the whole 95%
 /// interval is, "no" when it is entirely at or below, else "within interval".
 pub(super) fn above(lo: f64, hi: f64, target: f64) -> &'static str {

@@ -16,16 +16,18 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, fixed, rate};
+use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, rate, yes_no};
 
 mod lines;
 mod models;
 mod report;
+mod rows;
 mod subjects;
 
 use lines::*;
 use models::*;
 use report::*;
+use rows::*;
 use subjects::*;
 
 /// The total false-positive rate every filter is asked for.
@@ -77,44 +79,41 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         usize::try_from(n_max).map_err(Error::size("growth: items"))?,
     );
     let probe_keys: Vec<u64> = probes(sub_seed(ctx.seed, "growth/probes"), n_probes).collect();
-    let mut table = Table::new(
-        &[
-            &[
-                "filter",
-                "growth_factor",
-                "tightening_ratio",
-                "n0",
-                "items",
-                "growth",
-                "layers",
-                "probes",
-            ][..],
-            &AGAINST_THEORY,
-            &[
-                "instance_sd",
-                "theory_within_spread",
-                "target_fpr",
-                "rate_bound",
-                "measured_above_target",
-                "theory_above_target",
-                "memory_bits",
-                "bits_per_item",
-                "theory_bits_per_item",
-                "classic_bits_per_item",
-                "memory_ratio_to_classic",
-            ][..],
-        ]
-        .concat(),
-    );
     let bar = progress::bar((Which::ALL.len() * marks.len()) as u64, "growth");
-    let mut fpr_chart = plot::Chart {
+    let mut rows = Vec::new();
+    for which in Which::ALL {
+        let seed = sub_seed(ctx.seed, &format!("growth/{}", which.name()));
+        let mut filter = Grower::build(which, n0, seed)?;
+        let mut inserted = 0;
+        for &mark in &marks {
+            let n = (n0 * mark) as usize;
+            for &key in &keys[inserted..n] {
+                filter.insert(key)?;
+            }
+            inserted = n;
+            rows.push(Row::measure(which, &filter, n0, mark, &probe_keys)?);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let table = table(&rows, n0);
+    let fpr_chart = plot::Chart {
         title: format!("Growing from n0 = {n0} to {n_max} items at P = {TARGET}"),
         x_label: "items inserted n (log scale)".into(),
         y_label: "false-positive rate (fraction of probes; log scale)".into(),
         x_log: true,
         y_log: true,
         y_floor: 0.1 / n_probes as f64,
-        curves: Vec::new(),
+        curves: Which::ALL
+            .into_iter()
+            .map(|which| plot::Curve {
+                label: which.name().into(),
+                theory: theory_line(which, n0, n_max),
+                points: rows_of(&rows, which)
+                    .map(|r| (r.n as f64, r.lo, r.measured, r.hi))
+                    .collect(),
+            })
+            .collect(),
         references: vec![
             (format!("target P = {TARGET}"), TARGET),
             (
@@ -126,112 +125,62 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     };
     // One panel per filter (their sawtooths cross and would hide each
     // other), on one y axis, each beside the right-sized classic filter.
-    let memory_panel = |which: Which| plot::Chart {
-        title: format!(
-            "{}: memory while growing from n0 = {n0}, P = {TARGET}",
-            which.name()
-        ),
-        x_label: "items inserted n (log scale)".into(),
-        y_label: "bits per item".into(),
-        x_log: true,
-        ..plot::Chart::default()
-    };
-    let mut memory_charts = Vec::new();
-    for which in Which::ALL {
-        let seed = sub_seed(ctx.seed, &format!("growth/{}", which.name()));
-        let mut filter = Grower::build(which, n0, seed)?;
-        let mut fpr_curve = plot::Curve {
-            label: which.name().into(),
-            theory: theory_line(which, n0, n_max),
-            points: Vec::new(),
-        };
-        let mut mem_curve = plot::Curve {
-            label: which.name().into(),
-            theory: memory_line(which, n0, n_max)?,
-            points: Vec::new(),
-        };
-        let mut inserted = 0u64;
-        for &mark in &marks {
-            let n = n0 * mark;
-            for &key in &keys[inserted as usize..n as usize] {
-                filter.insert(key)?;
-            }
-            inserted = n;
-            let hits = probe_keys.iter().filter(|&&q| filter.contains(q)).count() as u64;
-            let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
-            let measured = hits as f64 / n_probes as f64;
-            let st = state(which, &filter, n0, n)?;
-            let (classic_bits, _) = theory::classic::size_for(n, TARGET)
-                .map_err(Error::filter("growth: classic sizing"))?;
-            table.push(vec![
-                which.name().into(),
-                GROWTH.to_string(),
-                which.ratio().to_string(),
-                n0.to_string(),
-                n.to_string(),
-                mark.to_string(),
-                st.layers.to_string(),
-                n_probes.to_string(),
-                hits.to_string(),
-                rate(measured),
-                rate(lo),
-                rate(hi),
-                rate(st.theory),
-                yes_no((lo..=hi).contains(&st.theory)).into(),
-                rate(st.spread),
-                yes_no(within_spread(measured, st.theory, st.spread, n_probes)).into(),
-                TARGET.to_string(),
-                rate(which.bound()),
-                above(lo, hi, TARGET).into(),
-                yes_no(st.theory > TARGET).into(),
-                st.bits.to_string(),
-                fixed(st.bits as f64 / n as f64),
-                fixed(st.theory_bits_per_item),
-                fixed(classic_bits as f64 / n as f64),
-                fixed(st.bits as f64 / classic_bits as f64),
-            ]);
-            fpr_curve.points.push((n as f64, lo, measured, hi));
-            let bpi = st.bits as f64 / n as f64;
-            mem_curve.points.push((n as f64, bpi, bpi, bpi));
-            bar.inc(1);
-        }
-        fpr_chart.curves.push(fpr_curve);
-        let mut panel = memory_panel(which);
-        panel.curves.push(mem_curve);
-        memory_charts.push(panel);
-    }
-    bar.finish_and_clear();
-    let classic_line = marks
+    let memory_lines = Which::ALL
+        .into_iter()
+        .map(|which| memory_line(which, n0, n_max))
+        .collect::<Result<Vec<_>, _>>()?;
+    let top = memory_lines
         .iter()
-        .map(|&mark| {
-            let n = n0 * mark;
-            theory::classic::size_for(n, TARGET).map(|(m, _)| (n as f64, m as f64 / n as f64))
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Error::filter("growth: memory"))?;
-    let bound = theory::lower_bound_bits_per_item(TARGET);
-    let top = memory_charts
-        .iter()
-        .flat_map(|c| &c.curves)
-        .flat_map(|c| c.theory.iter().map(|p| p.1))
+        .flatten()
+        .map(|p| p.1)
         .fold(0.0f64, f64::max);
-    for panel in &mut memory_charts {
-        panel.curves.push(plot::Curve {
-            label: "classic filter right-sized for n".into(),
-            theory: classic_line.clone(),
-            points: Vec::new(),
-        });
-        panel
-            .references
-            .push((format!("lower bound log2(1/P) = {bound:.2}"), bound));
-        panel.y_range = Some((0.0, top * 1.05));
-    }
+    let classic_line: Vec<(f64, f64)> = rows_of(&rows, Which::Ours)
+        .map(|r| (r.n as f64, r.classic_bits_per_item()))
+        .collect();
+    let bound = theory::lower_bound_bits_per_item(TARGET);
+    let memory_charts: Vec<plot::Chart> = Which::ALL
+        .into_iter()
+        .zip(memory_lines)
+        .map(|(which, line)| plot::Chart {
+            title: format!(
+                "{}: memory while growing from n0 = {n0}, P = {TARGET}",
+                which.name()
+            ),
+            x_label: "items inserted n (log scale)".into(),
+            y_label: "bits per item".into(),
+            x_log: true,
+            curves: vec![
+                plot::Curve {
+                    label: which.name().into(),
+                    theory: line,
+                    points: rows_of(&rows, which)
+                        .map(|r| {
+                            (
+                                r.n as f64,
+                                r.bits_per_item(),
+                                r.bits_per_item(),
+                                r.bits_per_item(),
+                            )
+                        })
+                        .collect(),
+                },
+                plot::Curve {
+                    label: "classic filter right-sized for n".into(),
+                    theory: classic_line.clone(),
+                    points: Vec::new(),
+                },
+            ],
+            references: vec![(format!("lower bound log2(1/P) = {bound:.2}"), bound)],
+            y_range: Some((0.0, top * 1.05)),
+            ..plot::Chart::default()
+        })
+        .collect();
     let section = Section {
         title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
-        body: body(&table, n0, n_max, n_probes),
+        body: body(&rows, n0, n_max, n_probes),
     };
     Ok(Output::new(section)
-        .appendix(appendix(&table, n0, n_max, n_probes))
+        .appendix(appendix(&rows, &table, n0, n_max, n_probes))
         .chart("growth_fpr.svg", plot::draw("growth_fpr.svg", &fpr_chart)?)
         .chart(
             "growth_memory.svg",

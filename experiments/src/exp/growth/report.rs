@@ -3,20 +3,12 @@
 
 use super::*;
 
-/// The rows of `which`.
-fn rows_of(table: &Table, which: Which) -> Vec<&Vec<String>> {
-    let col = table.column("filter").unwrap_or(0);
-    table
-        .rows()
-        .iter()
-        .filter(|r| r[col] == which.name())
-        .collect()
+/// The first n at which `which`'s theory passes P.
+fn theory_passes(rows: &[Row], which: Which) -> Option<u64> {
+    rows_of(rows, which).find(|r| r.theory_above()).map(|r| r.n)
 }
 
-pub(super) fn body(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> String {
-    let col = |name: &str| table.column(name).unwrap_or(0);
-    let cell = |row: &[String], name: &str| row[col(name)].clone();
-    let rows = table.rows();
+pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -28,23 +20,19 @@ pub(super) fn body(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> Strin
          Memory is compared with a classic filter right-sized for n.\n",
         Which::Peer.bound()
     );
-    let count = |name: &str| rows.iter().filter(|r| cell(r, name) == "yes").count();
     let _ = write!(
         out,
         "Theory (the compound rate of each filter's layers at their fill) lies inside the 95% \
          interval in {} of {} rows, and within the filter-to-filter spread in {} of them (appendix).",
-        count("theory_in_ci95"),
+        rows.iter().filter(|r| r.theory_inside()).count(),
         rows.len(),
-        count("theory_within_spread"),
+        rows.iter().filter(|r| r.within_spread()).count(),
     );
     for which in Which::ALL {
-        let over = rows_of(table, which)
-            .into_iter()
-            .find(|r| cell(r, "theory_above_target") == "yes")
-            .map_or_else(
-                || "stays under P".to_string(),
-                |r| format!("passes P from n = {}", cell(r, "items")),
-            );
+        let over = theory_passes(rows, which).map_or_else(
+            || "stays under P".to_string(),
+            |n| format!("passes P from n = {n}"),
+        );
         let _ = write!(out, " {}: theory {over}.", which.name());
     }
     out.push_str("\n\n");
@@ -53,34 +41,15 @@ pub(super) fn body(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> Strin
         "| filter | rows | rows whose interval lies above P | rows where theory exceeds P | largest measured rate | bits/item at the end | memory vs classic at the end |\n|---|---|---|---|---|---|---|"
     );
     for which in Which::ALL {
-        let mine: Vec<&Vec<String>> = rows
-            .iter()
-            .filter(|r| cell(r, "filter") == which.name())
-            .collect();
-        let over = mine
-            .iter()
-            .filter(|r| cell(r, "measured_above_target") == "yes")
-            .count();
-        let theory_over = mine
-            .iter()
-            .filter(|r| cell(r, "theory_above_target") == "yes")
-            .count();
+        let mine: Vec<&Row> = rows_of(rows, which).collect();
+        let over = mine.iter().filter(|r| r.measured_above() == "yes").count();
+        let theory_over = mine.iter().filter(|r| r.theory_above()).count();
         let first_over = mine
             .iter()
-            .find(|r| cell(r, "measured_above_target") == "yes")
-            .map(|r| format!(" (from n = {})", cell(r, "items")))
+            .find(|r| r.measured_above() == "yes")
+            .map(|r| format!(" (from n = {})", r.n))
             .unwrap_or_default();
-        let worst = mine
-            .iter()
-            .map(|r| cell(r, "measured_fpr"))
-            .max_by(|a, b| {
-                let (x, y) = (
-                    a.parse::<f64>().unwrap_or(0.0),
-                    b.parse::<f64>().unwrap_or(0.0),
-                );
-                x.total_cmp(&y)
-            })
-            .unwrap_or_default();
+        let worst = mine.iter().map(|r| r.measured).fold(0.0, f64::max);
         let last = mine.last();
         let _ = writeln!(
             out,
@@ -90,10 +59,9 @@ pub(super) fn body(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> Strin
             over,
             first_over,
             theory_over,
-            worst,
-            last.map(|r| cell(r, "bits_per_item")).unwrap_or_default(),
-            last.map(|r| cell(r, "memory_ratio_to_classic"))
-                .unwrap_or_default(),
+            rate(worst),
+            last.map(|r| fixed(r.bits_per_item())).unwrap_or_default(),
+            last.map(|r| fixed(r.memory_ratio())).unwrap_or_default(),
         );
     }
     let _ = writeln!(
@@ -109,10 +77,13 @@ pub(super) fn body(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> Strin
     out
 }
 
-pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> String {
-    let col = |name: &str| table.column(name).unwrap_or(0);
-    let cell = |row: &[String], name: &str| row[col(name)].clone();
-    let rows = table.rows();
+pub(super) fn appendix(
+    rows: &[Row],
+    table: &Table,
+    n0: u64,
+    n_max: u64,
+    n_probes: usize,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -128,7 +99,7 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
          rule, which a unit test checks against its serialized buffers) against \
          `theory::classic::size_for(n, P)`.\n"
     );
-    let count = |name: &str| rows.iter().filter(|r| cell(r, name) == "yes").count();
+    let within = rows.iter().filter(|r| r.within_spread()).count();
     let _ = writeln!(
         out,
         "Theory falls inside the 95% interval in {} of {} rows. That interval covers only the \
@@ -137,28 +108,16 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
          rows measure the same filter, so a deviation carries from row to row. The column \
          `instance_sd` gives that filter-to-filter standard deviation (from the occupancy \
          variance of each layer); counting it too, theory lies within 1.96 standard deviations \
-         of the measurement in {} of {} rows.",
-        count("theory_in_ci95"),
+         of the measurement in {within} of {} rows.",
+        rows.iter().filter(|r| r.theory_inside()).count(),
         rows.len(),
-        count("theory_within_spread"),
         rows.len()
     );
     for which in Which::ALL {
-        let num = |r: &Vec<String>, name: &str| cell(r, name).parse::<f64>().unwrap_or(f64::NAN);
-        let mine: Vec<&Vec<String>> = rows
-            .iter()
-            .filter(|r| cell(r, "filter") == which.name())
-            .collect();
-        let (mut below, mut over) = (0, 0);
-        for r in &mine {
-            let t = num(r, "theory_fpr");
-            below += usize::from(t > num(r, "ci95_high"));
-            over += usize::from(t < num(r, "ci95_low"));
-        }
-        let spread = mine
-            .iter()
-            .filter(|r| cell(r, "theory_within_spread") == "yes")
-            .count();
+        let mine: Vec<&Row> = rows_of(rows, which).collect();
+        let below = mine.iter().filter(|r| r.state.theory > r.hi).count();
+        let over = mine.iter().filter(|r| r.state.theory < r.lo).count();
+        let spread = mine.iter().filter(|r| r.within_spread()).count();
         let _ = write!(
             out,
             " {}: measured above theory's interval in {over} rows, below it in {below}; \
@@ -171,19 +130,12 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
     // A filter whose rows sit beyond the spread, all on the high side, is
     // not unlucky: say what it has that the others lack.
     for which in [Which::Ours, Which::Redis] {
-        let mine: Vec<&Vec<String>> = rows
-            .iter()
-            .filter(|r| cell(r, "filter") == which.name())
+        let mine = rows_of(rows, which).count();
+        let beyond: Vec<&Row> = rows_of(rows, which)
+            .filter(|r| !r.within_spread())
             .collect();
-        let beyond: Vec<&&Vec<String>> = mine
-            .iter()
-            .filter(|r| cell(r, "theory_within_spread") == "no")
-            .collect();
-        let all_high = beyond.iter().all(|r| {
-            cell(r, "theory_fpr").parse::<f64>().unwrap_or(0.0)
-                < cell(r, "measured_fpr").parse::<f64>().unwrap_or(0.0)
-        });
-        if beyond.len() * 2 < mine.len() || !all_high {
+        let all_high = beyond.iter().all(|r| r.state.theory < r.measured);
+        if beyond.len() * 2 < mine || !all_high {
             continue;
         }
         let first = theory::scalable::layer_size(n0, GROWTH, TARGET, which.ratio(), 0)
@@ -191,7 +143,7 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{}: {} of {} rows lie above theory beyond that spread, none below. Its first \
+            "{}: {} of {mine} rows lie above theory beyond that spread, none below. Its first \
              layer is a table of {first}. The classic formula assumes independent positions; \
              in tables this small, bloomlab's double-hashed positions \
              (`bloomlab_core::hash::Positions`) pass more probes than it predicts, more so \
@@ -200,7 +152,6 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
              fades as the tables grow (see the default scale, whose n0 is larger).\n",
             which.name(),
             beyond.len(),
-            mine.len()
         );
     }
     let _ = write!(
@@ -210,25 +161,17 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
          rates shrink."
     );
     for which in Which::ALL {
-        let mine: Vec<&Vec<String>> = rows
-            .iter()
-            .filter(|r| cell(r, "filter") == which.name())
-            .collect();
-        let over = mine
-            .iter()
-            .find(|r| cell(r, "theory_above_target") == "yes")
-            .map_or_else(
-                || "stays under P at every size".to_string(),
-                |r| format!("passes P from n = {} on", cell(r, "items")),
-            );
+        let over = theory_passes(rows, which).map_or_else(
+            || "stays under P at every size".to_string(),
+            |n| format!("passes P from n = {n} on"),
+        );
         let _ = write!(out, " {}: theory {over}.", which.name());
     }
     if let Some(last) = rows.last() {
         let at_end = |which: Which| {
-            rows.iter()
-                .rev()
-                .find(|r| cell(r, "filter") == which.name())
-                .map(|r| cell(r, "bits_per_item"))
+            rows_of(rows, which)
+                .last()
+                .map(|r| fixed(r.bits_per_item()))
                 .unwrap_or_default()
         };
         let _ = write!(
@@ -236,15 +179,16 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
             " At n = {} the bits per item are {} (r = 0.85), {} (preset) and {} (peer), \
              against {} for a classic filter right-sized for n: the guarantee of the total \
              rate costs memory, and more with the preset's halving rates.",
-            cell(last, "items"),
+            last.n,
             at_end(Which::Ours),
             at_end(Which::Redis),
             at_end(Which::Peer),
-            cell(last, "classic_bits_per_item"),
+            fixed(last.classic_bits_per_item()),
         );
     }
     out.push_str("\n\n");
     let _ = writeln!(out, "The rows at the layer boundaries (all layers full):\n");
+    let growth = table.column("growth").unwrap_or(0);
     let full: Vec<String> = checkpoints(LAYERS)
         .iter()
         .filter(|m| (*m + 1).is_power_of_two())
@@ -266,7 +210,7 @@ pub(super) fn appendix(table: &Table, n0: u64, n_max: u64, n_probes: usize) -> S
             ("classic_bits_per_item", "classic bits/item"),
             ("memory_ratio_to_classic", "memory ratio"),
         ],
-        |row| full.contains(&row[col("growth")]),
+        |row| full.contains(&row[growth]),
     ));
     out
 }

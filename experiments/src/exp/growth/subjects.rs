@@ -73,18 +73,13 @@ impl Grower {
         })
     }
 
-    fn filter_mut(&mut self) -> &mut dyn Membership<u64> {
-        match self {
-            Grower::Ours(f) => f,
-            Grower::Peer(f) => f,
-        }
-    }
-
     pub(super) fn insert(&mut self, key: u64) -> Result<(), Error> {
-        self.filter_mut()
-            .insert(&key)
-            .map(drop)
-            .map_err(Error::filter("growth: insert"))
+        match self {
+            Grower::Ours(f) => f.insert(&key),
+            Grower::Peer(f) => f.insert(&key),
+        }
+        .map(drop)
+        .map_err(Error::filter("growth: insert"))
     }
 
     pub(super) fn contains(&self, key: u64) -> bool {
@@ -95,7 +90,7 @@ impl Grower {
     }
 }
 
-/// What one checkpoint measured and predicted for one filter.
+/// What theory predicts for one filter at one checkpoint, and its memory.
 pub(super) struct State {
     pub(super) layers: usize,
     /// Compound theory from the filter's present layers and their fill.

@@ -7,15 +7,7 @@ pub(super) fn chart_streams() -> Vec<(Stream, String)> {
     let mut out: Vec<(Stream, String)> = ABSENT_SHARES
         .iter()
         .filter(|&&a| a > 0.0)
-        .map(|&absent| {
-            (
-                Stream::Mixed {
-                    absent,
-                    zipf: false,
-                },
-                format!("{}% absent", absent * 100.0),
-            )
-        })
+        .map(|&absent| (uniform(absent), format!("{}% absent", absent * 100.0)))
         .collect();
     out.push((Stream::Attack, "attack (100%)".into()));
     out
@@ -33,84 +25,70 @@ pub(super) fn guards_in(rows: &[Row]) -> Vec<Guard> {
 
 pub(super) fn find<'a>(rows: &'a [Row], guard: &str, stream: Stream) -> Option<&'a Row> {
     rows.iter()
-        .find(|r| r.guard.label == guard && r.workload.stream == stream)
+        .find(|r| r.guard.label == guard && r.stream == stream)
 }
 
-pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
-    let streams = chart_streams();
-    let series = guards_in(rows)
+/// A series per guard, its points from the guard's row on each of
+/// `streams` (by index) that ran.
+fn series(
+    rows: &[Row],
+    streams: &[Stream],
+    mut add: impl FnMut(&mut plot::Series, usize, &Row),
+) -> Vec<plot::Series> {
+    guards_in(rows)
         .iter()
         .map(|g| {
             let mut s = plot::Series {
                 label: g.label.into(),
                 ..plot::Series::default()
             };
-            for (c, (stream, _)) in streams.iter().enumerate() {
+            for (i, stream) in streams.iter().enumerate() {
                 if let Some(r) = find(rows, g.label, *stream) {
-                    let share = r.tally.absent_requests as f64 / r.tally.requests.max(1) as f64;
-                    let (lo, hi) = r.interval().unwrap_or((0.0, 0.0));
-                    s.points.push((
-                        c,
-                        1000.0 * share * lo,
-                        r.per_1000(r.tally.db_not_found),
-                        1000.0 * share * hi,
-                    ));
-                    s.theory.push((c, r.theory_absent_per_1000()));
+                    add(&mut s, i, r);
                 }
             }
             s
         })
-        .collect();
+        .collect()
+}
+
+pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
+    let (streams, categories): (Vec<Stream>, Vec<String>) = chart_streams().into_iter().unzip();
+    let series = series(rows, &streams, |s, c, r| {
+        let share = r.tally.absent_requests as f64 / r.tally.requests.max(1) as f64;
+        let (lo, hi) = r.interval().unwrap_or((0.0, 0.0));
+        s.points.push((
+            c,
+            1000.0 * share * lo,
+            r.per_1000(r.tally.db_not_found),
+            1000.0 * share * hi,
+        ));
+        s.theory.push((c, r.theory_absent_per_1000()));
+    });
     plot::CategoryChart {
         title: "Database queries for absent ids, per 1,000 requests (uniform streams)".into(),
         x_label: "share of requests for ids without a row".into(),
         y_label: "queries per 1,000 requests (log scale)".into(),
-        categories: streams.into_iter().map(|(_, name)| name).collect(),
+        categories,
         series,
     }
 }
 
 pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
-    let streams = [
-        (
-            Stream::Mixed {
-                absent: 0.0,
-                zipf: false,
-            },
-            "0%",
-        ),
-        (
-            Stream::Mixed {
-                absent: 0.9,
-                zipf: false,
-            },
-            "90%",
-        ),
-    ];
+    let shares = [(0.0, "0%"), (0.9, "90%")];
     let mut categories = Vec::new();
-    for (_, share) in streams {
+    for (_, share) in shares {
         for q in ["p50", "p99", "p99.9"] {
             categories.push(format!("{q}, {share} absent"));
         }
     }
-    let series = guards_in(rows)
-        .iter()
-        .map(|g| {
-            let mut s = plot::Series {
-                label: g.label.into(),
-                ..plot::Series::default()
-            };
-            for (i, (stream, _)) in streams.iter().enumerate() {
-                if let Some(r) = find(rows, g.label, *stream) {
-                    for (j, v) in [r.p50, r.p99, r.p999].into_iter().enumerate() {
-                        let us = v as f64 / 1000.0;
-                        s.points.push((3 * i + j, us, us, us));
-                    }
-                }
-            }
-            s
-        })
-        .collect();
+    let streams = shares.map(|(absent, _)| uniform(absent));
+    let series = series(rows, &streams, |s, i, r| {
+        for (j, v) in [r.p50, r.p99, r.p999].into_iter().enumerate() {
+            let us = v as f64 / 1000.0;
+            s.points.push((3 * i + j, us, us, us));
+        }
+    });
     plot::CategoryChart {
         title: "Latency per request (uniform streams)".into(),
         x_label: "percentile, and share of requests for ids without a row".into(),

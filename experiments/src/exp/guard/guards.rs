@@ -72,6 +72,27 @@ impl Guard {
     }
 }
 
+/// The Redis filter `name` of cells `L` for `guard`, built for the ids
+/// `0..rows` and filled with them.
+fn redis_filter<L: Cells>(
+    conn: redis::Connection,
+    name: &str,
+    guard: Guard,
+    rows: u64,
+    seed: u64,
+) -> Result<RedisBlockedFilter<u64, redis::Connection, L>, Error> {
+    let err = format!("guard {}", guard.label);
+    let n = usize::try_from(rows).map_err(Error::size("guard: rows"))?;
+    let options = Options::new().seed(seed);
+    let mut f = RedisBlockedFilter::create_with(conn, name, n, guard.fpr, options)
+        .map_err(Error::filter(&err))?;
+    let ids: Vec<u64> = (0..rows).collect();
+    for chunk in ids.chunks(10_000) {
+        f.insert_batch(chunk).map_err(Error::filter(&err))?;
+    }
+    Ok(f)
+}
+
 /// A guard built and filled with every row's id.
 pub(super) enum Built {
     None,
@@ -104,29 +125,11 @@ impl Built {
                 let conn = redis::Client::open(url)
                     .and_then(|c| c.get_connection())
                     .map_err(Error::filter(&err))?;
-                let options = Options::new().seed(seed);
-                let ids: Vec<u64> = (0..rows).collect();
-                if guard.kind == Kind::RedisBloom {
-                    let mut f =
-                        RedisBloomFilter::create_with(conn, "guard-bloom", n, guard.fpr, options)
-                            .map_err(Error::filter(&err))?;
-                    for chunk in ids.chunks(10_000) {
-                        f.insert_batch(chunk).map_err(Error::filter(&err))?;
-                    }
-                    return Ok(Built::RedisBloom(f));
-                }
-                let mut f = RedisCountingBloomFilter::create_with(
-                    conn,
-                    "guard-counting",
-                    n,
-                    guard.fpr,
-                    options,
-                )
-                .map_err(Error::filter(&err))?;
-                for chunk in ids.chunks(10_000) {
-                    f.insert_batch(chunk).map_err(Error::filter(&err))?;
-                }
-                return Ok(Built::RedisCounting(f));
+                return Ok(if guard.kind == Kind::RedisBloom {
+                    Built::RedisBloom(redis_filter(conn, "guard-bloom", guard, rows, seed)?)
+                } else {
+                    Built::RedisCounting(redis_filter(conn, "guard-counting", guard, rows, seed)?)
+                });
             }
         };
         for id in 0..rows {
@@ -139,13 +142,10 @@ impl Built {
         match self {
             Built::None => Ok(true),
             Built::Local(f) => Ok(f.contains(&id)),
-            Built::RedisBloom(f) => f
-                .contains(&id)
-                .map_err(Error::filter("guard: Redis lookup")),
-            Built::RedisCounting(f) => f
-                .contains(&id)
-                .map_err(Error::filter("guard: Redis lookup")),
+            Built::RedisBloom(f) => f.contains(&id),
+            Built::RedisCounting(f) => f.contains(&id),
         }
+        .map_err(Error::filter("guard: Redis lookup"))
     }
 
     pub(super) fn insert(&mut self, id: u64) -> Result<(), Error> {
@@ -178,13 +178,10 @@ impl Built {
         match self {
             Built::None => Ok(1.0),
             Built::Local(f) => Ok(f.expected_fpr()),
-            Built::RedisBloom(f) => f
-                .expected_fpr()
-                .map_err(Error::filter("guard: Redis expected rate")),
-            Built::RedisCounting(f) => f
-                .expected_fpr()
-                .map_err(Error::filter("guard: Redis expected rate")),
+            Built::RedisBloom(f) => f.expected_fpr(),
+            Built::RedisCounting(f) => f.expected_fpr(),
         }
+        .map_err(Error::filter("guard: Redis expected rate"))
     }
 
     pub(super) fn memory_bytes(&self) -> u64 {
@@ -199,13 +196,10 @@ impl Built {
     /// Deletes a Redis filter's keys; in-process filters just drop.
     pub(super) fn discard(self) -> Result<(), Error> {
         match self {
-            Built::RedisBloom(mut f) => f
-                .delete()
-                .map_err(Error::filter("guard: deleting the Redis filter")),
-            Built::RedisCounting(mut f) => f
-                .delete()
-                .map_err(Error::filter("guard: deleting the Redis filter")),
+            Built::RedisBloom(mut f) => f.delete(),
+            Built::RedisCounting(mut f) => f.delete(),
             _ => Ok(()),
         }
+        .map_err(Error::filter("guard: deleting the Redis filter"))
     }
 }

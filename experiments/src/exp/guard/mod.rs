@@ -22,7 +22,9 @@ use bloomlab::prelude::*;
 use bloomlab_lab::keys::{probes, rng};
 use bloomlab_lab::redis_server::RedisServer;
 use bloomlab_lab::stats::clopper_pearson;
-use bloomlab_redis::{Options, RedisBloomFilter, RedisCountingBloomFilter};
+use bloomlab_redis::{
+    Cells, Options, RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter,
+};
 use rand::Rng;
 use rand_distr::{Distribution, Zipf};
 use rusqlite::OptionalExtension;
@@ -32,7 +34,7 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, rate};
+use crate::table::{Table, fixed, markdown, rate, yes_no};
 
 mod charts;
 mod guards;
@@ -132,8 +134,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         .map_err(Error::store("guard: a temporary folder for the database"))?;
     let db = Database::create(&scratch.path().join("rows.sqlite"), n_rows)?;
 
-    let workloads = Workload::all();
-    let scripts: Vec<Vec<Op>> = workloads
+    let streams = Stream::all();
+    let scripts: Vec<Vec<Op>> = streams
         .iter()
         .map(|&w| script(w, n_rows, requests, ctx.seed))
         .collect::<Result<_, _>>()?;
@@ -141,7 +143,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         .into_iter()
         .filter(|g| !g.needs_redis() || server.is_some())
         .collect();
-    let bar = progress::bar((guards.len() * workloads.len()) as u64, "guard");
+    let bar = progress::bar((guards.len() * streams.len()) as u64, "guard");
     let started = Instant::now();
     let mut rows = Vec::new();
     for &guard in &guards {
@@ -150,7 +152,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         let expected_fpr = filter.expected_fpr()?;
         let memory_bytes = filter.memory_bytes();
         // Churn is last: it is the only stream that changes the rows and the guard.
-        for (&workload, ops) in workloads.iter().zip(&scripts) {
+        for (&stream, ops) in streams.iter().zip(&scripts) {
             cache.clear()?;
             let mut tally = Stack {
                 filter: &mut filter,
@@ -166,7 +168,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64;
             rows.push(Row {
                 guard,
-                workload,
+                stream,
                 memory_bytes,
                 expected_fpr,
                 p50: quantile(l, 0.5),

@@ -13,15 +13,7 @@ const KEY_GUARDS: [&str; 5] = [
     "redis bloom 1%",
 ];
 
-/// A uniform stream with `absent` of its ids absent.
-fn uniform(absent: f64) -> Stream {
-    Stream::Mixed {
-        absent,
-        zipf: false,
-    }
-}
-
-/// A number of queries per 1,000, or "–" where the row did not run.
+/// A number of queries per 1,000 (or µs), or "–" where the row did not run.
 fn num(v: Option<f64>) -> String {
     v.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
 }
@@ -38,13 +30,7 @@ fn theory_inside(rows: &[Row]) -> (usize, usize) {
         .iter()
         .filter(|r| r.theory_applies() && r.guard.kind != Kind::None)
         .collect();
-    let inside = applies
-        .iter()
-        .filter(|r| {
-            r.interval()
-                .is_some_and(|(lo, hi)| (lo..=hi).contains(&r.expected_fpr))
-        })
-        .count();
+    let inside = applies.iter().filter(|r| r.theory_inside()).count();
     (inside, applies.len())
 }
 
@@ -112,7 +98,7 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
         let _ = writeln!(
             out,
             "| {g} | {:.1} | {} | {:.1} ({:.1}) | {:.1} |",
-            r90.memory_bytes as f64 * 8.0 / n_rows as f64,
+            r90.bits_per_row(n_rows),
             num(absent_per_1000(rows, g, uniform(0.9))),
             1000.0 * attack.measured_fpr(),
             1000.0 * attack.expected_fpr,
@@ -122,7 +108,6 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
     let (inside, applies) = theory_inside(rows);
     let churn = |g: &str| num(absent_per_1000(rows, g, Stream::Churn));
     let p50 = |g: &str, s: Stream| find(rows, g, s).map(|r| r.p50 as f64 / 1000.0);
-    let us = |v: Option<f64>| v.map_or_else(|| "–".into(), |v| format!("{v:.1}"));
     let equal = rows
         .iter()
         .filter(|r| r.tally.db_not_found == r.tally.false_positives)
@@ -144,8 +129,8 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
             format!(
                 "; a Redis guard adds a round trip to every request (median with no absent ids: \
                  {} µs with no guard, {} with the Redis Bloom filter)",
-                us(p50("none", uniform(0.0))),
-                us(p50("redis bloom 1%", uniform(0.0))),
+                num(p50("none", uniform(0.0))),
+                num(p50("redis bloom 1%", uniform(0.0))),
             )
         } else {
             String::new()
@@ -190,7 +175,7 @@ pub(super) fn appendix(
          {seconds:.1} s.\n",
         (requests / 20).max(1),
         guards.len(),
-        Workload::all().len()
+        Stream::all().len()
     );
 
     // Queries per 1,000 by absent share.
@@ -205,29 +190,25 @@ pub(super) fn appendix(
          misses and the absent ids the guard let through; in brackets the absent-id queries \
          saved against no guard.\n"
     );
-    let _ = write!(out, "| guard | memory (bytes) | bits/row |");
-    for (_, name) in &shares {
-        let _ = write!(out, " {name} |");
-    }
-    let _ = writeln!(
-        out,
-        " churn |\n|---|---|---|{}---|",
-        "---|".repeat(shares.len())
-    );
-    for g in &guards {
+    let mut heads = vec![
+        "guard".to_string(),
+        "memory (bytes)".into(),
+        "bits/row".into(),
+    ];
+    heads.extend(shares.iter().map(|(_, name)| name.clone()));
+    heads.push("churn".into());
+    let table = guards.iter().map(|g| {
         let mem = find(rows, g.label, uniform(0.0)).map_or(0, |r| r.memory_bytes);
-        let _ = write!(
-            out,
-            "| {} | {mem} | {:.2} |",
-            g.label,
-            mem as f64 * 8.0 / n_rows as f64
-        );
-        for (s, _) in &shares {
-            let saved = qa("none", *s).zip(qa(g.label, *s)).map(|(a, b)| a - b);
-            let _ = write!(out, " {} ({}) |", num(q(g.label, *s)), num(saved));
-        }
-        let _ = writeln!(out, " {} |", num(q(g.label, Stream::Churn)));
-    }
+        let bits = mem as f64 * 8.0 / n_rows as f64;
+        let mut cells = vec![g.label.to_string(), mem.to_string(), format!("{bits:.2}")];
+        cells.extend(shares.iter().map(|&(s, _)| {
+            let saved = qa("none", s).zip(qa(g.label, s)).map(|(a, b)| a - b);
+            format!("{} ({})", num(q(g.label, s)), num(saved))
+        }));
+        cells.push(num(q(g.label, Stream::Churn)));
+        cells
+    });
+    out.push_str(&markdown(&heads, table));
     let zipf0 = q(
         "none",
         Stream::Mixed {
@@ -259,7 +240,7 @@ pub(super) fn appendix(
     );
     for r in rows
         .iter()
-        .filter(|r| r.guard.kind != Kind::None && r.workload.stream == Stream::Attack)
+        .filter(|r| r.guard.kind != Kind::None && r.stream == Stream::Attack)
     {
         let (lo, hi) = r.interval().unwrap_or((f64::NAN, f64::NAN));
         let _ = writeln!(
@@ -272,11 +253,7 @@ pub(super) fn appendix(
             rate(lo),
             rate(hi),
             rate(r.expected_fpr),
-            if (lo..=hi).contains(&r.expected_fpr) {
-                "yes"
-            } else {
-                "no"
-            }
+            yes_no(r.theory_inside())
         );
     }
 
@@ -298,7 +275,7 @@ pub(super) fn appendix(
                 "| {} | {} | {:.2} | {} | {} | {:.1}% | {} |",
                 label.trim_start_matches("classic "),
                 r.memory_bytes,
-                r.memory_bytes as f64 * 8.0 / n_rows as f64,
+                r.bits_per_row(n_rows),
                 num(qa(label, uniform(0.9))),
                 num(qa(label, Stream::Attack)),
                 100.0 * (1.0 - a.measured_fpr()),

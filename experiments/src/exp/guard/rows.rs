@@ -6,7 +6,7 @@ use super::*;
 #[derive(Debug)]
 pub(super) struct Row {
     pub(super) guard: Guard,
-    pub(super) workload: Workload,
+    pub(super) stream: Stream,
     pub(super) memory_bytes: u64,
     pub(super) expected_fpr: f64,
     pub(super) tally: Tally,
@@ -30,13 +30,22 @@ impl Row {
     /// `expected_fpr` describes: not so for the deleted rows a classic
     /// filter still holds (stale entries pass every time).
     pub(super) fn theory_applies(&self) -> bool {
-        self.tally.absent_requests > 0
-            && (self.workload.stream != Stream::Churn || self.guard.deletes())
+        self.tally.absent_requests > 0 && (self.stream != Stream::Churn || self.guard.deletes())
     }
 
     pub(super) fn interval(&self) -> Option<(f64, f64)> {
         (self.tally.absent_requests > 0)
             .then(|| clopper_pearson(self.tally.false_positives, self.tally.absent_requests, 0.95))
+    }
+
+    /// Whether the measured rate's 95% interval holds `expected_fpr`.
+    pub(super) fn theory_inside(&self) -> bool {
+        self.interval()
+            .is_some_and(|(lo, hi)| (lo..=hi).contains(&self.expected_fpr))
+    }
+
+    pub(super) fn bits_per_row(&self, n_rows: u64) -> f64 {
+        self.memory_bytes as f64 * 8.0 / n_rows as f64
     }
 
     pub(super) fn measured_fpr(&self) -> f64 {
@@ -88,12 +97,10 @@ pub(super) fn table(rows: &[Row], n_rows: u64, cache: &str) -> Table {
     for r in rows {
         let (lo, hi) = r.interval().unwrap_or((f64::NAN, f64::NAN));
         let applies = r.theory_applies();
-        let inside = if !applies {
-            "-"
-        } else if (lo..=hi).contains(&r.expected_fpr) {
-            "yes"
+        let inside = if applies {
+            yes_no(r.theory_inside())
         } else {
-            "no"
+            "-"
         };
         let or_dash = |ok: bool, s: String| if ok { s } else { "-".into() };
         let some = r.tally.absent_requests > 0;
@@ -102,11 +109,11 @@ pub(super) fn table(rows: &[Row], n_rows: u64, cache: &str) -> Table {
             r.guard.type_name().into(),
             r.guard.fpr.to_string(),
             r.memory_bytes.to_string(),
-            fixed(r.memory_bytes as f64 * 8.0 / n_rows as f64),
+            fixed(r.bits_per_row(n_rows)),
             cache.into(),
-            r.workload.name(),
-            r.workload.skew().into(),
-            r.workload.absent_share().to_string(),
+            r.stream.name(),
+            r.stream.skew().into(),
+            r.stream.absent_share().to_string(),
             n_rows.to_string(),
             r.tally.requests.to_string(),
             r.tally.absent_requests.to_string(),
@@ -121,7 +128,7 @@ pub(super) fn table(rows: &[Row], n_rows: u64, cache: &str) -> Table {
             or_dash(some, rate(lo)),
             or_dash(some, rate(hi)),
             rate(r.expected_fpr),
-            if applies { "yes" } else { "no" }.into(),
+            yes_no(applies).into(),
             inside.into(),
             r.tally.wrong_answers.to_string(),
             format!("{:.0}", r.mean),

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// What one (guard, workload) run counted.
+/// What one (guard, stream) run counted.
 #[derive(Debug, Default)]
 pub(super) struct Tally {
     pub(super) requests: u64,

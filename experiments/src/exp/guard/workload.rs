@@ -15,32 +15,30 @@ pub(super) enum Stream {
     Churn,
 }
 
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Workload {
-    pub(super) stream: Stream,
+/// A uniform stream with `absent` of its ids absent.
+pub(super) fn uniform(absent: f64) -> Stream {
+    Stream::Mixed {
+        absent,
+        zipf: false,
+    }
 }
 
-impl Workload {
-    pub(super) fn all() -> Vec<Workload> {
+impl Stream {
+    /// Every stream, in run order: churn last, as the only one that
+    /// changes the rows and the guard.
+    pub(super) fn all() -> Vec<Stream> {
         let mut out = Vec::new();
         for zipf in [false, true] {
             for absent in ABSENT_SHARES {
-                out.push(Workload {
-                    stream: Stream::Mixed { absent, zipf },
-                });
+                out.push(Stream::Mixed { absent, zipf });
             }
         }
-        out.push(Workload {
-            stream: Stream::Attack,
-        });
-        out.push(Workload {
-            stream: Stream::Churn,
-        });
+        out.extend([Stream::Attack, Stream::Churn]);
         out
     }
 
     pub(super) fn name(self) -> String {
-        match self.stream {
+        match self {
             Stream::Mixed { absent, zipf } => format!(
                 "{} {}% absent",
                 if zipf { "zipf" } else { "uniform" },
@@ -52,7 +50,7 @@ impl Workload {
     }
 
     pub(super) fn skew(self) -> &'static str {
-        match self.stream {
+        match self {
             Stream::Mixed { zipf: true, .. } => "zipf",
             _ => "uniform",
         }
@@ -60,7 +58,7 @@ impl Workload {
 
     /// The share of requests for ids without a row.
     pub(super) fn absent_share(self) -> f64 {
-        match self.stream {
+        match self {
             Stream::Mixed { absent, .. } => absent,
             Stream::Attack => 1.0,
             Stream::Churn => 0.5,
@@ -79,16 +77,16 @@ pub(super) enum Op {
     Readd(u64),
 }
 
-/// The operations of `workload`: the same for every guard.
+/// The operations of `stream`: the same for every guard.
 pub(super) fn script(
-    workload: Workload,
+    stream: Stream,
     rows: u64,
     requests: usize,
     seed: u64,
 ) -> Result<Vec<Op>, Error> {
-    let mut r = rng(sub_seed(seed, &format!("guard/{}", workload.name())));
+    let mut r = rng(sub_seed(seed, &format!("guard/{}", stream.name())));
     let mut fresh = probes(
-        sub_seed(seed, &format!("guard/{}/absent", workload.name())),
+        sub_seed(seed, &format!("guard/{}/absent", stream.name())),
         requests,
     );
     let mut absent = || {
@@ -97,7 +95,7 @@ pub(super) fn script(
             .ok_or_else(|| Error::Invariant("guard: ran out of absent ids".into()))
     };
     let mut ops = Vec::with_capacity(requests + requests / 2);
-    match workload.stream {
+    match stream {
         Stream::Mixed {
             absent: share,
             zipf,
@@ -170,9 +168,7 @@ mod tests {
 
     #[test]
     fn scripts_are_seeded_and_churn_asks_for_each_row_right_after_deleting_it() {
-        let churn = Workload {
-            stream: Stream::Churn,
-        };
+        let churn = Stream::Churn;
         let a = script(churn, 1_000, 400, 7).unwrap();
         assert_eq!(a, script(churn, 1_000, 400, 7).unwrap());
         let gets = a.iter().filter(|o| matches!(o, Op::Get { .. })).count();
@@ -189,11 +185,9 @@ mod tests {
 
     #[test]
     fn mixed_streams_have_their_share_of_fresh_absent_ids() {
-        let w = Workload {
-            stream: Stream::Mixed {
-                absent: 0.9,
-                zipf: true,
-            },
+        let w = Stream::Mixed {
+            absent: 0.9,
+            zipf: true,
         };
         let ops = script(w, 1_000, 10_000, 1).unwrap();
         let absent: Vec<u64> = ops

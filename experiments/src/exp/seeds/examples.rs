@@ -2,26 +2,19 @@
 
 use super::*;
 
+/// bloomlab's side of a worked example.
+const SAME_M_K: &str = "(b) bloomlab BloomFilter with the same m and k";
+
 /// E1: Guava `create(integerFunnel, 1000, 0.001)`, 0..999 in, 11000..20999 probed.
 pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let (n, p) = (1_000u64, 0.001);
-    let doc_probes = 11_000..21_000;
     let ext = 11_000..11_000 + probe_count_i32(env)?;
     let doc_says = "Guava create(int; 1000; 0.001); put 0..999; 14 of the 10000 ints 11000..20999 pass (0.0014): close to 0.001";
     let mut out = Vec::new();
 
     let mut guava = guava_ints(n, p)?;
-    fill_ints(&mut guava, 0..n as i32);
-    let g = Rate::new(
-        guava.bit_size(),
-        guava.num_hash_functions(),
-        n,
-        ext.len() as u64,
-        hits_ints(&mut guava, ext.clone()),
-    )
-    .with_doc(10_000, hits_ints(&mut guava, doc_probes.clone()))
-    .with_ones(guava.bit_count())
-    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
+    let mk = (guava.bit_size(), guava.num_hash_functions());
+    let g = e1_rate(&mut guava, mk, n, &ext);
     let doc_fp = g.doc.map_or(0, |d| d.1);
     let (dlo, dhi) = clopper_pearson(14, 10_000, 0.95);
     out.push(
@@ -54,62 +47,49 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     );
 
     let (m, k) = java_sizing(n, p);
-    let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
-        k,
-    };
-    let mut h4 = NaiveFilter::new(h4s);
-    fill_ints(&mut h4, 0..n as i32);
-    let h = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut h4, ext.clone()))
-        .with_doc(10_000, hits_ints(&mut h4, doc_probes.clone()))
-        .with_ones(h4.count_ones())
-        .with_uniform(ext.clone(), |v, out| h4s.positions_int(*v, out));
+    let h = e1_rate(&mut h4_filter(m, k)?, (m, k), n, &ext);
     out.push(e1_claim(
         "(a') document 000's helper (H4: MITZ_32 on 14377 bits) with ints",
         doc_says,
         h,
     ));
 
-    let mut f = ours(m, k, seed_of(env.ctx, "e1"))?;
-    fill_ints(&mut f, 0..n as i32);
-    let o = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut f, ext.clone()))
-        .with_doc(10_000, hits_ints(&mut f, doc_probes))
-        .with_ones(f.count_ones())
-        .with_uniform(ext.clone(), |v, out| our_positions(&f, v, out));
-    out.push(e1_claim(
-        "(b) bloomlab BloomFilter with the same m and k",
-        doc_says,
-        o,
-    ));
-    out[0].gist = Some(Gist {
-        verdict: format!(
-            "{}{}",
-            weakest(&[g, h, o]),
-            if doc_fp == 14 {
-                "; its 14 reproduced".to_string()
-            } else {
-                format!("; its probes give {doc_fp}, not 14")
-            }
-        ),
-        key: g.versus(),
-    });
+    let o = e1_rate(
+        &mut ours::<i32>(m, k, seed_of(env.ctx, "e1"))?,
+        (m, k),
+        n,
+        &ext,
+    );
+    out.push(e1_claim(SAME_M_K, doc_says, o));
+    let reproduced = if doc_fp == 14 {
+        "; its 14 reproduced".to_string()
+    } else {
+        format!("; its probes give {doc_fp}, not 14")
+    };
+    set_gist(
+        &mut out,
+        "E1",
+        format!("{}{reproduced}", weakest(&[g, h, o])),
+        g.versus(),
+    );
     Ok(out)
+}
+
+/// An E1 table of `m` bits and `k` hashes holding `0..n`: its rate on
+/// `ext`, and on the document's 10,000 probes 11000..20999.
+fn e1_rate<T: BitTable<i32>>(t: &mut T, (m, k): (u64, u32), n: u64, ext: &Range<i32>) -> Rate {
+    fill(t, 0..n as i32);
+    measure(t, (m, k, n), || ext.clone()).with_doc(10_000, hits(t, 11_000..21_000))
 }
 
 /// An E1 row: its rate on the document's probes and on ours.
 fn e1_claim(what: &str, doc_says: &str, r: Rate) -> Claim {
-    let (m, k) = (r.m, r.k);
-    Claim::new("E1", what)
-        .doc(doc_says)
-        .theory(format!("m={m} k={k}: {}", sci(r.theory)))
-        .measured(format!(
-            "document's probes: {}; {} probes: {}",
-            r.doc.map_or(0, |d| d.1),
-            r.probes,
-            r.interval()
-        ))
-        .verdict(r.verdict())
-        .rate(r)
+    Claim::plain("E1", what, doc_says, r).measured(format!(
+        "document's probes: {}; {} probes: {}",
+        r.doc.map_or(0, |d| d.1),
+        r.probes,
+        r.interval()
+    ))
 }
 
 pub(super) fn probe_count_i32(env: &Env<'_>) -> Result<i32, Error> {
@@ -122,14 +102,11 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let p = 0.03;
     let (m, k) = java_sizing(n, p);
     let seed = seed_of(env.ctx, "e2");
-    let (mk, pk) = (
-        Keys::member_emails(sub_seed(seed, "members")),
-        Keys::probe_emails(sub_seed(seed, "probes")),
-    );
+    let (mk, pk) = email_keys(seed);
     let doc_says = "000's helper: BloomFilterHelper(n) sizes for 0.03 when no rate is given";
     let mut out = Vec::new();
 
-    let (_, h) = h4_table(env, (m, k, n), mk, pk, None)?;
+    let h = filled(env, &mut h4_filter(m, k)?, (m, k, n), mk, pk);
     out.push(
         Claim::new(
             "E2",
@@ -151,79 +128,15 @@ pub(super) fn e2_default_rate(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .rate(h),
     );
 
-    let (_, o) = our_table(env, (m, k, n), seed, mk, pk, None)?;
-    out.push(
-        Claim::new("E2", "(b) bloomlab BloomFilter with the same m and k")
-            .doc(doc_says)
-            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
-            .measured(format!("{} probes: {}", o.probes, o.interval()))
-            .verdict(o.verdict())
-            .rate(o),
+    let o = filled(env, &mut ours::<str>(m, k, seed)?, (m, k, n), mk, pk);
+    out.push(Claim::plain("E2", SAME_M_K, doc_says, o));
+    set_gist(
+        &mut out,
+        "E2",
+        weakest(&[h, o]),
+        format!("k={k}: {}", h.versus()),
     );
-    out[0].gist = Some(Gist {
-        verdict: weakest(&[h, o]).into(),
-        key: format!("k={k}: {}", h.versus()),
-    });
     Ok(out)
-}
-
-/// Document 000's helper (H4) with `m` bits and `k` hashes holding the
-/// first `n` of `members`, and its rate on `env.probes` of `probes` (and on
-/// the document's own first `doc` of them, where it gives a count).
-fn h4_table(
-    env: &Env<'_>,
-    (m, k, n): (u64, u32, u64),
-    members: Keys,
-    probes: Keys,
-    doc: Option<u64>,
-) -> Result<(NaiveFilter, Rate), Error> {
-    let s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(Error::size("bits as a Java int"))?,
-        k,
-    };
-    let mut t = NaiveFilter::new(s);
-    fill(&mut t, members, n);
-    let rate = probed(env, &mut t, (m, k, n), probes, doc)
-        .with_ones(t.count_ones())
-        .with_uniform(strings(probes, 0..env.probes), |q, out| {
-            s.positions_str(q, out)
-        });
-    Ok((t, rate))
-}
-
-/// [`h4_table`] for bloomlab's filter with the same `m` and `k`, its key from `seed`.
-fn our_table(
-    env: &Env<'_>,
-    (m, k, n): (u64, u32, u64),
-    seed: u64,
-    members: Keys,
-    probes: Keys,
-    doc: Option<u64>,
-) -> Result<(BloomFilter<str>, Rate), Error> {
-    let mut f = ours(m, k, seed)?;
-    fill(&mut f, members, n);
-    let rate = probed(env, &mut f, (m, k, n), probes, doc)
-        .with_ones(f.count_ones())
-        .with_uniform(strings(probes, 0..env.probes), |q, out| {
-            our_positions(&f, q.as_str(), out)
-        });
-    Ok((f, rate))
-}
-
-/// The false positives of `table` on `env.probes` of `probes`, and on the
-/// document's first `doc`.
-fn probed<T: StrTable>(
-    env: &Env<'_>,
-    table: &mut T,
-    (m, k, n): (u64, u32, u64),
-    probes: Keys,
-    doc: Option<u64>,
-) -> Rate {
-    let rate = Rate::new(m, k, n, env.probes, hits(table, probes, 0..env.probes));
-    match doc {
-        Some(d) => rate.with_doc(d, hits(table, probes, 0..d)),
-        None => rate,
-    }
 }
 
 /// E3: Redisson `tryInit(10000, 0.001)`, "YuShiwen0".."YuShiwen9999" in,
@@ -233,9 +146,12 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let (m, k) = java_sizing(n, p);
     let (mk, pk) = (Keys::Prefixed("YuShiwen"), Keys::Prefixed("xiaocheng"));
     let doc_says = "Redisson tryInit(10000; 0.001); 1 of the 1000 probes xiaocheng0..999 passes; 10 hash functions; count() = 9999";
+    // The document's probes: the first 1,000.
+    let doc = |keys| strings(keys, 0..1_000);
     let mut out = Vec::new();
 
-    let (h4, h) = h4_table(env, (m, k, n), mk, pk, Some(1_000))?;
+    let mut h4 = h4_filter(m, k)?;
+    let h = filled(env, &mut h4, (m, k, n), mk, pk).with_doc(1_000, hits(&mut h4, doc(pk)));
     let h4_count = theory::classic::estimate_count(m as f64, f64::from(k), h4.count_ones() as f64);
     out.push(
         Claim::new("E3", "(a) document 000's helper hashing (H4) at Redisson's m and k")
@@ -256,10 +172,11 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .rate(h),
     );
 
-    let (f, o) = our_table(env, (m, k, n), seed_of(env.ctx, "e3"), mk, pk, Some(1_000))?;
+    let mut f = ours::<str>(m, k, seed_of(env.ctx, "e3"))?;
+    let o = filled(env, &mut f, (m, k, n), mk, pk).with_doc(1_000, hits(&mut f, doc(pk)));
     let (member, other) = (f.contains("YuShiwen9999"), f.contains("YuShiwen11111"));
     out.push(
-        Claim::new("E3", "(b) bloomlab BloomFilter with the same m and k")
+        Claim::new("E3", SAME_M_K)
             .doc(doc_says)
             .theory(format!(
                 "m={m} k={k}: {} (1 expected in 1000 probes)",
@@ -301,17 +218,16 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     );
     let counts = holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96);
     let rates = weakest(&[h, o]);
-    out[0].gist = Some(Gist {
-        verdict: if rates == counts {
-            rates.into()
-        } else {
-            format!("rate {rates}; count() {counts}")
-        },
-        key: format!(
-            "k={k}; {} of 1000 (doc 1); count {est:.0} (doc 9999)",
-            o.doc.map_or(0, |d| d.1)
-        ),
-    });
+    let verdict = if rates == counts {
+        rates.into()
+    } else {
+        format!("rate {rates}; count() {counts}")
+    };
+    let key = format!(
+        "k={k}; {} of 1000 (doc 1); count {est:.0} (doc 9999)",
+        o.doc.map_or(0, |d| d.1)
+    );
+    set_gist(&mut out, "E3", verdict, key);
     Ok(out)
 }
 
@@ -323,20 +239,13 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let mut out = Vec::new();
 
     let mut guava = guava_ints(n, p)?;
-    let before = guava.test_int(1) || guava.test_int(2);
-    guava.put_int(1);
-    guava.put_int(2);
-    let after = guava.test_int(1) && guava.test_int(2);
-    fill_ints(&mut guava, 0..n as i32);
-    let g = Rate::new(
-        guava.bit_size(),
-        guava.num_hash_functions(),
-        n,
-        ext.len() as u64,
-        hits_ints(&mut guava, ext.clone()),
-    )
-    .with_ones(guava.bit_count())
-    .with_uniform(ext.clone(), |v, out| out.extend(guava.bit_indexes(v)));
+    let before = guava.might_contain(&1) || guava.might_contain(&2);
+    guava.put(&1);
+    guava.put(&2);
+    let after = guava.might_contain(&1) && guava.might_contain(&2);
+    let mk = (guava.bit_size(), guava.num_hash_functions(), n);
+    fill(&mut guava, 0..n as i32);
+    let g = measure(&mut guava, mk, || ext.clone());
     // A flood of absent keys: 99 absent queries for every present one.
     let posterior = 1.0 / (1.0 + 99.0 * g.measured());
     out.push(
@@ -364,22 +273,15 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     );
 
     let (m, k) = java_sizing(n, p);
-    let mut f = ours(m, k, seed_of(env.ctx, "e4"))?;
-    fill_ints(&mut f, 0..n as i32);
-    let o = Rate::new(m, k, n, ext.len() as u64, hits_ints(&mut f, ext.clone()))
-        .with_ones(f.count_ones())
-        .with_uniform(ext, |v, out| our_positions(&f, v, out));
-    out.push(
-        Claim::new("E4", "(b) bloomlab BloomFilter with the same m and k")
-            .doc(doc_says)
-            .theory(format!("m={m} k={k}: {}", sci(o.theory)))
-            .measured(format!("{} probes: {}", o.probes, o.interval()))
-            .verdict(o.verdict())
-            .rate(o),
+    let mut f = ours::<i32>(m, k, seed_of(env.ctx, "e4"))?;
+    fill(&mut f, 0..n as i32);
+    let o = measure(&mut f, (m, k, n), || ext.clone());
+    out.push(Claim::plain("E4", SAME_M_K, doc_says, o));
+    set_gist(
+        &mut out,
+        "E4",
+        format!("rate {}; '99% sure' does not hold", weakest(&[g, o])),
+        format!("P(present after a pass)={posterior:.2} at 99% absent"),
     );
-    out[0].gist = Some(Gist {
-        verdict: format!("rate {}; '99% sure' does not hold", weakest(&[g, o])),
-        key: format!("P(present after a pass)={posterior:.2} at 99% absent"),
-    });
     Ok(out)
 }

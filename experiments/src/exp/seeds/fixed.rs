@@ -7,7 +7,7 @@ use super::*;
 pub(super) const FIXED_TABLE_ITEMS: u64 = 1 << 21;
 
 /// E5: 10^8 addresses in 1.6·10^9 bits with 8 hashes, claimed below 1/10,000.
-pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Error> {
+pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
     let addresses = 100_000_000u64;
     let bits = 1_600_000_000u64;
     let k = 8u32;
@@ -42,7 +42,8 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Erro
     );
 
     // (a) document 001's own code, at 16 bits per item in its fixed table.
-    let (lo, _) = h1.rate.ci();
+    let (lo, _) = h1.ci();
+    let (fill, fill_theory) = h1.fills();
     out.push(
         Claim::new(
             "E5",
@@ -52,24 +53,19 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Erro
             ),
         )
         .doc(doc_says)
-        .theory(format!(
-            "{} at 16 bits/item and k=7",
-            sci(h1.rate.theory)
-        ))
+        .theory(format!("{} at 16 bits/item and k=7", sci(h1.theory)))
         .measured(format!(
-            "{} probes: {}; fill {:.4} (theory {:.4})",
-            h1.rate.probes,
-            h1.rate.interval(),
-            h1.fill,
-            h1.fill_theory
+            "{} probes: {}; fill {fill:.4} (theory {fill_theory:.4})",
+            h1.probes,
+            h1.interval(),
         ))
         .verdict(format!(
             "{}: measured {}x the claimed bound; against theory: {}",
             holds(lo < 1e-4),
-            ratio(h1.rate.measured() / 1e-4),
-            h1.rate.against_theory()
+            ratio(h1.measured() / 1e-4),
+            h1.against_theory()
         ))
-        .rate(h1.rate),
+        .rate(*h1),
     );
 
     // (b) ours: at full size under --scale full, else 16 bits per item at capacity.
@@ -80,17 +76,7 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Erro
     };
     let m = 16 * n;
     let seed = seed_of(env.ctx, "e5");
-    let mut f = ours(m, k, seed)?;
-    f.extend(members(sub_seed(seed, "members"), n as usize));
-    let fp = probes(sub_seed(seed, "probes"), env.probes as usize)
-        .filter(|q| f.contains(q))
-        .count() as u64;
-    let o = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(f.count_ones())
-        .with_uniform(
-            probes(sub_seed(seed, "probes"), env.probes as usize),
-            |q, out| our_positions(&f, q, out),
-        );
+    let o = filled_keys(env, &mut ours(m, k, seed)?, n, seed);
     let (lo, _) = o.ci();
     out.push(
         Claim::new(
@@ -119,48 +105,27 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &FixedTable) -> Result<Vec<Claim>, Erro
         (true, false) => "wrong in theory; this run's interval reaches 1e-4",
         (false, _) => "rate bound holds",
     };
-    out[0].gist = Some(Gist {
-        verdict: format!("{rate_bound} (memory {memory})"),
-        key: format!(
-            "theory {} = {}x 1e-4; measured {}",
-            sci(theory_8),
-            ratio(theory_8 / 1e-4),
-            sci(o.measured())
-        ),
-    });
+    let key = format!(
+        "theory {} = {}x 1e-4; measured {}",
+        sci(theory_8),
+        ratio(theory_8 / 1e-4),
+        sci(o.measured())
+    );
+    set_gist(
+        &mut out,
+        "E5",
+        format!("{rate_bound} (memory {memory})"),
+        key,
+    );
 
     Ok(out)
 }
 
-/// A fixed-size table's measurement: the rate, and the fraction of bits set
-/// against `1 − e^{−kn/m}`.
-pub(super) struct FixedTable {
-    pub(super) rate: Rate,
-    pub(super) fill: f64,
-    pub(super) fill_theory: f64,
-}
-
-pub(super) fn fill_theory(m: u64, n: u64, k: u32) -> f64 {
-    theory::classic::expected_fill(m as f64, n as f64, f64::from(k))
-}
-
 /// H1 with `FIXED_TABLE_ITEMS` members of `mk`, probed with `pk`.
-pub(super) fn h1_on(env: &Env<'_>, mk: Keys, pk: Keys) -> Result<FixedTable, Error> {
-    let strategy = Strategy::H1;
-    let n = FIXED_TABLE_ITEMS;
-    let mut t = NaiveFilter::new(strategy);
-    fill(&mut t, mk, n);
-    let fp = hits(&mut t, pk, 0..env.probes);
-    let (m, k) = (strategy.bits(), strategy.k());
-    Ok(FixedTable {
-        rate: Rate::new(m, k, n, env.probes, fp)
-            .with_ones(t.count_ones())
-            .with_uniform(strings(pk, 0..env.probes), |q, out| {
-                strategy.positions_str(q, out)
-            }),
-        fill: t.count_ones() as f64 / m as f64,
-        fill_theory: fill_theory(m, n, k),
-    })
+pub(super) fn h1_on(env: &Env<'_>, mk: Keys, pk: Keys) -> Rate {
+    let h1 = Strategy::H1;
+    let mut t = NaiveFilter::new(h1);
+    filled(env, &mut t, (h1.bits(), h1.k(), FIXED_TABLE_ITEMS), mk, pk)
 }
 
 /// E6 (and H2): 10^8 decimal strings into 2^30 bits with document 002's 8
@@ -173,24 +138,20 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     };
     let m = 1u64 << log2;
     let n = (100_000_000f64 * m as f64 / (1u64 << 30) as f64).round() as u64;
-    let k = H2_SEEDS.len() as u32;
+    let h2 = Strategy::H2 { log2_bits: log2 };
+    let k = h2.k();
     let full = log2 == 30;
     let doc_says = "1e8 strings 0..99999999 into 2^30 bits (256<<22) with 8 seeded functions; contains(99999999) true; contains(234567890) false";
     let members = Keys::Decimal(0);
     let probes_k = Keys::Decimal(n);
     let mut out = Vec::new();
 
-    let mut h2 = h2_table(log2);
-    fill(&mut *h2, members, n);
-    let fp = hits(&mut *h2, probes_k, 0..env.probes);
-    let r = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(h2.ones())
-        .with_uniform(strings(probes_k, 0..env.probes), |q, out| {
-            h2_positions(log2, q, out)
-        });
-    let (last, doc_probe) = (h2.test(&(n - 1).to_string()), h2.test("234567890"));
-    let fill_h2 = h2.ones() as f64 / m as f64;
-    drop(h2);
+    let mut t = NaiveFilter::new(h2);
+    let r = filled(env, &mut t, (m, k, n), members, probes_k);
+    let last = t.contains_str(&(n - 1).to_string());
+    let doc_probe = t.contains_str("234567890");
+    drop(t);
+    let (fill_h2, fill_theory) = r.fills();
     let literal = if full {
         format!("contains(99999999)={last}; contains(234567890)={doc_probe}")
     } else {
@@ -213,11 +174,10 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 sci(r.theory)
             ))
             .measured(format!(
-                "{} probes ({}): {}; fill {fill_h2:.4} (theory {:.4}); {literal}",
+                "{} probes ({}): {}; fill {fill_h2:.4} (theory {fill_theory:.4}); {literal}",
                 r.probes,
                 probes_k.describe(),
                 r.interval(),
-                fill_theory(m, n, k)
             ))
             .verdict(if full {
                 r.verdict()
@@ -231,14 +191,8 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .rate(r),
     );
 
-    let mut f = ours(m, k, seed_of(env.ctx, "e6"))?;
-    fill(&mut f, members, n);
-    let fp = hits(&mut f, probes_k, 0..env.probes);
-    let o = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(f.count_ones())
-        .with_uniform(strings(probes_k, 0..env.probes), |q, out| {
-            our_positions(&f, q.as_str(), out)
-        });
+    let mut f = ours::<str>(m, k, seed_of(env.ctx, "e6"))?;
+    let o = filled(env, &mut f, (m, k, n), members, probes_k);
     out.push(
         Claim::new(
             "E6",
@@ -258,77 +212,48 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .verdict(o.verdict())
         .rate(o),
     );
-    out[0].gist = Some(Gist {
-        verdict: if full {
-            format!("002's hash {}; bloomlab {}", r.word(), o.word())
-        } else {
-            format!(
-                "002's hash {} (tested on 2^{log2} bits, not 2^30); bloomlab {}",
-                r.word(),
-                o.word()
-            )
-        },
-        key: format!(
-            "{} and {} vs {}",
-            sci(r.measured()),
-            sci(o.measured()),
-            sci(r.theory)
-        ),
-    });
+    let tested = if full {
+        String::new()
+    } else {
+        format!(" (tested on 2^{log2} bits, not 2^30)")
+    };
+    let key = format!(
+        "{} and {} vs {}",
+        sci(r.measured()),
+        sci(o.measured()),
+        sci(r.theory)
+    );
+    let verdict = format!("002's hash {}{tested}; bloomlab {}", r.word(), o.word());
+    set_gist(&mut out, "E6", verdict, key);
 
     // H2 on keys that are not decimal strings, in the same table and load.
     let seed = seed_of(env.ctx, "h2");
-    let mut h2 = h2_table(log2);
-    fill(&mut *h2, Keys::member_emails(sub_seed(seed, "members")), n);
-    let fp = hits(
-        &mut *h2,
-        Keys::probe_emails(sub_seed(seed, "probes")),
-        0..env.probes,
-    );
-    let e = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(h2.ones())
-        .with_uniform(
-            strings(Keys::probe_emails(sub_seed(seed, "probes")), 0..env.probes),
-            |q, out| h2_positions(log2, q, out),
+    let mut kinds = Vec::new();
+    for (what, (mk, pk), probed) in [
+        ("random addresses", email_keys(seed), ""),
+        (
+            "random 11-digit numbers",
+            phone_keys(seed),
+            " (other 11-digit numbers)",
+        ),
+    ] {
+        let e = filled(env, &mut NaiveFilter::new(h2), (m, k, n), mk, pk);
+        let (fill, fill_theory) = e.fills();
+        kinds.push(e);
+        out.push(
+            Claim::new("H2", format!("{scaled}; n={n} {what}"))
+                .doc(H2_DOC)
+                .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(e.theory)))
+                .measured(format!(
+                    "{} probes{probed}: {}; fill {fill:.4} (theory {fill_theory:.4})",
+                    e.probes,
+                    e.interval(),
+                ))
+                .verdict(e.verdict())
+                .rate(e),
         );
-    let fill_e = h2.ones() as f64 / m as f64;
-    out.push(
-        Claim::new("H2", format!("{scaled}; n={n} random addresses"))
-            .doc(H2_DOC)
-            .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(e.theory)))
-            .measured(format!(
-                "{} probes: {}; fill {fill_e:.4} (theory {:.4})",
-                e.probes,
-                e.interval(),
-                fill_theory(m, n, k)
-            ))
-            .verdict(e.verdict())
-            .rate(e),
-    );
-    let (mk, pk) = phone_keys(seed);
-    let mut h2 = h2_table(log2);
-    fill(&mut *h2, mk, n);
-    let fp = hits(&mut *h2, pk, 0..env.probes);
-    let ph = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(h2.ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            h2_positions(log2, q, out)
-        });
-    drop(h2);
-    out.push(
-        Claim::new("H2", format!("{scaled}; n={n} random 11-digit numbers"))
-            .doc(H2_DOC)
-            .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(ph.theory)))
-            .measured(format!(
-                "{} probes (other 11-digit numbers): {}; fill {:.4} (theory {:.4})",
-                ph.probes,
-                ph.interval(),
-                ph.ones.map_or(0.0, |x| x as f64 / m as f64),
-                fill_theory(m, n, k)
-            ))
-            .verdict(ph.verdict())
-            .rate(ph),
-    );
+    }
+    let (e, ph) = (kinds[0], kinds[1]);
     out.push(
         Claim::new("H2", format!("{scaled}; n={n} decimal strings (the E6 row)"))
             .doc(H2_DOC)
@@ -342,52 +267,15 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             .verdict(r.verdict())
             .rate(r),
     );
-    if let Some(first) = out.iter_mut().find(|c| c.id == "H2") {
-        first.gist = Some(Gist {
-            verdict: by_kind(&[("addresses", e), ("11-digit", ph), ("decimals", r)]),
-            key: format!(
-                "decimals {}, 11-digit {} vs {}",
-                sci(r.measured()),
-                sci(ph.measured()),
-                sci(r.theory)
-            ),
-        });
-    }
+    let key = format!(
+        "decimals {}, 11-digit {} vs {}",
+        sci(r.measured()),
+        sci(ph.measured()),
+        sci(r.theory)
+    );
+    let verdict = by_kind(&[("addresses", e), ("11-digit", ph), ("decimals", r)]);
+    set_gist(&mut out, "H2", verdict, key);
     Ok(out)
-}
-
-/// Member and probe keys that look like mobile numbers (distinct bijection
-/// keys, so a probe is no neighbour of a member).
-pub(super) fn phone_keys(seed: u64) -> (Keys, Keys) {
-    (
-        Keys::Phones {
-            key: mix64(seed) as u32,
-            odd: false,
-        },
-        Keys::Phones {
-            key: (mix64(seed) >> 32) as u32,
-            odd: true,
-        },
-    )
-}
-
-/// The positions of `s` in document 002's table of `2^log2_bits` bits.
-pub(super) fn h2_positions(log2_bits: u32, s: &str, out: &mut Vec<u64>) {
-    if log2_bits == 30 {
-        Strategy::H2.positions_str(s, out);
-    } else {
-        out.extend(PolyTable::new_mask(log2_bits).positions(s));
-    }
-}
-
-/// Document 002's table: [`Strategy::H2`] itself at 2^30 bits, its
-/// functions over a smaller table otherwise.
-pub(super) fn h2_table(log2_bits: u32) -> Box<dyn StrTable> {
-    if log2_bits == 30 {
-        Box::new(NaiveFilter::new(Strategy::H2))
-    } else {
-        Box::new(PolyTable::new(log2_bits))
-    }
 }
 
 /// The largest `h = seed·h + c` over decimal strings of at most `digits`
@@ -402,13 +290,10 @@ pub(super) const ADDRESSES: &str = "random addresses";
 /// E5 with H1 and H3: E5's row (a) is H1's row on random addresses, measured once.
 pub(super) fn e5_h1_h3(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let seed = seed_of(env.ctx, "h1h3");
-    let emails = (
-        Keys::member_emails(sub_seed(seed, "members")),
-        Keys::probe_emails(sub_seed(seed, "probes")),
-    );
-    let h1_addresses = h1_on(env, emails.0, emails.1)?;
+    let emails = email_keys(seed);
+    let h1_addresses = h1_on(env, emails.0, emails.1);
     let mut out = e5_spam(env, &h1_addresses)?;
-    out.extend(h1_h3_fixed_tables(env, seed, emails, h1_addresses)?);
+    out.extend(h1_h3_fixed_tables(env, seed, emails, h1_addresses));
     Ok(out)
 }
 
@@ -419,83 +304,70 @@ pub(super) fn h1_h3_fixed_tables(
     env: &Env<'_>,
     seed: u64,
     emails: (Keys, Keys),
-    h1_addresses: FixedTable,
-) -> Result<Vec<Claim>, Error> {
+    h1_addresses: Rate,
+) -> Vec<Claim> {
     let n = FIXED_TABLE_ITEMS;
     let decimals = (Keys::Decimal(0), Keys::Decimal(n));
-    let mut kinds = vec![(ADDRESSES, emails), ("decimal strings 0..n-1", decimals)];
+    // The kind of key, and shortly for the summary line.
+    let mut kinds = vec![
+        (ADDRESSES, "addresses", emails),
+        ("decimal strings 0..n-1", "decimals", decimals),
+    ];
     if env.ctx.scale != Scale::Quick {
-        kinds.push(("random 11-digit numbers", phone_keys(seed)));
+        kinds.push(("random 11-digit numbers", "11-digit", phone_keys(seed)));
     }
-    let mut shared = Some(h1_addresses);
     let mut out = Vec::new();
-    // The kind of key, shortly, with its rate: for the summary line.
-    let short = |what: &'static str| match what {
-        "decimal strings 0..n-1" => "decimals",
-        "random 11-digit numbers" => "11-digit",
-        _ => what.trim_start_matches("random "),
-    };
     let mut h1_rates = Vec::new();
     let mut h3_rates = Vec::new();
 
-    for &(what, (mk, pk)) in &kinds {
-        let h = match shared.take() {
-            Some(h) if what == ADDRESSES => h,
-            other => {
-                shared = other;
-                h1_on(env, mk, pk)?
-            }
+    for &(what, short, (mk, pk)) in &kinds {
+        let r = if what == ADDRESSES {
+            h1_addresses
+        } else {
+            h1_on(env, mk, pk)
         };
-        let r = h.rate;
-        h1_rates.push((short(what), r));
+        let (fill, fill_theory) = r.fills();
+        h1_rates.push((short, r));
         out.push(
             Claim::new("H1", format!("2^25 bits; 7 seeds; n={n} {what}"))
                 .doc("h = seed*h + c with seeds 5 7 11 13 31 37 61; index = (2^25-1) & h")
                 .theory(format!(
-                    "m=2^25 k=7 n={n}: {}; fill {:.4}",
+                    "m=2^25 k=7 n={n}: {}; fill {fill_theory:.4}",
                     sci(r.theory),
-                    h.fill_theory
                 ))
                 .measured(format!(
-                    "{} probes ({}): {}; fill {:.4}",
+                    "{} probes ({}): {}; fill {fill:.4}",
                     r.probes,
                     pk.describe(),
                     r.interval(),
-                    h.fill
                 ))
                 .verdict(format!(
                     "{}; {:.1}% of the bits uniform hashing would set are set",
                     r.verdict(),
-                    h.fill / h.fill_theory * 100.0
+                    fill / fill_theory * 100.0
                 ))
                 .rate(r),
         );
     }
 
-    if let Some(first) = out.first_mut() {
-        let decimals = h1_rates.iter().find(|(w, _)| w.starts_with("decimal"));
-        first.gist = Some(Gist {
-            verdict: by_kind(&h1_rates),
-            key: decimals.map_or_else(String::new, |(_, r)| format!("decimals: {}", r.versus())),
-        });
-    }
+    let decimals = h1_rates.iter().find(|(w, _)| *w == "decimals");
+    let key = decimals.map_or_else(String::new, |(_, r)| format!("decimals: {}", r.versus()));
+    set_gist(&mut out, "H1", by_kind(&h1_rates), key);
 
     let mut most_bytes = 0u64;
-    for &(what, (mk, pk)) in &kinds {
+    for &(what, short, (mk, pk)) in &kinds {
         let strategy = Strategy::H3;
         let mut t = NaiveFilter::new(strategy);
-        let mut buf = String::new();
         let mut pos = Vec::new();
         let mut max_index = 0u64;
         let mut codes = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            mk.write(i, &mut buf);
-            strategy.positions_str(&buf, &mut pos);
+        for s in strings(mk, 0..n) {
+            strategy.positions_str(&s, &mut pos);
             max_index = pos.iter().copied().fold(max_index, u64::max);
-            codes.push(java_string_hash(&buf));
-            t.put(&buf);
+            codes.push(java_string_hash(&s));
+            t.put(&s);
         }
-        let fp = hits(&mut t, pk, 0..env.probes);
+        let fp = hits(&mut t, strings(pk, 0..env.probes));
         let (m, k) = (strategy.bits(), strategy.k());
         let r = Rate::new(m, k, n, env.probes, fp);
         codes.sort_unstable();
@@ -506,7 +378,7 @@ pub(super) fn h1_h3_fixed_tables(
         // Java's BitSet grows to hold the largest index set: words of 64 bits.
         let bitset_bytes = (max_index / 64 + 1) * 8;
         most_bytes = most_bytes.max(bitset_bytes);
-        h3_rates.push((short(what), r));
+        h3_rates.push((short, r));
         out.push(
             Claim::new("H3", format!("nominal 2^25 bits; 6 seeds; n={n} {what}"))
                 .doc("h = String.hashCode(); index = abs(seed*(2^25-1) & (h ^ h>>>16)) for seeds 3 13 46 71 91 134")
@@ -540,18 +412,14 @@ pub(super) fn h1_h3_fixed_tables(
                 .rate(r),
         );
     }
-    if let Some(first) = out.iter_mut().find(|c| c.id == "H3") {
-        let nominal = (Strategy::H3.bits() / 8) as f64;
-        first.gist = Some(Gist {
-            verdict: format!("rate {}", by_kind(&h3_rates)),
-            key: format!(
-                "BitSet {:.0} MiB, {:.0}x nominal",
-                most_bytes as f64 / (1 << 20) as f64,
-                most_bytes as f64 / nominal
-            ),
-        });
-    }
-    Ok(out)
+    let nominal = (Strategy::H3.bits() / 8) as f64;
+    let key = format!(
+        "BitSet {:.0} MiB, {:.0}x nominal",
+        most_bytes as f64 / (1 << 20) as f64,
+        most_bytes as f64 / nominal
+    );
+    set_gist(&mut out, "H3", format!("rate {}", by_kind(&h3_rates)), key);
+    out
 }
 
 /// H4: document 000's helper (MITZ_32 double hashing) at capacity and 1%.
@@ -559,19 +427,8 @@ pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let n = env.capacity;
     let (m, k) = java_sizing(n, 0.01);
     let seed = seed_of(env.ctx, "h4");
-    let h4s = Strategy::H4 {
-        bits: i32::try_from(m).map_err(Error::size("H4 bits"))?,
-        k,
-    };
-    let mut t = NaiveFilter::new(h4s);
-    let pk = Keys::probe_emails(sub_seed(seed, "probes"));
-    fill(&mut t, Keys::member_emails(sub_seed(seed, "members")), n);
-    let fp = hits(&mut t, pk, 0..env.probes);
-    let r = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(t.count_ones())
-        .with_uniform(strings(pk, 0..env.probes), |q, out| {
-            h4s.positions_str(q, out)
-        });
+    let (mk, pk) = email_keys(seed);
+    let r = filled(env, &mut h4_filter(m, k)?, (m, k, n), mk, pk);
     Ok(vec![
         Claim::new("H4", format!("helper for n={n} at 0.01; random addresses"))
             .doc("murmur3_128 once; h1 = low and h2 = high 32 bits; g_i = h1 + i*h2 (i = 1..k; int); negative -> ~g; g % bits")
@@ -593,6 +450,7 @@ pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::naive::seeded_poly_hash;
 
     #[test]
     fn e5_theory_is_six_times_the_claim() {

@@ -112,6 +112,30 @@ impl Keys {
     }
 }
 
+/// Address-like member and probe keys, each from its part of `seed`.
+pub(super) fn email_keys(seed: u64) -> (Keys, Keys) {
+    (
+        Keys::member_emails(sub_seed(seed, "members")),
+        Keys::probe_emails(sub_seed(seed, "probes")),
+    )
+}
+
+/// Member and probe keys that look like mobile numbers (distinct bijection
+/// keys, so a probe is no neighbour of a member).
+pub(super) fn phone_keys(seed: u64) -> (Keys, Keys) {
+    let key = mix64(seed);
+    (
+        Keys::Phones {
+            key: key as u32,
+            odd: false,
+        },
+        Keys::Phones {
+            key: (key >> 32) as u32,
+            odd: true,
+        },
+    )
+}
+
 /// A keyed bijection of `u32` (each step is invertible): distinct inputs give
 /// distinct, well-scattered outputs.
 pub(super) fn permute32(x: u32, key: u32) -> u32 {

@@ -18,9 +18,10 @@
 //! [`rows`] of measured rates and claims, and the [`report`] text: a
 //! summary line per claim id, and the evidence row by row in the appendix.
 
+use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hash};
 use std::ops::Range;
 
 use bloomlab::prelude::*;
@@ -33,11 +34,11 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;
 use super::{Ctx, Error, Output, sub_seed};
-use crate::naive::{NaiveFilter, Strategy, java_string_hash, seeded_poly_hash};
+use crate::naive::{NaiveFilter, Strategy, java_string_hash};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, rate};
+use crate::table::{AGAINST_THEORY, Table, markdown, rate, yes_no};
 
 mod examples;
 mod fixed;
@@ -51,11 +52,13 @@ mod variants;
 use examples::*;
 use fixed::*;
 pub(crate) use keys::Keys;
+use keys::{email_keys, phone_keys};
 use report::*;
+pub(crate) use rows::strings;
 use rows::*;
 use sizing::*;
 use tables::*;
-pub(crate) use tables::{StrTable, fill};
+pub(crate) use tables::{BitTable, fill, hits};
 use variants::*;
 
 /// What each group needs: the run, and probes per measured rate.
@@ -93,7 +96,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    claims.sort_by_key(|c| order(c.id));
+    // Report order: T, E, H, V, each by number, as `CLAIMS` lists them.
+    claims.sort_by_key(|c| CLAIMS.iter().position(|(id, _)| *id == c.id));
 
     let table = to_table(&claims);
     let section = Section {
@@ -112,22 +116,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 /// semicolons: a CSV cell holds none).
 fn claims_table(claims: &[Claim]) -> Table {
     let mut table = Table::new(&["id", "claim", "verdict", "key_number"]);
-    for (id, claim) in report::CLAIMS {
-        let gist = claims
-            .iter()
-            .filter(|c| c.id == id)
-            .find_map(|c| c.gist.as_ref());
-        let (verdict, key) = gist.map_or(("not run", ""), |g| (g.verdict.as_str(), g.key.as_str()));
-        let cell = |s: &str| s.replace(',', ";");
-        table.push(vec![id.into(), cell(claim), cell(verdict), cell(key)]);
+    for gist in gists(claims) {
+        table.push(gist.map(|s| s.replace(',', ";")).to_vec());
     }
     table
-}
-
-/// Report order: T, E, H, V, each by number.
-fn order(id: &str) -> (usize, u32) {
-    let group = "TEHV".find(&id[..1]).unwrap_or(4);
-    (group, id[1..].parse().unwrap_or(0))
 }
 
 fn to_table(claims: &[Claim]) -> Table {
@@ -183,10 +175,10 @@ fn to_table(claims: &[Claim]) -> Table {
                     rate(lo),
                     rate(hi),
                     rate(r.theory),
-                    yes_no(r.inside()),
+                    yes_no(r.inside()).into(),
                     r.ones.map_or(String::new(), |x| x.to_string()),
                     r.at_fill().map_or(String::new(), rate),
-                    r.at_fill_inside().map_or(String::new(), yes_no),
+                    r.at_fill_inside().map_or("", yes_no).into(),
                     r.fit().name().into(),
                 ]);
             }

@@ -27,6 +27,19 @@ pub(super) const CLAIMS: [(&str, &str); 20] = [
     ("V6", "lost on restart"),
 ];
 
+/// Every claim of [`CLAIMS`]: its id and words, and its verdict and key
+/// number from the row that carries them ("not run" where none ran).
+pub(super) fn gists(claims: &[Claim]) -> impl Iterator<Item = [&str; 4]> {
+    CLAIMS.into_iter().map(|(id, claim)| {
+        let gist = claims
+            .iter()
+            .filter(|c| c.id == id)
+            .find_map(|c| c.gist.as_ref());
+        let (verdict, key) = gist.map_or(("not run", ""), |g| (g.verdict.as_str(), g.key.as_str()));
+        [id, claim, verdict, key]
+    })
+}
+
 /// The section: every claim's verdict and key number, and E5 spelled out.
 pub(super) fn body(claims: &[Claim], env: &Env<'_>) -> String {
     let mut out = String::new();
@@ -37,18 +50,9 @@ pub(super) fn body(claims: &[Claim], env: &Env<'_>) -> String {
          binomial range. Evidence: the appendix, [`seeds.csv`](seeds.csv).\n",
         env.probes
     );
-    let _ = writeln!(
-        out,
-        "| id | claim | verdict | key number |\n|---|---|---|---|"
-    );
-    for (id, claim) in CLAIMS {
-        let gist = claims
-            .iter()
-            .filter(|c| c.id == id)
-            .find_map(|c| c.gist.as_ref());
-        let (verdict, key) = gist.map_or(("not run", ""), |g| (g.verdict.as_str(), g.key.as_str()));
-        let _ = writeln!(out, "| {id} | {claim} | {} | {} |", md(verdict), md(key));
-    }
+    let rows = gists(claims)
+        .map(|[id, claim, verdict, key]| [id, claim, &md(verdict), &md(key)].map(String::from));
+    out.push_str(&markdown(&["id", "claim", "verdict", "key number"], rows));
     if claims.iter().any(|c| c.id == "E5") {
         let best = theory::classic::optimal_num_hashes(1_600_000_000, 100_000_000)
             .map_or(f64::NAN, |k| theory::classic::fpr(16.0, 1.0, f64::from(k)));
@@ -77,29 +81,32 @@ pub(super) fn appendix(claims: &[Claim], table: &Table, env: &Env<'_>) -> String
          interval; **within chance**: inside the 99.9% binomial range; else **does not hold**.\n",
         env.probes
     );
-    let _ = writeln!(
-        out,
-        "| id | subject | document says | theory says | bloomlab measured | verdict |\n|---|---|---|---|---|---|"
-    );
     let mut previous: Option<(&str, &str)> = None;
-    for c in claims {
+    let rows = claims.iter().map(|c| {
         let doc = if previous == Some((c.id, c.doc.as_str())) {
             "(as above)".to_string()
         } else {
             md(&c.doc)
         };
         previous = Some((c.id, c.doc.as_str()));
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |",
-            c.id,
+        [
+            c.id.to_string(),
             md(&c.subject),
             doc,
             md(&c.theory),
             md(&c.measured),
-            md(&c.verdict)
-        );
-    }
+            md(&c.verdict),
+        ]
+    });
+    let heads = [
+        "id",
+        "subject",
+        "document says",
+        "theory says",
+        "bloomlab measured",
+        "verdict",
+    ];
+    out.push_str(&markdown(&heads, rows));
     let _ = writeln!(
         out,
         "\nThe measured rates in numbers (FP: false positives; doc FP: on the document's own \
@@ -164,7 +171,7 @@ pub(super) fn notes(claims: &[Claim], env: &Env<'_>) -> String {
         );
     }
     if let Some(d) = find("H1", "decimal strings") {
-        let (fill, uniform_fill) = (d.fill().unwrap_or(f64::NAN), fill_theory(d.m, d.n, d.k));
+        let (fill, uniform_fill) = d.fills();
         let _ = writeln!(
             out,
             "**H1 on decimal strings.** With a small seed `h = seed·h + c` stays in a small range \

@@ -63,7 +63,7 @@ pub(super) fn uniform<I>(
 }
 
 /// The strings `range` of `keys`.
-pub(super) fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = String> {
+pub(crate) fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = String> {
     range.map(move |i| {
         let mut s = String::new();
         keys.write(i, &mut s);
@@ -109,6 +109,15 @@ impl Rate {
     /// This table's fill, `X/m`.
     pub(super) fn fill(&self) -> Option<f64> {
         self.ones.map(|x| x as f64 / self.m as f64)
+    }
+
+    /// This table's fill and the average table's, `1 − e^{−kn/m}`.
+    pub(super) fn fills(&self) -> (f64, f64) {
+        let (m, n, k) = (self.m as f64, self.n as f64, f64::from(self.k));
+        (
+            self.fill().unwrap_or(f64::NAN),
+            theory::classic::expected_fill(m, n, k),
+        )
     }
 
     /// Sets [`uniform`](Self::uniform) from the positions of the probes.
@@ -416,9 +425,35 @@ impl Claim {
         self.verdict = s.into();
         self
     }
+    /// A row on `r` alone: theory at its `m` and `k`, the measured
+    /// interval, and the verdict.
+    pub(super) fn plain(id: &'static str, subject: impl Into<String>, doc: &str, r: Rate) -> Self {
+        Claim::new(id, subject)
+            .doc(doc)
+            .theory(format!("m={} k={}: {}", r.m, r.k, sci(r.theory)))
+            .measured(format!("{} probes: {}", r.probes, r.interval()))
+            .verdict(r.verdict())
+            .rate(r)
+    }
     pub(super) fn rate(mut self, r: Rate) -> Self {
         self.rate = Some(r);
         self
+    }
+}
+
+/// Gives the first of `rows` of claim `id` the claim's summary line: its
+/// verdict and its key number.
+pub(super) fn set_gist(
+    rows: &mut [Claim],
+    id: &str,
+    verdict: impl Into<String>,
+    key: impl Into<String>,
+) {
+    if let Some(first) = rows.iter_mut().find(|c| c.id == id) {
+        first.gist = Some(Gist {
+            verdict: verdict.into(),
+            key: key.into(),
+        });
     }
 }
 
@@ -439,10 +474,6 @@ pub(super) fn ratio(x: f64) -> String {
 /// A CSV-safe cell: the table forbids commas, quotes and newlines.
 pub(super) fn cell(s: &str) -> String {
     s.replace(',', ";").replace(['"', '\n'], " ")
-}
-
-pub(super) fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.into()
 }
 
 pub(super) fn holds(b: bool) -> &'static str {

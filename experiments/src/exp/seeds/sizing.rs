@@ -108,29 +108,21 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .seed(seed)
         .build()
         .map_err(Error::filter("T2"))?;
-    f.extend(members(sub_seed(seed, "members"), n as usize));
-    let fp = probes(sub_seed(seed, "probes"), env.probes as usize)
-        .filter(|q| f.contains(q))
-        .count() as u64;
-    let (m, k) = (f.num_bits(), f.num_hashes());
-    let r = Rate::new(m, k, n, env.probes, fp)
-        .with_ones(f.count_ones())
-        .with_uniform(
-            probes(sub_seed(seed, "probes"), env.probes as usize),
-            |q, out| our_positions(&f, q, out),
-        );
-    let t2 = Claim::new("T2", format!("BloomFilter at capacity n={n} p=0.01"))
-        .doc("after n inserts the rate is (1-e^(-kn/m))^k")
-        .theory(format!("m={m} k={k}: {}", sci(r.theory)))
-        .measured(format!(
-            "{} of {} random probes: {}",
-            fp,
-            env.probes,
-            r.interval()
-        ))
-        .verdict(r.verdict())
-        .gist(r.word(), r.versus())
-        .rate(r);
+    let r = filled_keys(env, &mut f, n, seed);
+    let (m, k) = (r.m, r.k);
+    let t2 = Claim::plain(
+        "T2",
+        format!("BloomFilter at capacity n={n} p=0.01"),
+        "after n inserts the rate is (1-e^(-kn/m))^k",
+        r,
+    )
+    .measured(format!(
+        "{} of {} random probes: {}",
+        r.fp,
+        env.probes,
+        r.interval()
+    ))
+    .gist(r.word(), r.versus());
 
     let est = f.estimate_count();
     let sd = theory::classic::estimate_count_sd(m as f64, n as f64, f64::from(k));

@@ -1,75 +1,84 @@
-//! Tables: the documents' hashing and bloomlab's behind one small interface.
+//! Tables: the documents' hashing and bloomlab's behind one small interface,
+//! and the measurement of a table's rate.
 
 use super::*;
 
-/// A table that takes string items.
-pub(crate) trait StrTable {
-    /// Adds `s`.
-    fn put(&mut self, s: &str);
-    /// Whether `s` is reported present.
-    fn test(&mut self, s: &str) -> bool;
+/// A table of bits that takes items `Q` (strings, Java `int`s, or 64-bit
+/// keys) and can say where an item's bits are.
+pub(crate) trait BitTable<Q> {
+    /// Adds `item`.
+    fn put(&mut self, item: &Q);
+    /// Whether `item` is reported present.
+    fn test(&mut self, item: &Q) -> bool;
     /// Bits set.
     fn ones(&self) -> u64;
+    /// The positions of `item`, appended to `out`.
+    fn locate(&self, item: &Q, out: &mut Vec<u64>);
 }
 
-/// A table that takes Java `int` items.
-pub(super) trait IntTable {
-    fn put_int(&mut self, v: i32);
-    fn test_int(&mut self, v: i32) -> bool;
-}
-
-impl StrTable for NaiveFilter {
-    fn put(&mut self, s: &str) {
+impl BitTable<String> for NaiveFilter {
+    fn put(&mut self, s: &String) {
         self.insert_str(s);
     }
-    fn test(&mut self, s: &str) -> bool {
+    fn test(&mut self, s: &String) -> bool {
         self.contains_str(s)
     }
     fn ones(&self) -> u64 {
         self.count_ones()
     }
-}
-
-impl IntTable for NaiveFilter {
-    fn put_int(&mut self, v: i32) {
-        self.insert_int(v);
-    }
-    fn test_int(&mut self, v: i32) -> bool {
-        self.contains_int(v)
+    fn locate(&self, s: &String, out: &mut Vec<u64>) {
+        self.strategy().positions_str(s, out);
     }
 }
 
-impl<S: BuildHasher> StrTable for BloomFilter<str, S> {
-    fn put(&mut self, s: &str) {
-        // Never refused: a classic filter's insert cannot fail.
-        let _ = self.insert(s);
+impl BitTable<i32> for NaiveFilter {
+    fn put(&mut self, v: &i32) {
+        self.insert_int(*v);
     }
-    fn test(&mut self, s: &str) -> bool {
-        self.contains(s)
+    fn test(&mut self, v: &i32) -> bool {
+        self.contains_int(*v)
     }
     fn ones(&self) -> u64 {
         self.count_ones()
     }
+    fn locate(&self, v: &i32, out: &mut Vec<u64>) {
+        self.strategy().positions_int(*v, out);
+    }
 }
 
-impl<S: BuildHasher> IntTable for BloomFilter<i32, S> {
-    fn put_int(&mut self, v: i32) {
-        let _ = self.insert(&v);
+/// bloomlab's filter of `T`, given items that borrow as `T` (a `String` for
+/// a filter of `str`).
+impl<T: Hash + ?Sized, S: BuildHasher, Q: Borrow<T>> BitTable<Q> for BloomFilter<T, S> {
+    fn put(&mut self, item: &Q) {
+        // Never refused: a classic filter's insert cannot fail.
+        let _ = self.insert(item.borrow());
     }
-    fn test_int(&mut self, v: i32) -> bool {
-        self.contains(&v)
+    fn test(&mut self, item: &Q) -> bool {
+        self.contains(item.borrow())
+    }
+    fn ones(&self) -> u64 {
+        self.count_ones()
+    }
+    fn locate(&self, item: &Q, out: &mut Vec<u64>) {
+        our_positions(self, item.borrow(), out);
     }
 }
 
 /// Guava's `BloomFilter` of `Funnels.integerFunnel()` (`putInt`, four
 /// little-endian bytes), from [`bloomlab_guava`], which answers bit for bit
 /// as Debian's Guava does (its fixtures are written by the real jar).
-impl IntTable for GuavaBloomFilter<IntegerFunnel> {
-    fn put_int(&mut self, v: i32) {
-        self.put(&v);
+impl BitTable<i32> for GuavaBloomFilter<IntegerFunnel> {
+    fn put(&mut self, v: &i32) {
+        GuavaBloomFilter::put(self, v);
     }
-    fn test_int(&mut self, v: i32) -> bool {
-        self.might_contain(&v)
+    fn test(&mut self, v: &i32) -> bool {
+        self.might_contain(v)
+    }
+    fn ones(&self) -> u64 {
+        self.bit_count()
+    }
+    fn locate(&self, v: &i32, out: &mut Vec<u64>) {
+        out.extend(self.bit_indexes(v));
     }
 }
 
@@ -80,96 +89,64 @@ pub(super) fn guava_ints(n: u64, p: f64) -> Result<GuavaBloomFilter<IntegerFunne
         .map_err(Error::filter("Guava create(integerFunnel)"))
 }
 
-/// The seeds of document 002's eight functions (CLAIMS.md H2).
-pub(super) const H2_SEEDS: [i32; 8] = [3, 5, 7, 11, 13, 31, 37, 61];
-
 /// What document 002's hashing is (CLAIMS.md H2).
 pub(super) const H2_DOC: &str =
     "8 functions h = seed*h + c with seeds 3 5 7 11 13 31 37 61; index = (2^30-1) & h";
 
-/// Document 002's eight functions over a table of `2^log2_bits` bits:
-/// `(2^log2_bits − 1) & poly_hash(seed, s)` in Java `int` arithmetic. At 30
-/// bits it is exactly [`Strategy::H2`]; a smaller table changes only the
-/// document's constant `DEFAULT_SIZE`, so that E6 can run at the document's
-/// bits per item with fewer items.
-#[derive(Debug, Clone)]
-pub(super) struct PolyTable {
-    pub(super) mask: i32,
-    pub(super) words: Vec<u64>,
-}
-
-impl PolyTable {
-    /// Only the mask: positions without a table.
-    pub(super) fn new_mask(log2_bits: u32) -> Self {
-        Self {
-            mask: ((1u64 << log2_bits) - 1) as i32,
-            words: Vec::new(),
-        }
-    }
-
-    pub(super) fn new(log2_bits: u32) -> Self {
-        let bits = 1u64 << log2_bits;
-        Self {
-            mask: (bits - 1) as i32,
-            words: vec![0; bits.div_ceil(64) as usize],
-        }
-    }
-
-    pub(super) fn positions<'a>(&self, s: &'a str) -> impl Iterator<Item = u64> + use<'a> {
-        let mask = self.mask;
-        H2_SEEDS
-            .iter()
-            .map(move |&seed| (mask & seeded_poly_hash(seed, s)) as u64)
+/// Inserts `items`.
+pub(crate) fn fill<Q, T: BitTable<Q> + ?Sized>(table: &mut T, items: impl IntoIterator<Item = Q>) {
+    for item in items {
+        table.put(&item);
     }
 }
 
-impl StrTable for PolyTable {
-    fn put(&mut self, s: &str) {
-        let mut set = [0u64; 8];
-        for (slot, p) in set.iter_mut().zip(self.positions(s)) {
-            *slot = p;
-        }
-        for p in set {
-            self.words[(p / 64) as usize] |= 1 << (p % 64);
-        }
-    }
-    fn test(&mut self, s: &str) -> bool {
-        self.positions(s)
-            .all(|p| self.words[(p / 64) as usize] & (1 << (p % 64)) != 0)
-    }
-    fn ones(&self) -> u64 {
-        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
+/// How many of `items` the table reports present.
+pub(crate) fn hits<Q, T: BitTable<Q> + ?Sized>(
+    table: &mut T,
+    items: impl IntoIterator<Item = Q>,
+) -> u64 {
+    items.into_iter().map(|q| u64::from(table.test(&q))).sum()
 }
 
-/// Inserts keys `0..n` of `keys`.
-pub(crate) fn fill<T: StrTable + ?Sized>(table: &mut T, keys: Keys, n: u64) {
-    let mut buf = String::new();
-    for i in 0..n {
-        keys.write(i, &mut buf);
-        table.put(&buf);
+/// The rate of `table` (`m` bits, `k` hashes, `n` items) on the probes
+/// `probes()` yields, with its bits set and, from the probes' positions,
+/// this table's own rate.
+pub(super) fn measure<Q, I: Iterator<Item = Q>, T: BitTable<Q> + ?Sized>(
+    table: &mut T,
+    (m, k, n): (u64, u32, u64),
+    probes: impl Fn() -> I,
+) -> Rate {
+    let (mut count, mut fp) = (0, 0);
+    for q in probes() {
+        count += 1;
+        fp += u64::from(table.test(&q));
     }
+    Rate::new(m, k, n, count, fp)
+        .with_ones(table.ones())
+        .with_uniform(probes(), |q, out| table.locate(q, out))
 }
 
-/// How many of keys `range` of `keys` the table reports present.
-pub(crate) fn hits<T: StrTable + ?Sized>(table: &mut T, keys: Keys, range: Range<u64>) -> u64 {
-    let mut buf = String::new();
-    let mut hits = 0;
-    for i in range {
-        keys.write(i, &mut buf);
-        hits += u64::from(table.test(&buf));
-    }
-    hits
+/// [`measure`] of `table` filled with keys `0..n` of `members`, on
+/// `env.probes` of `probes`.
+pub(super) fn filled<T: BitTable<String> + ?Sized>(
+    env: &Env<'_>,
+    table: &mut T,
+    (m, k, n): (u64, u32, u64),
+    members: Keys,
+    probes: Keys,
+) -> Rate {
+    fill(table, strings(members, 0..n));
+    measure(table, (m, k, n), || strings(probes, 0..env.probes))
 }
 
-pub(super) fn fill_ints(table: &mut impl IntTable, range: Range<i32>) {
-    for v in range {
-        table.put_int(v);
-    }
-}
-
-pub(super) fn hits_ints(table: &mut impl IntTable, range: Range<i32>) -> u64 {
-    range.map(|v| u64::from(table.test_int(v))).sum()
+/// [`measure`] of `f` holding `n` random keys from `seed`, on `env.probes`
+/// random probes from it.
+pub(super) fn filled_keys(env: &Env<'_>, f: &mut BloomFilter<u64>, n: u64, seed: u64) -> Rate {
+    f.extend(members(sub_seed(seed, "members"), n as usize));
+    let mkn = (f.num_bits(), f.num_hashes(), n);
+    measure(f, mkn, || {
+        probes(sub_seed(seed, "probes"), env.probes as usize)
+    })
 }
 
 /// bloomlab's filter of exactly `m` bits and `k` hashes, its key from `seed`.
@@ -182,6 +159,12 @@ pub(super) fn ours<T: ?Sized>(m: u64, k: u32, seed: u64) -> Result<BloomFilter<T
         )))
 }
 
+/// Document 000's helper (H4): MITZ_32 on `m` bits (a Java `int`) with `k` hashes.
+pub(super) fn h4_filter(m: u64, k: u32) -> Result<NaiveFilter, Error> {
+    let bits = i32::try_from(m).map_err(Error::size("bits as a Java int"))?;
+    Ok(NaiveFilter::new(Strategy::H4 { bits, k }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,19 +175,20 @@ mod tests {
         // and found 14 of 11000..20999 reported present.
         let mut g = guava_ints(1_000, 0.001).unwrap();
         assert_eq!((g.bit_size(), g.num_hash_functions()), (14_400, 10));
-        fill_ints(&mut g, 0..1_000);
-        assert!((0..1_000).all(|v| g.test_int(v)));
-        assert_eq!(hits_ints(&mut g, 11_000..21_000), 14);
+        fill(&mut g, 0..1_000);
+        assert!((0..1_000).all(|v| g.might_contain(&v)));
+        assert_eq!(hits(&mut g, 11_000..21_000), 14);
     }
 
     #[test]
-    fn poly_table_at_2_pow_30_is_document_002() {
-        let t = PolyTable::new(30);
-        let mut want = Vec::new();
+    fn h2_at_2_pow_30_is_document_002() {
+        // The smaller tables of E6 differ only in the mask.
+        let (mut want, mut got) = (Vec::new(), Vec::new());
         for s in ["0", "99999999", "234567890", "YuShiwen42", "a@qq.com"] {
-            Strategy::H2.positions_str(s, &mut want);
-            let got: Vec<u64> = t.positions(s).collect();
-            assert_eq!(got, want, "{s}");
+            Strategy::H2 { log2_bits: 30 }.positions_str(s, &mut want);
+            Strategy::H2 { log2_bits: 20 }.positions_str(s, &mut got);
+            let masked: Vec<u64> = want.iter().map(|p| p & ((1 << 20) - 1)).collect();
+            assert_eq!(got, masked, "{s}");
         }
     }
 }

@@ -14,12 +14,15 @@ use bloomlab_lab::stats::clopper_pearson;
 
 use bloomlab::catalog::{Shape, Variant};
 
+use super::fpr::MIN_EXPECTED;
 use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, rate};
+use crate::table::{
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, markdown, rate, yes_no,
+};
 
 mod crossover;
 use crossover::{Scan, show_intervals};
@@ -45,10 +48,6 @@ pub fn kinds() -> Vec<Variant<u64>> {
 
 /// Target rates of the crossover scan: this many per decade, 10^-1 to 10^-6.
 const SCAN_PER_DECADE: u32 = 400;
-
-/// False positives theory should expect in a row for the row to test
-/// anything: probes are added (within the budget) until it does.
-pub const MIN_EXPECTED: f64 = 100.0;
 
 /// The probe budget of one row, as a multiple of the scale's probes.
 const PROBE_BUDGET: usize = 40;
@@ -160,7 +159,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         ];
         let power = vec![
             fixed(p.theory * p.probes as f64),
-            if p.underpowered() { "yes" } else { "no" }.to_string(),
+            yes_no(p.underpowered()).into(),
         ];
         let tail = vec![
             fixed(p.bits),
@@ -172,10 +171,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     let charts = space_charts(&points, capacity)?;
     let scan = Scan::run(capacity)?;
-    let section = Section {
-        title: "Space against rate".into(),
-        body: body(&points, &scan, capacity, base_probes, max_probes),
-    };
+    let body = body(&points, &scan, capacity, base_probes, max_probes);
+    let section = Section::new("Space against rate", body);
     Ok(Output::new(section)
         .appendix(appendix(&table, &skipped, &scan))
         .table("space.csv", table)
@@ -314,28 +311,26 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
 /// Rows, per variant, of the bits per item a filter built for each of
 /// `rates` takes.
 fn bits_table(points: &[Point], rates: &[f64]) -> String {
-    let mut out = String::from("| bits per item at target | ");
-    let heads: Vec<String> = rates.iter().map(|r| format!("{r:.0e}")).collect();
-    let _ = writeln!(out, "{} |", heads.join(" | "));
-    let _ = writeln!(out, "|---|{}", "---|".repeat(rates.len()));
-    for kind in kinds() {
-        let cells: Vec<String> = rates
-            .iter()
-            .map(|&r| {
+    let row = |first: String, cell: &dyn Fn(f64) -> String| {
+        let cells = rates.iter().map(|&r| cell(r));
+        std::iter::once(first).chain(cells).collect::<Vec<_>>()
+    };
+    let mut rows: Vec<Vec<String>> = kinds()
+        .iter()
+        .map(|kind| {
+            row(kind.label(), &|r| {
                 points
                     .iter()
                     .find(|p| p.kind == kind.id && p.target == r)
                     .map_or("—".into(), |p| format!("{:.1}", p.bits))
             })
-            .collect();
-        let _ = writeln!(out, "| {} | {} |", kind.label(), cells.join(" | "));
-    }
-    let bound: Vec<String> = rates
-        .iter()
-        .map(|&r| format!("{:.1}", theory::lower_bound_bits_per_item(r)))
+        })
         .collect();
-    let _ = writeln!(out, "| lower bound log2(1/ε) | {} |", bound.join(" | "));
-    out
+    rows.push(row("lower bound log2(1/ε)".into(), &|r| {
+        format!("{:.1}", theory::lower_bound_bits_per_item(r))
+    }));
+    let heads = row("bits per item at target".into(), &|r| format!("{r:.0e}"));
+    markdown(&heads, rows)
 }
 
 fn body(points: &[Point], scan: &Scan, items: usize, base: usize, cap: usize) -> String {
@@ -454,7 +449,7 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
     }
     let _ = writeln!(out, "Every measured filter:\n");
     out.push_str(
-        &table.to_markdown_filtered(
+        &table.to_markdown(
             &[("variant", "variant"), ("target_fpr", "built for")]
                 .iter()
                 .chain(&AGAINST_THEORY_VIEW)
@@ -466,7 +461,6 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
                 ])
                 .copied()
                 .collect::<Vec<_>>(),
-            |_| true,
         ),
     );
     out

@@ -2,17 +2,15 @@
 //! target rate on shared axes, one colour and marker per filter (filled for
 //! bloomlab's, hollow for a peer's), the Pareto frontier as a dashed line.
 //!
-//! Drawn here rather than with `crate::plot`, whose charts have one panel
-//! and no point labels; the palette and the legend's place follow it.
-
-use plotters::coord::Shift;
+//! Its panels, point labels and hollow markers are its own; the SVG, the
+//! palette, the dashes, the log axes and their labels are `crate::plot`'s.
 
 use plotters::prelude::*;
 
-use super::report::measured;
 use super::{RATES, Row, frontier};
 use crate::exp::Error;
-use crate::plot::SAFE;
+use crate::plot::{Area, Drawn, SAFE, dashed, extent, log_axis, svg, tick};
+use crate::table::{percent, short_percent};
 use bloomlab_choose::numbers::grouped;
 
 /// Marker shapes, cycled with the colours.
@@ -23,22 +21,13 @@ const LEGEND_WIDTH: u32 = 290;
 
 const SIZE: (u32, u32) = (1400, 620);
 
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-type Fallible = Result<(), Box<dyn std::error::Error>>;
+/// The frontier's dash pattern (pixels on, off).
+const FRONTIER_DASH: &[i32] = &[8, 5];
 
 /// The chart of `rows` (every filter at every rate of [`RATES`]) as SVG;
 /// `name` (its file name) labels an error.
 pub(super) fn draw(name: &str, rows: &[Row], n: usize) -> Result<String, Error> {
-    // plotters' errors are not Send: their messages are kept.
-    let err = |e: Box<dyn std::error::Error>| Error::plot(name)(e.to_string());
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(Box::new(e)))?;
-        panels(&root, rows, n).map_err(err)?;
-        root.present().map_err(|e| err(Box::new(e)))?;
-    }
-    Ok(svg)
+    svg(name, SIZE, |root| panels(root, rows, n))
 }
 
 /// The filters in order of first appearance: each one's colour and marker.
@@ -52,7 +41,7 @@ fn names(rows: &[Row]) -> Vec<(&str, bool)> {
     out
 }
 
-fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
+fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Drawn {
     let names = names(rows);
     let style = |name: &str| {
         let i = names.iter().position(|(n, _)| *n == name).unwrap_or(0);
@@ -61,18 +50,10 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
     // Shared log axes, so that the two rates read against each other and the
     // filters a few bits and nanoseconds apart do not pile up.
     let span = |v: &dyn Fn(&Row) -> f64| {
-        let (lo, hi) = rows
-            .iter()
-            .map(v)
-            .filter(|x| x.is_finite() && *x > 0.0)
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                (a.min(x), b.max(x))
-            });
-        if lo.is_finite() {
+        let shown = rows.iter().map(v).filter(|x| x.is_finite() && *x > 0.0);
+        extent(shown).map_or((1.0, 10.0), |(lo, hi)| {
             (nice(lo / 1.1, f64::floor), nice(hi * 1.1, f64::ceil))
-        } else {
-            (1.0, 10.0)
-        }
+        })
     };
     let (x0, x1) = span(&|r| r.bits_per_item);
     let (y0, y1) = span(&|r| r.measured.miss_ns);
@@ -81,7 +62,7 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
     for (area, target) in halves.iter().zip(RATES) {
         let title = format!(
             "target {}: {} items and probes",
-            percent(target),
+            short_percent(target),
             grouped(n as u64)
         );
         let mut ctx = ChartBuilder::on(area)
@@ -89,10 +70,8 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
             .margin(14)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(
-                (x0..x1).log_scale().with_key_points(ticks(x0, x1)),
-                (y0..y1).log_scale().with_key_points(ticks(y0, y1)),
-            )?;
+            // Every digit labelled up to two decades: times read closely.
+            .build_cartesian_2d(log_axis(x0, x1, 2.0), log_axis(y0, y1, 2.0))?;
         ctx.configure_mesh()
             .x_desc("bits per item (table bytes × 8 / items), log scale")
             .y_desc("miss look-up (ns per op, best of 3), log scale")
@@ -115,7 +94,7 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
                 .map_or((0, 0), |i| pixels[i])
         };
         let line: Vec<(i32, i32)> = best.iter().map(|r| at(r)).collect();
-        draw_dashed(root, &line, BLACK.stroke_width(2))?;
+        dashed(root, &line, FRONTIER_DASH, BLACK.stroke_width(2))?;
         let (xs, ys) = ctx.plotting_area().get_pixel_range();
         let bounds = (xs.start, ys.start, xs.end, ys.end);
         let mut labels = Labels::new(here.iter().map(|r| at(r)).collect(), bounds);
@@ -129,7 +108,7 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Fallible {
         }
         for r in &here {
             let note = if !r.on_target() {
-                format!("{} ({})", r.name, measured(r.fpr(n)))
+                format!("{} ({})", r.name, percent(r.fpr(n)))
             } else if !r.takes_inserts {
                 format!("{} (static)", r.name)
             } else {
@@ -199,7 +178,7 @@ impl Labels {
         text: String,
         at: (i32, i32),
         font: TextStyle<'_>,
-    ) -> Fallible {
+    ) -> Drawn {
         let (w, h) = root.estimate_text_size(&text, &font)?;
         let (w, h) = (w as i32, h as i32);
         let (x, y) = at;
@@ -237,38 +216,9 @@ impl Labels {
     }
 }
 
-/// A dashed polyline between pixel points.
-fn draw_dashed(root: &Area<'_>, points: &[(i32, i32)], style: ShapeStyle) -> Fallible {
-    let (dash, gap) = (8.0, 5.0);
-    for w in points.windows(2) {
-        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
-        let (dx, dy) = (f64::from(x1 - x0), f64::from(y1 - y0));
-        let len = dx.hypot(dy);
-        let mut s = 0.0;
-        while s < len {
-            let e = (s + dash).min(len);
-            let at = |t: f64| {
-                (
-                    x0 + (dx * t / len).round() as i32,
-                    y0 + (dy * t / len).round() as i32,
-                )
-            };
-            root.draw(&PathElement::new([at(s), at(e)], style))?;
-            s = e + gap;
-        }
-    }
-    Ok(())
-}
-
 /// Marker `shape` of `color` at pixel `at`: filled for bloomlab's filters,
 /// an outline on white for a peer's.
-fn marker(
-    root: &Area<'_>,
-    shape: usize,
-    filled: bool,
-    at: (i32, i32),
-    color: RGBColor,
-) -> Fallible {
+fn marker(root: &Area<'_>, shape: usize, filled: bool, at: (i32, i32), color: RGBColor) -> Drawn {
     let (x, y) = at;
     let r = 6;
     let outline: Vec<(i32, i32)> = match shape {
@@ -287,29 +237,29 @@ fn marker(
             (x - r - 1, y),
         ],
     };
+    // A peer's outline is drawn over white, so that nothing shows through.
+    let fill = if filled { color } else { WHITE };
     if outline.is_empty() {
-        if filled {
-            root.draw(&Circle::new(at, r, color.filled()))?;
-        } else {
-            root.draw(&Circle::new(at, r, WHITE.filled()))?;
+        root.draw(&Circle::new(at, r, fill.filled()))?;
+        if !filled {
             root.draw(&Circle::new(at, r, color.stroke_width(2)))?;
         }
         return Ok(());
     }
-    if filled {
-        root.draw(&Polygon::new(outline, color.filled()))?;
-    } else {
-        root.draw(&Polygon::new(outline.clone(), WHITE.filled()))?;
-        let mut closed = outline.clone();
-        closed.extend(outline.first().copied());
-        root.draw(&PathElement::new(closed, color.stroke_width(2)))?;
+    root.draw(&Polygon::new(outline.clone(), fill.filled()))?;
+    if !filled {
+        let closed = outline.iter().chain(outline.first()).copied();
+        root.draw(&PathElement::new(
+            closed.collect::<Vec<_>>(),
+            color.stroke_width(2),
+        ))?;
     }
     Ok(())
 }
 
 /// The legend in the right margin: each filter's marker and name, the
 /// frontier's line, and what the fills and grey labels mean.
-fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Fallible {
+fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
     let x0 = (SIZE.0 - LEGEND_WIDTH) as i32 + 10;
     let mut y = 60;
     let font = ("sans-serif", 13);
@@ -325,7 +275,12 @@ fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Fallible {
         y += 22;
     }
     y += 6;
-    draw_dashed(root, &[(x0, y), (x0 + 22, y)], BLACK.stroke_width(2))?;
+    dashed(
+        root,
+        &[(x0, y), (x0 + 22, y)],
+        FRONTIER_DASH,
+        BLACK.stroke_width(2),
+    )?;
     root.draw(&Text::new("Pareto frontier", (x0 + 26, y - 7), font))?;
     let notes = [
         "filled: bloomlab; hollow: peer crate",
@@ -351,63 +306,15 @@ fn nice(x: f64, round: fn(f64) -> f64) -> f64 {
     (round(x / step) * step).max(step)
 }
 
-/// Ticks on a log axis from `lo` to `hi`: 1, 1.5, 2, 3, 4, 5, 6 and 8 times
-/// each power of ten between (plotters' own leave a decade unlabelled when
-/// the axis does not start at a power of ten).
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let mut out = Vec::new();
-    let mut decade = 10f64.powf(lo.log10().floor());
-    while decade <= hi {
-        for m in [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0] {
-            let t = m * decade;
-            if (lo..=hi).contains(&t) {
-                out.push(t);
-            }
-        }
-        decade *= 10.0;
-    }
-    out
-}
-
-/// A tick label: at most one decimal, none for whole numbers.
-fn tick(v: &f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
-/// `0.01` as `1%`, `0.001` as `0.1%`, `0.0039` as `0.39%`.
-pub(super) fn percent(x: f64) -> String {
-    let p = x * 100.0;
-    let text = if p >= 1.0 {
-        format!("{p:.2}")
-    } else {
-        format!("{p:.3}")
-    };
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    };
-    format!("{text}%")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn formats_ticks_and_dodges() {
-        assert_eq!(percent(0.01), "1%");
-        assert_eq!(percent(0.001), "0.1%");
-        assert_eq!(percent(0.003_91), "0.391%");
-        assert_eq!(percent(0.0312), "3.12%");
         assert_eq!(nice(187.0, f64::ceil), 200.0);
         assert_eq!(nice(8.1, f64::floor), 8.0);
         assert_eq!(nice(13.0, f64::floor), 10.0);
-        assert_eq!(ticks(7.0, 32.0), [8.0, 10.0, 15.0, 20.0, 30.0]);
         let moved = dodge(vec![(100, 50), (102, 52), (101, 49), (300, 50)]);
         assert_eq!(moved[..2], [(100, 50), (113, 52)]);
         assert_eq!(moved[3], (300, 50), "a point far from the others stays");

@@ -12,7 +12,7 @@ use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
 use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
 use bloomlab_lab::peers::{Cuckoofilter, Fastbloom, FastbloomRsCounting, Fuse8, Growable, Qfilter};
 
-use super::super::{Error, subject};
+use super::super::{Error, ns_per_item, subject};
 
 /// Passes per timed operation; the fastest is kept.
 pub const PASSES: usize = 3;
@@ -50,6 +50,23 @@ pub struct Contender {
     pub seeded: bool,
 }
 
+impl Contender {
+    /// A filter built empty by `build` and filled one insert at a time,
+    /// its answers seeded.
+    fn empty(
+        name: impl Into<String>,
+        crate_name: &'static str,
+        build: impl Fn() -> Result<Boxed, Error> + 'static,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            crate_name,
+            make: Make::Empty(Box::new(build)),
+            seeded: true,
+        }
+    }
+}
+
 /// What one contender measured.
 #[derive(Debug, Clone)]
 pub struct Measured {
@@ -74,10 +91,6 @@ pub fn time_pass<T, R>(items: &[T], mut op: impl FnMut(&T) -> R) -> Duration {
     start.elapsed()
 }
 
-fn per_item(t: Duration, items: usize) -> f64 {
-    t.as_nanos() as f64 / items.max(1) as f64
-}
-
 /// Every catalog variant at `fpr`, built by the experiments' rule
 /// ([`subject::build`]: a growing filter starts at a tenth of the items).
 pub fn bloomlab(
@@ -90,19 +103,12 @@ pub fn bloomlab(
         .into_iter()
         .map(|v| {
             let seed = seed(v.id);
-            let name = format!("bloomlab {}", v.id);
-            let crate_name = v.crate_name;
-            let make = Make::Empty(Box::new(move || {
+            let (name, crate_name) = (format!("bloomlab {}", v.id), v.crate_name);
+            Contender::empty(name, crate_name, move || {
                 let s = subject::build(&v, items, fpr, seed)?;
                 let filter: Boxed = s.filter;
                 Ok(filter)
-            }));
-            Contender {
-                name,
-                crate_name,
-                make,
-                seeded: true,
-            }
+            })
         })
         .collect()
 }
@@ -124,47 +130,26 @@ pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contende
     };
     let n = items as u64;
     vec![
-        Contender {
-            name: "fastbloom".into(),
-            crate_name: "fastbloom",
-            make: Make::Empty(Box::new(move || {
-                Ok(Box::new(Fastbloom::new(items, fpr, fb)))
-            })),
-            seeded: true,
-        },
-        Contender {
-            name: "fastbloom-rs counting".into(),
-            crate_name: "fastbloom-rs",
-            make: Make::Empty(Box::new(move || {
-                Ok(Box::new(FastbloomRsCounting::new(n, fpr)))
-            })),
-            seeded: true,
-        },
-        Contender {
-            name: "growable-bloom-filter".into(),
-            crate_name: "growable-bloom-filter",
-            make: Make::Empty(Box::new(move || Ok(Box::new(Growable::new(growable))))),
-            seeded: true,
-        },
-        Contender {
-            name: "cuckoofilter".into(),
-            crate_name: "cuckoofilter",
-            make: Make::Empty(Box::new(move || {
-                Ok(Box::new(Cuckoofilter::<KeyedSip13>::with_capacity(items)))
-            })),
-            seeded: true,
-        },
-        Contender {
-            name: "qfilter".into(),
-            crate_name: "qfilter",
-            make: Make::Empty(Box::new(move || {
-                let f = Qfilter::new(n, fpr, qf).map_err(Error::filter(format_args!(
-                    "throughput: qfilter for {items} items at {fpr}"
-                )))?;
-                Ok(Box::new(f))
-            })),
-            seeded: true,
-        },
+        Contender::empty("fastbloom", "fastbloom", move || {
+            Ok(Box::new(Fastbloom::new(items, fpr, fb)))
+        }),
+        Contender::empty("fastbloom-rs counting", "fastbloom-rs", move || {
+            Ok(Box::new(FastbloomRsCounting::new(n, fpr)))
+        }),
+        Contender::empty(
+            "growable-bloom-filter",
+            "growable-bloom-filter",
+            move || Ok(Box::new(Growable::new(growable))),
+        ),
+        Contender::empty("cuckoofilter", "cuckoofilter", move || {
+            Ok(Box::new(Cuckoofilter::<KeyedSip13>::with_capacity(items)))
+        }),
+        Contender::empty("qfilter", "qfilter", move || {
+            let f = Qfilter::new(n, fpr, qf).map_err(Error::filter(format_args!(
+                "throughput: qfilter for {items} items at {fpr}"
+            )))?;
+            Ok(Box::new(f))
+        }),
         Contender {
             name: "xorf BinaryFuse8".into(),
             crate_name: "xorf",
@@ -250,9 +235,9 @@ pub fn measure(
         .map(|(i, f)| Measured {
             memory_bytes: f.memory_bytes(),
             false_positives: false_positives[i].unwrap_or(0),
-            insert_ns: per_item(insert[i], keys.len()),
-            hit_ns: per_item(hit[i], keys.len()),
-            miss_ns: per_item(miss[i], probes.len()),
+            insert_ns: ns_per_item(insert[i], keys.len()),
+            hit_ns: ns_per_item(hit[i], keys.len()),
+            miss_ns: ns_per_item(miss[i], probes.len()),
         })
         .collect())
 }

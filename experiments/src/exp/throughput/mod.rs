@@ -11,7 +11,7 @@ use bloomlab_lab::stats::clopper_pearson;
 
 use super::{Ctx, Error, Output, sub_seed};
 use crate::progress;
-use crate::table::{MEASURED, Table, rate};
+use crate::table::{MEASURED, Table, rate, short_percent, yes_no};
 
 mod chart;
 mod measure;
@@ -77,7 +77,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .into_iter()
                 .chain(measure::peers(n, target, seed))
                 .collect();
-        bar.set_message(format!("at {}", chart::percent(target)));
+        bar.set_message(format!("at {}", short_percent(target)));
         let measured = measure::measure(&contenders, &keys, &misses, || bar.inc(1))?;
         for (c, m) in contenders.into_iter().zip(measured) {
             rows.push(Row {
@@ -153,10 +153,6 @@ fn csv(rows: &[Row], n: usize) -> Table {
         table.push(row);
     }
     table
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
 }
 
 /// The Pareto frontier at `target`, by bits per item: the filters that take

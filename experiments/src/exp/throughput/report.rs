@@ -4,10 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::chart::percent;
 use super::{PASSES, RATES, Row, SLACK, frontier};
 use crate::report::Section;
-use crate::table::Table;
+use crate::table::{markdown, percent, short_percent, yes_no};
 use bloomlab_choose::numbers::grouped;
 
 /// The section and the appendix for `rows`, measured with `n` items and `n`
@@ -34,10 +33,7 @@ pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
          lies wholly above {SLACK} × the target. How each peer was set up, and every filter: \
          appendix; data: [`throughput.csv`](throughput.csv)."
     );
-    let section = Section {
-        title: "Speed, space and accuracy".into(),
-        body,
-    };
+    let section = Section::new("Speed, space and accuracy", body);
     let setup = format!(
         "Each filter was built for {count} items, filled with the same keys and probed with \
          them and {count} non-members; times are in-process wall clock, best of {PASSES} passes \
@@ -61,23 +57,14 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
             r.name, r.bits_per_item, r.measured.miss_ns
         )
     };
-    let mut out = match (best.first(), best.last()) {
-        (Some(a), Some(b)) if a.name != b.name => format!(
-            "**At {}** the frontier runs from {} to {}.",
-            percent(target),
-            at(a),
-            at(b)
-        ),
-        (Some(a), _) => format!(
-            "**At {}** the frontier is {} alone.",
-            percent(target),
-            at(a)
-        ),
-        _ => format!(
-            "**At {}** no filter that takes inserts met the target.",
-            percent(target)
-        ),
+    let ends = match (best.first(), best.last()) {
+        (Some(a), Some(b)) if a.name != b.name => {
+            format!("the frontier runs from {} to {}.", at(a), at(b))
+        }
+        (Some(a), _) => format!("the frontier is {} alone.", at(a)),
+        _ => "no filter that takes inserts met the target.".to_owned(),
     };
+    let mut out = format!("**At {}** {ends}", short_percent(target));
     for r in rows
         .iter()
         .filter(|r| r.target == target && !r.takes_inserts)
@@ -86,13 +73,13 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
             .iter()
             .all(|b| r.bits_per_item < b.bits_per_item && r.measured.miss_ns < b.measured.miss_ns);
         let verdict = if !r.on_target() {
-            format!("cannot reach the target ({})", measured(r.fpr(n)))
+            format!("cannot reach the target ({})", percent(r.fpr(n)))
         } else if beats_all {
             format!(
                 "beats all of them on both ({:.2} bits/item, {:.1} ns, {})",
                 r.bits_per_item,
                 r.measured.miss_ns,
-                measured(r.fpr(n))
+                percent(r.fpr(n))
             )
         } else {
             "beats none of them on both".into()
@@ -106,7 +93,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
     let off: Vec<String> = rows
         .iter()
         .filter(|r| r.target == target && r.takes_inserts && !r.on_target())
-        .map(|r| format!("{} ({})", r.name, measured(r.fpr(n))))
+        .map(|r| format!("{} ({})", r.name, percent(r.fpr(n))))
         .collect();
     if !off.is_empty() {
         let _ = write!(out, " Off target: {}.", off.join(", "));
@@ -118,9 +105,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
 /// The frontier at each rate, with ratios to the best filter that takes
 /// inserts and meets the target.
 fn frontier_table(rows: &[Row], n: usize) -> String {
-    let mut t = Table::new(&[
-        "target", "filter", "bits", "x_bits", "miss", "x_miss", "fpr",
-    ]);
+    let mut out = Vec::new();
     for target in RATES {
         let on: Vec<&Row> = rows
             .iter()
@@ -135,58 +120,44 @@ fn frontier_table(rows: &[Row], n: usize) -> String {
             .map(|r| r.measured.miss_ns)
             .fold(f64::INFINITY, f64::min);
         for r in frontier(rows, target) {
-            t.push(vec![
-                percent(target),
+            out.push([
+                short_percent(target),
                 r.name.clone(),
                 format!("{:.2}", r.bits_per_item),
                 format!("{:.2}×", r.bits_per_item / fewest),
                 format!("{:.1}", r.measured.miss_ns),
                 format!("{:.2}×", r.measured.miss_ns / fastest),
-                measured(r.fpr(n)),
+                percent(r.fpr(n)),
             ]);
         }
     }
-    t.to_markdown_filtered(
-        &[
-            ("target", "target"),
-            ("filter", "filter"),
-            ("bits", "bits/item"),
-            ("x_bits", "× fewest"),
-            ("miss", "miss (ns)"),
-            ("x_miss", "× fastest"),
-            ("fpr", "measured rate"),
-        ],
-        |_| true,
-    )
-}
-
-/// A measured rate as a percentage with three significant digits.
-pub(super) fn measured(x: f64) -> String {
-    if x <= 0.0 {
-        return "0%".into();
-    }
-    let p = x * 100.0;
-    let decimals = (2 - p.log10().floor() as i32).max(0) as usize;
-    format!("{p:.decimals$}%")
+    let heads = [
+        "target",
+        "filter",
+        "bits/item",
+        "× fewest",
+        "miss (ns)",
+        "× fastest",
+        "measured rate",
+    ];
+    markdown(&heads, out)
 }
 
 /// Every filter at every rate, frontier members marked.
 fn appendix(rows: &[Row], n: usize) -> String {
-    let mut t = Table::new(&[
-        "target", "filter", "crate", "bits", "fpr", "ci", "on", "front", "insert", "hit", "miss",
-    ]);
+    let mut table = Vec::new();
     for target in RATES {
         let best = frontier(rows, target);
         for r in rows.iter().filter(|r| r.target == target) {
             let on_front = best.iter().any(|b| b.name == r.name);
-            t.push(vec![
-                percent(target),
+            table.push([
+                short_percent(target),
                 r.name.clone(),
                 format!("`{}`", r.crate_name),
                 format!("{:.2}", r.bits_per_item),
-                measured(r.fpr(n)),
-                format!("{} – {}", measured(r.ci.0), measured(r.ci.1)),
-                super::yes_no(r.on_target()).into(),
+                percent(r.fpr(n)),
+                format!("{} – {}", percent(r.ci.0), percent(r.ci.1)),
+                yes_no(r.on_target()).into(),
                 if on_front { "yes" } else { "" }.into(),
                 format!("{:.1}", r.measured.insert_ns),
                 format!("{:.1}", r.measured.hit_ns),
@@ -195,41 +166,24 @@ fn appendix(rows: &[Row], n: usize) -> String {
         }
     }
     let count = grouped(n as u64);
-    let mut out = format!(
+    let intro = format!(
         "Every filter at every target, {count} items and {count} non-member probes each (times: best of \
          {PASSES} passes, ns per operation; BinaryFuse8's insert is its construction per key; its \
          rate varies from run to run, since xorf fills the slots no key claims from \
          `thread_rng`, and is left out of the CSV).\n\n"
     );
-    out.push_str(&t.to_markdown_filtered(
-        &[
-            ("target", "target"),
-            ("filter", "filter"),
-            ("crate", "crate"),
-            ("bits", "bits/item"),
-            ("fpr", "measured rate"),
-            ("ci", "95% interval"),
-            ("on", "on target"),
-            ("front", "frontier"),
-            ("insert", "insert (ns)"),
-            ("hit", "hit (ns)"),
-            ("miss", "miss (ns)"),
-        ],
-        |_| true,
-    ));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn measured_rates_have_three_digits() {
-        assert_eq!(measured(0.010214), "1.02%");
-        assert_eq!(measured(0.01), "1.00%");
-        assert_eq!(measured(0.000449), "0.0449%");
-        assert_eq!(measured(0.029726), "2.97%");
-        assert_eq!(measured(0.0), "0%");
-    }
+    let heads = [
+        "target",
+        "filter",
+        "crate",
+        "bits/item",
+        "measured rate",
+        "95% interval",
+        "on target",
+        "frontier",
+        "insert (ns)",
+        "hit (ns)",
+        "miss (ns)",
+    ];
+    intro + &markdown(&heads, table)
 }
