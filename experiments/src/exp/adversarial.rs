@@ -36,7 +36,7 @@ use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, rate, yes_no};
+use crate::table::{Table, fixed, markdown, rate, yes_no};
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
@@ -315,10 +315,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     bar.finish_and_clear();
 
     let table = to_table(&attacks);
-    let section = Section {
-        title: "Crafted false positives: a known key against a secret one".into(),
-        body: body(&attacks, want),
-    };
+    let section = Section::new(
+        "Crafted false positives: a known key against a secret one",
+        body(&attacks, want),
+    );
     Ok(Output::new(section)
         .appendix(appendix(&attacks, n))
         .table("adversarial.csv", table))
@@ -462,21 +462,30 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
          comes from the run's seed so the CSV is reproducible; `BloomFilter::new` draws it at \
          random. Pass rates carry a 95% Clopper–Pearson interval.\n"
     );
-    let _ = writeln!(
-        out,
-        "| victim | attacker | knows | candidates tested | crafted | search time | tested per second | crafted per second | flood passed | pass rate | 95% interval | expected | inside |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    );
-    for a in attacks {
+    let heads = [
+        "victim",
+        "attacker",
+        "knows",
+        "candidates tested",
+        "crafted",
+        "search time",
+        "tested per second",
+        "crafted per second",
+        "flood passed",
+        "pass rate",
+        "95% interval",
+        "expected",
+        "inside",
+    ];
+    let table = attacks.iter().map(|a| {
         let (lo, hi) = a.ci();
         let (tps, cps) = speed(a);
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | [{}; {}] | {} | {} |",
-            a.victim.name,
-            a.attacker,
-            a.knows,
-            a.tested,
-            a.crafted,
+        [
+            a.victim.name.to_string(),
+            a.attacker.into(),
+            a.knows.into(),
+            a.tested.to_string(),
+            a.crafted.to_string(),
             if a.tested == 0 {
                 "-".to_string()
             } else {
@@ -486,12 +495,12 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
             cps,
             passed(a),
             fixed(a.pass_rate()),
-            fixed(lo),
-            fixed(hi),
+            format!("[{}; {}]", fixed(lo), fixed(hi)),
             rate(a.expected),
-            standing(a).0
-        );
-    }
+            standing(a).0.into(),
+        ]
+    });
+    out.push_str(&markdown(&heads, table));
     if let (Some(a), Some(b), Some(r)) = (
         find(attacks, "A:", "bloomlab"),
         find(attacks, "B:", "bloomlab"),

@@ -28,7 +28,7 @@ use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, rate};
+use crate::table::{Table, fixed, markdown, rate, yes_no};
 
 mod peer;
 
@@ -112,10 +112,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for row in &rows {
         table.push(row.cells());
     }
-    let section = Section {
-        title: "Deletion: what the counting and cuckoo filters lose".into(),
-        body: body(&rows, &crate_runs, ctx.scale, capacity, slots),
-    };
+    let section = Section::new(
+        "Deletion: what the counting and cuckoo filters lose",
+        body(&rows, &crate_runs, ctx.scale, capacity, slots),
+    );
     let appendix = appendix(&rows, slots);
     let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;
     let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;

@@ -26,11 +26,21 @@ pub(super) fn shown(r: Option<&Row>) -> String {
     }
 }
 
-pub(super) fn markdown(rows: &[&Row]) -> String {
-    let mut out = String::from(
-        "| subject | x | metric | count | of | rate | 95% interval | theory | check | note |\n|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for r in rows {
+/// The rows of `part` as a Markdown table.
+fn part_table(rows: &[Row], part: Part) -> String {
+    let heads = [
+        "subject",
+        "x",
+        "metric",
+        "count",
+        "of",
+        "rate",
+        "95% interval",
+        "theory",
+        "check",
+        "note",
+    ];
+    let cells = rows.iter().filter(|r| r.part == part).map(|r| {
         let interval = r
             .interval()
             .map(|(lo, hi)| format!("{} – {}", rate(lo), rate(hi)))
@@ -39,23 +49,20 @@ pub(super) fn markdown(rows: &[&Row]) -> String {
             t if t.is_empty() => String::new(),
             t => format!("{t} ({})", r.theory_kind),
         };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {}{} | {} | {} | {} | {} | {} | {} |",
-            r.subject.name(),
-            r.x,
-            r.metric,
-            r.count,
-            r.mark(),
+        [
+            r.subject.name().to_string(),
+            r.x.clone(),
+            r.metric.to_string(),
+            format!("{}{}", r.count, r.mark()),
             r.trials.map(|t| t.to_string()).unwrap_or_default(),
             r.rate().map(rate).unwrap_or_default(),
             interval,
             theory,
-            r.check(),
-            r.note,
-        );
-    }
-    out
+            r.check().to_string(),
+            r.note.clone(),
+        ]
+    });
+    markdown(&heads, cells)
 }
 
 pub(super) fn body(
@@ -85,29 +92,11 @@ pub(super) fn body(
         .map(|r| r.x.clone())
         .max_by_key(|x| x.parse::<u64>().unwrap_or(0))
         .unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "| items reported absent that must not be | bloomlab counting | fastbloom-rs counting | bloomlab cuckoo | cuckoofilter crate |\n|---|---|---|---|---|"
-    );
+    let mut heads = vec!["items reported absent that must not be"];
+    heads.extend(Kind::ALL.map(Kind::name));
     let line = |label: String, part: Part, metric: &str, x: &str| {
-        let cells: Vec<String> = Kind::ALL
-            .iter()
-            .map(|&k| shown(find(rows, part, k, metric, x)))
-            .collect();
-        format!("| {label} | {} |\n", cells.join(" | "))
+        std::iter::once(label).chain(Kind::ALL.map(|k| shown(find(rows, part, k, metric, x))))
     };
-    out.push_str(&line(
-        format!("churn: held items, over {TURNOVER}× capacity of replacements"),
-        Part::Churn,
-        "held_items_absent",
-        "",
-    ));
-    out.push_str(&line(
-        format!("after {wrongful_x} false positives removed: members"),
-        Part::Wrongful,
-        "members_absent",
-        &wrongful_x,
-    ));
     let saturation_x = |label: &str| {
         rows.iter()
             .find(|r| r.part == Part::Saturation && r.x.starts_with(label))
@@ -115,30 +104,45 @@ pub(super) fn body(
             .unwrap_or_default()
     };
     let (issue, eight) = (saturation_x("issue"), saturation_x("8x"));
-    out.push_str(&line(
-        format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
-        Part::Saturation,
-        "kept_items_absent",
-        &eight,
-    ));
-    out.push_str(&line(
-        format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
-        Part::Saturation,
-        "kept_items_absent",
-        &issue,
-    ));
-    out.push_str(&line(
-        "one item inserted 2b + 1 = 9 times: other items".into(),
-        Part::Duplicates,
-        "other_items_absent",
-        "",
-    ));
-    out.push_str(&line(
-        format!("overfill to {OVERFILL}× the slots: acknowledged items"),
-        Part::Overfill,
-        "acknowledged_items_absent",
-        "",
-    ));
+    let table = [
+        line(
+            format!("churn: held items, over {TURNOVER}× capacity of replacements"),
+            Part::Churn,
+            "held_items_absent",
+            "",
+        ),
+        line(
+            format!("after {wrongful_x} false positives removed: members"),
+            Part::Wrongful,
+            "members_absent",
+            &wrongful_x,
+        ),
+        line(
+            format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
+            Part::Saturation,
+            "kept_items_absent",
+            &eight,
+        ),
+        line(
+            format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
+            Part::Saturation,
+            "kept_items_absent",
+            &issue,
+        ),
+        line(
+            "one item inserted 2b + 1 = 9 times: other items".into(),
+            Part::Duplicates,
+            "other_items_absent",
+            "",
+        ),
+        line(
+            format!("overfill to {OVERFILL}× the slots: acknowledged items"),
+            Part::Overfill,
+            "acknowledged_items_absent",
+            "",
+        ),
+    ];
+    out.push_str(&markdown(&heads, table));
     if !crate_runs.is_empty() {
         let runs: Vec<String> = crate_runs
             .iter()
@@ -208,7 +212,6 @@ pub(super) fn body(
 /// The appendix: each part's method and model, and its rows.
 pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
     let mut out = String::new();
-    let part_rows = |part: Part| -> Vec<&Row> { rows.iter().filter(|r| r.part == part).collect() };
     let _ = writeln!(
         out,
         "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
@@ -218,7 +221,7 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          remove one, or fail an insert at this load; the rate afterwards should be the rate of \
          a filter holding `capacity` items.\n"
     );
-    out.push_str(&markdown(&part_rows(Part::Churn)));
+    out.push_str(&part_table(rows, Part::Churn));
     let _ = writeln!(
         out,
         "\n#### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
@@ -233,7 +236,7 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          in clusters (one zeroed counter can cost several members), so the binomial interval \
          understates their spread.\n"
     );
-    out.push_str(&markdown(&part_rows(Part::Wrongful)));
+    out.push_str(&part_table(rows, Part::Wrongful));
     let _ = writeln!(
         out,
         "\n#### 3. Saturation of 4-bit counters\n\nFilters built for `capacity` items at \
@@ -250,7 +253,7 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          15 to zero: a kept item is then lost, with probability about \
          1 − (1 − P(Poisson(λ_removed) ≥ 15))^k.\n"
     );
-    out.push_str(&markdown(&part_rows(Part::Saturation)));
+    out.push_str(&part_table(rows, Part::Saturation));
     let _ = writeln!(
         out,
         "\n#### 4. Cuckoo: duplicates and overfill\n\nDuplicates: a table of {slots} slots \
@@ -260,8 +263,8 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          Overfill: the same table size takes {OVERFILL}× its slots in distinct items; the \
          items whose insert reported success are checked at the end.\n"
     );
-    out.push_str(&markdown(&part_rows(Part::Duplicates)));
+    out.push_str(&part_table(rows, Part::Duplicates));
     out.push('\n');
-    out.push_str(&markdown(&part_rows(Part::Overfill)));
+    out.push_str(&part_table(rows, Part::Overfill));
     out
 }

@@ -152,7 +152,7 @@ impl Row {
         out.extend([
             theory,
             self.theory_kind.to_string(),
-            if self.seeded { "yes" } else { "no" }.to_string(),
+            yes_no(self.seeded).to_string(),
             self.note.clone(),
         ]);
         out

@@ -16,7 +16,7 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, rate, yes_no};
+use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, markdown, rate, yes_no};
 
 mod lines;
 mod models;
@@ -175,10 +175,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ..plot::Chart::default()
         })
         .collect();
-    let section = Section {
-        title: "Growth: the scalable filter from 1× to 1,000× its initial capacity".into(),
-        body: body(&rows, n0, n_max, n_probes),
-    };
+    let section = Section::new(
+        "Growth: the scalable filter from 1× to 1,000× its initial capacity",
+        body(&rows, n0, n_max, n_probes),
+    );
     Ok(Output::new(section)
         .appendix(appendix(&rows, &table, n0, n_max, n_probes))
         .chart("growth_fpr.svg", plot::draw("growth_fpr.svg", &fpr_chart)?)

@@ -36,11 +36,16 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
         let _ = write!(out, " {}: theory {over}.", which.name());
     }
     out.push_str("\n\n");
-    let _ = writeln!(
-        out,
-        "| filter | rows | rows whose interval lies above P | rows where theory exceeds P | largest measured rate | bits/item at the end | memory vs classic at the end |\n|---|---|---|---|---|---|---|"
-    );
-    for which in Which::ALL {
+    let heads = [
+        "filter",
+        "rows",
+        "rows whose interval lies above P",
+        "rows where theory exceeds P",
+        "largest measured rate",
+        "bits/item at the end",
+        "memory vs classic at the end",
+    ];
+    let table = Which::ALL.map(|which| {
         let mine: Vec<&Row> = rows_of(rows, which).collect();
         let over = mine.iter().filter(|r| r.measured_above() == "yes").count();
         let theory_over = mine.iter().filter(|r| r.theory_above()).count();
@@ -51,19 +56,20 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
             .unwrap_or_default();
         let worst = mine.iter().map(|r| r.measured).fold(0.0, f64::max);
         let last = mine.last();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {}{} | {} | {} | {} | {}× |",
-            which.name(),
-            mine.len(),
-            over,
-            first_over,
-            theory_over,
+        [
+            which.name().to_string(),
+            mine.len().to_string(),
+            format!("{over}{first_over}"),
+            theory_over.to_string(),
             rate(worst),
             last.map(|r| fixed(r.bits_per_item())).unwrap_or_default(),
-            last.map(|r| fixed(r.memory_ratio())).unwrap_or_default(),
-        );
-    }
+            format!(
+                "{}×",
+                last.map(|r| fixed(r.memory_ratio())).unwrap_or_default()
+            ),
+        ]
+    });
+    out.push_str(&markdown(&heads, table));
     let _ = writeln!(
         out,
         "\n![false-positive rate while growing](growth_fpr.svg)\n\n\

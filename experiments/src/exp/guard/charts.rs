@@ -7,7 +7,7 @@ pub(super) fn chart_streams() -> Vec<(Stream, String)> {
     let mut out: Vec<(Stream, String)> = ABSENT_SHARES
         .iter()
         .filter(|&&a| a > 0.0)
-        .map(|&absent| (uniform(absent), format!("{}% absent", absent * 100.0)))
+        .map(|&absent| (uniform(absent), format!("{} absent", short_percent(absent))))
         .collect();
     out.push((Stream::Attack, "attack (100%)".into()));
     out

@@ -34,7 +34,7 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, markdown, rate, yes_no};
+use crate::table::{Table, against_theory, fixed, markdown, rate, short_percent, yes_no};
 
 mod charts;
 mod guards;
@@ -198,10 +198,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let t = table(&rows, n_rows, cache.name());
     let queries = plot::draw_categories("guard_queries.svg", &queries_chart(&rows))?;
     let latency = plot::draw_categories("guard_latency.svg", &latency_chart(&rows))?;
-    let section = Section {
-        title: "Guard: a filter in front of a real database".into(),
-        body: body(&rows, n_rows, requests),
-    };
+    let section = Section::new(
+        "Guard: a filter in front of a real database",
+        body(&rows, n_rows, requests),
+    );
     Ok(Output::new(section)
         .appendix(appendix(&rows, n_rows, requests, &cache_note, seconds))
         .table("guard.csv", t)

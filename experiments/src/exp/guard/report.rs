@@ -45,7 +45,7 @@ fn faster_than_none(rows: &[Row], guard: &str) -> String {
                 .zip(mean("none", a))
                 .is_some_and(|(g, n)| g < n)
         })
-        .map(|a| format!("{}%", a * 100.0))
+        .map(|&a| short_percent(a))
         .collect();
     if shares.is_empty() {
         "none".to_string()
@@ -85,26 +85,29 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
         ),
         num(c90),
     );
-    let _ = writeln!(
-        out,
-        "| guard | bits/row | absent-id queries per 1,000 requests, 90% absent | queries per 1,000 absent requests (attack): measured (theory) | p99 µs, 90% absent |\n|---|---|---|---|---|"
-    );
-    for g in KEY_GUARDS {
-        let (Some(r90), Some(attack)) =
-            (find(rows, g, uniform(0.9)), find(rows, g, Stream::Attack))
-        else {
-            continue;
-        };
-        let _ = writeln!(
-            out,
-            "| {g} | {:.1} | {} | {:.1} ({:.1}) | {:.1} |",
-            r90.bits_per_row(n_rows),
+    let heads = [
+        "guard",
+        "bits/row",
+        "absent-id queries per 1,000 requests, 90% absent",
+        "queries per 1,000 absent requests (attack): measured (theory)",
+        "p99 µs, 90% absent",
+    ];
+    let table = KEY_GUARDS.iter().filter_map(|&g| {
+        let r90 = find(rows, g, uniform(0.9))?;
+        let attack = find(rows, g, Stream::Attack)?;
+        Some([
+            g.to_string(),
+            format!("{:.1}", r90.bits_per_row(n_rows)),
             num(absent_per_1000(rows, g, uniform(0.9))),
-            1000.0 * attack.measured_fpr(),
-            1000.0 * attack.expected_fpr,
-            r90.p99 as f64 / 1000.0,
-        );
-    }
+            format!(
+                "{:.1} ({:.1})",
+                1000.0 * attack.measured_fpr(),
+                1000.0 * attack.expected_fpr
+            ),
+            format!("{:.1}", r90.p99 as f64 / 1000.0),
+        ])
+    });
+    out.push_str(&markdown(&heads, table));
     let (inside, applies) = theory_inside(rows);
     let churn = |g: &str| num(absent_per_1000(rows, g, Stream::Churn));
     let p50 = |g: &str, s: Stream| find(rows, g, s).map(|r| r.p50 as f64 / 1000.0);
@@ -181,7 +184,7 @@ pub(super) fn appendix(
     // Queries per 1,000 by absent share.
     let shares: Vec<(Stream, String)> = ABSENT_SHARES
         .iter()
-        .map(|&a| (uniform(a), format!("{}% absent", a * 100.0)))
+        .map(|&a| (uniform(a), format!("{} absent", short_percent(a))))
         .chain([(Stream::Attack, "attack".to_string())])
         .collect();
     let _ = writeln!(
@@ -234,55 +237,56 @@ pub(super) fn appendix(
          {inside} of {applies} rows where it applies; it does not apply to the filters that \
          cannot delete in churn, which pass every deleted id.\n"
     );
-    let _ = writeln!(
-        out,
-        "| guard | absent requests | false positives | measured | 95% low | 95% high | expected | inside |\n|---|---|---|---|---|---|---|---|"
-    );
-    for r in rows
+    let heads = [
+        "guard",
+        "absent requests",
+        "false positives",
+        "measured",
+        "95% low",
+        "95% high",
+        "expected",
+        "inside",
+    ];
+    let table = rows
         .iter()
         .filter(|r| r.guard.kind != Kind::None && r.stream == Stream::Attack)
-    {
-        let (lo, hi) = r.interval().unwrap_or((f64::NAN, f64::NAN));
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.guard.label,
-            r.tally.absent_requests,
-            r.tally.false_positives,
-            rate(r.measured_fpr()),
-            rate(lo),
-            rate(hi),
-            rate(r.expected_fpr),
-            yes_no(r.theory_inside())
-        );
-    }
+        .map(|r| {
+            let (fp, absent) = (r.tally.false_positives, r.tally.absent_requests);
+            let mut cells = vec![r.guard.label.to_string(), absent.to_string()];
+            cells.extend(against_theory(fp, absent, r.expected_fpr));
+            cells
+        });
+    out.push_str(&markdown(&heads, table));
 
     // The documents' rates.
     let _ = writeln!(
         out,
         "\n**The documents' rates, 3%, 1% and 0.1%**, classic filter: each step down costs a \
-         fixed number of bits per row (log2 of the ratio / ln 2) and saves ever fewer queries.\n\n\
-         | rate | memory (bytes) | bits/row | absent-id queries per 1,000 at 90% absent | under \
-         attack | share removed under attack | expected rate |\n|---|---|---|---|---|---|---|"
+         fixed number of bits per row (log2 of the ratio / ln 2) and saves ever fewer queries.\n"
     );
-    for label in ["classic 3%", "classic 1%", "classic 0.1%"] {
-        if let (Some(r), Some(a)) = (
-            find(rows, label, uniform(0.9)),
-            find(rows, label, Stream::Attack),
-        ) {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {:.2} | {} | {} | {:.1}% | {} |",
-                label.trim_start_matches("classic "),
-                r.memory_bytes,
-                r.bits_per_row(n_rows),
-                num(qa(label, uniform(0.9))),
-                num(qa(label, Stream::Attack)),
-                100.0 * (1.0 - a.measured_fpr()),
-                rate(r.expected_fpr)
-            );
-        }
-    }
+    let heads = [
+        "rate",
+        "memory (bytes)",
+        "bits/row",
+        "absent-id queries per 1,000 at 90% absent",
+        "under attack",
+        "share removed under attack",
+        "expected rate",
+    ];
+    let table = ["classic 3%", "classic 1%", "classic 0.1%"].map(|label| {
+        let r = find(rows, label, uniform(0.9))?;
+        let a = find(rows, label, Stream::Attack)?;
+        Some([
+            label.trim_start_matches("classic ").to_string(),
+            r.memory_bytes.to_string(),
+            format!("{:.2}", r.bits_per_row(n_rows)),
+            num(qa(label, uniform(0.9))),
+            num(qa(label, Stream::Attack)),
+            format!("{:.1}%", 100.0 * (1.0 - a.measured_fpr())),
+            rate(r.expected_fpr),
+        ])
+    });
+    out.push_str(&markdown(&heads, table.into_iter().flatten()));
 
     // Latency.
     let _ = writeln!(
@@ -293,33 +297,24 @@ pub(super) fn appendix(
         faster_than_none(rows, "classic 1%"),
         faster_than_none(rows, "redis bloom 1%")
     );
-    let _ = writeln!(
-        out,
-        "| guard | mean 0% | p50 0% | p99 0% | p99.9 0% | mean 90% | p50 90% | p99 90% | p99.9 90% |\n|---|---|---|---|---|---|---|---|---|"
-    );
-    for g in &guards {
-        let cell = |s: Stream| {
-            find(rows, g.label, s).map_or_else(
-                || "– | – | – | –".to_string(),
-                |r| {
-                    format!(
-                        "{:.1} | {:.1} | {:.1} | {:.1}",
-                        r.mean / 1000.0,
-                        r.p50 as f64 / 1000.0,
-                        r.p99 as f64 / 1000.0,
-                        r.p999 as f64 / 1000.0
-                    )
-                },
-            )
-        };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} |",
-            g.label,
-            cell(uniform(0.0)),
-            cell(uniform(0.9))
-        );
+    let mut heads = vec!["guard".to_string()];
+    for share in ["0%", "90%"] {
+        heads.extend(["mean", "p50", "p99", "p99.9"].map(|q| format!("{q} {share}")));
     }
+    let table = guards.iter().map(|g| {
+        let mut cells = vec![g.label.to_string()];
+        for s in [uniform(0.0), uniform(0.9)] {
+            cells.extend(find(rows, g.label, s).map_or_else(
+                || ["–"; 4].map(String::from),
+                |r| {
+                    [r.mean, r.p50 as f64, r.p99 as f64, r.p999 as f64]
+                        .map(|ns| format!("{:.1}", ns / 1000.0))
+                },
+            ));
+        }
+        cells
+    });
+    out.push_str(&markdown(&heads, table));
     let _ = writeln!(
         out,
         "\nThe queries chart: measured absent-id queries per 1,000 requests with the 95% \

@@ -40,9 +40,9 @@ impl Stream {
     pub(super) fn name(self) -> String {
         match self {
             Stream::Mixed { absent, zipf } => format!(
-                "{} {}% absent",
+                "{} {} absent",
                 if zipf { "zipf" } else { "uniform" },
-                absent * 100.0
+                short_percent(absent)
             ),
             Stream::Attack => "attack".into(),
             Stream::Churn => "churn".into(),

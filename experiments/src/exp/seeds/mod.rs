@@ -38,7 +38,7 @@ use crate::naive::{NaiveFilter, Strategy, java_string_hash};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, markdown, rate, yes_no};
+use crate::table::{AGAINST_THEORY, Table, against_theory, markdown, rate, yes_no};
 
 mod examples;
 mod fixed;
@@ -100,10 +100,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     claims.sort_by_key(|c| CLAIMS.iter().position(|(id, _)| *id == c.id));
 
     let table = to_table(&claims);
-    let section = Section {
-        title: "The documents' claims, checked".into(),
-        body: body(&claims, &env),
-    };
+    let section = Section::new("The documents' claims, checked", body(&claims, &env));
     let appendix = appendix(&claims, &table, &env);
     Ok(Output::new(section)
         .appendix(appendix)
@@ -155,7 +152,6 @@ fn to_table(claims: &[Claim]) -> Table {
         ];
         match c.rate {
             Some(r) => {
-                let (lo, hi) = r.ci();
                 let (dp, dfp) = r.doc.map_or((String::new(), String::new()), |(p, f)| {
                     (p.to_string(), f.to_string())
                 });
@@ -170,12 +166,9 @@ fn to_table(claims: &[Claim]) -> Table {
                     dp,
                     dfp,
                     r.probes.to_string(),
-                    r.fp.to_string(),
-                    rate(r.measured()),
-                    rate(lo),
-                    rate(hi),
-                    rate(r.theory),
-                    yes_no(r.inside()).into(),
+                ]);
+                row.extend(against_theory(r.fp, r.probes, r.theory));
+                row.extend([
                     r.ones.map_or(String::new(), |x| x.to_string()),
                     r.at_fill().map_or(String::new(), rate),
                     r.at_fill_inside().map_or("", yes_no).into(),
