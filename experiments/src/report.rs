@@ -216,19 +216,21 @@ impl Report {
         }
         if self.title == APPENDIX_TITLE {
             let _ = writeln!(out, "{RUN_TIMES}\n## Run times\n");
-            let _ = writeln!(out, "| section | written by | run time |\n|---|---|---|");
-            for e in &self.entries {
+            let rows = self.entries.iter().map(|e| {
                 let took = e
                     .seconds
                     .map_or_else(|| "–".to_owned(), |s| format!("{s:.1} s"));
-                let _ = writeln!(out, "| {} | `{}` | {took} |", e.section.title, e.run);
-            }
-            let _ = writeln!(
-                out,
-                "| this run, in all | `{}` | {:.1} s |",
-                self.run,
-                total.as_secs_f64()
-            );
+                [e.section.title.clone(), format!("`{}`", e.run), took]
+            });
+            let all = [
+                "this run, in all".to_owned(),
+                format!("`{}`", self.run),
+                format!("{:.1} s", total.as_secs_f64()),
+            ];
+            out.push_str(&crate::table::markdown(
+                &["section", "written by", "run time"],
+                rows.chain([all]),
+            ));
         }
         out
     }

@@ -434,11 +434,12 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
          within {:.2}% of those bits):\n",
         100.0 * scan.cuckoo_gap()
     );
-    let _ = writeln!(out, "| cuckoo layout | target rates where it is smaller |");
-    let _ = writeln!(out, "|---|---|");
-    for (what, intervals) in &scan.crossovers() {
-        let _ = writeln!(out, "| {what} | {} |", show_intervals(intervals));
-    }
+    out.push_str(&markdown(
+        &["cuckoo layout", "target rates where it is smaller"],
+        scan.crossovers()
+            .iter()
+            .map(|(what, intervals)| [what.to_string(), show_intervals(intervals)]),
+    ));
     out.push('\n');
     if !skipped.is_empty() {
         let _ = writeln!(out, "Not built (the variant cannot reach the rate):\n");
