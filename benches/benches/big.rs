@@ -25,6 +25,10 @@
 //!   the Bloom filters re-insert members (same work, same load); the counting
 //!   and cuckoo inserts are timed and then undone, untimed.
 //!
+//! Tables of 2 MiB and more, the floor table's too, ask for transparent
+//! huge pages ([`bloomlab_core::alloc`]); the setting `1 GiB, 1%, 4 KiB
+//! pages` measures the floors and the blocked filter again with them off.
+//!
 //! The other peers are measured at 1M items only; see `benches/FINDINGS.md`
 //! for why (their fills at this size cost minutes each).
 //!
@@ -73,6 +77,14 @@ impl Size {
         Self {
             bytes: mib << 20,
             param: format!("{label}, 1%"),
+        }
+    }
+
+    /// The same size, for the rows measured with huge pages off.
+    fn pages_off(&self) -> Self {
+        Self {
+            bytes: self.bytes,
+            param: format!("{}, 4 KiB pages", self.param),
         }
     }
 
@@ -352,6 +364,12 @@ fn bench(c: &mut Criterion) {
     counting(c, &size);
     cuckoo(c, &size);
     scalable(c, &size);
+    // The blocked filter and the floors again, on 4 KiB pages.
+    bloomlab_core::alloc::set_huge_pages(false);
+    let off = size.pages_off();
+    floors(c, &off);
+    blocked(c, &off);
+    bloomlab_core::alloc::set_huge_pages(true);
 }
 
 criterion_group!(benches, bench);

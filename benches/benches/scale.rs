@@ -38,6 +38,14 @@
 //!   a time, hash + 1 line batched, and the latency of a dependent chain (a
 //!   reference, not a floor).
 //!
+//! - **Huge pages**: bloomlab's tables of 2 MiB and more ask for
+//!   transparent huge pages ([`bloomlab_core::alloc`]), and so does the
+//!   floor table. The setting `20M items, 1%, 4 KiB pages` measures the
+//!   Bloom filters, their peer and the floors again with them off
+//!   ([`bloomlab_core::alloc::set_huge_pages`]`(false)`); the peers' tables
+//!   come from the global allocator either way (4 KiB pages where the
+//!   system's THP mode is `madvise`, as here).
+//!
 //! Filling 20M items costs seconds per filter; progress is printed. `cargo
 //! bench -- --test` runs every row once, at 1M and 2M items instead of 20M;
 //! `BLOOMLAB_SCALE_MILLIONS` sets another large size for a quick look.
@@ -71,6 +79,8 @@ const THREADS: [usize; 2] = [1, 2];
 struct Size {
     items: u64,
     param: String,
+    /// Whether bloomlab's tables (and the floors') ask for huge pages.
+    huge_pages: bool,
 }
 
 /// 1M and 20M items; 1M and 2M in test mode; `BLOOMLAB_SCALE_MILLIONS`
@@ -84,13 +94,20 @@ fn sizes() -> Vec<Size> {
         .unwrap_or(if test_mode { 2 } else { 20 });
     let mut millions = vec![1, large];
     millions.dedup();
-    millions
+    let mut sizes: Vec<Size> = millions
         .into_iter()
         .map(|m| Size {
             items: m * 1_000_000,
             param: format!("{m}M items, 1%"),
+            huge_pages: true,
         })
-        .collect()
+        .collect();
+    sizes.push(Size {
+        items: large * 1_000_000,
+        param: format!("{large}M items, 1%, 4 KiB pages"),
+        huge_pages: false,
+    });
+    sizes
 }
 
 /// The probe keys of one size.
@@ -302,17 +319,34 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     run.measure(c, "growable-bloom-filter", peer, false);
 }
 
+/// The Bloom filters with huge pages off, against the same peer.
+fn pages_off(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items as usize;
+    let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
+    run.measure(c, "bloomlab::BloomFilter", ours, true);
+    let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
+    run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
+    let peer = Fastbloom::with_default_hasher(n, FPR);
+    run.measure(c, "fastbloom::BloomFilter", peer, true);
+}
+
 fn bench(c: &mut Criterion) {
     for size in &sizes() {
+        bloomlab_core::alloc::set_huge_pages(size.huge_pages);
         let mut run = Run {
             size,
             keys: Keys::new(size.items),
             smallest: usize::MAX,
         };
-        bloom(c, &mut run);
-        pairs(c, &mut run);
+        if size.huge_pages {
+            bloom(c, &mut run);
+            pairs(c, &mut run);
+        } else {
+            pages_off(c, &mut run);
+        }
         run.floors(c);
     }
+    bloomlab_core::alloc::set_huge_pages(true);
 }
 
 criterion_group! {

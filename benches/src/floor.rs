@@ -30,6 +30,7 @@ use std::hash::BuildHasher;
 use std::hint::black_box;
 
 use bloomlab_core::DefaultHasher;
+use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch::CHUNK;
 use bloomlab_core::hash::{mix64, reduce};
 
@@ -49,14 +50,14 @@ pub const CHAIN: &str = "latency: 1 line, dependent chain (not a floor)";
 /// Every floor row, in the order they are measured; [`CHAIN`] is not one.
 pub const FLOORS: [&str; 4] = [HASH, ONE_LINE, THREE_LINES, ONE_LINE_BATCH];
 
-/// One 64-byte line.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Line([u64; 8]);
+/// One 64-byte line (the table's [`Buffer`] starts on a line).
+type Line = [u64; 8];
 
-/// A table of random lines and the hasher of the filters it bounds.
+/// A table of random lines and the hasher of the filters it bounds, in the
+/// memory the filters' tables are made of ([`bloomlab_core::alloc::buffer`]:
+/// huge pages or not, as the filters measured beside it).
 pub struct FloorTable {
-    lines: Vec<Line>,
+    lines: Buffer<Line>,
     hasher: DefaultHasher,
 }
 
@@ -71,9 +72,9 @@ impl FloorTable {
             let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
             order.swap(i, j);
         }
-        let mut lines = vec![Line([0; 8]); n];
+        let mut lines = alloc::buffer::<Line>(n).expect("memory for the floor table");
         for (i, &line) in order.iter().enumerate() {
-            lines[line as usize].0[0] = u64::from(order[(i + 1) % n]);
+            lines[line as usize][0] = u64::from(order[(i + 1) % n]);
         }
         Self { lines, hasher }
     }
@@ -85,7 +86,7 @@ impl FloorTable {
 
     #[inline]
     fn load(&self, h: u64) -> u64 {
-        self.lines[reduce(h, self.lines.len() as u64) as usize].0[0]
+        self.lines[reduce(h, self.lines.len() as u64) as usize][0]
     }
 
     /// The sum of the keys' hashes.
@@ -123,7 +124,7 @@ impl FloorTable {
     /// Follows the cycle `steps` lines from `at`; where it ends.
     pub fn chain(&self, mut at: usize, steps: usize) -> usize {
         for _ in 0..steps {
-            at = self.lines[at].0[0] as usize;
+            at = self.lines[at][0] as usize;
         }
         at
     }

@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use bloomlab_core::alloc::OutOfMemory;
+use bloomlab_core::alloc::Buffer;
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
@@ -36,12 +36,6 @@ impl Word for AtomicU64 {
     #[inline]
     fn bits(&self) -> u64 {
         self.load(ORDER)
-    }
-
-    /// Zeroed atomics straight from the allocator: converting a zeroed
-    /// `Vec<u64>` would write, and so commit, every page of the table.
-    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory> {
-        bloomlab_core::alloc::zeroed_atomic_words(n)
     }
 }
 
@@ -122,7 +116,7 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     /// A [`DecodeError`] for any bad input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
         let (table, len, key) = Table::decode(bytes, ATOMIC_TAG)?;
-        let table = table.map(AtomicU64::new);
+        let table = table.map(Buffer::into_atomic);
         Ok(Self::from_table(table, len, DefaultHasher::from_key(key)))
     }
 }
@@ -133,7 +127,7 @@ where
 {
     fn from(filter: BloomFilter<T, S>) -> Self {
         let (table, len, hasher) = filter.into_parts();
-        Self::from_table(table.map(AtomicU64::new), len, hasher)
+        Self::from_table(table.map(Buffer::into_atomic), len, hasher)
     }
 }
 
@@ -279,7 +273,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
 
     /// The plain filter with the same bits, hasher and count.
     pub fn into_bloom(self) -> BloomFilter<T, S> {
-        let table = self.table.map(AtomicU64::into_inner);
+        let table = self.table.map(Buffer::into_plain);
         BloomFilter::from_table(table, self.len.into_inner(), self.hasher)
     }
 

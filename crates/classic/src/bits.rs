@@ -185,7 +185,11 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
         len: usize,
         hasher: S,
     ) -> Result<Self, BuildError> {
-        let table = Table::new(words, num_bits, num_hashes)?;
+        let table = Table::new(
+            bloomlab_core::alloc::buffer_from(&words)?,
+            num_bits,
+            num_hashes,
+        )?;
         Ok(Self::from_table(table, len, hasher))
     }
 

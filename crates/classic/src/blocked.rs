@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 use std::ops::BitOr;
 
+use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::{mix64, reduce};
@@ -27,16 +28,13 @@ const BLOCK_WORDS: usize = (BLOCK_BITS / 64) as usize;
 /// `log2(BLOCK_BITS)`: the width of one in-block position.
 const LOG2_BLOCK_BITS: u32 = BLOCK_BITS.trailing_zeros();
 
-/// 512 bits on one 64-byte cache line.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-#[repr(C, align(64))]
-struct Block([u64; BLOCK_WORDS]);
+/// 512 bits on one 64-byte cache line: the table's [`Buffer`] starts on a
+/// line, and a block is a line long.
+type Block = [u64; BLOCK_WORDS];
 
-impl Block {
-    /// Bits set in the block.
-    fn ones(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
-    }
+/// Bits set in `block`.
+fn ones(block: &Block) -> u32 {
+    block.iter().map(|w| w.count_ones()).sum()
 }
 
 /// Positions per mixed word: `64 / 9`, the rest of the word is dropped.
@@ -88,7 +86,7 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// ```
 pub struct BlockedBloomFilter<T: ?Sized, S = DefaultHasher> {
-    blocks: Vec<Block>,
+    blocks: Buffer<Block>,
     num_hashes: u32,
     len: usize,
     hasher: S,
@@ -159,7 +157,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
             self.blocks.len() as u64,
             self.num_hashes,
             self.len,
-            self.blocks.iter().flat_map(|b| b.0),
+            self.blocks.iter().flatten().copied(),
         )
     }
 
@@ -176,22 +174,15 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
             return Err(invalid(ParamError::ZeroBits.into()));
         }
         let hasher = DefaultHasher::from_key(s.key);
-        Self::from_words(s.words, s.num_hashes, s.len, hasher).map_err(invalid)
+        Self::from_slice(&s.words, s.num_hashes, s.len, hasher).map_err(invalid)
     }
 }
 
 impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// An empty filter of `blocks` blocks; the sizes are already checked.
     pub(crate) fn zeroed(blocks: usize, num_hashes: u32, hasher: S) -> Result<Self, BuildError> {
-        let mut table = Vec::new();
-        table
-            .try_reserve_exact(blocks)
-            .map_err(|_| BuildError::OutOfMemory {
-                bytes: blocks as u128 * u128::from(BLOCK_BITS / 8),
-            })?;
-        table.resize(blocks, Block::default());
         Ok(Self {
-            blocks: table,
+            blocks: alloc::buffer(blocks)?,
             num_hashes,
             len: 0,
             hasher,
@@ -228,6 +219,16 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         len: usize,
         hasher: S,
     ) -> Result<Self, BuildError> {
+        Self::from_slice(&words, num_hashes, len, hasher)
+    }
+
+    /// [`from_words`](Self::from_words) over borrowed words.
+    fn from_slice(
+        words: &[u64],
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+    ) -> Result<Self, BuildError> {
         check_hashes(num_hashes)?;
         if words.is_empty() {
             return Err(ParamError::ZeroBits.into());
@@ -244,7 +245,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             .iter_mut()
             .zip(words.chunks_exact(BLOCK_WORDS))
         {
-            block.0.copy_from_slice(chunk);
+            block.copy_from_slice(chunk);
         }
         filter.len = len;
         Ok(filter)
@@ -253,7 +254,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// The table as 64-bit words, block after block: bit `p` of block `b` is
     /// `words[8 * b + p / 64] >> (p % 64) & 1`.
     pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
-        self.blocks.iter().flat_map(|b| b.0)
+        self.blocks.iter().flatten().copied()
     }
 
     /// Blocks of 512 bits.
@@ -301,7 +302,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> bool {
         let i = self.block_of(hash);
-        let block = &mut self.blocks[i].0;
+        let block = &mut self.blocks[i];
         let mut missing = 0;
         for_each_position(hash, self.num_hashes, |p| {
             let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
@@ -315,7 +316,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// Whether every bit of the item whose hash is `hash` is set.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        let block = &self.blocks[self.block_of(hash)].0;
+        let block = &self.blocks[self.block_of(hash)];
         // No early exit: a miss would stop at an unpredictable position, and
         // the mispredicted branch costs more than testing the remaining bits
         // of a cache line already loaded (it also lets the processor overlap
@@ -372,13 +373,13 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
 
     /// Unsets every bit; keeps the size and the hasher.
     pub fn clear(&mut self) {
-        self.blocks.fill(Block::default());
+        self.blocks.fill([0; BLOCK_WORDS]);
         self.len = 0;
     }
 
     /// Bits set.
     pub fn count_ones(&self) -> u64 {
-        self.blocks.iter().map(|b| u64::from(b.ones())).sum()
+        self.blocks.iter().map(|b| u64::from(ones(b))).sum()
     }
 
     /// The fraction of bits set.
@@ -394,7 +395,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
         self.blocks
             .iter()
-            .map(|block| classic::estimate_count(b, k, f64::from(block.ones())))
+            .map(|block| classic::estimate_count(b, k, f64::from(ones(block))))
             .sum()
     }
 
@@ -424,7 +425,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         let total: f64 = self
             .blocks
             .iter()
-            .map(|block| (f64::from(block.ones()) / f64::from(BLOCK_BITS)).powi(k))
+            .map(|block| (f64::from(ones(block)) / f64::from(BLOCK_BITS)).powi(k))
             .sum();
         total / self.blocks.len() as f64
     }
@@ -442,8 +443,8 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     {
         let shape = |f: &Self| (f.num_bits(), f.num_hashes);
         MergeError::check(shape(self), shape(other), self.hasher == other.hasher)?;
-        let theirs = other.blocks.iter().flat_map(|b| b.0);
-        for (a, b) in self.blocks.iter_mut().flat_map(|b| &mut b.0).zip(theirs) {
+        let theirs = other.blocks.iter().flatten();
+        for (a, &b) in self.blocks.iter_mut().flatten().zip(theirs) {
             op(a, b);
         }
         Ok(())
@@ -516,7 +517,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for BlockedBloomFilter<T, S> {
     /// Starts loading the item's block.
     #[inline]
     fn prefetch_lookup(&self, hash: u64) {
-        batch::prefetch(&self.blocks[self.block_of(hash)].0[0]);
+        batch::prefetch(&self.blocks[self.block_of(hash)]);
     }
 }
 
@@ -572,7 +573,8 @@ mod tests {
     #[test]
     fn a_block_is_one_cache_line() {
         assert_eq!(size_of::<Block>(), 64);
-        assert_eq!(align_of::<Block>(), 64);
+        let f: BlockedBloomFilter<u64> = BlockedBloomFilter::with_blocks(10, 7).unwrap();
+        assert_eq!(f.blocks.as_ptr() as usize % 64, 0);
     }
 
     #[test]
@@ -586,7 +588,7 @@ mod tests {
             want[p as usize / 64] |= 1 << (p % 64);
         }
         for (i, b) in f.blocks.iter().enumerate() {
-            assert_eq!(b.0, if i == block { want } else { [0; 8] });
+            assert_eq!(*b, if i == block { want } else { [0; 8] });
         }
         assert!(!f.insert_hash(hash));
         assert!(f.contains_hash(hash));

@@ -27,7 +27,7 @@ pub(crate) struct Stored {
     pub size: u64,
     pub num_hashes: u32,
     pub len: usize,
-    pub words: Vec<u64>,
+    pub words: bloomlab_core::alloc::Buffer<u64>,
 }
 
 pub(crate) fn encode(

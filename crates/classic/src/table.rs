@@ -7,7 +7,7 @@
 
 use std::iter::Take;
 
-use bloomlab_core::alloc::OutOfMemory;
+use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
 use bloomlab_core::hash::{Positions, all_positions};
 use bloomlab_core::theory::classic;
@@ -25,6 +25,9 @@ pub(crate) fn locate(bit: u64) -> (usize, u64) {
 
 /// Maps a constructor's complaint about decoded parts to a decode error.
 pub(crate) fn invalid(e: BuildError) -> DecodeError {
+    if let BuildError::OutOfMemory { bytes } = e {
+        return DecodeError::OutOfMemory { bytes };
+    }
     DecodeError::InvalidParameters {
         what: match e {
             BuildError::Param(ParamError::ZeroBits) => "zero bits",
@@ -37,12 +40,9 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
 }
 
 /// A word of a table, as it reads now.
-pub(crate) trait Word: Sized {
+pub(crate) trait Word: Sized + Zeroable {
     /// The word's bits.
     fn bits(&self) -> u64;
-
-    /// `n` zeroed words, lazily paged ([`bloomlab_core::alloc`]).
-    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory>;
 }
 
 impl Word for u64 {
@@ -50,25 +50,35 @@ impl Word for u64 {
     fn bits(&self) -> u64 {
         *self
     }
-
-    fn zeroed(n: usize) -> Result<Vec<Self>, OutOfMemory> {
-        bloomlab_core::alloc::zeroed_words(n)
-    }
 }
 
 /// `m` bits in words, bit i in `words[i / 64]` at `1 << (i % 64)`, and the
 /// `k` positions an item sets, from [`Positions`].
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Table<W> {
-    pub(crate) words: Vec<W>,
+    pub(crate) words: Buffer<W>,
     pub(crate) num_bits: u64,
     pub(crate) num_hashes: u32,
+}
+
+impl Clone for Table<u64> {
+    fn clone(&self) -> Self {
+        Self {
+            words: self.words.clone(),
+            num_bits: self.num_bits,
+            num_hashes: self.num_hashes,
+        }
+    }
 }
 
 impl Table<u64> {
     /// The table of raw parts, checked the way
     /// [`BloomFilter::from_words`](crate::BloomFilter::from_words) documents.
-    pub(crate) fn new(words: Vec<u64>, num_bits: u64, num_hashes: u32) -> Result<Self, BuildError> {
+    pub(crate) fn new(
+        words: Buffer<u64>,
+        num_bits: u64,
+        num_hashes: u32,
+    ) -> Result<Self, BuildError> {
         if num_bits == 0 {
             return Err(ParamError::ZeroBits.into());
         }
@@ -140,7 +150,7 @@ impl<W: Word> Table<W> {
         words: usize,
     ) -> Result<Self, OutOfMemory> {
         Ok(Self {
-            words: W::zeroed(words)?,
+            words: alloc::buffer(words)?,
             num_bits,
             num_hashes,
         })
@@ -151,19 +161,29 @@ impl<W: Word> Table<W> {
         Self::zeroed(self.num_bits, self.num_hashes, self.words.len())
     }
 
-    /// The table with every word turned into another kind by `f`.
-    pub(crate) fn map<V>(self, f: impl FnMut(W) -> V) -> Table<V> {
+    /// The table with its words turned into another kind by `f`, in place.
+    pub(crate) fn map<V>(self, f: impl FnOnce(Buffer<W>) -> Buffer<V>) -> Table<V> {
         Table {
-            words: self.words.into_iter().map(f).collect(),
+            words: f(self.words),
             num_bits: self.num_bits,
             num_hashes: self.num_hashes,
         }
     }
 
-    /// A plain copy of the table as it reads now.
+    /// A plain copy of the table as it reads now; like `Vec::clone`, it
+    /// aborts if the allocator refuses the copy.
     pub(crate) fn snapshot(&self) -> Table<u64> {
+        let n = self.words.len();
+        let mut words = alloc::buffer(n).unwrap_or_else(|_| {
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::array::<u64>(n).unwrap_or(std::alloc::Layout::new::<u64>()),
+            )
+        });
+        for (copy, word) in words.iter_mut().zip(self.words.iter()) {
+            *copy = word.bits();
+        }
         Table {
-            words: self.words.iter().map(Word::bits).collect(),
+            words,
             num_bits: self.num_bits,
             num_hashes: self.num_hashes,
         }

@@ -207,19 +207,7 @@ pub fn insert<F, T: Hash, S: BuildHasher>(
 /// overlap.
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it
-    // is part of the architecture's baseline, and the standard library's
-    // x86-64 targets enable it); the instruction never faults and never
-    // reads memory into the program, and the pointer comes from a reference,
-    // so it is valid in any case.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    crate::raw::prefetch(value);
 }
 
 #[cfg(test)]

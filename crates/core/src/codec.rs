@@ -117,6 +117,11 @@ pub enum DecodeError {
         /// Which parameter, or which relation between them, failed.
         what: &'static str,
     },
+    /// The allocator refused the memory for the table the input holds.
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: u128,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -142,6 +147,9 @@ impl fmt::Display for DecodeError {
                 "checksum mismatch (stored {stored:#010x}, computed {computed:#010x}): the data is corrupted"
             ),
             DecodeError::InvalidParameters { what } => write!(f, "invalid parameters: {what}"),
+            DecodeError::OutOfMemory { bytes } => {
+                fmt::Display::fmt(&crate::alloc::OutOfMemory { bytes: *bytes }, f)
+            }
         }
     }
 }
@@ -200,22 +208,28 @@ impl Envelope {
 
     /// The payload as `words` little-endian words (`None`: more than this
     /// platform can address), checked to be exactly that long before
-    /// anything is allocated.
+    /// anything is allocated, in a table's [`Buffer`](crate::alloc::Buffer).
     ///
     /// # Errors
     ///
     /// [`DecodeError::InvalidParameters`] naming `what` unless the payload
-    /// holds exactly `words` words.
+    /// holds exactly `words` words; [`DecodeError::OutOfMemory`] if the
+    /// allocator refuses them.
     pub fn payload_words(
         &self,
         words: Option<u64>,
         what: &'static str,
-    ) -> Result<Vec<u64>, DecodeError> {
+    ) -> Result<crate::alloc::Buffer<u64>, DecodeError> {
         let words = words
             .and_then(|w| usize::try_from(w).ok())
             .filter(|&w| w.checked_mul(8) == Some(self.payload.len()))
             .ok_or(DecodeError::InvalidParameters { what })?;
-        Reader::new(&self.payload).words(words)
+        let mut table = crate::alloc::buffer::<u64>(words)
+            .map_err(|e| DecodeError::OutOfMemory { bytes: e.bytes })?;
+        for (word, raw) in table.iter_mut().zip(self.payload.chunks_exact(8)) {
+            *word = u64::from_le_bytes(raw.try_into().unwrap_or([0; 8]));
+        }
+        Ok(table)
     }
 
     /// The envelope as bytes, checksum included.
@@ -486,11 +500,14 @@ mod tests {
     fn payload_words_are_exactly_as_many_as_asked() {
         let env = Envelope::of_words(FOUR, [1, 2], vec![], [1, u64::MAX]);
         assert_eq!(env.payload[..9], [1, 0, 0, 0, 0, 0, 0, 0, 0xff]);
-        assert_eq!(env.payload_words(Some(2), "size"), Ok(vec![1, u64::MAX]));
+        assert_eq!(
+            env.payload_words(Some(2), "size").as_deref(),
+            Ok(&[1, u64::MAX][..])
+        );
         for words in [Some(1), Some(3), Some(u64::MAX), None] {
             assert_eq!(
-                env.payload_words(words, "size"),
-                Err(DecodeError::InvalidParameters { what: "size" })
+                env.payload_words(words, "size").unwrap_err(),
+                DecodeError::InvalidParameters { what: "size" }
             );
         }
     }

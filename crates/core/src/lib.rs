@@ -27,6 +27,7 @@ pub mod codec;
 mod error;
 pub mod hash;
 mod membership;
+mod raw;
 #[cfg(feature = "serde")]
 pub mod serde_envelope;
 pub mod theory;

@@ -1,6 +1,6 @@
 //! Small saturating counters packed into 64-bit words.
 
-use bloomlab_core::alloc::packed_words;
+use bloomlab_core::alloc::{self, Buffer, packed_words};
 
 /// `len` counters of 4, 8 or 16 bits, counter `i` in `words[i / per_word]` at
 /// bit `(i % per_word) · width`.
@@ -11,7 +11,7 @@ use bloomlab_core::alloc::packed_words;
 /// exactly the increments minus the decrements it received.
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Counters {
-    words: Vec<u64>,
+    words: Buffer<u64>,
     len: u64,
     /// log2 of the width: 2, 3 or 4.
     log2_width: u32,
@@ -42,15 +42,12 @@ impl Counters {
         width: u32,
         words: usize,
     ) -> Result<Self, bloomlab_core::alloc::OutOfMemory> {
-        let mut counters = Self::from_words(Vec::new(), 0, width);
-        counters.words = bloomlab_core::alloc::zeroed_words(words)?;
-        counters.len = len;
-        Ok(counters)
+        Ok(Self::from_words(alloc::buffer(words)?, len, width))
     }
 
     /// Counters over existing words (checked by the caller: right count, no
     /// bits past the last counter, a supported width).
-    pub(crate) fn from_words(words: Vec<u64>, len: u64, width: u32) -> Self {
+    pub(crate) fn from_words(words: Buffer<u64>, len: u64, width: u32) -> Self {
         let log2_width = width.trailing_zeros();
         let mut counters = Self {
             words,

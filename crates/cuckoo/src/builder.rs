@@ -277,7 +277,7 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
         } else {
             Layout::Plain
         };
-        let words = bloomlab_core::alloc::zeroed_words(words)?;
+        let words = bloomlab_core::alloc::buffer(words)?;
         Ok(CuckooFilter::from_parts(
             Table::from_words(words, buckets, b, f, layout, NEW_TABLE_MAP),
             0,

@@ -20,7 +20,7 @@
 //! In both, a slot holding 0 is empty (which is why fingerprints are never
 //! 0); empty slots sort first in a semi-sorted bucket.
 
-use bloomlab_core::alloc::packed_words;
+use bloomlab_core::alloc::{Buffer, packed_words};
 use bloomlab_core::batch;
 
 /// Bucket sizes the filter supports.
@@ -137,7 +137,7 @@ const fn mask128(bits: u32) -> u128 {
 
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Table {
-    words: Vec<u64>,
+    words: Buffer<u64>,
     buckets: u64,
     /// Slots per bucket.
     b: u32,
@@ -199,7 +199,7 @@ impl Table {
     /// [`FINGERPRINT_BITS`], semi-sorted only with `b = 4`, XOR only for a
     /// power-of-two count, `1 ≤ buckets`).
     pub(crate) fn from_words(
-        words: Vec<u64>,
+        words: Buffer<u64>,
         buckets: u64,
         b: u32,
         f: u32,
@@ -729,7 +729,7 @@ mod tests {
 
     fn table(buckets: u64, b: u32, f: u32, layout: Layout) -> Table {
         let words = Table::words_for(buckets, Table::bucket_bits(b, f, layout)).unwrap();
-        let words = bloomlab_core::alloc::zeroed_words(words).unwrap();
+        let words = bloomlab_core::alloc::buffer(words).unwrap();
         Table::from_words(words, buckets, b, f, layout, AltMap::Sub)
     }
 
@@ -921,7 +921,14 @@ mod tests {
     #[test]
     fn other_bucket_is_an_involution() {
         for buckets in [1u64, 2, 3, 7, 64, 100, 263, 264, 1 << 20, (1 << 20) + 1] {
-            let t = Table::from_words(Vec::new(), buckets, 4, 16, Layout::Plain, AltMap::Sub);
+            let t = Table::from_words(
+                bloomlab_core::alloc::buffer(0).unwrap(),
+                buckets,
+                4,
+                16,
+                Layout::Plain,
+                AltMap::Sub,
+            );
             let mut same = 0;
             for fp in (1..65_536u32).step_by(97) {
                 let i = (u64::from(fp) * 31 % buckets) as usize;
