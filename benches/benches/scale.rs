@@ -16,7 +16,8 @@
 //!     against `fastbloom::BloomFilter` and `fastbloom::AtomicBloomFilter`
 //!     (`with_false_pos(0.01).expected_items(n)`, its own randomly keyed
 //!     SipHash-1-3: the same hash function as bloomlab's);
-//!   - `bloomlab::CountingBloomFilter` against `fastbloom-rs`'s
+//!   - `bloomlab::CountingBloomFilter` and
+//!     `bloomlab::BlockedCountingBloomFilter` (one line) against `fastbloom-rs`'s
 //!     (`FilterBuilder::new(n, 0.01)`, two xxh3 calls, no hasher option);
 //!   - `bloomlab::CuckooFilter` against `cuckoofilter`
 //!     (`with_capacity(n)`, std's SipHash-1-3 with the zero key: 8-bit
@@ -55,8 +56,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bloomlab::prelude::{
-    AtomicBloomFilter, BlockedBloomFilter, BloomFilter, CountingBloomFilter, CuckooFilter,
-    ScalableBloomFilter,
+    AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
+    CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
 };
 use bloomlab_benches::big::{Progress, fill, hits_and_misses, member, mixed};
 use bloomlab_benches::floor::FloorTable;
@@ -307,6 +308,8 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let items = n as usize;
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
     run.measure(c, "bloomlab::CountingBloomFilter", ours, true);
+    let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
+    run.measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true);
     let peer = FastbloomRsCounting::new(n, FPR);
     run.measure(c, "fastbloom-rs::CountingBloomFilter", peer, true);
     let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");

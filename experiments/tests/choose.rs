@@ -103,7 +103,7 @@ mod choose {
             ]
         );
         let candidates = report["candidates"].as_array().expect("a list");
-        assert_eq!(candidates.len(), 10);
+        assert_eq!(candidates.len(), 11);
         for (i, c) in candidates.iter().enumerate() {
             assert_eq!(
                 keys(c),

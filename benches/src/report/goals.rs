@@ -62,7 +62,7 @@ pub const SCALE_SETTINGS: [&str; 2] = ["1M items, 1%", "20M items, 1%"];
 /// Issue 20's peer goals: each bloomlab filter's lookups (misses and hits,
 /// at each of [`SCALE_SETTINGS`]) against its peer, built by both crates'
 /// default constructors, at most this ratio.
-pub const SCALE_PEERS: [(&str, &str, f64); 6] = [
+pub const SCALE_PEERS: [(&str, &str, f64); 7] = [
     ("bloomlab::BloomFilter", "fastbloom::BloomFilter", 0.8),
     (
         "bloomlab::BlockedBloomFilter",
@@ -76,6 +76,11 @@ pub const SCALE_PEERS: [(&str, &str, f64); 6] = [
     ),
     (
         "bloomlab::CountingBloomFilter",
+        "fastbloom-rs::CountingBloomFilter",
+        0.8,
+    ),
+    (
+        "bloomlab::BlockedCountingBloomFilter",
         "fastbloom-rs::CountingBloomFilter",
         0.8,
     ),
@@ -168,6 +173,25 @@ pub fn all() -> Vec<Goal> {
                 });
             }
         }
+    }
+    // The one-line counting layout: at most half fastbloom-rs's counting
+    // lookups at 20M items.
+    for (kind, group) in [("miss", "scale/lookup_miss"), ("hit", "scale/lookup_hit")] {
+        goals.push(Goal {
+            issue: 20,
+            description: format!(
+                "BlockedCountingBloomFilter (one line) {kind} lookup at {} at most half \
+                 fastbloom-rs's counting lookups",
+                SCALE_SETTINGS[1]
+            ),
+            group,
+            subject: "bloomlab::BlockedCountingBloomFilter",
+            reference_group: group,
+            reference: "fastbloom-rs::CountingBloomFilter",
+            setting: Some(SCALE_SETTINGS[1]),
+            max_ratio: 0.5,
+            informational: false,
+        });
     }
     // The floors' goals: at 1 GiB as the issue states them, and the same
     // ratios at 20M items for information.

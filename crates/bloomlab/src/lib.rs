@@ -5,7 +5,7 @@
 //! - [`prelude`]: the traits and filter types most programs need;
 //! - the filter types at the top level ([`BloomFilter`],
 //!   [`BlockedBloomFilter`], [`AtomicBloomFilter`], [`CountingBloomFilter`],
-//!   [`ScalableBloomFilter`], [`CuckooFilter`]), with every error a program
+//!   [`BlockedCountingBloomFilter`], [`ScalableBloomFilter`], [`CuckooFilter`]), with every error a program
 //!   meets, the variant crates' own errors named after their variant
 //!   ([`ClassicBuildError`], …);
 //! - the variant crates whole, as [`classic`], [`counting`], [`scalable`]
@@ -29,7 +29,7 @@ pub use bloomlab_core::{
     DecodeError, DefaultHasher, Deletable, Filter, HashDeletable, HashMembership, InsertBatchError,
     InsertError, Membership, ParamError, Persist, RemoveError, Tag, theory,
 };
-pub use bloomlab_counting::CountingBloomFilter;
+pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
 pub use bloomlab_cuckoo::CuckooFilter;
 pub use bloomlab_scalable::ScalableBloomFilter;
 
@@ -47,7 +47,7 @@ pub mod prelude {
         DecodeError, DefaultHasher, Deletable, Filter, InsertBatchError, InsertError, Membership,
         ParamError, Persist, RemoveError,
     };
-    pub use bloomlab_counting::CountingBloomFilter;
+    pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
     pub use bloomlab_cuckoo::CuckooFilter;
     pub use bloomlab_scalable::ScalableBloomFilter;
 }

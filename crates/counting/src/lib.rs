@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod blocked;
 mod builder;
 mod codec;
 mod counters;
@@ -26,6 +27,9 @@ mod serde_impls;
 
 // The traits and errors this crate's API uses, so that a program depending on
 // bloomlab-counting alone can name them.
+pub use blocked::{
+    BLOCK_COUNTERS, BLOCKED_TAG, BlockedCountingBloomFilter, BlockedCountingBuilder,
+};
 pub use bloomlab_core::{
     DecodeError, DefaultHasher, Deletable, Filter, HashDeletable, HashMembership, InsertBatchError,
     InsertError, Membership, ParamError, Persist, RemoveError, Tag,

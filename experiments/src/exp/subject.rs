@@ -57,9 +57,21 @@ pub fn build(v: &Variant<u64>, items: usize, fpr: f64, seed: u64) -> Result<Subj
 fn describe(shape: &Shape) -> (String, String) {
     match *shape {
         Shape::Bits { bits, hashes } => (format!("m={bits} k={hashes}"), format!("k={hashes}")),
-        Shape::Blocks { blocks, hashes, .. } => {
-            (format!("blocks={blocks} k={hashes}"), format!("k={hashes}"))
-        }
+        Shape::Blocks {
+            blocks,
+            hashes,
+            width: 1,
+            ..
+        } => (format!("blocks={blocks} k={hashes}"), format!("k={hashes}")),
+        Shape::Blocks {
+            blocks,
+            hashes,
+            width,
+            ..
+        } => (
+            format!("blocks={blocks} k={hashes} width={width}"),
+            format!("k={hashes}"),
+        ),
         Shape::Counters {
             counters,
             width,

@@ -368,13 +368,14 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
                     blocks,
                     block_bits,
                     hashes,
+                    width: 1,
                 } if modelled => Params::Blocks {
                     blocks,
                     block_bits,
                     hashes,
                 },
                 ref shape => Params::Planned {
-                    table: format!("{shape:?}"),
+                    table: planned(shape),
                 },
             };
             Ok(plain(params, items, bytes, fpr, lines, lines))
@@ -408,6 +409,20 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
             ));
             Ok(sized)
         }
+    }
+}
+
+/// A catalog entry's table in the words of the other rows: blocks ×
+/// positions × bits a position, and k, for a table of counter blocks.
+fn planned(shape: &Shape) -> String {
+    match *shape {
+        Shape::Blocks {
+            blocks,
+            block_bits,
+            hashes,
+            width,
+        } => format!("{}×{block_bits}×{width}b k={hashes}", grouped(blocks)),
+        ref other => format!("{other:?}"),
     }
 }
 

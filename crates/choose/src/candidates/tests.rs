@@ -70,7 +70,7 @@ fn real_memory(kind: Kind, w: &Workload) -> (usize, String) {
         }
         Kind::Entry(_) => {
             let f = (kind.variant().build)(n, p, 1).unwrap();
-            (f.memory_bytes(), format!("{:?}", f.shape()))
+            (f.memory_bytes(), super::planned(&f.shape()))
         }
     }
 }

@@ -362,6 +362,7 @@ fn spread_theory(shape: &Shape, items: u64) -> Option<f64> {
             blocks,
             block_bits,
             hashes,
+            ..
         } => Some(blocked::rate_sd(block_bits, blocks, items, hashes)),
         Shape::Layers { .. } | Shape::Buckets { .. } => None,
     }

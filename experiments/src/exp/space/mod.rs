@@ -188,9 +188,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 pub fn theory_bits(shape: &Shape, eps: f64) -> f64 {
     match *shape {
         Shape::Bits { .. } => theory::classic::bits_per_item(eps),
-        Shape::Blocks { block_bits, .. } => {
-            theory::blocked::bits_per_item(block_bits, eps).map_or(f64::NAN, |(c, _)| c)
-        }
+        Shape::Blocks {
+            block_bits, width, ..
+        } => theory::blocked::bits_per_item(block_bits, eps)
+            .map_or(f64::NAN, |(c, _)| c * f64::from(width)),
         Shape::Counters { width, .. } => theory::counting::bits_per_item(eps, width),
         // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
         Shape::Layers {
@@ -216,9 +217,8 @@ fn cuckoo_theory_bits(eps: f64, semi_sorted: bool) -> f64 {
 }
 
 /// Rate (y, log) against bits per item (x, log), in two panels sharing the
-/// y axis: every variant but the counting filter, then the counting filter
-/// (four bits a counter) beside the classic filter's line at four times its
-/// bits. Points are the measured filters with their intervals, at their
+/// y axis: every variant of bits or fingerprints, then the counting filters
+/// (four bits a counter: the classic layout and the one-line blocks). Points are the measured filters with their intervals, at their
 /// tables' bits per item; each variant's line is theory on the same
 /// footing: for a grid of target rates, the bits per item of the table its
 /// constructor builds and the rate theory gives that table at full load.
@@ -248,7 +248,7 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
         "False-positive rate against space, {items} items (points measured, lines theory)"
     ));
     let mut counting = panel(format!(
-        "The counting filter: 4-bit counters, {items} items"
+        "The counting filters: 4-bit counters, {items} items"
     ));
     let grid: Vec<f64> = (0..=50)
         .map(|i| 10f64.powf(-1.0 - 5.0 * f64::from(i) / 50.0))
@@ -266,7 +266,10 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
                 Shape::Layers { .. } => theory_bits(&s.shape, eps),
                 _ => s.filter.memory_bytes() as f64 * 8.0 / items as f64,
             };
-            counters = matches!(s.shape, Shape::Counters { .. });
+            counters = matches!(
+                s.shape,
+                Shape::Counters { .. } | Shape::Blocks { width: 2.., .. }
+            );
             line.push((bits, s.theory(items as u64)));
         }
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -301,8 +304,9 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
         points: Vec::new(),
     });
     counting.notes.push(
-        "Its line is BloomFilter's with every bit made a 4-bit counter: the same rate at \
-         exactly four times the bits."
+        "CountingBloomFilter's line is BloomFilter's with every bit made a 4-bit counter: \
+         the same rate at exactly four times the bits; BlockedCountingBloomFilter's is \
+         that of a blocked filter of 128-bit blocks, at four times its bits."
             .into(),
     );
     Ok(vec![main, counting])
