@@ -406,6 +406,21 @@ fn counting_cases(v: &mut Vec<Case>) {
             ));
         }
     }
+    // The one-line layout: the same extremes of size and hash count.
+    new_cases(
+        v,
+        "BlockedCountingBloomFilter",
+        BlockedCountingBloomFilter::new,
+        works_case,
+    );
+    for blocks in SIZES {
+        for k in HASHES {
+            v.push(works_case(
+                format!("BlockedCountingBloomFilter::with_blocks({blocks}, {k})"),
+                move || BlockedCountingBloomFilter::with_blocks(blocks, k),
+            ));
+        }
+    }
     // The issue's two aborts, by name.
     v.push(works_case(
         "CountingBloomFilter::new(1_000_000_000_000, 0.01) [issue 12]".into(),

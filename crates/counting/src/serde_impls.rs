@@ -2,6 +2,7 @@
 //! the bytes of its binary envelope, key included, and deserializing checks
 //! them as `from_bytes` does (see `bloomlab_core::serde_envelope`).
 
-use crate::CountingBloomFilter;
+use crate::{BlockedCountingBloomFilter, CountingBloomFilter};
 
 bloomlab_core::impl_filter!(Serde for CountingBloomFilter<T, S>);
+bloomlab_core::impl_filter!(Serde for BlockedCountingBloomFilter<T, S>);

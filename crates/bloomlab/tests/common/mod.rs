@@ -34,6 +34,10 @@ pub fn each_filter(items: usize, scalable_items: usize, test: &mut impl EachFilt
     test.visit(atomic.unwrap());
     let counting = CountingBloomFilter::builder(items, 0.01).seed(1).build();
     test.visit(counting.unwrap());
+    let counting_blocked = BlockedCountingBloomFilter::builder(items, 0.01)
+        .seed(1)
+        .build();
+    test.visit(counting_blocked.unwrap());
     let scalable = ScalableBloomFilter::builder(scalable_items, 0.01)
         .seed(1)
         .build();
