@@ -14,6 +14,7 @@ use bloomlab_core::{
     ParamError, RemoveError, Tag, batch, by_hash, check_hashes,
 };
 
+use crate::builder::byte_limit;
 use crate::counters::Counters;
 use crate::error::BuildError;
 
@@ -621,10 +622,7 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
                 (blocks, num_hashes)
             }
         };
-        let limit = self
-            .max_bytes
-            .map_or(isize::MAX as u128, |b| b as u128)
-            .min(isize::MAX as u128);
+        let limit = byte_limit(self.max_bytes);
         let needed = u128::from(blocks) * u128::from(BLOCK_BYTES);
         if needed > limit {
             return Err(ParamError::TooLarge { needed, limit }.into());

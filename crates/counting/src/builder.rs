@@ -154,10 +154,7 @@ impl<T: ?Sized, S> Builder<T, S> {
                 (counters, hashes)
             }
         };
-        let limit = self
-            .max_bytes
-            .map_or(isize::MAX as u128, |b| b as u128)
-            .min(isize::MAX as u128);
+        let limit = byte_limit(self.max_bytes);
         let words = words_for(counters, self.width).and_then(|w| usize::try_from(w).ok());
         let words = match words {
             Some(w) if (w as u128) * 8 <= limit => w,
@@ -173,4 +170,12 @@ impl<T: ?Sized, S> Builder<T, S> {
             self.hasher,
         ))
     }
+}
+
+/// The most bytes a table may take: `max_bytes` when set, and never more
+/// than the platform can address (`isize::MAX`).
+pub(crate) fn byte_limit(max_bytes: Option<usize>) -> u128 {
+    max_bytes
+        .map_or(isize::MAX as u128, |b| b as u128)
+        .min(isize::MAX as u128)
 }
