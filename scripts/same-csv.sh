@@ -8,9 +8,10 @@
 # BASE and OTHER are commits (OTHER defaults to HEAD; `--worktree` means the
 # working tree as it is, uncommitted changes included). Each commit is
 # checked out in a temporary git worktree and built there in release mode,
-# sharing one target folder (SAME_CSV_TARGET, default target/same-csv) so
-# that dependencies are built once. SCALES (default "quick default") and
-# SEED (default 2024) choose the runs.
+# in one target folder for commits and one for the working tree, both under
+# SAME_CSV_TARGET (default target/same-csv), so that dependencies are built
+# once for each. SCALES (default "quick default") and SEED (default 2024)
+# choose the runs.
 #
 # Timing columns are those whose header names a time: `*seconds*`, `*_ns`,
 # `*_ns_*`. Everything else, every row and the set of files, must match.
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 base=$1
@@ -38,19 +39,27 @@ cleanup() {
 trap cleanup EXIT
 
 # Builds the bloomlab binary of $1 (a commit, or --worktree) into $work/$2.
+#
+# The working tree and the commits build in target folders of their own.
+# Cargo decides what to rebuild by comparing file times with its last build
+# in that folder; a commit's fresh worktree has new file times, so the build
+# after it would take the working tree's older files for built already and
+# reuse the commit's binary, comparing a commit with itself.
 build() {
-  local rev=$1 name=$2 src
+  local rev=$1 name=$2 src dir
   if [ "$rev" = "--worktree" ]; then
     src=$root
+    dir=$target/worktree
   else
+    dir=$target/commits
     local sha
     sha=$(git rev-parse --verify "$rev^{commit}") || { echo "not a commit: $rev" >&2; exit 2; }
     src=$work/tree-$name
     git worktree add --detach --quiet "$src" "$sha"
   fi
   echo "building $rev ($name) in $src" >&2
-  (cd "$src" && CARGO_TARGET_DIR=$target cargo build --release --quiet -p bloomlab-experiments)
-  cp "$target/release/bloomlab" "$work/bloomlab-$name"
+  (cd "$src" && CARGO_TARGET_DIR=$dir cargo build --release --quiet -p bloomlab-experiments)
+  cp "$dir/release/bloomlab" "$work/bloomlab-$name"
 }
 
 build "$base" base
