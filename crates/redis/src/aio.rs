@@ -34,11 +34,11 @@ use bloomlab_core::DefaultHasher;
 use redis::cluster_routing::Slot;
 use redis::{Cmd, RedisError, Value};
 
-use crate::conn::{Failed, Replies, Transport, run as drive};
+use crate::conn::{Failed, Op, Replies, Transport, run as drive};
 use crate::error::{BatchError, Error};
-use crate::ops;
+use crate::ops::Batches;
 use crate::scalable::{Layers, ScalableOptions};
-use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
+use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
 mod private {
     pub trait Sealed {}
@@ -186,15 +186,14 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn create_with(
-        mut conn: C,
+        conn: C,
         name: &str,
         expected_items: usize,
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
         let op = TableFilter::create::<L>(name, expected_items, fpr, &options)?;
-        let inner = drive(&mut conn, op).await?;
-        Ok(Self::with(conn, inner))
+        Self::start(conn, op).await
     }
 
     /// See [`crate::RedisBlockedFilter::open`].
@@ -202,17 +201,21 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// # Errors
     ///
     /// As the blocking method.
-    pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let inner = drive(&mut conn, TableFilter::open::<L>(name)?).await?;
-        Ok(Self::with(conn, inner))
+    pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
+        Self::start(conn, TableFilter::open::<L>(name)?).await
     }
 
-    fn with(conn: C, inner: TableFilter) -> Self {
-        Self {
+    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
+    async fn start(
+        mut conn: C,
+        op: impl Op<Output = TableFilter, Error = Error>,
+    ) -> Result<Self, Error> {
+        let inner = drive(&mut conn, op).await?;
+        Ok(Self {
             conn,
             inner,
             item: PhantomData,
-        }
+        })
     }
 
     /// See [`crate::RedisBlockedFilter::insert`].
@@ -224,8 +227,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        let hash = self.inner.hash(item);
-        one(drive(&mut self.conn, self.inner.insert(&[hash])).await)
+        drive(&mut self.conn, self.inner.insert_one(item)).await
     }
 
     /// See [`crate::RedisBlockedFilter::contains`].
@@ -237,10 +239,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hash(item);
-        drive(&mut self.conn, self.inner.lookup(&[hash]))
-            .await
-            .map(|v| v[0])
+        drive(&mut self.conn, self.inner.contains_one(item)).await
     }
 
     /// See [`crate::RedisBlockedFilter::insert_batch`].
@@ -252,8 +251,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        let hashes = self.inner.hashes(items);
-        count_new(drive(&mut self.conn, self.inner.insert(&hashes)).await)
+        drive(&mut self.conn, self.inner.insert_all(items)).await
     }
 
     /// See [`crate::RedisBlockedFilter::contains_batch`].
@@ -265,8 +263,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hashes = self.inner.hashes(items);
-        drive(&mut self.conn, self.inner.lookup(&hashes)).await
+        drive(&mut self.conn, self.inner.contains_all(items)).await
     }
 
     /// See [`crate::RedisBlockedFilter::estimated_count`].
@@ -293,7 +290,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, ops::delete(self.inner.all_keys())).await
+        drive(&mut self.conn, self.inner.delete()).await
     }
 
     /// The filter's name.
@@ -329,14 +326,13 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
     ///
     /// As the blocking method.
     pub async fn import(
-        mut conn: C,
+        conn: C,
         name: &str,
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
         let op = TableFilter::import(name, filter, max_shard_bytes)?;
-        let inner = drive(&mut conn, op).await?;
-        Ok(Self::with(conn, inner))
+        Self::start(conn, op).await
     }
 
     /// See [`crate::RedisBloomFilter::export`].
@@ -345,9 +341,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
     ///
     /// As the blocking method.
     pub async fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        let op = ops::export(self.inner.table, &self.inner.keys);
-        let words = drive(&mut self.conn, op).await?;
-        self.inner.to_memory(words)
+        drive(&mut self.conn, self.inner.export()).await
     }
 }
 
@@ -361,8 +355,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        let op = ops::remove(self.inner.table, &self.inner.keys, self.inner.hash(item));
-        drive(&mut self.conn, op).await
+        drive(&mut self.conn, self.inner.remove(item)).await
     }
 }
 
@@ -400,15 +393,14 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn create_with(
-        mut conn: C,
+        conn: C,
         name: &str,
         initial_capacity: usize,
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
         let op = Layers::create(name, initial_capacity, fpr, &options)?;
-        let layers = drive(&mut conn, op).await?;
-        Ok(Self::with(conn, layers))
+        Self::start(conn, op).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::open`].
@@ -416,17 +408,21 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     /// # Errors
     ///
     /// As the blocking method.
-    pub async fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let layers = drive(&mut conn, Layers::open(name)?).await?;
-        Ok(Self::with(conn, layers))
+    pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
+        Self::start(conn, Layers::open(name)?).await
     }
 
-    fn with(conn: C, layers: Layers) -> Self {
-        Self {
+    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
+    async fn start(
+        mut conn: C,
+        op: impl Op<Output = Layers, Error = Error>,
+    ) -> Result<Self, Error> {
+        let layers = drive(&mut conn, op).await?;
+        Ok(Self {
             conn,
             layers,
             item: PhantomData,
-        }
+        })
     }
 
     /// See [`crate::RedisScalableBloomFilter::insert`].
@@ -438,8 +434,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash,
     {
-        let hash = self.layers.hash(item);
-        one(drive(&mut self.conn, self.layers.batch(vec![hash], true)).await)
+        drive(&mut self.conn, self.layers.insert_one(item)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::contains`].
@@ -451,8 +446,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.layers.hash(item);
-        one(drive(&mut self.conn, self.layers.batch(vec![hash], false)).await)
+        drive(&mut self.conn, self.layers.contains_one(item)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::insert_batch`].
@@ -464,8 +458,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = self.layers.hashes(items);
-        count_new(drive(&mut self.conn, self.layers.batch(hashes, true)).await)
+        drive(&mut self.conn, self.layers.insert_all(items)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::contains_batch`].
@@ -477,10 +470,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hashes = self.layers.hashes(items);
-        drive(&mut self.conn, self.layers.batch(hashes, false))
-            .await
-            .map_err(|e| *e.source)
+        drive(&mut self.conn, self.layers.contains_all(items)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::count`].

@@ -8,10 +8,10 @@ use std::marker::PhantomData;
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 
-use crate::conn::{Connection, drive};
+use crate::conn::{Connection, Op, drive};
 use crate::error::{BatchError, Error};
-use crate::ops;
-use crate::table::{Bits, Cells, Counters, Options, TableFilter, count_new, one};
+use crate::ops::Batches;
+use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
 /// 1 MiB, sized and hashed exactly as
@@ -70,15 +70,16 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// As [`create`](Self::create); a seed that gives another key than the
     /// existing filter's is a [`Error::Mismatch`].
     pub fn create_with(
-        mut conn: C,
+        conn: C,
         name: &str,
         expected_items: usize,
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
-        let op = TableFilter::create::<L>(name, expected_items, fpr, &options)?;
-        let inner = drive(&mut conn, op)?;
-        Ok(Self::with(conn, inner))
+        Self::start(
+            conn,
+            TableFilter::create::<L>(name, expected_items, fpr, &options)?,
+        )
     }
 
     /// Opens the existing filter `name`.
@@ -88,17 +89,18 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// [`Error::NotFound`], [`Error::Incomplete`] if its creation has not
     /// finished, [`Error::Mismatch`] if `name` is another kind of filter,
     /// [`Error::CorruptMetadata`].
-    pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let inner = drive(&mut conn, TableFilter::open::<L>(name)?)?;
-        Ok(Self::with(conn, inner))
+    pub fn open(conn: C, name: &str) -> Result<Self, Error> {
+        Self::start(conn, TableFilter::open::<L>(name)?)
     }
 
-    fn with(conn: C, inner: TableFilter) -> Self {
-        Self {
+    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
+    fn start(mut conn: C, op: impl Op<Output = TableFilter, Error = Error>) -> Result<Self, Error> {
+        let inner = drive(&mut conn, op)?;
+        Ok(Self {
             conn,
             inner,
             item: PhantomData,
-        }
+        })
     }
 
     /// Adds `item`; `true` if it was not reported present before (for the
@@ -111,8 +113,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        let hash = self.inner.hash(item);
-        one(drive(&mut self.conn, self.inner.insert(&[hash])))
+        drive(&mut self.conn, self.inner.insert_one(item))
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was. One
@@ -125,8 +126,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.inner.hash(item);
-        drive(&mut self.conn, self.inner.lookup(&[hash])).map(|v| v[0])
+        drive(&mut self.conn, self.inner.contains_one(item))
     }
 
     /// Inserts every item of `items` in one pipeline (one round trip per
@@ -140,8 +140,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        let hashes = self.inner.hashes(items);
-        count_new(drive(&mut self.conn, self.inner.insert(&hashes)))
+        drive(&mut self.conn, self.inner.insert_all(items))
     }
 
     /// Looks up every item of `items` in one pipeline; the answers, in order,
@@ -154,8 +153,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        let hashes = self.inner.hashes(items);
-        drive(&mut self.conn, self.inner.lookup(&hashes))
+        drive(&mut self.conn, self.inner.contains_all(items))
     }
 
     /// The items the filter holds, estimated from its non-zero cells
@@ -190,7 +188,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// Connection errors; the keys not yet deleted stay.
     pub fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, ops::delete(self.inner.all_keys()))
+        drive(&mut self.conn, self.inner.delete())
     }
 
     /// The filter's name.
@@ -257,16 +255,12 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
     /// connection errors (the filter is then left incomplete, and
     /// [`open`](Self::open) refuses it until it is deleted).
     pub fn import(
-        mut conn: C,
+        conn: C,
         name: &str,
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        let inner = drive(
-            &mut conn,
-            TableFilter::import(name, filter, max_shard_bytes)?,
-        )?;
-        Ok(Self::with(conn, inner))
+        Self::start(conn, TableFilter::import(name, filter, max_shard_bytes)?)
     }
 
     /// Copies the filter into memory: the same blocks, bits and hash key, so
@@ -278,11 +272,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
     /// Connection errors; [`Error::ShardMissing`] for a shard of the wrong
     /// length or without its guard.
     pub fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        let words = drive(
-            &mut self.conn,
-            ops::export(self.inner.table, &self.inner.keys),
-        )?;
-        self.inner.to_memory(words)
+        drive(&mut self.conn, self.inner.export())
     }
 }
 
@@ -298,7 +288,6 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        let op = ops::remove(self.inner.table, &self.inner.keys, self.inner.hash(item));
-        drive(&mut self.conn, op)
+        drive(&mut self.conn, self.inner.remove(item))
     }
 }

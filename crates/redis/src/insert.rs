@@ -19,13 +19,12 @@
 //! batch spread thin over a large filter, goes item by item.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use redis::{Cmd, Value};
 
 use crate::conn::{Failed, Op, Replies};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, Cell, Location, Table};
+use crate::layout::{self, Cell, Located, Location, Table};
 use crate::ops::{OneRound, evalsha};
 use crate::scripts;
 
@@ -58,14 +57,9 @@ impl Part {
     }
 }
 
-/// Inserts the items of `hashes` into `table`, whose shard keys are
-/// `names`; the answers say which items were new, in order.
-pub fn insert(
-    table: Table,
-    names: Arc<[String]>,
-    hashes: &[u64],
-) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-    let at: Vec<Location> = hashes.iter().map(|&h| table.locate(h)).collect();
+/// Inserts the located items; the answers say which were new, in order.
+pub fn insert(batch: Located) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
+    let Located { table, at, .. } = &batch;
     let mut by_shard: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, a) in at.iter().enumerate() {
         by_shard.entry(a.shard as usize).or_default().push(i);
@@ -91,14 +85,13 @@ pub fn insert(
         .collect();
     let cmds = parts
         .iter()
-        .flat_map(|part| commands(&table, &names, &at, part))
+        .flat_map(|part| commands(&batch, part))
         .collect();
-    OneRound::new(cmds, move |replies: Replies| {
-        read(&table, &names, &at, &parts, replies)
-    })
+    OneRound::new(cmds, move |replies: Replies| read(&batch, &parts, replies))
 }
 
-fn commands(table: &Table, names: &[String], at: &[Location], part: &Part) -> Vec<Cmd> {
+fn commands(batch: &Located, part: &Part) -> Vec<Cmd> {
+    let Located { table, names, at } = batch;
     match part {
         Part::Each { shard, items } => {
             let key = &names[*shard];
@@ -133,13 +126,8 @@ fn commands(table: &Table, names: &[String], at: &[Location], part: &Part) -> Ve
 
 /// Reads the replies part by part. Items whose replies arrived and say so
 /// are stored; those whose replies were lost are unknown.
-fn read(
-    table: &Table,
-    names: &[String],
-    at: &[Location],
-    parts: &[Part],
-    replies: Replies,
-) -> Result<Vec<bool>, BatchError> {
+fn read(batch: &Located, parts: &[Part], replies: Replies) -> Result<Vec<bool>, BatchError> {
+    let Located { table, names, at } = batch;
     let (values, lost) = match replies {
         Ok(v) => (v, None),
         Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),

@@ -16,6 +16,8 @@
 //! in-memory table's words written little-endian, so export and import are
 //! byte copies.
 
+use std::sync::Arc;
+
 use bloomlab_core::hash::{BlockPositions, reduce};
 use redis::{Cmd, Value, cmd};
 
@@ -92,6 +94,31 @@ impl Location {
             Cell::Bit => base + u64::from(p ^ 7),
             Cell::Counter => base + u64::from(p),
         })
+    }
+}
+
+/// The items of a batch located in a table whose shard keys are `names`:
+/// what the batch's commands and the reading of its replies both need.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// The table.
+    pub table: Table,
+    /// Its shard keys, in order.
+    pub names: Arc<[String]>,
+    /// Where each item lives, in batch order.
+    pub at: Vec<Location>,
+}
+
+impl Located {
+    /// Locates the items of `hashes` in `table`.
+    pub fn new(table: Table, names: Arc<[String]>, hashes: &[u64]) -> Self {
+        let at = hashes.iter().map(|&h| table.locate(h)).collect();
+        Self { table, names, at }
+    }
+
+    /// The key of shard `s`.
+    pub fn key(&self, s: u64) -> &str {
+        &self.names[s as usize]
     }
 }
 

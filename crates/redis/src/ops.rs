@@ -2,13 +2,13 @@
 //! the replies mean. No I/O here.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::hash::Hash;
 
 use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Op, Replies};
-use crate::error::Error;
-use crate::layout::{self, Cell, GUARD, Keys, Table};
+use crate::error::{BatchError, Error};
+use crate::layout::{self, Cell, GUARD, Keys, Located, Table};
 use crate::meta::{Meta, State};
 use crate::scripts;
 
@@ -79,6 +79,85 @@ impl<O: Op, R, F: FnOnce(O::Output) -> Result<R, O::Error>> Op for Then<O, F> {
     fn finish(self) -> Result<R, O::Error> {
         self.op.finish().and_then(self.then)
     }
+}
+
+/// `op`, its errors turned into `E` by `map`: [`map_err`].
+pub struct MapErr<O, G> {
+    op: O,
+    map: G,
+}
+
+/// [`MapErr`]: `op`, its errors (from reading replies or finishing) passed
+/// through `map`.
+pub fn map_err<O: Op, E, G: Fn(O::Error) -> E>(op: O, map: G) -> MapErr<O, G> {
+    MapErr { op, map }
+}
+
+impl<O: Op, E, G: Fn(O::Error) -> E> Op for MapErr<O, G> {
+    type Output = O::Output;
+    type Error = E;
+
+    fn commands(&mut self) -> Vec<Cmd> {
+        self.op.commands()
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), E> {
+        self.op.absorb(replies).map_err(&self.map)
+    }
+
+    fn finish(self) -> Result<O::Output, E> {
+        self.op.finish().map_err(self.map)
+    }
+}
+
+/// What every filter type does with items, through one code path: hash them
+/// under the filter's key and insert or look them up as a batch, a single
+/// item being a batch of one. The blocking and async types run these ops.
+pub trait Batches {
+    /// The 64-bit hash of `item` under the filter's key.
+    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64;
+
+    /// Inserts the items of `hashes`; the answers say which were new.
+    fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError>;
+
+    /// Looks the items of `hashes` up.
+    fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error>;
+
+    /// The hashes of `items`, in order.
+    fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
+        items.iter().map(|i| self.hash(i)).collect()
+    }
+
+    /// Inserts `item`: whether it was new.
+    fn insert_one<Q: Hash + ?Sized>(&mut self, item: &Q) -> impl Op<Output = bool, Error = Error> {
+        let batch = self.insert(vec![self.hash(item)]);
+        then(map_err(batch, |e| *e.source), |v| Ok(first(&v)))
+    }
+
+    /// Looks `item` up.
+    fn contains_one<Q: Hash + ?Sized>(
+        &mut self,
+        item: &Q,
+    ) -> impl Op<Output = bool, Error = Error> {
+        then(self.lookup(vec![self.hash(item)]), |v| Ok(first(&v)))
+    }
+
+    /// Inserts `items`: how many were new.
+    fn insert_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = usize, Error = BatchError> {
+        then(self.insert(self.hashes(items)), |v| {
+            Ok(v.iter().filter(|&&new| new).count())
+        })
+    }
+
+    /// Looks `items` up, in order.
+    fn contains_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = Vec<bool>, Error = Error> {
+        self.lookup(self.hashes(items))
+    }
+}
+
+/// The single answer of a one-item batch.
+fn first(answers: &[bool]) -> bool {
+    answers.first().copied().unwrap_or(false)
 }
 
 /// `first`, then the op `next` makes of its output: [`and_then`].
@@ -155,36 +234,32 @@ fn touched(at: &[layout::Location]) -> Vec<usize> {
     shards
 }
 
-/// Looks the items of `hashes` up in a table whose shard keys are `names`:
-/// one `GETRANGE` of each item's block, then one read of the guard of every
-/// shard the batch touched.
-pub fn lookup(
-    table: Table,
-    names: Arc<[String]>,
-    hashes: &[u64],
-) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
-    let at: Vec<_> = hashes.iter().map(|&h| table.locate(h)).collect();
-    let guarded = touched(&at);
+/// Looks the located items up: one `GETRANGE` of each item's block, then
+/// one read of the guard of every shard the batch touched.
+pub fn lookup(batch: Located) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
+    let Located { table, at, .. } = &batch;
+    let guarded = touched(at);
     let mut cmds: Vec<Cmd> = at
         .iter()
-        .map(|a| table.lookup_cmd(&names[a.shard as usize], a))
+        .map(|a| table.lookup_cmd(batch.key(a.shard), a))
         .collect();
     cmds.extend(
         guarded
             .iter()
-            .map(|&s| table.guard_read_cmd(&names[s], s as u64)),
+            .map(|&s| table.guard_read_cmd(batch.key(s as u64), s as u64)),
     );
     OneRound::new(cmds, move |replies: Replies| {
+        let Located { table, at, .. } = &batch;
         let values = replies.map_err(|f| Error::from_redis(f.error))?;
         if values.len() != at.len() + guarded.len() {
             return Err(layout::unexpected("", &Value::Array(values)));
         }
         for (&s, v) in guarded.iter().zip(&values[at.len()..]) {
-            table.guard_intact(&names[s], v)?;
+            table.guard_intact(batch.key(s as u64), v)?;
         }
         at.iter()
             .zip(&values)
-            .map(|(a, v)| table.present(&names[a.shard as usize], a, v))
+            .map(|(a, v)| table.present(batch.key(a.shard), a, v))
             .collect()
     })
 }

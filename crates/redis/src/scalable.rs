@@ -5,17 +5,17 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
+use bloomlab_core::DefaultHasher;
 use bloomlab_core::theory::{blocked, scalable};
-use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Table};
 use crate::meta::{Kind, Meta, State};
-use crate::ops::{self, OneRound, Setup, Start, evalsha, single};
+use crate::ops::{self, Batches, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
-use crate::table::{Options, count_new, one};
+use crate::table::{Options, check_design};
 
 /// How a scalable filter is created, besides its first layer's items and
 /// its total rate.
@@ -162,30 +162,20 @@ impl Layers {
         options: &ScalableOptions,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
         let keys = Keys::tagged(name)?;
-        check_fpr(fpr)?;
-        if initial_capacity == 0 {
-            return Err(ParamError::ZeroItems.into());
-        }
+        check_design(initial_capacity, fpr)?;
         if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
             return Err(Error::GrowthFactor(options.growth));
         }
         if !(options.tightening > 0.0 && options.tightening < 1.0) {
             return Err(Error::TighteningRatio(options.tightening));
         }
-        let hasher = options.table.hasher();
-        let max_shard_bytes = options.table.get_max_shard_bytes();
         let rate = scalable::layer_fpr(fpr, options.tightening, 0);
-        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, initial_capacity as u64, rate)?;
-        Table::new(blocks, hashes, Cell::Bit, max_shard_bytes)?;
-        let wanted = Meta {
-            kind: Kind::Scalable,
-            design: Some((initial_capacity as u64, fpr)),
-            blocks,
-            hashes,
-            max_shard_bytes: max_shard_bytes as u64,
-            key: hasher.key(),
-            growth: Some((options.growth, options.tightening)),
-        };
+        let growth = Some((options.growth, options.tightening));
+        let wanted = options
+            .table
+            .meta(Kind::Scalable, (initial_capacity, fpr), rate, growth)?;
+        let max_shard_bytes = options.table.get_max_shard_bytes();
+        Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
         let start = Start::Create(wanted, options.table.get_seed().is_some());
         Ok(Self::start(keys, start))
     }
@@ -387,15 +377,6 @@ impl Layers {
         Ok(ops::delete(keys))
     }
 
-    pub(crate) fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
-    }
-
-    /// The hashes of `items`, in order.
-    pub(crate) fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
-        items.iter().map(|i| self.hash(i)).collect()
-    }
-
     /// Writes the filter's `Debug` form as `name`.
     pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
         f.debug_struct(name)
@@ -420,6 +401,20 @@ impl Layers {
 
     pub(crate) fn hasher(&self) -> &DefaultHasher {
         &self.hasher
+    }
+}
+
+impl Batches for Layers {
+    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher.hash_one(item)
+    }
+
+    fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
+        self.batch(hashes, true)
+    }
+
+    fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
+        ops::map_err(self.batch(hashes, false), |e| *e.source)
     }
 }
 
@@ -654,17 +649,13 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// As [`create`](Self::create), and [`Error::GrowthFactor`] or
     /// [`Error::TighteningRatio`].
     pub fn create_with(
-        mut conn: C,
+        conn: C,
         name: &str,
         initial_capacity: usize,
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        let layers = drive(
-            &mut conn,
-            Layers::create(name, initial_capacity, fpr, &options)?,
-        )?;
-        Ok(Self::with(conn, layers))
+        Self::start(conn, Layers::create(name, initial_capacity, fpr, &options)?)
     }
 
     /// Opens the existing filter `name`.
@@ -672,17 +663,18 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// # Errors
     ///
     /// As [`RedisBloomFilter::open`](crate::RedisBloomFilter::open).
-    pub fn open(mut conn: C, name: &str) -> Result<Self, Error> {
-        let layers = drive(&mut conn, Layers::open(name)?)?;
-        Ok(Self::with(conn, layers))
+    pub fn open(conn: C, name: &str) -> Result<Self, Error> {
+        Self::start(conn, Layers::open(name)?)
     }
 
-    fn with(conn: C, layers: Layers) -> Self {
-        Self {
+    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
+    fn start(mut conn: C, op: impl Op<Output = Layers, Error = Error>) -> Result<Self, Error> {
+        let layers = drive(&mut conn, op)?;
+        Ok(Self {
             conn,
             layers,
             item: PhantomData,
-        }
+        })
     }
 
     /// Adds `item` unless a layer holds it; `true` if it was added.
@@ -695,8 +687,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash,
     {
-        let hash = self.layers.hash(item);
-        one(drive(&mut self.conn, self.layers.batch(vec![hash], true)))
+        drive(&mut self.conn, self.layers.insert_one(item))
     }
 
     /// `false`: `item` was never inserted; `true`: it probably was. Sees the
@@ -709,8 +700,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hash = self.layers.hash(item);
-        one(drive(&mut self.conn, self.layers.batch(vec![hash], false)))
+        drive(&mut self.conn, self.layers.contains_one(item))
     }
 
     /// Inserts every item in one pipeline of scripts (and one more round
@@ -725,8 +715,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = self.layers.hashes(items);
-        count_new(drive(&mut self.conn, self.layers.batch(hashes, true)))
+        drive(&mut self.conn, self.layers.insert_all(items))
     }
 
     /// Looks up every item in one pipeline of plain `BITFIELD_RO` reads
@@ -739,8 +728,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let hashes = self.layers.hashes(items);
-        drive(&mut self.conn, self.layers.batch(hashes, false)).map_err(|e| *e.source)
+        drive(&mut self.conn, self.layers.contains_all(items))
     }
 
     /// Items added to the layers (duplicates of items already present are

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use bloomlab_classic::BlockedBloomFilter;
 
-use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Table};
+use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Table};
 use crate::meta::{Kind, Meta};
-use crate::ops::{self, Setup, Start};
+use crate::ops::{self, Batches, Setup, Start};
 
 /// How a filter is created, besides its items and rate.
 ///
@@ -76,6 +76,37 @@ impl Options {
         self.seed
             .map_or_else(DefaultHasher::random, DefaultHasher::from_seed)
     }
+
+    /// The metadata of a new filter of `kind` designed for `items` at
+    /// `fpr`, its (first) table sized for `items` at `rate`, with these
+    /// options' key and shard size; `growth` for a scalable filter.
+    pub(crate) fn meta(
+        &self,
+        kind: Kind,
+        (items, fpr): (usize, f64),
+        rate: f64,
+        growth: Option<(u32, f64)>,
+    ) -> Result<Meta, Error> {
+        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, items as u64, rate)?;
+        Ok(Meta {
+            kind,
+            design: Some((items as u64, fpr)),
+            blocks,
+            hashes,
+            max_shard_bytes: self.max_shard_bytes as u64,
+            key: self.hasher().key(),
+            growth,
+        })
+    }
+}
+
+/// Refuses a design no filter can have: a rate outside (0, 1) or no items.
+pub(crate) fn check_design(items: usize, fpr: f64) -> Result<(), Error> {
+    check_fpr(fpr)?;
+    if items == 0 {
+        return Err(bloomlab_core::ParamError::ZeroItems.into());
+    }
+    Ok(())
 }
 
 /// One blocked table kept in Redis.
@@ -108,31 +139,6 @@ pub fn table_of(meta: &Meta, cell: Cell) -> Result<Table, Error> {
 }
 
 impl TableFilter {
-    /// The metadata of a new filter sized for `items` at `fpr`.
-    pub fn design(
-        kind: Kind,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<(Meta, DefaultHasher), Error> {
-        check_fpr(fpr)?;
-        if items == 0 {
-            return Err(bloomlab_core::ParamError::ZeroItems.into());
-        }
-        let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, items as u64, fpr)?;
-        let hasher = options.hasher();
-        let meta = Meta {
-            kind,
-            design: Some((items as u64, fpr)),
-            blocks,
-            hashes,
-            max_shard_bytes: options.max_shard_bytes as u64,
-            key: hasher.key(),
-            growth: None,
-        };
-        Ok((meta, hasher))
-    }
-
     /// The op that creates filter `name` of cells `L` (or opens it if it
     /// exists with the same parameters) and ends with it; its parameters are
     /// checked before any command is sent.
@@ -143,7 +149,8 @@ impl TableFilter {
         options: &Options,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
         let keys = Keys::spread(name)?;
-        let (wanted, _) = Self::design(L::KIND, items, fpr, options)?;
+        check_design(items, fpr)?;
+        let wanted = options.meta(L::KIND, (items, fpr), fpr, None)?;
         table_of(&wanted, L::CELL)?;
         let start = Start::Create(wanted, options.get_seed().is_some());
         Ok(Self::start::<L>(keys, start))
@@ -250,34 +257,30 @@ impl TableFilter {
             .finish()
     }
 
-    /// The 64-bit hash of `item` under the filter's key.
-    pub fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
-    }
-
-    /// The hashes of `items`, in order.
-    pub fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
-        items.iter().map(|i| self.hash(i)).collect()
-    }
-
-    /// Inserts a batch.
-    pub fn insert(
-        &self,
-        hashes: &[u64],
-    ) -> impl Op<Output = Vec<bool>, Error = BatchError> + use<> {
-        crate::insert::insert(self.table, Arc::clone(&self.names), hashes)
-    }
-
-    /// Looks a batch up.
-    pub fn lookup(&self, hashes: &[u64]) -> impl Op<Output = Vec<bool>, Error = Error> + use<> {
-        ops::lookup(self.table, Arc::clone(&self.names), hashes)
-    }
-
-    /// Every key of the filter, metadata first.
-    pub fn all_keys(&self) -> Vec<String> {
-        std::iter::once(self.keys.meta())
+    /// Deletes every key of the filter, metadata first.
+    pub fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
+        let keys = std::iter::once(self.keys.meta())
             .chain(self.names.iter().cloned())
-            .collect()
+            .collect();
+        ops::delete(keys)
+    }
+
+    /// Reads the table back into memory.
+    pub fn export<T: ?Sized>(
+        &self,
+    ) -> impl Op<Output = BlockedBloomFilter<T>, Error = Error> + use<T> {
+        let filter = self.clone();
+        ops::then(ops::export(self.table, &self.keys), move |words| {
+            filter.to_memory(words)
+        })
+    }
+
+    /// Removes one occurrence of `item` from a counting table.
+    pub fn remove<Q: Hash + ?Sized>(
+        &self,
+        item: &Q,
+    ) -> impl Op<Output = (), Error = Error> + use<Q> {
+        ops::remove(self.table, &self.keys, self.hash(item))
     }
 
     /// The items the table holds, estimated from its non-zero cells.
@@ -306,17 +309,18 @@ impl TableFilter {
     }
 }
 
-/// The single answer of a one-item batch.
-pub fn one(result: Result<Vec<bool>, BatchError>) -> Result<bool, Error> {
-    match result {
-        Ok(v) => Ok(v.first().copied().unwrap_or(false)),
-        Err(e) => Err(*e.source),
+impl Batches for TableFilter {
+    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher.hash_one(item)
     }
-}
 
-/// How many of a batch's inserts were new.
-pub fn count_new(result: Result<Vec<bool>, BatchError>) -> Result<usize, BatchError> {
-    result.map(|v| v.iter().filter(|&&b| b).count())
+    fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
+        crate::insert::insert(Located::new(self.table, Arc::clone(&self.names), &hashes))
+    }
+
+    fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
+        ops::lookup(Located::new(self.table, Arc::clone(&self.names), &hashes))
+    }
 }
 
 /// What a table's cells are: a bit ([`Bits`]) or a 4-bit counter
