@@ -278,12 +278,21 @@ fn on_threads(
     start.elapsed()
 }
 
+/// The single-threaded Bloom filters against their peer: measured with huge
+/// pages on and again with them off.
 fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items as usize;
     let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
     run.measure(c, "bloomlab::BloomFilter", ours, true);
     let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
     run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
+    let peer = Fastbloom::with_default_hasher(n, FPR);
+    run.measure(c, "fastbloom::BloomFilter", peer, true);
+}
+
+/// The atomic Bloom filters against their peer, with their thread rows.
+fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
+    let n = run.size.items as usize;
     let name = "bloomlab::AtomicBloomFilter";
     let ours = AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size");
     let f = run.measure(c, name, ours, true);
@@ -295,8 +304,6 @@ fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
         |f, k| f.contains(k),
     );
     drop(f);
-    let peer = Fastbloom::with_default_hasher(n, FPR);
-    run.measure(c, "fastbloom::BloomFilter", peer, true);
     let name = "fastbloom::AtomicBloomFilter";
     let f = run.measure(c, name, FastbloomAtomic::with_default_hasher(n, FPR), true);
     run.threads(c, name, &f, |f, k| f.insert(k), |f, k| f.contains(k));
@@ -322,17 +329,6 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     run.measure(c, "growable-bloom-filter", peer, false);
 }
 
-/// The Bloom filters with huge pages off, against the same peer.
-fn pages_off(c: &mut Criterion, run: &mut Run<'_>) {
-    let n = run.size.items as usize;
-    let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
-    run.measure(c, "bloomlab::BloomFilter", ours, true);
-    let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
-    run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
-    let peer = Fastbloom::with_default_hasher(n, FPR);
-    run.measure(c, "fastbloom::BloomFilter", peer, true);
-}
-
 fn bench(c: &mut Criterion) {
     for size in &sizes() {
         bloomlab_core::alloc::set_huge_pages(size.huge_pages);
@@ -341,11 +337,10 @@ fn bench(c: &mut Criterion) {
             keys: Keys::new(size.items),
             smallest: usize::MAX,
         };
+        bloom(c, &mut run);
         if size.huge_pages {
-            bloom(c, &mut run);
+            atomic(c, &mut run);
             pairs(c, &mut run);
-        } else {
-            pages_off(c, &mut run);
         }
         run.floors(c);
     }

@@ -81,9 +81,18 @@ pub fn find_at<'m>(
     subject: &str,
     setting: Option<&str>,
 ) -> Option<&'m Measurement> {
+    settings_of(measurements, group, subject).find(|m| m.setting.as_deref() == setting)
+}
+
+/// The measurements of `subject` in `group`, at every setting.
+fn settings_of<'m>(
+    measurements: &'m [Measurement],
+    group: &str,
+    subject: &str,
+) -> impl Iterator<Item = &'m Measurement> {
     measurements
         .iter()
-        .find(|m| m.group == group && m.subject == subject && m.setting.as_deref() == setting)
+        .filter(move |m| m.group == group && m.subject == subject)
 }
 
 /// Report order of two group ids: classic, counting, cuckoo, scalable,
@@ -148,11 +157,7 @@ pub fn find<'m>(
 ) -> Option<&'m Measurement> {
     setting
         .and_then(|_| find_at(measurements, group, subject, setting))
-        .or_else(|| {
-            measurements
-                .iter()
-                .find(|m| m.group == group && m.subject == subject)
-        })
+        .or_else(|| settings_of(measurements, group, subject).next())
 }
 
 /// `a` over `b` when `b` is positive.

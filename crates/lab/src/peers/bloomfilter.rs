@@ -4,18 +4,16 @@
 
 use std::hash::Hash;
 
+use bloomlab_core::DefaultHasher;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DefaultHasher, Filter, InsertError, Membership};
+
+use super::counted::{Bits, Counted, ItemBits};
 
 /// `bloomfilter::Bloom<T>` behind bloomlab's traits.
 ///
 /// `insert` answers `Ok(true)` (the crate's `set` does not say whether the
 /// item was reported present before); `len` counts insert calls.
-#[derive(Debug, Clone)]
-pub struct Bloomfilter<T: ?Sized = u64> {
-    inner: bloomfilter::Bloom<T>,
-    len: usize,
-}
+pub type Bloomfilter<T = u64> = Counted<bloomfilter::Bloom<T>>;
 
 /// Why the crate refused a size.
 pub type Error = &'static str;
@@ -52,45 +50,41 @@ impl<T: ?Sized> Bloomfilter<T> {
     }
 }
 
-impl<T: ?Sized> Filter for Bloomfilter<T> {
-    fn len(&self) -> usize {
-        self.len
+impl<T: ?Sized> Bits for bloomfilter::Bloom<T> {
+    fn table_bits(&self) -> u64 {
+        self.len()
     }
 
-    fn memory_bytes(&self) -> usize {
-        (self.inner.len() / 8) as usize
-    }
-
-    fn expected_fpr(&self) -> f64 {
+    fn rate_after(&self, inserts: usize) -> f64 {
         classic::fpr(
-            self.inner.len() as f64,
-            self.len as f64,
-            f64::from(self.inner.number_of_hash_functions()),
+            self.len() as f64,
+            inserts as f64,
+            f64::from(self.number_of_hash_functions()),
         )
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
-        self.len = 0;
+    fn unset_all(&mut self) {
+        self.clear();
     }
 }
 
-impl<T: Hash + ?Sized> Membership<T> for Bloomfilter<T> {
+impl<T: Hash + ?Sized> ItemBits<T> for bloomfilter::Bloom<T> {
     #[inline]
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.inner.set(item);
-        self.len = self.len.saturating_add(1);
-        Ok(true)
+    fn set_item(&mut self, item: &T) -> bool {
+        self.set(item);
+        true
     }
 
     #[inline]
-    fn contains(&self, item: &T) -> bool {
-        self.inner.check(item)
+    fn has_item(&self, item: &T) -> bool {
+        self.check(item)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use bloomlab_core::Filter;
+
     use super::*;
 
     #[test]

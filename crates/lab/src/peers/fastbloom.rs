@@ -8,6 +8,8 @@ use std::hash::{BuildHasher, Hash};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Filter, InsertError, Membership};
 
+use super::counted::{Bits, Counted, ItemBits};
+
 /// fastbloom's own default hasher (SipHash-1-3 with a random key): what
 /// `BloomFilter::with_false_pos(p).expected_items(n)` hashes with when it is
 /// given none.
@@ -17,21 +19,18 @@ pub use ::fastbloom::DefaultHasher as FastbloomDefaultHasher;
 ///
 /// `insert` passes on fastbloom's own answer (whether every bit was set
 /// already); `len` counts insert calls, as bloomlab's classic filter does.
-#[derive(Debug, Clone)]
-pub struct Fastbloom<S = DefaultHasher> {
-    inner: ::fastbloom::BloomFilter<S>,
-    len: usize,
-}
+pub type Fastbloom<S = DefaultHasher> = Counted<::fastbloom::BloomFilter<S>>;
 
 impl<S: BuildHasher> Fastbloom<S> {
     /// Sized by fastbloom's own rule for `items` at rate `fpr`
     /// (`with_false_pos(fpr).expected_items(items)`), hashing with `hasher`.
     pub fn new(items: usize, fpr: f64, hasher: S) -> Self {
-        Self::wrap(
-            ::fastbloom::BloomFilter::with_false_pos(fpr)
+        Self {
+            inner: ::fastbloom::BloomFilter::with_false_pos(fpr)
                 .hasher(hasher)
                 .expected_items(items),
-        )
+            len: 0,
+        }
     }
 
     /// A filter over the table `words` (bits already set stay set) with `k`
@@ -44,10 +43,6 @@ impl<S: BuildHasher> Fastbloom<S> {
                 .hashes(k),
             len,
         }
-    }
-
-    fn wrap(inner: ::fastbloom::BloomFilter<S>) -> Self {
-        Self { inner, len: 0 }
     }
 
     /// Bits of the table.
@@ -66,39 +61,34 @@ impl<S: BuildHasher> Fastbloom<S> {
     }
 }
 
-impl<S: BuildHasher> Filter for Fastbloom<S> {
-    fn len(&self) -> usize {
-        self.len
+impl<S: BuildHasher> Bits for ::fastbloom::BloomFilter<S> {
+    fn table_bits(&self) -> u64 {
+        self.num_bits() as u64
     }
 
-    fn memory_bytes(&self) -> usize {
-        self.inner.num_bits() / 8
-    }
-
-    fn expected_fpr(&self) -> f64 {
+    fn rate_after(&self, inserts: usize) -> f64 {
         classic::fpr(
-            self.inner.num_bits() as f64,
-            self.len as f64,
-            f64::from(self.inner.num_hashes()),
+            self.num_bits() as f64,
+            inserts as f64,
+            f64::from(self.num_hashes()),
         )
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
-        self.len = 0;
+    fn unset_all(&mut self) {
+        self.clear();
     }
 }
 
-impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for Fastbloom<S> {
+impl<T: Hash + ?Sized, S: BuildHasher> ItemBits<T> for ::fastbloom::BloomFilter<S> {
+    /// fastbloom's own answer: whether every bit was set already.
     #[inline]
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.len = self.len.saturating_add(1);
-        Ok(!self.inner.insert(item))
+    fn set_item(&mut self, item: &T) -> bool {
+        !self.insert(item)
     }
 
     #[inline]
-    fn contains(&self, item: &T) -> bool {
-        self.inner.contains(item)
+    fn has_item(&self, item: &T) -> bool {
+        self.contains(item)
     }
 }
 
@@ -107,7 +97,10 @@ impl Fastbloom<FastbloomDefaultHasher> {
     /// `BloomFilter::with_false_pos(fpr).expected_items(items)`, with its own
     /// randomly keyed SipHash-1-3.
     pub fn with_default_hasher(items: usize, fpr: f64) -> Self {
-        Self::wrap(::fastbloom::BloomFilter::with_false_pos(fpr).expected_items(items))
+        Self {
+            inner: ::fastbloom::BloomFilter::with_false_pos(fpr).expected_items(items),
+            len: 0,
+        }
     }
 }
 

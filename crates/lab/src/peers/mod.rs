@@ -37,7 +37,9 @@
 //!   another one. The deletion experiment counts what that loses.
 //! - [`Filter::len`](bloomlab_core::Filter::len) is the crate's own count
 //!   where it keeps one; otherwise the adapter counts insert calls minus
-//!   remove calls, as bloomlab's Bloom filters count their inserts.
+//!   remove calls, as bloomlab's Bloom filters count their inserts. The
+//!   Bloom tables that keep no count share one adapter, [`Counted`], whose
+//!   `len` counts insert calls.
 //! - [`Filter::expected_fpr`](bloomlab_core::Filter::expected_fpr) is
 //!   bloomlab's theory for the crate's table shape at its present load
 //!   (`bloomlab_core::theory`), except for `qfilter` (its own estimate) and
@@ -47,6 +49,7 @@
 //! into the benchmark loop exactly as a direct call is.
 
 pub mod bloomfilter;
+mod counted;
 pub mod cuckoofilter;
 pub mod fastbloom;
 pub mod fastbloom_rs;
@@ -56,6 +59,7 @@ pub mod qfilter;
 pub mod xorf;
 
 pub use self::bloomfilter::Bloomfilter;
+pub use self::counted::Counted;
 pub use self::cuckoofilter::Cuckoofilter;
 pub use self::fastbloom::{Fastbloom, FastbloomAtomic, FastbloomDefaultHasher};
 pub use self::fastbloom_rs::FastbloomRsCounting;

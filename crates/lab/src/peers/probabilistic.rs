@@ -10,15 +10,13 @@ use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, R
 use probabilistic_collections::bloom::{BloomFilter, ScalableBloomFilter};
 use probabilistic_collections::cuckoo::CuckooFilter;
 
+use super::counted::{Bits, Counted, ItemBits};
+
 /// `probabilistic_collections::bloom::BloomFilter` behind bloomlab's traits.
 ///
 /// `insert` answers `Ok(true)` (the crate does not say whether the item was
 /// reported present before); `len` counts insert calls.
-#[derive(Debug)]
-pub struct ProbabilisticBloom<T = u64, S = DefaultHasher> {
-    inner: BloomFilter<T, S>,
-    len: usize,
-}
+pub type ProbabilisticBloom<T = u64, S = DefaultHasher> = Counted<BloomFilter<T, S>>;
 
 impl<T, S: BuildHasher> ProbabilisticBloom<T, S> {
     /// Sized by the crate's own rule for `items` at rate `fpr`
@@ -41,40 +39,34 @@ impl<T, S: BuildHasher> ProbabilisticBloom<T, S> {
     }
 }
 
-impl<T, S: BuildHasher> Filter for ProbabilisticBloom<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T, S: BuildHasher> Bits for BloomFilter<T, S> {
+    fn table_bits(&self) -> u64 {
+        self.len() as u64
     }
 
-    fn memory_bytes(&self) -> usize {
-        self.inner.len() / 8
-    }
-
-    fn expected_fpr(&self) -> f64 {
+    fn rate_after(&self, inserts: usize) -> f64 {
         classic::fpr(
-            self.inner.len() as f64,
-            self.len as f64,
-            self.inner.hasher_count() as f64,
+            self.len() as f64,
+            inserts as f64,
+            self.hasher_count() as f64,
         )
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
-        self.len = 0;
+    fn unset_all(&mut self) {
+        self.clear();
     }
 }
 
-impl<T: Hash, S: BuildHasher> Membership<T> for ProbabilisticBloom<T, S> {
+impl<T: Hash, S: BuildHasher> ItemBits<T> for BloomFilter<T, S> {
     #[inline]
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.inner.insert(item);
-        self.len = self.len.saturating_add(1);
-        Ok(true)
+    fn set_item(&mut self, item: &T) -> bool {
+        self.insert(item);
+        true
     }
 
     #[inline]
-    fn contains(&self, item: &T) -> bool {
-        self.inner.contains(item)
+    fn has_item(&self, item: &T) -> bool {
+        self.contains(item)
     }
 }
 
@@ -84,10 +76,7 @@ impl<T: Hash, S: BuildHasher> Membership<T> for ProbabilisticBloom<T, S> {
 /// `insert` answers `Ok(true)` (the crate does not say whether the item was
 /// reported present before); `len` counts insert calls; `expected_fpr` is
 /// the crate's own estimate from the bits set.
-pub struct ProbabilisticScalable<T = u64, S = DefaultHasher> {
-    inner: ScalableBloomFilter<T, S>,
-    len: usize,
-}
+pub type ProbabilisticScalable<T = u64, S = DefaultHasher> = Counted<ScalableBloomFilter<T, S>>;
 
 impl<T, S: BuildHasher + Copy> ProbabilisticScalable<T, S> {
     /// A first layer of `bits` bits at rate `fpr`; each next layer is
@@ -111,36 +100,31 @@ impl<T, S: BuildHasher + Copy> ProbabilisticScalable<T, S> {
     }
 }
 
-impl<T, S: BuildHasher + Copy> Filter for ProbabilisticScalable<T, S> {
-    fn len(&self) -> usize {
-        self.len
+impl<T, S: BuildHasher + Copy> Bits for ScalableBloomFilter<T, S> {
+    fn table_bits(&self) -> u64 {
+        self.len() as u64
     }
 
-    fn memory_bytes(&self) -> usize {
-        self.inner.len() / 8
+    /// The crate's own estimate, from the bits set.
+    fn rate_after(&self, _inserts: usize) -> f64 {
+        self.estimated_fpp()
     }
 
-    fn expected_fpr(&self) -> f64 {
-        self.inner.estimated_fpp()
-    }
-
-    fn clear(&mut self) {
-        self.inner.clear();
-        self.len = 0;
+    fn unset_all(&mut self) {
+        self.clear();
     }
 }
 
-impl<T: Hash, S: BuildHasher + Copy> Membership<T> for ProbabilisticScalable<T, S> {
+impl<T: Hash, S: BuildHasher + Copy> ItemBits<T> for ScalableBloomFilter<T, S> {
     #[inline]
-    fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        self.inner.insert(item);
-        self.len = self.len.saturating_add(1);
-        Ok(true)
+    fn set_item(&mut self, item: &T) -> bool {
+        self.insert(item);
+        true
     }
 
     #[inline]
-    fn contains(&self, item: &T) -> bool {
-        self.inner.contains(item)
+    fn has_item(&self, item: &T) -> bool {
+        self.contains(item)
     }
 }
 
