@@ -10,23 +10,14 @@ use std::path::Path;
 
 use bloomlab_choose::{Growth, Workload, choose};
 
+use crate::table::Table;
+
 /// A CSV file's rows, each by column name; `None` if it cannot be read.
 type Rows = Vec<HashMap<String, String>>;
 
 fn read(dir: &Path, name: &str) -> Option<Rows> {
     let text = std::fs::read_to_string(dir.join(name)).ok()?;
-    let mut lines = text.lines();
-    let head: Vec<&str> = lines.next()?.split(',').collect();
-    Some(
-        lines
-            .map(|l| {
-                head.iter()
-                    .map(|h| (*h).to_owned())
-                    .zip(l.split(',').map(str::to_owned))
-                    .collect()
-            })
-            .collect(),
-    )
+    Table::from_csv(&text).map(|t| t.records())
 }
 
 /// The cell `col` of `row`, or `""`.

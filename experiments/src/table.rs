@@ -1,5 +1,6 @@
 //! A table of results, written as CSV and rendered as Markdown.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use bloomlab_choose::numbers::sci;
@@ -18,6 +19,15 @@ impl Table {
             columns: columns.iter().map(|c| (*c).to_owned()).collect(),
             rows: Vec::new(),
         }
+    }
+
+    /// A table of these columns holding `rows` ([`Table::push`] each).
+    pub fn with_rows(columns: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Self {
+        let mut table = Self::new(columns);
+        for row in rows {
+            table.push(row);
+        }
+        table
     }
 
     /// Appends a row.
@@ -44,6 +54,23 @@ impl Table {
     /// Index of a column by name.
     pub fn column(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c == name)
+    }
+
+    /// A table from CSV text as [`Table::to_csv`] writes it; `None` without
+    /// a header line.
+    pub fn from_csv(text: &str) -> Option<Self> {
+        let mut lines = text.lines();
+        let columns = lines.next()?.split(',').map(str::to_owned).collect();
+        let rows = lines
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect();
+        Some(Self { columns, rows })
+    }
+
+    /// The rows, each cell by its column name.
+    pub fn records(&self) -> Vec<HashMap<String, String>> {
+        let by_name = |row: &Vec<String>| self.columns.iter().cloned().zip(row.clone()).collect();
+        self.rows.iter().map(by_name).collect()
     }
 
     /// The table as CSV (no cell holds a comma or a quote).
@@ -174,6 +201,9 @@ mod tests {
         let mut t = Table::new(&["a", "b"]);
         t.push(vec!["1".into(), "x".into()]);
         assert_eq!(t.to_csv(), "a,b\n1,x\n");
+        let back = Table::from_csv(&t.to_csv()).unwrap();
+        assert_eq!(back.to_csv(), t.to_csv());
+        assert_eq!(back.records()[0]["b"], "x");
         assert_eq!(
             t.to_markdown_filtered(&[("b", "B")], |_| true),
             "| B |\n|---|\n| x |\n"

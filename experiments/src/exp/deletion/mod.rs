@@ -108,10 +108,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     rows.extend(overfill_rows);
     bar.finish_and_clear();
 
-    let mut table = Table::new(&COLUMNS);
-    for row in &rows {
-        table.push(row.cells());
-    }
+    let table = Table::with_rows(&COLUMNS, rows.iter().map(Row::cells));
     let section = Section::new(
         "Deletion: what the counting and cuckoo filters lose",
         body(&rows, &crate_runs, ctx.scale, capacity, slots),

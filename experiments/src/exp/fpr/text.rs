@@ -7,7 +7,7 @@ use bloomlab::catalog::Variant;
 use bloomlab_lab::stats::clopper_pearson;
 
 use super::{LOADS, MIN_EXPECTED, Plan, Row, spread};
-use crate::table::{Table, short_percent};
+use crate::table::{Table, markdown, short_percent};
 
 /// The section's body.
 pub(super) fn body(rows: &[Row], kinds: &[Variant<u64>], plan: &Plan) -> String {
@@ -28,26 +28,26 @@ pub(super) fn body(rows: &[Row], kinds: &[Variant<u64>], plan: &Plan) -> String 
         floor = plan.floor,
         budget = plan.budget,
     );
-    let _ = writeln!(
-        out,
-        "| variant | rows | underpowered | inside (powered) | spread |\n\
-         |---|---|---|---|---|"
-    );
-    for kind in kinds {
+    let heads = [
+        "variant",
+        "rows",
+        "underpowered",
+        "inside (powered)",
+        "spread",
+    ];
+    let table = kinds.iter().map(|kind| {
         let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
         let powered: Vec<&&Row> = own.iter().filter(|r| r.powered).collect();
         let inside = powered.iter().filter(|r| r.inside()).count();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} of {} | {} |",
+        [
             kind.label(),
-            own.len(),
-            own.len() - powered.len(),
-            inside,
-            powered.len(),
+            own.len().to_string(),
+            (own.len() - powered.len()).to_string(),
+            format!("{inside} of {}", powered.len()),
             spread_summary(&powered),
-        );
-    }
+        ]
+    });
+    out.push_str(&markdown(&heads, table));
     let _ = writeln!(
         out,
         "\nSpread column: measured / theory variance, pooled over powered rows (± one \

@@ -16,7 +16,9 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, markdown, rate, yes_no};
+use crate::table::{
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, markdown, rate, yes_no,
+};
 
 mod lines;
 mod models;

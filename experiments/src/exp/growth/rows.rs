@@ -130,11 +130,10 @@ pub(super) fn table(rows: &[Row], n0: u64) -> Table {
     let columns: Vec<&str> = cells.first().map_or(Vec::new(), |row| {
         row.iter().map(|&(column, _)| column).collect()
     });
-    let mut table = Table::new(&columns);
-    for row in cells {
-        table.push(row.into_iter().map(|(_, cell)| cell).collect());
-    }
-    table
+    let cells = cells
+        .into_iter()
+        .map(|row| row.into_iter().map(|(_, cell)| cell).collect());
+    Table::with_rows(&columns, cells)
 }
 
 /// The rows of `which`.

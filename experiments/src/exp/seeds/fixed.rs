@@ -228,6 +228,14 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
 
     // H2 on keys that are not decimal strings, in the same table and load.
     let seed = seed_of(env.ctx, "h2");
+    let h2_row = |what: &str, r: Rate, measured: String| {
+        Claim::new("H2", format!("{scaled}; n={n} {what}"))
+            .doc(H2_DOC)
+            .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(r.theory)))
+            .measured(measured)
+            .verdict(r.verdict())
+            .rate(r)
+    };
     let mut kinds = Vec::new();
     for (what, (mk, pk), probed) in [
         ("random addresses", email_keys(seed), ""),
@@ -240,33 +248,21 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         let e = filled(env, &mut NaiveFilter::new(h2), (m, k, n), mk, pk);
         let (fill, fill_theory) = e.fills();
         kinds.push(e);
-        out.push(
-            Claim::new("H2", format!("{scaled}; n={n} {what}"))
-                .doc(H2_DOC)
-                .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(e.theory)))
-                .measured(format!(
-                    "{} probes{probed}: {}; fill {fill:.4} (theory {fill_theory:.4})",
-                    e.probes,
-                    e.interval(),
-                ))
-                .verdict(e.verdict())
-                .rate(e),
+        let measured = format!(
+            "{} probes{probed}: {}; fill {fill:.4} (theory {fill_theory:.4})",
+            e.probes,
+            e.interval(),
         );
+        out.push(h2_row(what, e, measured));
     }
     let (e, ph) = (kinds[0], kinds[1]);
-    out.push(
-        Claim::new("H2", format!("{scaled}; n={n} decimal strings (the E6 row)"))
-            .doc(H2_DOC)
-            .theory(format!("m=2^{log2} k=8 n={n}: {}", sci(r.theory)))
-            .measured(format!(
-                "{}; fill {fill_h2:.4}; the small seeds cannot leave a small range: seed 3 on 8 digits stays below {} and seed 5 below {}",
-                r.interval(),
-                poly_bound(3, 8),
-                poly_bound(5, 8)
-            ))
-            .verdict(r.verdict())
-            .rate(r),
+    let measured = format!(
+        "{}; fill {fill_h2:.4}; the small seeds cannot leave a small range: seed 3 on 8 digits stays below {} and seed 5 below {}",
+        r.interval(),
+        poly_bound(3, 8),
+        poly_bound(5, 8)
     );
+    out.push(h2_row("decimal strings (the E6 row)", r, measured));
     let key = format!(
         "decimals {}, 11-digit {} vs {}",
         sci(r.measured()),

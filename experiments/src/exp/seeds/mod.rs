@@ -112,11 +112,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 /// key number, as the section's table shows them (commas become
 /// semicolons: a CSV cell holds none).
 fn claims_table(claims: &[Claim]) -> Table {
-    let mut table = Table::new(&["id", "claim", "verdict", "key_number"]);
-    for gist in gists(claims) {
-        table.push(gist.map(|s| s.replace(',', ";")).to_vec());
-    }
-    table
+    let rows = gists(claims).map(|gist| gist.map(|s| s.replace(',', ";")).to_vec());
+    Table::with_rows(&["id", "claim", "verdict", "key_number"], rows)
 }
 
 fn to_table(claims: &[Claim]) -> Table {

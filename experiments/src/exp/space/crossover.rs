@@ -110,7 +110,7 @@ impl Scan {
     }
 
     pub(super) fn table(&self) -> Table {
-        let mut t = Table::new(&[
+        let columns = [
             "target_fpr",
             "items",
             "classic_bits_per_item",
@@ -119,9 +119,9 @@ impl Scan {
             "classic_theory_bits",
             "cuckoo_theory_bits",
             "cuckoo_ss_theory_bits",
-        ]);
-        for r in &self.rows {
-            t.push(vec![
+        ];
+        let rows = self.rows.iter().map(|r| {
+            vec![
                 rate(r.target),
                 self.items.to_string(),
                 fixed(r.classic),
@@ -130,9 +130,9 @@ impl Scan {
                 fixed(theory::classic::bits_per_item(r.target)),
                 fixed(cuckoo_theory_bits(r.target, false)),
                 fixed(cuckoo_theory_bits(r.target, true)),
-            ]);
-        }
-        t
+            ]
+        });
+        Table::with_rows(&columns, rows)
     }
 
     /// Bits per item against the target rate: what the constructors build
