@@ -344,10 +344,14 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
             }
             alive |= (pass & 1) << i;
         }
-        while alive != 0 {
-            let i = 63 - alive.leading_zeros() as usize;
-            alive &= !(1 << i);
-            let layer = &self.layers[i];
+        // The layer's index comes from the loop, not from `alive`: an index
+        // computed from the bits just read would make the second round's
+        // reads wait for the first round's, where a predicted branch lets
+        // them start together (one memory latency for a hit, not two).
+        for (i, layer) in self.layers.iter().enumerate().rev() {
+            if alive >> i & 1 == 0 {
+                continue;
+            }
             let words = layer.as_words();
             let rest = Positions::new(hash, layer.num_bits())
                 .take(layer.num_hashes() as usize)
