@@ -316,7 +316,8 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// [`contains`](Self::contains) of the item whose hash by
     /// [`hasher`](Self::hasher) is `hash`.
     ///
-    /// Answers exactly as `layers().iter().any(|l| l.contains_hash(hash))`,
+    /// Answers exactly as `layers().iter().any(|l| l.contains_hash(hash))`:
+    /// with one layer, by that layer's own lookup; with more,
     /// in two rounds. First, the first two bits of the item in
     /// every layer are read without a branch between layers, so the reads,
     /// one per table and each likely a cache miss, overlap instead of
@@ -327,9 +328,18 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// own [`Positions`] in their documented layout.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        if self.layers.len() > 64 {
+        match self.layers.as_slice() {
+            // Until it grows, the filter is one Bloom filter, and its own
+            // lookup reads every bit at addresses known from the hash alone.
+            // The rounds below would read the bits past the first round at
+            // an address chosen from the first round's bits, a second
+            // memory latency on every hit.
+            [layer] => return layer.contains_hash(hash),
             // No schedule reaches 64 layers (capacity n0·s^64 overflows).
-            return self.layers.iter().rev().any(|l| l.contains_hash(hash));
+            layers if layers.len() > 64 => {
+                return layers.iter().rev().any(|l| l.contains_hash(hash));
+            }
+            _ => {}
         }
         let mut alive = 0u64;
         for (i, layer) in self.layers.iter().enumerate() {
@@ -344,14 +354,10 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
             }
             alive |= (pass & 1) << i;
         }
-        // The layer's index comes from the loop, not from `alive`: an index
-        // computed from the bits just read would make the second round's
-        // reads wait for the first round's, where a predicted branch lets
-        // them start together (one memory latency for a hit, not two).
-        for (i, layer) in self.layers.iter().enumerate().rev() {
-            if alive >> i & 1 == 0 {
-                continue;
-            }
+        while alive != 0 {
+            let i = 63 - alive.leading_zeros() as usize;
+            alive &= !(1 << i);
+            let layer = &self.layers[i];
             let words = layer.as_words();
             let rest = Positions::new(hash, layer.num_bits())
                 .take(layer.num_hashes() as usize)
@@ -511,33 +517,52 @@ impl<T: ?Sized, S: BuildHasher + Clone> HashMembership for ScalableBloomFilter<T
     }
 
     /// The first-round bits of every layer.
+    /// With one layer, that layer's.
     fn lookup_lines(&self) -> usize {
-        self.layers.len() * FIRST_ROUND
+        match self.layers.as_slice() {
+            [layer] => layer.lookup_lines(),
+            layers => layers.len() * FIRST_ROUND,
+        }
     }
 
     /// Starts loading, in every layer, the words of the item's first-round
     /// bits: the reads every lookup makes. The later bits are read only for
     /// the few layers that pass the first round, so they are left to demand.
+    /// With one layer, the words that layer's own lookup reads.
     #[inline]
     fn prefetch_lookup(&self, hash: u64) {
-        for layer in &self.layers {
-            prefetch_bits(layer, hash, FIRST_ROUND);
+        match self.layers.as_slice() {
+            [layer] => layer.prefetch_lookup(hash),
+            layers => {
+                for layer in layers {
+                    prefetch_bits(layer, hash, FIRST_ROUND);
+                }
+            }
         }
     }
 
     /// The first-round bits of every layer, and the `k` bits the item sets
-    /// in the layer that takes new items.
+    /// in the layer that takes new items; with one layer, its `k` bits.
     fn insert_lines(&self) -> usize {
-        self.lookup_lines() + self.layers[self.active].num_hashes() as usize
+        match self.layers.as_slice() {
+            [layer] => layer.insert_lines(),
+            _ => self.lookup_lines() + self.layers[self.active].num_hashes() as usize,
+        }
     }
 
     /// [`prefetch_lookup`](Self::prefetch_lookup), and the words of every
-    /// bit the item sets in the layer that takes new items.
+    /// bit the item sets in the layer that takes new items (with one layer,
+    /// the same words).
     #[inline]
     fn prefetch_insert(&self, hash: u64) {
-        self.prefetch_lookup(hash);
-        let layer = &self.layers[self.active];
-        prefetch_bits(layer, hash, layer.num_hashes() as usize);
+        match self.layers.as_slice() {
+            [layer] => layer.prefetch_insert(hash),
+            _ => {
+                self.prefetch_lookup(hash);
+                let layer = &self.layers[self.active];
+                prefetch_bits(layer, hash, layer.num_hashes() as usize);
+            }
+        }
     }
 }
 
