@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use bloomlab::catalog::{self, Shape};
+use bloomlab_core::theory::scalable::layer_size;
 
 const SIZES: [(u64, f64); 6] = [
     (1, 0.5),
@@ -39,15 +40,24 @@ fn catalog_is_the_only_list() {
             assert_eq!(plan.memory_bytes, f.memory_bytes() as u128, "{what}");
             assert_eq!(plan.shape, f.shape(), "{what}");
             assert_eq!(f.as_deletable().is_some(), v.can.delete, "{what}");
-            // One line a block, two buckets, k bits or counters; a chain
-            // reads a first round of a few lines in each layer.
+            // One line a block, two buckets, k bits or counters; a chain of
+            // one layer, as built, reads that layer's k lines (a grown chain
+            // reads a first round of a few lines in each layer).
             let lines = match plan.shape {
                 catalog::Shape::Blocks { .. } => 1..=1,
                 catalog::Shape::Buckets { .. } => 2..=2,
                 catalog::Shape::Bits { hashes, .. } | catalog::Shape::Counters { hashes, .. } => {
                     hashes as usize..=hashes as usize
                 }
-                catalog::Shape::Layers { .. } => 1..=8,
+                catalog::Shape::Layers {
+                    initial_capacity,
+                    growth,
+                    tightening,
+                    fpr,
+                } => {
+                    let (_, k) = layer_size(initial_capacity, growth, fpr, tightening, 0).unwrap();
+                    k as usize..=k as usize
+                }
             };
             assert!(lines.contains(&f.lookup_lines()), "{what}");
 
