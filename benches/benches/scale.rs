@@ -37,7 +37,9 @@
 //!   as large as the smallest of the size's subjects, so that they bound
 //!   every row of the size: the hash alone, hash + 1 or 3 lines one lookup at
 //!   a time, hash + 1 line batched, and the latency of a dependent chain (a
-//!   reference, not a floor).
+//!   reference, not a floor). The same chain over tables of 1 to 64 MiB
+//!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
+//!   ends.
 //!
 //! - **Huge pages**: bloomlab's tables of 2 MiB and more ask for
 //!   transparent huge pages ([`bloomlab_core::alloc`]), and so does the
@@ -60,7 +62,7 @@ use bloomlab::prelude::{
     CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
 };
 use bloomlab_benches::big::{Progress, fill, hits_and_misses, member, mixed};
-use bloomlab_benches::floor::FloorTable;
+use bloomlab_benches::floor::{self, FloorTable};
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::{DefaultHasher, Membership};
@@ -345,6 +347,9 @@ fn bench(c: &mut Criterion) {
         run.floors(c);
     }
     bloomlab_core::alloc::set_huge_pages(true);
+    let mut group = Group::new(c, "scale/floor", Setting::new(floor::SWEEP, SAMPLES), BATCH);
+    floor::cache_rows(&mut group);
+    group.finish();
 }
 
 criterion_group! {

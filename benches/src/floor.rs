@@ -14,13 +14,19 @@
 //! - [`THREE_LINES`]: the same with three lines per key (from the one hash):
 //!   what a classic or counting filter's miss cannot beat, since its first
 //!   round reads three positions before it can answer.
-//! - [`ONE_LINE_BATCH`]: the hashes of a chunk of [`CHUNK`] keys first, then
-//!   one load per key: independent reads issued as the batch API issues
-//!   them, with nothing else in the loop.
+//! - [`ONE_LINE_BATCH`]: one line per key read through the filters' own
+//!   batch body, [`batch::contains`]: the hashes of a chunk of [`CHUNK`](batch::CHUNK)
+//!   keys first, then each key's line prefetched [`batch::ahead`] keys
+//!   before it is read, as a one-line filter's `contains_batch` reads its
+//!   blocks, with nothing else in the loop.
 //! - [`CHAIN`]: a pointer chase through a random cycle of the lines, each
 //!   address read from the line before. This is the latency of one uncached
 //!   line, a reference and **not** a floor: a loop of independent lookups
 //!   overlaps its misses and beats it (issue 20).
+//!
+//!
+//! [`cache_rows`] measures the chain over tables of [`SWEEP_MIB`]: where its
+//! latency jumps is how much of the cache this process really gets.
 //!
 //! The table is written through (each line holds the index of the next line
 //! of the cycle), so every page is mapped to memory of its own, as a filled
@@ -31,7 +37,7 @@ use std::hint::black_box;
 
 use bloomlab_core::DefaultHasher;
 use bloomlab_core::alloc::{self, Buffer};
-use bloomlab_core::batch::CHUNK;
+use bloomlab_core::batch;
 use bloomlab_core::hash::{mix64, reduce};
 
 use crate::harness::{BATCH, Group};
@@ -46,6 +52,12 @@ pub const THREE_LINES: &str = "floor: hash + 3 lines, one lookup at a time";
 pub const ONE_LINE_BATCH: &str = "floor: hash + 1 line, batched";
 /// The row of one dependent chain of line reads: a latency, not a floor.
 pub const CHAIN: &str = "latency: 1 line, dependent chain (not a floor)";
+
+/// The table sizes of [`cache_rows`], in MiB.
+pub const SWEEP_MIB: [u64; 12] = [1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64];
+
+/// The setting of [`cache_rows`].
+pub const SWEEP: &str = "tables of 1 to 64 MiB";
 
 /// Every floor row, in the order they are measured; [`CHAIN`] is not one.
 pub const FLOORS: [&str; 4] = [HASH, ONE_LINE, THREE_LINES, ONE_LINE_BATCH];
@@ -107,18 +119,19 @@ impl FloorTable {
         sum
     }
 
-    /// The sum of one line per key, hashing a chunk of keys before reading
-    /// their lines, as `contains_batch` does.
-    pub fn batched(&self, keys: &[u64], hashes: &mut Vec<u64>) -> u64 {
-        let mut sum = 0u64;
-        for chunk in keys.chunks(CHUNK) {
-            hashes.clear();
-            hashes.extend(chunk.iter().map(|k| self.hasher.hash_one(k)));
-            for &h in hashes.iter() {
-                sum = sum.wrapping_add(self.load(h));
-            }
-        }
-        sum
+    /// How many keys' lines hold an odd word, read through
+    /// [`batch::contains`] as a one-line filter's batch reads its blocks.
+    pub fn batched(&self, keys: &[u64]) -> usize {
+        let ahead = batch::ahead(self.bytes(), 1);
+        let line = |h: u64| &self.lines[reduce(h, self.lines.len() as u64) as usize];
+        let odd = batch::contains(
+            &self.hasher,
+            keys,
+            ahead,
+            |h| batch::prefetch(line(h)),
+            |h| self.load(h) & 1 == 1,
+        );
+        odd.iter().filter(|&&b| b).count()
     }
 
     /// Follows the cycle `steps` lines from `at`; where it ends.
@@ -134,10 +147,7 @@ impl FloorTable {
         group.cycle(HASH, keys, |batch| self.hash_only(batch));
         group.cycle(ONE_LINE, keys, |batch| self.one_at_a_time::<1>(batch));
         group.cycle(THREE_LINES, keys, |batch| self.one_at_a_time::<3>(batch));
-        let mut hashes = Vec::with_capacity(CHUNK);
-        group.cycle(ONE_LINE_BATCH, keys, |batch| {
-            self.batched(batch, &mut hashes)
-        });
+        group.cycle(ONE_LINE_BATCH, keys, |batch| self.batched(batch));
         let mut at = 0usize;
         group.bench(CHAIN, |b| {
             b.iter(|| {
@@ -146,6 +156,26 @@ impl FloorTable {
             })
         });
     }
+}
+
+/// The latency of one line ([`CHAIN`]) over a table of each size of
+/// [`SWEEP_MIB`], at setting [`SWEEP`] of `group`: built one at a time.
+pub fn cache_rows(group: &mut Group<'_>) {
+    for mib in SWEEP_MIB {
+        let table = FloorTable::new(mib << 20, DefaultHasher::from_seed(mib));
+        let mut at = 0usize;
+        group.bench(&sweep_row(mib), |b| {
+            b.iter(|| {
+                at = table.chain(at, BATCH);
+                black_box(at)
+            })
+        });
+    }
+}
+
+/// The row of [`cache_rows`] over `mib` MiB.
+pub fn sweep_row(mib: u64) -> String {
+    format!("latency: 1 line, dependent chain over {mib} MiB")
 }
 
 #[cfg(test)]
@@ -167,11 +197,17 @@ mod tests {
     }
 
     #[test]
-    fn the_batched_floor_reads_the_lines_one_at_a_time_reads() {
+    fn the_batched_floor_reads_each_keys_line() {
         let t = FloorTable::new(64 * 4096, DefaultHasher::from_seed(7));
         let keys: Vec<u64> = (0..2000).map(mix64).collect();
-        let mut scratch = Vec::new();
-        assert_eq!(t.batched(&keys, &mut scratch), t.one_at_a_time::<1>(&keys));
+        let odd = keys
+            .iter()
+            .filter(|k| t.load(t.hasher.hash_one(k)) & 1 == 1)
+            .count();
+        assert_eq!(t.batched(&keys), odd);
+        // The lines' words are a permutation of 0..4096, half of them odd,
+        // so `odd` is about Binomial(2000, 1/2): sd 22, and ±200 is 9 sd.
+        assert!((800..1200).contains(&odd), "{odd}");
         assert_ne!(t.hash_only(&keys), 0);
     }
 }

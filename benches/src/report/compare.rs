@@ -197,7 +197,10 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
                 .iter()
                 .filter(|m| m.group == group && m.setting.as_deref() == setting)
                 .collect();
-            members.sort_by_key(|m| (row_class(&m.subject), m.subject.as_str()));
+            members.sort_by(|x, y| {
+                let class = row_class(&x.subject).cmp(&row_class(&y.subject));
+                class.then_with(|| natural(&x.subject, &y.subject))
+            });
             // The floors are the reference, not competitors of each other.
             let floors = !is_floor_group(group);
             let best = floors.then(|| best_peer(members.iter().copied())).flatten();
@@ -233,6 +236,32 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
 }
 
 /// Bloomlab first, peers next, static references last.
+/// `a` against `b` character by character, except that where both hold a
+/// run of digits the runs compare as numbers: `2 MiB` before `12 MiB`.
+fn natural(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a, b);
+    loop {
+        let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let (da, db) = (digits(a), digits(b));
+        if da > 0 && db > 0 {
+            let number = |s: &str| s.parse::<u128>().unwrap_or(u128::MAX);
+            let order = number(&a[..da]).cmp(&number(&b[..db]));
+            if order != Ordering::Equal {
+                return order;
+            }
+            (a, b) = (&a[da..], &b[db..]);
+            continue;
+        }
+        let mut ca = a.chars();
+        let mut cb = b.chars();
+        match (ca.next(), cb.next()) {
+            (None, None) => return Ordering::Equal,
+            (x, y) if x != y => return x.cmp(&y),
+            _ => (a, b) = (ca.as_str(), cb.as_str()),
+        }
+    }
+}
+
 fn row_class(subject: &str) -> u8 {
     if is_ours(subject) {
         0
@@ -240,5 +269,24 @@ fn row_class(subject: &str) -> u8 {
         1
     } else {
         2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_runs_sort_as_numbers() {
+        let mut rows = ["chain over 12 MiB", "chain over 2 MiB", "chain over 1 MiB"];
+        rows.sort_by(|a, b| natural(a, b));
+        assert_eq!(
+            rows,
+            ["chain over 1 MiB", "chain over 2 MiB", "chain over 12 MiB"]
+        );
+        // Elsewhere, the order of the characters.
+        assert_eq!(natural("a (batch)", "a1"), "a (batch)".cmp("a1"));
+        assert_eq!(natural("ab", "a"), Ordering::Greater);
+        assert_eq!(natural("x7", "x7"), Ordering::Equal);
     }
 }
