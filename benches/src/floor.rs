@@ -24,7 +24,6 @@
 //!   line, a reference and **not** a floor: a loop of independent lookups
 //!   overlaps its misses and beats it (issue 20).
 //!
-//!
 //! [`cache_rows`] measures the chain over tables of [`SWEEP_MIB`]: where its
 //! latency jumps is how much of the cache this process really gets.
 //!
@@ -96,9 +95,15 @@ impl FloorTable {
         self.lines.len() * 64
     }
 
+    /// The line `h` selects.
+    #[inline]
+    fn line(&self, h: u64) -> &Line {
+        &self.lines[reduce(h, self.lines.len() as u64) as usize]
+    }
+
     #[inline]
     fn load(&self, h: u64) -> u64 {
-        self.lines[reduce(h, self.lines.len() as u64) as usize][0]
+        self.line(h)[0]
     }
 
     /// The sum of the keys' hashes.
@@ -123,12 +128,11 @@ impl FloorTable {
     /// [`batch::contains`] as a one-line filter's batch reads its blocks.
     pub fn batched(&self, keys: &[u64]) -> usize {
         let ahead = batch::ahead(self.bytes(), 1);
-        let line = |h: u64| &self.lines[reduce(h, self.lines.len() as u64) as usize];
         let odd = batch::contains(
             &self.hasher,
             keys,
             ahead,
-            |h| batch::prefetch(line(h)),
+            |h| batch::prefetch(self.line(h)),
             |h| self.load(h) & 1 == 1,
         );
         odd.iter().filter(|&&b| b).count()
@@ -148,8 +152,14 @@ impl FloorTable {
         group.cycle(ONE_LINE, keys, |batch| self.one_at_a_time::<1>(batch));
         group.cycle(THREE_LINES, keys, |batch| self.one_at_a_time::<3>(batch));
         group.cycle(ONE_LINE_BATCH, keys, |batch| self.batched(batch));
+        self.chain_row(group, CHAIN);
+    }
+
+    /// The row `name` of `group`: [`chain`](Self::chain) steps, continuing
+    /// from where the last iteration stopped.
+    fn chain_row(&self, group: &mut Group<'_>, name: &str) {
         let mut at = 0usize;
-        group.bench(CHAIN, |b| {
+        group.bench(name, |b| {
             b.iter(|| {
                 at = self.chain(at, BATCH);
                 black_box(at)
@@ -163,19 +173,9 @@ impl FloorTable {
 pub fn cache_rows(group: &mut Group<'_>) {
     for mib in SWEEP_MIB {
         let table = FloorTable::new(mib << 20, DefaultHasher::from_seed(mib));
-        let mut at = 0usize;
-        group.bench(&sweep_row(mib), |b| {
-            b.iter(|| {
-                at = table.chain(at, BATCH);
-                black_box(at)
-            })
-        });
+        let name = format!("latency: 1 line, dependent chain over {mib} MiB");
+        table.chain_row(group, &name);
     }
-}
-
-/// The row of [`cache_rows`] over `mib` MiB.
-pub fn sweep_row(mib: u64) -> String {
-    format!("latency: 1 line, dependent chain over {mib} MiB")
 }
 
 #[cfg(test)]

@@ -235,7 +235,6 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
         .collect()
 }
 
-/// Bloomlab first, peers next, static references last.
 /// `a` against `b` character by character, except that where both hold a
 /// run of digits the runs compare as numbers: `2 MiB` before `12 MiB`.
 fn natural(a: &str, b: &str) -> Ordering {
@@ -262,6 +261,7 @@ fn natural(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// Bloomlab first, peers next, static references last.
 fn row_class(subject: &str) -> u8 {
     if is_ours(subject) {
         0
