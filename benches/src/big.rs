@@ -13,7 +13,7 @@
 use std::hash::{BuildHasher, Hash};
 use std::time::{Duration, Instant};
 
-use bloomlab_core::hash::{Positions, mix64};
+use bloomlab_core::hash::{Scheme, SchemePositions, mix64};
 
 /// The `i`-th member key: `mix64(i)` with the top bit clear. Every
 /// `member(i)` for `i < n` is inserted when a filter is filled with `n` items.
@@ -205,14 +205,18 @@ fn fill_range<I>(
     }
 }
 
-/// The positions bloomlab's classic filters set for `key`: the first `k` of
-/// [`Positions`] over `num_bits`.
+/// The positions bloomlab's classic filters, as built, set for `key`: the
+/// first `k` of [`Scheme::CURRENT`]'s positions over `num_bits`.
 pub fn bloomlab_positions<S: BuildHasher>(
     hasher: &S,
     num_bits: u64,
     k: u32,
-) -> impl Fn(u64) -> std::iter::Take<Positions> + '_ {
-    move |key| Positions::new(hasher.hash_one(key), num_bits).take(k as usize)
+) -> impl Fn(u64) -> std::iter::Take<SchemePositions> + '_ {
+    move |key| {
+        Scheme::CURRENT
+            .positions(hasher.hash_one(key), num_bits)
+            .take(k as usize)
+    }
 }
 
 /// The positions `fastbloom` 0.17 sets for `key` in a table of `num_bits`

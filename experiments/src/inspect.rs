@@ -16,7 +16,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use bloomlab::catalog::{self, Value as Param};
-use bloomlab_core::codec::{FORMAT_VERSION, MAGIC};
+use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, OLDEST_VERSION};
 use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -241,7 +241,9 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
             return Err(match (le16(4), le16(6)) {
                 // A format version this build does not read, or a short
                 // header: the envelope's decoder names it.
-                (Some(version), Some(_)) if version != FORMAT_VERSION => {
+                (Some(version), Some(_))
+                    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) =>
+                {
                     failed(bloomlab_core::DecodeError::UnsupportedVersion(version))
                 }
                 (Some(_), Some(tag)) => InspectError::UnknownVariant {

@@ -23,7 +23,7 @@ pub const FLOOR_OPERATION: &str = "floor";
 
 /// bloomlab's filters whose lookups and inserts read at least three lines
 /// (their first round tests three positions without a branch between them,
-/// `bloomlab_core::hash::all_positions`), so that [`THREE_LINES`] bounds
+/// `bloomlab_core::hash::Scheme::all`), so that [`THREE_LINES`] bounds
 /// their single rows.
 pub const THREE_LINE_SUBJECTS: [&str; 3] = [
     "bloomlab::BloomFilter",

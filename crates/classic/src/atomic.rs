@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use bloomlab_core::alloc::Buffer;
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
 
 use crate::bits::BloomFilter;
@@ -152,6 +153,13 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     /// `k`, the positions set per item.
     pub fn num_hashes(&self) -> u32 {
         self.table.num_hashes
+    }
+
+    /// How the filter turns an item's hash into its `k` bit positions:
+    /// [`Scheme::CURRENT`] for every filter built, [`Scheme::Modular`] for
+    /// one read from a format-version-1 file.
+    pub fn scheme(&self) -> Scheme {
+        self.table.scheme
     }
 
     /// The hasher items go through.

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use std::ops::BitOr;
 
 use bloomlab_core::by_hash;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
 #[cfg(doc)]
 use bloomlab_core::{batch, theory::classic};
@@ -19,8 +20,10 @@ use crate::table::Table;
 /// The classic Bloom filter: `m` bits, `k` hash positions per item.
 ///
 /// Positions come from one 64-bit hash per item by enhanced double hashing
-/// ([`Positions`](bloomlab_core::hash::Positions)), so a table may hold far
-/// more than 2^32 bits. An item is reported present when all its `k` bits
+/// ([`FixedPositions`](bloomlab_core::hash::FixedPositions), or for a filter
+/// read from a format-version-1 file [`Positions`](bloomlab_core::hash::Positions):
+/// see [`scheme`](Self::scheme)), so a table may hold far more than 2^32
+/// bits. An item is reported present when all its `k` bits
 /// are set, which never misses an inserted item and errs the other way at
 /// the rate
 /// [`classic::fpr`]`(m, n, k) = (1 − e^{−kn/m})^k`.
@@ -206,6 +209,36 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     /// The hasher items go through.
     pub fn hasher(&self) -> &S {
         &self.hasher
+    }
+
+    /// How the filter turns an item's hash into its `k` bit positions:
+    /// [`Scheme::CURRENT`] for every filter built, [`Scheme::Modular`] for
+    /// one read from a format-version-1 file.
+    pub fn scheme(&self) -> Scheme {
+        self.table.scheme
+    }
+
+    /// The filter with its bits read as placed by `scheme`: for raw parts
+    /// ([`from_words`](Self::from_words), which assumes
+    /// [`Scheme::CURRENT`]) taken from a filter whose
+    /// [`scheme`](Self::scheme) is another.
+    ///
+    /// ```
+    /// use bloomlab_classic::BloomFilter;
+    /// use bloomlab_core::hash::Scheme;
+    ///
+    /// let mut old = BloomFilter::<str>::new(100, 0.01).unwrap().with_scheme(Scheme::Modular);
+    /// old.insert("kept");
+    /// let (words, bits, k) = (old.as_words().to_vec(), old.num_bits(), old.num_hashes());
+    /// let back = BloomFilter::<str>::from_words(words, bits, k, old.len(), old.hasher().clone())
+    ///     .unwrap()
+    ///     .with_scheme(old.scheme());
+    /// assert!(back.contains("kept"));
+    /// ```
+    #[must_use]
+    pub fn with_scheme(mut self, scheme: Scheme) -> Self {
+        self.table.scheme = scheme;
+        self
     }
 
     /// The words of the table: bit i in `words[i / 64]` at `1 << (i % 64)`.
@@ -461,28 +494,32 @@ impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<T, S>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bloomlab_core::hash::Positions;
     use bloomlab_core::{DefaultHasher, ParamError};
 
     #[test]
     fn bit_layout_follows_positions() {
-        let mut f: BloomFilter<u64> = BloomFilter::with_bits(1_000, 3).unwrap();
-        let hash = 0x0123_4567_89ab_cdef;
-        f.insert_hash(hash);
-        let want: Vec<u64> = Positions::new(hash, 1_000).take(3).collect();
-        let mut set = Vec::new();
-        for (i, w) in f.as_words().iter().enumerate() {
-            for b in 0..64 {
-                if w >> b & 1 == 1 {
-                    set.push(i as u64 * 64 + b);
+        for scheme in [Scheme::Modular, Scheme::FixedPoint] {
+            let mut f: BloomFilter<u64> = BloomFilter::with_bits(1_000, 3)
+                .unwrap()
+                .with_scheme(scheme);
+            let hash = 0x0123_4567_89ab_cdef;
+            f.insert_hash(hash);
+            let want: Vec<u64> = scheme.positions(hash, 1_000).take(3).collect();
+            let mut set = Vec::new();
+            for (i, w) in f.as_words().iter().enumerate() {
+                for b in 0..64 {
+                    if w >> b & 1 == 1 {
+                        set.push(i as u64 * 64 + b);
+                    }
                 }
             }
+            let mut want_sorted = want.clone();
+            want_sorted.sort_unstable();
+            want_sorted.dedup();
+            assert_eq!(set, want_sorted, "{scheme:?}");
+            assert_eq!(f.count_ones(), want_sorted.len() as u64);
+            assert!(f.contains_hash(hash));
         }
-        let mut want_sorted = want.clone();
-        want_sorted.sort_unstable();
-        want_sorted.dedup();
-        assert_eq!(set, want_sorted);
-        assert_eq!(f.count_ones(), want_sorted.len() as u64);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::ops::BitOr;
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
+use bloomlab_core::codec::FORMAT_VERSION;
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::theory::{blocked, classic};
 use bloomlab_core::{
@@ -153,6 +154,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     pub fn to_bytes(&self) -> Vec<u8> {
         codec::encode(
             BLOCKED_TAG,
+            FORMAT_VERSION,
             self.hasher.key(),
             self.blocks.len() as u64,
             self.num_hashes,

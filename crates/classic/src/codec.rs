@@ -1,11 +1,17 @@
 //! The stored forms of the three filters, inside [`Envelope`].
 //!
+//! A classic or atomic filter is written in its [`Scheme`]'s format version:
+//! 1 if it was read from a version-1 file (its bits sit where
+//! [`Scheme::Modular`] put them), 2 otherwise. The blocked filter's bits are
+//! the same in both versions.
+//!
 //! | tag | parameters (little-endian) | payload |
 //! |---|---|---|
 //! | [`CLASSIC_TAG`], [`ATOMIC_TAG`] | `num_bits: u64`, `num_hashes: u32`, `len: u64` | `ceil(num_bits / 64)` words, little-endian |
 //! | [`BLOCKED_TAG`] | `num_blocks: u64`, `num_hashes: u32`, `len: u64` | `8 · num_blocks` words, little-endian |
 
 use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, Tag};
 
 /// The envelope tag of a [`BloomFilter`](crate::BloomFilter).
@@ -21,6 +27,8 @@ pub const ATOMIC_TAG: Tag = Tag::new(3, "AtomicBloomFilter");
 
 /// The fields every variant stores.
 pub(crate) struct Stored {
+    /// The positions of the file's format version ([`Scheme::of_version`]).
+    pub scheme: Scheme,
     /// The hash key.
     pub key: [u64; 2],
     /// Bits (classic, atomic) or blocks (blocked).
@@ -32,6 +40,7 @@ pub(crate) struct Stored {
 
 pub(crate) fn encode(
     tag: Tag,
+    version: u16,
     key: [u64; 2],
     size: u64,
     num_hashes: u32,
@@ -43,7 +52,11 @@ pub(crate) fn encode(
         .u32(num_hashes)
         .u64(len as u64)
         .finish();
-    Envelope::of_words(tag, key, params, words).encode()
+    Envelope {
+        version,
+        ..Envelope::of_words(tag, key, params, words)
+    }
+    .encode()
 }
 
 /// Reads the envelope and its fields; `words_for(size)` is how many words
@@ -68,6 +81,7 @@ pub(crate) fn decode(
         "payload length does not match the table size",
     )?;
     Ok(Stored {
+        scheme: Scheme::of_version(env.version),
         key: env.key,
         size,
         num_hashes,

@@ -4,6 +4,7 @@ use std::fmt;
 
 use bloomlab_core::ParamError;
 use bloomlab_core::alloc::OutOfMemory;
+use bloomlab_core::hash::Scheme;
 
 /// Why a filter could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,8 +50,9 @@ impl fmt::Display for BuildError {
 bloomlab_core::impl_build_error!(BuildError);
 
 /// Why two filters could not be merged by `union` or `intersect`: only filters
-/// with the same table size, the same hash count and the same hasher put an
-/// item's bits in the same places. A failed merge changed nothing.
+/// with the same table size, the same hash count, the same position
+/// [`Scheme`] and the same hasher put an item's bits in the same places. A
+/// failed merge changed nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MergeError {
@@ -71,6 +73,14 @@ pub enum MergeError {
     /// The hashers differ (for [`DefaultHasher`](bloomlab_core::DefaultHasher),
     /// the keys differ), so the same item sets different bits in each.
     Hasher,
+    /// One filter was read from a format-version-1 file and places its bits
+    /// by [`Scheme::Modular`], the other by [`Scheme::FixedPoint`].
+    Scheme {
+        /// The scheme of the filter merged into.
+        ours: Scheme,
+        /// The scheme of the other filter.
+        theirs: Scheme,
+    },
 }
 
 impl fmt::Display for MergeError {
@@ -87,6 +97,13 @@ impl fmt::Display for MergeError {
                 "cannot merge a filter with {theirs} hashes into one with {ours}"
             ),
             MergeError::Hasher => f.write_str("cannot merge filters with different hash keys"),
+            MergeError::Scheme { ours, theirs } => write!(
+                f,
+                "cannot merge a filter whose positions are {theirs:?} (format version {}) into \
+                 one whose positions are {ours:?} (format version {})",
+                theirs.version(),
+                ours.version()
+            ),
         }
     }
 }

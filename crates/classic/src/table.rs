@@ -9,7 +9,7 @@ use std::iter::Take;
 
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
-use bloomlab_core::hash::{Positions, all_positions};
+use bloomlab_core::hash::{Scheme, SchemePositions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, ParamError, Tag, check_hashes};
 
@@ -53,12 +53,15 @@ impl Word for u64 {
 }
 
 /// `m` bits in words, bit i in `words[i / 64]` at `1 << (i % 64)`, and the
-/// `k` positions an item sets, from [`Positions`].
+/// `k` positions an item sets, from its [`Scheme`].
 #[derive(Debug)]
 pub(crate) struct Table<W> {
     pub(crate) words: Buffer<W>,
     pub(crate) num_bits: u64,
     pub(crate) num_hashes: u32,
+    /// [`Scheme::CURRENT`], or the scheme of the file the table was read
+    /// from.
+    pub(crate) scheme: Scheme,
 }
 
 impl Clone for Table<u64> {
@@ -67,6 +70,7 @@ impl Clone for Table<u64> {
             words: self.words.clone(),
             num_bits: self.num_bits,
             num_hashes: self.num_hashes,
+            scheme: self.scheme,
         }
     }
 }
@@ -98,14 +102,17 @@ impl Table<u64> {
             words,
             num_bits,
             num_hashes,
+            scheme: Scheme::CURRENT,
         })
     }
 
     /// Reads the table stored under `tag` ([`crate::codec`]): the table,
-    /// the count of inserts and the hash key.
+    /// with the scheme of the file's format version, the count of inserts
+    /// and the hash key.
     pub(crate) fn decode(bytes: &[u8], tag: Tag) -> Result<(Self, usize, [u64; 2]), DecodeError> {
         let s = codec::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
-        let table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
+        let mut table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
+        table.scheme = s.scheme;
         Ok((table, s.len, s.key))
     }
 
@@ -134,6 +141,12 @@ impl Table<u64> {
     ) -> Result<(), MergeError> {
         let shape = |t: &Self| (t.num_bits, t.num_hashes);
         MergeError::check(shape(self), shape(other), same_hasher)?;
+        if self.scheme != other.scheme {
+            return Err(MergeError::Scheme {
+                ours: self.scheme,
+                theirs: other.scheme,
+            });
+        }
         for (a, &b) in self.words.iter_mut().zip(&other.words) {
             op(a, b);
         }
@@ -153,12 +166,15 @@ impl<W: Word> Table<W> {
             words: alloc::buffer(words)?,
             num_bits,
             num_hashes,
+            scheme: Scheme::CURRENT,
         })
     }
 
     /// An empty table of this one's size and hash count.
     pub(crate) fn zeroed_like(&self) -> Result<Self, OutOfMemory> {
-        Self::zeroed(self.num_bits, self.num_hashes, self.words.len())
+        let mut table = Self::zeroed(self.num_bits, self.num_hashes, self.words.len())?;
+        table.scheme = self.scheme;
+        Ok(table)
     }
 
     /// The table with its words turned into another kind by `f`, in place.
@@ -167,6 +183,7 @@ impl<W: Word> Table<W> {
             words: f(self.words),
             num_bits: self.num_bits,
             num_hashes: self.num_hashes,
+            scheme: self.scheme,
         }
     }
 
@@ -186,26 +203,39 @@ impl<W: Word> Table<W> {
             words,
             num_bits: self.num_bits,
             num_hashes: self.num_hashes,
+            scheme: self.scheme,
         }
     }
 
     /// The table stored under `tag`, with the hash key and the count of
-    /// inserts ([`crate::codec`]).
+    /// inserts ([`crate::codec`]), in its scheme's format version.
     pub(crate) fn encode(&self, tag: Tag, key: [u64; 2], len: usize) -> Vec<u8> {
         let words = self.words.iter().map(Word::bits);
-        codec::encode(tag, key, self.num_bits, self.num_hashes, len, words)
+        let version = self.scheme.version();
+        codec::encode(
+            tag,
+            version,
+            key,
+            self.num_bits,
+            self.num_hashes,
+            len,
+            words,
+        )
     }
 
     /// The bit positions of the item whose hash is `hash`.
     #[inline]
-    pub(crate) fn positions(&self, hash: u64) -> Take<Positions> {
-        Positions::new(hash, self.num_bits).take(self.num_hashes as usize)
+    pub(crate) fn positions(&self, hash: u64) -> Take<SchemePositions> {
+        self.scheme
+            .positions(hash, self.num_bits)
+            .take(self.num_hashes as usize)
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
     #[inline]
     pub(crate) fn contains_hash(&self, hash: u64) -> bool {
-        all_positions(hash, self.num_bits, self.num_hashes, |bit| {
+        let (m, k) = (self.num_bits, self.num_hashes);
+        self.scheme.all(hash, m, k, |bit| {
             let (i, mask) = locate(bit);
             self.words[i].bits() & mask != 0
         })
@@ -262,6 +292,7 @@ impl<W: Word, V: Word> PartialEq<Table<V>> for Table<W> {
     fn eq(&self, other: &Table<V>) -> bool {
         self.num_bits == other.num_bits
             && self.num_hashes == other.num_hashes
+            && self.scheme == other.scheme
             && self.words.len() == other.words.len()
             && self
                 .words

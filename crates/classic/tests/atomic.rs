@@ -94,7 +94,7 @@ fn stored_bytes_are_pinned_and_match_the_classic_payload() {
     }
     let bytes = f.to_bytes();
     // Variant 0300: atomic.
-    let want = common::pinned_100_bits("0300", "184d06e3");
+    let want = common::pinned_100_bits(2, "0300", "ea87b87b");
     assert_eq!(hex(&bytes), want);
     // The same fields as the classic filter's encoding, under another tag.
     let plain = Envelope::decode(&f.to_bloom().to_bytes(), CLASSIC_TAG).unwrap();

@@ -7,7 +7,7 @@ use bloomlab_classic::{BLOCKED_TAG, BlockedBloomFilter, MergeError};
 use bloomlab_core::codec::Envelope;
 use bloomlab_core::theory::blocked;
 use bloomlab_core::{DefaultHasher, Membership};
-use bloomlab_testkit::codec::{self, hex};
+use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::members;
 use bloomlab_testkit::{batch, conformance, item_methods};
 use std::hash::BuildHasher;
@@ -139,29 +139,34 @@ fn count_estimate_is_within_its_sampling_spread() {
 fn stored_bytes_are_pinned() {
     let f = seeded(1, 3, 7, &[1, 2, 3]);
     let bytes = f.to_bytes();
-    let want = [
-        "424c4d46",                         // magic "BLMF"
-        "0100",                             // format version 1
-        "0200",                             // variant: blocked
-        "d29c963834099d362914eed032e4c7d6", // key of seed 7
-        "14000000",                         // 20 bytes of parameters:
-        "0100000000000000",                 //   1 block
-        "03000000",                         //   3 hashes
-        "0300000000000000",                 //   3 inserts
-        "4000000000000000",                 // 64 bytes of payload, the block's words:
-        "0000040008000000",
-        "0040000000000000",
-        "0000400800000000",
-        "0040010000000001",
-        "0000000000000000",
-        "0000000800000000",
-        "0000000000000000",
-        "0000000000000000",
-        "a8d8fa7c", // CRC-32
-    ]
-    .concat();
-    assert_eq!(hex(&bytes), want);
+    let stored = |version: &str, crc: &str| {
+        [
+            "424c4d46",                         // magic "BLMF"
+            version,                            // format version
+            "0200",                             // variant: blocked
+            "d29c963834099d362914eed032e4c7d6", // key of seed 7
+            "14000000",                         // 20 bytes of parameters:
+            "0100000000000000",                 //   1 block
+            "03000000",                         //   3 hashes
+            "0300000000000000",                 //   3 inserts
+            "4000000000000000",                 // 64 bytes of payload, the block's words:
+            "0000040008000000",
+            "0040000000000000",
+            "0000400800000000",
+            "0040010000000001",
+            "0000000000000000",
+            "0000000800000000",
+            "0000000000000000",
+            "0000000000000000",
+            crc, // CRC-32
+        ]
+        .concat()
+    };
+    assert_eq!(hex(&bytes), stored("0200", "9073527e"));
     assert_eq!(BlockedBloomFilter::from_bytes(&bytes).unwrap(), f);
+    // Format version 1 placed a blocked filter's bits the same way.
+    let old = unhex(&stored("0100", "a8d8fa7c"));
+    assert_eq!(BlockedBloomFilter::from_bytes(&old).unwrap(), f);
 }
 
 #[test]

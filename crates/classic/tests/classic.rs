@@ -4,10 +4,10 @@
 mod common;
 
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
-use bloomlab_core::hash::Positions;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Membership};
-use bloomlab_testkit::codec::{self, hex};
+use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::rates::assert_in_interval;
 use bloomlab_testkit::stats::binomial_interval;
@@ -35,7 +35,7 @@ fn more_than_2_pow_32_bits() {
 
     let mut high: Vec<u64> = keys
         .iter()
-        .flat_map(|k| Positions::new(f.hasher().hash_one(k), m).take(4))
+        .flat_map(|k| f.scheme().positions(f.hasher().hash_one(k), m).take(4))
         .filter(|&bit| bit >= 1 << 32)
         .collect();
     high.sort_unstable();
@@ -65,10 +65,15 @@ fn more_than_2_pow_32_bits() {
 }
 
 fn seeded(bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
+    seeded_in(Scheme::CURRENT, bits, hashes, seed, keys)
+}
+
+fn seeded_in(scheme: Scheme, bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
     let mut f = BloomFilter::builder_with_bits(bits, hashes)
         .seed(seed)
         .build()
-        .unwrap();
+        .unwrap()
+        .with_scheme(scheme);
     f.insert_all(keys).unwrap();
     f
 }
@@ -190,15 +195,45 @@ fn stored_bytes_are_pinned() {
     let f = seeded(100, 3, 7, &[1, 2, 3]);
     let bytes = f.to_bytes();
     // Variant 0100: classic.
-    let want = common::pinned_100_bits("0100", "2617d570");
+    let want = common::pinned_100_bits(2, "0100", "d4dd6be8");
     assert_eq!(hex(&bytes), want);
     assert_eq!(BloomFilter::from_bytes(&bytes).unwrap(), f);
 }
 
 #[test]
+fn version_1_files_keep_their_positions() {
+    // The same filter as written before format version 2, whose bits sit
+    // where the modular positions put them.
+    let old = unhex(&common::pinned_100_bits(1, "0100", "2617d570"));
+    let f = BloomFilter::<u64>::from_bytes(&old).unwrap();
+    assert_eq!(f.scheme(), Scheme::Modular);
+    assert_eq!(f, seeded_in(Scheme::Modular, 100, 3, 7, &[1, 2, 3]));
+    assert!([1, 2, 3].iter().all(|k| f.contains(k)));
+    assert_eq!(f.to_bytes(), old, "written back as read");
+
+    // It merges only with filters that place bits the same way.
+    let mut new = seeded(100, 3, 7, &[4]);
+    assert_eq!(
+        new.union(&f),
+        Err(MergeError::Scheme {
+            ours: Scheme::FixedPoint,
+            theirs: Scheme::Modular
+        })
+    );
+    assert_eq!(
+        new,
+        seeded(100, 3, 7, &[4]),
+        "a failed merge changed nothing"
+    );
+    let mut old_too = seeded_in(Scheme::Modular, 100, 3, 7, &[4]);
+    old_too.union(&f).unwrap();
+    assert!([1, 2, 3, 4].iter().all(|k| old_too.contains(k)));
+}
+
+#[test]
 fn parameters_that_do_not_fit_the_payload_are_invalid() {
     use bloomlab_classic::{BLOCKED_TAG, CLASSIC_TAG};
-    use bloomlab_core::codec::{Envelope, Writer};
+    use bloomlab_core::codec::{Envelope, FORMAT_VERSION, Writer};
     let f = seeded(100, 3, 7, &[1, 2, 3]);
     let words: Vec<u8> = f.as_words().iter().flat_map(|w| w.to_le_bytes()).collect();
     let key = f.hasher().key();
@@ -232,6 +267,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     ));
     // Longer parameters than the format has.
     let long = Envelope {
+        version: FORMAT_VERSION,
         tag: CLASSIC_TAG,
         key,
         params: Writer::new().u64(100).u32(3).u64(3).u8(0).finish(),

@@ -23,7 +23,7 @@
 //! use bloomlab_core::codec::{Envelope, Tag};
 //!
 //! const MINE: Tag = Tag::new(900, "MyFilter");
-//! let env = Envelope { tag: MINE, key: [1, 2], params: vec![7], payload: vec![0xff; 8] };
+//! let env = Envelope::of_words(MINE, [1, 2], vec![7], [u64::MAX]);
 //! let bytes = env.encode();
 //! assert_eq!(Envelope::decode(&bytes, MINE).unwrap(), env);
 //! assert!(Envelope::decode(&bytes[..bytes.len() - 1], MINE).is_err());
@@ -34,8 +34,16 @@ use std::fmt;
 /// The first four bytes of every encoded filter.
 pub const MAGIC: [u8; 4] = *b"BLMF";
 
-/// The format version this crate writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The format version this crate writes.
+///
+/// Version 2 changed where classic, counting and scalable filters put an
+/// item's bits ([`Scheme`](crate::hash::Scheme)); nothing else. Every
+/// version from [`OLDEST_VERSION`] on still reads, and a filter read from a
+/// version-1 file keeps its positions and is written back as version 1.
+pub const FORMAT_VERSION: u16 = 2;
+
+/// The oldest format version this crate reads.
+pub const OLDEST_VERSION: u16 = 1;
 
 /// Bytes before the parameters: magic, version, tag, key, parameter length.
 const HEADER_LEN: usize = 4 + 2 + 2 + 16 + 4;
@@ -130,7 +138,8 @@ impl fmt::Display for DecodeError {
             DecodeError::BadMagic => f.write_str("not a bloomlab filter (bad magic bytes)"),
             DecodeError::UnsupportedVersion(v) => write!(
                 f,
-                "format version {v} is not supported (this build reads version {FORMAT_VERSION})"
+                "format version {v} is not supported (this build reads versions \
+                 {OLDEST_VERSION} to {FORMAT_VERSION})"
             ),
             // Which type has tag `found` is the catalog's to say, not this
             // crate's: it names no filter but the one it was asked for.
@@ -174,6 +183,9 @@ pub trait Persist: Sized {
 /// The decoded fields of an envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Envelope {
+    /// The format version: [`FORMAT_VERSION`] for a new filter, or the
+    /// version a filter was read from.
+    pub version: u16,
     /// Which filter this is.
     pub tag: Tag,
     /// The hash key (see [`DefaultHasher::key`](crate::DefaultHasher::key)).
@@ -199,6 +211,7 @@ impl Envelope {
             payload.extend_from_slice(&w.to_le_bytes());
         }
         Self {
+            version: FORMAT_VERSION,
             tag,
             key,
             params,
@@ -242,7 +255,7 @@ impl Envelope {
         let mut out =
             Vec::with_capacity(HEADER_LEN + self.params.len() + 8 + self.payload.len() + 4);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.version.to_le_bytes());
         out.extend_from_slice(&self.tag.id().to_le_bytes());
         out.extend_from_slice(&self.key[0].to_le_bytes());
         out.extend_from_slice(&self.key[1].to_le_bytes());
@@ -288,7 +301,7 @@ impl Envelope {
         if r.remaining() != 0 {
             return Err(DecodeError::TrailingBytes);
         }
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(DecodeError::UnsupportedVersion(version));
         }
         if tag != expected.id() {
@@ -298,6 +311,7 @@ impl Envelope {
             });
         }
         Ok(Self {
+            version,
             tag: expected,
             key,
             params,
@@ -489,6 +503,7 @@ mod tests {
 
     fn sample() -> Envelope {
         Envelope {
+            version: FORMAT_VERSION,
             tag: FOUR,
             key: [0x0102_0304_0506_0708, 0x1112_1314_1516_1718],
             params: vec![1, 2, 3],
@@ -516,7 +531,7 @@ mod tests {
     fn layout_is_pinned() {
         let bytes = sample().encode();
         let mut expected = b"BLMF".to_vec();
-        expected.extend([1, 0, 4, 0]);
+        expected.extend([2, 0, 4, 0]);
         expected.extend([
             8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11,
         ]);
@@ -555,15 +570,25 @@ mod tests {
             Err(DecodeError::TrailingBytes)
         );
 
-        let mut v2 = sample().encode();
-        v2[4] = 2;
-        let n = v2.len();
-        let crc = crc32fast::hash(&v2[..n - 4]);
-        v2[n - 4..].copy_from_slice(&crc.to_le_bytes());
-        assert_eq!(
-            Envelope::decode(&v2, FOUR),
-            Err(DecodeError::UnsupportedVersion(2))
-        );
+        let with_version = |v: u16| {
+            let mut bytes = sample().encode();
+            bytes[4..6].copy_from_slice(&v.to_le_bytes());
+            let n = bytes.len();
+            let crc = crc32fast::hash(&bytes[..n - 4]);
+            bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+            bytes
+        };
+        for v in [0, FORMAT_VERSION + 1, u16::MAX] {
+            assert_eq!(
+                Envelope::decode(&with_version(v), FOUR),
+                Err(DecodeError::UnsupportedVersion(v))
+            );
+        }
+        for v in OLDEST_VERSION..=FORMAT_VERSION {
+            let env = Envelope::decode(&with_version(v), FOUR).unwrap();
+            assert_eq!(env.version, v);
+            assert_eq!(env.encode(), with_version(v), "written back as read");
+        }
     }
 
     #[test]
@@ -597,7 +622,7 @@ mod tests {
         fn round_trips(key in proptest::array::uniform2(proptest::num::u64::ANY),
                        params in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
                        payload in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
-            let env = Envelope { tag: SIX, key, params, payload };
+            let env = Envelope { version: FORMAT_VERSION, tag: SIX, key, params, payload };
             proptest::prop_assert_eq!(Envelope::decode(&env.encode(), SIX), Ok(env));
         }
     }

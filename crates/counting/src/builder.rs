@@ -5,6 +5,7 @@ use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
 use bloomlab_core::alloc::packed_words;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
@@ -168,6 +169,7 @@ impl<T: ?Sized, S> Builder<T, S> {
             hashes,
             0,
             self.hasher,
+            Scheme::CURRENT,
         ))
     }
 }

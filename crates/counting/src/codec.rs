@@ -3,8 +3,14 @@
 //! Parameters, little-endian: counter width in bits (`u8`), number of counters
 //! (`u64`), number of hashes (`u32`), `len` (`u64`). Payload: the packed
 //! counter words, each a little-endian `u64`.
+//!
+//! The envelope's format version is the filter's position
+//! [`Scheme`]: 1 for [`Scheme::Modular`], 2 for [`Scheme::FixedPoint`]
+//! ([`Scheme::of_version`], [`Scheme::version`]). The layout is the same in
+//! both.
 
 use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
@@ -14,7 +20,9 @@ use crate::filter::CountingBloomFilter;
 pub const TAG: Tag = Tag::new(4, "CountingBloomFilter");
 
 impl<T: ?Sized> CountingBloomFilter<T> {
-    /// The filter as bytes: parameters, hash key and counters, checksummed.
+    /// The filter as bytes: parameters, hash key and counters, checksummed,
+    /// in the format version of its [`scheme`](Self::scheme) (a filter read
+    /// from a version-1 file is written back byte for byte).
     ///
     /// The hash key is written in the clear: whoever reads the bytes can
     /// compute items that pass the filter.
@@ -27,10 +35,14 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             .u64(self.len() as u64)
             .finish();
         let words = counters.words().iter().copied();
-        Envelope::of_words(TAG, self.hasher().key(), params, words).encode()
+        let mut env = Envelope::of_words(TAG, self.hasher().key(), params, words);
+        env.version = self.scheme().version();
+        env.encode()
     }
 
-    /// Reads a filter written by [`to_bytes`](Self::to_bytes).
+    /// Reads a filter written by [`to_bytes`](Self::to_bytes), in format
+    /// version 1 or 2; its [`scheme`](Self::scheme) is the version's
+    /// ([`Scheme::of_version`]).
     ///
     /// # Errors
     ///
@@ -70,6 +82,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             num_hashes,
             len,
             DefaultHasher::from_key(env.key),
+            Scheme::of_version(env.version),
         ))
     }
 }

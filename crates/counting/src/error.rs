@@ -4,6 +4,7 @@ use std::fmt;
 
 use bloomlab_core::ParamError;
 use bloomlab_core::alloc::OutOfMemory;
+use bloomlab_core::hash::Scheme;
 
 /// Why a [`CountingBloomFilter`](crate::CountingBloomFilter) could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,6 +64,16 @@ pub enum MergeError {
         /// Width of the other filter's counters, in bits.
         theirs: u32,
     },
+    /// The filters turn a hash into positions differently: one was read
+    /// from a format-version-1 file ([`Scheme::Modular`]), the other built
+    /// now ([`Scheme::CURRENT`]). See
+    /// [`CountingBloomFilter::scheme`](crate::CountingBloomFilter::scheme).
+    Scheme {
+        /// Scheme of the receiving filter.
+        ours: Scheme,
+        /// Scheme of the other filter.
+        theirs: Scheme,
+    },
     /// The filters hash items differently (different keys or hashers).
     Hasher,
 }
@@ -82,6 +93,11 @@ impl fmt::Display for MergeError {
             MergeError::CounterWidth { ours, theirs } => write!(
                 f,
                 "cannot merge {theirs}-bit counters into {ours}-bit counters"
+            ),
+            MergeError::Scheme { ours, theirs } => write!(
+                f,
+                "cannot merge a filter of {theirs:?} positions into one of {ours:?} positions \
+                 (a filter read from a format-version-1 file keeps its old positions)"
             ),
             MergeError::Hasher => f.write_str("cannot merge filters whose hash keys differ"),
         }

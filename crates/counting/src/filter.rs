@@ -9,7 +9,7 @@ use std::ops::BitOr;
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
-use bloomlab_core::hash::{Positions, all_positions};
+use bloomlab_core::hash::{Scheme, SchemePositions};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{
     DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
@@ -23,8 +23,12 @@ use crate::error::{BuildError, MergeError};
 /// removed (Fan, Cao, Almeida and Broder, "Summary cache", 2000).
 ///
 /// Each item increments its `k` counters, at the positions
-/// [`Positions::new(hash, m).take(k)`](Positions) of its one 64-bit hash, and
-/// is reported present while all of them are non-zero: the filter answers
+/// [`scheme().positions(hash, m).take(k)`](Scheme::positions) of its one
+/// 64-bit hash, and is reported present while all of them are non-zero. The
+/// [`scheme`](Self::scheme) is [`Scheme::CURRENT`] for every filter built
+/// here; a filter read from a format-version-1 file keeps
+/// [`Scheme::Modular`], the positions it was written with, and is written
+/// back in version 1. The filter answers
 /// exactly as a classic [`BloomFilter`] of `m`
 /// bits whose bit i is set when counter i is non-zero, which
 /// [`to_bloom`](Self::to_bloom) builds.
@@ -98,6 +102,8 @@ pub struct CountingBloomFilter<T: ?Sized, S = DefaultHasher> {
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// How a hash becomes the k positions; stored as the format version.
+    scheme: Scheme,
     /// The item type: only what it hashes to is counted.
     item: PhantomData<fn(&T)>,
 }
@@ -109,6 +115,7 @@ impl<T: ?Sized, S: Clone> Clone for CountingBloomFilter<T, S> {
             self.num_hashes,
             self.len,
             self.hasher.clone(),
+            self.scheme,
         )
     }
 }
@@ -119,6 +126,7 @@ impl<T: ?Sized, S: PartialEq> PartialEq for CountingBloomFilter<T, S> {
             && self.num_hashes == other.num_hashes
             && self.len == other.len
             && self.hasher == other.hasher
+            && self.scheme == other.scheme
     }
 }
 
@@ -172,12 +180,19 @@ impl<T: ?Sized> CountingBloomFilter<T> {
 }
 
 impl<T: ?Sized, S> CountingBloomFilter<T, S> {
-    pub(crate) fn from_parts(counters: Counters, num_hashes: u32, len: usize, hasher: S) -> Self {
+    pub(crate) fn from_parts(
+        counters: Counters,
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+        scheme: Scheme,
+    ) -> Self {
         Self {
             counters,
             num_hashes,
             len,
             hasher,
+            scheme,
             item: PhantomData,
         }
     }
@@ -209,6 +224,15 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
     /// The hasher items are hashed with.
     pub fn hasher(&self) -> &S {
         &self.hasher
+    }
+
+    /// How an item's hash becomes its k counter positions:
+    /// [`Scheme::CURRENT`] for every filter built by this crate, or
+    /// [`Scheme::Modular`] for one read from a format-version-1 file, which
+    /// keeps its positions and is written back in version 1. Filters of
+    /// different schemes cannot be merged ([`MergeError::Scheme`]).
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
     }
 
     /// Successful inserts minus successful removes.
@@ -266,13 +290,13 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
         self.len = 0;
     }
 
-    /// The item's positions, `Positions::new(hash, m)`, of which the first k
-    /// are used. The loops below run `0..k` and call `next` rather than
-    /// iterate a `Take`: in a micro-benchmark of the lookup loop at 1M items,
-    /// the `Take` version ran about half as fast.
+    /// The item's positions, `self.scheme.positions(hash, m)`, of which the
+    /// first k are used. The loops below run `0..k` and call `next` rather
+    /// than iterate a `Take`: in a micro-benchmark of the lookup loop at 1M
+    /// items, the `Take` version ran about half as fast.
     #[inline(always)]
-    fn positions(&self, hash: u64) -> Positions {
-        Positions::new(hash, self.counters.len())
+    fn positions(&self, hash: u64) -> SchemePositions {
+        self.scheme.positions(hash, self.counters.len())
     }
 
     /// Adds the item of 64-bit hash `hash`: increments each of its counters
@@ -316,9 +340,10 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     #[inline(always)]
     fn contains_at<const L: u32>(&self, hash: u64) -> bool {
-        all_positions(hash, self.counters.len(), self.num_hashes, |pos| {
-            self.counters.get_at::<L>(pos) != 0
-        })
+        self.scheme
+            .all(hash, self.counters.len(), self.num_hashes, |pos| {
+                self.counters.get_at::<L>(pos) != 0
+            })
     }
 
     /// Removes one occurrence of the item of 64-bit hash `hash`: decrements
@@ -375,10 +400,10 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     /// The classic filter of the non-zero counters: bit i set where counter i
-    /// is non-zero, the same m, k, hasher and `len`. It answers every query
-    /// exactly as this filter does (same positions,
-    /// [`Positions::new(hash, m).take(k)`](Positions)), in a quarter of the
-    /// memory at 4 bits, but can no longer remove.
+    /// is non-zero, the same m, k, hasher, `len` and [`scheme`](Self::scheme).
+    /// It answers every query exactly as this filter does (same positions,
+    /// [`scheme().positions(hash, m).take(k)`](Scheme::positions)), in a
+    /// quarter of the memory at 4 bits, but can no longer remove.
     ///
     /// ```
     /// use bloomlab_counting::CountingBloomFilter;
@@ -406,6 +431,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
             self.hasher.clone(),
         )
         .expect("a counting filter's parameters are valid for a classic filter")
+        .with_scheme(self.scheme)
     }
 }
 
@@ -506,8 +532,9 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     /// # Errors
     ///
     /// A [`MergeError`], with this filter unchanged, if the filters differ in
-    /// counters, hashes or counter width, or hash items differently (checked
-    /// by comparing the hashes of a few fixed probes).
+    /// counters, hashes, counter width or position [`scheme`](Self::scheme),
+    /// or hash items differently (checked by comparing the hashes of a few
+    /// fixed probes).
     pub fn union(&mut self, other: &Self) -> Result<(), MergeError> {
         if self.counters.len() != other.counters.len() {
             return Err(MergeError::NumCounters {
@@ -525,6 +552,12 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
             return Err(MergeError::CounterWidth {
                 ours: self.counters.width(),
                 theirs: other.counters.width(),
+            });
+        }
+        if self.scheme != other.scheme {
+            return Err(MergeError::Scheme {
+                ours: self.scheme,
+                theirs: other.scheme,
             });
         }
         if !same_hashing(&self.hasher, &other.hasher) {
@@ -551,6 +584,7 @@ impl<T: ?Sized, S> fmt::Debug for CountingBloomFilter<T, S> {
             .field("num_hashes", &self.num_hashes)
             .field("counter_width", &self.counters.width())
             .field("len", &self.len)
+            .field("scheme", &self.scheme)
             .field("saturated_counters", &self.counters.saturated())
             .finish_non_exhaustive()
     }
@@ -601,7 +635,9 @@ bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     /// An empty filter that can merge with `other`: the same counters,
-    /// width, hash count and hasher. Filters made with
+    /// width, hash count, hasher and [`scheme`](Self::scheme) (so the
+    /// empty companion of a filter read from a version-1 file keeps its
+    /// positions). Filters made with
     /// [`new`](CountingBloomFilter::new) each draw a random key and cannot
     /// merge; make the second from the first.
     ///
@@ -633,6 +669,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
             other.num_hashes,
             0,
             other.hasher.clone(),
+            other.scheme,
         ))
     }
 }
@@ -696,7 +733,13 @@ mod tests {
         assert!(f.as_words().iter().all(|&w| w == 0));
         // An item that needs more decrements from a counter than it holds is
         // provably absent, though every counter is non-zero.
-        let on_first = |h: u64| Positions::new(h, 2).take(8).filter(|&p| p == 0).count();
+        let on_first = |h: u64| {
+            Scheme::CURRENT
+                .positions(h, 2)
+                .take(8)
+                .filter(|&p| p == 0)
+                .count()
+        };
         let base = (0..1_000u64)
             .filter(|&h| on_first(h) > 0)
             .min_by_key(|&h| on_first(h))

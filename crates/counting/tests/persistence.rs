@@ -3,9 +3,12 @@
 
 mod common;
 
-use bloomlab_core::codec::Writer;
+use std::hash::BuildHasher;
+
+use bloomlab_core::codec::{FORMAT_VERSION, Writer};
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, DefaultHasher, Persist};
-use bloomlab_counting::{CountingBloomFilter, TAG};
+use bloomlab_counting::{CountingBloomFilter, MergeError, TAG};
 use bloomlab_testkit::codec;
 use proptest::prelude::*;
 
@@ -20,32 +23,142 @@ fn small() -> CountingBloomFilter<u64> {
 
 #[test]
 fn value_stability() {
-    let bytes = small().to_bytes();
+    let f = small();
+    assert_eq!(f.scheme(), Scheme::CURRENT);
+    let bytes = f.to_bytes();
     assert_eq!(
         codec::hex(&bytes),
-        PINNED,
+        pinned(2),
         "the encoding of a seeded filter changed"
     );
+    assert_eq!(bytes[4..6], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(FORMAT_VERSION, 2);
 }
 
-/// magic, version 1, tag 4 (counting), the key of seed 7, 21 bytes of
-/// parameters (width 4, 20 counters, 3 hashes, len 6), 16 bytes of payload
-/// (two words; the counters sum to 18 = 6 inserts × 3), CRC-32.
-const PINNED: &str = concat!(
-    "424c4d46",
-    "0100",
-    "0400",
-    "d29c963834099d362914eed032e4c7d6",
-    "15000000",
-    "04",
-    "1400000000000000",
-    "03000000",
-    "0600000000000000",
-    "1000000000000000",
-    "1010000300213020",
-    "0212000000000000",
-    "b234a729",
-);
+/// The filter as written in format `version`: magic, version, tag 4
+/// (counting), the key of seed 7, 21 bytes of parameters (width 4, 20
+/// counters, 3 hashes, len 6), 16 bytes of payload (two words; the counters
+/// sum to 18 = 6 inserts × 3), CRC-32. In version 2 the counters are those
+/// of [`Scheme::FixedPoint`] positions; in version 1, written before it,
+/// those of [`Scheme::Modular`]. Files of version 1 must keep reading, and
+/// be written back as they were.
+fn pinned(version: u16) -> String {
+    let (version, words, crc) = match version {
+        1 => ("0100", ["1010000300213020", "0212000000000000"], "b234a729"),
+        _ => ("0200", ["1000002101210250", "0120000000000000"], "a1b9eaac"),
+    };
+    [
+        "424c4d46",
+        version,
+        "0400",
+        "d29c963834099d362914eed032e4c7d6",
+        "15000000",
+        "04",
+        "1400000000000000",
+        "03000000",
+        "0600000000000000",
+        "1000000000000000",
+        words[0],
+        words[1],
+        crc,
+    ]
+    .concat()
+}
+
+/// The counters `items` set at `scheme`'s positions in a filter of 20
+/// counters, 3 hashes, seed 7.
+fn counters_of(scheme: Scheme, items: &[u64]) -> Vec<u32> {
+    let hasher = DefaultHasher::from_seed(7);
+    let mut counters = vec![0; 20];
+    for item in items {
+        for p in scheme.positions(hasher.hash_one(item), 20).take(3) {
+            counters[p as usize] += 1;
+        }
+    }
+    counters
+}
+
+const ITEMS: [u64; 6] = [1, 2, 3, 4, 5, 3];
+
+#[test]
+fn version_one_files_keep_their_positions() {
+    let bytes = codec::unhex(&pinned(1));
+    let old = CountingBloomFilter::<u64>::from_bytes(&bytes).unwrap();
+    assert_eq!(old.scheme(), Scheme::Modular);
+    assert_eq!(
+        (
+            old.num_counters(),
+            old.num_hashes(),
+            old.counter_width(),
+            old.len()
+        ),
+        (20, 3, 4, 6)
+    );
+    let counters: Vec<u32> = (0..20).map(|i| old.counter(i).unwrap()).collect();
+    assert_eq!(counters, counters_of(Scheme::Modular, &ITEMS));
+    for i in 1..=5u64 {
+        assert!(old.contains(&i), "item {i}");
+    }
+    assert_eq!(old.count(&3u64), 2);
+    // The answers of a version-1 filter are those of its modular positions.
+    for probe in 0..1_000u64 {
+        let hash = old.hasher().hash_one(probe);
+        let want = Scheme::Modular
+            .positions(hash, 20)
+            .take(3)
+            .all(|p| counters[p as usize] != 0);
+        assert_eq!(old.contains(&probe), want, "probe {probe}");
+    }
+    // Written back in version 1, byte for byte, after a change undone too.
+    assert_eq!(old.to_bytes(), bytes);
+    let mut changed = old.clone();
+    changed.insert(&99u64).unwrap();
+    changed.remove(&99u64).unwrap();
+    assert_eq!(changed.scheme(), Scheme::Modular);
+    assert_eq!(changed.to_bytes(), bytes);
+    assert_eq!(<CountingBloomFilter<u64> as Persist>::to_bytes(&old), bytes);
+}
+
+#[test]
+fn new_filters_use_the_current_positions() {
+    let new = small();
+    let counters: Vec<u32> = (0..20).map(|i| new.counter(i).unwrap()).collect();
+    assert_eq!(counters, counters_of(Scheme::CURRENT, &ITEMS));
+    let g = CountingBloomFilter::<u64>::from_bytes(&new.to_bytes()).unwrap();
+    assert_eq!(g.scheme(), Scheme::CURRENT);
+    assert!(g == new);
+}
+
+#[test]
+fn filters_of_different_schemes_do_not_merge() {
+    let mut old = CountingBloomFilter::<u64>::from_bytes(&codec::unhex(&pinned(1))).unwrap();
+    let mut new = small();
+    let (old_bytes, new_bytes) = (old.to_bytes(), new.to_bytes());
+    let mismatch = MergeError::Scheme {
+        ours: Scheme::Modular,
+        theirs: Scheme::FixedPoint,
+    };
+    assert_eq!(old.union(&new), Err(mismatch));
+    assert_eq!(&old | &new, Err(mismatch));
+    assert_eq!(
+        new.union(&old),
+        Err(MergeError::Scheme {
+            ours: Scheme::FixedPoint,
+            theirs: Scheme::Modular,
+        })
+    );
+    assert!(!mismatch.to_string().is_empty());
+    assert_eq!(old.to_bytes(), old_bytes, "a refused merge changes nothing");
+    assert_eq!(new.to_bytes(), new_bytes, "a refused merge changes nothing");
+    assert!(old != new);
+    // The empty companion of a version-1 filter keeps its scheme, and merges.
+    let mut companion = CountingBloomFilter::compatible_with(&old).unwrap();
+    assert_eq!(companion.scheme(), Scheme::Modular);
+    companion.insert(&9u64).unwrap();
+    old.union(&companion).unwrap();
+    assert!(old.contains(&9u64) && old.contains(&1u64));
+    assert_eq!(old.len(), 7);
+}
 
 #[test]
 fn round_trip_every_width() {

@@ -2,9 +2,12 @@
 //! overloaded filter too: `deletion.rs`, after the peer's failure case).
 
 use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 
-use bloomlab_core::{Filter, Membership};
-use bloomlab_counting::CountingBloomFilter;
+use bloomlab_core::codec::{Envelope, Writer};
+use bloomlab_core::hash::Scheme;
+use bloomlab_core::{DefaultHasher, Filter, Membership};
+use bloomlab_counting::{CountingBloomFilter, TAG};
 use bloomlab_testkit::keys::{members, probes};
 
 #[test]
@@ -69,4 +72,35 @@ fn empty_filter_gives_an_empty_bloom() {
     assert_eq!(bloom.count_ones(), 0);
     assert!(bloom.is_empty());
     assert_eq!(bloom.num_bits(), f.num_counters());
+}
+
+#[test]
+fn keeps_the_positions_of_a_version_one_file() {
+    // A filter written in format version 1: its counters are read as
+    // placed by the modular positions.
+    let hasher = DefaultHasher::from_seed(5);
+    let keys = members(50, 150);
+    let mut counters = vec![0u64; 1_001];
+    for k in &keys {
+        for p in Scheme::Modular.positions(hasher.hash_one(k), 1_001).take(5) {
+            counters[p as usize] += 1;
+        }
+    }
+    let mut words = vec![0u64; 1_001usize.div_ceil(16)];
+    for (i, &c) in counters.iter().enumerate() {
+        words[i / 16] |= c.min(15) << (i % 16 * 4);
+    }
+    let params = Writer::new().u8(4).u64(1_001).u32(5).u64(150).finish();
+    let mut env = Envelope::of_words(TAG, hasher.key(), params, words);
+    env.version = 1;
+    let f: CountingBloomFilter<u64> = CountingBloomFilter::from_bytes(&env.encode()).unwrap();
+    assert_eq!(f.scheme(), Scheme::Modular);
+    assert!(keys.iter().all(|k| f.contains(k)));
+    let bloom = f.to_bloom();
+    assert_eq!(bloom.scheme(), Scheme::Modular);
+    assert!(keys.iter().all(|k| bloom.contains(k)));
+    let disagree = probes(51, 100_000)
+        .filter(|p| bloom.contains(p) != f.contains(p))
+        .count();
+    assert_eq!(disagree, 0);
 }

@@ -3,7 +3,7 @@
 use bloomlab_core::codec::Writer;
 use bloomlab_core::{DecodeError, Membership, Persist, Tag};
 use bloomlab_cuckoo::{Builder, CuckooFilter, TAG};
-use bloomlab_testkit::codec::{self, hex};
+use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 
 /// A table of `buckets` buckets of 8-bit fingerprints, shaped further by
@@ -26,7 +26,7 @@ fn small() -> CuckooFilter<u64> {
 /// bytes below start.
 const HEADER: &str = concat!(
     "424c4d46",                         // magic
-    "0100",                             // format version 1
+    "0200",                             // format version 2
     "0600",                             // variant: cuckoo
     "d29c963834099d362914eed032e4c7d6", // hash key from seed 7
     "19000000",                         // 25 parameter bytes
@@ -50,10 +50,15 @@ fn bytes_are_pinned() {
         "0500000000000000", //   5 items
         "0800000000000000", // 8 payload bytes
         "0000e70081e59f50", // 4 buckets × 2 slots × 8 bits, 3 empty slots
-        "da330fab",         // CRC-32
+        "b1c240f1",         // CRC-32
     ]
     .concat();
     assert_eq!(hex(&bytes), expected);
+    // Format version 1 stored a cuckoo filter the same way.
+    let v1 = expected
+        .replacen("0200", "0100", 1)
+        .replace("b1c240f1", "da330fab");
+    assert!(CuckooFilter::<u64>::from_bytes(&unhex(&v1)).unwrap() == small());
 }
 
 /// The same for a semi-sorted table: 3 buckets of 4 · 8 − 4 = 28 bits.
@@ -73,7 +78,7 @@ fn semi_sorted_bytes_are_pinned() {
         "1000000000000000", // 16 payload bytes: 84 bits of buckets
         "00000000ba107512", //   bucket 0 empty, bucket 1 (index 0xba0,
         "02000f0000000000", //   suffixes 0, 1, 5, 7), bucket 2
-        "48190b98",         // CRC-32
+        "1bfb2e5b",         // CRC-32
     ]
     .concat();
     assert_eq!(hex(&cf.to_bytes()), expected);

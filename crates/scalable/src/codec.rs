@@ -26,6 +26,7 @@
 
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
 
@@ -67,6 +68,7 @@ pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Ve
         payload.words(layer.as_words());
     }
     Envelope {
+        version: f.scheme().version(),
         tag: TAG,
         key: f.hasher().key(),
         params: params.finish(),
@@ -170,7 +172,8 @@ pub(crate) fn decode<T: ?Sized>(
         }
         let added = usize::try_from(layer.added).map_err(|_| invalid("items added to a layer"))?;
         let filter = BloomFilter::from_words(words, layer.bits, layer.hashes, added, hasher)
-            .map_err(|_| invalid("layer words do not fit its size"))?;
+            .map_err(|_| invalid("layer words do not fit its size"))?
+            .with_scheme(Scheme::of_version(env.version));
         total_added = total_added.saturating_add(layer.added);
         layers.push(filter);
         capacities.push(capacity);

@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hash};
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
-use bloomlab_core::hash::Positions;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::{classic, scalable};
 use bloomlab_core::{
     DecodeError, DefaultHasher, Filter, HashMembership, InsertBatchError, InsertError, ParamError,
@@ -254,10 +254,10 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     ///
     /// let mut f = ScalableBloomFilter::builder(100, 0.01).seed(1).build()?;
     /// let items: Vec<u64> = (0..1_000).collect();
-    /// // 4 of the 1,000 were false positives of the chain when they came,
+    /// // 2 of the 1,000 were false positives of the chain when they came,
     /// // so they were not added.
-    /// assert_eq!(f.insert_batch(&items), Ok(996));
-    /// assert_eq!(f.layers().len(), 4); // 100 + 200 + 400 + 296 of 800
+    /// assert_eq!(f.insert_batch(&items), Ok(998));
+    /// assert_eq!(f.layers().len(), 4); // 100 + 200 + 400 + 298 of 800
     /// assert_eq!(f.contains_batch(&items[..3]), [true; 3]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -297,7 +297,8 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
             });
         match grown {
             Ok((capacity, layer)) => {
-                self.layers.push(layer);
+                // A filter read from a version-1 file grows in its own scheme.
+                self.layers.push(layer.with_scheme(self.scheme()));
                 self.capacities.push(capacity);
                 Ok(())
             }
@@ -325,7 +326,7 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// bit is set with probability about ½). Then the layers still in the
     /// running are checked to the end, newest first: with `s = 2` the newest
     /// layer holds about half the items. The bits are those of the layers'
-    /// own [`Positions`] in their documented layout.
+    /// own positions ([`BloomFilter::scheme`]) in their documented layout.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
         match self.layers.as_slice() {
@@ -345,7 +346,9 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
         for (i, layer) in self.layers.iter().enumerate() {
             let words = layer.as_words();
             let mut pass = 1;
-            for bit in Positions::new(hash, layer.num_bits())
+            for bit in layer
+                .scheme()
+                .positions(hash, layer.num_bits())
                 .take(FIRST_ROUND.min(layer.num_hashes() as usize))
             {
                 pass &= words
@@ -359,7 +362,9 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
             alive &= !(1 << i);
             let layer = &self.layers[i];
             let words = layer.as_words();
-            let rest = Positions::new(hash, layer.num_bits())
+            let rest = layer
+                .scheme()
+                .positions(hash, layer.num_bits())
                 .take(layer.num_hashes() as usize)
                 .skip(FIRST_ROUND)
                 .all(|bit| {
@@ -389,6 +394,15 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// found their item already reported present.
     pub fn added(&self) -> u64 {
         self.layers.iter().map(added).sum()
+    }
+
+    /// How every layer turns an item's hash into its bit positions:
+    /// [`Scheme::CURRENT`], or [`Scheme::Modular`] for a filter read from a
+    /// format-version-1 file, whose later layers keep that scheme too.
+    pub fn scheme(&self) -> Scheme {
+        self.layers
+            .first()
+            .map_or(Scheme::CURRENT, BloomFilter::scheme)
     }
 
     /// The classic filters of the chain, oldest (smallest) first.
@@ -571,7 +585,8 @@ impl<T: ?Sized, S: BuildHasher + Clone> HashMembership for ScalableBloomFilter<T
 #[inline]
 fn prefetch_bits<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>, hash: u64, bits: usize) {
     let words = layer.as_words();
-    for bit in Positions::new(hash, layer.num_bits()).take(bits.min(layer.num_hashes() as usize)) {
+    let positions = layer.scheme().positions(hash, layer.num_bits());
+    for bit in positions.take(bits.min(layer.num_hashes() as usize)) {
         if let Some(word) = words.get((bit >> 6) as usize) {
             batch::prefetch(word);
         }

@@ -2,9 +2,10 @@
 //! parameter that does not fit rejected with a typed error.
 
 use bloomlab_core::codec::Envelope;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, Membership, Persist};
 use bloomlab_scalable::ScalableBloomFilter;
-use bloomlab_testkit::codec::hex;
+use bloomlab_testkit::codec::{hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 
 /// A small seeded filter that has grown to three layers.
@@ -24,7 +25,7 @@ fn value_stability() {
     let f = small();
     assert_eq!(f.layers().len(), 3);
     let bytes = f.to_bytes();
-    assert_eq!(hex(&bytes), PINNED, "the format or the hashing changed");
+    assert_eq!(hex(&bytes), pinned(2), "the format or the hashing changed");
     assert_eq!(
         ScalableBloomFilter::<u64>::from_bytes(&bytes)
             .unwrap()
@@ -33,39 +34,84 @@ fn value_stability() {
     );
 }
 
-/// `small()` as written by the first version of the format.
-const PINNED: &str = concat!(
-    // magic BLMF, version 1, variant 5 (scalable)
-    "424c4d4601000500",
-    // hash key of seed 7
-    "d29c963834099d362914eed032e4c7d6",
-    // parameter length 113
-    "71000000",
-    // n0 = 4, P = 0.1
-    "04000000000000009a9999999999b93f",
-    // s = 2, r = 0.85
-    "02000000333333333333eb3f",
-    // no memory cap
-    "000000000000000000",
-    // len 20, active layer 2, 3 layers
-    "14000000000000000200000003000000",
-    // layer 0: 64 bits, k = 11, 4 items
-    "40000000000000000b0000000400000000000000",
-    // layer 1: 128 bits, k = 11, 8 items
-    "80000000000000000b0000000800000000000000",
-    // layer 2: 192 bits, k = 8, 8 items
-    "c000000000000000080000000800000000000000",
-    // payload length 48
-    "3000000000000000",
-    // layer 0's word
-    "23b660bb54780fac",
-    // layer 1's words
-    "f56b18d2e0b512e2ef46bc30176b9ece",
-    // layer 2's words
-    "00a854a00a88bbb8c208080ac3880609a820a0100a060009",
-    // CRC-32
-    "f7413438",
-);
+/// `small()` as written in format `version`: 2 now, 1 before its layers
+/// placed their bits by [`Scheme::FixedPoint`] (they used
+/// [`Scheme::Modular`]). Only the version, the layers' words and the
+/// checksum differ.
+fn pinned(version: u16) -> String {
+    let (version, words, crc) = match version {
+        1 => (
+            "0100",
+            [
+                "23b660bb54780fac",
+                "f56b18d2e0b512e2ef46bc30176b9ece",
+                "00a854a00a88bbb8c208080ac3880609a820a0100a060009",
+            ],
+            "f7413438",
+        ),
+        _ => (
+            "0200",
+            [
+                "eafc30e7b858af42",
+                "3ee316c8759e571ef94159e06cbe609c",
+                "020c791804482414c180008143d20f514614889a04064b4a",
+            ],
+            "6d849f2e",
+        ),
+    };
+    [
+        // magic BLMF, the version, variant 5 (scalable)
+        "424c4d46",
+        version,
+        "0500",
+        // hash key of seed 7
+        "d29c963834099d362914eed032e4c7d6",
+        // parameter length 113
+        "71000000",
+        // n0 = 4, P = 0.1
+        "04000000000000009a9999999999b93f",
+        // s = 2, r = 0.85
+        "02000000333333333333eb3f",
+        // no memory cap
+        "000000000000000000",
+        // len 20, active layer 2, 3 layers
+        "14000000000000000200000003000000",
+        // layer 0: 64 bits, k = 11, 4 items
+        "40000000000000000b0000000400000000000000",
+        // layer 1: 128 bits, k = 11, 8 items
+        "80000000000000000b0000000800000000000000",
+        // layer 2: 192 bits, k = 8, 8 items
+        "c000000000000000080000000800000000000000",
+        // payload length 48
+        "3000000000000000",
+        // layer 0's word, layer 1's two, layer 2's three
+        words[0],
+        words[1],
+        words[2],
+        // CRC-32
+        crc,
+    ]
+    .concat()
+}
+
+#[test]
+fn version_1_files_keep_their_positions_as_they_grow() {
+    let old = unhex(&pinned(1));
+    let mut f = ScalableBloomFilter::<u64>::from_bytes(&old).unwrap();
+    assert_eq!(f.scheme(), Scheme::Modular);
+    assert!((0..20u64).all(|i| f.contains(&i)));
+    assert_eq!(f.to_bytes(), old, "written back as read");
+    for i in 20..200u64 {
+        f.insert(&i).unwrap();
+    }
+    assert!(f.layers().len() > 3, "it grew");
+    assert!(f.layers().iter().all(|l| l.scheme() == Scheme::Modular));
+    assert!((0..200u64).all(|i| f.contains(&i)));
+    let back = ScalableBloomFilter::<u64>::from_bytes(&f.to_bytes()).unwrap();
+    assert_eq!(back.to_bytes()[4..6], [1, 0], "still format version 1");
+    assert!((0..200u64).all(|i| back.contains(&i)));
+    assert_eq!(small().scheme(), Scheme::CURRENT);
+}
 
 #[test]
 fn grown_filters_round_trip() {

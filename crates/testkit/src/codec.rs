@@ -1,13 +1,27 @@
 //! Stored forms: their bytes as hex, for value-stability tests, forged
 //! files, and decoding refused for its parameters.
 
-use bloomlab_core::codec::Envelope;
+use bloomlab_core::codec::{Envelope, FORMAT_VERSION};
 use bloomlab_core::{DecodeError, Persist, Tag};
 
 /// `bytes` as lower-case hex, two digits a byte: how value-stability tests
 /// pin an encoding.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes written as hex by [`hex`].
+///
+/// # Panics
+///
+/// On an odd length or a character that is not a hex digit: a test's own
+/// constant is wrong.
+pub fn unhex(text: &str) -> Vec<u8> {
+    assert!(text.len() % 2 == 0, "odd hex length");
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex digits"))
+        .collect()
 }
 
 /// Whether decoding `bytes` as an `F` is refused for its parameters
@@ -25,6 +39,7 @@ pub fn refuses_parameters<F: Persist>(bytes: &[u8]) -> bool {
 /// alone.
 pub fn sealed(tag: Tag, key: [u64; 2], params: Vec<u8>, payload: Vec<u8>) -> Vec<u8> {
     Envelope {
+        version: FORMAT_VERSION,
         tag,
         key,
         params,

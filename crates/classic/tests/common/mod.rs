@@ -9,12 +9,18 @@ use bloomlab_testkit::codec;
 use bloomlab_testkit::merge::{self, Merge};
 
 /// The stored form, as hex, of a table of 100 bits and 3 hashes seeded 7
-/// that holds 1, 2 and 3, under the variant tag `variant` and sealed by
-/// `crc`: the classic and the atomic filter store the same fields.
-pub fn pinned_100_bits(variant: &str, crc: &str) -> String {
+/// that holds 1, 2 and 3, in format `version` (1 or 2: the bits sit where
+/// that version's [`Scheme`](bloomlab_core::hash::Scheme) puts them), under
+/// the variant tag `variant` and sealed by `crc`: the classic and the atomic
+/// filter store the same fields.
+pub fn pinned_100_bits(version: u16, variant: &str, crc: &str) -> String {
+    let (version, words) = match version {
+        1 => ("0100", ["040000000c000001", "8880001000000000"]),
+        _ => ("0200", ["0002000004010021", "00c0000002000000"]),
+    };
     [
         "424c4d46",                         // magic "BLMF"
-        "0100",                             // format version 1
+        version,                            // format version
         variant,                            // variant
         "d29c963834099d362914eed032e4c7d6", // key of seed 7
         "14000000",                         // 20 bytes of parameters:
@@ -22,8 +28,8 @@ pub fn pinned_100_bits(variant: &str, crc: &str) -> String {
         "03000000",                         //   3 hashes
         "0300000000000000",                 //   3 inserts
         "1000000000000000",                 // 16 bytes of payload:
-        "040000000c000001",                 //   word 0
-        "8880001000000000",                 //   word 1 (bits 64..100)
+        words[0],                           //   word 0
+        words[1],                           //   word 1 (bits 64..100)
         crc,                                // CRC-32
     ]
     .concat()

@@ -152,7 +152,7 @@ pub(super) fn appendix(
             "{}: {} of {mine} rows lie above theory beyond that spread, none below. Its first \
              layer is a table of {first}. The classic formula assumes independent positions; \
              in tables this small, bloomlab's double-hashed positions \
-             (`bloomlab_core::hash::Positions`) pass more probes than it predicts, more so \
+             (`bloomlab_core::hash::FixedPositions`) pass more probes than it predicts, more so \
              for larger k, and the first layer's excess stays in every later row's compound \
              rate. It is a property of the hashing in small tables, not of the layering, and \
              fades as the tables grow (see the default scale, whose n0 is larger).\n",

@@ -26,7 +26,7 @@ use std::ops::Range;
 
 use bloomlab::prelude::*;
 use bloomlab::theory;
-use bloomlab_core::hash::{Positions, mix64};
+use bloomlab_core::hash::mix64;
 use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::{binomial_interval, clopper_pearson};

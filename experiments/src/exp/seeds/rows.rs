@@ -78,7 +78,8 @@ pub(super) fn our_positions<S: BuildHasher, T: std::hash::Hash + ?Sized>(
     out: &mut Vec<u64>,
 ) {
     let h = f.hasher().hash_one(item);
-    out.extend(Positions::new(h, f.num_bits()).take(f.num_hashes() as usize));
+    let positions = f.scheme().positions(h, f.num_bits());
+    out.extend(positions.take(f.num_hashes() as usize));
 }
 
 impl Rate {
