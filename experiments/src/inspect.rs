@@ -255,6 +255,11 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         };
         let state = (variant.decode)(bytes).map_err(failed)?.state();
         let mut out = base("bloomlab", variant.type_name);
+        // Read by the decoder above, so present and supported.
+        if let Some(version) = le16(4) {
+            out.parameters
+                .insert("format_version".into(), json!(version));
+        }
         for (name, value) in state.parameters {
             let value = match value {
                 Param::Count(n) => json!(n),

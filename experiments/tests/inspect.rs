@@ -11,6 +11,7 @@ mod inspect {
     use std::process::Output;
 
     use bloomlab::prelude::*;
+    use bloomlab_core::codec::FORMAT_VERSION;
     use serde_json::Value;
 
     use crate::common::{self, succeeded};
@@ -181,6 +182,7 @@ mod inspect {
         let got = json(&file(dir.path(), "classic.blmf", &classic.to_bytes()));
         assert_eq!(got["format"], "bloomlab");
         assert_eq!(got["variant"], "BloomFilter");
+        assert_eq!(got["parameters"]["format_version"], FORMAT_VERSION);
         assert_eq!(got["parameters"]["bits"], classic.num_bits());
         assert_eq!(got["parameters"]["hashes"], classic.num_hashes());
         assert_eq!(got["items"], n);
