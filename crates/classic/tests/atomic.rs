@@ -5,8 +5,9 @@ mod common;
 
 use bloomlab_classic::{ATOMIC_TAG, AtomicBloomFilter, BloomFilter, CLASSIC_TAG};
 use bloomlab_core::codec::Envelope;
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, Filter, Membership};
-use bloomlab_testkit::codec::{self, hex};
+use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::{batch, conformance, item_methods};
 
@@ -109,6 +110,24 @@ fn stored_bytes_are_pinned_and_match_the_classic_payload() {
         BloomFilter::<u64>::from_bytes(&bytes),
         Err(DecodeError::WrongVariant { .. })
     ));
+}
+
+#[test]
+fn version_1_files_keep_their_positions() {
+    // The filter of the test above as written before format version 2.
+    let old = unhex(&common::pinned_100_bits(1, "0300", "184d06e3"));
+    let f = AtomicBloomFilter::<u64>::from_bytes(&old).unwrap();
+    assert_eq!(f.scheme(), Scheme::Modular);
+    assert!([1u64, 2, 3].iter().all(|k| f.contains(k)));
+    assert_eq!(f.to_bytes(), old, "written back as read");
+    // Its plain copy keeps the positions too, and is the classic filter
+    // that version 1 stored with the same fields.
+    let classic = unhex(&common::pinned_100_bits(1, "0100", "2617d570"));
+    assert_eq!(
+        f.to_bloom(),
+        BloomFilter::<u64>::from_bytes(&classic).unwrap()
+    );
+    assert_eq!(f.to_bloom().scheme(), Scheme::Modular);
 }
 
 #[test]
