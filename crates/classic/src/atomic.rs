@@ -216,10 +216,10 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
     pub fn insert_hash(&self, hash: u64) -> bool {
         let mut new = false;
-        for bit in self.table.positions(hash) {
+        self.table.for_each_position(hash, |bit| {
             let (i, mask) = locate(bit);
             new |= self.table.words[i].fetch_or(mask, ORDER) & mask == 0;
-        }
+        });
         self.len.fetch_add(1, ORDER);
         new
     }

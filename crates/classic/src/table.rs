@@ -5,11 +5,9 @@
 //! set through `&self`; both place, read, count and store the bits alike, so
 //! everything but setting a bit is here, once, for any [`Word`].
 
-use std::iter::Take;
-
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
-use bloomlab_core::hash::{Scheme, SchemePositions};
+use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, ParamError, Tag, check_hashes};
 
@@ -121,12 +119,14 @@ impl Table<u64> {
     #[inline]
     pub(crate) fn insert_hash(&mut self, hash: u64) -> bool {
         let mut new = false;
-        for bit in self.positions(hash) {
-            let (i, mask) = locate(bit);
-            let word = &mut self.words[i];
-            new |= *word & mask == 0;
-            *word |= mask;
-        }
+        let words = &mut self.words;
+        self.scheme
+            .for_each(hash, self.num_bits, self.num_hashes, |bit| {
+                let (i, mask) = locate(bit);
+                let word = &mut words[i];
+                new |= *word & mask == 0;
+                *word |= mask;
+            });
         new
     }
 
@@ -223,12 +223,11 @@ impl<W: Word> Table<W> {
         )
     }
 
-    /// The bit positions of the item whose hash is `hash`.
-    #[inline]
-    pub(crate) fn positions(&self, hash: u64) -> Take<SchemePositions> {
+    /// Calls `f` with each bit position of the item whose hash is `hash`.
+    #[inline(always)]
+    pub(crate) fn for_each_position(&self, hash: u64, f: impl FnMut(u64)) {
         self.scheme
-            .positions(hash, self.num_bits)
-            .take(self.num_hashes as usize)
+            .for_each(hash, self.num_bits, self.num_hashes, f);
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
@@ -244,9 +243,7 @@ impl<W: Word> Table<W> {
     /// Starts loading the `k` words of the item whose hash is `hash`.
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
-        for bit in self.positions(hash) {
-            batch::prefetch(&self.words[locate(bit).0]);
-        }
+        self.for_each_position(hash, |bit| batch::prefetch(&self.words[locate(bit).0]));
     }
 
     /// Bits set.

@@ -235,8 +235,13 @@ pub struct FixedPositions {
     m: u64,
 }
 
-/// The quadratic step of [`FixedPositions`]: `2^64/φ`, rounded to odd.
+/// `2^64/φ`, rounded to odd: the quadratic step of [`FixedPositions`], and
+/// the multiplier of [`Positions`]' second hash.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The multiplier that makes [`FixedPositions`]' first step `d` from the
+/// hash's rotated halves (odd, so every hash gets its own `d`).
+const STEP: u64 = 0xd6e8_feb8_6659_fd93;
 
 impl FixedPositions {
     /// The positions of `hash` in a table of `m` slots.
@@ -247,7 +252,7 @@ impl FixedPositions {
     #[inline]
     pub fn new(hash: u64, m: u64) -> Self {
         assert!(m > 0, "a table of zero slots");
-        let d = hash.rotate_left(32).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        let d = hash.rotate_left(32).wrapping_mul(STEP);
         Self { g: hash, d, m }
     }
 }
@@ -348,6 +353,39 @@ impl Scheme {
             Scheme::Modular => two_rounds(Positions::new(hash, m), k, test),
             Scheme::FixedPoint => two_rounds(FixedPositions::new(hash, m), k, test),
         }
+    }
+
+    /// Calls `f` with each of the first `k` positions of `hash` in a table of
+    /// `m` slots, in order: the insert of every classic and counting filter.
+    /// It picks the scheme once, where [`positions`](Self::positions) matches
+    /// on it at every position.
+    ///
+    /// ```
+    /// use bloomlab_core::hash::Scheme;
+    ///
+    /// let mut seen = Vec::new();
+    /// Scheme::CURRENT.for_each(0x0123_4567_89ab_cdef, 1_000, 7, |p| seen.push(p));
+    /// let expected: Vec<u64> = Scheme::CURRENT.positions(0x0123_4567_89ab_cdef, 1_000).take(7).collect();
+    /// assert_eq!(seen, expected);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `m` is 0.
+    #[inline(always)]
+    pub fn for_each(self, hash: u64, m: u64, k: u32, f: impl FnMut(u64)) {
+        match self {
+            Scheme::Modular => first_k(Positions::new(hash, m), k, f),
+            Scheme::FixedPoint => first_k(FixedPositions::new(hash, m), k, f),
+        }
+    }
+}
+
+/// Calls `f` with each of the first `k` of `positions`.
+#[inline(always)]
+fn first_k(mut positions: impl Iterator<Item = u64>, k: u32, mut f: impl FnMut(u64)) {
+    for _ in 0..k {
+        f(positions.next().unwrap_or_default());
     }
 }
 
@@ -499,20 +537,22 @@ mod tests {
         }
     }
 
+    /// (hash, m) pairs for the recurrence tests: a small table, the
+    /// all-ones hash in a table of 7 slots, the largest m and a table of one
+    /// slot.
+    const EDGES: [(u64, u64); 4] = [
+        (0x0123_4567_89ab_cdef, 1_408),
+        (u64::MAX, 7),
+        (42, u64::MAX),
+        (9, 1),
+    ];
+
     #[test]
     fn positions_follow_the_enhanced_recurrence() {
         // a + i·b + (i³ − i)/6 mod m, written out directly.
-        for (hash, m) in [
-            (0x0123_4567_89ab_cdef_u64, 1_408u64),
-            (u64::MAX, 7),
-            (42, u64::MAX),
-            (9, 1),
-        ] {
+        for (hash, m) in EDGES {
             let a = u128::from(reduce(hash, m));
-            let b = u128::from(reduce(
-                hash.rotate_left(32).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                m,
-            ));
+            let b = u128::from(reduce(hash.rotate_left(32).wrapping_mul(GOLDEN), m));
             let direct: Vec<u64> = (0..20u128)
                 .map(|i| ((a + i * b + (i * i * i - i) / 6) % u128::from(m)) as u64)
                 .collect();
@@ -546,13 +586,8 @@ mod tests {
     #[test]
     fn fixed_positions_follow_the_quadratic_sequence() {
         // g_i = hash + i·d + C·i(i−1)/2 (mod 2^64), reduced to [0, m).
-        for (hash, m) in [
-            (0x0123_4567_89ab_cdef_u64, 1_408u64),
-            (u64::MAX, 7),
-            (42, u64::MAX),
-            (9, 1),
-        ] {
-            let d = hash.rotate_left(32).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        for (hash, m) in EDGES {
+            let d = hash.rotate_left(32).wrapping_mul(STEP);
             let direct: Vec<u64> = (0..20u64)
                 .map(|i| {
                     let g = hash

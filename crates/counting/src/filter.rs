@@ -318,12 +318,12 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     #[inline(always)]
     fn insert_at<const L: u32>(&mut self, hash: u64) -> bool {
-        let mut positions = self.positions(hash);
         let mut present = true;
-        for _ in 0..self.num_hashes {
-            let pos = positions.next().unwrap_or_default();
-            present &= self.counters.increment::<L>(pos) != 0;
-        }
+        let counters = &mut self.counters;
+        self.scheme
+            .for_each(hash, counters.len(), self.num_hashes, |pos| {
+                present &= counters.increment::<L>(pos) != 0;
+            });
         !present
     }
 
@@ -615,11 +615,10 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for CountingBloomFilter<T, S> {
     /// Starts loading the words of the item's `k` counters.
     #[inline]
     fn prefetch_lookup(&self, hash: u64) {
-        let mut positions = self.positions(hash);
-        for _ in 0..self.num_hashes {
-            let pos = positions.next().unwrap_or_default();
-            batch::prefetch(self.counters.word_of(pos));
-        }
+        self.scheme
+            .for_each(hash, self.counters.len(), self.num_hashes, |pos| {
+                batch::prefetch(self.counters.word_of(pos));
+            });
     }
 }
 

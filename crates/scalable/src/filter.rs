@@ -346,15 +346,14 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
         for (i, layer) in self.layers.iter().enumerate() {
             let words = layer.as_words();
             let mut pass = 1;
-            for bit in layer
+            let first = FIRST_ROUND.min(layer.num_hashes() as usize) as u32;
+            layer
                 .scheme()
-                .positions(hash, layer.num_bits())
-                .take(FIRST_ROUND.min(layer.num_hashes() as usize))
-            {
-                pass &= words
-                    .get((bit >> 6) as usize)
-                    .map_or(0, |w| w >> (bit & 63));
-            }
+                .for_each(hash, layer.num_bits(), first, |bit| {
+                    pass &= words
+                        .get((bit >> 6) as usize)
+                        .map_or(0, |w| w >> (bit & 63));
+                });
             alive |= (pass & 1) << i;
         }
         while alive != 0 {
@@ -585,12 +584,14 @@ impl<T: ?Sized, S: BuildHasher + Clone> HashMembership for ScalableBloomFilter<T
 #[inline]
 fn prefetch_bits<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>, hash: u64, bits: usize) {
     let words = layer.as_words();
-    let positions = layer.scheme().positions(hash, layer.num_bits());
-    for bit in positions.take(bits.min(layer.num_hashes() as usize)) {
-        if let Some(word) = words.get((bit >> 6) as usize) {
-            batch::prefetch(word);
-        }
-    }
+    let bits = bits.min(layer.num_hashes() as usize) as u32;
+    layer
+        .scheme()
+        .for_each(hash, layer.num_bits(), bits, |bit| {
+            if let Some(word) = words.get((bit >> 6) as usize) {
+                batch::prefetch(word);
+            }
+        });
 }
 
 bloomlab_core::impl_filter!(Filter, Membership, Persist
