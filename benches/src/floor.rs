@@ -19,6 +19,13 @@
 //!   keys first, then each key's line prefetched [`batch::ahead`] keys
 //!   before it is read, as a one-line filter's `contains_batch` reads its
 //!   blocks, with nothing else in the loop.
+//! - [`CHEAP_HASH`]: the [`ONE_LINE`] loop with [`mix64`] of the key in
+//!   place of its SipHash-1-3: a reference and **not** a floor (no filter
+//!   here hashes so cheaply). Past the cache, a loop of single lookups runs
+//!   as many loads at once as its lookups fit in the processor's reorder
+//!   window, so the instructions of each lookup, not only its reads, set its
+//!   time: this row against [`ONE_LINE`] shows what the hash's share of them
+//!   costs there.
 //! - [`CHAIN`]: a pointer chase through a random cycle of the lines, each
 //!   address read from the line before. This is the latency of one uncached
 //!   line, a reference and **not** a floor: a loop of independent lookups
@@ -49,6 +56,8 @@ pub const ONE_LINE: &str = "floor: hash + 1 line, one lookup at a time";
 pub const THREE_LINES: &str = "floor: hash + 3 lines, one lookup at a time";
 /// The row of the hashes of a chunk, then one line per key.
 pub const ONE_LINE_BATCH: &str = "floor: hash + 1 line, batched";
+/// The row of [`ONE_LINE`]'s loop with a cheap hash: a reference, not a floor.
+pub const CHEAP_HASH: &str = "reference: mix64 + 1 line, one lookup at a time (not a floor)";
 /// The row of one dependent chain of line reads: a latency, not a floor.
 pub const CHAIN: &str = "latency: 1 line, dependent chain (not a floor)";
 
@@ -114,9 +123,15 @@ impl FloorTable {
 
     /// The sum of `L` lines per key, each key hashed and read in turn.
     pub fn one_at_a_time<const L: u32>(&self, keys: &[u64]) -> u64 {
+        self.lines_per_key::<L>(keys, |k| self.hasher.hash_one(k))
+    }
+
+    /// [`one_at_a_time`](Self::one_at_a_time) with `hash` for the hasher.
+    #[inline(always)]
+    fn lines_per_key<const L: u32>(&self, keys: &[u64], hash: impl Fn(&u64) -> u64) -> u64 {
         let mut sum = 0u64;
         for k in keys {
-            let h = self.hasher.hash_one(k);
+            let h = hash(k);
             for j in 0..L {
                 sum = sum.wrapping_add(self.load(h.rotate_left(j * 21)));
             }
@@ -146,12 +161,16 @@ impl FloorTable {
         at
     }
 
-    /// The rows [`FLOORS`] and [`CHAIN`] in `group`, on batches of `keys`.
+    /// The rows [`FLOORS`], [`CHEAP_HASH`] and [`CHAIN`] in `group`, on
+    /// batches of `keys`.
     pub fn rows(&self, group: &mut Group<'_>, keys: &[u64]) {
         group.cycle(HASH, keys, |batch| self.hash_only(batch));
         group.cycle(ONE_LINE, keys, |batch| self.one_at_a_time::<1>(batch));
         group.cycle(THREE_LINES, keys, |batch| self.one_at_a_time::<3>(batch));
         group.cycle(ONE_LINE_BATCH, keys, |batch| self.batched(batch));
+        group.cycle(CHEAP_HASH, keys, |batch| {
+            self.lines_per_key::<1>(batch, |&k| mix64(k))
+        });
         self.chain_row(group, CHAIN);
     }
 

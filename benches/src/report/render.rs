@@ -72,7 +72,9 @@ fn header(out: &mut String, report: &Report) {
          the fastest row of the same group and setting that is neither bloomlab's \
          (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`).\n\
          - Floors (`big/floor`, `scale/floor`): lower bounds measured in the same run over a \
-         table as large as the filters' (`benches/src/floor.rs`): the keyed SipHash-1-3 of each \
+         table as large as the smallest filter's of the setting (a larger table is no faster, so \
+         the bound holds for every filter of the setting; `benches/src/floor.rs`): the keyed \
+         SipHash-1-3 of each \
          key plus one random line read per key, one key at a time (`floor: hash + 1 line, one \
          lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
          or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
@@ -81,7 +83,9 @@ fn header(out: &mut String, report: &Report) {
          family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
          the floor is not one, and is marked. The dependent chain's latency is shown beside the \
          floors for reference; a loop of independent lookups beats it, so nothing is judged \
-         against it.\n\n",
+         against it. So is the one-line loop with `mix64` for the hash (`reference: mix64 + 1 \
+         line`): it does less than any filter here, and shows what the hash's instructions cost \
+         once the reads miss the cache.\n\n",
     );
 }
 
