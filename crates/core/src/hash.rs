@@ -639,6 +639,20 @@ mod tests {
     }
 
     #[test]
+    fn for_each_calls_the_first_k_positions_of_its_scheme() {
+        for scheme in [Scheme::Modular, Scheme::FixedPoint] {
+            for (hash, m) in EDGES {
+                for k in [0, 1, 3, 7, 40] {
+                    let mut seen = Vec::new();
+                    scheme.for_each(hash, m, k, |p| seen.push(p));
+                    let want: Vec<u64> = scheme.positions(hash, m).take(k as usize).collect();
+                    assert_eq!(seen, want, "{scheme:?}, m = {m}, k = {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn block_positions_are_uniform_bytes() {
         let mut counts = [0u32; 512];
         for i in 0..10_000u64 {
