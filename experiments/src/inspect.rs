@@ -16,7 +16,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use bloomlab::catalog::{self, Value as Param};
-use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, OLDEST_VERSION};
+use bloomlab_core::codec::{MAGIC, NEWEST_VERSION, OLDEST_VERSION};
 use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -242,7 +242,7 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
                 // A format version this build does not read, or a short
                 // header: the envelope's decoder names it.
                 (Some(version), Some(_))
-                    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) =>
+                    if !(OLDEST_VERSION..=NEWEST_VERSION).contains(&version) =>
                 {
                     failed(bloomlab_core::DecodeError::UnsupportedVersion(version))
                 }

@@ -55,8 +55,11 @@ use std::error::Error;
 use std::fmt;
 use std::hash::Hash;
 
-use bloomlab_classic::{AtomicBloomFilter, BLOCK_BITS, BlockedBloomFilter, BloomFilter};
-use bloomlab_core::theory::{blocked, classic, cuckoo, scalable};
+use bloomlab_classic::{
+    AtomicBloomFilter, BLOCK_BITS, BlockLayout, BlockedBloomFilter, BloomFilter,
+};
+use bloomlab_core::hash::SECTORS;
+use bloomlab_core::theory::{blocked, classic, cuckoo, scalable, sectored};
 use bloomlab_core::{DecodeError, Deletable, Membership, ParamError, Persist};
 use bloomlab_counting::{BLOCK_COUNTERS, BlockedCountingBloomFilter, CountingBloomFilter};
 use bloomlab_cuckoo::CuckooFilter;
@@ -94,6 +97,11 @@ pub enum Shape {
         blocks: u64,
         /// Positions per block (bits, or counters).
         block_bits: u32,
+        /// Equal sectors the block is cut into, each receiving `k / sectors`
+        /// of an item's positions: 8 for a blocked Bloom filter's 64-bit
+        /// words in the sectors layout, 1 where the positions fall anywhere
+        /// in the block.
+        sectors: u32,
         /// `k`.
         hashes: u32,
         /// Bits per position: 1 for a bit, the counter width for counters.
@@ -150,9 +158,17 @@ impl Shape {
             Shape::Blocks {
                 blocks,
                 block_bits,
+                sectors: 1,
                 hashes,
                 ..
             } => blocked::fpr_exact(block_bits, blocks, items, hashes),
+            Shape::Blocks {
+                blocks,
+                block_bits,
+                sectors,
+                hashes,
+                ..
+            } => sectored::fpr_exact(block_bits / sectors, sectors, blocks, items, hashes),
             Shape::Layers {
                 initial_capacity,
                 growth,
@@ -544,12 +560,14 @@ fn plan_bits(n: u64, p: f64) -> Result<Plan, ParamError> {
 }
 
 fn plan_blocks(n: u64, p: f64) -> Result<Plan, ParamError> {
-    let (blocks, hashes) = blocked::size_for(BLOCK_BITS, n, p)?;
+    let sectors = SECTORS as u32;
+    let (blocks, hashes) = sectored::size_for(BLOCK_BITS / sectors, sectors, n, p)?;
     Ok(Plan {
         memory_bytes: u128::from(blocks) * u128::from(BLOCK_BITS / 8),
         shape: Shape::Blocks {
             blocks,
             block_bits: BLOCK_BITS,
+            sectors,
             hashes,
             width: 1,
         },
@@ -564,6 +582,7 @@ fn plan_counter_blocks(n: u64, p: f64) -> Result<Plan, ParamError> {
         shape: Shape::Blocks {
             blocks,
             block_bits: BLOCK_COUNTERS,
+            sectors: 1,
             hashes,
             width,
         },
@@ -661,6 +680,10 @@ any_filter!(
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
         block_bits: BLOCK_BITS,
+        sectors: match f.layout() {
+            BlockLayout::Sectors => SECTORS as u32,
+            BlockLayout::Positions => 1,
+        },
         hashes: f.num_hashes(),
         width: 1,
     },
@@ -715,6 +738,7 @@ any_filter!(
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
         block_bits: BLOCK_COUNTERS,
+        sectors: 1,
         hashes: f.num_hashes(),
         width: 4,
     },

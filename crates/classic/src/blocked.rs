@@ -1,4 +1,5 @@
-//! [`BlockedBloomFilter`]: every item's bits in one 512-bit block, one cache line.
+//! [`BlockedBloomFilter`]: every item's bits in one 512-bit block, one cache
+//! line, laid out by [`BlockLayout`].
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -9,9 +10,9 @@ use std::ops::BitOr;
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
-use bloomlab_core::codec::FORMAT_VERSION;
-use bloomlab_core::hash::{mix64, reduce};
-use bloomlab_core::theory::{blocked, classic};
+use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
+use bloomlab_core::hash::{SECTORS, mix64, reduce, sector_mask, sector_masks};
+use bloomlab_core::theory::{blocked, classic, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
     check_hashes,
@@ -36,6 +37,83 @@ type Block = [u64; BLOCK_WORDS];
 /// Bits set in `block`.
 fn ones(block: &Block) -> u32 {
     block.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Where an item's `k` bits go inside its block.
+///
+/// A filter keeps its layout for life: it is chosen when the filter is
+/// built, and a filter read from bytes has the layout of the format version
+/// it was written in ([`of_version`](Self::of_version)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BlockLayout {
+    /// `k / 8` bits in each of the block's eight 64-bit words, by
+    /// [`sector_masks`]: a lookup tests eight precomputed masks, with no
+    /// position to extract. `k` is a multiple of 8. About 2% more memory
+    /// than [`Positions`](Self::Positions) at 1%
+    /// ([`theory::sectored`](bloomlab_core::theory::sectored)). The layout of
+    /// every new filter; format version 3 on.
+    #[default]
+    Sectors,
+    /// `k` positions anywhere in the block, by
+    /// [`BlockPositions`](bloomlab_core::hash::BlockPositions): any `k`, and
+    /// the rate of [`theory::blocked`](bloomlab_core::theory::blocked). The
+    /// layout of format versions 1 and 2, and of the tables
+    /// `bloomlab-redis` keeps.
+    Positions,
+}
+
+impl BlockLayout {
+    /// The layout of a filter stored in format `version`:
+    /// [`Positions`](Self::Positions) up to version 2
+    /// ([`FORMAT_VERSION`]), [`Sectors`](Self::Sectors) from version 3
+    /// ([`NEWEST_VERSION`]) on.
+    pub const fn of_version(version: u16) -> Self {
+        if version <= FORMAT_VERSION {
+            BlockLayout::Positions
+        } else {
+            BlockLayout::Sectors
+        }
+    }
+
+    /// The format version a filter of this layout is written in: 2 for
+    /// [`Positions`](Self::Positions), so that older builds still read it,
+    /// and 3 for [`Sectors`](Self::Sectors).
+    pub const fn version(self) -> u16 {
+        match self {
+            BlockLayout::Positions => FORMAT_VERSION,
+            BlockLayout::Sectors => NEWEST_VERSION,
+        }
+    }
+
+    /// Checks that `k` suits the layout: any `k` for
+    /// [`Positions`](Self::Positions), a multiple of 8 for
+    /// [`Sectors`](Self::Sectors) (the range is checked elsewhere).
+    pub(crate) fn check_hashes(self, k: u32) -> Result<(), ParamError> {
+        match self {
+            BlockLayout::Sectors if k % SECTORS as u32 != 0 => Err(ParamError::HashesPerSector {
+                hashes: k,
+                sectors: SECTORS as u32,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Blocks and `k` for `items` at rate `fpr`: the fewest blocks whose
+    /// exact rate, in this layout, is at most `fpr`.
+    pub(crate) fn size_for(self, items: u64, fpr: f64) -> Result<(u64, u32), ParamError> {
+        match self {
+            BlockLayout::Sectors => sectored::size_for(64, SECTORS as u32, items, fpr),
+            BlockLayout::Positions => blocked::size_for(BLOCK_BITS, items, fpr),
+        }
+    }
+
+    /// The rate theory predicts for `n` distinct items in `blocks` blocks.
+    fn fpr_exact(self, blocks: u64, n: u64, k: u32) -> f64 {
+        match self {
+            BlockLayout::Sectors => sectored::fpr_exact(64, SECTORS as u32, blocks, n, k),
+            BlockLayout::Positions => blocked::fpr_exact(BLOCK_BITS, blocks, n, k),
+        }
+    }
 }
 
 /// Positions per mixed word: `64 / 9`, the rest of the word is dropped.
@@ -68,11 +146,11 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// A lookup reads one cache line instead of `k`, so it is faster than
 /// [`BloomFilter`](crate::BloomFilter)'s; the price is a higher rate at the
 /// same memory, because some blocks receive more than their share of items.
-/// The block is `reduce(hash, blocks)`; the positions inside it are
-/// [`BlockPositions`]`::new(hash, 9).take(k)`, independent uniform draws, so
-/// [`blocked::fpr_exact`] predicts the rate without approximation.
-///
-/// [`BlockPositions`]: bloomlab_core::hash::BlockPositions
+/// The block is `reduce(hash, blocks)`; where the bits go inside it is the
+/// filter's [`BlockLayout`]: by default `k / 8` bits in each 64-bit word
+/// ([`sector_masks`]), whose rate [`sectored::fpr_exact`] predicts, or `k`
+/// positions anywhere in the block, whose rate [`blocked::fpr_exact`]
+/// predicts. Both model the positions as independent uniform draws.
 ///
 /// ```
 /// use bloomlab_classic::BlockedBloomFilter;
@@ -81,13 +159,15 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// for i in 0..10_000u64 {
 ///     f.insert(&i);
 /// }
-/// // 194 blocks: 9.93 bits per item where the classic filter needs 9.59.
-/// assert_eq!((f.num_blocks(), f.num_hashes()), (194, 6));
+/// // 198 blocks: 10.14 bits per item where the classic filter needs 9.59,
+/// // and one bit in each of the eight words of a block.
+/// assert_eq!((f.num_blocks(), f.num_hashes()), (198, 8));
 /// assert!(f.expected_fpr() <= 0.01);
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// ```
 pub struct BlockedBloomFilter<T: ?Sized, S = DefaultHasher> {
     blocks: Buffer<Block>,
+    layout: BlockLayout,
     num_hashes: u32,
     len: usize,
     hasher: S,
@@ -99,6 +179,7 @@ impl<T: ?Sized, S: Clone> Clone for BlockedBloomFilter<T, S> {
     fn clone(&self) -> Self {
         Self {
             blocks: self.blocks.clone(),
+            layout: self.layout,
             num_hashes: self.num_hashes,
             len: self.len,
             hasher: self.hasher.clone(),
@@ -110,6 +191,7 @@ impl<T: ?Sized, S: Clone> Clone for BlockedBloomFilter<T, S> {
 impl<T: ?Sized, S: PartialEq> PartialEq for BlockedBloomFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.blocks == other.blocks
+            && self.layout == other.layout
             && self.num_hashes == other.num_hashes
             && self.len == other.len
             && self.hasher == other.hasher
@@ -119,8 +201,9 @@ impl<T: ?Sized, S: PartialEq> PartialEq for BlockedBloomFilter<T, S> {
 impl<T: ?Sized, S: Eq> Eq for BlockedBloomFilter<T, S> {}
 
 impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
-    /// A filter for `expected_items` at rate `fpr`, with a random hash key:
-    /// the fewest blocks for which [`blocked::fpr_exact`] reaches `fpr`.
+    /// A filter for `expected_items` at rate `fpr`, with a random hash key,
+    /// in the [`Sectors`](BlockLayout::Sectors) layout: the fewest blocks for
+    /// which [`sectored::fpr_exact`] reaches `fpr`.
     ///
     /// # Errors
     ///
@@ -130,7 +213,10 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     }
 
     /// A filter of exactly `blocks` blocks of 512 bits and `num_hashes`
-    /// hashes, with a random hash key.
+    /// hashes, with a random hash key, in the
+    /// [`Sectors`](BlockLayout::Sectors) layout (so `num_hashes` is a
+    /// multiple of 8; [`builder_with_blocks`](Self::builder_with_blocks)
+    /// takes another layout).
     ///
     /// # Errors
     ///
@@ -150,11 +236,12 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     }
 
     /// The filter in the binary format of [`bloomlab_core::codec`] (see
-    /// [`crate::codec`] for the fields).
+    /// [`crate::codec`] for the fields), in its layout's format version
+    /// ([`BlockLayout::version`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         codec::encode(
             BLOCKED_TAG,
-            FORMAT_VERSION,
+            self.layout.version(),
             self.hasher.key(),
             self.blocks.len() as u64,
             self.num_hashes,
@@ -176,15 +263,23 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
             return Err(invalid(ParamError::ZeroBits.into()));
         }
         let hasher = DefaultHasher::from_key(s.key);
-        Self::from_slice(&s.words, s.num_hashes, s.len, hasher).map_err(invalid)
+        let layout = BlockLayout::of_version(s.version);
+        Self::from_slice(&s.words, layout, s.num_hashes, s.len, hasher).map_err(invalid)
     }
 }
 
 impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
-    /// An empty filter of `blocks` blocks; the sizes are already checked.
-    pub(crate) fn zeroed(blocks: usize, num_hashes: u32, hasher: S) -> Result<Self, BuildError> {
+    /// An empty filter of `blocks` blocks; the sizes are already checked,
+    /// `num_hashes` against the layout too.
+    pub(crate) fn zeroed(
+        blocks: usize,
+        layout: BlockLayout,
+        num_hashes: u32,
+        hasher: S,
+    ) -> Result<Self, BuildError> {
         Ok(Self {
             blocks: alloc::buffer(blocks)?,
+            layout,
             num_hashes,
             len: 0,
             hasher,
@@ -194,9 +289,9 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
 
     /// Rebuilds a filter from raw parts: the words of its blocks (bit `p` of
     /// block `b` in `words[8 * b + p / 64]` at `1 << (p % 64)`, as
-    /// [`words`](Self::words) yields them), `k`, the count of inserts and
-    /// the hasher. This is how a table kept elsewhere (in Redis, say) comes
-    /// back into memory.
+    /// [`words`](Self::words) yields them), the layout they were set in,
+    /// `k`, the count of inserts and the hasher. This is how a table kept
+    /// elsewhere (in Redis, say) comes back into memory.
     ///
     /// ```
     /// use bloomlab_classic::BlockedBloomFilter;
@@ -204,7 +299,8 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// let mut f = BlockedBloomFilter::builder(1_000, 0.01).seed(1).build()?;
     /// f.insert(&7u64)?;
     /// let words: Vec<u64> = f.words().collect();
-    /// let g = BlockedBloomFilter::from_words(words, f.num_hashes(), f.len(), *f.hasher())?;
+    /// let (layout, k, len) = (f.layout(), f.num_hashes(), f.len());
+    /// let g = BlockedBloomFilter::from_words(words, layout, k, len, *f.hasher())?;
     /// assert!(g == f && g.contains(&7u64));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -212,26 +308,30 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for zero hashes or more than
-    /// [`MAX_HASHES`](classic::MAX_HASHES), or no words;
+    /// [`MAX_HASHES`](classic::MAX_HASHES), a `k` the layout cannot split
+    /// ([`ParamError::HashesPerSector`]), or no words;
     /// [`BuildError::WordCount`] unless the words fill whole blocks of 8;
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn from_words(
         words: Vec<u64>,
+        layout: BlockLayout,
         num_hashes: u32,
         len: usize,
         hasher: S,
     ) -> Result<Self, BuildError> {
-        Self::from_slice(&words, num_hashes, len, hasher)
+        Self::from_slice(&words, layout, num_hashes, len, hasher)
     }
 
     /// [`from_words`](Self::from_words) over borrowed words.
     fn from_slice(
         words: &[u64],
+        layout: BlockLayout,
         num_hashes: u32,
         len: usize,
         hasher: S,
     ) -> Result<Self, BuildError> {
         check_hashes(num_hashes)?;
+        layout.check_hashes(num_hashes)?;
         if words.is_empty() {
             return Err(ParamError::ZeroBits.into());
         }
@@ -241,7 +341,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
                 found: words.len() as u64,
             });
         }
-        let mut filter = Self::zeroed(words.len() / BLOCK_WORDS, num_hashes, hasher)?;
+        let mut filter = Self::zeroed(words.len() / BLOCK_WORDS, layout, num_hashes, hasher)?;
         for (block, chunk) in filter
             .blocks
             .iter_mut()
@@ -274,6 +374,11 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         self.num_hashes
     }
 
+    /// Where an item's bits go inside its block.
+    pub fn layout(&self) -> BlockLayout {
+        self.layout
+    }
+
     /// The hasher items go through.
     pub fn hasher(&self) -> &S {
         &self.hasher
@@ -304,30 +409,78 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> bool {
         let i = self.block_of(hash);
+        let one_per_word = self.num_hashes == SECTORS as u32;
         let block = &mut self.blocks[i];
         let mut missing = 0;
-        for_each_position(hash, self.num_hashes, |p| {
-            let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
-            missing |= bit & !*word;
-            *word |= bit;
-        });
+        match self.layout {
+            BlockLayout::Sectors if one_per_word => {
+                for (w, word) in block.iter_mut().enumerate() {
+                    let mask = sector_mask(hash, w);
+                    missing |= mask & !*word;
+                    *word |= mask;
+                }
+            }
+            BlockLayout::Sectors => {
+                let masks = sector_masks(hash, self.num_hashes / SECTORS as u32);
+                for (word, mask) in block.iter_mut().zip(masks) {
+                    missing |= mask & !*word;
+                    *word |= mask;
+                }
+            }
+            BlockLayout::Positions => for_each_position(hash, self.num_hashes, |p| {
+                let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
+                missing |= bit & !*word;
+                *word |= bit;
+            }),
+        }
         self.len = self.len.saturating_add(1);
         missing != 0
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
-    #[inline]
+    ///
+    /// Always inlined: with two layouts the body outgrew what the compiler
+    /// inlines on its own, and a call per lookup (saving and restoring the
+    /// registers the masks need) adds instructions to every lookup, which
+    /// past the cache cost as much as they keep the processor from
+    /// overlapping the next lookups' loads.
+    #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let block = &self.blocks[self.block_of(hash)];
         // No early exit: a miss would stop at an unpredictable position, and
         // the mispredicted branch costs more than testing the remaining bits
         // of a cache line already loaded (it also lets the processor overlap
         // the next lookups' loads).
-        let mut all = 1;
-        for_each_position(hash, self.num_hashes, |p| {
-            all &= block[(p >> 6) as usize] >> (p & 63);
-        });
-        all & 1 == 1
+        match self.layout {
+            // One bit per word, what every rate from about 0.1% up sizes:
+            // written word by word so that the compiler computes the eight
+            // masks with vector instructions (SSE2), which took a lookup
+            // past the cache from 1.47 to 1.22 times the cost of hashing
+            // and reading one line (from eight masks built first and then
+            // tested, as below).
+            BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
+                let mut missing = 0;
+                for (w, word) in block.iter().enumerate() {
+                    missing |= sector_mask(hash, w) & !word;
+                }
+                missing == 0
+            }
+            BlockLayout::Sectors => {
+                let masks = sector_masks(hash, self.num_hashes / SECTORS as u32);
+                let mut missing = 0;
+                for (word, mask) in block.iter().zip(masks) {
+                    missing |= mask & !word;
+                }
+                missing == 0
+            }
+            BlockLayout::Positions => {
+                let mut all = 1;
+                for_each_position(hash, self.num_hashes, |p| {
+                    all &= block[(p >> 6) as usize] >> (p & 63);
+                });
+                all & 1 == 1
+            }
+        }
     }
 
     /// Looks up every item of `items`; the answers, in order, are those of
@@ -391,44 +544,64 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
 
     /// The number of distinct items the set bits suggest: the classic
     /// estimate ([`classic::estimate_count`]) of each block on its own,
-    /// summed, since the items of a block are those that hashed to it.
-    /// Infinite when some block is full.
+    /// summed, since the items of a block are those that hashed to it (in
+    /// the [`Sectors`](BlockLayout::Sectors) layout, the mean of the
+    /// estimates of its eight words, each of which every item of the block
+    /// sets `k / 8` bits in). Infinite when some block (or word) is full.
     pub fn estimate_count(&self) -> f64 {
-        let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
-        self.blocks
-            .iter()
-            .map(|block| classic::estimate_count(b, k, f64::from(ones(block))))
-            .sum()
+        match self.layout {
+            BlockLayout::Sectors => {
+                let per_word = f64::from(self.num_hashes / SECTORS as u32);
+                let words = self.blocks.iter().flatten();
+                let total: f64 = words
+                    .map(|w| classic::estimate_count(64.0, per_word, f64::from(w.count_ones())))
+                    .sum();
+                total / SECTORS as f64
+            }
+            BlockLayout::Positions => {
+                let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
+                self.blocks
+                    .iter()
+                    .map(|block| classic::estimate_count(b, k, f64::from(ones(block))))
+                    .sum()
+            }
+        }
     }
 
-    /// [`blocked::fpr_exact`]`(512, blocks, len, k)`: the rate theory predicts
-    /// after [`len`](Self::len) distinct inserts.
+    /// The rate theory predicts after [`len`](Self::len) distinct inserts:
+    /// [`sectored::fpr_exact`]`(64, 8, blocks, len, k)` in the
+    /// [`Sectors`](BlockLayout::Sectors) layout,
+    /// [`blocked::fpr_exact`]`(512, blocks, len, k)` in the
+    /// [`Positions`](BlockLayout::Positions) one.
     ///
-    /// Computed afresh on every call by a dynamic program over block loads,
-    /// 1 to 3 ms at 50 items per block and k = 6 (the cost grows with k and
-    /// the items per block, not with the table): cheap next to filling the
-    /// filter, too dear for a hot loop. Not cached, so the filter stays
-    /// plain data, `Sync` and comparable.
+    /// Computed afresh on every call by a dynamic program over block loads:
+    /// 1 to 3 ms for the positions layout at 50 items per block and k = 6,
+    /// far less for sectors (the cost grows with k and the items per block,
+    /// not with the table). Cheap next to filling the filter, too dear for a
+    /// hot loop. Not cached, so the filter stays plain data, `Sync` and
+    /// comparable.
     pub fn expected_fpr(&self) -> f64 {
-        blocked::fpr_exact(
-            BLOCK_BITS,
-            self.num_blocks(),
-            self.len as u64,
-            self.num_hashes,
-        )
+        self.layout
+            .fpr_exact(self.num_blocks(), self.len as u64, self.num_hashes)
     }
 
     /// The rate of a probe against the table as it stands: the mean over
-    /// blocks of `(ones/512)^k`, exact for independent uniform positions.
-    /// Where [`expected_fpr`](Self::expected_fpr) averages over every way
-    /// the items could have fallen, this is the rate of these items' table.
+    /// blocks of the chance that all of a probe's bits are set, exact for
+    /// independent uniform positions (`(ones/512)^k` for a block in the
+    /// positions layout, the product over its words of `(ones/64)^(k/8)` in
+    /// the sectors layout). Where [`expected_fpr`](Self::expected_fpr)
+    /// averages over every way the items could have fallen, this is the
+    /// rate of these items' table.
     pub fn estimated_fpr(&self) -> f64 {
         let k = self.num_hashes as i32;
-        let total: f64 = self
-            .blocks
-            .iter()
-            .map(|block| (f64::from(ones(block)) / f64::from(BLOCK_BITS)).powi(k))
-            .sum();
+        let pass = |block: &Block| match self.layout {
+            BlockLayout::Sectors => block
+                .iter()
+                .map(|w| (f64::from(w.count_ones()) / 64.0).powi(k / SECTORS as i32))
+                .product(),
+            BlockLayout::Positions => (f64::from(ones(block)) / f64::from(BLOCK_BITS)).powi(k),
+        };
+        let total: f64 = self.blocks.iter().map(pass).sum();
         total / self.blocks.len() as f64
     }
 
@@ -438,13 +611,19 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     }
 
     /// Combines `other`'s words into these with `op`, if the two filters
-    /// have the same blocks, `k` and hasher.
+    /// have the same blocks, layout, `k` and hasher.
     fn merge(&mut self, other: &Self, op: impl Fn(&mut u64, u64)) -> Result<(), MergeError>
     where
         S: PartialEq,
     {
         let shape = |f: &Self| (f.num_bits(), f.num_hashes);
         MergeError::check(shape(self), shape(other), self.hasher == other.hasher)?;
+        if self.layout != other.layout {
+            return Err(MergeError::Layout {
+                ours: self.layout,
+                theirs: other.layout,
+            });
+        }
         let theirs = other.blocks.iter().flatten();
         for (a, &b) in self.blocks.iter_mut().flatten().zip(theirs) {
             op(a, b);
@@ -488,6 +667,7 @@ impl<T: ?Sized, S> fmt::Debug for BlockedBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockedBloomFilter")
             .field("num_blocks", &self.blocks.len())
+            .field("layout", &self.layout)
             .field("num_hashes", &self.num_hashes)
             .field("len", &self.len)
             .finish_non_exhaustive()
@@ -527,8 +707,8 @@ bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
     for BlockedBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {
-    /// An empty filter that can merge with `other`: the same blocks, hash
-    /// count and hasher. Filters made with [`new`](BlockedBloomFilter::new)
+    /// An empty filter that can merge with `other`: the same blocks, layout,
+    /// hash count and hasher. Filters made with [`new`](BlockedBloomFilter::new)
     /// each draw a random key and cannot merge; make the second from the
     /// first (see [`BloomFilter::compatible_with`](crate::BloomFilter::compatible_with)).
     ///
@@ -536,7 +716,12 @@ impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {
     ///
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn compatible_with(other: &Self) -> Result<Self, BuildError> {
-        Self::zeroed(other.blocks.len(), other.num_hashes, other.hasher.clone())
+        Self::zeroed(
+            other.blocks.len(),
+            other.layout,
+            other.num_hashes,
+            other.hasher.clone(),
+        )
     }
 }
 
@@ -572,16 +757,94 @@ mod tests {
         }
     }
 
+    fn positions(blocks: u64, k: u32) -> BlockedBloomFilter<u64> {
+        BlockedBloomFilter::builder_with_blocks(blocks, k)
+            .layout(BlockLayout::Positions)
+            .build()
+            .unwrap()
+    }
+
     #[test]
     fn a_block_is_one_cache_line() {
         assert_eq!(size_of::<Block>(), 64);
-        let f: BlockedBloomFilter<u64> = BlockedBloomFilter::with_blocks(10, 7).unwrap();
+        assert_eq!(SECTORS, BLOCK_WORDS);
+        let f: BlockedBloomFilter<u64> = BlockedBloomFilter::with_blocks(10, 8).unwrap();
         assert_eq!(f.blocks.as_ptr() as usize % 64, 0);
     }
 
     #[test]
+    fn an_item_sets_its_masks_in_its_block() {
+        for per_word in [1, 2, 8] {
+            let mut f: BlockedBloomFilter<u64> =
+                BlockedBloomFilter::with_blocks(10, 8 * per_word).unwrap();
+            let hash = 0xfeed_face_dead_beef;
+            assert!(f.insert_hash(hash));
+            let block = reduce(hash, 10) as usize;
+            let want = sector_masks(hash, per_word);
+            for (i, b) in f.blocks.iter().enumerate() {
+                assert_eq!(*b, if i == block { want } else { [0; 8] });
+            }
+            assert!(!f.insert_hash(hash));
+            assert!(f.contains_hash(hash));
+            // Any one bit of the item missing makes it absent.
+            for (w, mask) in want.iter().enumerate() {
+                let mut g = f.clone();
+                g.blocks[block][w] &= !(1 << mask.trailing_zeros());
+                assert!(!g.contains_hash(hash), "word {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn sectors_take_multiples_of_eight_hashes() {
+        let err = BlockedBloomFilter::<u64>::with_blocks(10, 7).unwrap_err();
+        let want = ParamError::HashesPerSector {
+            hashes: 7,
+            sectors: 8,
+        };
+        assert_eq!(err, BuildError::Param(want));
+        let err = BlockedBloomFilter::<u64>::from_words(
+            vec![0; 8],
+            BlockLayout::Sectors,
+            12,
+            0,
+            DefaultHasher::from_seed(1),
+        );
+        assert_eq!(
+            err.unwrap_err(),
+            BuildError::Param(ParamError::HashesPerSector {
+                hashes: 12,
+                sectors: 8
+            })
+        );
+        assert!(positions(10, 7).num_hashes() == 7);
+    }
+
+    #[test]
+    fn layouts_do_not_merge() {
+        let mut a = BlockedBloomFilter::<u64>::builder_with_blocks(4, 8)
+            .seed(3)
+            .build()
+            .unwrap();
+        let b = BlockedBloomFilter::<u64>::builder_with_blocks(4, 8)
+            .seed(3)
+            .layout(BlockLayout::Positions)
+            .build()
+            .unwrap();
+        let before = a.clone();
+        assert_eq!(
+            a.union(&b),
+            Err(MergeError::Layout {
+                ours: BlockLayout::Sectors,
+                theirs: BlockLayout::Positions
+            })
+        );
+        assert!(a == before);
+    }
+
+    #[test]
     fn an_item_sets_its_positions_in_its_block() {
-        let mut f: BlockedBloomFilter<u64> = BlockedBloomFilter::with_blocks(10, 7).unwrap();
+        let mut f = positions(10, 7);
         let hash = 0xfeed_face_dead_beef;
         assert!(f.insert_hash(hash));
         let block = reduce(hash, 10) as usize;

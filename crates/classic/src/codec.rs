@@ -2,8 +2,10 @@
 //!
 //! A classic or atomic filter is written in its [`Scheme`]'s format version:
 //! 1 if it was read from a version-1 file (its bits sit where
-//! [`Scheme::Modular`] put them), 2 otherwise. The blocked filter's bits are
-//! the same in both versions.
+//! [`Scheme::Modular`] put them), the current one otherwise. A blocked filter
+//! is written in its [`BlockLayout`](crate::BlockLayout)'s: 2 for
+//! [`Positions`](crate::BlockLayout::Positions) (whose bits versions 1 and 2
+//! place alike), 3 for [`Sectors`](crate::BlockLayout::Sectors).
 //!
 //! | tag | parameters (little-endian) | payload |
 //! |---|---|---|
@@ -29,6 +31,8 @@ pub const ATOMIC_TAG: Tag = Tag::new(3, "AtomicBloomFilter");
 pub(crate) struct Stored {
     /// The positions of the file's format version ([`Scheme::of_version`]).
     pub scheme: Scheme,
+    /// The file's format version.
+    pub version: u16,
     /// The hash key.
     pub key: [u64; 2],
     /// Bits (classic, atomic) or blocks (blocked).
@@ -82,6 +86,7 @@ pub(crate) fn decode(
     )?;
     Ok(Stored {
         scheme: Scheme::of_version(env.version),
+        version: env.version,
         key: env.key,
         size,
         num_hashes,

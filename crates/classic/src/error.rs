@@ -6,6 +6,8 @@ use bloomlab_core::ParamError;
 use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::hash::Scheme;
 
+use crate::blocked::BlockLayout;
+
 /// Why a filter could not be built.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
@@ -81,6 +83,14 @@ pub enum MergeError {
         /// The scheme of the other filter.
         theirs: Scheme,
     },
+    /// Two blocked filters lay out an item's bits differently in its block
+    /// (one was read from a format-version-2 file, say).
+    Layout {
+        /// The layout of the filter merged into.
+        ours: BlockLayout,
+        /// The layout of the other filter.
+        theirs: BlockLayout,
+    },
 }
 
 impl fmt::Display for MergeError {
@@ -101,6 +111,13 @@ impl fmt::Display for MergeError {
                 f,
                 "cannot merge a filter whose positions are {theirs:?} (format version {}) into \
                  one whose positions are {ours:?} (format version {})",
+                theirs.version(),
+                ours.version()
+            ),
+            MergeError::Layout { ours, theirs } => write!(
+                f,
+                "cannot merge a blocked filter in the {theirs:?} layout (format version {}) \
+                 into one in the {ours:?} layout (format version {})",
                 theirs.version(),
                 ours.version()
             ),

@@ -1,6 +1,8 @@
 //! Every bad constructor input gives its typed error, never a panic.
 
-use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter, BuildError};
+use bloomlab_classic::{
+    AtomicBloomFilter, BlockLayout, BlockedBloomFilter, BloomFilter, BuildError,
+};
 use bloomlab_core::ParamError;
 use bloomlab_testkit::inputs::{assert_refused, assert_refuses_invalid_fprs};
 
@@ -52,6 +54,21 @@ fn fpr_zero_one_negative_nan_infinite() {
 }
 
 #[test]
+fn sectored_blocks_take_multiples_of_eight_hashes() {
+    for k in [1, 7, 12, 63] {
+        let e = ParamError::HashesPerSector {
+            hashes: k,
+            sectors: 8,
+        };
+        assert_refused(blocks(64, k), e);
+    }
+    let positions = BlockedBloomFilter::<u64>::builder_with_blocks(64, 7)
+        .layout(BlockLayout::Positions)
+        .build();
+    assert_eq!(positions.unwrap().num_hashes(), 7);
+}
+
+#[test]
 fn zero_items() {
     let e = Some(BuildError::Param(ParamError::ZeroItems));
     assert_eq!(sized(0, 0.01), [e; 3]);
@@ -86,7 +103,7 @@ fn overflowing_size() {
     }
     // u64::MAX blocks of 64 bytes overflow a u64 byte count.
     assert!(matches!(
-        blocks(u64::MAX, 3),
+        blocks(u64::MAX, 8),
         Err(BuildError::Param(ParamError::TooLarge { needed, .. })) if needed == u128::from(u64::MAX) * 64
     ));
     // u64::MAX bits fit the arithmetic but no allocator: 2^61 bytes.

@@ -27,8 +27,8 @@
 //! To see one case: `BLOOMLAB_FUZZ_CASE=<index> cargo test -p bloomlab-classic --test fuzz`.
 
 use bloomlab_classic::{
-    ATOMIC_TAG, AtomicBloomFilter, BLOCKED_TAG, BlockedBloomFilter, BloomFilter, CLASSIC_TAG,
-    MergeError,
+    ATOMIC_TAG, AtomicBloomFilter, BLOCKED_TAG, BlockLayout, BlockedBloomFilter, BloomFilter,
+    CLASSIC_TAG, MergeError,
 };
 use bloomlab_core::Tag;
 use bloomlab_testkit::batch::Methods;
@@ -157,7 +157,10 @@ fn use_classic(f: &mut BloomFilter<u64>) {
 fn blocked_decode_and_use() {
     let builders = [
         (BlockedBloomFilter::builder(100, 0.01), 60),
-        (BlockedBloomFilter::builder_with_blocks(1, 1), 40),
+        (
+            BlockedBloomFilter::builder_with_blocks(1, 1).layout(BlockLayout::Positions),
+            40,
+        ),
         (BlockedBloomFilter::builder_with_blocks(2, 16), 3),
     ];
     let filters = fuzz::seeded(builders, |b, seed| b.seed(seed).build().unwrap());
@@ -180,7 +183,9 @@ fn use_blocked(f: &mut BlockedBloomFilter<u64>) {
         BlockedBloomFilter::insert_hash,
         BlockedBloomFilter::contains_hash,
     );
-    let other = BlockedBloomFilter::builder_with_blocks(f.num_blocks() % 7 + 1, 1).seed(9);
+    let other = BlockedBloomFilter::builder_with_blocks(f.num_blocks() % 7 + 1, 1)
+        .layout(BlockLayout::Positions)
+        .seed(9);
     let merges = [BlockedBloomFilter::union, BlockedBloomFilter::intersect];
     use_merges(f, &other.build().unwrap(), merges);
     let _ = format!("{f:?}");

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_testkit::machine::within;
 
@@ -11,12 +11,31 @@ use bloomlab_testkit::machine::within;
 /// about a minute and the second never returned.
 const LIMIT: Duration = Duration::from_secs(60);
 
-/// An empty filter of `n` blocks and 7 hashes, seeded 1.
+/// An empty filter of `n` blocks and 7 hashes in the positions layout (the
+/// one whose exact rate costs the most), seeded 1.
 fn blocks(n: u64) -> BlockedBloomFilter<u64> {
     BlockedBloomFilter::builder_with_blocks(n, 7)
+        .layout(BlockLayout::Positions)
         .seed(1)
         .build()
         .unwrap()
+}
+
+#[test]
+fn expected_fpr_of_overfull_sectored_blocks_returns() {
+    for k in [8, 64] {
+        let mut f: BlockedBloomFilter<u64> = BlockedBloomFilter::builder_with_blocks(1, k)
+            .seed(1)
+            .build()
+            .unwrap();
+        for i in 0..100_000u64 {
+            f.insert(&i).unwrap();
+        }
+        let rate = within(LIMIT, "expected_fpr of a full sectored block", move || {
+            f.expected_fpr()
+        });
+        assert_eq!(rate, 1.0);
+    }
 }
 
 #[test]

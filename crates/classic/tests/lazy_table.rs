@@ -36,8 +36,8 @@ fn two_gibibyte_tables_stay_uncommitted_until_written() {
     grown("BloomFilter::with_bits(1 << 34, 3)");
     drop(classic);
     let blocked: BlockedBloomFilter<u64> =
-        BlockedBloomFilter::with_blocks(TABLE_BITS / 512, 3).expect("within the limit");
-    grown("BlockedBloomFilter::with_blocks(1 << 25, 3)");
+        BlockedBloomFilter::with_blocks(TABLE_BITS / 512, 8).expect("within the limit");
+    grown("BlockedBloomFilter::with_blocks(1 << 25, 8)");
     drop(blocked);
 
     // With 4 KiB pages, a few inserts commit only the pages they touch: at

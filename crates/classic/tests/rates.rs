@@ -1,9 +1,9 @@
 //! Measured false-positive rates against theory, at 100,000 items and a
 //! million probes, for the targets 10%, 1% and 0.1%.
 
-use bloomlab_classic::{BlockedBloomFilter, BloomFilter};
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter, BloomFilter};
 use bloomlab_core::Membership;
-use bloomlab_core::theory::{blocked, classic};
+use bloomlab_core::theory::{blocked, classic, sectored};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::rates::assert_in_interval;
 
@@ -39,11 +39,32 @@ fn blocked_rate_matches_the_exact_formula() {
     for (i, &p) in TARGETS.iter().enumerate() {
         let seed = 200 + 10 * i as u64;
         let mut f = BlockedBloomFilter::builder(ITEMS, p)
+            .layout(BlockLayout::Positions)
             .seed(seed)
             .build()
             .unwrap();
         let hits = measure(&mut f, seed);
         let expected = blocked::fpr_exact(512, f.num_blocks(), ITEMS as u64, f.num_hashes());
+        assert_eq!(f.expected_fpr(), expected);
+        assert!(expected <= p, "sized for {p}, theory says {expected}");
+        check(p, hits, expected, f.estimated_fpr());
+    }
+}
+
+/// The default layout: `k / 8` bits in each 64-bit word, positions from
+/// multiply-shifts of the hash ([`sector_masks`](bloomlab_core::hash::sector_masks)).
+#[test]
+fn sectored_rate_matches_the_exact_formula() {
+    for (i, &p) in TARGETS.iter().enumerate() {
+        let seed = 300 + 10 * i as u64;
+        let mut f = BlockedBloomFilter::builder(ITEMS, p)
+            .seed(seed)
+            .build()
+            .unwrap();
+        assert_eq!(f.layout(), BlockLayout::Sectors);
+        let hits = measure(&mut f, seed);
+        let (blocks, k) = (f.num_blocks(), f.num_hashes());
+        let expected = sectored::fpr_exact(64, 8, blocks, ITEMS as u64, k);
         assert_eq!(f.expected_fpr(), expected);
         assert!(expected <= p, "sized for {p}, theory says {expected}");
         check(p, hits, expected, f.estimated_fpr());

@@ -34,13 +34,22 @@ use std::fmt;
 /// The first four bytes of every encoded filter.
 pub const MAGIC: [u8; 4] = *b"BLMF";
 
-/// The format version this crate writes.
+/// The format version this crate writes every filter in but one: a blocked
+/// Bloom filter whose bits are one mask per 64-bit word
+/// ([`sector_masks`](crate::hash::sector_masks)) is written in version 3,
+/// [`NEWEST_VERSION`].
 ///
 /// Version 2 changed where classic, counting and scalable filters put an
-/// item's bits ([`Scheme`](crate::hash::Scheme)); nothing else. Every
-/// version from [`OLDEST_VERSION`] on still reads, and a filter read from a
-/// version-1 file keeps its positions and is written back as version 1.
+/// item's bits ([`Scheme`](crate::hash::Scheme)); version 3 added the blocked
+/// filter's sectored layout; nothing else. A filter is written in the oldest
+/// version that stores it exactly, so a build that reads version 2 reads
+/// every file whose layout it knows. Every version from [`OLDEST_VERSION`] to
+/// [`NEWEST_VERSION`] reads, and a filter read from an older file keeps its
+/// positions and is written back as it was.
 pub const FORMAT_VERSION: u16 = 2;
+
+/// The newest format version this crate reads.
+pub const NEWEST_VERSION: u16 = 3;
 
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
@@ -139,7 +148,7 @@ impl fmt::Display for DecodeError {
             DecodeError::UnsupportedVersion(v) => write!(
                 f,
                 "format version {v} is not supported (this build reads versions \
-                 {OLDEST_VERSION} to {FORMAT_VERSION})"
+                 {OLDEST_VERSION} to {NEWEST_VERSION})"
             ),
             // Which type has tag `found` is the catalog's to say, not this
             // crate's: it names no filter but the one it was asked for.
@@ -301,7 +310,7 @@ impl Envelope {
         if r.remaining() != 0 {
             return Err(DecodeError::TrailingBytes);
         }
-        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
+        if !(OLDEST_VERSION..=NEWEST_VERSION).contains(&version) {
             return Err(DecodeError::UnsupportedVersion(version));
         }
         if tag != expected.id() {
@@ -578,13 +587,13 @@ mod tests {
             bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
             bytes
         };
-        for v in [0, FORMAT_VERSION + 1, u16::MAX] {
+        for v in [0, NEWEST_VERSION + 1, u16::MAX] {
             assert_eq!(
                 Envelope::decode(&with_version(v), FOUR),
                 Err(DecodeError::UnsupportedVersion(v))
             );
         }
-        for v in OLDEST_VERSION..=FORMAT_VERSION {
+        for v in OLDEST_VERSION..=NEWEST_VERSION {
             let env = Envelope::decode(&with_version(v), FOUR).unwrap();
             assert_eq!(env.version, v);
             assert_eq!(env.encode(), with_version(v), "written back as read");

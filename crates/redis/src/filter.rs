@@ -247,10 +247,14 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
 
 impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
     /// Copies an in-memory filter into Redis as a new filter `name`, with
-    /// its hash key, blocks and bits.
+    /// its hash key, blocks and bits. The filter must be in the
+    /// [`BlockLayout::Positions`](bloomlab_classic::BlockLayout::Positions)
+    /// layout, the one Redis tables use (build it with
+    /// `.layout(BlockLayout::Positions)`); [`export`](Self::export) gives one.
     ///
     /// # Errors
     ///
+    /// [`Error::Layout`] for a filter in another layout (nothing is written);
     /// [`Error::Exists`] if `name` is taken (nothing is overwritten);
     /// connection errors (the filter is then left incomplete, and
     /// [`open`](Self::open) refuses it until it is deleted).

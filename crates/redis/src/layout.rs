@@ -6,8 +6,9 @@
 //! holds blocks `s * shard_blocks ..`, and after them one guard byte,
 //! [`GUARD`], written when the filter is created. An item's block is
 //! `reduce(hash, blocks)` and its cells in the block are
-//! `BlockPositions::new(hash, 9).take(k)`, exactly as
-//! [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter) places its
+//! `BlockPositions::new(hash, 9).take(k)`, exactly as a
+//! [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter) in the
+//! [`Positions`](bloomlab_classic::BlockLayout::Positions) layout places its
 //! bits, so both answer alike for the same hash key.
 //!
 //! Bit `p` of a block is stored at Redis bit offset `p ^ 7` of the block:

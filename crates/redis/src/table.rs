@@ -11,7 +11,7 @@ use crate::conn::Op;
 use crate::error::{BatchError, Error};
 use std::sync::Arc;
 
-use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
 use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Table};
 use crate::meta::{Kind, Meta};
@@ -171,6 +171,9 @@ impl TableFilter {
         max_shard_bytes: usize,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<T>, Error> {
         let keys = Keys::spread(name)?;
+        if filter.layout() != BlockLayout::Positions {
+            return Err(Error::Layout(filter.layout()));
+        }
         let meta = Meta {
             kind: Kind::Bloom,
             design: None,
@@ -203,12 +206,13 @@ impl TableFilter {
         } else {
             usize::MAX
         };
-        BlockedBloomFilter::from_words(words, self.table.hashes, len, self.hasher).map_err(|e| {
-            Error::CorruptMetadata {
+        let layout = BlockLayout::Positions;
+        BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher).map_err(
+            |e| Error::CorruptMetadata {
                 key: self.keys.meta(),
                 reason: e.to_string(),
-            }
-        })
+            },
+        )
     }
 
     /// The setup of `keys` from `start` (create, import or open), ending

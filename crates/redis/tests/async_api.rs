@@ -3,7 +3,7 @@
 
 mod common;
 
-use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 use bloomlab_redis::aio::{AsyncConnection, RedisBlockedFilter, RedisScalableBloomFilter};
 use bloomlab_redis::{Bits, Cells, Counters, Error, Options, ScalableOptions};
 use bloomlab_testkit::keys::{members, probes};
@@ -38,6 +38,7 @@ async fn same_answers<C: AsyncConnection + Clone>(conn: C, prefix: &str) {
     let probes: Vec<u64> = probes(22, 300_000).collect();
 
     let mut memory = BlockedBloomFilter::<u64>::builder(100_000, 0.01)
+        .layout(BlockLayout::Positions)
         .seed(SEED)
         .build()
         .unwrap();

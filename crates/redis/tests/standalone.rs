@@ -3,6 +3,7 @@
 
 mod common;
 
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 use bloomlab_redis::{
     Bits, Counters, Error, Options, RedisBloomFilter, RedisCountingBloomFilter,
     RedisScalableBloomFilter, ScalableOptions,
@@ -123,6 +124,20 @@ fn export_and_import_round_trip() {
         RedisBloomFilter::import(connect(&server), "im", &memory, 1 << 20),
         Err(Error::Exists { .. })
     ));
+    // A filter in the sectors layout places its bits where a Redis table
+    // does not look for them: refused, and nothing is written.
+    let sectors = BlockedBloomFilter::<u64>::builder(1_000, 0.01)
+        .build()
+        .unwrap();
+    assert!(matches!(
+        RedisBloomFilter::import(connect(&server), "sectors", &sectors, 1 << 20),
+        Err(Error::Layout(BlockLayout::Sectors))
+    ));
+    let written: Vec<String> = redis::cmd("KEYS")
+        .arg("*sectors*")
+        .query(&mut connect(&server))
+        .unwrap();
+    assert!(written.is_empty(), "{written:?}");
     // The estimate computed from BITCOUNT in Redis is the one of the table
     // read back (its len), and near the 10,000 items inserted.
     let in_redis = f.estimated_count().unwrap();
@@ -328,7 +343,8 @@ fn both_insert_paths_answer_as_in_memory() {
     let server = RedisServer::start().unwrap();
     let options = Options::new().seed(SEED);
     let mut f = common::create::<Bits, _>(connect(&server), "paths", 1_000_000, options);
-    let mut memory = bloomlab_classic::BlockedBloomFilter::<u64>::builder(1_000_000, 0.01)
+    let mut memory = BlockedBloomFilter::<u64>::builder(1_000_000, 0.01)
+        .layout(BlockLayout::Positions)
         .seed(SEED)
         .build()
         .unwrap();

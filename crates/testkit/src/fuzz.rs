@@ -53,7 +53,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, Tag};
+use bloomlab_core::codec::{FORMAT_VERSION, MAGIC, NEWEST_VERSION, Tag};
 use bloomlab_core::{Deletable, Filter, Membership, Persist};
 use rand::seq::IndexedRandom;
 use rand::{Rng, RngCore};
@@ -517,7 +517,7 @@ impl Plan {
                 p.params.extend(std::iter::repeat_n(0, more));
                 edits.push((format!("parameters and {more} zero bytes"), p));
             }
-            for version in [0, FORMAT_VERSION.wrapping_add(1), u16::MAX] {
+            for version in [0, NEWEST_VERSION.wrapping_add(1), u16::MAX] {
                 let mut p = base.clone();
                 p.version = version;
                 edits.push((format!("format version {version}"), p));

@@ -4,7 +4,8 @@
 //! The numbers are what `Filter::new(n, p)` (or the builder with the one
 //! option named) would allocate, not an idealised formula: a classic table
 //! is rounded to whole words with an integer `k` ([`classic::size_for`]), a
-//! blocked one to whole 512-bit blocks checked with the exact blocked rate,
+//! blocked one to whole 512-bit blocks checked with the exact rate of its
+//! layout (one bit per 64-bit word by default),
 //! a cuckoo table as `bloomlab_cuckoo::plan` sizes it (the items at the
 //! design load, the narrowest fingerprint, semi-sorted where the crate
 //! chooses it). The unit tests build every
@@ -188,6 +189,9 @@ pub enum Params {
         blocks: u64,
         /// Bits per block.
         block_bits: u32,
+        /// Words of a block that each receive `k / sectors` of an item's
+        /// bits (1: anywhere in the block).
+        sectors: u32,
         /// `k`, all in one block.
         hashes: u32,
     },
@@ -253,8 +257,20 @@ impl Params {
             Params::Blocks {
                 blocks,
                 block_bits,
+                sectors: 1,
                 hashes,
             } => format!("{}×{block_bits}b k={hashes}", grouped(*blocks)),
+            Params::Blocks {
+                blocks,
+                block_bits,
+                sectors,
+                hashes,
+            } => format!(
+                "{}×{block_bits}b k={hashes} ({} per {}-bit word)",
+                grouped(*blocks),
+                hashes / sectors,
+                block_bits / sectors
+            ),
             Params::Counters {
                 counters,
                 width,
@@ -367,11 +383,13 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
                 Shape::Blocks {
                     blocks,
                     block_bits,
+                    sectors,
                     hashes,
                     width: 1,
                 } if modelled => Params::Blocks {
                     blocks,
                     block_bits,
+                    sectors,
                     hashes,
                 },
                 ref shape => Params::Planned {
@@ -421,6 +439,7 @@ fn planned(shape: &Shape) -> String {
             block_bits,
             hashes,
             width,
+            ..
         } => format!("{}×{block_bits}×{width}b k={hashes}", grouped(blocks)),
         ref other => format!("{other:?}"),
     }

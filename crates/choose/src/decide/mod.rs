@@ -19,9 +19,10 @@
 
 use serde::Serialize;
 
-use bloomlab::theory::{self, blocked, classic, cuckoo, scalable};
+use bloomlab::catalog;
+use bloomlab::theory::{self, classic, cuckoo, scalable};
 
-use super::candidates::{self, BLOCK_BITS, Figures, Kind, Params, Supports};
+use super::candidates::{self, Figures, Kind, Params, Supports};
 use super::numbers::{bytes, grouped, items, rate, sci};
 use super::workload::{Growth, Workload};
 
@@ -285,9 +286,19 @@ fn overshoot(kind: Kind, f: &Figures) -> String {
             Params::Counters {
                 counters, hashes, ..
             } => classic::fpr(*counters as f64, more as f64, f64::from(*hashes)),
-            Params::Blocks { blocks, hashes, .. } => {
-                blocked::fpr_exact(BLOCK_BITS, *blocks, more, *hashes)
+            Params::Blocks {
+                blocks,
+                block_bits,
+                sectors,
+                hashes,
+            } => catalog::Shape::Blocks {
+                blocks: *blocks,
+                block_bits: *block_bits,
+                sectors: *sectors,
+                hashes: *hashes,
+                width: 1,
             }
+            .fpr(more),
             _ => f64::NAN,
         }
     };

@@ -19,7 +19,7 @@ pub const MAX_EXACT_BLOCK_BITS: u32 = 4_096;
 pub const MAX_BLOCK_BITS: u32 = 1 << 16;
 
 /// `−ln 2^−53`: a term within `2^−53` of 1 is 1 in `f64`.
-const LN_ULP: f64 = 53.0 * std::f64::consts::LN_2;
+pub(super) const LN_ULP: f64 = 53.0 * std::f64::consts::LN_2;
 
 /// The Poisson-mixture rate of Putze et al.: with `c` bits per item, a block
 /// of `B` bits holds Poisson(B/c) items, and a block holding i items has the
@@ -122,18 +122,20 @@ pub fn rate_sd(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
     if !(1..=MAX_EXACT_BLOCK_BITS).contains(&block_bits) || blocks == 0 || k == 0 {
         return f64::NAN;
     }
+    sectored_rate_sd(block_bits, 1, blocks, n, k)
+}
+
+/// [`rate_sd`] for blocks of `sectors` independent sectors of `block_bits`
+/// bits, an item setting `k` positions in each: the pass probability of a
+/// block is the product of its sectors', so the conditional moments of one
+/// sector are raised to the power `sectors`. Arguments checked by the caller.
+pub(super) fn sectored_rate_sd(block_bits: u32, sectors: u32, blocks: u64, n: u64, k: u32) -> f64 {
     if n == 0 {
         return 0.0;
     }
     let (b, bf) = (block_bits as usize, f64::from(block_bits));
     let lambda = n as f64 / blocks as f64;
-    // Throws after which a block is full to within 2^−53, as in `Occupancy`.
-    let full_after = if block_bits == 1 {
-        1
-    } else {
-        ((LN_ULP + bf.ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
-    };
-    let saturated = full_after.div_ceil(k as usize).max(1);
+    let saturated = full_after(block_bits, sectors).div_ceil(k as usize).max(1);
     let last = ((lambda + 12.0 * lambda.sqrt() + 20.0).ceil() as usize).min(saturated);
     let mut dist = vec![0.0f64; b + 1];
     let mut next = vec![0.0f64; b + 1];
@@ -150,6 +152,7 @@ pub fn rate_sd(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
                 let g = (x as f64 / bf).powi(k as i32);
                 (m1 + q * g, m2 + q * g * g)
             });
+        let (m1, m2) = (m1.powi(sectors as i32), m2.powi(sectors as i32));
         mass += w;
         load_mass += w * i as f64;
         e_g += w * m1;
@@ -187,9 +190,12 @@ pub fn rate_sd(block_bits: u32, blocks: u64, n: u64, k: u32) -> f64 {
 /// one block size and hash count, computed by the occupancy recursion and
 /// kept: the sizing searches evaluate [`fpr_exact`] for many block counts
 /// with the same `k`, and only the Binomial weights differ between them.
-struct Occupancy {
+pub(super) struct Occupancy {
     block_bits: usize,
     k: u32,
+    /// Independent sectors per block: the pass probability is one sector's
+    /// to this power (1 for a plain blocked filter).
+    sectors: u32,
     /// `dist[x]`: probability that `x` bits are set after `thrown` positions.
     dist: Vec<f64>,
     next: Vec<f64>,
@@ -203,29 +209,29 @@ struct Occupancy {
 impl Occupancy {
     /// `block_bits` in `1..=MAX_EXACT_BLOCK_BITS` and `k ≥ 1`, checked by the caller.
     fn new(block_bits: u32, k: u32) -> Self {
+        Self::sectored(block_bits, 1, k)
+    }
+
+    /// Blocks of `sectors` sectors of `block_bits` bits, `k` positions in
+    /// each; `sectors ≥ 1`, the rest as [`new`](Self::new).
+    pub(super) fn sectored(block_bits: u32, sectors: u32, k: u32) -> Self {
         let b = block_bits as usize;
-        let bf = f64::from(block_bits);
         let mut dist = vec![0.0f64; b + 1];
         dist[0] = 1.0;
-        // Throws after which the block is full to within 2^−53.
-        let full_after = if block_bits == 1 {
-            1
-        } else {
-            ((LN_ULP + bf.ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
-        };
         Self {
             block_bits: b,
             k,
+            sectors,
             dist,
             next: vec![0.0f64; b + 1],
             thrown: 0,
             pass: Vec::new(),
-            saturated: full_after.div_ceil(k as usize).max(1),
+            saturated: full_after(block_bits, sectors).div_ceil(k as usize).max(1),
         }
     }
 
     /// The rate of `n` items in `blocks` blocks.
-    fn fpr(&mut self, blocks: u64, n: u64) -> f64 {
+    pub(super) fn fpr(&mut self, blocks: u64, n: u64) -> f64 {
         if n == 0 {
             return 0.0;
         }
@@ -239,9 +245,21 @@ impl Occupancy {
         .min(1.0)
     }
 
-    /// `E[(X/B)^k]` for a block holding `i` items, extending the recursion
-    /// as far as needed.
-    fn pass(&mut self, i: usize) -> f64 {
+    /// The rate when a block's load is Poisson(`lambda`), as in
+    /// [`fpr_poisson`], but with the exact pass probability of each load.
+    pub(super) fn fpr_poisson(&mut self, lambda: f64) -> f64 {
+        mixture(
+            lambda,
+            self.saturated,
+            |i| self.pass(i),
+            poisson_log_pmf(lambda),
+        )
+        .min(1.0)
+    }
+
+    /// `E[(X/B)^k]` for a block holding `i` items (to the power `sectors`),
+    /// extending the recursion as far as needed.
+    pub(super) fn pass(&mut self, i: usize) -> f64 {
         if let Some(&known) = self.pass.get(i) {
             return known;
         }
@@ -271,11 +289,24 @@ impl Occupancy {
                 .iter()
                 .enumerate()
                 .map(|(x, &q)| q * (x as f64 / bf).powi(self.k as i32))
-                .sum();
+                .sum::<f64>()
+                .powi(self.sectors as i32);
             self.pass.push(pass);
         }
         self.pass[i]
     }
+}
+
+/// Throws into each of `sectors` sectors of `block_bits` bits after which
+/// every bit of the block is set except with probability below `2^−53`: a
+/// union bound over the `sectors · block_bits` bits,
+/// `sectors · B · (1 − 1/B)^j ≤ 2^−53`.
+fn full_after(block_bits: u32, sectors: u32) -> usize {
+    if block_bits == 1 {
+        return 1;
+    }
+    let bf = f64::from(block_bits);
+    ((LN_ULP + (bf * f64::from(sectors)).ln()) / -(-1.0 / bf).ln_1p()).ceil() as usize
 }
 
 /// Bits per item and hash count for rate `p` with blocks of `block_bits`
@@ -302,12 +333,21 @@ pub fn bits_per_item(block_bits: u32, p: f64) -> Result<(f64, u32), ParamError> 
         });
     }
     let b = f64::from(block_bits);
-    let best = |c: f64| -> (f64, u32) {
+    least_bits(p, |c| {
         (1..=MAX_HASHES)
             .map(|k| (fpr_poisson(b, c, f64::from(k)), k))
             .min_by(|x, y| x.0.total_cmp(&y.0))
             .unwrap_or((1.0, 1))
-    };
+    })
+}
+
+/// The least bits per item `c` (to 0.001 bit) for which `best(c)`, the
+/// lowest rate at `c` bits per item and the `k` that gives it, reaches `p`;
+/// with that `k`. `best` falls as `c` grows.
+pub(super) fn least_bits(
+    p: f64,
+    mut best: impl FnMut(f64) -> (f64, u32),
+) -> Result<(f64, u32), ParamError> {
     let mut lo = 0.0f64;
     let mut hi = super::classic::bits_per_item(p).max(1.0);
     while best(hi).0 > p {
@@ -398,7 +438,11 @@ pub fn size_for(block_bits: u32, n: u64, p: f64) -> Result<(u64, u32), ParamErro
 /// steps of `guess / 256`, doubling, before bisecting the last step: about
 /// ten evaluations of `fpr_exact` rather than the twenty of a bisection
 /// from scratch.
-fn min_blocks(p: f64, guess: u64, mut rate: impl FnMut(u64) -> f64) -> Result<u64, ParamError> {
+pub(super) fn min_blocks(
+    p: f64,
+    guess: u64,
+    mut rate: impl FnMut(u64) -> f64,
+) -> Result<u64, ParamError> {
     let mut passes = |blocks: u64| rate(blocks) <= p;
     let too_large = ParamError::TooLarge {
         needed: u128::MAX,
@@ -446,7 +490,7 @@ fn min_blocks(p: f64, guess: u64, mut rate: impl FnMut(u64) -> f64) -> Result<u6
 /// `lambda`, or to `saturated`, the first load with `f(i) ≥ 1 − 2^−53`, if
 /// that comes first. The mass from `saturated` on is then added at 1, which
 /// errs by less than `2^−53`. At most `min(last, saturated)` terms.
-fn mixture(
+pub(super) fn mixture(
     lambda: f64,
     saturated: usize,
     mut f: impl FnMut(usize) -> f64,
@@ -474,7 +518,7 @@ fn mixture(
 }
 
 /// The log-pmf of Poisson(lambda), evaluated in increasing order of i.
-fn poisson_log_pmf(lambda: f64) -> impl FnMut(usize) -> f64 {
+pub(super) fn poisson_log_pmf(lambda: f64) -> impl FnMut(usize) -> f64 {
     let mut acc = -lambda;
     let ln_l = lambda.ln();
     move |i| {
@@ -486,7 +530,7 @@ fn poisson_log_pmf(lambda: f64) -> impl FnMut(usize) -> f64 {
 }
 
 /// The log-pmf of Binomial(n, p), evaluated in increasing order of i.
-fn binomial_log_pmf(n: u64, p: f64) -> Box<dyn FnMut(usize) -> f64> {
+pub(super) fn binomial_log_pmf(n: u64, p: f64) -> Box<dyn FnMut(usize) -> f64> {
     let nf = n as f64;
     if p >= 1.0 {
         // One block: it holds every item.

@@ -10,6 +10,7 @@ pub mod classic;
 pub mod counting;
 pub mod cuckoo;
 pub mod scalable;
+pub mod sectored;
 
 /// The fewest bits per item any approximate-membership structure can use at
 /// false-positive rate `eps`: `log2(1/eps)` (Carter, Floyd, Gill, Markowsky

@@ -6,7 +6,7 @@
 
 use std::hash::BuildHasher;
 
-use bloomlab_classic::BlockedBloomFilter;
+use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 use bloomlab_core::DefaultHasher;
 use bloomlab_core::hash::{BlockPositions, reduce};
 use bloomlab_core::theory::{blocked, scalable};
@@ -53,6 +53,7 @@ impl ScalableModel {
         let rate = scalable::layer_fpr(self.fpr, 0.85, i);
         let (blocks, k) = blocked::size_for(512, capacity, rate).unwrap();
         let layer = BlockedBloomFilter::builder_with_blocks(blocks, k)
+            .layout(BlockLayout::Positions)
             .seed(SEED)
             .build()
             .unwrap();
@@ -167,6 +168,7 @@ pub fn same_answers<C: Connection>(
 
     let mut bloom = create::<Bits, C>(connect(), &format!("{prefix}-bloom"), n, options);
     let mut memory = BlockedBloomFilter::<u64>::builder(n, 0.01)
+        .layout(BlockLayout::Positions)
         .seed(SEED)
         .build()
         .unwrap();

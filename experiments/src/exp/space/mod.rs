@@ -189,8 +189,18 @@ pub fn theory_bits(shape: &Shape, eps: f64) -> f64 {
     match *shape {
         Shape::Bits { .. } => theory::classic::bits_per_item(eps),
         Shape::Blocks {
-            block_bits, width, ..
+            block_bits,
+            sectors: 1,
+            width,
+            ..
         } => theory::blocked::bits_per_item(block_bits, eps)
+            .map_or(f64::NAN, |(c, _)| c * f64::from(width)),
+        Shape::Blocks {
+            block_bits,
+            sectors,
+            width,
+            ..
+        } => theory::sectored::bits_per_item(block_bits / sectors, sectors, eps)
             .map_or(f64::NAN, |(c, _)| c * f64::from(width)),
         Shape::Counters { width, .. } => theory::counting::bits_per_item(eps, width),
         // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
