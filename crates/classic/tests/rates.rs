@@ -71,6 +71,24 @@ fn sectored_rate_matches_the_exact_formula() {
     }
 }
 
+/// Below about 0.1% the sectored layout sets two or more bits in each word
+/// (k = 16 at 1e-4): the rounds after the first come from a mixed copy of
+/// the hash ([`sector_masks`](bloomlab_core::hash::sector_masks)).
+#[test]
+fn sectored_rate_with_two_bits_a_word_matches_the_exact_formula() {
+    let (p, seed) = (1e-4, 400);
+    let mut f = BlockedBloomFilter::builder(ITEMS, p)
+        .seed(seed)
+        .build()
+        .unwrap();
+    assert_eq!(f.num_hashes(), 16);
+    let hits = measure(&mut f, seed);
+    let expected = sectored::fpr_exact(64, 8, f.num_blocks(), ITEMS as u64, 16);
+    assert_eq!(f.expected_fpr(), expected);
+    assert!(expected <= p, "sized for {p}, theory says {expected}");
+    check(p, hits, expected, f.estimated_fpr());
+}
+
 /// The probes against theory's rate over all fillings (`expected`), and,
 /// exactly binomial, against this table's own rate (`own`, from its fill).
 ///
