@@ -13,6 +13,7 @@
 //! | [`BLOCKED_TAG`] | `num_blocks: u64`, `num_hashes: u32`, `len: u64` | `8 · num_blocks` words, little-endian |
 
 use bloomlab_core::codec::{Envelope, Reader, Writer};
+#[cfg(doc)]
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, Tag};
 
@@ -29,9 +30,9 @@ pub const ATOMIC_TAG: Tag = Tag::new(3, "AtomicBloomFilter");
 
 /// The fields every variant stores.
 pub(crate) struct Stored {
-    /// The positions of the file's format version ([`Scheme::of_version`]).
-    pub scheme: Scheme,
-    /// The file's format version.
+    /// The file's format version: the positions of a classic or atomic
+    /// filter are [`Scheme::of_version`] of it, a blocked filter's layout
+    /// [`BlockLayout::of_version`](crate::BlockLayout::of_version).
     pub version: u16,
     /// The hash key.
     pub key: [u64; 2],
@@ -85,7 +86,6 @@ pub(crate) fn decode(
         "payload length does not match the table size",
     )?;
     Ok(Stored {
-        scheme: Scheme::of_version(env.version),
         version: env.version,
         key: env.key,
         size,

@@ -110,7 +110,7 @@ impl Table<u64> {
     pub(crate) fn decode(bytes: &[u8], tag: Tag) -> Result<(Self, usize, [u64; 2]), DecodeError> {
         let s = codec::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
         let mut table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
-        table.scheme = s.scheme;
+        table.scheme = Scheme::of_version(s.version);
         Ok((table, s.len, s.key))
     }
 
