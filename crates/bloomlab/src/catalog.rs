@@ -155,13 +155,8 @@ impl Shape {
                 hashes,
                 ..
             } => classic::fpr(bits as f64, n, f64::from(hashes)),
-            Shape::Blocks {
-                blocks,
-                block_bits,
-                sectors: 1,
-                hashes,
-                ..
-            } => blocked::fpr_exact(block_bits, blocks, items, hashes),
+            // One sector is a plain block: `sectored` then computes exactly
+            // `blocked::fpr_exact`.
             Shape::Blocks {
                 blocks,
                 block_bits,

@@ -102,7 +102,7 @@ impl BlockLayout {
     /// exact rate, in this layout, is at most `fpr`.
     pub(crate) fn size_for(self, items: u64, fpr: f64) -> Result<(u64, u32), ParamError> {
         match self {
-            BlockLayout::Sectors => sectored::size_for(64, SECTORS as u32, items, fpr),
+            BlockLayout::Sectors => sectored::size_for(u64::BITS, SECTORS as u32, items, fpr),
             BlockLayout::Positions => blocked::size_for(BLOCK_BITS, items, fpr),
         }
     }
@@ -110,7 +110,7 @@ impl BlockLayout {
     /// The rate theory predicts for `n` distinct items in `blocks` blocks.
     fn fpr_exact(self, blocks: u64, n: u64, k: u32) -> f64 {
         match self {
-            BlockLayout::Sectors => sectored::fpr_exact(64, SECTORS as u32, blocks, n, k),
+            BlockLayout::Sectors => sectored::fpr_exact(u64::BITS, SECTORS as u32, blocks, n, k),
             BlockLayout::Positions => blocked::fpr_exact(BLOCK_BITS, blocks, n, k),
         }
     }
@@ -455,9 +455,9 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             // One bit per word, what every rate from about 0.1% up sizes:
             // written word by word so that the compiler computes the eight
             // masks with vector instructions (SSE2), which took a lookup
-            // past the cache from 1.47 to 1.22 times the cost of hashing
+            // past the cache from about 1.4 to 1.1 times the cost of hashing
             // and reading one line (from eight masks built first and then
-            // tested, as below).
+            // tested, as below; benches/FINDINGS.md).
             BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
                 let mut missing = 0;
                 for (w, word) in block.iter().enumerate() {

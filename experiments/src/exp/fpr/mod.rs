@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bloomlab::catalog::{Shape, Variant};
 use bloomlab_core::InsertError;
-use bloomlab_core::theory::{blocked, classic, sectored};
+use bloomlab_core::theory::{classic, sectored};
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
@@ -343,8 +343,8 @@ fn aggregate(
 
 /// Theory's between-instance standard deviation of the rate after `items`
 /// inserts, where a model exists: the bit-array filters by
-/// [`classic::rate_sd`], the blocked ones by [`blocked::rate_sd`] or, for
-/// sectored blocks, [`sectored::rate_sd`]. The
+/// [`classic::rate_sd`], the blocked ones by [`sectored::rate_sd`] (which
+/// for blocks of one sector is `blocked::rate_sd`). The
 /// scalable filter's layers hold a random number of items (it skips items
 /// already reported present) and the cuckoo filter's spread comes from
 /// duplicate fingerprints: neither has a model here.
@@ -359,13 +359,8 @@ fn spread_theory(shape: &Shape, items: u64) -> Option<f64> {
             let k = f64::from(hashes);
             Some(classic::rate_sd(bits as f64, k * items as f64, k))
         }
-        Shape::Blocks {
-            blocks,
-            block_bits,
-            sectors: 1,
-            hashes,
-            ..
-        } => Some(blocked::rate_sd(block_bits, blocks, items, hashes)),
+        // One sector is a plain block: `sectored::rate_sd` is then exactly
+        // `blocked::rate_sd`.
         Shape::Blocks {
             blocks,
             block_bits,

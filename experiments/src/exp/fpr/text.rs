@@ -20,8 +20,8 @@ pub(super) fn body(rows: &[Row], kinds: &[Variant<u64>], plan: &Plan) -> String 
          false positives by theory: at least {floor} per instance, at most {budget} per row. \
          Rows that cannot are *underpowered* and not counted. Rows with a spread model get, \
          budget allowing, probe noise below that spread. Spread: the rate's between-instance \
-         standard deviation less probe noise (method of moments), against `classic::rate_sd` \
-         or `blocked::rate_sd`.\n",
+         standard deviation less probe noise (method of moments), against `classic::rate_sd`, \
+         `blocked::rate_sd` or `sectored::rate_sd`.\n",
         r = plan.instances,
         cap = plan.capacity,
         min = MIN_EXPECTED,
