@@ -59,7 +59,7 @@ use bloomlab_classic::{
     AtomicBloomFilter, BLOCK_BITS, BlockLayout, BlockedBloomFilter, BloomFilter,
 };
 use bloomlab_core::hash::SECTORS;
-use bloomlab_core::theory::{blocked, classic, cuckoo, scalable, sectored};
+use bloomlab_core::theory::{classic, cuckoo, scalable, sectored};
 use bloomlab_core::{DecodeError, Deletable, Membership, ParamError, Persist};
 use bloomlab_counting::{BLOCK_COUNTERS, BlockedCountingBloomFilter, CountingBloomFilter};
 use bloomlab_cuckoo::CuckooFilter;
@@ -570,14 +570,15 @@ fn plan_blocks(n: u64, p: f64) -> Result<Plan, ParamError> {
 }
 
 fn plan_counter_blocks(n: u64, p: f64) -> Result<Plan, ParamError> {
-    let (blocks, hashes) = blocked::size_for(BLOCK_COUNTERS, n, p)?;
+    let sectors = SECTORS as u32;
+    let (blocks, hashes) = sectored::size_for(BLOCK_COUNTERS / sectors, sectors, n, p)?;
     let width = 4;
     Ok(Plan {
         memory_bytes: u128::from(blocks) * u128::from(BLOCK_COUNTERS * width / 8),
         shape: Shape::Blocks {
             blocks,
             block_bits: BLOCK_COUNTERS,
-            sectors: 1,
+            sectors,
             hashes,
             width,
         },
@@ -733,7 +734,10 @@ any_filter!(
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
         block_bits: BLOCK_COUNTERS,
-        sectors: 1,
+        sectors: match f.layout() {
+            BlockLayout::Sectors => SECTORS as u32,
+            BlockLayout::Positions => 1,
+        },
         hashes: f.num_hashes(),
         width: 4,
     },
@@ -746,7 +750,13 @@ any_filter!(
             ("saturated_counters", Count(f.saturated_counters())),
         ];
         State {
-            estimated_from: "the non-zero counters of each block: mean of (fill_b)^k",
+            estimated_from: match f.layout() {
+                BlockLayout::Sectors => {
+                    "the non-zero counters of each word: mean over blocks of the product over \
+                     words of (fill_w)^(k/8)"
+                }
+                BlockLayout::Positions => "the non-zero counters of each block: mean of (fill_b)^k",
+            },
             ..State::bits(
                 p,
                 f.fill_ratio(),

@@ -43,7 +43,10 @@ fn ones(block: &Block) -> u32 {
 ///
 /// A filter keeps its layout for life: it is chosen when the filter is
 /// built, and a filter read from bytes has the layout of the format version
-/// it was written in ([`of_version`](Self::of_version)).
+/// it was written in ([`of_version`](Self::of_version)). The one-line
+/// counting filter of `bloomlab-counting` lays its 4-bit counters out the
+/// same two ways, with a counter of 16 in each word where this filter has a
+/// bit of 64.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BlockLayout {
     /// `k / 8` bits in each of the block's eight 64-bit words, by
@@ -88,7 +91,12 @@ impl BlockLayout {
     /// Checks that `k` suits the layout: any `k` for
     /// [`Positions`](Self::Positions), a multiple of 8 for
     /// [`Sectors`](Self::Sectors) (the range is checked elsewhere).
-    pub(crate) fn check_hashes(self, k: u32) -> Result<(), ParamError> {
+    ///
+    /// # Errors
+    ///
+    /// [`ParamError::HashesPerSector`] for a `k` the layout cannot spread
+    /// evenly over its words.
+    pub fn check_hashes(self, k: u32) -> Result<(), ParamError> {
         match self {
             BlockLayout::Sectors if k % SECTORS as u32 != 0 => Err(ParamError::HashesPerSector {
                 hashes: k,

@@ -34,14 +34,15 @@ use std::fmt;
 /// The first four bytes of every encoded filter.
 pub const MAGIC: [u8; 4] = *b"BLMF";
 
-/// The format version this crate writes every filter in but one: a blocked
-/// Bloom filter whose bits are one mask per 64-bit word
-/// ([`sector_masks`](crate::hash::sector_masks)) is written in version 3,
-/// [`NEWEST_VERSION`].
+/// The format version this crate writes every filter in but the sectored
+/// ones: a blocked Bloom filter whose bits are one mask per 64-bit word
+/// ([`sector_masks`](crate::hash::sector_masks)), and a one-line counting
+/// filter whose counters are laid out the same way, are written in version
+/// 3, [`NEWEST_VERSION`].
 ///
 /// Version 2 changed where classic, counting and scalable filters put an
-/// item's bits ([`Scheme`](crate::hash::Scheme)); version 3 added the blocked
-/// filter's sectored layout; nothing else. A filter is written in the oldest
+/// item's bits ([`Scheme`](crate::hash::Scheme)); version 3 added the
+/// sectored layout of the two one-line filters; nothing else. A filter is written in the oldest
 /// version that stores it exactly, so a build that reads version 2 reads
 /// every file whose layout it knows. Every version from [`OLDEST_VERSION`] to
 /// [`NEWEST_VERSION`] reads, and a filter read from an older file keeps its

@@ -518,7 +518,37 @@ pub const SECTOR_SALTS: [u32; SECTORS] = {
 /// seven positions anywhere in the block.
 #[inline(always)]
 pub fn sector_mask(hash: u64, w: usize) -> u64 {
-    1 << ((hash as u32).wrapping_mul(SECTOR_SALTS[w]) >> 26)
+    1 << sector_slot(hash as u32, w, 6)
+}
+
+/// The 32 bits round `round` of a sectored layout draws from: the low half
+/// of `hash` itself for round 0 (no mixing), then of
+/// `mix64(hash ^ round·GOLDEN)`.
+#[inline(always)]
+pub fn sector_round(hash: u64, round: u32) -> u32 {
+    if round == 0 {
+        hash as u32
+    } else {
+        mix64(hash ^ u64::from(round).wrapping_mul(GOLDEN)) as u32
+    }
+}
+
+/// The slot of word `w` (`w < SECTORS`) that the round drawing `x` picks
+/// among `2^bits` (`1..=32`): the top `bits` bits of
+/// `x · SECTOR_SALTS[w] mod 2^32`. A bit of 64 for a Bloom filter
+/// (`bits` = 6), a 4-bit counter of 16 for a counting one (`bits` = 4).
+///
+/// ```
+/// use bloomlab_core::hash::{sector_mask, sector_slot};
+///
+/// let hash = 0x1234_5678_9abc_def1u64;
+/// assert_eq!(sector_mask(hash, 3), 1 << sector_slot(hash as u32, 3, 6));
+/// // Fewer slots are the top bits of the same product.
+/// assert_eq!(sector_slot(hash as u32, 3, 4), sector_slot(hash as u32, 3, 6) >> 2);
+/// ```
+#[inline(always)]
+pub fn sector_slot(x: u32, w: usize, bits: u32) -> u32 {
+    x.wrapping_mul(SECTOR_SALTS[w]) >> (32 - bits)
 }
 
 /// The bits one item sets in a sectored block: `per_sector` bits in each of
@@ -549,14 +579,10 @@ pub fn sector_mask(hash: u64, w: usize) -> u64 {
 #[inline(always)]
 pub fn sector_masks(hash: u64, per_sector: u32) -> [u64; SECTORS] {
     let mut masks = [0u64; SECTORS];
-    let mut h = hash;
-    for round in 0..u64::from(per_sector) {
-        if round > 0 {
-            h = mix64(hash ^ round.wrapping_mul(GOLDEN));
-        }
-        let x = h as u32;
-        for (mask, salt) in masks.iter_mut().zip(SECTOR_SALTS) {
-            *mask |= 1 << (x.wrapping_mul(salt) >> 26);
+    for round in 0..per_sector {
+        let x = sector_round(hash, round);
+        for (w, mask) in masks.iter_mut().enumerate() {
+            *mask |= 1 << sector_slot(x, w, 6);
         }
     }
     masks

@@ -6,9 +6,10 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
+use bloomlab_classic::BlockLayout;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
-use bloomlab_core::hash::{BlockPositions, mix64, reduce};
-use bloomlab_core::theory::blocked;
+use bloomlab_core::hash::{BlockPositions, SECTORS, mix64, reduce, sector_round, sector_slot};
+use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError,
     ParamError, RemoveError, Tag, batch, by_hash, check_hashes,
@@ -40,6 +41,96 @@ const BLOCK_WORDS: u64 = BLOCK_BYTES / 8;
 /// dropped.
 const PER_WORD: u32 = 64 / LOG2_BLOCK;
 
+/// Counters in one 64-bit word, a sector of the
+/// [`Sectors`](BlockLayout::Sectors) layout.
+const PER_SECTOR: u32 = 64 / WIDTH;
+
+/// `log2(PER_SECTOR)`: the bits of a slot in a sector.
+const SLOT_BITS: u32 = PER_SECTOR.trailing_zeros();
+
+/// Bit `4i` set where counter `i` of `word` is non-zero (the other bits are
+/// left as they fall): a nibble is non-zero when one of its four bits is.
+#[inline(always)]
+fn nonzero(word: u64) -> u64 {
+    word | word >> 1 | word >> 2 | word >> 3
+}
+
+/// Non-zero counters in `word`.
+#[inline]
+fn nonzero_counters(word: u64) -> u32 {
+    (nonzero(word) & 0x1111_1111_1111_1111).count_ones()
+}
+
+/// The low bit of the counter round 0 of the sectored layout picks in word
+/// `w`: the item's whole mask there when `k` = 8.
+#[inline(always)]
+fn sector_bit(hash: u64, w: usize) -> u64 {
+    1 << (sector_slot(hash as u32, w, SLOT_BITS) * WIDTH)
+}
+
+/// An item's counters in its block, as indices below 128 (counter `p` is
+/// nibble `p % 16` of word `p / 16`), repeats included.
+enum InBlock {
+    /// `k` positions anywhere in the block.
+    Anywhere(std::iter::Take<BlockPositions>),
+    /// `rounds` counters in each word: round `round` draws from `x`, and
+    /// `w` is the next word.
+    Sectors {
+        hash: u64,
+        x: u32,
+        round: u32,
+        rounds: u32,
+        w: usize,
+    },
+}
+
+impl InBlock {
+    fn new(layout: BlockLayout, hash: u64, k: u32) -> Self {
+        match layout {
+            BlockLayout::Positions => {
+                InBlock::Anywhere(BlockPositions::new(hash, LOG2_BLOCK).take(k as usize))
+            }
+            BlockLayout::Sectors => InBlock::Sectors {
+                hash,
+                x: sector_round(hash, 0),
+                round: 0,
+                rounds: k / SECTORS as u32,
+                w: 0,
+            },
+        }
+    }
+}
+
+impl Iterator for InBlock {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            InBlock::Anywhere(positions) => positions.next(),
+            InBlock::Sectors {
+                hash,
+                x,
+                round,
+                rounds,
+                w,
+            } => {
+                if *w == SECTORS {
+                    *w = 0;
+                    *round += 1;
+                    *x = sector_round(*hash, *round);
+                }
+                if *round >= *rounds {
+                    return None;
+                }
+                let p = PER_SECTOR * *w as u32 + sector_slot(*x, *w, SLOT_BITS);
+                *w += 1;
+                Some(p)
+            }
+        }
+    }
+}
+
 /// Calls `f` with each of the first `k` positions of
 /// [`BlockPositions`]`::new(hash, 7)`, in order, word by word in a loop the
 /// compiler can unroll (a unit test checks they are the same).
@@ -68,16 +159,27 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 ///
 /// It is to the counting filter what a blocked Bloom filter (Putze, Sanders
 /// and Singler, 2009) is to the classic one. An item's block is
-/// `reduce(hash, blocks)`, its counters the first `k` of
-/// [`BlockPositions`]`::new(hash, 7)` in it; it is reported present while
-/// all of them are non-zero. Counter `c` non-zero is bit `c` set, so the
-/// filter answers as a blocked Bloom filter of 128-bit blocks, and its rate
-/// is [`blocked::fpr_exact`]`(128, blocks, len, k)`: higher than a classic
-/// filter's at the same number of counters, because some blocks receive
-/// more than their share of items. [`new`](Self::new) sizes for that: at 1%
-/// it takes 10.85 counters per item (43.4 bits, `k` = 6) where the counting
-/// filter takes 9.59 (38.3 bits, `k` = 7); the gap widens as the rate falls
-/// (123.8 bits against 76.7 at 1e-4).
+/// `reduce(hash, blocks)`; it is reported present while all of its counters
+/// there are non-zero. Counter `c` non-zero is bit `c` set, so the filter
+/// answers as a blocked Bloom filter of 128-bit blocks, in one of two
+/// [`BlockLayout`]s:
+///
+/// - [`Sectors`](BlockLayout::Sectors), the default: `k / 8` counters in
+///   each of the block's eight 64-bit words (sectors of 16 counters), the
+///   counter of word `w` in round 0 being slot
+///   [`sector_slot`]`(hash, w, 4)`. A lookup tests the eight words at once,
+///   with no position to extract: past the cache it costs little more than
+///   hashing the key and reading the line (benches/FINDINGS.md). Its rate
+///   is [`sectored::fpr_exact`]`(16, 8, blocks, len, k)`.
+/// - [`Positions`](BlockLayout::Positions): the first `k` of
+///   [`BlockPositions`]`::new(hash, 7)`, anywhere in the block, any `k`,
+///   at the rate [`blocked::fpr_exact`]`(128, blocks, len, k)`.
+///
+/// Either rate is higher than a classic filter's at the same number of
+/// counters, because some blocks receive more than their share of items.
+/// [`new`](Self::new) sizes for that: at 1% the sectors take 11.43 counters
+/// per item (45.7 bits, `k` = 8), the positions 10.85 (43.4 bits, `k` = 6),
+/// where the counting filter takes 9.59 (38.3 bits, `k` = 7).
 ///
 /// Deleting is as safe as in the counting filter: a counter that reaches 15
 /// is saturated and never changes again (so it can only keep an item
@@ -95,9 +197,9 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 /// assert!((0..10_000u64).all(|i| f.contains(&i)));
 /// f.remove(&7)?;
 /// assert!(!f.contains(&7));
-/// // 10.85 counters (43.4 bits) per item for 1%:
-/// assert_eq!(f.num_hashes(), 6);
-/// assert!((f.memory_bytes() * 8) as f64 / 10_000.0 < 43.5);
+/// // 11.43 counters (45.7 bits) per item for 1%, one in each word:
+/// assert_eq!(f.num_hashes(), 8);
+/// assert!((f.memory_bytes() * 8) as f64 / 10_000.0 < 45.8);
 /// // At most 1%: below 1,104, the 99.9% bound of Binomial(100,000, 1%).
 /// assert!(f.expected_fpr() <= 0.01);
 /// let fp = (1_000_000..1_100_000u64).filter(|i| f.contains(i)).count();
@@ -106,11 +208,13 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 /// ```
 ///
 /// [`BlockPositions`]: bloomlab_core::hash::BlockPositions
+/// [`sector_slot`]: bloomlab_core::hash::sector_slot
 pub struct BlockedCountingBloomFilter<T: ?Sized, S = DefaultHasher> {
     /// `blocks · 128` counters of 4 bits: block `b` is counters
     /// `128·b .. 128·b + 128`, words `8·b .. 8·b + 8`, one cache line (the
     /// table starts on a line).
     counters: Counters,
+    layout: BlockLayout,
     num_hashes: u32,
     len: usize,
     hasher: S,
@@ -119,9 +223,9 @@ pub struct BlockedCountingBloomFilter<T: ?Sized, S = DefaultHasher> {
 
 impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     /// A filter for `expected_items` items at false-positive rate `fpr`, with
-    /// a random hash key: the fewest blocks for which
-    /// [`blocked::fpr_exact`] reaches `fpr` ([`blocked::size_for`] with
-    /// blocks of 128).
+    /// a random hash key, in the [`Sectors`](BlockLayout::Sectors) layout:
+    /// the fewest blocks for which [`sectored::fpr_exact`] reaches `fpr`
+    /// ([`sectored::size_for`] with eight sectors of 16).
     ///
     /// # Errors
     ///
@@ -131,7 +235,8 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     }
 
     /// A filter of exactly `blocks` blocks of 128 counters and `num_hashes`
-    /// counters per item, with a random hash key.
+    /// counters per item (a multiple of 8, for the default
+    /// [`Sectors`](BlockLayout::Sectors) layout), with a random hash key.
     ///
     /// # Errors
     ///
@@ -155,7 +260,9 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
 
     /// The filter as bytes: parameters (`blocks: u64`, `num_hashes: u32`,
     /// `len: u64`), hash key and counter words, checksummed, under
-    /// [`BLOCKED_TAG`]. The key is written in the clear.
+    /// [`BLOCKED_TAG`], in its layout's format version
+    /// ([`BlockLayout::version`]: 2 for positions, 3 for sectors). The key
+    /// is written in the clear.
     pub fn to_bytes(&self) -> Vec<u8> {
         let params = Writer::new()
             .u64(self.num_blocks())
@@ -163,7 +270,9 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
             .u64(self.len as u64)
             .finish();
         let words = self.counters.words().iter().copied();
-        Envelope::of_words(BLOCKED_TAG, self.hasher.key(), params, words).encode()
+        let mut envelope = Envelope::of_words(BLOCKED_TAG, self.hasher.key(), params, words);
+        envelope.version = self.layout.version();
+        envelope.encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -172,8 +281,9 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     ///
     /// Every fault of the envelope as its [`DecodeError`];
     /// [`DecodeError::InvalidParameters`] for zero blocks, zero or too many
-    /// hashes, a `len` this platform cannot hold, or a payload of the wrong
-    /// size; [`DecodeError::OutOfMemory`] if the table cannot be allocated.
+    /// hashes (or, in a version-3 file, a number not a multiple of 8), a
+    /// `len` this platform cannot hold, or a payload of the wrong size;
+    /// [`DecodeError::OutOfMemory`] if the table cannot be allocated.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
         let env = Envelope::decode(bytes, BLOCKED_TAG)?;
         let mut params = Reader::new(&env.params);
@@ -186,6 +296,10 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
             return Err(invalid("zero blocks"));
         }
         check_hashes(num_hashes).map_err(|_| invalid("number of hashes outside 1..=64"))?;
+        let layout = BlockLayout::of_version(env.version);
+        layout
+            .check_hashes(num_hashes)
+            .map_err(|_| invalid("sectored layout with hashes not a multiple of 8"))?;
         let len = usize::try_from(len).map_err(|_| invalid("len exceeds this platform"))?;
         let words = env.payload_words(
             blocks.checked_mul(BLOCK_WORDS),
@@ -194,6 +308,7 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
         let counters = Counters::from_words(words, blocks * u64::from(BLOCK_COUNTERS), WIDTH);
         Ok(Self::from_parts(
             counters,
+            layout,
             num_hashes,
             len,
             DefaultHasher::from_key(env.key),
@@ -202,9 +317,16 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
 }
 
 impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
-    fn from_parts(counters: Counters, num_hashes: u32, len: usize, hasher: S) -> Self {
+    fn from_parts(
+        counters: Counters,
+        layout: BlockLayout,
+        num_hashes: u32,
+        len: usize,
+        hasher: S,
+    ) -> Self {
         Self {
             counters,
+            layout,
             num_hashes,
             len,
             hasher,
@@ -225,6 +347,11 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     /// `k`, the counters each item increments.
     pub fn num_hashes(&self) -> u32 {
         self.num_hashes
+    }
+
+    /// Where an item's counters go inside its block.
+    pub fn layout(&self) -> BlockLayout {
+        self.layout
     }
 
     /// The hasher items go through.
@@ -263,61 +390,100 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
         self.counters.words().len() * 8
     }
 
-    /// The rate theory predicts at the current count:
-    /// [`blocked::fpr_exact`]`(128, blocks, len, k)`, saturation left out.
+    /// The rate theory predicts at the current count, saturation left out:
+    /// [`sectored::fpr_exact`]`(16, 8, blocks, len, k)` in the
+    /// [`Sectors`](BlockLayout::Sectors) layout,
+    /// [`blocked::fpr_exact`]`(128, blocks, len, k)` in the
+    /// [`Positions`](BlockLayout::Positions) one.
     pub fn expected_fpr(&self) -> f64 {
-        blocked::fpr_exact(
-            BLOCK_COUNTERS,
-            self.num_blocks(),
-            self.len as u64,
-            self.num_hashes,
-        )
+        let (blocks, n, k) = (self.num_blocks(), self.len as u64, self.num_hashes);
+        match self.layout {
+            BlockLayout::Sectors => sectored::fpr_exact(PER_SECTOR, SECTORS as u32, blocks, n, k),
+            BlockLayout::Positions => blocked::fpr_exact(BLOCK_COUNTERS, blocks, n, k),
+        }
+    }
+
+    /// Non-zero counters in each word, word after word (block `b` is words
+    /// `8·b .. 8·b + 8`).
+    fn nonzero_per_word(&self) -> impl Iterator<Item = u32> + '_ {
+        self.counters.words().iter().map(|&w| nonzero_counters(w))
+    }
+
+    /// The words of each block, block after block.
+    fn blocks(&self) -> std::slice::ChunksExact<'_, u64> {
+        self.counters.words().chunks_exact(BLOCK_WORDS as usize)
     }
 
     /// Non-zero counters in each block, block after block.
     fn nonzero_per_block(&self) -> impl Iterator<Item = u32> + '_ {
-        // A nibble is non-zero when one of its four bits is: fold them onto
-        // its low bit and count.
-        const LOW: u64 = 0x1111_1111_1111_1111;
-        self.counters
-            .words()
-            .chunks_exact((BLOCK_BYTES / 8) as usize)
-            .map(|block| {
-                block
-                    .iter()
-                    .map(|&w| ((w | w >> 1 | w >> 2 | w >> 3) & LOW).count_ones())
-                    .sum()
-            })
+        self.blocks()
+            .map(|block| block.iter().map(|&w| nonzero_counters(w)).sum())
     }
 
     /// The fraction of counters that are non-zero.
     pub fn fill_ratio(&self) -> f64 {
-        let nonzero: u64 = self.nonzero_per_block().map(u64::from).sum();
+        let nonzero: u64 = self.nonzero_per_word().map(u64::from).sum();
         nonzero as f64 / self.counters.len() as f64
     }
 
     /// The number of distinct items the non-zero counters suggest: the
-    /// classic estimate of each block on its own
-    /// ([`classic::estimate_count`](bloomlab_core::theory::classic::estimate_count)
-    /// over its 128 counters), summed. Infinite when a block has no zero
-    /// counter left.
+    /// classic estimate
+    /// ([`classic::estimate_count`](bloomlab_core::theory::classic::estimate_count))
+    /// of each block on its own, summed, since a block's items are those
+    /// that hashed to it. In the [`Sectors`](BlockLayout::Sectors) layout a
+    /// block's estimate is the mean of its eight words', each of which every
+    /// item of the block sets `k / 8` counters in. Infinite when a block (or
+    /// word) has no zero counter left.
     pub fn estimate_count(&self) -> f64 {
-        let (b, k) = (f64::from(BLOCK_COUNTERS), f64::from(self.num_hashes));
-        self.nonzero_per_block()
-            .map(|ones| bloomlab_core::theory::classic::estimate_count(b, k, f64::from(ones)))
-            .sum()
+        use bloomlab_core::theory::classic::estimate_count;
+        match self.layout {
+            BlockLayout::Sectors => {
+                let (cells, k) = (f64::from(PER_SECTOR), f64::from(self.rounds()));
+                let total: f64 = self
+                    .nonzero_per_word()
+                    .map(|ones| estimate_count(cells, k, f64::from(ones)))
+                    .sum();
+                total / SECTORS as f64
+            }
+            BlockLayout::Positions => {
+                let (cells, k) = (f64::from(BLOCK_COUNTERS), f64::from(self.num_hashes));
+                self.nonzero_per_block()
+                    .map(|ones| estimate_count(cells, k, f64::from(ones)))
+                    .sum()
+            }
+        }
     }
 
-    /// The rate of this table as it is: the mean over blocks of
-    /// `(non-zero / 128)^k`, where [`expected_fpr`](Self::expected_fpr)
-    /// averages over every way the items could have fallen.
+    /// The rate of this table as it is: the mean over blocks of the chance
+    /// that all of a probe's counters are non-zero, `(non-zero / 128)^k` for
+    /// a block in the positions layout, the product over its words of
+    /// `(non-zero / 16)^(k/8)` in the sectors layout. Where
+    /// [`expected_fpr`](Self::expected_fpr) averages over every way the
+    /// items could have fallen, this is the rate of these items' table.
     pub fn estimated_fpr(&self) -> f64 {
-        let k = self.num_hashes as i32;
-        let total: f64 = self
-            .nonzero_per_block()
-            .map(|ones| (f64::from(ones) / f64::from(BLOCK_COUNTERS)).powi(k))
-            .sum();
+        let total: f64 = match self.layout {
+            BlockLayout::Sectors => {
+                let rounds = self.rounds() as i32;
+                let pass = |&w: &u64| {
+                    (f64::from(nonzero_counters(w)) / f64::from(PER_SECTOR)).powi(rounds)
+                };
+                self.blocks()
+                    .map(|block| block.iter().map(pass).product::<f64>())
+                    .sum()
+            }
+            BlockLayout::Positions => {
+                let k = self.num_hashes as i32;
+                self.nonzero_per_block()
+                    .map(|ones| (f64::from(ones) / f64::from(BLOCK_COUNTERS)).powi(k))
+                    .sum()
+            }
+        };
         total / self.num_blocks() as f64
+    }
+
+    /// Counters an item sets in each word, in the sectors layout.
+    fn rounds(&self) -> u32 {
+        self.num_hashes / SECTORS as u32
     }
 
     /// Zeroes every counter; keeps the size and the hasher.
@@ -332,23 +498,26 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
         reduce(hash, self.num_blocks()) << LOG2_BLOCK
     }
 
+    /// The item's `k` counters in its block, in the filter's layout.
+    #[inline]
+    fn in_block(&self, hash: u64) -> InBlock {
+        InBlock::new(self.layout, hash, self.num_hashes)
+    }
+
     /// The item's `k` counters, as indices into the table.
     #[inline]
-    fn positions(&self, hash: u64) -> impl Iterator<Item = u64> {
+    fn positions(&self, hash: u64) -> impl Iterator<Item = u64> + use<T, S> {
         let base = self.base(hash);
-        BlockPositions::new(hash, LOG2_BLOCK)
-            .take(self.num_hashes as usize)
-            .map(move |p| base + u64::from(p))
+        self.in_block(hash).map(move |p| base + u64::from(p))
     }
 
     /// Increments the counters of the item whose hash is `hash`; `true` if
     /// one of them was zero.
     #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> bool {
-        let base = self.base(hash);
         let mut present = true;
-        for p in BlockPositions::new(hash, LOG2_BLOCK).take(self.num_hashes as usize) {
-            present &= self.counters.increment::<L>(base + u64::from(p)) != 0;
+        for i in self.positions(hash) {
+            present &= self.counters.increment::<L>(i) != 0;
         }
         self.len = self.len.saturating_add(1);
         !present
@@ -357,20 +526,52 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     /// Whether every counter of the item whose hash is `hash` is non-zero.
     ///
     /// No early exit: the line is loaded once, and testing the remaining
-    /// counters costs less than a mispredicted branch.
-    #[inline]
+    /// counters costs less than a mispredicted branch. Always inlined, as
+    /// the blocked Bloom filter's: a call per lookup adds instructions that,
+    /// past the cache, keep the processor from overlapping the next
+    /// lookups' loads.
+    #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let words = BLOCK_WORDS as usize;
         let first = (reduce(hash, self.num_blocks()) as usize) * words;
         let Some(block) = self.counters.words().get(first..first + words) else {
             return false; // unreachable: the block index is below num_blocks
         };
-        let mut all = true;
-        for_each_position(hash, self.num_hashes, |p| {
-            let (word, shift) = ((p >> 4) as usize, (p & 15) << 2);
-            all &= block[word] >> shift & 0xf != 0;
-        });
-        all
+        match self.layout {
+            // One counter per word, what every rate from about 0.1% up
+            // sizes: written word by word, as the blocked Bloom filter's,
+            // so that the compiler tests the eight words with vector
+            // instructions.
+            BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
+                let mut missing = 0;
+                for (w, &word) in block.iter().enumerate() {
+                    missing |= sector_bit(hash, w) & !nonzero(word);
+                }
+                missing == 0
+            }
+            BlockLayout::Sectors => {
+                let mut masks = [0u64; SECTORS];
+                for round in 0..self.rounds() {
+                    let x = sector_round(hash, round);
+                    for (w, mask) in masks.iter_mut().enumerate() {
+                        *mask |= 1 << (sector_slot(x, w, SLOT_BITS) * WIDTH);
+                    }
+                }
+                let mut missing = 0;
+                for (mask, &word) in masks.iter().zip(block) {
+                    missing |= mask & !nonzero(word);
+                }
+                missing == 0
+            }
+            BlockLayout::Positions => {
+                let mut all = true;
+                for_each_position(hash, self.num_hashes, |p| {
+                    let (word, shift) = ((p >> 4) as usize, (p & 15) << 2);
+                    all &= block[word] >> shift & 0xf != 0;
+                });
+                all
+            }
+        }
     }
 
     /// Decrements each non-saturated counter of the item whose hash is
@@ -382,13 +583,10 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     /// prove the item absent: one of them is zero, or lower than the number
     /// of the item's positions that fall on it.
     pub fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
-        let k = self.num_hashes as usize;
-        let base = self.base(hash);
-        let at = |p: u32| base + u64::from(p);
-        for (done, p) in BlockPositions::new(hash, LOG2_BLOCK).take(k).enumerate() {
-            if !self.counters.decrement::<L>(at(p)) {
-                for q in BlockPositions::new(hash, LOG2_BLOCK).take(done) {
-                    self.counters.undo_decrement::<L>(at(q));
+        for (done, i) in self.positions(hash).enumerate() {
+            if !self.counters.decrement::<L>(i) {
+                for j in self.positions(hash).take(done) {
+                    self.counters.undo_decrement::<L>(j);
                 }
                 return Err(RemoveError::NotPresent);
             }
@@ -481,6 +679,7 @@ impl<T: ?Sized, S: Clone> Clone for BlockedCountingBloomFilter<T, S> {
     fn clone(&self) -> Self {
         Self::from_parts(
             self.counters.clone(),
+            self.layout,
             self.num_hashes,
             self.len,
             self.hasher.clone(),
@@ -491,6 +690,7 @@ impl<T: ?Sized, S: Clone> Clone for BlockedCountingBloomFilter<T, S> {
 impl<T: ?Sized, S: PartialEq> PartialEq for BlockedCountingBloomFilter<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.counters == other.counters
+            && self.layout == other.layout
             && self.num_hashes == other.num_hashes
             && self.len == other.len
             && self.hasher == other.hasher
@@ -502,6 +702,7 @@ impl<T: ?Sized, S> fmt::Debug for BlockedCountingBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockedCountingBloomFilter")
             .field("num_blocks", &self.num_blocks())
+            .field("layout", &self.layout)
             .field("num_hashes", &self.num_hashes)
             .field("len", &self.len)
             .field("saturated_counters", &self.counters.saturated())
@@ -561,6 +762,7 @@ enum Size {
 #[derive(Debug, Clone)]
 pub struct BlockedCountingBuilder<T: ?Sized, S = DefaultHasher> {
     size: Size,
+    layout: BlockLayout,
     max_bytes: Option<usize>,
     hasher: S,
     item: PhantomData<fn(&T)>,
@@ -570,6 +772,7 @@ impl<T: ?Sized> BlockedCountingBuilder<T> {
     fn with_size(size: Size) -> Self {
         Self {
             size,
+            layout: BlockLayout::default(),
             max_bytes: None,
             hasher: DefaultHasher::random(),
             item: PhantomData,
@@ -589,10 +792,32 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> BlockedCountingBuilder<T, S2> {
         BlockedCountingBuilder {
             size: self.size,
+            layout: self.layout,
             max_bytes: self.max_bytes,
             hasher,
             item: PhantomData,
         }
+    }
+
+    /// Where each item's counters go inside its block: the default
+    /// [`BlockLayout::Sectors`], one counter (or `k / 8`) in each 64-bit
+    /// word, or [`BlockLayout::Positions`], `k` anywhere in the block.
+    /// Sizing from items and a rate then follows that layout's theory.
+    ///
+    /// ```
+    /// use bloomlab_counting::{BlockLayout, BlockedCountingBloomFilter};
+    ///
+    /// let f = BlockedCountingBloomFilter::<u64>::builder(10_000, 0.01)
+    ///     .layout(BlockLayout::Positions)
+    ///     .build()?;
+    /// assert_eq!((f.layout(), f.num_hashes()), (BlockLayout::Positions, 6));
+    /// // k = 5 cannot be spread over eight words:
+    /// assert!(BlockedCountingBloomFilter::<u64>::with_blocks(10, 5).is_err());
+    /// # Ok::<(), bloomlab_counting::BuildError>(())
+    /// ```
+    pub fn layout(mut self, layout: BlockLayout) -> Self {
+        self.layout = layout;
+        self
     }
 
     /// Fails the build with [`ParamError::TooLarge`] if the counters would
@@ -607,18 +832,26 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
-    /// blocks, zero or more than 64 hashes, or a table larger than
+    /// blocks, zero or more than 64 hashes (or, in the sectors layout, a
+    /// number not a multiple of 8: [`ParamError::HashesPerSector`]), or a
+    /// table larger than
     /// [`max_bytes`](Self::max_bytes) (or than the platform can hold);
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table
     /// (zeroed lazily: pages are committed as counters are written).
     pub fn build(self) -> Result<BlockedCountingBloomFilter<T, S>, BuildError> {
         let (blocks, num_hashes) = match self.size {
-            Size::Target { items, fpr } => blocked::size_for(BLOCK_COUNTERS, items as u64, fpr)?,
+            Size::Target { items, fpr } => match self.layout {
+                BlockLayout::Sectors => {
+                    sectored::size_for(PER_SECTOR, SECTORS as u32, items as u64, fpr)?
+                }
+                BlockLayout::Positions => blocked::size_for(BLOCK_COUNTERS, items as u64, fpr)?,
+            },
             Size::Exact { blocks, num_hashes } => {
                 if blocks == 0 {
                     return Err(ParamError::ZeroBits.into());
                 }
                 check_hashes(num_hashes)?;
+                self.layout.check_hashes(num_hashes)?;
                 (blocks, num_hashes)
             }
         };
@@ -631,6 +864,7 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
         let counters = Counters::zeroed(blocks * u64::from(BLOCK_COUNTERS), WIDTH, words)?;
         Ok(BlockedCountingBloomFilter::from_parts(
             counters,
+            self.layout,
             num_hashes,
             0,
             self.hasher,
@@ -642,65 +876,127 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
 mod tests {
     use super::*;
 
+    fn seeded(
+        layout: BlockLayout,
+        blocks: u64,
+        k: u32,
+        seed: u64,
+    ) -> BlockedCountingBloomFilter<u64> {
+        BlockedCountingBloomFilter::builder_with_blocks(blocks, k)
+            .layout(layout)
+            .seed(seed)
+            .build()
+            .unwrap()
+    }
+
+    /// The counts one insert of `hash` leaves in its block, by the layout's
+    /// own definition (not through `InBlock`).
+    fn expected_counts(layout: BlockLayout, hash: u64, k: u32) -> [u32; 128] {
+        let mut want = [0u32; 128];
+        match layout {
+            BlockLayout::Positions => {
+                for p in BlockPositions::new(hash, 7).take(k as usize) {
+                    want[p as usize] += 1;
+                }
+            }
+            BlockLayout::Sectors => {
+                for round in 0..k / 8 {
+                    let x = if round == 0 {
+                        hash as u32
+                    } else {
+                        mix64(hash ^ u64::from(round).wrapping_mul(0x9e37_79b9_7f4a_7c15)) as u32
+                    };
+                    for (w, salt) in bloomlab_core::hash::SECTOR_SALTS.iter().enumerate() {
+                        want[16 * w + (x.wrapping_mul(*salt) >> 28) as usize] += 1;
+                    }
+                }
+            }
+        }
+        want
+    }
+
     #[test]
     fn an_item_counts_in_its_block_only() {
-        let mut f: BlockedCountingBloomFilter<u64> =
-            BlockedCountingBloomFilter::builder_with_blocks(10, 6)
-                .seed(1)
-                .build()
-                .unwrap();
         let hash = 0xfeed_face_dead_beef;
-        assert!(f.insert_hash(hash));
-        let block = reduce(hash, 10);
-        let mut want = [0u32; 128];
-        for p in BlockPositions::new(hash, 7).take(6) {
-            want[p as usize] += 1;
+        for (layout, k) in [
+            (BlockLayout::Positions, 6),
+            (BlockLayout::Sectors, 8),
+            (BlockLayout::Sectors, 16),
+            (BlockLayout::Sectors, 64),
+        ] {
+            let mut f = seeded(layout, 10, k, 1);
+            assert!(f.insert_hash(hash));
+            let block = reduce(hash, 10);
+            let want = expected_counts(layout, hash, k);
+            for i in 0..f.num_counters() {
+                let expect = if i / 128 == block {
+                    want[(i % 128) as usize]
+                } else {
+                    0
+                };
+                assert_eq!(f.counter(i), Some(expect), "{layout:?} k {k}: counter {i}");
+            }
+            if layout == BlockLayout::Sectors {
+                // k / 8 increments in each word.
+                let words = &f.as_words()[8 * block as usize..][..8];
+                let sum = |w: u64| (0..16).map(|j| (w >> (4 * j)) & 15).sum::<u64>();
+                assert!(
+                    words.iter().all(|&w| sum(w) == u64::from(k / 8)),
+                    "{layout:?} k {k}"
+                );
+            }
+            assert_eq!(f.counter(f.num_counters()), None);
+            assert!(f.contains_hash(hash));
+            assert_eq!(f.count_hash(hash), 1);
+            f.remove_hash(hash).unwrap();
+            assert!(f.as_words().iter().all(|&w| w == 0));
+            assert_eq!(f.remove_hash(hash), Err(RemoveError::NotPresent));
         }
-        for i in 0..f.num_counters() {
-            let expect = if i / 128 == block {
-                want[(i % 128) as usize]
-            } else {
-                0
-            };
-            assert_eq!(f.counter(i), Some(expect), "counter {i}");
+    }
+
+    /// The lookup's word-by-word tests (the `k` = 8 arm and the masks of
+    /// larger `k`) answer as the counters `InBlock` lists: present exactly
+    /// when all of them are non-zero, over a block filled to every load.
+    #[test]
+    fn the_sectored_lookup_tests_the_counters_inserts_set() {
+        for k in [8, 16, 24] {
+            let mut f = seeded(BlockLayout::Sectors, 1, k, 3);
+            for step in 0..60u64 {
+                for probe in 0..200u64 {
+                    let h = mix64(probe ^ step << 32);
+                    let all = f.positions(h).all(|i| f.counter(i) != Some(0));
+                    assert_eq!(f.contains_hash(h), all, "k {k} step {step} probe {probe}");
+                }
+                f.insert_hash(mix64(step | 1 << 40));
+            }
         }
-        assert_eq!(f.counter(f.num_counters()), None);
-        assert!(f.contains_hash(hash));
-        assert_eq!(f.count_hash(hash), 1);
-        f.remove_hash(hash).unwrap();
-        assert!(f.as_words().iter().all(|&w| w == 0));
-        assert_eq!(f.remove_hash(hash), Err(RemoveError::NotPresent));
     }
 
     #[test]
     fn fill_counts_non_zero_counters() {
-        let mut f: BlockedCountingBloomFilter<u64> =
-            BlockedCountingBloomFilter::builder_with_blocks(4, 5)
-                .seed(2)
-                .build()
-                .unwrap();
-        assert_eq!(
-            (f.fill_ratio(), f.estimated_fpr(), f.estimate_count()),
-            (0.0, 0.0, 0.0)
-        );
-        for i in 0..40u64 {
-            f.insert(&i).unwrap();
+        for (layout, k) in [(BlockLayout::Positions, 5), (BlockLayout::Sectors, 8)] {
+            let mut f = seeded(layout, 4, k, 2);
+            assert_eq!(
+                (f.fill_ratio(), f.estimated_fpr(), f.estimate_count()),
+                (0.0, 0.0, 0.0)
+            );
+            for i in 0..40u64 {
+                f.insert(&i).unwrap();
+            }
+            let nonzero =
+                |lo: u64, n: u64| (lo..lo + n).filter(|&i| f.counter(i) != Some(0)).count();
+            assert_eq!(f.fill_ratio(), nonzero(0, 512) as f64 / 512.0);
+            let pass = |b: u64| match layout {
+                BlockLayout::Positions => (nonzero(128 * b, 128) as f64 / 128.0).powi(5),
+                BlockLayout::Sectors => (0..8)
+                    .map(|w| nonzero(128 * b + 16 * w, 16) as f64 / 16.0)
+                    .product(),
+            };
+            let want: f64 = (0..4).map(pass).sum::<f64>() / 4.0;
+            assert!((f.estimated_fpr() - want).abs() < 1e-15, "{layout:?}");
+            let estimate = f.estimate_count();
+            assert!(estimate > 20.0 && estimate < 80.0, "{layout:?}: {estimate}");
         }
-        let nonzero = (0..f.num_counters())
-            .filter(|&i| f.counter(i) != Some(0))
-            .count();
-        assert_eq!(f.fill_ratio(), nonzero as f64 / 512.0);
-        let per_block = |b: u64| {
-            (0..128)
-                .filter(|&j| f.counter(128 * b + j) != Some(0))
-                .count()
-        };
-        let want: f64 = (0..4)
-            .map(|b| (per_block(b) as f64 / 128.0).powi(5))
-            .sum::<f64>()
-            / 4.0;
-        assert!((f.estimated_fpr() - want).abs() < 1e-15);
-        assert!(f.estimate_count() > 20.0 && f.estimate_count() < 80.0);
     }
 
     #[test]
@@ -718,18 +1014,33 @@ mod tests {
     #[test]
     fn a_block_is_one_cache_line() {
         let f: BlockedCountingBloomFilter<u64> =
-            BlockedCountingBloomFilter::with_blocks(3, 4).unwrap();
+            BlockedCountingBloomFilter::with_blocks(3, 8).unwrap();
         assert_eq!(f.memory_bytes(), 3 * 64);
         assert_eq!(f.as_words().as_ptr() as usize % 64, 0);
     }
 
     #[test]
-    fn sized_by_the_blocked_theory() {
+    fn sized_by_the_layouts_theory() {
+        let n = 100_000;
         let f: BlockedCountingBloomFilter<u64> =
-            BlockedCountingBloomFilter::new(100_000, 0.01).unwrap();
-        let (blocks, k) = blocked::size_for(128, 100_000, 0.01).unwrap();
-        assert_eq!((f.num_blocks(), f.num_hashes()), (blocks, k));
-        let full = blocked::fpr_exact(128, blocks, 100_000, k);
-        assert!(full <= 0.01, "{full}");
+            BlockedCountingBloomFilter::new(n as usize, 0.01).unwrap();
+        let (blocks, k) = sectored::size_for(16, 8, n, 0.01).unwrap();
+        assert_eq!(
+            (f.layout(), f.num_blocks(), f.num_hashes()),
+            (BlockLayout::Sectors, blocks, k)
+        );
+        let full = sectored::fpr_exact(16, 8, blocks, n, k);
+        assert!(
+            full <= 0.01 && sectored::fpr_exact(16, 8, blocks - 1, n, k) > 0.01,
+            "{full}"
+        );
+        let g: BlockedCountingBloomFilter<u64> =
+            BlockedCountingBloomFilter::builder(n as usize, 0.01)
+                .layout(BlockLayout::Positions)
+                .build()
+                .unwrap();
+        let (blocks, k) = blocked::size_for(128, n, 0.01).unwrap();
+        assert_eq!((g.num_blocks(), g.num_hashes()), (blocks, k));
+        assert!(blocked::fpr_exact(128, blocks, n, k) <= 0.01);
     }
 }

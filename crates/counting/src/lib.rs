@@ -7,6 +7,9 @@
 //!   the classic filter of its non-zero counters;
 //! - [`Builder`]: counter width (4, 8 or 16 bits), hash key or hasher,
 //!   memory limit;
+//! - [`BlockedCountingBloomFilter`] and [`BlockedCountingBuilder`]: the
+//!   one-line form, each item's counters in one 64-byte block, laid out as
+//!   a [`BlockLayout`];
 //! - [`BuildError`] and [`MergeError`]: why a filter could not be built or
 //!   merged.
 //!
@@ -30,6 +33,9 @@ mod serde_impls;
 pub use blocked::{
     BLOCK_COUNTERS, BLOCKED_TAG, BlockedCountingBloomFilter, BlockedCountingBuilder,
 };
+/// The layouts of the one-line filter's block, shared with the blocked Bloom
+/// filter.
+pub use bloomlab_classic::BlockLayout;
 pub use bloomlab_core::{
     DecodeError, DefaultHasher, Deletable, Filter, HashDeletable, HashMembership, InsertBatchError,
     InsertError, Membership, ParamError, Persist, RemoveError, Tag,

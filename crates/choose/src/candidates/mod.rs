@@ -431,16 +431,25 @@ pub fn size(kind: Kind, w: &Workload) -> Result<Sized, String> {
 }
 
 /// A catalog entry's table in the words of the other rows: blocks ×
-/// positions × bits a position, and k, for a table of counter blocks.
+/// positions × bits a position, and k (and how many of an item's counters
+/// each word receives, for a sectored block), for a table of counter blocks.
 fn planned(shape: &Shape) -> String {
     match *shape {
         Shape::Blocks {
             blocks,
             block_bits,
+            sectors,
             hashes,
             width,
-            ..
-        } => format!("{}×{block_bits}×{width}b k={hashes}", grouped(blocks)),
+        } => {
+            let table = format!("{}×{block_bits}×{width}b k={hashes}", grouped(blocks));
+            if sectors > 1 {
+                let per_word = block_bits / sectors;
+                format!("{table} ({} per {per_word}-counter word)", hashes / sectors)
+            } else {
+                table
+            }
+        }
         ref other => format!("{other:?}"),
     }
 }

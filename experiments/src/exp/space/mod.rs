@@ -316,7 +316,8 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
     counting.notes.push(
         "CountingBloomFilter's line is BloomFilter's with every bit made a 4-bit counter: \
          the same rate at exactly four times the bits; BlockedCountingBloomFilter's is \
-         that of a blocked filter of 128-bit blocks, at four times its bits."
+         that of a blocked filter of 128-bit blocks in eight 16-bit sectors, at four times \
+         its bits."
             .into(),
     );
     Ok(vec![main, counting])
