@@ -37,7 +37,9 @@
 //!   as large as the smallest of the size's subjects, so that they bound
 //!   every row of the size: the hash alone, hash + 1 or 3 lines one lookup at
 //!   a time, hash + 1 line batched, and the latency of a dependent chain (a
-//!   reference, not a floor). The same chain over tables of 1 to 64 MiB
+//!   reference, not a floor). Beside the one-line counting filter, whose
+//!   table is the largest, the hash + 1 line loop again over a table of its
+//!   size, which bounds it more tightly. The same chain over tables of 1 to 64 MiB
 //!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
 //!   ends.
 //!
@@ -237,6 +239,22 @@ impl Run<'_> {
         }
     }
 
+    /// [`floor::ONE_LINE_COUNTING`]: the one-line floor over a table of
+    /// `bytes`, the one-line counting filter's, measured just after it (and
+    /// after it is dropped).
+    fn own_floor(&self, c: &mut Criterion, bytes: usize) {
+        let lines = bytes as u64 / 64;
+        let mut progress = Progress::new(TAG, "the counting-sized floor table", lines);
+        let table = FloorTable::new(bytes as u64, DefaultHasher::from_seed(7));
+        progress.update(lines);
+        progress.finish(table.bytes());
+        let mut group = Group::new(c, "scale/floor", self.setting(), BATCH);
+        group.cycle(floor::ONE_LINE_COUNTING, &self.keys.misses, |batch| {
+            table.one_at_a_time::<1>(batch)
+        });
+        group.finish();
+    }
+
     /// The floors over a table of the smallest subject's size.
     fn floors(&self, c: &mut Criterion) {
         let lines = self.smallest as u64 / 64;
@@ -318,7 +336,10 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
     run.measure(c, "bloomlab::CountingBloomFilter", ours, true);
     let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    run.measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true);
+    let bytes = run
+        .measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true)
+        .memory_bytes();
+    run.own_floor(c, bytes);
     let peer = FastbloomRsCounting::new(n, FPR);
     run.measure(c, "fastbloom-rs::CountingBloomFilter", peer, true);
     let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");

@@ -15,7 +15,9 @@ pub const STATIC_REFERENCES: &[&str] = &["xorf::BinaryFuse8"];
 /// Suffix of a batch-API benchmark.
 pub const BATCH_SUFFIX: &str = " (batch)";
 
-pub use crate::floor::{CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, THREE_LINES};
+pub use crate::floor::{
+    CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, THREE_LINES,
+};
 
 /// The last part of a floor group's id: `big/floor` holds the floors of the
 /// `big/*` groups, `scale/floor` those of `scale/*`.
@@ -57,11 +59,16 @@ pub fn floor_group(group: &str) -> String {
     format!("{family}/{FLOOR_OPERATION}")
 }
 
+/// The one-line counting filter, whose single rows are bounded by
+/// [`ONE_LINE_COUNTING`], measured over a table of its size.
+pub const ONE_LINE_COUNTING_SUBJECT: &str = "bloomlab::BlockedCountingBloomFilter";
+
 /// The floor a row is compared with, when one bounds it: only bloomlab's
 /// rows, whose hash is the floors' (peers hash otherwise, or read fewer
 /// lines: fastbloom stops at the first unset bit). Batches against
 /// [`ONE_LINE_BATCH`], the filters of [`THREE_LINE_SUBJECTS`] against
-/// [`THREE_LINES`], other single rows against [`ONE_LINE`].
+/// [`THREE_LINES`], the one-line counting filter against
+/// [`ONE_LINE_COUNTING`], other single rows against [`ONE_LINE`].
 pub fn floor_for(subject: &str) -> Option<&'static str> {
     if !is_ours(subject) {
         None
@@ -69,6 +76,8 @@ pub fn floor_for(subject: &str) -> Option<&'static str> {
         Some(ONE_LINE_BATCH)
     } else if THREE_LINE_SUBJECTS.contains(&subject) {
         Some(THREE_LINES)
+    } else if subject == ONE_LINE_COUNTING_SUBJECT {
+        Some(ONE_LINE_COUNTING)
     } else {
         Some(ONE_LINE)
     }

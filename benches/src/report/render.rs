@@ -79,7 +79,10 @@ fn header(out: &mut String, report: &Report) {
          lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
          or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
          three lines per key for the filters whose first round reads three \
-         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). Every bloomlab row of a \
+         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). The one-line counting \
+         filter's single rows are divided by the same one-line loop over a table of its own \
+         size, measured beside it (`floor: hash + 1 line over the one-line counting table`): \
+         its four-bit counters make its table the largest of the setting. Every bloomlab row of a \
          family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
          the floor is not one, and is marked. The dependent chain's latency is shown beside the \
          floors for reference; a loop of independent lookups beats it, so nothing is judged \

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::compare::{self, ONE_LINE, ONE_LINE_BATCH, THREE_LINES};
+use super::compare::{self, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, THREE_LINES};
 use super::goals;
 use super::*;
 
@@ -293,6 +293,14 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     f.bench_at("big/lookup_miss", "bloomlab::BloomFilter", big, 2_500_000.0);
     f.bench_at("big/lookup_miss", "fastbloom (SipHash-1-3)", big, 500_000.0);
+    // The one-line counting filter against the floor over its own table.
+    f.bench_at("big/floor", ONE_LINE_COUNTING, big, 1_600_000.0);
+    f.bench_at(
+        "big/lookup_miss",
+        "bloomlab::BlockedCountingBloomFilter",
+        big,
+        2_000_000.0,
+    );
     let ms = f.results();
     let table = &compare::tables(&ms)[0];
     let floor_of = |subject: &str| {
@@ -303,6 +311,10 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     assert_eq!(
         floor_of("bloomlab::BlockedBloomFilter"),
         Some((ONE_LINE, 0.9))
+    );
+    assert_eq!(
+        floor_of("bloomlab::BlockedCountingBloomFilter"),
+        Some((ONE_LINE_COUNTING, 1.25))
     );
     // A peer hashes and reads as it likes: no floor bounds it.
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);

@@ -118,7 +118,9 @@ impl Iterator for InBlock {
                 if *w == SECTORS {
                     *w = 0;
                     *round += 1;
-                    *x = sector_round(*hash, *round);
+                    if *round < *rounds {
+                        *x = sector_round(*hash, *round);
+                    }
                 }
                 if *round >= *rounds {
                     return None;
@@ -167,7 +169,7 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 /// - [`Sectors`](BlockLayout::Sectors), the default: `k / 8` counters in
 ///   each of the block's eight 64-bit words (sectors of 16 counters), the
 ///   counter of word `w` in round 0 being slot
-///   [`sector_slot`]`(hash, w, 4)`. A lookup tests the eight words at once,
+///   [`sector_slot`]`(hash as u32, w, 4)`. A lookup tests the eight words at once,
 ///   with no position to extract: past the cache it costs little more than
 ///   hashing the key and reading the line (benches/FINDINGS.md). Its rate
 ///   is [`sectored::fpr_exact`]`(16, 8, blocks, len, k)`.
