@@ -2,9 +2,10 @@
 //! them, at 1M items and at 20M items (issue 20), at 1%, beside lower bounds
 //! measured over a table of the same size.
 //!
-//! At 20M items the tables are 23 MiB (classic, fastbloom) to 96 MiB
-//! (counting): all far past the 2 MiB L2 and the reach of the TLB with 4 KiB
-//! pages (about 3,000 entries, 12 MiB), but only the counting tables are
+//! At 20M items the tables are 23 MiB (classic, fastbloom) to 109 MiB
+//! (the one-line counting layout): all far past the 2 MiB L2 and the reach
+//! of the TLB with 4 KiB pages (about 3,000 entries, 12 MiB), but only the
+//! counting tables are
 //! larger than the 32 MiB L3 this machine reports (shared, under KVM, with
 //! whatever else runs on the host). `BLOOMLAB_SCALE_MILLIONS=40` puts every
 //! table past the L3.

@@ -452,7 +452,7 @@ pub fn variants<T: Hash + ?Sized + 'static>() -> Vec<Variant<T>> {
             option: "",
             crate_name: "bloomlab-counting",
             tag: bloomlab_counting::BLOCKED_TAG.id(),
-            caveat: "one cache line a look-up for more memory than counting (1.13× at 1% and 1.6× at 1e-4); a remove of an item never inserted can evict members; counters can saturate",
+            caveat: "one cache line a look-up for more memory than counting (1.19× at 1% and 1.69× at 1e-4); a remove of an item never inserted can evict members; counters can saturate",
             can: Capabilities {
                 delete: true,
                 ..none
