@@ -676,10 +676,7 @@ any_filter!(
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
         block_bits: BLOCK_BITS,
-        sectors: match f.layout() {
-            BlockLayout::Sectors => SECTORS as u32,
-            BlockLayout::Positions => 1,
-        },
+        sectors: f.layout().sectors(),
         hashes: f.num_hashes(),
         width: 1,
     },
@@ -734,10 +731,7 @@ any_filter!(
     |f| Shape::Blocks {
         blocks: f.num_blocks(),
         block_bits: BLOCK_COUNTERS,
-        sectors: match f.layout() {
-            BlockLayout::Sectors => SECTORS as u32,
-            BlockLayout::Positions => 1,
-        },
+        sectors: f.layout().sectors(),
         hashes: f.num_hashes(),
         width: 4,
     },

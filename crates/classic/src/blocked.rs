@@ -106,20 +106,49 @@ impl BlockLayout {
         }
     }
 
-    /// Blocks and `k` for `items` at rate `fpr`: the fewest blocks whose
-    /// exact rate, in this layout, is at most `fpr`.
-    pub(crate) fn size_for(self, items: u64, fpr: f64) -> Result<(u64, u32), ParamError> {
+    /// The sectors a block is split into: its eight 64-bit words for
+    /// [`Sectors`](Self::Sectors), the whole block (one) for
+    /// [`Positions`](Self::Positions).
+    pub const fn sectors(self) -> u32 {
         match self {
-            BlockLayout::Sectors => sectored::size_for(u64::BITS, SECTORS as u32, items, fpr),
-            BlockLayout::Positions => blocked::size_for(BLOCK_BITS, items, fpr),
+            BlockLayout::Sectors => SECTORS as u32,
+            BlockLayout::Positions => 1,
         }
     }
 
-    /// The rate theory predicts for `n` distinct items in `blocks` blocks.
-    fn fpr_exact(self, blocks: u64, n: u64, k: u32) -> f64 {
+    /// Blocks and `k` for `items` at rate `fpr` in blocks of `block_cells`
+    /// cells (bits, or counters of a counting filter): the fewest blocks
+    /// whose exact rate, in this layout, is at most `fpr`
+    /// ([`sectored::size_for`] over the block's [`sectors`](Self::sectors),
+    /// [`blocked::size_for`] over the whole block).
+    ///
+    /// # Errors
+    ///
+    /// As [`blocked::size_for`] and [`sectored::size_for`].
+    pub fn size_for(
+        self,
+        block_cells: u32,
+        items: u64,
+        fpr: f64,
+    ) -> Result<(u64, u32), ParamError> {
         match self {
-            BlockLayout::Sectors => sectored::fpr_exact(u64::BITS, SECTORS as u32, blocks, n, k),
-            BlockLayout::Positions => blocked::fpr_exact(BLOCK_BITS, blocks, n, k),
+            BlockLayout::Sectors => {
+                let sectors = self.sectors();
+                sectored::size_for(block_cells / sectors, sectors, items, fpr)
+            }
+            BlockLayout::Positions => blocked::size_for(block_cells, items, fpr),
+        }
+    }
+
+    /// The rate theory predicts for `n` distinct items in `blocks` blocks of
+    /// `block_cells` cells, `k` cells an item.
+    pub fn fpr_exact(self, block_cells: u32, blocks: u64, n: u64, k: u32) -> f64 {
+        match self {
+            BlockLayout::Sectors => {
+                let sectors = self.sectors();
+                sectored::fpr_exact(block_cells / sectors, sectors, blocks, n, k)
+            }
+            BlockLayout::Positions => blocked::fpr_exact(block_cells, blocks, n, k),
         }
     }
 }
@@ -589,8 +618,12 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// hot loop. Not cached, so the filter stays plain data, `Sync` and
     /// comparable.
     pub fn expected_fpr(&self) -> f64 {
-        self.layout
-            .fpr_exact(self.num_blocks(), self.len as u64, self.num_hashes)
+        self.layout.fpr_exact(
+            BLOCK_BITS,
+            self.num_blocks(),
+            self.len as u64,
+            self.num_hashes,
+        )
     }
 
     /// The rate of a probe against the table as it stands: the mean over

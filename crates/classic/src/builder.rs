@@ -92,7 +92,8 @@ impl<S> Spec<S> {
     /// Blocks and hashes of a blocked filter in `layout`, checked against
     /// the limit and the layout.
     fn blocked_shape(&self, layout: BlockLayout) -> Result<(u32, usize), BuildError> {
-        let (blocks, hashes) = self.units_and_hashes(|items, fpr| layout.size_for(items, fpr))?;
+        let (blocks, hashes) =
+            self.units_and_hashes(|items, fpr| layout.size_for(BLOCK_BITS, items, fpr))?;
         layout.check_hashes(hashes)?;
         let words_per_block = u128::from(BLOCK_BITS / 64);
         sizing::check_words(u128::from(blocks) * words_per_block, self.max_bytes)?;

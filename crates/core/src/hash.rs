@@ -578,11 +578,32 @@ pub fn sector_slot(x: u32, w: usize, bits: u32) -> u32 {
 /// ```
 #[inline(always)]
 pub fn sector_masks(hash: u64, per_sector: u32) -> [u64; SECTORS] {
+    sector_cell_masks(hash, per_sector, 1)
+}
+
+/// [`sector_masks`] for cells of `cell_bits` bits (1, 2, 4, … 32) in place
+/// of single bits: `per_sector` rounds each pick one of the
+/// `64 / cell_bits` cells of every word (the top `log2(64 / cell_bits)`
+/// bits of the same products), and the mask of a word has the lowest bit
+/// of each picked cell set. With `cell_bits` = 4 these are the 4-bit
+/// counters of a sectored counting block.
+///
+/// ```
+/// use bloomlab_core::hash::{sector_cell_masks, sector_masks, sector_slot};
+///
+/// let hash = 0x1234_5678_9abc_def1u64;
+/// assert_eq!(sector_cell_masks(hash, 2, 1), sector_masks(hash, 2));
+/// let counters = sector_cell_masks(hash, 1, 4);
+/// assert_eq!(counters[5], 1 << (4 * sector_slot(hash as u32, 5, 4)));
+/// ```
+#[inline(always)]
+pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SECTORS] {
+    let slot_bits = (u64::BITS / cell_bits).trailing_zeros();
     let mut masks = [0u64; SECTORS];
     for round in 0..per_sector {
         let x = sector_round(hash, round);
         for (w, mask) in masks.iter_mut().enumerate() {
-            *mask |= 1 << sector_slot(x, w, 6);
+            *mask |= 1 << (sector_slot(x, w, slot_bits) * cell_bits);
         }
     }
     masks

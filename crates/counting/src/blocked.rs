@@ -8,8 +8,9 @@ use std::marker::PhantomData;
 
 use bloomlab_classic::BlockLayout;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
-use bloomlab_core::hash::{BlockPositions, SECTORS, mix64, reduce, sector_round, sector_slot};
-use bloomlab_core::theory::{blocked, sectored};
+use bloomlab_core::hash::{
+    BlockPositions, SECTORS, mix64, reduce, sector_cell_masks, sector_round, sector_slot,
+};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError,
     ParamError, RemoveError, Tag, batch, by_hash, check_hashes,
@@ -172,10 +173,10 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 ///   [`sector_slot`]`(hash as u32, w, 4)`. A lookup tests the eight words at once,
 ///   with no position to extract: past the cache it costs little more than
 ///   hashing the key and reading the line (benches/FINDINGS.md). Its rate
-///   is [`sectored::fpr_exact`]`(16, 8, blocks, len, k)`.
+///   is [`sectored::fpr_exact`](bloomlab_core::theory::sectored::fpr_exact)`(16, 8, blocks, len, k)`.
 /// - [`Positions`](BlockLayout::Positions): the first `k` of
 ///   [`BlockPositions`]`::new(hash, 7)`, anywhere in the block, any `k`,
-///   at the rate [`blocked::fpr_exact`]`(128, blocks, len, k)`.
+///   at the rate [`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact)`(128, blocks, len, k)`.
 ///
 /// Either rate is higher than a classic filter's at the same number of
 /// counters, because some blocks receive more than their share of items.
@@ -226,8 +227,8 @@ pub struct BlockedCountingBloomFilter<T: ?Sized, S = DefaultHasher> {
 impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     /// A filter for `expected_items` items at false-positive rate `fpr`, with
     /// a random hash key, in the [`Sectors`](BlockLayout::Sectors) layout:
-    /// the fewest blocks for which [`sectored::fpr_exact`] reaches `fpr`
-    /// ([`sectored::size_for`] with eight sectors of 16).
+    /// the fewest blocks for which [`sectored::fpr_exact`](bloomlab_core::theory::sectored::fpr_exact) reaches `fpr`
+    /// ([`sectored::size_for`](bloomlab_core::theory::sectored::size_for) with eight sectors of 16).
     ///
     /// # Errors
     ///
@@ -393,16 +394,13 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     }
 
     /// The rate theory predicts at the current count, saturation left out:
-    /// [`sectored::fpr_exact`]`(16, 8, blocks, len, k)` in the
+    /// [`sectored::fpr_exact`](bloomlab_core::theory::sectored::fpr_exact)`(16, 8, blocks, len, k)` in the
     /// [`Sectors`](BlockLayout::Sectors) layout,
-    /// [`blocked::fpr_exact`]`(128, blocks, len, k)` in the
+    /// [`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact)`(128, blocks, len, k)` in the
     /// [`Positions`](BlockLayout::Positions) one.
     pub fn expected_fpr(&self) -> f64 {
         let (blocks, n, k) = (self.num_blocks(), self.len as u64, self.num_hashes);
-        match self.layout {
-            BlockLayout::Sectors => sectored::fpr_exact(PER_SECTOR, SECTORS as u32, blocks, n, k),
-            BlockLayout::Positions => blocked::fpr_exact(BLOCK_COUNTERS, blocks, n, k),
-        }
+        self.layout.fpr_exact(BLOCK_COUNTERS, blocks, n, k)
     }
 
     /// Non-zero counters in each word, word after word (block `b` is words
@@ -552,13 +550,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
                 missing == 0
             }
             BlockLayout::Sectors => {
-                let mut masks = [0u64; SECTORS];
-                for round in 0..self.rounds() {
-                    let x = sector_round(hash, round);
-                    for (w, mask) in masks.iter_mut().enumerate() {
-                        *mask |= 1 << (sector_slot(x, w, SLOT_BITS) * WIDTH);
-                    }
-                }
+                let masks = sector_cell_masks(hash, self.rounds(), WIDTH);
                 let mut missing = 0;
                 for (mask, &word) in masks.iter().zip(block) {
                     missing |= mask & !nonzero(word);
@@ -842,12 +834,9 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
     /// (zeroed lazily: pages are committed as counters are written).
     pub fn build(self) -> Result<BlockedCountingBloomFilter<T, S>, BuildError> {
         let (blocks, num_hashes) = match self.size {
-            Size::Target { items, fpr } => match self.layout {
-                BlockLayout::Sectors => {
-                    sectored::size_for(PER_SECTOR, SECTORS as u32, items as u64, fpr)?
-                }
-                BlockLayout::Positions => blocked::size_for(BLOCK_COUNTERS, items as u64, fpr)?,
-            },
+            Size::Target { items, fpr } => {
+                self.layout.size_for(BLOCK_COUNTERS, items as u64, fpr)?
+            }
             Size::Exact { blocks, num_hashes } => {
                 if blocks == 0 {
                     return Err(ParamError::ZeroBits.into());
@@ -877,6 +866,7 @@ impl<T: ?Sized, S> BlockedCountingBuilder<T, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bloomlab_core::theory::{blocked, sectored};
 
     fn seeded(
         layout: BlockLayout,
