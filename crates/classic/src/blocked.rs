@@ -11,7 +11,7 @@ use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
-use bloomlab_core::hash::{SECTORS, mix64, reduce, sector_mask, sector_masks};
+use bloomlab_core::hash::{SECTORS, mix64, reduce, sector_cells_set, sector_mask, sector_masks};
 use bloomlab_core::theory::{blocked, classic, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
@@ -490,17 +490,13 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         // the next lookups' loads).
         match self.layout {
             // One bit per word, what every rate from about 0.1% up sizes:
-            // written word by word so that the compiler computes the eight
-            // masks with vector instructions (SSE2), which took a lookup
-            // past the cache from about 1.4 to 1.1 times the cost of hashing
-            // and reading one line (from eight masks built first and then
+            // the eight words tested at once with vector instructions (AVX2
+            // where the processor has it), which took a lookup past the
+            // cache from about 1.4 to 1.1 times the cost of hashing and
+            // reading one line (from eight masks built first and then
             // tested, as below; benches/FINDINGS.md).
             BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                let mut missing = 0;
-                for (w, word) in block.iter().enumerate() {
-                    missing |= sector_mask(hash, w) & !word;
-                }
-                missing == 0
+                sector_cells_set::<1>(block, hash)
             }
             BlockLayout::Sectors => {
                 let masks = sector_masks(hash, self.num_hashes / SECTORS as u32);

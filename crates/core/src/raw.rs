@@ -1,5 +1,6 @@
 //! Every `unsafe` block of the workspace, in one module to audit: the memory
-//! of the tables ([`Buffer`]) and the prefetch hint ([`prefetch`]).
+//! of the tables ([`Buffer`]), the prefetch hint ([`prefetch`]) and the
+//! call of the sectored lookup compiled for AVX2 ([`sector_cells_set`]).
 //!
 //! The rest of bloomlab-core denies `unsafe_code` and every other crate
 //! forbids it. Each block below states why it is sound in a `SAFETY:`
@@ -311,6 +312,36 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// [`crate::hash::sector_cells_set`]: the AVX2 copy where the processor
+/// has AVX2, the portable code elsewhere.
+#[inline(always)]
+pub(crate) fn sector_cells_set<const CELL_BITS: u32>(
+    block: &[u64; crate::hash::SECTORS],
+    hash: u64,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the only requirement of a `target_feature` function is
+        // that the processor running it has the features it was compiled
+        // for, and AVX2 was just detected. The function itself is the safe
+        // portable code.
+        return unsafe { sector_cells_set_avx2::<CELL_BITS>(block, hash) };
+    }
+    crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
+}
+
+/// The portable test compiled for AVX2: four products to a register
+/// (`vpmuludq`) and per-lane 64-bit shifts (`vpsllvq`), which SSE2 lacks, so
+/// that the test after the load is about a dozen instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sector_cells_set_avx2<const CELL_BITS: u32>(
+    block: &[u64; crate::hash::SECTORS],
+    hash: u64,
+) -> bool {
+    crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,6 +406,54 @@ mod tests {
             assert_eq!(c.huge_pages(), b.huge_pages());
             let a = c.into_atomic();
             assert_eq!(a[words - 1].load(Ordering::Relaxed), 7);
+        }
+    }
+
+    /// Every block of a seeded stream, and each word of it cleared in turn,
+    /// gets the same answer from the dispatched test (AVX2 where the
+    /// processor has it) and from the portable one, for bits, 2-bit cells
+    /// and 4-bit counters.
+    #[test]
+    fn the_avx2_lookup_answers_as_the_portable_one() {
+        fn check<const CELL_BITS: u32>(block: &[u64; 8], hash: u64) -> bool {
+            let want = crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash);
+            assert_eq!(
+                sector_cells_set::<CELL_BITS>(block, hash),
+                want,
+                "{block:x?} {hash:x}"
+            );
+            want
+        }
+        let mut state = 1u64;
+        for _ in 0..if cfg!(miri) { 20 } else { 2_000 } {
+            state = crate::hash::mix64(state);
+            let hash = state;
+            // A block holding the item (its own cells and random others).
+            let noise = crate::hash::sector_cell_masks(crate::hash::mix64(hash), 3, 4);
+            let own = crate::hash::sector_cell_masks(hash, 1, 4);
+            let counters: [u64; 8] = std::array::from_fn(|w| (own[w] * 3) | noise[w]);
+            let bits = crate::hash::sector_cell_masks(hash, 1, 1);
+            let pairs = crate::hash::sector_cell_masks(hash, 1, 2);
+            assert!(check::<4>(&counters, hash));
+            assert!(check::<1>(&bits, hash));
+            assert!(check::<2>(&pairs, hash));
+            for w in 0..8 {
+                for (mut block, cell) in [(counters, 4), (bits, 1), (pairs, 2)] {
+                    block[w] &= !(own[w] * 15);
+                    block[w] &= !bits[w];
+                    block[w] &= !(pairs[w] * 3);
+                    let found = match cell {
+                        4 => check::<4>(&block, hash),
+                        2 => check::<2>(&block, hash),
+                        _ => check::<1>(&block, hash),
+                    };
+                    assert!(!found, "word {w} cleared, cells of {cell} bits");
+                }
+            }
+            // Random words: either answer, the same from both.
+            let random: [u64; 8] = std::array::from_fn(|i| crate::hash::mix64(hash ^ i as u64));
+            check::<1>(&random, hash);
+            check::<4>(&random, hash);
         }
     }
 }

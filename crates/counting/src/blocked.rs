@@ -9,7 +9,8 @@ use std::marker::PhantomData;
 use bloomlab_classic::BlockLayout;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_core::hash::{
-    BlockPositions, SECTORS, mix64, reduce, sector_cell_masks, sector_round, sector_slot,
+    BlockPositions, SECTORS, mix64, reduce, sector_cell_masks, sector_cells_set, sector_round,
+    sector_slot,
 };
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError,
@@ -60,13 +61,6 @@ fn nonzero(word: u64) -> u64 {
 #[inline]
 fn nonzero_counters(word: u64) -> u32 {
     (nonzero(word) & 0x1111_1111_1111_1111).count_ones()
-}
-
-/// The low bit of the counter round 0 of the sectored layout picks in word
-/// `w`: the item's whole mask there when `k` = 8.
-#[inline(always)]
-fn sector_bit(hash: u64, w: usize) -> u64 {
-    1 << (sector_slot(hash as u32, w, SLOT_BITS) * WIDTH)
 }
 
 /// An item's counters in its block, as indices below 128 (counter `p` is
@@ -534,20 +528,16 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     pub fn contains_hash(&self, hash: u64) -> bool {
         let words = BLOCK_WORDS as usize;
         let first = (reduce(hash, self.num_blocks()) as usize) * words;
-        let Some(block) = self.counters.words().get(first..first + words) else {
+        let words = self.counters.words().get(first..first + words);
+        let Some(block) = words.and_then(|b| <&[u64; SECTORS]>::try_from(b).ok()) else {
             return false; // unreachable: the block index is below num_blocks
         };
         match self.layout {
             // One counter per word, what every rate from about 0.1% up
-            // sizes: written word by word, as the blocked Bloom filter's,
-            // so that the compiler tests the eight words with vector
-            // instructions.
+            // sizes: the eight words tested at once with vector
+            // instructions, by the blocked Bloom filter's code.
             BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                let mut missing = 0;
-                for (w, &word) in block.iter().enumerate() {
-                    missing |= sector_bit(hash, w) & !nonzero(word);
-                }
-                missing == 0
+                sector_cells_set::<WIDTH>(block, hash)
             }
             BlockLayout::Sectors => {
                 let masks = sector_cell_masks(hash, self.rounds(), WIDTH);
