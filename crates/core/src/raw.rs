@@ -424,32 +424,32 @@ mod tests {
             );
             want
         }
+        /// `block` holds the item; with any one of its cells cleared it
+        /// does not.
+        fn holds_until_a_cell_is_cleared<const CELL_BITS: u32>(block: [u64; 8], hash: u64) {
+            assert!(check::<CELL_BITS>(&block, hash));
+            let cells = crate::hash::sector_cell_masks(hash, 1, CELL_BITS);
+            let all_ones = (1 << CELL_BITS) - 1;
+            for w in 0..8 {
+                let mut short = block;
+                short[w] &= !(cells[w] * all_ones);
+                assert!(
+                    !check::<CELL_BITS>(&short, hash),
+                    "word {w} cleared, cells of {CELL_BITS} bits"
+                );
+            }
+        }
         let mut state = 1u64;
         for _ in 0..if cfg!(miri) { 20 } else { 2_000 } {
             state = crate::hash::mix64(state);
             let hash = state;
-            // A block holding the item (its own cells and random others).
+            // Counters holding the item (its own at 3, random others).
             let noise = crate::hash::sector_cell_masks(crate::hash::mix64(hash), 3, 4);
             let own = crate::hash::sector_cell_masks(hash, 1, 4);
             let counters: [u64; 8] = std::array::from_fn(|w| (own[w] * 3) | noise[w]);
-            let bits = crate::hash::sector_cell_masks(hash, 1, 1);
-            let pairs = crate::hash::sector_cell_masks(hash, 1, 2);
-            assert!(check::<4>(&counters, hash));
-            assert!(check::<1>(&bits, hash));
-            assert!(check::<2>(&pairs, hash));
-            for w in 0..8 {
-                for (mut block, cell) in [(counters, 4), (bits, 1), (pairs, 2)] {
-                    block[w] &= !(own[w] * 15);
-                    block[w] &= !bits[w];
-                    block[w] &= !(pairs[w] * 3);
-                    let found = match cell {
-                        4 => check::<4>(&block, hash),
-                        2 => check::<2>(&block, hash),
-                        _ => check::<1>(&block, hash),
-                    };
-                    assert!(!found, "word {w} cleared, cells of {cell} bits");
-                }
-            }
+            holds_until_a_cell_is_cleared::<4>(counters, hash);
+            holds_until_a_cell_is_cleared::<1>(crate::hash::sector_cell_masks(hash, 1, 1), hash);
+            holds_until_a_cell_is_cleared::<2>(crate::hash::sector_cell_masks(hash, 1, 2), hash);
             // Random words: either answer, the same from both.
             let random: [u64; 8] = std::array::from_fn(|i| crate::hash::mix64(hash ^ i as u64));
             check::<1>(&random, hash);

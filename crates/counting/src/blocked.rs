@@ -528,8 +528,8 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     pub fn contains_hash(&self, hash: u64) -> bool {
         let words = BLOCK_WORDS as usize;
         let first = (reduce(hash, self.num_blocks()) as usize) * words;
-        let words = self.counters.words().get(first..first + words);
-        let Some(block) = words.and_then(|b| <&[u64; SECTORS]>::try_from(b).ok()) else {
+        let line = self.counters.words().get(first..first + words);
+        let Some(block) = line.and_then(|b| <&[u64; SECTORS]>::try_from(b).ok()) else {
             return false; // unreachable: the block index is below num_blocks
         };
         match self.layout {
