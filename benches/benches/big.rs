@@ -7,7 +7,9 @@
 //!   a time (what a loop of single lookups cannot beat), and the hashes of a
 //!   chunk then one line per key (what a batch cannot beat); and the latency
 //!   of one dependent chain of line reads, shown for reference, which is not
-//!   a floor (see `bloomlab_benches::floor`).
+//!   a floor (see `bloomlab_benches::floor`). After the blocked filter's
+//!   rows, the two one-line floors again over its own table, which bound
+//!   its rows (the lines its lookups read, at the same addresses).
 //! - **Filters** (`big/insert`, `big/lookup_hit`, `big/lookup_miss`), each
 //!   with plain calls and with the batch API (`(batch)` rows):
 //!   - `bloomlab::BlockedBloomFilter`, filled by its own `insert_batch`;
@@ -43,7 +45,7 @@ use bloomlab_benches::big::{
     PROBES, Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits, hits_and_misses,
     member, sample_non_members,
 };
-use bloomlab_benches::floor::FloorTable;
+use bloomlab_benches::floor::{self, FloorTable};
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Deletable, Filter, Membership};
@@ -203,6 +205,11 @@ fn blocked(c: &mut Criterion, size: &Size) {
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
     measure(c, size, name, &probes, &mut f, true, None);
+    // The one-line floors over this table itself: the same lines at the
+    // same addresses as the lookups above read.
+    let mut group = Group::new(c, "big/floor", size.setting(), BATCH);
+    floor::own_rows(&mut group, f.as_blocks(), f.hasher(), &probes.misses);
+    group.finish();
 }
 
 /// Whose inserts [`classic_table`] mirrors.

@@ -40,7 +40,10 @@
 //!   a time, hash + 1 line batched, and the latency of a dependent chain (a
 //!   reference, not a floor). Beside the one-line counting filter, whose
 //!   table is the largest, the hash + 1 line loop again over a table of its
-//!   size, which bounds it more tightly. The same chain over tables of 1 to 64 MiB
+//!   size, which bounds it more tightly; beside the blocked Bloom filter,
+//!   the hash + 1 line loops, single and batched, over its own table (the
+//!   lines its lookups read, at their addresses), which bound it alone.
+//!   The same chain over tables of 1 to 64 MiB
 //!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
 //!   ends.
 //!
@@ -306,7 +309,13 @@ fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
     run.measure(c, "bloomlab::BloomFilter", ours, true);
     let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
-    run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
+    let f = run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
+    // The one-line floors over this table itself: the same lines at the
+    // same addresses as its lookups read.
+    let mut group = Group::new(c, "scale/floor", run.setting(), BATCH);
+    floor::own_rows(&mut group, f.as_blocks(), f.hasher(), &run.keys.misses);
+    group.finish();
+    drop(f);
     let peer = Fastbloom::with_default_hasher(n, FPR);
     run.measure(c, "fastbloom::BloomFilter", peer, true);
 }

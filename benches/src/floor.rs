@@ -25,6 +25,15 @@
 //!   keys first, then each key's line prefetched [`batch::ahead`] keys
 //!   before it is read, as a one-line filter's `contains_batch` reads its
 //!   blocks, with nothing else in the loop.
+//! - [`OWN_ONE_LINE`] and [`OWN_ONE_LINE_BATCH`]: [`ONE_LINE`] and
+//!   [`ONE_LINE_BATCH`] over the blocked Bloom filter's own table
+//!   ([`own_rows`]), hashing with its hasher, so that each key reads the
+//!   line the filter's lookup of it reads, at the same address. On this
+//!   virtual machine the same loop over two tables of the same size, built
+//!   the same way, ran up to a sixth apart (3 December: 0.99 and 1.13 to
+//!   1.17 times one table's floor, the same code over a copy of it made
+//!   later, in one process, measured in turns of 20,000 keys), so a floor
+//!   over other memory bounds the one-line lookup only loosely.
 //! - [`CHEAP_HASH`]: the [`ONE_LINE`] loop with [`mix64`] of the key in
 //!   place of its SipHash-1-3: a reference and **not** a floor (no filter
 //!   here hashes so cheaply). Past the cache, a loop of single lookups runs
@@ -66,6 +75,12 @@ pub const ONE_LINE_COUNTING: &str =
     "floor: hash + 1 line over the one-line counting table, one lookup at a time";
 /// The row of the hashes of a chunk, then one line per key.
 pub const ONE_LINE_BATCH: &str = "floor: hash + 1 line, batched";
+/// The row of [`ONE_LINE`] over the blocked Bloom filter's own table.
+pub const OWN_ONE_LINE: &str =
+    "floor: hash + 1 line over the blocked filter's own table, one lookup at a time";
+/// The row of [`ONE_LINE_BATCH`] over the blocked Bloom filter's own table.
+pub const OWN_ONE_LINE_BATCH: &str =
+    "floor: hash + 1 line over the blocked filter's own table, batched";
 /// The row of [`ONE_LINE`]'s loop with a cheap hash: a reference, not a floor.
 pub const CHEAP_HASH: &str = "reference: mix64 + 1 line, one lookup at a time (not a floor)";
 /// The row of one dependent chain of line reads: a latency, not a floor.
@@ -81,40 +96,25 @@ pub const SWEEP: &str = "tables of 1 to 64 MiB";
 pub const FLOORS: [&str; 4] = [HASH, ONE_LINE, THREE_LINES, ONE_LINE_BATCH];
 
 /// One 64-byte line (the table's [`Buffer`] starts on a line).
-type Line = [u64; 8];
+pub type Line = [u64; 8];
 
-/// A table of random lines and the hasher of the filters it bounds, in the
-/// memory the filters' tables are made of ([`bloomlab_core::alloc::buffer`]:
-/// huge pages or not, as the filters measured beside it).
-pub struct FloorTable {
-    lines: Buffer<Line>,
-    hasher: DefaultHasher,
+/// The floors' loops over a table of lines, hashing with the filters'
+/// hasher: a [`FloorTable`]'s own lines, or a filter's table itself
+/// ([`own_rows`]).
+#[derive(Clone, Copy)]
+pub struct Lines<'t> {
+    lines: &'t [Line],
+    hasher: &'t DefaultHasher,
 }
 
-impl FloorTable {
-    /// A table of `bytes` (rounded down to whole lines, at least one), its
-    /// lines linked in one random cycle (Sattolo's algorithm), hashing with
-    /// `hasher`.
-    pub fn new(bytes: u64, hasher: DefaultHasher) -> Self {
-        let n = (bytes / 64).max(1) as usize;
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        for i in (1..n).rev() {
-            let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
-            order.swap(i, j);
-        }
-        let mut lines = alloc::buffer::<Line>(n).expect("memory for the floor table");
-        for (i, &line) in order.iter().enumerate() {
-            lines[line as usize][0] = u64::from(order[(i + 1) % n]);
-        }
+impl<'t> Lines<'t> {
+    /// The loops over `lines` (at least one), hashing with `hasher`.
+    pub fn new(lines: &'t [Line], hasher: &'t DefaultHasher) -> Self {
         Self { lines, hasher }
     }
 
-    /// Bytes of the table.
-    pub fn bytes(&self) -> usize {
-        self.lines.len() * 64
-    }
-
-    /// The line `h` selects.
+    /// The line `h` selects: the block a one-line filter of these lines
+    /// reads for a key of hash `h` (`reduce(h, lines)`).
     #[inline]
     fn line(&self, h: u64) -> &Line {
         &self.lines[reduce(h, self.lines.len() as u64) as usize]
@@ -149,18 +149,80 @@ impl FloorTable {
         sum
     }
 
-    /// How many keys' lines hold an odd word, read through
+    /// How many keys' lines hold an odd first word, read through
     /// [`batch::contains`] as a one-line filter's batch reads its blocks.
     pub fn batched(&self, keys: &[u64]) -> usize {
-        let ahead = batch::ahead(self.bytes(), 1);
+        let ahead = batch::ahead(std::mem::size_of_val(self.lines), 1);
         let odd = batch::contains(
-            &self.hasher,
+            self.hasher,
             keys,
             ahead,
             |h| batch::prefetch(self.line(h)),
             |h| self.load(h) & 1 == 1,
         );
         odd.iter().filter(|&&b| b).count()
+    }
+}
+
+/// The rows [`OWN_ONE_LINE`] and [`OWN_ONE_LINE_BATCH`] in `group`, on
+/// batches of `keys`: the one-line floors over `lines`, a one-line
+/// filter's own table, hashing with its hasher, so that each key reads the
+/// very line the filter's lookup of it reads.
+pub fn own_rows(group: &mut Group<'_>, lines: &[Line], hasher: &DefaultHasher, keys: &[u64]) {
+    let own = Lines::new(lines, hasher);
+    group.cycle(OWN_ONE_LINE, keys, |batch| own.one_at_a_time::<1>(batch));
+    group.cycle(OWN_ONE_LINE_BATCH, keys, |batch| own.batched(batch));
+}
+
+/// A table of random lines and the hasher of the filters it bounds, in the
+/// memory the filters' tables are made of ([`bloomlab_core::alloc::buffer`]:
+/// huge pages or not, as the filters measured beside it).
+pub struct FloorTable {
+    lines: Buffer<Line>,
+    hasher: DefaultHasher,
+}
+
+impl FloorTable {
+    /// A table of `bytes` (rounded down to whole lines, at least one), its
+    /// lines linked in one random cycle (Sattolo's algorithm), hashing with
+    /// `hasher`.
+    pub fn new(bytes: u64, hasher: DefaultHasher) -> Self {
+        let n = (bytes / 64).max(1) as usize;
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            let j = reduce(mix64(i as u64 ^ 0xf00d), i as u64) as usize;
+            order.swap(i, j);
+        }
+        let mut lines = alloc::buffer::<Line>(n).expect("memory for the floor table");
+        for (i, &line) in order.iter().enumerate() {
+            lines[line as usize][0] = u64::from(order[(i + 1) % n]);
+        }
+        Self { lines, hasher }
+    }
+
+    /// Bytes of the table.
+    pub fn bytes(&self) -> usize {
+        self.lines.len() * 64
+    }
+
+    /// The floors' loops over this table.
+    pub fn lines(&self) -> Lines<'_> {
+        Lines::new(&self.lines, &self.hasher)
+    }
+
+    /// [`Lines::hash_only`] over this table.
+    pub fn hash_only(&self, keys: &[u64]) -> u64 {
+        self.lines().hash_only(keys)
+    }
+
+    /// [`Lines::one_at_a_time`] over this table.
+    pub fn one_at_a_time<const L: u32>(&self, keys: &[u64]) -> u64 {
+        self.lines().one_at_a_time::<L>(keys)
+    }
+
+    /// [`Lines::batched`] over this table.
+    pub fn batched(&self, keys: &[u64]) -> usize {
+        self.lines().batched(keys)
     }
 
     /// Follows the cycle `steps` lines from `at`; where it ends.
@@ -179,7 +241,7 @@ impl FloorTable {
         group.cycle(THREE_LINES, keys, |batch| self.one_at_a_time::<3>(batch));
         group.cycle(ONE_LINE_BATCH, keys, |batch| self.batched(batch));
         group.cycle(CHEAP_HASH, keys, |batch| {
-            self.lines_per_key::<1>(batch, |&k| mix64(k))
+            self.lines().lines_per_key::<1>(batch, |&k| mix64(k))
         });
         self.chain_row(group, CHAIN);
     }
@@ -226,12 +288,53 @@ mod tests {
     }
 
     #[test]
+    fn the_own_table_floor_reads_the_line_the_filter_reads() {
+        use bloomlab::BlockedBloomFilter;
+        use bloomlab_core::hash::sector_cells_set;
+
+        let mut f = BlockedBloomFilter::<u64>::builder(10_000, 0.01)
+            .seed(3)
+            .build()
+            .expect("valid");
+        let members: Vec<u64> = (0..10_000).map(mix64).collect();
+        f.insert_batch(&members).expect("room");
+        let own = Lines::new(f.as_blocks(), f.hasher());
+        // Each member's bits are in the line the floor reads for it, and
+        // the filter without that line's bits no longer finds it.
+        for k in &members[..200] {
+            let h = f.hasher().hash_one(k);
+            let line = own.line(h);
+            assert!(sector_cells_set::<1>(line, h), "{k}");
+            let at = f.as_blocks().iter().position(|b| std::ptr::eq(b, line));
+            let mut words: Vec<u64> = f.words().collect();
+            let at = at.expect("a line of the filter's own table");
+            words[8 * at..8 * at + 8].fill(0);
+            let cleared = BlockedBloomFilter::<u64>::from_words(
+                words,
+                f.layout(),
+                f.num_hashes(),
+                f.len(),
+                *f.hasher(),
+            )
+            .expect("the same parts");
+            assert!(f.contains(k) && !cleared.contains(k), "{k}");
+        }
+        assert_ne!(own.one_at_a_time::<1>(&members), 0);
+        let lines = f.as_blocks().len();
+        let odd = members
+            .iter()
+            .filter(|k| own.load(f.hasher().hash_one(k)) & 1 == 1);
+        assert_eq!(own.batched(&members), odd.count());
+        assert_eq!(lines as u64, f.num_blocks());
+    }
+
+    #[test]
     fn the_batched_floor_reads_each_keys_line() {
         let t = FloorTable::new(64 * 4096, DefaultHasher::from_seed(7));
         let keys: Vec<u64> = (0..2000).map(mix64).collect();
         let odd = keys
             .iter()
-            .filter(|k| t.load(t.hasher.hash_one(k)) & 1 == 1)
+            .filter(|k| t.lines().load(t.hasher.hash_one(k)) & 1 == 1)
             .count();
         assert_eq!(t.batched(&keys), odd);
         // The lines' words are a permutation of 0..4096, half of them odd,

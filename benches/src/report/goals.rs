@@ -2,7 +2,7 @@
 
 use super::compare::{find, find_at, is_floor_group, ratio};
 use super::criterion::Measurement;
-use crate::floor::{ONE_LINE, ONE_LINE_BATCH};
+use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH};
 
 /// One goal: `subject` in `group` takes at most `max_ratio` times the time of
 /// `reference` in `reference_group`, both at `setting` when it is given.
@@ -194,7 +194,8 @@ pub fn all() -> Vec<Goal> {
         });
     }
     // The floors' goals: at 1 GiB as the issue states them, and the same
-    // ratios at 20M items for information.
+    // ratios at 20M items for information; against the floors over the
+    // filter's own table, which read the very lines its lookups read.
     for (setting, floor_group, family, informational) in [
         (BIG_SETTING, "big/floor", "big", false),
         (SCALE_SETTINGS[1], "scale/floor", "scale", true),
@@ -207,8 +208,12 @@ pub fn all() -> Vec<Goal> {
                 _ => "scale/lookup_hit",
             };
             for (subject, floor, max_ratio) in [
-                ("bloomlab::BlockedBloomFilter (batch)", ONE_LINE_BATCH, 1.5),
-                ("bloomlab::BlockedBloomFilter", ONE_LINE, 1.2),
+                (
+                    "bloomlab::BlockedBloomFilter (batch)",
+                    OWN_ONE_LINE_BATCH,
+                    1.5,
+                ),
+                ("bloomlab::BlockedBloomFilter", OWN_ONE_LINE, 1.2),
             ] {
                 goals.push(Goal {
                     issue: 20,

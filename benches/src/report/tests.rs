@@ -4,7 +4,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::compare::{self, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, THREE_LINES};
+use super::compare::{
+    self, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, OWN_ONE_LINE, OWN_ONE_LINE_BATCH,
+    THREE_LINES,
+};
 use super::goals;
 use super::*;
 
@@ -84,6 +87,8 @@ impl Fixture {
         let big = goals::BIG_SETTING;
         f.bench_at("big/floor", ONE_LINE, big, 1_000_000.0); // 100
         f.bench_at("big/floor", ONE_LINE_BATCH, big, 200_000.0); // 20
+        f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0); // 100
+        f.bench_at("big/floor", OWN_ONE_LINE_BATCH, big, 200_000.0); // 20
         let blocked = "bloomlab::BlockedBloomFilter";
         f.bench_at("big/lookup_miss", blocked, big, 1_200_000.0); // 120
         let batch = "bloomlab::BlockedBloomFilter (batch)";
@@ -129,8 +134,8 @@ fn assert_close(actual: f64, expected: f64) {
 fn reads_ns_per_op_and_interval_from_new_only() {
     let f = Fixture::standard();
     let ms = f.results();
-    // Nine benchmarks; `base/` and `report/` are skipped.
-    assert_eq!(ms.len(), 9);
+    // Eleven benchmarks; `base/` and `report/` are skipped.
+    assert_eq!(ms.len(), 11);
     let classic = get(&ms, "classic/lookup_miss", "bloomlab::BloomFilter");
     assert_eq!(classic.unit, Unit::Elements(10_000));
     assert_eq!(classic.setting.as_deref(), Some("1M items, 1%"));
@@ -141,7 +146,7 @@ fn reads_ns_per_op_and_interval_from_new_only() {
     assert!(classic.dir.ends_with("1M items, 1%/new"));
     // Sorted by group, then subject.
     assert_eq!(ms[0].group, "big/floor");
-    assert_eq!(ms[0].subject, ONE_LINE_BATCH);
+    assert_eq!(ms[0].subject, OWN_ONE_LINE_BATCH);
 }
 
 #[test]
@@ -204,11 +209,12 @@ fn big_rows_are_compared_with_their_floor() {
     let single = &big.rows[0];
     let batch = &big.rows[1];
     assert_eq!(single.measurement.subject, "bloomlab::BlockedBloomFilter");
+    // The blocked filter's floors are those over its own table.
     let (floor, r) = single.vs_floor.expect("floor measured");
-    assert_eq!(floor, ONE_LINE);
+    assert_eq!(floor, OWN_ONE_LINE);
     assert_close(r, 1.2);
     let (floor, r) = batch.vs_floor.expect("floor measured");
-    assert_eq!(floor, ONE_LINE_BATCH);
+    assert_eq!(floor, OWN_ONE_LINE_BATCH);
     assert_close(r, 2.5);
 
     // The floors are references, not peers of each other.
@@ -283,8 +289,11 @@ fn goals_are_met_not_met_or_not_measured() {
 fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     let f = Fixture::new("below");
     let big = goals::BIG_SETTING;
-    f.bench_at("big/floor", ONE_LINE, big, 1_000_000.0);
+    f.bench_at("big/floor", ONE_LINE, big, 800_000.0);
     f.bench_at("big/floor", THREE_LINES, big, 2_000_000.0);
+    // The blocked filter against the floor over its own table, not the
+    // (here faster) separate table's.
+    f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0);
     f.bench_at(
         "big/lookup_miss",
         "bloomlab::BlockedBloomFilter",
@@ -310,7 +319,7 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     assert_eq!(floor_of("bloomlab::BloomFilter"), Some((THREE_LINES, 1.25)));
     assert_eq!(
         floor_of("bloomlab::BlockedBloomFilter"),
-        Some((ONE_LINE, 0.9))
+        Some((OWN_ONE_LINE, 0.9))
     );
     assert_eq!(
         floor_of("bloomlab::BlockedCountingBloomFilter"),
@@ -320,13 +329,16 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
     let goal = goals::all()
         .into_iter()
-        .find(|g| g.group == "big/lookup_miss" && g.reference == ONE_LINE)
+        .find(|g| g.group == "big/lookup_miss" && g.reference == OWN_ONE_LINE)
         .expect("goal exists");
     assert_eq!(goals::evaluate(&goal, &ms).verdict, Verdict::BelowFloor);
     let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
         .expect("fixture parses")
         .to_markdown();
-    assert!(md.contains("0.90 (`floor: hash + 1 line, one lookup at a time`) **below its floor"));
+    assert!(md.contains(
+        "0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a time`) \
+         **below its floor"
+    ));
 }
 
 #[test]
@@ -402,7 +414,7 @@ fn markdown_holds_tables_goals_and_findings() {
         "| `bloomlab::BloomFilter` | 25.0 | 24.0 – 26.0 | 0.83 |",
         "| `fastbloom (SipHash-1-3)` **best peer** | 30.0 | 28.8 – 31.2 | 1.00 |",
         "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
-        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line, batched`) |",
+        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line over the blocked filter's own table, batched`) |",
         "| `floor: hash + 1 line, one lookup at a time` | 100 | 96.0 – 104 | – |",
         "### Issue 8\n\n1 met, 1 not met, 6 not measured, 0 below their floor",
         "### Issue 20\n\n1 met, 1 not met, 32 not measured, 0 below their floor",
@@ -525,11 +537,16 @@ fn stale_results_are_set_apart() {
     for m in &mut ms {
         m.modified = Some(now);
     }
-    ms[0].modified = Some(now - Duration::from_secs(3 * 3600));
-    ms[1].modified = None;
-    let stale_id = ms[0].subject.clone();
+    let own_batch = ms
+        .iter()
+        .position(|m| m.subject == OWN_ONE_LINE_BATCH)
+        .expect("the fixture has it");
+    ms[own_batch].modified = Some(now - Duration::from_secs(3 * 3600));
+    let next = (own_batch + 1) % ms.len();
+    ms[next].modified = None;
+    let stale_id = ms[own_batch].subject.clone();
     let (fresh, stale) = compare::split_stale(ms, STALE_AFTER);
-    assert_eq!(fresh.len(), 8);
+    assert_eq!(fresh.len(), 10);
     assert_eq!(stale.len(), 1);
     assert_eq!(stale[0].subject, stale_id);
 
@@ -539,7 +556,10 @@ fn stale_results_are_set_apart() {
     report.stale = stale;
     let md = report.to_markdown();
     assert!(md.contains("more than 60 minutes before the newest result"));
-    assert!(md.contains("- `big/floor/floor: hash + 1 line, batched/1 GiB, 1%`, written "));
+    assert!(md.contains(
+        "- `big/floor/floor: hash + 1 line over the blocked filter's own table, batched/1 GiB, \
+         1%`, written "
+    ));
     // A stale floor is in no table: the batch row loses its floor ratio.
     assert!(md.contains("| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | – |"));
 }

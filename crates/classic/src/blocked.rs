@@ -396,6 +396,23 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         self.blocks.iter().flatten().copied()
     }
 
+    /// The table as its blocks, each one 64-byte cache line of eight words
+    /// (the words of [`words`](Self::words), eight at a time): an item of
+    /// hash `h` is in block `reduce(h, num_blocks)`
+    /// ([`bloomlab_core::hash::reduce`]).
+    ///
+    /// ```
+    /// use bloomlab_classic::BlockedBloomFilter;
+    ///
+    /// let f = BlockedBloomFilter::<u64>::new(1_000, 0.01)?;
+    /// assert_eq!(f.as_blocks().len() as u64, f.num_blocks());
+    /// assert!(f.as_blocks().iter().flatten().copied().eq(f.words()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn as_blocks(&self) -> &[[u64; 8]] {
+        &self.blocks
+    }
+
     /// Blocks of 512 bits.
     pub fn num_blocks(&self) -> u64 {
         self.blocks.len() as u64
