@@ -4,13 +4,6 @@
 # Debian's redis-server package is installed first when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
-  echo "redis-server not found: installing Debian's redis-server package" >&2
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq redis-server >/dev/null
-fi
+source scripts/redis-server.sh
 
 cargo test --workspace "$@"
