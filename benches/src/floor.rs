@@ -29,10 +29,10 @@
 //!   [`ONE_LINE_BATCH`] over the blocked Bloom filter's own table
 //!   ([`own_rows`]), hashing with its hasher, so that each key reads the
 //!   line the filter's lookup of it reads, at the same address. On this
-//!   virtual machine the same loop over two tables of the same size, built
-//!   the same way, ran up to a sixth apart (3 December: 0.99 and 1.13 to
-//!   1.17 times one table's floor, the same code over a copy of it made
-//!   later, in one process, measured in turns of 20,000 keys), so a floor
+//!   virtual machine the same loop over two tables of the same size and
+//!   content ran up to a sixth apart (3 December, in one process, measured
+//!   in turns of 20,000 keys: 0.98 and 0.99 times one table's floor, 1.13
+//!   and 1.17 times it over a copy of that table made later), so a floor
 //!   over other memory bounds the one-line lookup only loosely.
 //! - [`CHEAP_HASH`]: the [`ONE_LINE`] loop with [`mix64`] of the key in
 //!   place of its SipHash-1-3: a reference and **not** a floor (no filter
