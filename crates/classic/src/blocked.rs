@@ -12,7 +12,7 @@ use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
 use bloomlab_core::hash::{SECTORS, mix64, reduce, sector_cells_set, sector_mask, sector_masks};
-use bloomlab_core::theory::{blocked, classic, sectored};
+use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
     check_hashes,
@@ -345,7 +345,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for zero hashes or more than
-    /// [`MAX_HASHES`](classic::MAX_HASHES), a `k` the layout cannot split
+    /// [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), a `k` the layout cannot split
     /// ([`ParamError::HashesPerSector`]), or no words;
     /// [`BuildError::WordCount`] unless the words fill whole blocks of 8;
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
@@ -592,30 +592,31 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         self.count_ones() as f64 / self.num_bits() as f64
     }
 
-    /// The number of distinct items the set bits suggest: the classic
-    /// estimate ([`classic::estimate_count`]) of each block on its own,
-    /// summed, since the items of a block are those that hashed to it (in
-    /// the [`Sectors`](BlockLayout::Sectors) layout, the mean of the
-    /// estimates of its eight words, each of which every item of the block
-    /// sets `k / 8` bits in). Infinite when some block (or word) is full.
+    /// The number of distinct items the set bits suggest, from the whole
+    /// table's unset bits ([`blocked::estimate_count`]): each item makes
+    /// `k / 8` draws among the 64 bits of each of its block's words in the
+    /// [`Sectors`](BlockLayout::Sectors) layout, `k` among the block's 512
+    /// in the [`Positions`](BlockLayout::Positions) one, and block loads
+    /// are Poisson. Infinite only when every bit is set.
+    ///
+    /// ```
+    /// use bloomlab_classic::BlockedBloomFilter;
+    ///
+    /// let mut f = BlockedBloomFilter::builder(10_000, 0.01).seed(1).build()?;
+    /// for i in 0..10_000u64 {
+    ///     f.insert(&i)?;
+    /// }
+    /// let estimate = f.estimate_count();
+    /// assert!((estimate - 10_000.0).abs() < 300.0, "{estimate}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn estimate_count(&self) -> f64 {
-        match self.layout {
-            BlockLayout::Sectors => {
-                let per_word = f64::from(self.num_hashes / SECTORS as u32);
-                let words = self.blocks.iter().flatten();
-                let total: f64 = words
-                    .map(|w| classic::estimate_count(64.0, per_word, f64::from(w.count_ones())))
-                    .sum();
-                total / SECTORS as f64
-            }
-            BlockLayout::Positions => {
-                let (b, k) = (f64::from(BLOCK_BITS), f64::from(self.num_hashes));
-                self.blocks
-                    .iter()
-                    .map(|block| classic::estimate_count(b, k, f64::from(ones(block))))
-                    .sum()
-            }
-        }
+        let (cells, draws) = match self.layout {
+            BlockLayout::Sectors => (64.0, f64::from(self.num_hashes / SECTORS as u32)),
+            BlockLayout::Positions => (f64::from(BLOCK_BITS), f64::from(self.num_hashes)),
+        };
+        let zero = 1.0 - self.fill_ratio();
+        blocked::estimate_count(self.blocks.len() as f64, cells, draws, zero)
     }
 
     /// The rate theory predicts after [`len`](Self::len) distinct inserts:

@@ -420,32 +420,21 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
         nonzero as f64 / self.counters.len() as f64
     }
 
-    /// The number of distinct items the non-zero counters suggest: the
-    /// classic estimate
-    /// ([`classic::estimate_count`](bloomlab_core::theory::classic::estimate_count))
-    /// of each block on its own, summed, since a block's items are those
-    /// that hashed to it. In the [`Sectors`](BlockLayout::Sectors) layout a
-    /// block's estimate is the mean of its eight words', each of which every
-    /// item of the block sets `k / 8` counters in. Infinite when a block (or
-    /// word) has no zero counter left.
+    /// The number of distinct items the non-zero counters suggest, from the
+    /// whole table's zero counters
+    /// ([`blocked::estimate_count`](bloomlab_core::theory::blocked::estimate_count)):
+    /// each item makes `k / 8` draws among the 16 counters of each of its
+    /// block's words in the [`Sectors`](BlockLayout::Sectors) layout, `k`
+    /// among the block's 128 in the [`Positions`](BlockLayout::Positions)
+    /// one, and block loads are Poisson. Infinite only when no counter is
+    /// zero.
     pub fn estimate_count(&self) -> f64 {
-        use bloomlab_core::theory::classic::estimate_count;
-        match self.layout {
-            BlockLayout::Sectors => {
-                let (cells, k) = (f64::from(PER_SECTOR), f64::from(self.rounds()));
-                let total: f64 = self
-                    .nonzero_per_word()
-                    .map(|ones| estimate_count(cells, k, f64::from(ones)))
-                    .sum();
-                total / SECTORS as f64
-            }
-            BlockLayout::Positions => {
-                let (cells, k) = (f64::from(BLOCK_COUNTERS), f64::from(self.num_hashes));
-                self.nonzero_per_block()
-                    .map(|ones| estimate_count(cells, k, f64::from(ones)))
-                    .sum()
-            }
-        }
+        let (cells, draws) = match self.layout {
+            BlockLayout::Sectors => (f64::from(PER_SECTOR), f64::from(self.rounds())),
+            BlockLayout::Positions => (f64::from(BLOCK_COUNTERS), f64::from(self.num_hashes)),
+        };
+        let zero = 1.0 - self.fill_ratio();
+        bloomlab_core::theory::blocked::estimate_count(self.num_blocks() as f64, cells, draws, zero)
     }
 
     /// The rate of this table as it is: the mean over blocks of the chance
@@ -979,6 +968,41 @@ mod tests {
             let estimate = f.estimate_count();
             assert!(estimate > 20.0 && estimate < 80.0, "{layout:?}: {estimate}");
         }
+    }
+
+    #[test]
+    fn the_count_estimate_survives_a_full_word() {
+        // At the design load of a large table some 16-counter words fill
+        // up; pooled over the whole table, the estimate stays finite.
+        let n = 50_000u64;
+        let (f, full) = (0..40)
+            .find_map(|seed| {
+                let mut f = BlockedCountingBloomFilter::<u64>::builder(n as usize, 0.01)
+                    .seed(seed)
+                    .build()
+                    .unwrap();
+                for i in 0..n {
+                    f.insert(&i).unwrap();
+                }
+                let words = f.counters.words();
+                let full = words.iter().filter(|&&w| nonzero_counters(w) == 16).count();
+                (full > 0).then_some((f, full))
+            })
+            .expect("a seed whose table has a full word");
+        assert!(full > 0 && f.num_hashes() == 8);
+        // One draw per word: under Poisson block loads each counter is zero
+        // independently with probability q, the zero counters are
+        // Binomial(m, q), and n̂ = −16·blocks·ln(zero / m) has, by the delta
+        // method, sd 16·blocks·√((1 − q)/(q·m)). A fixed n spreads less.
+        let m = f.num_counters() as f64;
+        let q = 1.0 - f.fill_ratio();
+        let sd = 16.0 * f.num_blocks() as f64 * ((1.0 - q) / (q * m)).sqrt();
+        let est = f.estimate_count();
+        // 3.29 sd: the 99.9% normal interval.
+        assert!(
+            (est - n as f64).abs() <= 3.2905 * sd,
+            "{est} for {n} items, sd {sd:.1}, {full} full words"
+        );
     }
 
     #[test]

@@ -556,6 +556,45 @@ pub(super) fn binomial_log_pmf(n: u64, p: f64) -> Box<dyn FnMut(usize) -> f64> {
     })
 }
 
+/// The estimate of how many distinct items a table of blocks holds, from
+/// the fraction `zero` of its cells still zero (unset bits, or counters at
+/// zero): `n̂ = −blocks · ln(zero) / (1 − (1 − 1/cells)^draws)`.
+///
+/// Each item falls in one block and makes `draws` independent uniform draws
+/// among `cells` cells of each group it touches: the `k` positions of a
+/// block of `cells` cells, or the `k/8` positions of each word of a
+/// sectored block (`cells` the word's cells). With the block loads
+/// Poisson(`n / blocks`), as in Putze, Sanders and Singler's model (see
+/// [`fpr_poisson`]), a cell stays zero with probability
+/// `exp(−(n / blocks) · (1 − (1 − 1/cells)^draws))`, which this inverts.
+/// Pooled over the whole table, it is finite until every cell is set,
+/// where summing the classic estimate of each block on its own is infinite
+/// as soon as one block is full, and biased upwards before that (the
+/// logarithm is convex, and small blocks spread widely).
+///
+/// ```
+/// use bloomlab_core::theory::blocked::estimate_count;
+///
+/// // 1,000 blocks of 16 cells, one draw per item: a cell stays zero with
+/// // probability e^{-n/16000}; at n = 16,000 that is e^{-1}.
+/// let n = estimate_count(1_000.0, 16.0, 1.0, (-1.0f64).exp());
+/// assert!((n - 16_000.0).abs() < 1e-6);
+/// assert!(estimate_count(1_000.0, 16.0, 1.0, 0.0).is_infinite());
+/// assert_eq!(estimate_count(1_000.0, 16.0, 1.0, 1.0), 0.0);
+/// ```
+///
+/// NaN for no blocks, fewer than one cell, no draws, or `zero` outside
+/// `0..=1`.
+pub fn estimate_count(blocks: f64, cells: f64, draws: f64, zero: f64) -> f64 {
+    if !(blocks > 0.0 && cells >= 1.0 && draws > 0.0 && (0.0..=1.0).contains(&zero)) {
+        return f64::NAN;
+    }
+    // 1 − (1 − 1/cells)^draws, the chance one item's draws hit a given cell.
+    let hit = -(draws * (-1.0 / cells).ln_1p()).exp_m1();
+    // −0.0 for an empty table: report 0.
+    (-blocks * zero.ln() / hit).max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,6 +603,28 @@ mod tests {
     /// table rates, each a mean over 200 blocks and so near normal, lies
     /// within its 99.9% chi-square interval around the model's variance
     /// (`T − 1` degrees of freedom, normal approximation: `±3.29·√(2/(T−1))`).
+    #[test]
+    fn the_count_estimate_inverts_the_poisson_fill() {
+        // 100 blocks of 512 bits, k = 7, half the bits unset: by hand,
+        // 100 ln 2 / (1 − (511/512)^7) = 5,099.66.
+        let n = estimate_count(100.0, 512.0, 7.0, 0.5);
+        assert!((n - 5_099.660_263_980_6).abs() < 1e-6, "{n}");
+        // Its own forward model gives the fill back.
+        let zero = (-(n / 100.0) * (1.0 - (1.0 - 1.0 / 512.0f64).powi(7))).exp();
+        assert!((zero - 0.5).abs() < 1e-12);
+        for bad in [
+            (0.0, 512.0, 7.0, 0.5),
+            (1.0, 0.5, 7.0, 0.5),
+            (1.0, 512.0, 0.0, 0.5),
+        ] {
+            assert!(
+                estimate_count(bad.0, bad.1, bad.2, bad.3).is_nan(),
+                "{bad:?}"
+            );
+        }
+        assert!(estimate_count(1.0, 512.0, 7.0, 1.5).is_nan());
+    }
+
     #[test]
     fn rate_sd_matches_simulated_tables() {
         let (bits, blocks, n, k) = (512u32, 200u64, 10_240u64, 7u32);
