@@ -157,7 +157,20 @@ mod inspect {
             .seed(6)
             .build()
             .unwrap();
+        let mut one_line = BlockedCountingBloomFilter::<u64>::builder(n as usize, 0.01)
+            .seed(7)
+            .build()
+            .unwrap();
+        // The layout of format versions 1 and 2: positions anywhere in the
+        // block, which `sectors` = 1 tells apart.
+        let mut positions = BlockedBloomFilter::<u64>::builder(n as usize, 0.01)
+            .layout(bloomlab::classic::BlockLayout::Positions)
+            .seed(8)
+            .build()
+            .unwrap();
         for k in keys.clone() {
+            one_line.insert(&k).unwrap();
+            let _ = positions.insert(&k);
             let _ = classic.insert(&k);
             let _ = blocked.insert(&k);
             let _ = atomic.insert(&k);
@@ -194,9 +207,32 @@ mod inspect {
         assert_eq!(got["variant"], "BlockedBloomFilter");
         assert_eq!(got["parameters"]["blocks"], blocked.num_blocks());
         assert_eq!(got["parameters"]["hashes"], blocked.num_hashes());
+        assert_eq!(got["parameters"]["sectors"], 8);
         assert_eq!(got["items"], n);
         assert_rate(&got, blocked.estimated_fpr(), "blocked");
         near(&got, n as f64, "blocked");
+
+        let got = json(&file(dir.path(), "positions.blmf", &positions.to_bytes()));
+        assert_eq!(got["variant"], "BlockedBloomFilter");
+        assert_eq!(got["parameters"]["sectors"], 1);
+        assert_eq!(got["parameters"]["hashes"], positions.num_hashes());
+        assert_rate(&got, positions.estimated_fpr(), "positions");
+        near(&got, n as f64, "positions");
+
+        for k in 0..100u64 {
+            one_line.remove(&k).unwrap();
+        }
+        let got = json(&file(dir.path(), "one_line.blmf", &one_line.to_bytes()));
+        assert_eq!(got["variant"], "BlockedCountingBloomFilter");
+        assert_eq!(got["parameters"]["blocks"], one_line.num_blocks());
+        assert_eq!(got["parameters"]["counters"], one_line.num_counters());
+        assert_eq!(got["parameters"]["sectors"], 8);
+        assert_eq!(got["items"], n - 100);
+        assert_rate(&got, one_line.estimated_fpr(), "one-line counting");
+        assert_eq!(
+            got["estimated_items"].as_f64().unwrap(),
+            one_line.estimate_count()
+        );
 
         let got = json(&file(dir.path(), "atomic.blmf", &atomic.to_bytes()));
         assert_eq!(got["variant"], "AtomicBloomFilter");

@@ -685,6 +685,7 @@ any_filter!(
             ("bits", Count(f.num_bits())),
             ("blocks", Count(f.num_blocks())),
             ("hashes", Count(f.num_hashes().into())),
+            ("sectors", Count(f.layout().sectors().into())),
         ];
         State::bits(
             p,
@@ -741,6 +742,7 @@ any_filter!(
             ("blocks", Count(f.num_blocks())),
             ("counter_bits", Count(4)),
             ("hashes", Count(f.num_hashes().into())),
+            ("sectors", Count(f.layout().sectors().into())),
             ("saturated_counters", Count(f.saturated_counters())),
         ];
         State {
