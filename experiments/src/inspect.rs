@@ -332,17 +332,21 @@ impl fmt::Display for Inspection {
             writeln!(f, "{label:<14} {name} = {value}")?;
         }
         writeln!(f, "fill           {:.2}%", 100.0 * self.fill)?;
+        // A table with every cell taken could hold any number of items.
+        let estimate = if self.estimated_items.is_finite() {
+            format!("about {}", group(self.estimated_items.round() as u64))
+        } else {
+            "any number (every cell is taken)".to_owned()
+        };
         match self.items {
             Some(items) => writeln!(
                 f,
-                "items          {} recorded; about {} from the table",
+                "items          {} recorded; {estimate} from the table",
                 group(items),
-                group(self.estimated_items.round() as u64)
             )?,
             None => writeln!(
                 f,
-                "items          about {} from the table (the format records no count)",
-                group(self.estimated_items.round() as u64)
+                "items          {estimate} from the table (the format records no count)",
             )?,
         }
         write!(

@@ -111,6 +111,26 @@ mod inspect {
         }
     }
 
+    #[test]
+    fn a_full_table_is_said_to_hold_any_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut full = BloomFilter::<u64>::builder(10, 0.5)
+            .seed(1)
+            .build()
+            .unwrap();
+        for k in 0..10_000u64 {
+            let _ = full.insert(&k);
+        }
+        assert_eq!(full.fill_ratio(), 1.0);
+        let out = bloomlab_inspect(&[&file(dir.path(), "full.blmf", &full.to_bytes())]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("10,000 recorded; any number (every cell is taken) from the table"),
+            "{text}"
+        );
+    }
+
     /// Writes `bytes` to a file in `dir` and returns its path.
     fn file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
         let path = dir.join(name);
