@@ -11,7 +11,7 @@ use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
-use bloomlab_core::hash::{SECTORS, mix64, reduce, sector_cells_set, sector_mask, sector_masks};
+use bloomlab_core::hash::{SECTORS, SectorTest, mix64, reduce, sector_mask, sector_masks};
 use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
@@ -208,6 +208,8 @@ pub struct BlockedBloomFilter<T: ?Sized, S = DefaultHasher> {
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// The code of the one-bit-a-word lookup on this processor, chosen once.
+    test: SectorTest,
     /// The item type: only what it hashes to is stored.
     item: PhantomData<fn(&T)>,
 }
@@ -220,6 +222,7 @@ impl<T: ?Sized, S: Clone> Clone for BlockedBloomFilter<T, S> {
             num_hashes: self.num_hashes,
             len: self.len,
             hasher: self.hasher.clone(),
+            test: self.test,
             item: PhantomData,
         }
     }
@@ -320,6 +323,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             num_hashes,
             len: 0,
             hasher,
+            test: SectorTest::detect(),
             item: PhantomData,
         })
     }
@@ -513,7 +517,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             // reading one line (from eight masks built first and then
             // tested, as below; benches/FINDINGS.md).
             BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                sector_cells_set::<1>(block, hash)
+                self.test.cells_set::<1>(block, hash)
             }
             BlockLayout::Sectors => {
                 let masks = sector_masks(hash, self.num_hashes / SECTORS as u32);

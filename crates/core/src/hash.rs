@@ -18,6 +18,8 @@ use std::hash::BuildHasher;
 use siphasher::sip::SipHasher13;
 use siphasher::sip128::Hasher128;
 
+pub use crate::raw::SectorTest;
+
 /// Keyed SipHash-1-3: the hasher every filter uses unless given another.
 ///
 /// The key is what stops an attacker who knows this code from computing items

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use bloomlab_classic::BlockLayout;
 use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_core::hash::{
-    BlockPositions, SECTORS, mix64, reduce, sector_cell_masks, sector_cells_set, sector_round,
+    BlockPositions, SECTORS, SectorTest, mix64, reduce, sector_cell_masks, sector_round,
     sector_slot,
 };
 use bloomlab_core::{
@@ -215,6 +215,9 @@ pub struct BlockedCountingBloomFilter<T: ?Sized, S = DefaultHasher> {
     num_hashes: u32,
     len: usize,
     hasher: S,
+    /// The code of the one-counter-a-word lookup on this processor, chosen
+    /// once.
+    test: SectorTest,
     item: PhantomData<fn(&T)>,
 }
 
@@ -327,6 +330,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
             num_hashes,
             len,
             hasher,
+            test: SectorTest::detect(),
             item: PhantomData,
         }
     }
@@ -526,7 +530,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
             // sizes: the eight words tested at once with vector
             // instructions, by the blocked Bloom filter's code.
             BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                sector_cells_set::<WIDTH>(block, hash)
+                self.test.cells_set::<WIDTH>(block, hash)
             }
             BlockLayout::Sectors => {
                 let masks = sector_cell_masks(hash, self.rounds(), WIDTH);
