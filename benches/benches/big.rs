@@ -208,7 +208,9 @@ fn blocked(c: &mut Criterion, size: &Size) {
     // The one-line floors over this table itself: the same lines at the
     // same addresses as the lookups above read.
     let mut group = Group::new(c, "big/floor", size.setting(), BATCH);
-    floor::own_rows(&mut group, f.as_blocks(), f.hasher(), &probes.misses);
+    let own = floor::OWN_BLOCKED;
+    let lines = floor::Lines::new(f.as_blocks(), f.hasher());
+    floor::own_rows(&mut group, own, lines, &probes.misses);
     group.finish();
 }
 

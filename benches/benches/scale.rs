@@ -38,10 +38,9 @@
 //!   as large as the smallest of the size's subjects, so that they bound
 //!   every row of the size: the hash alone, hash + 1 or 3 lines one lookup at
 //!   a time, hash + 1 line batched, and the latency of a dependent chain (a
-//!   reference, not a floor). Beside the one-line counting filter, whose
-//!   table is the largest, the hash + 1 line loop again over a table of its
-//!   size, which bounds it more tightly; beside the blocked Bloom filter,
-//!   the hash + 1 line loops, single and batched, over its own table (the
+//!   reference, not a floor). Beside the blocked Bloom filter and the
+//!   one-line counting filter (whose table is the largest), the hash + 1
+//!   line loops, single and batched, over that filter's own table (the
 //!   lines its lookups read, at their addresses), which bound it alone.
 //!   The same chain over tables of 1 to 64 MiB
 //!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
@@ -243,19 +242,12 @@ impl Run<'_> {
         }
     }
 
-    /// [`floor::ONE_LINE_COUNTING`]: the one-line floor over a table of
-    /// `bytes`, the one-line counting filter's, measured just after it (and
-    /// after it is dropped).
-    fn own_floor(&self, c: &mut Criterion, bytes: usize) {
-        let lines = bytes as u64 / 64;
-        let mut progress = Progress::new(TAG, "the counting-sized floor table", lines);
-        let table = FloorTable::new(bytes as u64, DefaultHasher::from_seed(7));
-        progress.update(lines);
-        progress.finish(table.bytes());
+    /// The one-line floors `rows` ([`floor::own_rows`]) over a one-line
+    /// filter's own table, `lines`, measured just after the filter: the
+    /// same lines at the same addresses as its lookups read.
+    fn own_floors(&self, c: &mut Criterion, rows: [&str; 2], lines: floor::Lines<'_>) {
         let mut group = Group::new(c, "scale/floor", self.setting(), BATCH);
-        group.cycle(floor::ONE_LINE_COUNTING, &self.keys.misses, |batch| {
-            table.one_at_a_time::<1>(batch)
-        });
+        floor::own_rows(&mut group, rows, lines, &self.keys.misses);
         group.finish();
     }
 
@@ -310,11 +302,8 @@ fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     run.measure(c, "bloomlab::BloomFilter", ours, true);
     let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
     let f = run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
-    // The one-line floors over this table itself: the same lines at the
-    // same addresses as its lookups read.
-    let mut group = Group::new(c, "scale/floor", run.setting(), BATCH);
-    floor::own_rows(&mut group, f.as_blocks(), f.hasher(), &run.keys.misses);
-    group.finish();
+    let lines = floor::Lines::new(f.as_blocks(), f.hasher());
+    run.own_floors(c, floor::OWN_BLOCKED, lines);
     drop(f);
     let peer = Fastbloom::with_default_hasher(n, FPR);
     run.measure(c, "fastbloom::BloomFilter", peer, true);
@@ -346,10 +335,11 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
     run.measure(c, "bloomlab::CountingBloomFilter", ours, true);
     let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    let bytes = run
-        .measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true)
-        .memory_bytes();
-    run.own_floor(c, bytes);
+    let f = run.measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true);
+    // Its four-bit counters make this table the largest of the setting.
+    let lines = floor::Lines::from_words(f.as_words(), f.hasher());
+    run.own_floors(c, floor::OWN_COUNTING, lines);
+    drop(f);
     let peer = FastbloomRsCounting::new(n, FPR);
     run.measure(c, "fastbloom-rs::CountingBloomFilter", peer, true);
     let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");

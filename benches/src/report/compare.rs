@@ -16,8 +16,7 @@ pub const STATIC_REFERENCES: &[&str] = &["xorf::BinaryFuse8"];
 pub const BATCH_SUFFIX: &str = " (batch)";
 
 pub use crate::floor::{
-    CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, OWN_ONE_LINE,
-    OWN_ONE_LINE_BATCH, THREE_LINES,
+    CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, OWN_BLOCKED, OWN_COUNTING, THREE_LINES,
 };
 
 /// The last part of a floor group's id: `big/floor` holds the floors of the
@@ -60,35 +59,36 @@ pub fn floor_group(group: &str) -> String {
     format!("{family}/{FLOOR_OPERATION}")
 }
 
-/// The one-line counting filter, whose single rows are bounded by
-/// [`ONE_LINE_COUNTING`], measured over a table of its size.
-pub const ONE_LINE_COUNTING_SUBJECT: &str = "bloomlab::BlockedCountingBloomFilter";
-
-/// The blocked Bloom filter, whose rows are bounded by [`OWN_ONE_LINE`] and
-/// [`OWN_ONE_LINE_BATCH`], measured over its own table.
-pub const OWN_TABLE_SUBJECT: &str = "bloomlab::BlockedBloomFilter";
+/// The one-line filters whose rows are bounded by floors over their own
+/// tables, each with those floors' rows `[single, batched]`
+/// ([`crate::floor::own_rows`]): the lines their lookups read, at the same
+/// addresses.
+pub const OWN_TABLE_SUBJECTS: [(&str, [&str; 2]); 2] = [
+    ("bloomlab::BlockedBloomFilter", OWN_BLOCKED),
+    ("bloomlab::BlockedCountingBloomFilter", OWN_COUNTING),
+];
 
 /// The floor a row is compared with, when one bounds it: only bloomlab's
 /// rows, whose hash is the floors' (peers hash otherwise, or read fewer
-/// lines: fastbloom stops at the first unset bit). The blocked Bloom
-/// filter's against the floors over its own table ([`OWN_ONE_LINE`],
-/// [`OWN_ONE_LINE_BATCH`]); other batches against [`ONE_LINE_BATCH`], the
-/// filters of [`THREE_LINE_SUBJECTS`] against [`THREE_LINES`], the
-/// one-line counting filter against [`ONE_LINE_COUNTING`], other single
-/// rows against [`ONE_LINE`].
+/// lines: fastbloom stops at the first unset bit). The filters of
+/// [`OWN_TABLE_SUBJECTS`], single and batched, against the floors over
+/// their own tables; other batches against [`ONE_LINE_BATCH`], the filters
+/// of [`THREE_LINE_SUBJECTS`] against [`THREE_LINES`], other single rows
+/// against [`ONE_LINE`].
 pub fn floor_for(subject: &str) -> Option<&'static str> {
+    let (filter, batched) = match subject.strip_suffix(BATCH_SUFFIX) {
+        Some(filter) => (filter, true),
+        None => (subject, false),
+    };
     if !is_ours(subject) {
         None
-    } else if subject == OWN_TABLE_SUBJECT {
-        Some(OWN_ONE_LINE)
-    } else if subject.strip_suffix(BATCH_SUFFIX) == Some(OWN_TABLE_SUBJECT) {
-        Some(OWN_ONE_LINE_BATCH)
-    } else if subject.ends_with(BATCH_SUFFIX) {
+    } else if let Some((_, [single, batch])) = OWN_TABLE_SUBJECTS.iter().find(|(s, _)| *s == filter)
+    {
+        Some(if batched { batch } else { single })
+    } else if batched {
         Some(ONE_LINE_BATCH)
     } else if THREE_LINE_SUBJECTS.contains(&subject) {
         Some(THREE_LINES)
-    } else if subject == ONE_LINE_COUNTING_SUBJECT {
-        Some(ONE_LINE_COUNTING)
     } else {
         Some(ONE_LINE)
     }

@@ -79,15 +79,15 @@ fn header(out: &mut String, report: &Report) {
          lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
          or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
          three lines per key for the filters whose first round reads three \
-         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). The one-line counting \
-         filter's single rows are divided by the same one-line loop over a table of its own \
-         size, measured beside it (`floor: hash + 1 line over the one-line counting table`): \
-         its four-bit counters make its table the largest of the setting. The blocked Bloom \
-         filter's rows are divided by the two one-line loops over its own table, hashing with \
-         its hasher, so that each key reads the very line its lookup reads (`floor: hash + 1 \
-         line over the blocked filter's own table`): on this virtual machine two tables of the \
-         same size read at speeds up to a sixth apart, with the same code, so only a floor over \
-         the same memory bounds the one-line lookup closely. Every bloomlab row of a \
+         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). The rows of the two \
+         one-line filters, the blocked Bloom filter and the one-line counting filter, are \
+         divided by the two one-line loops over that filter's own table, hashing with its \
+         hasher, so that each key reads the very line its lookup reads (`floor: hash + 1 line \
+         over the blocked filter's own table`, `floor: hash + 1 line over the one-line \
+         counting table itself`): on this virtual machine two tables of the same size \
+         read at speeds up to a sixth apart, with the same code, so only a floor over the same \
+         memory bounds the one-line lookup closely, and the counting filter's four-bit \
+         counters make its table the largest of the setting. Every bloomlab row of a \
          family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
          the floor is not one, and is marked. The dependent chain's latency is shown beside the \
          floors for reference; a loop of independent lookups beats it, so nothing is judged \

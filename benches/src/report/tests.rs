@@ -4,12 +4,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::compare::{
-    self, ONE_LINE, ONE_LINE_BATCH, ONE_LINE_COUNTING, OWN_ONE_LINE, OWN_ONE_LINE_BATCH,
-    THREE_LINES,
-};
+use super::compare::{self, ONE_LINE, ONE_LINE_BATCH, THREE_LINES};
 use super::goals;
 use super::*;
+use crate::floor::{ONE_LINE_COUNTING, ONE_LINE_COUNTING_BATCH, OWN_ONE_LINE, OWN_ONE_LINE_BATCH};
 
 /// A criterion-like tree in a fresh temporary directory, removed on drop.
 struct Fixture {
@@ -290,6 +288,7 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     let f = Fixture::new("below");
     let big = goals::BIG_SETTING;
     f.bench_at("big/floor", ONE_LINE, big, 800_000.0);
+    f.bench_at("big/floor", ONE_LINE_BATCH, big, 300_000.0);
     f.bench_at("big/floor", THREE_LINES, big, 2_000_000.0);
     // The blocked filter against the floor over its own table, not the
     // (here faster) separate table's.
@@ -302,13 +301,21 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     f.bench_at("big/lookup_miss", "bloomlab::BloomFilter", big, 2_500_000.0);
     f.bench_at("big/lookup_miss", "fastbloom (SipHash-1-3)", big, 500_000.0);
-    // The one-line counting filter against the floor over its own table.
+    // The one-line counting filter against the floors over its own table,
+    // single and batched, not the (here faster) separate table's.
     f.bench_at("big/floor", ONE_LINE_COUNTING, big, 1_600_000.0);
+    f.bench_at("big/floor", ONE_LINE_COUNTING_BATCH, big, 400_000.0);
     f.bench_at(
         "big/lookup_miss",
         "bloomlab::BlockedCountingBloomFilter",
         big,
         2_000_000.0,
+    );
+    f.bench_at(
+        "big/lookup_miss",
+        "bloomlab::BlockedCountingBloomFilter (batch)",
+        big,
+        600_000.0,
     );
     let ms = f.results();
     let table = &compare::tables(&ms)[0];
@@ -324,6 +331,10 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     assert_eq!(
         floor_of("bloomlab::BlockedCountingBloomFilter"),
         Some((ONE_LINE_COUNTING, 1.25))
+    );
+    assert_eq!(
+        floor_of("bloomlab::BlockedCountingBloomFilter (batch)"),
+        Some((ONE_LINE_COUNTING_BATCH, 1.5))
     );
     // A peer hashes and reads as it likes: no floor bounds it.
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
