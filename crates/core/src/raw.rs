@@ -329,8 +329,8 @@ pub(crate) fn sector_cells_set<const CELL_BITS: u32>(
 /// A filter keeps one and reads it with its other fields. Asking the
 /// standard library on every lookup (`is_x86_feature_detected!`) reads an
 /// atomic, which the compiler may not move out of a caller's loop, and with
-/// it the loop's other invariant loads (the hash key): about nine more
-/// instructions a lookup (callgrind, 3 December: 121 against 112 for a
+/// it the loop's other invariant loads (the hash key): about ten more
+/// instructions a lookup (callgrind, 3 December: 121 against 111 for a
 /// 1M-item `BlockedBloomFilter`; the hash and one line alone are 83).
 ///
 /// ```
