@@ -605,16 +605,17 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     ///
     /// ```
     /// use bloomlab_classic::BlockedBloomFilter;
+    /// use bloomlab_core::theory::blocked::estimate_count_sd;
     ///
     /// let mut f = BlockedBloomFilter::builder(10_000, 0.01).seed(1).build()?;
     /// for i in 0..10_000u64 {
     ///     f.insert(&i)?;
     /// }
-    /// // At 1%, one bit in each word an item: each of the m bits stays unset
-    /// // with probability q on its own (Poisson block loads), and by the
-    /// // delta method the estimate spreads by 64·blocks·√((1 − q)/(q·m)).
-    /// let (m, q) = (f.num_bits() as f64, 1.0 - f.fill_ratio());
-    /// let sd = 64.0 * f.num_blocks() as f64 * ((1.0 - q) / (q * m)).sqrt();
+    /// // At 1%, one bit in each word an item: each bit stays unset on its
+    /// // own (Poisson block loads), so the estimate's spread is the
+    /// // binomial one of the unset bits, through the delta method.
+    /// let (blocks, m) = (f.num_blocks() as f64, f.num_bits() as f64);
+    /// let sd = estimate_count_sd(blocks, 64.0, 1.0, m, 1.0 - f.fill_ratio());
     /// let estimate = f.estimate_count();
     /// // 3.29 sd: the 99.9% normal interval.
     /// assert!((estimate - 10_000.0).abs() <= 3.2905 * sd, "{estimate}, sd {sd}");

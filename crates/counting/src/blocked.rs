@@ -995,12 +995,10 @@ mod tests {
             .expect("a seed whose table has a full word");
         assert!(full > 0 && f.num_hashes() == 8);
         // One draw per word: under Poisson block loads each counter is zero
-        // independently with probability q, the zero counters are
-        // Binomial(m, q), and n̂ = −16·blocks·ln(zero / m) has, by the delta
-        // method, sd 16·blocks·√((1 − q)/(q·m)). A fixed n spreads less.
-        let m = f.num_counters() as f64;
-        let q = 1.0 - f.fill_ratio();
-        let sd = 16.0 * f.num_blocks() as f64 * ((1.0 - q) / (q * m)).sqrt();
+        // independently, and the estimate's spread is the binomial one of
+        // the zero counters through the delta method. A fixed n spreads less.
+        let (blocks, m) = (f.num_blocks() as f64, f.num_counters() as f64);
+        let sd = blocked::estimate_count_sd(blocks, 16.0, 1.0, m, 1.0 - f.fill_ratio());
         let est = f.estimate_count();
         // 3.29 sd: the 99.9% normal interval.
         assert!(

@@ -595,9 +595,63 @@ pub fn estimate_count(blocks: f64, cells: f64, draws: f64, zero: f64) -> f64 {
     (-blocks * zero.ln() / hit).max(0.0)
 }
 
+/// The sampling spread (one standard deviation) of [`estimate_count`] for a
+/// table whose `counted` cells were tallied into `zero`: treating each cell
+/// as zero independently with probability `zero`, the zero cells are
+/// Binomial(`counted`, `zero`), and the delta method gives
+/// `sd(n̂) = blocks / (1 − (1 − 1/cells)^draws) · √((1 − zero) / (zero · counted))`.
+///
+/// With one draw per group of `cells` (the sectored layouts at their usual
+/// `k = 8`) the cells of a table are independent given the block loads,
+/// and this is the spread over tables of the same load; with more draws a
+/// group's cells are slightly dependent and it is an approximation. The
+/// block loads are taken as Poisson, as in [`estimate_count`]; a table of
+/// exactly `n` items spreads a little less (its blocks' loads, and so its
+/// zero cells, are negatively correlated), so as a bound it errs wide.
+///
+/// ```
+/// use bloomlab_core::theory::blocked::{estimate_count, estimate_count_sd};
+///
+/// // 1,000 blocks of eight 64-bit words, one bit a word, at n = 64,000:
+/// // each bit is zero with probability e^{-1}.
+/// let zero = (-1.0f64).exp();
+/// let n = estimate_count(1_000.0, 64.0, 1.0, zero);
+/// let sd = estimate_count_sd(1_000.0, 64.0, 1.0, 512_000.0, zero);
+/// // 64,000 · √((1 − e^{-1}) / (e^{-1} · 512,000)): about 117.2 items.
+/// assert!((n - 64_000.0).abs() < 1e-6);
+/// assert!((sd - 117.24).abs() < 0.01, "{sd}");
+/// ```
+///
+/// NaN for arguments [`estimate_count`] refuses or no cells counted;
+/// infinite when every counted cell is set.
+pub fn estimate_count_sd(blocks: f64, cells: f64, draws: f64, counted: f64, zero: f64) -> f64 {
+    if estimate_count(blocks, cells, draws, zero).is_nan() || counted.is_nan() || counted < 1.0 {
+        return f64::NAN;
+    }
+    let hit = -(draws * (-1.0 / cells).ln_1p()).exp_m1();
+    blocks / hit * ((1.0 - zero) / (zero * counted)).sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spread's edges: none for a table with every cell zero, infinite
+    /// with every cell set, NaN for what [`estimate_count`] refuses or no
+    /// cells counted; and by hand for 100 blocks of 512 bits, k = 7, half
+    /// unset over 51,200 bits: 100 / (1 − (511/512)^7) · √(1 / 51,200) =
+    /// 32.515.
+    #[test]
+    fn the_count_estimates_spread_at_its_edges() {
+        assert_eq!(estimate_count_sd(100.0, 512.0, 7.0, 51_200.0, 1.0), 0.0);
+        assert!(estimate_count_sd(100.0, 512.0, 7.0, 51_200.0, 0.0).is_infinite());
+        for (blocks, counted, zero) in [(0.0, 10.0, 0.5), (10.0, 0.0, 0.5), (10.0, 10.0, 1.5)] {
+            assert!(estimate_count_sd(blocks, 64.0, 1.0, counted, zero).is_nan());
+        }
+        assert!(estimate_count_sd(10.0, 64.0, 1.0, f64::NAN, 0.5).is_nan());
+        let sd = estimate_count_sd(100.0, 512.0, 7.0, 51_200.0, 0.5);
+        assert!((sd - 32.515).abs() < 1e-3, "{sd}");
+    }
 
     /// Simulated tables against [`rate_sd`]: the sample variance of `T`
     /// table rates, each a mean over 200 blocks and so near normal, lies
