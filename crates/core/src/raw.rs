@@ -347,7 +347,8 @@ pub struct SectorTest {
     /// Only ever `true` where AVX2 was detected: what makes
     /// [`cells_set`](Self::cells_set)'s call of the AVX2 copy sound. The
     /// field is private to this module, and [`detect`](Self::detect) is the
-    /// only way to make a value.
+    /// only way to make a value. (Read on x86-64 only.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 
