@@ -131,13 +131,8 @@ impl<'t> Lines<'t> {
     }
 
     /// Whole lines in the table.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.words.len() / 8
-    }
-
-    /// Whether the table has no whole line.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The line `h` selects: the block a one-line filter of these lines

@@ -614,7 +614,8 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 /// whose items set one cell per word, which is what every rate from about
 /// 0.1% up sizes.
 ///
-/// On x86-64 processors with AVX2 (detected at run time) the eight words
+/// On x86-64 processors with AVX2 (detected at run time, on every call: a
+/// filter keeps a [`SectorTest`] instead) the eight words
 /// are tested by a copy of the same code compiled for AVX2, whose
 /// multiplies and per-lane shifts take a few vector instructions where
 /// SSE2 needs about sixty (see `benches/FINDINGS.md`); everywhere else by
@@ -635,7 +636,7 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 /// ```
 #[inline(always)]
 pub fn sector_cells_set<const CELL_BITS: u32>(block: &[u64; SECTORS], hash: u64) -> bool {
-    crate::raw::sector_cells_set::<CELL_BITS>(block, hash)
+    SectorTest::detect().cells_set::<CELL_BITS>(block, hash)
 }
 
 /// [`sector_cells_set`] for any processor: written word by word, so that

@@ -312,16 +312,6 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-/// [`crate::hash::sector_cells_set`]: the AVX2 copy where the processor
-/// has AVX2, the portable code elsewhere.
-#[inline(always)]
-pub(crate) fn sector_cells_set<const CELL_BITS: u32>(
-    block: &[u64; crate::hash::SECTORS],
-    hash: u64,
-) -> bool {
-    SectorTest::detect().cells_set::<CELL_BITS>(block, hash)
-}
-
 /// Which code tests a sectored block on this processor
 /// ([`cells_set`](Self::cells_set)): the AVX2 copy where the processor has
 /// AVX2, the portable code elsewhere, chosen once by [`detect`](Self::detect).
@@ -481,7 +471,7 @@ mod tests {
         fn check<const CELL_BITS: u32>(block: &[u64; 8], hash: u64) -> bool {
             let want = crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash);
             assert_eq!(
-                sector_cells_set::<CELL_BITS>(block, hash),
+                crate::hash::sector_cells_set::<CELL_BITS>(block, hash),
                 want,
                 "{block:x?} {hash:x}"
             );

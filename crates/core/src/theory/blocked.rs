@@ -586,13 +586,19 @@ pub(super) fn binomial_log_pmf(n: u64, p: f64) -> Box<dyn FnMut(usize) -> f64> {
 /// NaN for no blocks, fewer than one cell, no draws, or `zero` outside
 /// `0..=1`.
 pub fn estimate_count(blocks: f64, cells: f64, draws: f64, zero: f64) -> f64 {
-    if !(blocks > 0.0 && cells >= 1.0 && draws > 0.0 && (0.0..=1.0).contains(&zero)) {
+    let Some(hit) = count_hit(blocks, cells, draws, zero) else {
         return f64::NAN;
-    }
-    // 1 − (1 − 1/cells)^draws, the chance one item's draws hit a given cell.
-    let hit = -(draws * (-1.0 / cells).ln_1p()).exp_m1();
+    };
     // −0.0 for an empty table: report 0.
     (-blocks * zero.ln() / hit).max(0.0)
+}
+
+/// For [`estimate_count`] and [`estimate_count_sd`]: `1 − (1 − 1/cells)^draws`,
+/// the chance one item's draws hit a given cell of its block, or `None` for
+/// arguments they refuse.
+fn count_hit(blocks: f64, cells: f64, draws: f64, zero: f64) -> Option<f64> {
+    (blocks > 0.0 && cells >= 1.0 && draws > 0.0 && (0.0..=1.0).contains(&zero))
+        .then(|| -(draws * (-1.0 / cells).ln_1p()).exp_m1())
 }
 
 /// The sampling spread (one standard deviation) of [`estimate_count`] for a
@@ -625,11 +631,10 @@ pub fn estimate_count(blocks: f64, cells: f64, draws: f64, zero: f64) -> f64 {
 /// NaN for arguments [`estimate_count`] refuses or no cells counted;
 /// infinite when every counted cell is set.
 pub fn estimate_count_sd(blocks: f64, cells: f64, draws: f64, counted: f64, zero: f64) -> f64 {
-    if estimate_count(blocks, cells, draws, zero).is_nan() || counted.is_nan() || counted < 1.0 {
-        return f64::NAN;
+    match count_hit(blocks, cells, draws, zero) {
+        Some(hit) if counted >= 1.0 => blocks / hit * ((1.0 - zero) / (zero * counted)).sqrt(),
+        _ => f64::NAN,
     }
-    let hit = -(draws * (-1.0 / cells).ln_1p()).exp_m1();
-    blocks / hit * ((1.0 - zero) / (zero * counted)).sqrt()
 }
 
 #[cfg(test)]
