@@ -46,6 +46,16 @@
 //!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
 //!   ends.
 //!
+//! - **Turns** (`scale/turns_hit`, `scale/turns_miss`, see
+//!   [`harness::Turns`]): the same lookups timed in alternating batches
+//!   against a reference, the value of each row being the ratio of the two
+//!   times. At every size, the two one-line filters, single and batched,
+//!   against the floors over their own tables. At the large size, each
+//!   filter's single lookups against its peer's: each peer is built first
+//!   and kept while the bloomlab filters judged against it are measured.
+//!   (At 1M items a table fits the cache alone and not beside another, so
+//!   there the peers are compared only by their rows measured apart.)
+//!
 //! - **Huge pages**: bloomlab's tables of 2 MiB and more ask for
 //!   transparent huge pages ([`bloomlab_core::alloc`]), and so does the
 //!   floor table. The setting `20M items, 1%, 4 KiB pages` measures the
@@ -68,7 +78,7 @@ use bloomlab::prelude::{
 };
 use bloomlab_benches::big::{Progress, fill, hits_and_misses, member, mixed};
 use bloomlab_benches::floor::{self, FloorTable};
-use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
+use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting, Turns};
 use bloomlab_core::hash::{mix64, reduce};
 use bloomlab_core::{DefaultHasher, Membership};
 use bloomlab_lab::peers::{
@@ -89,6 +99,10 @@ struct Size {
     param: String,
     /// Whether bloomlab's tables (and the floors') ask for huge pages.
     huge_pages: bool,
+    /// Whether each filter is also timed in turns with its peer: at the
+    /// large size, where neither table fits the cache, so that one's turn
+    /// does not evict what the other's would find there.
+    peers_in_turns: bool,
 }
 
 /// 1M and 20M items; 1M and 2M in test mode; `BLOOMLAB_SCALE_MILLIONS`
@@ -108,12 +122,14 @@ fn sizes() -> Vec<Size> {
             items: m * 1_000_000,
             param: format!("{m}M items, 1%"),
             huge_pages: true,
+            peers_in_turns: m > 1,
         })
         .collect();
     sizes.push(Size {
         items: large * 1_000_000,
         param: format!("{large}M items, 1%, 4 KiB pages"),
         huge_pages: false,
+        peers_in_turns: large > 1,
     });
     sizes
 }
@@ -147,11 +163,29 @@ struct Run<'s> {
     keys: Keys,
     /// The smallest table built so far: the floors' size.
     smallest: usize,
+    /// Criterion for the rows timed in turns.
+    turns: &'s mut Criterion<Turns>,
 }
 
 impl Run<'_> {
     fn setting(&self) -> Setting<'_> {
         Setting::new(&self.size.param, SAMPLES)
+    }
+
+    /// `f`'s single lookups against `peer`'s, timed in turns, both alive,
+    /// where the size [calls for it](Size::peers_in_turns).
+    fn against_peer<F: Membership<u64>, P: Membership<u64>>(
+        &mut self,
+        names: [&str; 2],
+        f: &F,
+        peer: &P,
+    ) {
+        if !self.size.peers_in_turns {
+            return;
+        }
+        let setting = Setting::new(&self.size.param, SAMPLES);
+        let keys = [&self.keys.hits[..], &self.keys.misses[..]];
+        harness::peer_turns(self.turns, "scale", setting, names, (f, peer), keys);
     }
 
     /// `f` filled with the size's members (untimed), its size printed.
@@ -245,10 +279,20 @@ impl Run<'_> {
     /// The one-line floors `rows` ([`floor::own_rows`]) over a one-line
     /// filter's own table, `lines`, measured just after the filter: the
     /// same lines at the same addresses as its lookups read.
-    fn own_floors(&self, c: &mut Criterion, rows: [&str; 2], lines: floor::Lines<'_>) {
+    /// Then the filter, `(name, f)`, against those floors in turns.
+    fn own_floors<F: Membership<u64>>(
+        &mut self,
+        c: &mut Criterion,
+        (name, f): (&str, &F),
+        rows: [&str; 2],
+        lines: floor::Lines<'_>,
+    ) {
         let mut group = Group::new(c, "scale/floor", self.setting(), BATCH);
         floor::own_rows(&mut group, rows, lines, &self.keys.misses);
         group.finish();
+        let setting = Setting::new(&self.size.param, SAMPLES);
+        let keys = [&self.keys.hits[..], &self.keys.misses[..]];
+        floor::own_turns(self.turns, "scale", setting, (name, f), rows, lines, keys);
     }
 
     /// The floors over a table of the smallest subject's size.
@@ -294,24 +338,47 @@ fn on_threads(
     start.elapsed()
 }
 
-/// The single-threaded Bloom filters against their peer: measured with huge
-/// pages on and again with them off.
+/// The single-threaded Bloom filters against their peer, which is built
+/// first and kept for their rows in turns: measured with huge pages on and
+/// again with them off.
 fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items as usize;
-    let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
-    run.measure(c, "bloomlab::BloomFilter", ours, true);
-    let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
-    let f = run.measure(c, "bloomlab::BlockedBloomFilter", ours, true);
-    let lines = floor::Lines::new(f.as_blocks(), f.hasher());
-    run.own_floors(c, floor::OWN_BLOCKED, lines);
+    let peer_name = "fastbloom::BloomFilter";
+    let peer = run.measure(c, peer_name, Fastbloom::with_default_hasher(n, FPR), true);
+    let name = "bloomlab::BloomFilter";
+    let f = run.measure(
+        c,
+        name,
+        BloomFilter::<u64>::new(n, FPR).expect("valid size"),
+        true,
+    );
+    run.against_peer([name, peer_name], &f, &peer);
     drop(f);
-    let peer = Fastbloom::with_default_hasher(n, FPR);
-    run.measure(c, "fastbloom::BloomFilter", peer, true);
+    let name = "bloomlab::BlockedBloomFilter";
+    let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
+    let f = run.measure(c, name, ours, true);
+    let lines = floor::Lines::new(f.as_blocks(), f.hasher());
+    run.own_floors(c, (name, &f), floor::OWN_BLOCKED, lines);
+    run.against_peer([name, peer_name], &f, &peer);
 }
 
 /// The atomic Bloom filters against their peer, with their thread rows.
 fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items as usize;
+    let peer_name = "fastbloom::AtomicBloomFilter";
+    let peer = run.measure(
+        c,
+        peer_name,
+        FastbloomAtomic::with_default_hasher(n, FPR),
+        true,
+    );
+    run.threads(
+        c,
+        peer_name,
+        &peer,
+        |f, k| f.insert(k),
+        |f, k| f.contains(k),
+    );
     let name = "bloomlab::AtomicBloomFilter";
     let ours = AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size");
     let f = run.measure(c, name, ours, true);
@@ -322,43 +389,56 @@ fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
         |f, k| f.insert(k).unwrap_or(false),
         |f, k| f.contains(k),
     );
-    drop(f);
-    let name = "fastbloom::AtomicBloomFilter";
-    let f = run.measure(c, name, FastbloomAtomic::with_default_hasher(n, FPR), true);
-    run.threads(c, name, &f, |f, k| f.insert(k), |f, k| f.contains(k));
+    run.against_peer([name, peer_name], &f, &peer);
 }
 
-/// The counting, cuckoo and scalable filters, each against its peer.
+/// The counting, cuckoo and scalable filters, each against its peer, which
+/// is built first and kept for their rows in turns.
 fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items;
     let items = n as usize;
+    let peer_name = "fastbloom-rs::CountingBloomFilter";
+    let peer = run.measure(c, peer_name, FastbloomRsCounting::new(n, FPR), true);
+    let name = "bloomlab::CountingBloomFilter";
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    run.measure(c, "bloomlab::CountingBloomFilter", ours, true);
+    let f = run.measure(c, name, ours, true);
+    run.against_peer([name, peer_name], &f, &peer);
+    drop(f);
+    let name = "bloomlab::BlockedCountingBloomFilter";
     let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    let f = run.measure(c, "bloomlab::BlockedCountingBloomFilter", ours, true);
+    let f = run.measure(c, name, ours, true);
     // Its four-bit counters make this table the largest of the setting.
     let lines = floor::Lines::from_words(f.as_words(), f.hasher());
-    run.own_floors(c, floor::OWN_COUNTING, lines);
-    drop(f);
-    let peer = FastbloomRsCounting::new(n, FPR);
-    run.measure(c, "fastbloom-rs::CountingBloomFilter", peer, true);
-    let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");
-    run.measure(c, "bloomlab::CuckooFilter", ours, true);
+    run.own_floors(c, (name, &f), floor::OWN_COUNTING, lines);
+    run.against_peer([name, peer_name], &f, &peer);
+    drop((f, peer));
+
+    let peer_name = "cuckoofilter";
     let peer = Cuckoofilter::<StdSip13>::with_capacity(items);
-    run.measure(c, "cuckoofilter", peer, true);
+    let peer = run.measure(c, peer_name, peer, true);
+    let name = "bloomlab::CuckooFilter";
+    let ours = CuckooFilter::<u64>::new(items, FPR).expect("valid size");
+    let f = run.measure(c, name, ours, true);
+    run.against_peer([name, peer_name], &f, &peer);
+    drop((f, peer));
+
+    let peer_name = "growable-bloom-filter";
+    let peer = run.measure(c, peer_name, Growable::with_defaults(n, FPR), false);
+    let name = "bloomlab::ScalableBloomFilter";
     let ours = ScalableBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    run.measure(c, "bloomlab::ScalableBloomFilter", ours, false);
-    let peer = Growable::with_defaults(n, FPR);
-    run.measure(c, "growable-bloom-filter", peer, false);
+    let f = run.measure(c, name, ours, false);
+    run.against_peer([name, peer_name], &f, &peer);
 }
 
 fn bench(c: &mut Criterion) {
+    let mut turns = harness::turns_criterion();
     for size in &sizes() {
         bloomlab_core::alloc::set_huge_pages(size.huge_pages);
         let mut run = Run {
             size,
             keys: Keys::new(size.items),
             smallest: usize::MAX,
+            turns: &mut turns,
         };
         bloom(c, &mut run);
         if size.huge_pages {

@@ -47,6 +47,10 @@
 //!   line, a reference and **not** a floor: a loop of independent lookups
 //!   overlaps its misses and beats it (issue 20).
 //!
+//! [`own_turns`] times a one-line filter against its two floors over its own
+//! table in alternating batches ([`Turns`]), so that each floor is
+//! measured in the same seconds as the lookups it bounds.
+//!
 //! [`cache_rows`] measures the chain over tables of [`SWEEP_MIB`]: where its
 //! latency jumps is how much of the cache this process really gets.
 //!
@@ -62,7 +66,10 @@ use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::hash::{mix64, reduce};
 
-use crate::harness::{BATCH, Group};
+use bloomlab_core::Membership;
+use criterion::Criterion;
+
+use crate::harness::{self, BATCH, Group, Setting, Turns};
 
 /// The row of the hash alone.
 pub const HASH: &str = "floor: hash";
@@ -195,6 +202,37 @@ impl<'t> Lines<'t> {
 pub fn own_rows(group: &mut Group<'_>, [single, batched]: [&str; 2], own: Lines<'_>, keys: &[u64]) {
     group.cycle(single, keys, |batch| own.one_at_a_time::<1>(batch));
     group.cycle(batched, keys, |batch| own.batched(batch));
+}
+
+/// The [`Turns`] rows of the one-line filter `f`, named `name`, against the
+/// floors `[single, batched]` over its own table `own` (as [`own_rows`]
+/// measures them): its single lookups against the single floor and its
+/// `contains_batch` against the batched floor, on hits and on misses, each
+/// pair timed in turns so that the floor bounds the filter at every moment.
+pub fn own_turns<F: Membership<u64>>(
+    c: &mut Criterion<Turns>,
+    family: &str,
+    setting: Setting<'_>,
+    (name, f): (&str, &F),
+    [single, batched]: [&str; 2],
+    own: Lines<'_>,
+    keys: [&[u64]; 2],
+) {
+    let batch_name = format!("{name} (batch)");
+    harness::turns_groups(c, family, setting, keys, |group, keys| {
+        group.pair(
+            [name, single],
+            keys,
+            |b| harness::hits(f, b),
+            |b| own.one_at_a_time::<1>(b),
+        );
+        group.pair(
+            [&batch_name, batched],
+            keys,
+            |b| harness::trues(&f.contains_batch(b)),
+            |b| own.batched(b),
+        );
+    });
 }
 
 /// A table of random lines and the hasher of the filters it bounds, in the

@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bloomlab_core::{Deletable, Membership};
-use criterion::measurement::WallTime;
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{BatchSize, Bencher, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 
 /// Keys per iteration.
@@ -22,6 +22,154 @@ pub const BATCH: usize = 10_000;
 /// criterion's JSON estimates.
 pub fn criterion() -> Criterion {
     Criterion::default().without_plots()
+}
+
+/// Criterion for the [`Turns`] rows, configured as [`criterion()`] and from
+/// the command line (its filter, `--test`), as `criterion_group!` configures
+/// the bench file's own.
+pub fn turns_criterion() -> Criterion<Turns> {
+    criterion().with_measurement(Turns).configure_from_args()
+}
+
+/// A criterion measurement of two loops timed in alternating turns: a
+/// sample's value is the first loop's time over the second's, on the same
+/// batches of keys, measured in the same seconds. Two rows measured one
+/// after the other, as every other row here is, can differ by a sixth on
+/// this virtual machine for no reason of their own (see
+/// `benches/FINDINGS.md`); a ratio taken in turns of one batch each
+/// carries the same slowdowns on both sides, so a floor measured this way
+/// bounds its filter at every moment.
+///
+/// The value of `iters` iterations is `iters` times the ratio, so that
+/// criterion's per-iteration estimates (value over iterations) are the
+/// ratio itself; warm-up and the number of iterations per sample follow
+/// wall time, as criterion does for every measurement.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Turns;
+
+impl Turns {
+    /// The value of `iters` iterations whose first loop took `first` in all
+    /// and whose second took `second`: `iters · first / second` (a second
+    /// loop too fast for the clock counts as one nanosecond).
+    pub fn value(iters: u64, first: Duration, second: Duration) -> f64 {
+        let second = second.as_nanos().max(1) as f64;
+        iters as f64 * first.as_nanos() as f64 / second
+    }
+}
+
+impl Measurement for Turns {
+    type Intermediate = ();
+    type Value = f64;
+
+    /// Only [`TurnsGroup::pair`] measures, through `iter_custom`.
+    fn start(&self) {}
+    fn end(&self, _: ()) -> f64 {
+        0.0
+    }
+    fn add(&self, a: &f64, b: &f64) -> f64 {
+        a + b
+    }
+    fn zero(&self) -> f64 {
+        0.0
+    }
+    fn to_f64(&self, value: &f64) -> f64 {
+        *value
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        self
+    }
+}
+
+impl ValueFormatter for Turns {
+    fn scale_values(&self, _typical: f64, _values: &mut [f64]) -> &'static str {
+        "x"
+    }
+    fn scale_throughputs(
+        &self,
+        _typical: f64,
+        _: &Throughput,
+        _values: &mut [f64],
+    ) -> &'static str {
+        "x"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ratio"
+    }
+}
+
+/// A criterion group of [`Turns`] rows: `{family}/turns_hit` or
+/// `{family}/turns_miss`, one row per pair, named
+/// [`turns_id`]`(first, second)`, at one setting.
+pub struct TurnsGroup<'a> {
+    inner: BenchmarkGroup<'a, Turns>,
+    param: String,
+}
+
+/// The id of the [`Turns`] row of `first` against `second`.
+pub fn turns_id(first: &str, second: &str) -> String {
+    format!("{first} vs {second}")
+}
+
+impl<'a> TurnsGroup<'a> {
+    /// The group `name` of pairs at `setting`, with the sampling of
+    /// [`Group::new`]'s rows.
+    pub fn new(c: &'a mut Criterion<Turns>, name: &str, setting: Setting<'_>) -> Self {
+        let mut inner = c.benchmark_group(name);
+        inner
+            .sample_size(setting.samples)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        Self {
+            inner,
+            param: setting.param.to_owned(),
+        }
+    }
+
+    /// The row `first vs second`: each iteration runs `first` on one batch
+    /// of `keys` and `second` on the next (the other way round every other
+    /// iteration), cycling through them, and times each. The two never
+    /// read the same batch back to back: where they read the same table
+    /// (a floor over a filter's own lines), the second would find the
+    /// first's lines in the cache.
+    pub fn pair<R, S>(
+        &mut self,
+        [first_name, second_name]: [&str; 2],
+        keys: &[u64],
+        mut first: impl FnMut(&[u64]) -> R,
+        mut second: impl FnMut(&[u64]) -> S,
+    ) {
+        let mut batches = keys.chunks(BATCH).cycle();
+        let id = BenchmarkId::new(turns_id(first_name, second_name), &self.param);
+        self.inner.bench_function(id, |b| {
+            b.iter_custom(|iters| {
+                let (mut a, mut z) = (Duration::ZERO, Duration::ZERO);
+                for i in 0..iters {
+                    let order = if i % 2 == 0 {
+                        [true, false]
+                    } else {
+                        [false, true]
+                    };
+                    for is_first in order {
+                        let batch = batches.next().unwrap_or_default();
+                        let start = Instant::now();
+                        if is_first {
+                            black_box(first(black_box(batch)));
+                            a += start.elapsed();
+                        } else {
+                            black_box(second(black_box(batch)));
+                            z += start.elapsed();
+                        }
+                    }
+                }
+                Turns::value(iters, a, z)
+            })
+        });
+    }
+
+    /// Ends the group.
+    pub fn finish(self) {
+        self.inner.finish();
+    }
 }
 
 /// What the rows of a bench file share: the setting they are measured at
@@ -193,6 +341,38 @@ pub fn lookup_groups(
     }
 }
 
+/// The [`Turns`] groups `{family}/turns_hit` on `hits` and
+/// `{family}/turns_miss` on `misses`, each given its pairs by
+/// `pairs(group, keys)`.
+pub fn turns_groups(
+    c: &mut Criterion<Turns>,
+    family: &str,
+    setting: Setting<'_>,
+    [hits, misses]: [&[u64]; 2],
+    mut pairs: impl FnMut(&mut TurnsGroup<'_>, &[u64]),
+) {
+    for (kind, keys) in [("turns_hit", hits), ("turns_miss", misses)] {
+        let mut group = TurnsGroup::new(c, &format!("{family}/{kind}"), setting);
+        pairs(&mut group, keys);
+        group.finish();
+    }
+}
+
+/// The [`Turns`] rows of `f`, named `name`, against `peer`, named
+/// `peer_name`: single lookups of both, on hits and on misses.
+pub fn peer_turns<F: Membership<u64>, P: Membership<u64>>(
+    c: &mut Criterion<Turns>,
+    family: &str,
+    setting: Setting<'_>,
+    [name, peer_name]: [&str; 2],
+    (f, peer): (&F, &P),
+    keys: [&[u64]; 2],
+) {
+    turns_groups(c, family, setting, keys, |group, keys| {
+        group.pair([name, peer_name], keys, |b| hits(f, b), |b| hits(peer, b));
+    });
+}
+
 /// Inserts `keys` one at a time; how many inserts succeeded.
 pub fn insert_each<F: Membership<u64> + ?Sized>(f: &mut F, keys: &[u64]) -> usize {
     keys.iter()
@@ -215,4 +395,21 @@ pub fn hits<F: Membership<u64> + ?Sized>(f: &F, keys: &[u64]) -> usize {
 /// How many answers of a batch lookup are "present".
 pub fn trues(answers: &[bool]) -> usize {
     answers.iter().filter(|&&present| present).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_samples_value_is_its_iterations_times_the_ratio() {
+        let ns = Duration::from_nanos;
+        // Criterion divides a sample's value by its iterations: the ratio.
+        assert_eq!(Turns::value(10, ns(3_000), ns(2_000)) / 10.0, 1.5);
+        assert_eq!(Turns::value(4, ns(500), ns(1_000)), 2.0);
+        // A second loop below the clock's resolution counts as 1 ns, so the
+        // value stays finite.
+        assert_eq!(Turns::value(1, ns(7), Duration::ZERO), 7.0);
+        assert_eq!(turns_id("a", "b"), "a vs b");
+    }
 }

@@ -46,6 +46,26 @@ pub fn is_peer(subject: &str) -> bool {
     !is_ours(subject) && !STATIC_REFERENCES.iter().any(|r| subject.starts_with(r))
 }
 
+/// The start of the last part of a group of [`Turns`](crate::harness::Turns)
+/// rows: `scale/turns_miss` holds the pairs of `scale/lookup_miss`.
+pub const TURNS_PREFIX: &str = "turns_";
+
+/// Whether `group` holds rows timed in turns (`<family>/turns_<kind>`),
+/// whose values are ratios, not times.
+pub fn is_turns_group(group: &str) -> bool {
+    group
+        .split_once('/')
+        .is_some_and(|(_, operation)| operation.starts_with(TURNS_PREFIX))
+}
+
+/// The group of the rows timed in turns that pairs the rows of a lookup
+/// group: `scale/lookup_miss` → `scale/turns_miss`.
+pub fn turns_group(group: &str) -> Option<String> {
+    let (family, operation) = group.split_once('/')?;
+    let kind = operation.strip_prefix("lookup_")?;
+    Some(format!("{family}/{TURNS_PREFIX}{kind}"))
+}
+
 /// Whether `group` holds floors (`<family>/floor`).
 pub fn is_floor_group(group: &str) -> bool {
     group
@@ -221,8 +241,9 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
                 let class = row_class(&x.subject).cmp(&row_class(&y.subject));
                 class.then_with(|| natural(&x.subject, &y.subject))
             });
-            // The floors are the reference, not competitors of each other.
-            let floors = !is_floor_group(group);
+            // The floors are the reference, not competitors of each other,
+            // and the rows timed in turns are ratios already.
+            let floors = !is_floor_group(group) && !is_turns_group(group);
             let best = floors.then(|| best_peer(members.iter().copied())).flatten();
             let floor_group = floor_group(group);
             let has_floor = floors

@@ -1,8 +1,9 @@
 //! The performance goals of issues 8 and 20, as data, and their verdicts.
 
-use super::compare::{find, find_at, is_floor_group, ratio};
+use super::compare::{find, find_at, is_floor_group, ratio, turns_group};
 use super::criterion::Measurement;
 use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH};
+use crate::harness::turns_id;
 
 /// One goal: `subject` in `group` takes at most `max_ratio` times the time of
 /// `reference` in `reference_group`, both at `setting` when it is given.
@@ -244,8 +245,9 @@ pub enum Verdict {
     NotMet,
     /// A row the goal needs is absent; holds the missing `group/subject` ids.
     NotMeasured(Vec<String>),
-    /// The subject is faster than the floor it is judged against: the floor
-    /// is not a lower bound, so the goal cannot be judged.
+    /// The subject is faster than the floor it is judged against (timed in
+    /// turns: the ratio's whole interval is below 1): the floor is not a
+    /// lower bound, so the goal cannot be judged.
     BelowFloor,
 }
 
@@ -254,16 +256,53 @@ pub enum Verdict {
 pub struct Outcome {
     /// The goal.
     pub goal: Goal,
-    /// Subject's median ns/op over the reference's, when both were measured.
+    /// The ratio judged: [`in_turns`](Self::in_turns) when it was measured,
+    /// else [`apart`](Self::apart).
     pub ratio: Option<f64>,
+    /// The median ratio of the pair's row timed in turns
+    /// ([`crate::harness::Turns`]), when there is one.
+    pub in_turns: Option<f64>,
+    /// Subject's median ns/op over the reference's, each from its own row,
+    /// when both were measured.
+    pub apart: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
 }
 
-/// Judges `goal` against the measurements of one run: both rows at the
-/// goal's setting, or, without one, the reference at the subject's setting
-/// when it was measured there.
+/// Judges `goal` against the measurements of one run: by the pair's row
+/// timed in turns when the run has one (`{family}/turns_{kind}`, id
+/// `subject vs reference`, at the goal's setting), else by the two rows
+/// measured apart, both at the goal's setting, or, without one, the
+/// reference at the subject's setting when it was measured there.
 pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
+    let apart = evaluate_apart(goal, measurements);
+    let turns = turns_group(goal.group).and_then(|group| {
+        let id = turns_id(goal.subject, goal.reference);
+        find_at(measurements, &group, &id, goal.setting)
+    });
+    let Some(turns) = turns else {
+        return apart;
+    };
+    // Below the floor only when the whole interval is: a filter that
+    // reaches its floor measures on either side of 1.
+    let x = turns.median_ns;
+    let verdict = if is_floor_group(goal.reference_group) && turns.upper_ns < 1.0 {
+        Verdict::BelowFloor
+    } else if x <= goal.max_ratio {
+        Verdict::Met
+    } else {
+        Verdict::NotMet
+    };
+    Outcome {
+        ratio: Some(x),
+        in_turns: Some(x),
+        verdict,
+        ..apart
+    }
+}
+
+/// [`evaluate`] by the two rows measured apart.
+fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
     let (subject, reference) = match goal.setting {
         Some(setting) => (
             find_at(measurements, goal.group, goal.subject, Some(setting)),
@@ -307,6 +346,8 @@ pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
     Outcome {
         goal: goal.clone(),
         ratio,
+        in_turns: None,
+        apart: ratio,
         verdict,
     }
 }

@@ -40,6 +40,24 @@ impl Fixture {
         group: &str,
         function: &str,
         setting: &str,
+        estimate: [f64; 3],
+    ) {
+        let elements = r#"{"Elements":10000}"#;
+        self.write(sub, [group, function, setting], elements, estimate);
+    }
+
+    /// A row timed in turns ([`crate::harness::Turns`]): no throughput,
+    /// its value a ratio.
+    fn turns(&self, group: &str, [first, second]: [&str; 2], setting: &str, estimate: [f64; 3]) {
+        let id = crate::harness::turns_id(first, second);
+        self.write("new", [group, &id, setting], "null", estimate);
+    }
+
+    fn write(
+        &self,
+        sub: &str,
+        [group, function, setting]: [&str; 3],
+        throughput: &str,
         [median, lo, hi]: [f64; 3],
     ) {
         let dir = self
@@ -50,7 +68,7 @@ impl Fixture {
             .join(sub);
         fs::create_dir_all(&dir).expect("temp dir is writable");
         let benchmark = format!(
-            r#"{{"group_id":"{group}","function_id":"{function}","value_str":"{setting}","throughput":{{"Elements":10000}},"full_id":"{group}/{function}/{setting}"}}"#
+            r#"{{"group_id":"{group}","function_id":"{function}","value_str":"{setting}","throughput":{throughput},"full_id":"{group}/{function}/{setting}"}}"#
         );
         let estimates = format!(
             r#"{{"mean":{{"confidence_interval":{{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0}},"point_estimate":1.5,"standard_error":0.1}},
@@ -350,6 +368,83 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
         "0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a time`) \
          **below its floor"
     ));
+}
+
+#[test]
+fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
+    let f = Fixture::new("turns");
+    let big = goals::BIG_SETTING;
+    let blocked = "bloomlab::BlockedBloomFilter";
+    let batch = "bloomlab::BlockedBloomFilter (batch)";
+    // Measured apart, both rows below their floors; in turns, one at its
+    // floor (the interval holds 1) and one below it.
+    f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0);
+    f.bench_at("big/floor", OWN_ONE_LINE_BATCH, big, 200_000.0);
+    f.bench_at("big/lookup_miss", blocked, big, 900_000.0);
+    f.bench_at("big/lookup_miss", batch, big, 180_000.0);
+    f.turns(
+        "big/turns_miss",
+        [blocked, OWN_ONE_LINE],
+        big,
+        [0.98, 0.93, 1.02],
+    );
+    f.turns(
+        "big/turns_miss",
+        [batch, OWN_ONE_LINE_BATCH],
+        big,
+        [0.95, 0.9, 0.99],
+    );
+    // A peer goal at 20M items, judged in turns against its target.
+    let (ours, peer, at) = (
+        "bloomlab::BloomFilter",
+        "fastbloom::BloomFilter",
+        "20M items, 1%",
+    );
+    f.bench_at("scale/lookup_hit", ours, at, 700_000.0);
+    f.bench_at("scale/lookup_hit", peer, at, 1_000_000.0);
+    f.turns("scale/turns_hit", [ours, peer], at, [0.85, 0.8, 0.9]);
+    let ms = f.results();
+    let outcome = |group: &str, subject: &str, reference: &str, setting: &str| {
+        let goal = goals::all().into_iter().find(|g| {
+            g.group == group
+                && g.subject == subject
+                && g.reference == reference
+                && g.setting == Some(setting)
+        });
+        goals::evaluate(&goal.expect("goal exists"), &ms)
+    };
+    let single = outcome("big/lookup_miss", blocked, OWN_ONE_LINE, big);
+    assert_eq!(single.verdict, Verdict::Met);
+    assert_eq!(single.in_turns, Some(0.98));
+    assert_close(single.apart.expect("both rows"), 0.9);
+    assert_eq!(single.ratio, single.in_turns);
+    let batched = outcome("big/lookup_miss", batch, OWN_ONE_LINE_BATCH, big);
+    assert_eq!(batched.verdict, Verdict::BelowFloor);
+    let hit = outcome("scale/lookup_hit", ours, peer, at);
+    assert_eq!((hit.verdict, hit.in_turns), (Verdict::NotMet, Some(0.85)));
+    assert_close(hit.apart.expect("both rows"), 0.7);
+    // Without a row in turns, the rows apart decide.
+    let miss = outcome("big/lookup_hit", blocked, OWN_ONE_LINE, big);
+    assert!(matches!(miss.verdict, Verdict::NotMeasured(_)));
+    assert_eq!(miss.in_turns, None);
+
+    let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
+        .expect("fixture parses")
+        .to_markdown();
+    for line in [
+        "### `big/turns_miss` (1 GiB, 1%)\n\n| pair, timed in turns | median ratio | 95% CI |",
+        "| `bloomlab::BlockedBloomFilter vs floor: hash + 1 line over the blocked filter's own \
+         table, one lookup at a time` (at its floor: the interval holds 1) | 0.98 | 0.93 – 1.02 |",
+        "| `bloomlab::BlockedBloomFilter (batch) vs floor: hash + 1 line over the blocked \
+         filter's own table, batched` **below its floor: not a lower bound** | 0.95 | 0.90 – 0.99 |",
+        "| `bloomlab::BloomFilter vs fastbloom::BloomFilter` | 0.85 | 0.80 – 0.90 |",
+        "| 20M items, 1% | 0.85 | 0.70 | ≤ 0.80 | not met |",
+        "| 1 GiB, 1% | 0.98 | 0.90 | ≤ 1.20 | met |",
+    ] {
+        assert!(md.contains(line), "missing {line:?} in:\n{md}");
+    }
+    // The ratios are no time table's rows.
+    assert!(!md.contains("| `bloomlab::BloomFilter vs fastbloom::BloomFilter` (per iteration)"));
 }
 
 #[test]
