@@ -162,6 +162,10 @@ pub struct Row {
     /// over it, when the family's floor group was measured at this setting.
     /// Below 1 means the floor is not a lower bound: the report says so.
     pub vs_floor: Option<(&'static str, f64)>,
+    /// The same ratio timed in turns, when the run has that pair's row
+    /// (`{family}/turns_{kind}`, [`turns_group`]): its median and the upper
+    /// end of its 95% interval.
+    pub vs_floor_in_turns: Option<(f64, f64)>,
 }
 
 /// One table: the results of one group at one setting.
@@ -255,6 +259,14 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
                 .map(|m| Row {
                     measurement: (*m).clone(),
                     vs_best_peer: best.and_then(|b| ratio(m.ns_per_op(), b.ns_per_op())),
+                    vs_floor_in_turns: floor_for(&m.subject)
+                        .filter(|_| has_floor)
+                        .and_then(|floor| {
+                            let turns = turns_group(group)?;
+                            let id = crate::harness::turns_id(&m.subject, floor);
+                            find_at(measurements, &turns, &id, setting)
+                        })
+                        .map(|t| (t.median_ns, t.upper_ns)),
                     vs_floor: floor_for(&m.subject)
                         .filter(|_| has_floor)
                         .and_then(|floor| {

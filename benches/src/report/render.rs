@@ -101,7 +101,8 @@ fn header(out: &mut String, report: &Report) {
          memory bounds the one-line lookup closely, and the counting filter's four-bit \
          counters make its table the largest of the setting. Every bloomlab row of a \
          family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
-         the floor is not one, and is marked. The dependent chain's latency is shown beside the \
+         the floor is not one, and is marked, except where the pair was also timed in turns: \
+         that ratio is shown beside it (`in turns`) and decides the mark. The dependent chain's latency is shown beside the \
          floors for reference; a loop of independent lookups beats it, so nothing is judged \
          against it. So is the one-line loop with `mix64` for the hash (`reference: mix64 + 1 \
          line`): it does less than any filter here, and shows what the hash's instructions cost \
@@ -184,14 +185,7 @@ fn results(out: &mut String, tables: &[Table]) {
             if table.has_floor {
                 let cell = row.vs_floor.map_or_else(
                     || "–".to_owned(),
-                    |(floor, r)| {
-                        let mark = if r < 1.0 {
-                            " **below its floor: not a lower bound**"
-                        } else {
-                            ""
-                        };
-                        format!("{} (`{floor}`){mark}", ratio(r))
-                    },
+                    |(floor, r)| floor_cell(floor, r, row.vs_floor_in_turns),
                 );
                 let _ = write!(out, " {cell} |");
             }
@@ -211,6 +205,35 @@ fn results(out: &mut String, tables: &[Table]) {
                 );
             }
             None => out.push_str("No peer measured in this group.\n\n"),
+        }
+    }
+}
+
+/// The ratio-vs-floor cell of a time table: the ratio of the two rows
+/// measured apart, and the pair's ratio timed in turns when there is one.
+/// Marked below its floor when the ratio in turns is (its whole interval
+/// under 1), or, without one, when the ratio apart is.
+fn floor_cell(floor: &str, apart: f64, in_turns: Option<(f64, f64)>) -> String {
+    match in_turns {
+        Some((median, upper)) => {
+            let mark = if upper < 1.0 {
+                " **below its floor in turns: not a lower bound**"
+            } else {
+                ""
+            };
+            format!(
+                "{} (`{floor}`; in turns {}){mark}",
+                ratio(apart),
+                ratio(median)
+            )
+        }
+        None => {
+            let mark = if apart < 1.0 {
+                " **below its floor: not a lower bound**"
+            } else {
+                ""
+            };
+            format!("{} (`{floor}`){mark}", ratio(apart))
         }
     }
 }
