@@ -44,8 +44,14 @@ pub struct Inspection {
     /// remove), when its format keeps the count; Guava's does not.
     pub items: Option<u64>,
     /// Distinct items estimated from the table alone (the bits set; the
-    /// occupied slots of a cuckoo filter, which is exact).
+    /// occupied slots of a cuckoo filter, which is exact). Infinite when
+    /// every cell of a Bloom table is taken, which JSON writes as `null`:
+    /// see [`estimate_unbounded`](Self::estimate_unbounded).
     pub estimated_items: f64,
+    /// Whether the table could hold any number of items (every cell taken,
+    /// so `estimated_items` is infinite, `null` in JSON), which sets this
+    /// case apart from a count the format does not keep.
+    pub estimate_unbounded: bool,
     /// The false-positive rate a probe of an absent item sees, from the
     /// table as it stands.
     pub expected_fpr: f64,
@@ -221,6 +227,7 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         fill: 0.0,
         items: None,
         estimated_items: 0.0,
+        estimate_unbounded: false,
         expected_fpr: 0.0,
         expected_fpr_from: "",
     };
@@ -270,6 +277,7 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         out.fill = state.fill;
         out.items = Some(state.items);
         out.estimated_items = state.estimated_items;
+        out.estimate_unbounded = !state.estimated_items.is_finite();
         out.expected_fpr = state.estimated_fpr;
         out.expected_fpr_from = state.estimated_from;
         return Ok(out);
@@ -304,6 +312,7 @@ fn describe_guava(filter: &GuavaBloomFilter<ByteArrayFunnel>, out: &mut Inspecti
     }
     out.fill = filter.bit_count() as f64 / filter.bit_size() as f64;
     out.estimated_items = filter.approximate_element_count() as f64;
+    out.estimate_unbounded = !out.estimated_items.is_finite();
     out.expected_fpr = filter.expected_fpp();
     out.expected_fpr_from = "Guava's expectedFpp(): (bitCount / bitSize)^k";
 }
@@ -333,10 +342,10 @@ impl fmt::Display for Inspection {
         }
         writeln!(f, "fill           {:.2}%", 100.0 * self.fill)?;
         // A table with every cell taken could hold any number of items.
-        let estimate = if self.estimated_items.is_finite() {
-            format!("about {}", group(self.estimated_items.round() as u64))
-        } else {
+        let estimate = if self.estimate_unbounded {
             "any number (every cell is taken)".to_owned()
+        } else {
+            format!("about {}", group(self.estimated_items.round() as u64))
         };
         match self.items {
             Some(items) => writeln!(

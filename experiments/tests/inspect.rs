@@ -122,13 +122,31 @@ mod inspect {
             let _ = full.insert(&k);
         }
         assert_eq!(full.fill_ratio(), 1.0);
-        let out = bloomlab_inspect(&[&file(dir.path(), "full.blmf", &full.to_bytes())]);
+        let path = file(dir.path(), "full.blmf", &full.to_bytes());
+        let out = bloomlab_inspect(&[&path]);
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(
             text.contains("10,000 recorded; any number (every cell is taken) from the table"),
             "{text}"
         );
+        // JSON has no infinity: the estimate is null, and the flag says why.
+        let got = json(&path);
+        assert!(got["estimated_items"].is_null(), "{got}");
+        assert_eq!(got["estimate_unbounded"], true, "{got}");
+        assert_eq!(got["items"], 10_000, "{got}");
+        // A table with room left has a number, and no flag.
+        let mut some = BloomFilter::<u64>::builder(1_000, 0.01)
+            .seed(1)
+            .build()
+            .unwrap();
+        some.insert(&7).unwrap();
+        let got = json(&file(dir.path(), "some.blmf", &some.to_bytes()));
+        assert!(
+            got["estimated_items"].as_f64().is_some_and(f64::is_finite),
+            "{got}"
+        );
+        assert_eq!(got["estimate_unbounded"], false, "{got}");
     }
 
     /// Writes `bytes` to a file in `dir` and returns its path.
