@@ -645,24 +645,33 @@ pub fn sector_cells_set<const CELL_BITS: u32>(block: &[u64; SECTORS], hash: u64)
 /// a 20M-item blocked Bloom filter (25 MB), 2M absent keys, medians of nine
 /// alternating passes: 57.5 ns a lookup against 53.6 for hashing the key
 /// and reading one line, where building the eight masks first and testing
-/// them after took 1.4 times that floor.
+/// them after took 1.4 times that floor. For cells wider than a bit, taking
+/// the one cell out of each word (against folding each word's cells onto
+/// their lowest bits, then masking) took the AVX2 copy from 27 instructions
+/// to 22, and the one-line counting filter's lookups (hash, line and test,
+/// timed in turns with criterion, 2M keys) to 0.91 times the fold's time at
+/// 1M and at 20M items for misses, 0.91 and 0.95 for hits; for one-bit cells
+/// the mask against the word stays (the other form took 1.02 times its
+/// time at 1M items).
 #[inline(always)]
 pub(crate) fn sector_cells_set_portable<const CELL_BITS: u32>(
     block: &[u64; SECTORS],
     hash: u64,
 ) -> bool {
     let slot_bits = (u64::BITS / CELL_BITS).trailing_zeros();
+    let cell = u64::MAX >> (u64::BITS - CELL_BITS);
     let mut missing = 0;
     for (w, &word) in block.iter().enumerate() {
-        // A cell is non-zero when any of its bits is: fold them onto its
-        // lowest bit.
-        let mut nonzero = word;
-        let mut shift = 1;
-        while shift < CELL_BITS {
-            nonzero |= word >> shift;
-            shift += 1;
-        }
-        missing |= (1 << (sector_slot(hash as u32, w, slot_bits) * CELL_BITS)) & !nonzero;
+        let at = sector_slot(hash as u32, w, slot_bits) * CELL_BITS;
+        missing |= if CELL_BITS == 1 {
+            // The bit itself, as a mask against the word.
+            (1 << at) & !word
+        } else {
+            // The one cell the slot picks, shifted down and tested for
+            // zero. (Folding every cell of the word onto its lowest bit
+            // first, then masking, costs three shifts and three ORs more.)
+            u64::from((word >> at) & cell == 0)
+        };
     }
     missing == 0
 }
@@ -670,6 +679,55 @@ pub(crate) fn sector_cells_set_portable<const CELL_BITS: u32>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lookup's test against the insert's cells
+    /// ([`sector_cell_masks`]): an item is held exactly when each word has
+    /// a non-zero value in the cell the item sets there, whichever of its
+    /// bits are set (counters 1, 2, 4 and 8 each count).
+    #[test]
+    fn a_cell_counts_when_any_of_its_bits_is_set() {
+        fn oracle(block: &[u64; SECTORS], hash: u64, cell_bits: u32) -> bool {
+            let ones = u64::MAX >> (u64::BITS - cell_bits);
+            let cells = sector_cell_masks(hash, 1, cell_bits);
+            block
+                .iter()
+                .zip(cells)
+                .all(|(&word, c)| word & (c * ones) != 0)
+        }
+        let (mut held, mut state) = (0, 7u64);
+        for _ in 0..2_000 {
+            state = mix64(state);
+            let hash = state;
+            let own = sector_cell_masks(hash, 1, 4);
+            // Each word's own counter holds one of 0, 1, 2, 4 or 8, so that
+            // about a third of the blocks hold the item; other counters
+            // are random.
+            let block: [u64; SECTORS] = std::array::from_fn(|w| {
+                let r = mix64(hash ^ w as u64);
+                let value = [0, 1, 2, 4, 8][(r % 5) as usize];
+                let others = mix64(r) & !(own[w] * 0xf);
+                (own[w] * value) | others
+            });
+            let want = oracle(&block, hash, 4);
+            held += usize::from(want);
+            assert_eq!(
+                sector_cells_set_portable::<4>(&block, hash),
+                want,
+                "{hash:x}"
+            );
+            assert_eq!(sector_cells_set::<4>(&block, hash), want, "{hash:x}");
+            let bits: [u64; SECTORS] = std::array::from_fn(|w| mix64(hash ^ !(w as u64)));
+            let want = oracle(&bits, hash, 1);
+            assert_eq!(
+                sector_cells_set_portable::<1>(&bits, hash),
+                want,
+                "{hash:x}"
+            );
+            assert_eq!(sector_cells_set::<1>(&bits, hash), want, "{hash:x}");
+        }
+        // (4/5)^8 = 0.168 of the blocks hold the item: 336 expected, sd 16.7.
+        assert!((200..480).contains(&held), "{held}");
+    }
 
     #[test]
     fn seeded_keys_are_stable() {
