@@ -37,6 +37,11 @@ struct Args {
     /// newest one (folders of renamed or removed benchmarks).
     #[arg(long, value_name = "MINUTES", default_value_t = report::STALE_AFTER.as_secs() / 60)]
     stale_after_minutes: u64,
+    /// The commit the results were measured at, when it is not the
+    /// workspace's HEAD (the report was rewritten after later commits)
+    /// [default: `git rev-parse --short HEAD`].
+    #[arg(long, value_name = "COMMIT")]
+    commit: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -62,6 +67,9 @@ fn run(args: Args) -> Result<(), ReportError> {
     let stale_after = Duration::from_secs(args.stale_after_minutes.saturating_mul(60));
     let mut report = Report::read(&criterion, &findings, stale_after)?;
     report.describe_environment(&root);
+    if let Some(commit) = args.commit {
+        report.commit = Some(commit);
+    }
     // The report names the findings file as a reader of the repository sees it.
     if let Ok(relative) = findings.strip_prefix(&root) {
         report.findings_path = relative.to_path_buf();
