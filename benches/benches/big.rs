@@ -216,8 +216,16 @@ fn blocked(c: &mut Criterion, turns: &mut Criterion<Turns>, size: &Size) {
     floor::own_rows(&mut group, own, lines, &probes.misses);
     group.finish();
     // And the lookups against those floors, timed in turns.
-    let keys = [&probes.hits[..], &probes.misses[..]];
-    floor::own_turns(turns, "big", size.setting(), (name, &f), own, lines, keys);
+    let streams = [("hit", &probes.hits[..]), ("miss", &probes.misses[..])];
+    floor::own_turns(
+        turns,
+        "big",
+        size.setting(),
+        (name, &f),
+        own,
+        lines,
+        &streams,
+    );
 }
 
 /// Whose inserts [`classic_table`] mirrors.

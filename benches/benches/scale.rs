@@ -49,8 +49,9 @@
 //! - **Turns** (`scale/turns_hit`, `scale/turns_miss`, see
 //!   [`harness::Turns`]): the same lookups timed in alternating batches
 //!   against a reference, the value of each row being the ratio of the two
-//!   times. At every size, the two one-line filters, single and batched,
-//!   against the floors over their own tables. At the large size, each
+//!   times (`scale/turns_mixed` too, for the mixed stream). At every size,
+//!   the two one-line filters, single and batched, against the floors over
+//!   their own tables, on each stream. At the large size, each
 //!   filter's single lookups against its peer's: each peer is built first
 //!   and kept while the bloomlab filters judged against it are measured.
 //!   (At 1M items a table fits the cache alone and not beside another, so
@@ -291,8 +292,20 @@ impl Run<'_> {
         floor::own_rows(&mut group, rows, lines, &self.keys.misses);
         group.finish();
         let setting = Setting::new(&self.size.param, SAMPLES);
-        let keys = [&self.keys.hits[..], &self.keys.misses[..]];
-        floor::own_turns(self.turns, "scale", setting, (name, f), rows, lines, keys);
+        let streams = [
+            ("hit", &self.keys.hits[..]),
+            ("miss", &self.keys.misses[..]),
+            ("mixed", &self.keys.mixed[..]),
+        ];
+        floor::own_turns(
+            self.turns,
+            "scale",
+            setting,
+            (name, f),
+            rows,
+            lines,
+            &streams,
+        );
     }
 
     /// The floors over a table of the smallest subject's size.

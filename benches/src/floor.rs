@@ -207,8 +207,9 @@ pub fn own_rows(group: &mut Group<'_>, [single, batched]: [&str; 2], own: Lines<
 /// The [`Turns`] rows of the one-line filter `f`, named `name`, against the
 /// floors `[single, batched]` over its own table `own` (as [`own_rows`]
 /// measures them): its single lookups against the single floor and its
-/// `contains_batch` against the batched floor, on hits and on misses, each
-/// pair timed in turns so that the floor bounds the filter at every moment.
+/// `contains_batch` against the batched floor, on each stream `(kind,
+/// keys)` of `streams` ([`harness::turns_groups`]), each pair timed in
+/// turns so that the floor bounds the filter at every moment.
 pub fn own_turns<F: Membership<u64>>(
     c: &mut Criterion<Turns>,
     family: &str,
@@ -216,10 +217,10 @@ pub fn own_turns<F: Membership<u64>>(
     (name, f): (&str, &F),
     [single, batched]: [&str; 2],
     own: Lines<'_>,
-    keys: [&[u64]; 2],
+    streams: &[(&str, &[u64])],
 ) {
     let batch_name = format!("{name} (batch)");
-    harness::turns_groups(c, family, setting, keys, |group, keys| {
+    harness::turns_groups(c, family, setting, streams, |group, keys| {
         group.pair(
             [name, single],
             keys,

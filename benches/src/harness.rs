@@ -341,18 +341,19 @@ pub fn lookup_groups(
     }
 }
 
-/// The [`Turns`] groups `{family}/turns_hit` on `hits` and
-/// `{family}/turns_miss` on `misses`, each given its pairs by
+/// The [`Turns`] groups `{family}/turns_{kind}`, one for each stream
+/// `(kind, keys)` of `streams` (`("hit", hits)`, `("miss", misses)`, …,
+/// pairing the rows of `{family}/lookup_{kind}`), each given its pairs by
 /// `pairs(group, keys)`.
 pub fn turns_groups(
     c: &mut Criterion<Turns>,
     family: &str,
     setting: Setting<'_>,
-    [hits, misses]: [&[u64]; 2],
+    streams: &[(&str, &[u64])],
     mut pairs: impl FnMut(&mut TurnsGroup<'_>, &[u64]),
 ) {
-    for (kind, keys) in [("turns_hit", hits), ("turns_miss", misses)] {
-        let mut group = TurnsGroup::new(c, &format!("{family}/{kind}"), setting);
+    for &(kind, keys) in streams {
+        let mut group = TurnsGroup::new(c, &format!("{family}/turns_{kind}"), setting);
         pairs(&mut group, keys);
         group.finish();
     }
@@ -366,9 +367,10 @@ pub fn peer_turns<F: Membership<u64>, P: Membership<u64>>(
     setting: Setting<'_>,
     [name, peer_name]: [&str; 2],
     (f, peer): (&F, &P),
-    keys: [&[u64]; 2],
+    [members, absent]: [&[u64]; 2],
 ) {
-    turns_groups(c, family, setting, keys, |group, keys| {
+    let streams = [("hit", members), ("miss", absent)];
+    turns_groups(c, family, setting, &streams, |group, keys| {
         group.pair([name, peer_name], keys, |b| hits(f, b), |b| hits(peer, b));
     });
 }

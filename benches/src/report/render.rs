@@ -71,8 +71,8 @@ fn header(out: &mut String, report: &Report) {
          - Ratios: this row's median over the reference's (below 1 is faster). The best peer is \
          the fastest row of the same group and setting that is neither bloomlab's \
          (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`).\n\
-         - Timed in turns (`scale/turns_hit`, `scale/turns_miss`, `big/turns_hit`, \
-         `big/turns_miss`): each row times two loops alternately, one batch of 10,000 keys \
+         - Timed in turns (`scale/turns_hit`, `scale/turns_miss`, `scale/turns_mixed`, \
+         `big/turns_hit`, `big/turns_miss`): each row times two loops alternately, one batch of 10,000 keys \
          each, both objects alive, and its value is the first loop's time over the second's \
          (`bloomlab_benches::harness::Turns`: criterion's median of ten samples, and its \
          interval). Rows measured apart can differ by a sixth on this virtual machine with \
