@@ -46,16 +46,16 @@
 //!   (setting `tables of 1 to 64 MiB`) shows where this machine's cache
 //!   ends.
 //!
-//! - **Turns** (`scale/turns_hit`, `scale/turns_miss`, see
-//!   [`harness::Turns`]): the same lookups timed in alternating batches
-//!   against a reference, the value of each row being the ratio of the two
-//!   times (`scale/turns_mixed` too, for the mixed stream). At every size,
-//!   the two one-line filters, single and batched, against the floors over
-//!   their own tables, on each stream. At the large size, each
-//!   filter's single lookups against its peer's: each peer is built first
-//!   and kept while the bloomlab filters judged against it are measured.
-//!   (At 1M items a table fits the cache alone and not beside another, so
-//!   there the peers are compared only by their rows measured apart.)
+//! - **Turns** (`scale/turns_hit`, `scale/turns_miss`, `scale/turns_mixed`,
+//!   see [`harness::Turns`]): the same lookups timed in alternating
+//!   batches against a reference, the value of each row being the ratio of
+//!   the two times. At every size, the two one-line filters, single and
+//!   batched, against the floors over their own tables, on each stream. At
+//!   the large size, each filter's single hits and misses against its
+//!   peer's: each peer is built first and kept while the bloomlab filters
+//!   judged against it are measured. (At 1M items a table fits the cache
+//!   alone and not beside another, so there the peers are compared only by
+//!   their rows measured apart.)
 //!
 //! - **Huge pages**: bloomlab's tables of 2 MiB and more ask for
 //!   transparent huge pages ([`bloomlab_core::alloc`]), and so does the
@@ -280,7 +280,9 @@ impl Run<'_> {
     /// The one-line floors `rows` ([`floor::own_rows`]) over a one-line
     /// filter's own table, `lines`, measured just after the filter: the
     /// same lines at the same addresses as its lookups read.
-    /// Then the filter, `(name, f)`, against those floors in turns.
+    ///
+    /// Then the filter, `(name, f)`, against those floors in turns, on
+    /// the hits, misses and mixed stream.
     fn own_floors<F: Membership<u64>>(
         &mut self,
         c: &mut Criterion,

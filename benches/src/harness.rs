@@ -32,8 +32,8 @@ pub fn turns_criterion() -> Criterion<Turns> {
 }
 
 /// A criterion measurement of two loops timed in alternating turns: a
-/// sample's value is the first loop's time over the second's, on the same
-/// batches of keys, measured in the same seconds. Two rows measured one
+/// sample's value is the first loop's time over the second's, on
+/// successive batches of the same keys, measured in the same seconds. Two rows measured one
 /// after the other, as every other row here is, can differ by a sixth on
 /// this virtual machine for no reason of their own (see
 /// `benches/FINDINGS.md`); a ratio taken in turns of one batch each
@@ -61,7 +61,8 @@ impl Measurement for Turns {
     type Intermediate = ();
     type Value = f64;
 
-    /// Only [`TurnsGroup::pair`] measures, through `iter_custom`.
+    /// Only [`TurnsGroup::pair`] measures, through `iter_custom`: a row
+    /// timed by criterion's own `iter` would read zero.
     fn start(&self) {}
     fn end(&self, _: ()) -> f64 {
         0.0
@@ -97,9 +98,9 @@ impl ValueFormatter for Turns {
     }
 }
 
-/// A criterion group of [`Turns`] rows: `{family}/turns_hit` or
-/// `{family}/turns_miss`, one row per pair, named
-/// [`turns_id`]`(first, second)`, at one setting.
+/// A criterion group of [`Turns`] rows, `{family}/turns_{kind}` (see
+/// [`turns_groups`]), one row per pair, named [`turns_id`]`(first,
+/// second)`, at one setting.
 pub struct TurnsGroup<'a> {
     inner: BenchmarkGroup<'a, Turns>,
     param: String,
