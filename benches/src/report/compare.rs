@@ -254,26 +254,27 @@ pub fn tables(measurements: &[Measurement]) -> Vec<Table> {
                 && measurements
                     .iter()
                     .any(|m| m.group == floor_group && m.setting.as_deref() == setting);
+            let turns = turns_group(group);
             let rows: Vec<Row> = members
                 .iter()
-                .map(|m| Row {
-                    measurement: (*m).clone(),
-                    vs_best_peer: best.and_then(|b| ratio(m.ns_per_op(), b.ns_per_op())),
-                    vs_floor_in_turns: floor_for(&m.subject)
-                        .filter(|_| has_floor)
-                        .and_then(|floor| {
-                            let turns = turns_group(group)?;
-                            let id = crate::harness::turns_id(&m.subject, floor);
-                            find_at(measurements, &turns, &id, setting)
-                        })
-                        .map(|t| (t.median_ns, t.upper_ns)),
-                    vs_floor: floor_for(&m.subject)
-                        .filter(|_| has_floor)
-                        .and_then(|floor| {
+                .map(|m| {
+                    let floor = floor_for(&m.subject).filter(|_| has_floor);
+                    Row {
+                        measurement: (*m).clone(),
+                        vs_best_peer: best.and_then(|b| ratio(m.ns_per_op(), b.ns_per_op())),
+                        vs_floor_in_turns: floor
+                            .zip(turns.as_deref())
+                            .and_then(|(floor, turns)| {
+                                let id = crate::harness::turns_id(&m.subject, floor);
+                                find_at(measurements, turns, &id, setting)
+                            })
+                            .map(|t| (t.median_ns, t.upper_ns)),
+                        vs_floor: floor.and_then(|floor| {
                             find_at(measurements, &floor_group, floor, setting)
                                 .and_then(|f| ratio(m.ns_per_op(), f.ns_per_op()))
                                 .map(|r| (floor, r))
                         }),
+                    }
                 })
                 .collect();
             let best_peer = best.and_then(|b| members.iter().position(|m| std::ptr::eq(*m, b)));

@@ -286,18 +286,25 @@ pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
     // Below the floor only when the whole interval is: a filter that
     // reaches its floor measures on either side of 1.
     let x = turns.median_ns;
-    let verdict = if is_floor_group(goal.reference_group) && turns.upper_ns < 1.0 {
-        Verdict::BelowFloor
-    } else if x <= goal.max_ratio {
-        Verdict::Met
-    } else {
-        Verdict::NotMet
-    };
+    let verdict = judge(goal, x, turns.upper_ns < 1.0);
     Outcome {
         ratio: Some(x),
         in_turns: Some(x),
         verdict,
         ..apart
+    }
+}
+
+/// The verdict of a measured ratio `x`: below the goal's floor when the
+/// reference is a floor and `under_one` (the ratio, or in turns its whole
+/// interval, is under 1), else met when `x` is at most the goal's ratio.
+fn judge(goal: &Goal, x: f64, under_one: bool) -> Verdict {
+    if is_floor_group(goal.reference_group) && under_one {
+        Verdict::BelowFloor
+    } else if x <= goal.max_ratio {
+        Verdict::Met
+    } else {
+        Verdict::NotMet
     }
 }
 
@@ -320,12 +327,9 @@ fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
             (subject, reference)
         }
     };
-    let against_floor = is_floor_group(goal.reference_group);
     let (ratio, verdict) = match (subject, reference) {
         (Some(s), Some(r)) => match ratio(s.ns_per_op(), r.ns_per_op()) {
-            Some(x) if against_floor && x < 1.0 => (Some(x), Verdict::BelowFloor),
-            Some(x) if x <= goal.max_ratio => (Some(x), Verdict::Met),
-            Some(x) => (Some(x), Verdict::NotMet),
+            Some(x) => (Some(x), judge(goal, x, x < 1.0)),
             // A zero-time reference cannot be compared with.
             None => (
                 None,
