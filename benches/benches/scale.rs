@@ -55,7 +55,15 @@
 //!   peer's: each peer is built first and kept while the bloomlab filters
 //!   judged against it are measured. (At 1M items a table fits the cache
 //!   alone and not beside another, so there the peers are compared only by
-//!   their rows measured apart.)
+//!   their rows measured apart.) Also at the large size, the hits of each
+//!   filter that reads k positions anywhere in its table (`BloomFilter`,
+//!   `AtomicBloomFilter`, `CountingBloomFilter`, the one-layer
+//!   `ScalableBloomFilter`), and of its peer, against the floor of such a
+//!   hit over that filter's table, the hash and k lines
+//!   ([`floor::hit_floor`]); and each one-line filter's peer against the
+//!   one-line floor over that filter's table, on hits and misses. The
+//!   peer's ratio says whether a goal set as a fraction of the peer's time
+//!   lies above the subject's floor at all.
 //!
 //! - **Huge pages**: bloomlab's tables of 2 MiB and more ask for
 //!   transparent huge pages ([`bloomlab_core::alloc`]), and so does the
@@ -310,6 +318,64 @@ impl Run<'_> {
         );
     }
 
+    /// At the large size, the hits of `f` and of its peer, each timed in
+    /// turns against the floor of a hit over `f`'s table, `own`: the hash
+    /// and `k` lines, `f`'s positions per hit ([`floor::hit_floor`]; `copy`
+    /// when `own` is a copy of the table).
+    fn hit_floor<F: Membership<u64>, P: Membership<u64>>(
+        &mut self,
+        ((name, f), (peer_name, peer)): ((&str, &F), (&str, &P)),
+        (own, k, copy): (floor::Lines<'_>, u32, bool),
+    ) {
+        if !self.size.peers_in_turns {
+            return;
+        }
+        let floor_name = floor::hit_floor(k, name, copy);
+        let subjects: [(&str, floor::Lookups<'_>); 2] = [
+            (name, &|b| harness::hits(f, b)),
+            (peer_name, &|b| harness::hits(peer, b)),
+        ];
+        let setting = Setting::new(&self.size.param, SAMPLES);
+        let streams = [("hit", &self.keys.hits[..])];
+        floor::floor_turns(
+            self.turns,
+            "scale",
+            setting,
+            &subjects,
+            (&floor_name, own, k),
+            &streams,
+        );
+    }
+
+    /// At the large size, `peer`'s single hits and misses timed in turns
+    /// against `floor`, the one-line floor over a one-line filter's own
+    /// table, `own` (that filter's rows are [`own_floors`](Self::own_floors)'):
+    /// whether a target set as a fraction of the peer's time lies above it.
+    fn peer_on_own_floor<P: Membership<u64>>(
+        &mut self,
+        (peer_name, peer): (&str, &P),
+        floor_name: &str,
+        own: floor::Lines<'_>,
+    ) {
+        if !self.size.peers_in_turns {
+            return;
+        }
+        let subjects: [(&str, floor::Lookups<'_>); 1] = [(peer_name, &|b| harness::hits(peer, b))];
+        let setting = Setting::new(&self.size.param, SAMPLES);
+        let streams = [
+            ("hit", &self.keys.hits[..]),
+            ("miss", &self.keys.misses[..]),
+        ];
+        floor::floor_turns(
+            self.turns,
+            "scale",
+            setting,
+            &subjects,
+            (floor_name, own, 1),
+            &streams,
+        );
+    }
+
     /// The floors over a table of the smallest subject's size.
     fn floors(&self, c: &mut Criterion) {
         let lines = self.smallest as u64 / 64;
@@ -368,12 +434,18 @@ fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
         true,
     );
     run.against_peer([name, peer_name], &f, &peer);
+    let own = floor::Lines::from_words(f.as_words(), f.hasher());
+    run.hit_floor(
+        ((name, &f), (peer_name, &peer)),
+        (own, f.num_hashes(), false),
+    );
     drop(f);
     let name = "bloomlab::BlockedBloomFilter";
     let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
     let f = run.measure(c, name, ours, true);
     let lines = floor::Lines::new(f.as_blocks(), f.hasher());
     run.own_floors(c, (name, &f), floor::OWN_BLOCKED, lines);
+    run.peer_on_own_floor((peer_name, &peer), floor::OWN_ONE_LINE, lines);
     run.against_peer([name, peer_name], &f, &peer);
 }
 
@@ -405,6 +477,13 @@ fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
         |f, k| f.contains(k),
     );
     run.against_peer([name, peer_name], &f, &peer);
+    // Its words are atomic: the floor reads a plain copy of them.
+    let copy = f.to_bloom();
+    let own = floor::Lines::from_words(copy.as_words(), copy.hasher());
+    run.hit_floor(
+        ((name, &f), (peer_name, &peer)),
+        (own, f.num_hashes(), true),
+    );
 }
 
 /// The counting, cuckoo and scalable filters, each against its peer, which
@@ -418,6 +497,11 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
     let f = run.measure(c, name, ours, true);
     run.against_peer([name, peer_name], &f, &peer);
+    let own = floor::Lines::from_words(f.as_words(), f.hasher());
+    run.hit_floor(
+        ((name, &f), (peer_name, &peer)),
+        (own, f.num_hashes(), false),
+    );
     drop(f);
     let name = "bloomlab::BlockedCountingBloomFilter";
     let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
@@ -425,6 +509,7 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     // Its four-bit counters make this table the largest of the setting.
     let lines = floor::Lines::from_words(f.as_words(), f.hasher());
     run.own_floors(c, (name, &f), floor::OWN_COUNTING, lines);
+    run.peer_on_own_floor((peer_name, &peer), floor::ONE_LINE_COUNTING, lines);
     run.against_peer([name, peer_name], &f, &peer);
     drop((f, peer));
 
@@ -443,6 +528,14 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let ours = ScalableBloomFilter::<u64>::new(items, FPR).expect("valid size");
     let f = run.measure(c, name, ours, false);
     run.against_peer([name, peer_name], &f, &peer);
+    // Built for its capacity, it has one layer: a classic filter.
+    if let [layer] = f.layers() {
+        let own = floor::Lines::from_words(layer.as_words(), layer.hasher());
+        run.hit_floor(
+            ((name, &f), (peer_name, &peer)),
+            (own, layer.num_hashes(), false),
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {

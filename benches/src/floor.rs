@@ -101,6 +101,23 @@ pub const CHEAP_HASH: &str = "reference: mix64 + 1 line, one lookup at a time (n
 /// The row of one dependent chain of line reads: a latency, not a floor.
 pub const CHAIN: &str = "latency: 1 line, dependent chain (not a floor)";
 
+/// The most lines per key [`Lines::k_at_a_time`] reads.
+pub const MAX_LINES: u32 = 16;
+
+/// The name of the floor of a hit over the table of `subject`, a filter
+/// whose hits read `k` positions anywhere in it: the hash and `k` lines of
+/// that table, one key at a time ([`Lines::k_at_a_time`]). `copy` when the
+/// lines are a copy of the table (an atomic filter's words, read as plain
+/// ones).
+pub fn hit_floor(k: u32, subject: &str, copy: bool) -> String {
+    let table = if copy {
+        format!("a copy of {subject}'s table")
+    } else {
+        format!("{subject}'s own table")
+    };
+    format!("floor: hash + {k} lines over {table}, one lookup at a time")
+}
+
 /// The table sizes of [`cache_rows`], in MiB.
 pub const SWEEP_MIB: [u64; 12] = [1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 64];
 
@@ -165,6 +182,21 @@ impl<'t> Lines<'t> {
     /// The sum of `L` lines per key, each key hashed and read in turn.
     pub fn one_at_a_time<const L: u32>(&self, keys: &[u64]) -> u64 {
         self.lines_per_key::<L>(keys, |k| self.hasher.hash_one(k))
+    }
+
+    /// [`one_at_a_time`](Self::one_at_a_time) with `k` lines per key, for
+    /// `k` from 1 to [`MAX_LINES`] (each count its own unrolled loop, as
+    /// lean as the const one); `None` for 0 or past it.
+    pub fn k_at_a_time(&self, keys: &[u64], k: u32) -> Option<u64> {
+        macro_rules! arms {
+            ($($l:literal)*) => {
+                match k {
+                    $($l => Some(self.one_at_a_time::<$l>(keys)),)*
+                    _ => None,
+                }
+            };
+        }
+        arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     }
 
     /// [`one_at_a_time`](Self::one_at_a_time) with `hash` for the hasher.
@@ -233,6 +265,37 @@ pub fn own_turns<F: Membership<u64>>(
             |b| harness::trues(&f.contains_batch(b)),
             |b| own.batched(b),
         );
+    });
+}
+
+/// A row's lookups on a batch of keys: how many were found.
+pub type Lookups<'f> = &'f dyn Fn(&[u64]) -> usize;
+
+/// The [`Turns`] rows of each of `subjects` (named lookups) against the
+/// floor `floor` over a filter's table, `own`, reading `k` lines per key
+/// ([`Lines::k_at_a_time`]), on each stream `(kind, keys)` of `streams`.
+///
+/// With the filter whose table it is and that filter's peer as subjects,
+/// the filter's ratio shows how close it comes to the floor, and the
+/// peer's whether a target set as a fraction of the peer's time lies above
+/// the floor at all ([`crate::report::goals`]). Nothing is timed for a `k`
+/// past [`MAX_LINES`].
+pub fn floor_turns(
+    c: &mut Criterion<Turns>,
+    family: &str,
+    setting: Setting<'_>,
+    subjects: &[(&str, Lookups<'_>)],
+    (floor, own, k): (&str, Lines<'_>, u32),
+    streams: &[(&str, &[u64])],
+) {
+    if k == 0 || k > MAX_LINES {
+        return;
+    }
+    let lines = |b: &[u64]| own.k_at_a_time(b, k).unwrap_or_default();
+    harness::turns_groups(c, family, setting, streams, |group, keys| {
+        for &(name, lookups) in subjects {
+            group.pair([name, floor], keys, lookups, lines);
+        }
     });
 }
 
@@ -347,6 +410,34 @@ mod tests {
         }
         assert_eq!(at, 0);
         assert_eq!(t.bytes(), 64_000);
+    }
+
+    #[test]
+    fn a_hit_floor_reads_k_lines_per_key_for_k_up_to_its_maximum() {
+        let t = FloorTable::new(64 * 1000, DefaultHasher::from_seed(7));
+        let lines = t.lines();
+        let keys: Vec<u64> = (0..500).map(mix64).collect();
+        // The sum of k lines per key: each key's k loads, as the const loop
+        // reads them, and nothing past the maximum.
+        let by_hand = |k: u32| {
+            keys.iter().fold(0u64, |s, key| {
+                let h = lines.hasher.hash_one(key);
+                (0..k).fold(s, |s, j| s.wrapping_add(lines.load(h.rotate_left(j * 21))))
+            })
+        };
+        for k in 1..=MAX_LINES {
+            assert_eq!(lines.k_at_a_time(&keys, k), Some(by_hand(k)), "k = {k}");
+        }
+        assert_eq!(
+            lines.k_at_a_time(&keys, 7),
+            Some(lines.one_at_a_time::<7>(&keys))
+        );
+        assert_eq!(lines.k_at_a_time(&keys, 0), None);
+        assert_eq!(lines.k_at_a_time(&keys, MAX_LINES + 1), None);
+        assert_eq!(
+            hit_floor(7, "bloomlab::BloomFilter", false),
+            "floor: hash + 7 lines over bloomlab::BloomFilter's own table, one lookup at a time"
+        );
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub fn turns_group(group: &str) -> Option<String> {
     Some(format!("{family}/{TURNS_PREFIX}{kind}"))
 }
 
+/// How the name of every floor row starts.
+pub const FLOOR_PREFIX: &str = "floor: ";
+
 /// Whether `group` holds floors (`<family>/floor`).
 pub fn is_floor_group(group: &str) -> bool {
     group

@@ -1,6 +1,6 @@
 //! The performance goals of issues 8 and 20, as data, and their verdicts.
 
-use super::compare::{find, find_at, is_floor_group, ratio, turns_group};
+use super::compare::{FLOOR_PREFIX, find, find_at, is_floor_group, ratio, turns_group};
 use super::criterion::Measurement;
 use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH};
 use crate::harness::turns_id;
@@ -249,6 +249,33 @@ pub enum Verdict {
     /// turns: the ratio's whole interval is below 1): the floor is not a
     /// lower bound, so the goal cannot be judged.
     BelowFloor,
+    /// Not met, and out of reach: the target, a fraction of the reference's
+    /// time, is below a floor of the subject (see [`Reach`]).
+    OutOfReach,
+}
+
+/// The reference timed in turns against a floor of the subject: the hash
+/// and the lines every lookup of the subject reads, over the subject's own
+/// table (`{family}/turns_{kind}`, rows `reference vs floor` and `subject
+/// vs floor`, `floor` a `floor:` row).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reach {
+    /// The floor's row name.
+    pub floor: String,
+    /// The reference's time over the floor's: the median of its row in
+    /// turns.
+    pub reference: f64,
+    /// The upper end of that ratio's 95% interval.
+    pub reference_upper: f64,
+}
+
+impl Reach {
+    /// The goal's target time over the floor, at the upper end of the
+    /// reference's interval: `max_ratio × reference_upper`. Below 1, no
+    /// lookup that does the floor's work meets the target.
+    pub fn target_over_floor(&self, max_ratio: f64) -> f64 {
+        max_ratio * self.reference_upper
+    }
 }
 
 /// A goal with its measured ratio and verdict.
@@ -267,6 +294,9 @@ pub struct Outcome {
     pub apart: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
+    /// The reference against the subject's floor, when the run timed them
+    /// so.
+    pub reach: Option<Reach>,
 }
 
 /// Judges `goal` against the measurements of one run: by the pair's row
@@ -274,7 +304,51 @@ pub struct Outcome {
 /// `subject vs reference`, at the goal's setting), else by the two rows
 /// measured apart, both at the goal's setting, or, without one, the
 /// reference at the subject's setting when it was measured there.
+///
+/// A goal not met whose target lies below the subject's floor (its whole
+/// interval: [`Reach::target_over_floor`] under 1) is [out of
+/// reach](Verdict::OutOfReach).
 pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
+    let mut outcome = evaluate_in_turns(goal, measurements);
+    outcome.reach = reach(goal, measurements);
+    if let (Verdict::NotMet, Some(reach)) = (&outcome.verdict, &outcome.reach)
+        && reach.target_over_floor(goal.max_ratio) < 1.0
+    {
+        outcome.verdict = Verdict::OutOfReach;
+    }
+    outcome
+}
+
+/// The goal's reference against a floor of its subject, timed in turns at
+/// the goal's setting, when the run has both `reference vs floor` and
+/// `subject vs floor` for some `floor:` row.
+fn reach(goal: &Goal, measurements: &[Measurement]) -> Option<Reach> {
+    let group = turns_group(goal.group)?;
+    let prefix = turns_id(goal.reference, FLOOR_PREFIX);
+    measurements.iter().find_map(|m| {
+        if m.group != group || m.setting.as_deref() != goal.setting {
+            return None;
+        }
+        let floor = m
+            .subject
+            .strip_prefix(&prefix)
+            .map(|rest| format!("{FLOOR_PREFIX}{rest}"))?;
+        find_at(
+            measurements,
+            &group,
+            &turns_id(goal.subject, &floor),
+            goal.setting,
+        )?;
+        Some(Reach {
+            floor,
+            reference: m.median_ns,
+            reference_upper: m.upper_ns,
+        })
+    })
+}
+
+/// [`evaluate`] without the floor's reach.
+fn evaluate_in_turns(goal: &Goal, measurements: &[Measurement]) -> Outcome {
     let apart = evaluate_apart(goal, measurements);
     let turns = turns_group(goal.group).and_then(|group| {
         let id = turns_id(goal.subject, goal.reference);
@@ -353,6 +427,7 @@ fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
         in_turns: None,
         apart: ratio,
         verdict,
+        reach: None,
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Report;
-use super::compare::{self, Table};
+use super::compare::{self, FLOOR_PREFIX, Table};
 use super::criterion::Unit;
 use super::goals::{Outcome, Verdict};
 use super::machine::Machine;
@@ -82,7 +82,12 @@ fn header(out: &mut String, report: &Report) {
          turn does not evict what the other's would find there) every filter against its \
          peer. A goal with such a row is judged by it; the ratio of the two rows measured \
          apart is shown beside it. Against a floor, a ratio counts as below it only when its \
-         whole interval is: a filter at its floor measures on either side of 1.\n\
+         whole interval is: a filter at its floor measures on either side of 1. At the large \
+         size, the filters whose hits read k positions anywhere in their table, and their \
+         peers, are also timed against the floor of such a hit over that filter's table (`floor: \
+         hash + k lines over …`), and the one-line filters' peers against those filters' \
+         one-line floors: a goal's *target over floor* is its target times its reference's \
+         ratio to that floor.\n\
          - Floors (`big/floor`, `scale/floor`): lower bounds measured in the same run over a \
          table as large as the smallest filter's of the setting (a larger table is no faster, so \
          the bound holds for every filter of the setting; `benches/src/floor.rs`): the keyed \
@@ -250,7 +255,7 @@ fn turns_table(out: &mut String, table: &Table) {
         let against_floor = m
             .subject
             .split_once(" vs ")
-            .is_some_and(|(_, reference)| reference.starts_with("floor:"));
+            .is_some_and(|(_, reference)| reference.starts_with(FLOOR_PREFIX));
         let mark = match (against_floor, m.median_ns < 1.0, m.upper_ns < 1.0) {
             (true, _, true) => " **below its floor: not a lower bound**",
             (true, true, false) => " (at its floor: the interval holds 1)",
@@ -283,13 +288,19 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
         };
         let _ = write!(
             out,
-            "### Issue {issue}\n\n{} met, {} not met, {} not measured, {} below their floor \
-             (informational rows not counted).\n\n\
+            "### Issue {issue}\n\n{} met, {} not met ({} of them out of reach), {} not measured, \
+             {} below their floor (informational rows not counted). A goal is out of reach \
+             when its target, as a fraction of the reference's time, is below a floor of its \
+             subject: the reference was timed in turns against the hash and the lines that \
+             every lookup of the subject reads, over the subject's own table, and the target \
+             times that ratio (at the upper end of its interval), the column *target over \
+             floor*, is under 1.\n\n\
              | goal | subject | reference | setting | ratio in turns | ratio apart | target | \
-             verdict |\n\
-             |---|---|---|---|--:|--:|--:|---|\n",
+             target over floor | verdict |\n\
+             |---|---|---|---|--:|--:|--:|--:|---|\n",
             count(|v| *v == Verdict::Met),
-            count(|v| *v == Verdict::NotMet),
+            count(|v| matches!(v, Verdict::NotMet | Verdict::OutOfReach)),
+            count(|v| *v == Verdict::OutOfReach),
             count(|v| matches!(v, Verdict::NotMeasured(_))),
             count(|v| *v == Verdict::BelowFloor),
         );
@@ -299,6 +310,15 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
                 Verdict::Met => "met".to_owned(),
                 Verdict::NotMet => "not met".to_owned(),
                 Verdict::BelowFloor => "not judged: faster than its floor".to_owned(),
+                Verdict::OutOfReach => o.reach.as_ref().map_or_else(
+                    || "not met, out of reach".to_owned(),
+                    |r| {
+                        format!(
+                            "not met, out of reach: the target is below `{}`",
+                            escape(&r.floor)
+                        )
+                    },
+                ),
                 Verdict::NotMeasured(missing) => format!(
                     "not measured (missing {})",
                     missing
@@ -313,7 +333,7 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
             }
             let _ = writeln!(
                 out,
-                "| {} | `{}` `{}` | `{}` `{}` | {} | {} | {} | ≤ {} | {verdict} |",
+                "| {} | `{}` `{}` | `{}` `{}` | {} | {} | {} | ≤ {} | {} | {verdict} |",
                 escape(&g.description),
                 escape(g.group),
                 escape(g.subject),
@@ -323,6 +343,10 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
                 o.in_turns.map_or_else(|| "–".to_owned(), ratio),
                 o.apart.map_or_else(|| "–".to_owned(), ratio),
                 ratio(g.max_ratio),
+                o.reach.as_ref().map_or_else(
+                    || "–".to_owned(),
+                    |r| ratio(r.target_over_floor(g.max_ratio))
+                ),
             );
         }
         out.push('\n');

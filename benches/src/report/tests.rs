@@ -438,8 +438,8 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
         "| `bloomlab::BlockedBloomFilter (batch) vs floor: hash + 1 line over the blocked \
          filter's own table, batched` **below its floor: not a lower bound** | 0.95 | 0.90 – 0.99 |",
         "| `bloomlab::BloomFilter vs fastbloom::BloomFilter` | 0.85 | 0.80 – 0.90 |",
-        "| 20M items, 1% | 0.85 | 0.70 | ≤ 0.80 | not met |",
-        "| 1 GiB, 1% | 0.98 | 0.90 | ≤ 1.20 | met |",
+        "| 20M items, 1% | 0.85 | 0.70 | ≤ 0.80 | – | not met |",
+        "| 1 GiB, 1% | 0.98 | 0.90 | ≤ 1.20 | – | met |",
         // In the time table, the ratio apart with the one in turns beside
         // it, which decides the mark.
         "| 0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a \
@@ -451,6 +451,88 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
     }
     // The ratios are no time table's rows.
     assert!(!md.contains("| `bloomlab::BloomFilter vs fastbloom::BloomFilter` (per iteration)"));
+}
+
+#[test]
+fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
+    let f = Fixture::new("reach");
+    let at = "20M items, 1%";
+    let floor =
+        "floor: hash + 7 lines over bloomlab::BloomFilter's own table, one lookup at a time";
+    let (ours, peer) = ("bloomlab::BloomFilter", "fastbloom::BloomFilter");
+    let (atomic, atomic_peer) = (
+        "bloomlab::AtomicBloomFilter",
+        "fastbloom::AtomicBloomFilter",
+    );
+    let atomic_floor = "floor: hash + 7 lines over a copy of bloomlab::AtomicBloomFilter's table, \
+                        one lookup at a time";
+    // Hits: 0.8 of the peer's time is 0.8 × 1.22 = 0.98 of the floor at
+    // the upper end of the peer's interval, under the floor.
+    f.turns("scale/turns_hit", [ours, peer], at, [0.9, 0.88, 0.92]);
+    f.turns("scale/turns_hit", [ours, floor], at, [1.6, 1.5, 1.7]);
+    f.turns("scale/turns_hit", [peer, floor], at, [1.2, 1.1, 1.22]);
+    // The atomic hit: 0.8 × 1.56 = 1.25 of the floor, within reach.
+    f.turns(
+        "scale/turns_hit",
+        [atomic, atomic_peer],
+        at,
+        [1.07, 1.05, 1.09],
+    );
+    f.turns(
+        "scale/turns_hit",
+        [atomic, atomic_floor],
+        at,
+        [1.5, 1.4, 1.6],
+    );
+    f.turns(
+        "scale/turns_hit",
+        [atomic_peer, atomic_floor],
+        at,
+        [1.47, 1.4, 1.56],
+    );
+    // Misses: the peer against a floor the subject was not timed against
+    // is no floor of the subject's.
+    f.turns("scale/turns_miss", [ours, peer], at, [0.9, 0.88, 0.92]);
+    f.turns("scale/turns_miss", [peer, floor], at, [0.5, 0.45, 0.55]);
+    let ms = f.results();
+    let outcome = |group: &str, subject: &str| {
+        let goal = goals::all()
+            .into_iter()
+            .find(|g| g.group == group && g.subject == subject && g.setting == Some(at));
+        goals::evaluate(&goal.expect("goal exists"), &ms)
+    };
+    let hit = outcome("scale/lookup_hit", ours);
+    assert_eq!(hit.verdict, Verdict::OutOfReach);
+    let reach = hit
+        .reach
+        .as_ref()
+        .expect("the peer against the subject's floor");
+    assert_eq!(
+        (reach.floor.as_str(), reach.reference, reach.reference_upper),
+        (floor, 1.2, 1.22)
+    );
+    assert_close(reach.target_over_floor(0.8), 0.976);
+    let atomic_hit = outcome("scale/lookup_hit", atomic);
+    assert_eq!(atomic_hit.verdict, Verdict::NotMet);
+    assert_close(
+        atomic_hit.reach.expect("timed").target_over_floor(0.8),
+        1.248,
+    );
+    let miss = outcome("scale/lookup_miss", ours);
+    assert_eq!((miss.verdict, miss.reach), (Verdict::NotMet, None));
+
+    let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
+        .expect("fixture parses")
+        .to_markdown();
+    for line in [
+        "0 met, 3 not met (1 of them out of reach), ",
+        &format!(
+            "| 20M items, 1% | 0.90 | – | ≤ 0.80 | 0.98 | not met, out of reach: the target is below `{floor}` |"
+        ),
+        "| 20M items, 1% | 1.07 | – | ≤ 0.80 | 1.25 | not met |",
+    ] {
+        assert!(md.contains(line), "missing {line:?} in:\n{md}");
+    }
 }
 
 #[test]
@@ -528,9 +610,9 @@ fn markdown_holds_tables_goals_and_findings() {
         "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
         "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line over the blocked filter's own table, batched`) |",
         "| `floor: hash + 1 line, one lookup at a time` | 100 | 96.0 – 104 | – |",
-        "### Issue 8\n\n1 met, 1 not met, 6 not measured, 0 below their floor",
-        "### Issue 20\n\n1 met, 1 not met, 32 not measured, 0 below their floor",
-        "| – | – | ≤ 0.50 | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
+        "### Issue 8\n\n1 met, 1 not met (0 of them out of reach), 6 not measured, 0 below their floor",
+        "### Issue 20\n\n1 met, 1 not met (0 of them out of reach), 32 not measured, 0 below their floor",
+        "| – | – | ≤ 0.50 | – | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
         "## Findings\n\nThe miss path is | bound by hashing.\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
