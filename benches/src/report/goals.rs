@@ -311,9 +311,11 @@ pub struct Outcome {
 pub fn evaluate(goal: &Goal, measurements: &[Measurement]) -> Outcome {
     let mut outcome = evaluate_in_turns(goal, measurements);
     outcome.reach = reach(goal, measurements);
-    if let (Verdict::NotMet, Some(reach)) = (&outcome.verdict, &outcome.reach)
-        && reach.target_over_floor(goal.max_ratio) < 1.0
-    {
+    let under_floor = outcome
+        .reach
+        .as_ref()
+        .is_some_and(|r| r.target_over_floor(goal.max_ratio) < 1.0);
+    if outcome.verdict == Verdict::NotMet && under_floor {
         outcome.verdict = Verdict::OutOfReach;
     }
     outcome

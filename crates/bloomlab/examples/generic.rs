@@ -17,8 +17,8 @@ fn fill_and_probe<F: Membership<u64>>(filter: &mut F, items: u64) -> Result<usiz
         .count())
 }
 
-/// Memory and rate of any filter, whatever it holds.
-fn describe(name: &str, filter: &dyn Filter) {
+/// Memory and rate of any filter, whatever it holds (a trait object too).
+fn describe(name: &str, filter: &(impl Filter + ?Sized)) {
     println!(
         "{name:>10}: {:>7} bytes, {:>5.2} bits per item, expected rate {:.4}",
         filter.memory_bytes(),

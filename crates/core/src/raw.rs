@@ -386,9 +386,15 @@ impl Default for SectorTest {
 /// The portable test compiled for AVX2: four products to a register
 /// (`vpmuludq`) and per-lane 64-bit shifts (`vpsllvq`), which SSE2 lacks, so
 /// that the test after the load is about a dozen instructions.
+///
+/// # Safety
+///
+/// The processor must have AVX2. (An `unsafe fn`, where Rust 1.86 would
+/// allow a safe one whose calls are unsafe, so that the crate builds on its
+/// minimum Rust, 1.85.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn sector_cells_set_avx2<const CELL_BITS: u32>(
+unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     block: &[u64; crate::hash::SECTORS],
     hash: u64,
 ) -> bool {
