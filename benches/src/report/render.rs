@@ -274,7 +274,14 @@ fn turns_table(out: &mut String, table: &Table) {
 }
 
 fn goals(out: &mut String, outcomes: &[Outcome]) {
-    out.push_str("## Goals\n\n");
+    out.push_str(
+        "## Goals\n\n\
+         A goal is out of reach when its target, as a fraction of the reference's time, is below \
+         a floor of its subject: the reference was timed in turns against the hash and the lines \
+         that every such lookup of the subject reads, over the subject's own table, and the \
+         target times that ratio (at the upper end of its interval), the column *target over \
+         floor*, is under 1.\n\n",
+    );
     let mut issues: Vec<u32> = outcomes.iter().map(|o| o.goal.issue).collect();
     issues.sort_unstable_by(|a, b| b.cmp(a));
     issues.dedup();
@@ -289,12 +296,7 @@ fn goals(out: &mut String, outcomes: &[Outcome]) {
         let _ = write!(
             out,
             "### Issue {issue}\n\n{} met, {} not met ({} of them out of reach), {} not measured, \
-             {} below their floor (informational rows not counted). A goal is out of reach \
-             when its target, as a fraction of the reference's time, is below a floor of its \
-             subject: the reference was timed in turns against the hash and the lines that \
-             every lookup of the subject reads, over the subject's own table, and the target \
-             times that ratio (at the upper end of its interval), the column *target over \
-             floor*, is under 1.\n\n\
+             {} below their floor (informational rows not counted).\n\n\
              | goal | subject | reference | setting | ratio in turns | ratio apart | target | \
              target over floor | verdict |\n\
              |---|---|---|---|--:|--:|--:|--:|---|\n",

@@ -533,6 +533,10 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
+    // Said once, above every issue's goals.
+    assert_eq!(md.matches("A goal is out of reach when").count(), 1);
+    let said = md.find("A goal is out of reach when").expect("said");
+    assert!(said < md.find("### Issue 8").expect("issue 8's goals"));
 }
 
 #[test]
