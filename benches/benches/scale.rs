@@ -327,24 +327,12 @@ impl Run<'_> {
         ((name, f), (peer_name, peer)): ((&str, &F), (&str, &P)),
         (own, k, copy): (floor::Lines<'_>, u32, bool),
     ) {
-        if !self.size.peers_in_turns {
-            return;
-        }
         let floor_name = floor::hit_floor(k, name, copy);
         let subjects: [(&str, floor::Lookups<'_>); 2] = [
             (name, &|b| harness::hits(f, b)),
             (peer_name, &|b| harness::hits(peer, b)),
         ];
-        let setting = Setting::new(&self.size.param, SAMPLES);
-        let streams = [("hit", &self.keys.hits[..])];
-        floor::floor_turns(
-            self.turns,
-            "scale",
-            setting,
-            &subjects,
-            (&floor_name, own, k),
-            &streams,
-        );
+        self.against_floor(&subjects, (&floor_name, own, k), false);
     }
 
     /// At the large size, `peer`'s single hits and misses timed in turns
@@ -357,23 +345,29 @@ impl Run<'_> {
         floor_name: &str,
         own: floor::Lines<'_>,
     ) {
+        let subjects: [(&str, floor::Lookups<'_>); 1] = [(peer_name, &|b| harness::hits(peer, b))];
+        self.against_floor(&subjects, (floor_name, own, 1), true);
+    }
+
+    /// At the large size, `subjects` timed in turns against a floor
+    /// ([`floor::floor_turns`]) on the hits, and with `misses` on the
+    /// misses too.
+    fn against_floor(
+        &mut self,
+        subjects: &[(&str, floor::Lookups<'_>)],
+        floor: (&str, floor::Lines<'_>, u32),
+        misses: bool,
+    ) {
         if !self.size.peers_in_turns {
             return;
         }
-        let subjects: [(&str, floor::Lookups<'_>); 1] = [(peer_name, &|b| harness::hits(peer, b))];
         let setting = Setting::new(&self.size.param, SAMPLES);
         let streams = [
             ("hit", &self.keys.hits[..]),
             ("miss", &self.keys.misses[..]),
         ];
-        floor::floor_turns(
-            self.turns,
-            "scale",
-            setting,
-            &subjects,
-            (floor_name, own, 1),
-            &streams,
-        );
+        let streams = if misses { &streams[..] } else { &streams[..1] };
+        floor::floor_turns(self.turns, "scale", setting, subjects, floor, streams);
     }
 
     /// The floors over a table of the smallest subject's size.
