@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo build --release -p bloomlab-benches --bin lookup-instructions
-//! target/release/lookup-instructions [--items N] [--probes Q]
+//! target/release/lookup-instructions [--items N] [--probes Q] [--only TEXT]
 //! ```
 //!
 //! It starts itself under `valgrind --tool=callgrind` (which must be on the
@@ -21,6 +21,7 @@
 //! says what a lookup asks of the processor, and whether a change to the
 //! code changed it, without the noise of a timing.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -81,6 +82,10 @@ struct Args {
     /// Lookups counted per subject and stream.
     #[arg(long, default_value_t = 100_000)]
     probes: usize,
+    /// Count only the pairs whose bloomlab subject's name contains this
+    /// (`--only Atomic`), to see quickly what a change to one lookup did.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
     /// Run one subject's lookups (what the parent starts under callgrind).
     #[arg(long, num_args = 2, value_names = ["SUBJECT", "STREAM"], hide = true)]
     child: Option<Vec<String>>,
@@ -110,7 +115,12 @@ fn run_parent(args: &Args) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let dir = std::env::temp_dir().join(format!("lookup-instructions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let count = |subject: &str, stream: &str| -> Result<f64, String> {
+    // A peer that two subjects share (fastbloom, fastbloom-rs) is counted once.
+    let mut counted: HashMap<(&str, &str), f64> = HashMap::new();
+    let mut count = |subject: &'static str, stream: &'static str| -> Result<f64, String> {
+        if let Some(&per_lookup) = counted.get(&(subject, stream)) {
+            return Ok(per_lookup);
+        }
         eprintln!("lookup-instructions: {subject}, {} …", plural(stream));
         let out = dir.join("callgrind.out");
         let status = Command::new("valgrind")
@@ -131,11 +141,24 @@ fn run_parent(args: &Args) -> Result<(), String> {
                 plural(stream)
             ));
         }
-        let total = summary(&out)?;
-        Ok(total as f64 / args.probes as f64)
+        let per_lookup = summary(&out)? as f64 / args.probes as f64;
+        counted.insert((subject, stream), per_lookup);
+        Ok(per_lookup)
     };
+    let pairs: Vec<_> = PAIRS
+        .into_iter()
+        .filter(|(subject, _)| {
+            args.only
+                .as_ref()
+                .is_none_or(|text| subject.contains(text.as_str()))
+        })
+        .collect();
+    if pairs.is_empty() {
+        let names: Vec<&str> = PAIRS.iter().map(|(subject, _)| *subject).collect();
+        return Err(format!("--only matches none of {names:?}"));
+    }
     let mut rows = Vec::new();
-    for (subject, peer) in PAIRS {
+    for (subject, peer) in pairs {
         let ours = [count(subject, "hit")?, count(subject, "miss")?];
         let theirs = match peer {
             Some(peer) => Some((peer, [count(peer, "hit")?, count(peer, "miss")?])),
