@@ -22,9 +22,11 @@
 //! code changed it, without the noise of a timing.
 
 use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher as StdSip13;
+use std::hash::BuildHasher;
 use std::hint::black_box;
 use std::path::Path;
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
@@ -37,8 +39,6 @@ use bloomlab_lab::peers::{
     Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Growable,
 };
 use clap::Parser;
-use std::collections::hash_map::DefaultHasher as StdSip13;
-use std::hash::BuildHasher;
 
 const FPR: f64 = 0.01;
 
@@ -113,8 +113,8 @@ fn run_parent(args: &Args) -> Result<(), String> {
         return Err("--items and --probes must be at least 1".into());
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let dir = std::env::temp_dir().join(format!("lookup-instructions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // Removed when dropped, whichever way this returns.
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     // A peer that two subjects share (fastbloom, fastbloom-rs) is counted once.
     let mut counted: HashMap<(&str, &str), f64> = HashMap::new();
     let mut count = |subject: &'static str, stream: &'static str| -> Result<f64, String> {
@@ -122,7 +122,8 @@ fn run_parent(args: &Args) -> Result<(), String> {
             return Ok(per_lookup);
         }
         eprintln!("lookup-instructions: {subject}, {} …", plural(stream));
-        let out = dir.join("callgrind.out");
+        // A file of its own for each run, so that no run can read another's.
+        let out = dir.path().join(format!("callgrind.{}.out", counted.len()));
         let status = Command::new("valgrind")
             .arg("--tool=callgrind")
             .arg(format!("--callgrind-out-file={}", out.display()))
@@ -131,8 +132,8 @@ fn run_parent(args: &Args) -> Result<(), String> {
             .args(["--items", &args.items.to_string()])
             .args(["--probes", &args.probes.to_string()])
             .args(["--child", subject, stream])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .status()
             .map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
         if !status.success() {
@@ -166,7 +167,6 @@ fn run_parent(args: &Args) -> Result<(), String> {
         };
         rows.push((subject, ours, theirs));
     }
-    let _ = std::fs::remove_dir_all(&dir);
     println!(
         "Instructions per lookup (callgrind), {} items at 1%, {} lookups each:\n",
         args.items, args.probes
