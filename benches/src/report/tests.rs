@@ -139,6 +139,12 @@ fn get<'m>(ms: &'m [Measurement], group: &str, subject: &str) -> &'m Measurement
     compare::find(ms, group, subject, None).expect("measured")
 }
 
+/// The outcome of the one goal that `which` picks, judged on `ms`.
+fn outcome_of(ms: &[Measurement], which: impl Fn(&goals::Goal) -> bool) -> goals::Outcome {
+    let goal = goals::all().into_iter().find(which).expect("goal exists");
+    goals::evaluate(&goal, ms)
+}
+
 fn assert_close(actual: f64, expected: f64) {
     assert!(
         (actual - expected).abs() < 1e-9,
@@ -244,15 +250,11 @@ fn goals_are_met_not_met_or_not_measured() {
     let f = Fixture::standard();
     let ms = f.results();
     let by_subject = |group: &str, subject: &str| {
-        let goal = goals::all()
-            .into_iter()
-            .find(|g| {
-                g.group == group
-                    && g.subject == subject
-                    && (g.setting.is_none() || g.setting == Some(goals::BIG_SETTING))
-            })
-            .expect("goal exists");
-        goals::evaluate(&goal, &ms)
+        outcome_of(&ms, |g| {
+            g.group == group
+                && g.subject == subject
+                && (g.setting.is_none() || g.setting == Some(goals::BIG_SETTING))
+        })
     };
 
     let plain = by_subject("classic/lookup_miss", "bloomlab::BloomFilter");
@@ -356,11 +358,10 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     // A peer hashes and reads as it likes: no floor bounds it.
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
-    let goal = goals::all()
-        .into_iter()
-        .find(|g| g.group == "big/lookup_miss" && g.reference == OWN_ONE_LINE)
-        .expect("goal exists");
-    assert_eq!(goals::evaluate(&goal, &ms).verdict, Verdict::BelowFloor);
+    let below = outcome_of(&ms, |g| {
+        g.group == "big/lookup_miss" && g.reference == OWN_ONE_LINE
+    });
+    assert_eq!(below.verdict, Verdict::BelowFloor);
     let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
         .expect("fixture parses")
         .to_markdown();
@@ -405,13 +406,12 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
     f.turns("scale/turns_hit", [ours, peer], at, [0.85, 0.8, 0.9]);
     let ms = f.results();
     let outcome = |group: &str, subject: &str, reference: &str, setting: &str| {
-        let goal = goals::all().into_iter().find(|g| {
+        outcome_of(&ms, |g| {
             g.group == group
                 && g.subject == subject
                 && g.reference == reference
                 && g.setting == Some(setting)
-        });
-        goals::evaluate(&goal.expect("goal exists"), &ms)
+        })
     };
     let single = outcome("big/lookup_miss", blocked, OWN_ONE_LINE, big);
     assert_eq!(single.verdict, Verdict::Met);
@@ -496,10 +496,9 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     f.turns("scale/turns_miss", [peer, floor], at, [0.5, 0.45, 0.55]);
     let ms = f.results();
     let outcome = |group: &str, subject: &str| {
-        let goal = goals::all()
-            .into_iter()
-            .find(|g| g.group == group && g.subject == subject && g.setting == Some(at));
-        goals::evaluate(&goal.expect("goal exists"), &ms)
+        outcome_of(&ms, |g| {
+            g.group == group && g.subject == subject && g.setting == Some(at)
+        })
     };
     let hit = outcome("scale/lookup_hit", ours);
     assert_eq!(hit.verdict, Verdict::OutOfReach);
@@ -551,15 +550,11 @@ fn goals_at_a_setting_take_both_rows_there() {
     }
     let ms = f.results();
     let outcome = |setting: &str| {
-        let goal = goals::all()
-            .into_iter()
-            .find(|g| {
-                g.group == "scale/lookup_miss"
-                    && g.subject == "bloomlab::BloomFilter"
-                    && g.setting == Some(setting)
-            })
-            .expect("goal exists");
-        goals::evaluate(&goal, &ms)
+        outcome_of(&ms, |g| {
+            g.group == "scale/lookup_miss"
+                && g.subject == "bloomlab::BloomFilter"
+                && g.setting == Some(setting)
+        })
     };
     assert_eq!(outcome("1M items, 1%").verdict, Verdict::Met);
     assert_close(outcome("1M items, 1%").ratio.expect("ratio"), 0.7);
@@ -591,11 +586,7 @@ fn goal_at_exactly_the_target_is_met() {
     f.bench("cuckoo/lookup_miss", "bloomlab::CuckooFilter", 100_000.0);
     f.bench("cuckoo/lookup_miss", "cuckoofilter", 200_000.0);
     let ms = f.results();
-    let goal = goals::all()
-        .into_iter()
-        .find(|g| g.group == "cuckoo/lookup_miss")
-        .expect("goal exists");
-    let outcome = goals::evaluate(&goal, &ms);
+    let outcome = outcome_of(&ms, |g| g.group == "cuckoo/lookup_miss");
     assert_eq!(outcome.ratio, Some(0.5));
     assert_eq!(outcome.verdict, Verdict::Met);
 }
