@@ -196,7 +196,7 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// for i in 0..10_000u64 {
 ///     f.insert(&i);
 /// }
-/// // 198 blocks: 10.14 bits per item where the classic filter needs 9.59,
+/// // 198 blocks: 10.14 bits per item where the classic filter takes 9.85,
 /// // and one bit in each of the eight words of a block.
 /// assert_eq!((f.num_blocks(), f.num_hashes()), (198, 8));
 /// assert!(f.expected_fpr() <= 0.01);

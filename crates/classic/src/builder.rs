@@ -5,6 +5,7 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
+use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr, check_hashes};
@@ -31,6 +32,8 @@ struct Spec<S> {
     size: Size,
     hasher: S,
     max_bytes: usize,
+    /// Sizes a classic table by `smallest_size_for` instead of `size_for`.
+    smallest: bool,
 }
 
 impl Spec<DefaultHasher> {
@@ -39,6 +42,7 @@ impl Spec<DefaultHasher> {
             size,
             hasher: DefaultHasher::random(),
             max_bytes: DEFAULT_MAX_BYTES,
+            smallest: false,
         }
     }
 }
@@ -49,6 +53,7 @@ impl<S> Spec<S> {
             size: self.size,
             hasher,
             max_bytes: self.max_bytes,
+            smallest: self.smallest,
         }
     }
 
@@ -84,7 +89,11 @@ impl<S> Spec<S> {
 
     /// Bits and hashes of a classic filter, checked against the limit.
     fn classic_shape(&self) -> Result<(u64, u32, usize), BuildError> {
-        let (bits, hashes) = self.units_and_hashes(bloomlab_core::theory::classic::size_for)?;
+        let (bits, hashes) = self.units_and_hashes(if self.smallest {
+            classic::smallest_size_for
+        } else {
+            classic::size_for
+        })?;
         let words = sizing::check_words(u128::from(bits.div_ceil(64)), self.max_bytes)?;
         Ok((bits, hashes, words))
     }
@@ -112,7 +121,7 @@ impl<S> Spec<S> {
 /// use bloomlab_classic::BloomFilter;
 ///
 /// let f = BloomFilter::<u64>::builder(1_000, 0.01).seed(7).max_bytes(4_096).build().unwrap();
-/// assert_eq!((f.num_bits(), f.num_hashes()), (9_600, 7));
+/// assert_eq!((f.num_bits(), f.num_hashes()), (9_856, 5));
 /// assert!(BloomFilter::<u64>::builder(1_000_000, 0.01).max_bytes(4_096).build().is_err());
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
@@ -175,6 +184,26 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// the most the platform can address).
     pub fn max_bytes(mut self, max_bytes: usize) -> Self {
         self.spec.max_bytes = max_bytes;
+        self
+    }
+
+    /// Sized from items and a rate, builds the smallest table that keeps the
+    /// rate, with the `k` that needs least room
+    /// ([`classic::smallest_size_for`]), instead of the default's fewer
+    /// hashes in a table up to 1/32 larger ([`classic::size_for`]). No
+    /// effect on a size given in bits.
+    ///
+    /// ```
+    /// use bloomlab_classic::BloomFilter;
+    ///
+    /// let lean = BloomFilter::<u64>::builder(1_000_000, 0.01).build()?;
+    /// let small = BloomFilter::<u64>::builder(1_000_000, 0.01).smallest_table().build()?;
+    /// assert_eq!((lean.num_hashes(), small.num_hashes()), (5, 7));
+    /// assert_eq!((lean.num_bits(), small.num_bits()), (9_848_832, 9_592_960));
+    /// # Ok::<(), bloomlab_classic::BuildError>(())
+    /// ```
+    pub fn smallest_table(mut self) -> Self {
+        self.spec.smallest = true;
         self
     }
 }
@@ -350,6 +379,13 @@ impl<T: ?Sized, S> AtomicBuilder<T, S> {
     pub fn max_bytes(self, max_bytes: usize) -> Self {
         Self {
             inner: self.inner.max_bytes(max_bytes),
+        }
+    }
+
+    /// As [`Builder::smallest_table`].
+    pub fn smallest_table(self) -> Self {
+        Self {
+            inner: self.inner.smallest_table(),
         }
     }
 }

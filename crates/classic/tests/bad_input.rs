@@ -122,14 +122,14 @@ fn overflowing_size() {
 
 #[test]
 fn above_max_bytes() {
-    // 1,000,000 items at 1% need 9,592,960 bits: 1,199,120 bytes.
+    // 1,000,000 items at 1% need 9,848,832 bits: 1,231,104 bytes.
     let err = BloomFilter::<u64>::builder(1_000_000, 0.01)
         .max_bytes(1 << 20)
         .build()
         .unwrap_err();
     assert!(
         matches!(err, BuildError::Param(ParamError::TooLarge { needed, limit })
-            if needed == 1_199_120 && limit == 1 << 20),
+            if needed == 1_231_104 && limit == 1 << 20),
         "{err:?}"
     );
     let built = BloomFilter::<u64>::builder_with_bits(8 * 4_097, 3)

@@ -176,7 +176,7 @@ pub const BLOCKED_TAG: Tag = Tag::new(7, "BlockedCountingBloomFilter");
 /// counters, because some blocks receive more than their share of items.
 /// [`new`](Self::new) sizes for that: at 1% the sectors take 11.43 counters
 /// per item (45.7 bits, `k` = 8), the positions 10.85 (43.4 bits, `k` = 6),
-/// where the counting filter takes 9.59 (38.3 bits, `k` = 7).
+/// where the counting filter takes 9.85 (39.4 bits, `k` = 5).
 ///
 /// Deleting is as safe as in the counting filter: a counter that reaches 15
 /// is saturated and never changes again (so it can only keep an item

@@ -49,6 +49,8 @@ pub struct Builder<T: ?Sized, S = DefaultHasher> {
     size: Size,
     width: u32,
     max_bytes: Option<usize>,
+    /// Sizes by `smallest_size_for` instead of `size_for`.
+    smallest: bool,
     hasher: S,
     item: PhantomData<fn(&T)>,
 }
@@ -66,6 +68,7 @@ impl<T: ?Sized, S> Builder<T, S> {
             size: self.size,
             width: self.width,
             max_bytes: self.max_bytes,
+            smallest: self.smallest,
             hasher,
             item: PhantomData,
         }
@@ -78,6 +81,7 @@ impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
             .field("size", &self.size)
             .field("width", &self.width)
             .field("max_bytes", &self.max_bytes)
+            .field("smallest", &self.smallest)
             .field("hasher", &self.hasher)
             .finish()
     }
@@ -97,6 +101,7 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
             size,
             width: DEFAULT_WIDTH,
             max_bytes: None,
+            smallest: false,
             hasher: DefaultHasher::random(),
             item: PhantomData,
         }
@@ -131,6 +136,23 @@ impl<T: ?Sized, S> Builder<T, S> {
         self
     }
 
+    /// Sized from items and a rate, takes the fewest counters that keep the
+    /// rate ([`classic::smallest_size_for`]) instead of the default's fewer
+    /// hashes over up to 1/32 more counters ([`classic::size_for`]).
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let f = CountingBloomFilter::<u64>::builder(10_000, 0.01).smallest_table().build()?;
+    /// assert_eq!(f.num_hashes(), 7);
+    /// assert_eq!(CountingBloomFilter::<u64>::new(10_000, 0.01)?.num_hashes(), 5);
+    /// # Ok::<(), bloomlab_counting::BuildError>(())
+    /// ```
+    pub fn smallest_table(mut self) -> Self {
+        self.smallest = true;
+        self
+    }
+
     /// Builds the empty filter.
     ///
     /// # Errors
@@ -146,6 +168,9 @@ impl<T: ?Sized, S> Builder<T, S> {
             return Err(BuildError::UnsupportedWidth(self.width));
         }
         let (counters, hashes) = match self.size {
+            Size::Target { items, fpr } if self.smallest => {
+                classic::smallest_size_for(items as u64, fpr)?
+            }
             Size::Target { items, fpr } => classic::size_for(items as u64, fpr)?,
             Size::Exact { counters, hashes } => {
                 if counters == 0 {

@@ -57,7 +57,8 @@ use crate::error::{BuildError, MergeError};
 ///
 /// [`expected_fpr`](Self::expected_fpr) is the classic rate
 /// `(1 − e^{−k·len/m})^k`. With 4-bit counters at design load, the chance
-/// that any counter saturates at all is about `3.5e-15 · m` at 1%
+/// that any counter saturates at all is about `1.8e-17 · m` at 1% with the
+/// default five hashes, `3.5e-15 · m` with the smallest table's seven
 /// ([`theory::counting::saturation_probability`](bloomlab_core::theory::counting::saturation_probability)),
 /// under Fan et al.'s bound `3.06e-14 · m` for a counter reaching 15 (they
 /// publish `1.37e-15 · m` for reaching 16, which a 4-bit counter cannot hold). Once `s`

@@ -168,6 +168,15 @@ fn documented_saturation_figures() {
         .unwrap();
     let (m, k) = (f.num_counters(), f.num_hashes());
     let per_counter = saturation_probability(m, 1_000_000, k, 4) / m as f64;
+    assert!((per_counter - 1.8e-17).abs() < 0.1e-17, "{per_counter:e}");
+    // The smallest table's seven hashes load each counter more.
+    let f: CountingBloomFilter<u64> = CountingBloomFilter::builder(1_000_000, 0.01)
+        .smallest_table()
+        .seed(1)
+        .build()
+        .unwrap();
+    let (m, k) = (f.num_counters(), f.num_hashes());
+    let per_counter = saturation_probability(m, 1_000_000, k, 4) / m as f64;
     assert!((per_counter - 3.5e-15).abs() < 0.1e-15, "{per_counter:e}");
     assert!((fan_bound(1.0, 15.0) - 3.06e-14).abs() < 0.01e-14);
     assert!((fan_bound(1.0, 16.0) - 1.37e-15).abs() < 0.01e-15);

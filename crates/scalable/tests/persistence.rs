@@ -25,7 +25,11 @@ fn value_stability() {
     let f = small();
     assert_eq!(f.layers().len(), 3);
     let bytes = f.to_bytes();
-    assert_eq!(hex(&bytes), pinned(2), "the format or the hashing changed");
+    assert_eq!(
+        hex(&bytes),
+        pinned(Written::Now),
+        "the format or the hashing changed"
+    );
     assert_eq!(
         ScalableBloomFilter::<u64>::from_bytes(&bytes)
             .unwrap()
@@ -34,14 +38,23 @@ fn value_stability() {
     );
 }
 
-/// `small()` as written in format `version`: 2 now, 1 before its layers
-/// placed their bits by [`Scheme::FixedPoint`] (they used
-/// [`Scheme::Modular`]). Only the version, the layers' words and the
-/// checksum differ.
-fn pinned(version: u16) -> String {
-    let (version, words, crc) = match version {
-        1 => (
+/// `small()` as written by this build (`Written::Now`), by format 2 before
+/// the classic sizing took fewer hashes for up to 1/32 more bits
+/// (`Written::Format2SmallestTables`), and in format 1, before its layers placed their
+/// bits by [`Scheme::FixedPoint`] (they used [`Scheme::Modular`]). Only
+/// the version, the layers' hash counts, their words and the checksum differ.
+#[derive(Clone, Copy)]
+enum Written {
+    Now,
+    Format2SmallestTables,
+    Format1,
+}
+
+fn pinned(written: Written) -> String {
+    let (version, hashes, words, crc) = match written {
+        Written::Format1 => (
             "0100",
+            ["0b000000", "0b000000", "08000000"],
             [
                 "23b660bb54780fac",
                 "f56b18d2e0b512e2ef46bc30176b9ece",
@@ -49,14 +62,25 @@ fn pinned(version: u16) -> String {
             ],
             "f7413438",
         ),
-        _ => (
+        Written::Format2SmallestTables => (
             "0200",
+            ["0b000000", "0b000000", "08000000"],
             [
                 "eafc30e7b858af42",
                 "3ee316c8759e571ef94159e06cbe609c",
                 "020c791804482414c180008143d20f514614889a04064b4a",
             ],
             "6d849f2e",
+        ),
+        Written::Now => (
+            "0200",
+            ["02000000", "03000000", "03000000"],
+            [
+                "0000200410100640",
+                "104300402180071289000900400a0008",
+                "000831000008201480000000430000110000800a00064240",
+            ],
+            "395ee09d",
         ),
     };
     [
@@ -76,12 +100,18 @@ fn pinned(version: u16) -> String {
         "000000000000000000",
         // len 20, active layer 2, 3 layers
         "14000000000000000200000003000000",
-        // layer 0: 64 bits, k = 11, 4 items
-        "40000000000000000b0000000400000000000000",
-        // layer 1: 128 bits, k = 11, 8 items
-        "80000000000000000b0000000800000000000000",
-        // layer 2: 192 bits, k = 8, 8 items
-        "c000000000000000080000000800000000000000",
+        // layer 0: 64 bits, k (now 2, before 11), 4 items
+        "4000000000000000",
+        hashes[0],
+        "0400000000000000",
+        // layer 1: 128 bits, k (now 3, before 11), 8 items
+        "8000000000000000",
+        hashes[1],
+        "0800000000000000",
+        // layer 2: 192 bits, k (now 3, before 8), 8 items
+        "c000000000000000",
+        hashes[2],
+        "0800000000000000",
         // payload length 48
         "3000000000000000",
         // layer 0's word, layer 1's two, layer 2's three
@@ -95,8 +125,27 @@ fn pinned(version: u16) -> String {
 }
 
 #[test]
+fn files_of_the_smallest_tables_keep_their_hashes_as_they_grow() {
+    let old = unhex(&pinned(Written::Format2SmallestTables));
+    let mut f = ScalableBloomFilter::<u64>::from_bytes(&old).unwrap();
+    let hashes = |f: &ScalableBloomFilter<u64>| -> Vec<u32> {
+        f.layers().iter().map(|l| l.num_hashes()).collect()
+    };
+    assert_eq!(hashes(&f), [11, 11, 8]);
+    assert!((0..20u64).all(|i| f.contains(&i)));
+    assert_eq!(f.to_bytes(), old, "written back as read");
+    for i in 20..200u64 {
+        f.insert(&i).unwrap();
+    }
+    // The layers it had keep their hashes; the ones it adds take today's.
+    assert_eq!(hashes(&f)[..3], [11, 11, 8]);
+    assert!(f.layers().len() > 3, "it grew");
+    assert!((0..200u64).all(|i| f.contains(&i)));
+}
+
+#[test]
 fn version_1_files_keep_their_positions_as_they_grow() {
-    let old = unhex(&pinned(1));
+    let old = unhex(&pinned(Written::Format1));
     let mut f = ScalableBloomFilter::<u64>::from_bytes(&old).unwrap();
     assert_eq!(f.scheme(), Scheme::Modular);
     assert!((0..20u64).all(|i| f.contains(&i)));

@@ -182,9 +182,9 @@ fn max_memory_excludes_what_does_not_fit() {
 
 #[test]
 fn rate_within_the_classic_size_is_the_rate() {
-    // The exact classic size reaches the rate; one word less does not.
+    // The smallest classic table reaches the rate; one word less does not.
     for (n, p) in SPREAD {
-        let (m, _) = classic::size_for(n, p).unwrap();
+        let (m, _) = classic::smallest_size_for(n, p).unwrap();
         assert!(rate_within(m / 8, n).unwrap() <= p, "{n} {p}");
         if m > 64 {
             assert!(rate_within(m / 8 - 8, n).unwrap() > p, "{n} {p}");
@@ -281,16 +281,20 @@ fn cuckoo_then_classic(
 
 /// CLAIMS E5 (document 001): 100,000,000 addresses, one false alarm in
 /// 10,000, never deleted. The document's 1.6 billion bits with 8 hashes
-/// (200 MB) miss the rate; the Bloom filter that keeps it takes 239.7
-/// MB, and a cuckoo filter less.
+/// (200 MB) miss the rate; the Bloom filter that keeps it takes 246.2
+/// MB (10 hashes; 239.7 MB with the smallest table's 13), and a cuckoo
+/// filter less.
 #[test]
 fn e5_spam_filter_for_100_million_addresses() {
     let n = 100_000_000;
-    let (ranked, rec, f) = cuckoo_then_classic(n, 1e-4, (1_917_295_488, 13), 239_661_936);
+    let (ranked, rec, f) = cuckoo_then_classic(n, 1e-4, (1_969_760_768, 10), 246_220_096);
     assert!(f.expected_fpr <= 1e-4);
-    // Within 0.02% of the continuous optimum −n ln p / ln² 2.
+    // 2.75% over the continuous optimum −n ln p / ln² 2, the smallest
+    // table within 0.02% of it, and the default at most 1/32 over that.
     let ideal = n as f64 * classic::bits_per_item(1e-4);
-    assert!((f.memory_bytes as f64 * 8.0 / ideal - 1.0).abs() < 2e-4);
+    let (smallest, _) = classic::smallest_size_for(n, 1e-4).unwrap();
+    assert!((smallest as f64 / ideal - 1.0).abs() < 2e-4);
+    assert!((f.memory_bytes as f64 * 8.0 / ideal - 1.0275).abs() < 1e-4);
     // The document's filter: 16 bits per item and k = 8 give 5.7e-4.
     let claimed = classic::fpr(16.0, 1.0, 8.0);
     assert!((claimed - 5.7e-4).abs() < 1e-5, "{claimed}");
@@ -321,22 +325,23 @@ fn e5_spam_filter_for_100_million_addresses() {
         "{}",
         rec.text
     );
-    assert!(rec.text.contains("239.7 MB"), "{}", rec.text);
+    assert!(rec.text.contains("246.2 MB"), "{}", rec.text);
 }
 
-/// CLAIMS E3 (document 002, Redisson): 10,000 users at 0.1%, 10 hashes.
+/// CLAIMS E3 (document 002, Redisson): 10,000 users at 0.1%, 10 hashes
+/// (8 here, in 1.6% more room).
 #[test]
 fn e3_redisson_10_000_users() {
     // A cuckoo table is smaller; the Bloom filter is next.
-    let (_, rec, _) = cuckoo_then_classic(10_000, 0.001, (143_808, 10), 17_976);
-    assert!(rec.text.contains("18.0 kB"), "{}", rec.text);
+    let (_, rec, _) = cuckoo_then_classic(10_000, 0.001, (146_112, 8), 18_264);
+    assert!(rec.text.contains("18.3 kB"), "{}", rec.text);
 }
 
 /// CLAIMS E1 (document 000, Guava): 1,000 integers at 0.1%: Guava's
-/// 14,377 bits and 10 hashes, here rounded up to 225 words.
+/// 14,377 bits and 10 hashes; here 8 hashes in 229 words.
 #[test]
 fn e1_guava_1_000_integers() {
     // A cuckoo table is smaller; the Bloom filter is next.
-    let (_, rec, _) = cuckoo_then_classic(1_000, 0.001, (14_400, 10), 1_800);
+    let (_, rec, _) = cuckoo_then_classic(1_000, 0.001, (14_656, 8), 1_832);
     assert!(rec.text.contains("1.8 kB"), "{}", rec.text);
 }

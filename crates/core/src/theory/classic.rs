@@ -180,7 +180,7 @@ pub fn partitioned_rate_sd(m: f64, n: f64, k: f64) -> f64 {
     fill.powf(k) * k.sqrt() * occupancy(m, n).1 / (m * fill)
 }
 
-/// Table size and hash count for `n` items at rate `p` that keeps the promise:
+/// The smallest table for `n` items at rate `p` that keeps the promise:
 /// the fewest whole 64-bit words `m` for which some `k` gives
 /// [`fpr`]`(m, n, k) ≤ p`, with that best `k`.
 ///
@@ -192,7 +192,7 @@ pub fn partitioned_rate_sd(m: f64, n: f64, k: f64) -> f64 {
 ///
 /// As [`optimal_num_bits`]; [`ParamError::TooLarge`] when no table of at
 /// most `2^64` bits reaches `p`.
-pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+pub fn smallest_size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
     let approx = optimal_num_bits(n, p)?;
     let too_large = ParamError::TooLarge {
         needed: u128::MAX,
@@ -224,6 +224,57 @@ pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
     }
     let m = hi * 64;
     Ok((m, best_hashes(m, n)))
+}
+
+/// The default sizing ([`size_for`]) lets a table grow by up to
+/// `1/SLACK_PARTS` of the smallest table ([`smallest_size_for`]), about 3%,
+/// to need fewer hashes.
+pub const SLACK_PARTS: u64 = 32;
+
+/// Table size and hash count for `n` items at rate `p` that keeps the
+/// promise, as every bloomlab filter sized from a rate is built: the fewest
+/// hashes `k` whose own fewest whole words `m` with [`fpr`]`(m, n, k) ≤ p`
+/// are at most `1/`[`SLACK_PARTS`] more than the smallest table's.
+///
+/// The rate falls slowly near its best `k`, so a few hashes less cost
+/// little room, and every hash less is a read less for each lookup that
+/// finds its item (and for most that do not). At 1% the smallest table has
+/// 9.59 bits an item and `k = 7`; `k = 6` needs 9.62 and `k = 5` 9.85 (2.8%
+/// more, taken), `k = 4` 10.5 (9.7% more). At 0.1% `k` goes from 10 to 8
+/// for 1.6% more, at 10^-4 from 13 to 10 for 2.8%.
+///
+/// ```
+/// use bloomlab_core::theory::classic::{fpr, size_for, smallest_size_for};
+///
+/// let (m, k) = size_for(1_000_000, 0.01)?;
+/// let (smallest, best_k) = smallest_size_for(1_000_000, 0.01)?;
+/// assert_eq!((k, best_k), (5, 7));
+/// assert!(fpr(m as f64, 1e6, 5.0) <= 0.01);
+/// assert!((m as f64) < smallest as f64 * 1.03);
+/// # Ok::<(), bloomlab_core::ParamError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`smallest_size_for`].
+pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
+    let (smallest, best) = smallest_size_for(n, p)?;
+    let lo = smallest / 64;
+    let hi = lo.saturating_add(lo / SLACK_PARTS).min(u64::MAX / 64);
+    let passes = |words: u64, k: u32| fpr((words * 64) as f64, n as f64, f64::from(k)) <= p;
+    for k in 1..best {
+        if !passes(hi, k) {
+            continue;
+        }
+        // No `k` reaches `p` in fewer words than the smallest table's.
+        let (mut lo, mut hi) = (lo.saturating_sub(1), hi);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if passes(mid, k) { hi = mid } else { lo = mid }
+        }
+        return Ok((hi * 64, k));
+    }
+    Ok((smallest, best))
 }
 
 /// The `k` in `1..=MAX_HASHES` with the lowest [`fpr`] for `m` bits and `n` items.
@@ -274,9 +325,9 @@ mod tests {
     }
 
     #[test]
-    fn sizing_keeps_the_promise() {
+    fn smallest_sizing_keeps_the_promise() {
         for &(n, p) in &[(1u64, 0.5), (1_000, 0.001), (100_000, 0.1), (100_000, 1e-6)] {
-            let (m, k) = size_for(n, p).unwrap();
+            let (m, k) = smallest_size_for(n, p).unwrap();
             assert_eq!(m % 64, 0);
             assert!(fpr(m as f64, n as f64, f64::from(k)) <= p, "n={n} p={p}");
             // No more than one word above what the next smaller size needed.
@@ -288,10 +339,10 @@ mod tests {
     }
 
     #[test]
-    fn sizing_matches_a_word_by_word_search() {
+    fn smallest_sizing_matches_a_word_by_word_search() {
         for &n in &[1u64, 2, 7, 100, 1_000, 12_345, 100_000] {
             for &p in &[0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-9] {
-                let (m, k) = size_for(n, p).unwrap();
+                let (m, k) = smallest_size_for(n, p).unwrap();
                 let mut words = 1u64;
                 while fpr(
                     (words * 64) as f64,
@@ -311,14 +362,52 @@ mod tests {
     }
 
     #[test]
+    fn sizing_trades_at_most_a_32nd_for_the_fewest_hashes() {
+        for &n in &[1u64, 2, 7, 100, 1_000, 12_345, 100_000] {
+            for &p in &[0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-9] {
+                let (m, k) = size_for(n, p).unwrap();
+                let (smallest, best) = smallest_size_for(n, p).unwrap();
+                let limit = smallest / 64 + smallest / 64 / SLACK_PARTS;
+                let rate = |words: u64, k: u32| fpr((words * 64) as f64, n as f64, f64::from(k));
+                let at = format!("n = {n}, p = {p}: m = {m}, k = {k}");
+                assert!(
+                    m % 64 == 0 && m / 64 <= limit && rate(m / 64, k) <= p,
+                    "{at}"
+                );
+                assert!(k <= best, "{at}");
+                // The fewest words for this k, word by word.
+                assert!(m == 64 || rate(m / 64 - 1, k) > p, "{at}");
+                // No fewer hashes reaches p within the slack.
+                assert!((1..k).all(|fewer| rate(limit, fewer) > p), "{at}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizing_takes_fewer_hashes_near_their_best() {
+        for &(p, k, best) in &[(0.01, 5, 7), (0.001, 8, 10), (1e-4, 10, 13)] {
+            assert_eq!(size_for(1_000_000, p).unwrap().1, k, "p = {p}");
+            assert_eq!(smallest_size_for(1_000_000, p).unwrap().1, best, "p = {p}");
+        }
+        // 9.85 bits an item at 1%, against the smallest table's 9.59.
+        let (m, _) = size_for(1_000_000, 0.01).unwrap();
+        assert_eq!(m.div_ceil(10_000), 985);
+    }
+
+    #[test]
     fn huge_sizes_end_quickly() {
-        let (m, k) = size_for(1_000_000_000_000_000, 0.01).unwrap();
+        let (m, k) = smallest_size_for(1_000_000_000_000_000, 0.01).unwrap();
         assert_eq!(k, 7);
         assert!(fpr(m as f64, 1e15, 7.0) <= 0.01);
-        assert!(matches!(
-            size_for(u64::MAX, 1e-9),
-            Err(ParamError::TooLarge { .. })
-        ));
+        let (m, k) = size_for(1_000_000_000_000_000, 0.01).unwrap();
+        assert_eq!(k, 5);
+        assert!(fpr(m as f64, 1e15, 5.0) <= 0.01);
+        for size in [size_for, smallest_size_for] {
+            assert!(matches!(
+                size(u64::MAX, 1e-9),
+                Err(ParamError::TooLarge { .. })
+            ));
+        }
     }
 
     #[test]
@@ -332,6 +421,7 @@ mod tests {
             (1, 1.0 - 1e-16),
         ] {
             let _ = size_for(n, p);
+            let _ = smallest_size_for(n, p);
             let _ = optimal_num_bits(n, p);
         }
         assert!(size_for(1, 5e-324).is_ok());

@@ -486,7 +486,7 @@ mod tests {
 
     #[test]
     fn saturation_at_design_load_is_negligible() {
-        // A 1% filter for a million items (m ≈ 9.6e6, k = 7) with 4-bit counters.
+        // A 1% filter for a million items (m ≈ 9.85e6, k = 5) with 4-bit counters.
         let (m, k) = classic::size_for(1_000_000, 0.01).unwrap();
         let p = saturation_probability(m, 1_000_000, k, 4);
         let upper = expected_saturated(m, 1_000_000, k, 4);

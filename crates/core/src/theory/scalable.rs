@@ -356,18 +356,21 @@ mod tests {
     fn layer_sizes_by_hand() {
         // Layer 0 of (1,000 items, 1%, r = 0.85) is a classic filter for 1,000
         // items at 0.15%: −ln(0.0015)/ln²2 = 13.534 bits per item, 13,533 bits,
-        // rounded up to 212 words = 13,568 bits; k = 9 gives
-        // (1 − e^{−9/13.568})^9 = 0.001480 ≤ 0.0015, while 211 words give
-        // 0.001526 with k = 9 and 0.001534 with k = 10.
-        assert_eq!(layer_size(1_000, 2, 0.01, 0.85, 0), Ok((13_568, 9)));
+        // rounded up to 212 words = 13,568 bits, the smallest table; k = 9
+        // gives (1 − e^{−9/13.568})^9 = 0.001480 ≤ 0.0015, while 211 words
+        // give 0.001526 with k = 9 and 0.001534 with k = 10. Within 1/32
+        // more (218 words, 13,952 bits), k = 7 gives 0.001487 and k = 6
+        // 0.001823; 217 words give 0.001525 with k = 7.
+        assert_eq!(classic::smallest_size_for(1_000, 0.001_5), Ok((13_568, 9)));
+        assert_eq!(layer_size(1_000, 2, 0.01, 0.85, 0), Ok((13_952, 7)));
         // Layer 1: 2,000 items at 0.1275%.
         assert_eq!(
             layer_size(1_000, 2, 0.01, 0.85, 1),
             classic::size_for(2_000, 0.001_275)
         );
-        assert_eq!(bits_after(1_000, 2, 0.01, 0.85, 1_000), Ok(13_568));
+        assert_eq!(bits_after(1_000, 2, 0.01, 0.85, 1_000), Ok(13_952));
         let (m1, _) = layer_size(1_000, 2, 0.01, 0.85, 1).unwrap();
-        assert_eq!(bits_after(1_000, 2, 0.01, 0.85, 3_000), Ok(13_568 + m1));
+        assert_eq!(bits_after(1_000, 2, 0.01, 0.85, 3_000), Ok(13_952 + m1));
         assert_eq!(total_bits(1_000, 2, 0.01, 0.85, 0), Ok(0));
     }
 

@@ -354,8 +354,13 @@ mod tests {
         }
         let fb = Subject::new(Kind::FastbloomCounting, Size::Counters(8192, 4), 0).unwrap();
         assert_eq!(fb.shape().to_string(), "m=8192 k=4 width=4");
-        // Both size 100,000 items at 1% near −n·ln p/ln²2 = 958,506 counters, k = 7.
-        for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
+        // fastbloom-rs sizes 100,000 items at 1% near −n·ln p/ln²2 = 958,506
+        // counters with k = 7; bloomlab takes k = 5 in 2.7% more counters
+        // (`theory::classic::size_for`).
+        for (kind, k, near) in [
+            (Kind::OursCounting, 5, 984_896..984_897),
+            (Kind::FastbloomCounting, 7, 958_506..960_000),
+        ] {
             let s = Subject::new(kind, Size::Items(100_000, 0.01), 0).unwrap();
             let Shape::Counting {
                 counters, hashes, ..
@@ -363,8 +368,8 @@ mod tests {
             else {
                 panic!("{} has no counters", kind.name());
             };
-            assert_eq!(hashes, 7);
-            assert!((958_506..960_000).contains(&counters), "{counters}");
+            assert_eq!(hashes, k);
+            assert!(near.contains(&counters), "{counters}");
         }
         assert!(Subject::new(Kind::OursCuckoo, Size::Counters(8192, 4), 0).is_err());
     }

@@ -230,7 +230,7 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          reported absent are counted. For a counting filter each removal decrements k counters \
          and every member whose counter it brings to zero is lost: the Poisson model \
          (`theory::counting::RemovalLoss`) predicts k·λe^−λ/(1 − e^−λ) members per removal at first, \
-         λ = nk/m, which is k·ln 2 ≈ 4.9 at the optimal k = 7. A cuckoo filter deletes one \
+         λ = nk/m: 3.8 for the default k = 5 at 1% (λ ≈ 0.51), k·ln 2 ≈ 4.9 at the optimal k = 7. A cuckoo filter deletes one \
          fingerprint, whose owner is lost unless another copy of it sits in the same buckets: \
          just under one member per removal (`theory::cuckoo::removal_loss`). Losses of a counting filter come \
          in clusters (one zeroed counter can cost several members), so the binomial interval \
