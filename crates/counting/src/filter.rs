@@ -142,7 +142,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
     ///
     /// [`BuildError::Param`] for zero items, a rate outside (0, 1), or a table
     /// the platform cannot address; [`BuildError::OutOfMemory`] if the
-    /// allocator refuses the table (4.8 TB for a trillion items at 1%).
+    /// allocator refuses the table (4.9 TB for a trillion items at 1%).
     ///
     /// [`theory::classic::size_for`]: bloomlab_core::theory::classic::size_for
     pub fn new(expected_items: usize, fpr: f64) -> Result<Self, BuildError> {

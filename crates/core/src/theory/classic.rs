@@ -239,7 +239,7 @@ pub const SLACK_PARTS: u64 = 32;
 /// The rate falls slowly near its best `k`, so a few hashes less cost
 /// little room, and every hash less is a read less for each lookup that
 /// finds its item (and for most that do not). At 1% the smallest table has
-/// 9.59 bits an item and `k = 7`; `k = 6` needs 9.62 and `k = 5` 9.85 (2.8%
+/// 9.59 bits an item and `k = 7`; `k = 6` needs 9.62 and `k = 5` 9.85 (2.7%
 /// more, taken), `k = 4` 10.5 (9.7% more). At 0.1% `k` goes from 10 to 8
 /// for 1.6% more, at 10^-4 from 13 to 10 for 2.8%.
 ///
