@@ -478,11 +478,7 @@ pub(super) fn min_blocks(
         }
     }
     // Invariant: passes(hi); lo == 0 or !passes(lo).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) { hi = mid } else { lo = mid }
-    }
-    Ok(hi)
+    Ok(super::least_passing(lo, hi, passes))
 }
 
 /// `Σ_i exp(log_pmf(i)) · f(i)` for an `f` rising to 1, over the loads that

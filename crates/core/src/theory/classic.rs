@@ -215,10 +215,7 @@ pub fn smallest_size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
         hi = hi.saturating_mul(2).min(max_words);
     }
     // Invariant: passes(hi), and lo == 0 or !passes(lo).
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if passes(mid) { hi = mid } else { lo = mid }
-    }
+    hi = super::least_passing(lo, hi, passes);
     if lo > 0 && passes(lo) {
         hi = lo;
     }
@@ -267,12 +264,8 @@ pub fn size_for(n: u64, p: f64) -> Result<(u64, u32), ParamError> {
             continue;
         }
         // No `k` reaches `p` in fewer words than the smallest table's.
-        let (mut lo, mut hi) = (lo.saturating_sub(1), hi);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if passes(mid, k) { hi = mid } else { lo = mid }
-        }
-        return Ok((hi * 64, k));
+        let words = super::least_passing(lo.saturating_sub(1), hi, |w| passes(w, k));
+        return Ok((words * 64, k));
     }
     Ok((smallest, best))
 }

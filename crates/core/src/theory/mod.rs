@@ -29,9 +29,27 @@ pub fn lower_bound_bits_per_item(eps: f64) -> f64 {
     }
 }
 
+/// The least `x` in `(lo, hi]` with `passes(x)`, for a `passes` that stays
+/// true once true, given `passes(hi)` and that `lo` is 0 or fails: a
+/// bisection of `O(log(hi − lo))` calls. The sizing searches end with it.
+pub(crate) fn least_passing(mut lo: u64, mut hi: u64, mut passes: impl FnMut(u64) -> bool) -> u64 {
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if passes(mid) { hi = mid } else { lo = mid }
+    }
+    hi
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn least_passing_bisects() {
+        assert_eq!(least_passing(0, 100, |x| x >= 37), 37);
+        assert_eq!(least_passing(36, 37, |x| x >= 37), 37);
+        assert_eq!(least_passing(0, u64::MAX, |x| x > 1 << 40), (1 << 40) + 1);
+    }
 
     #[test]
     fn lower_bound_domain() {
