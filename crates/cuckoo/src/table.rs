@@ -58,18 +58,40 @@ pub(crate) enum AltMap {
 /// Which lookup code a table's shape takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Probe {
-    /// Plain buckets of at most 64 bits.
+    /// Plain buckets of at most 64 bits, each read from the word it
+    /// starts in and, if it spans two, the next ([`Table::read64`]): 58 to
+    /// 63 bits, and every width that does not divide 64 on a big-endian
+    /// target.
     Plain64,
-    /// Plain buckets of 65 to 128 bits.
+    /// Plain buckets of a width that divides 64 (8, 16, 32 or 64 bits),
+    /// which never span two words: each read from its word alone
+    /// ([`Table::read_word`]).
+    Plain64Aligned,
+    /// Plain buckets of at most 57 bits that may span two words, each read
+    /// by one unaligned 8-byte load ([`Table::load64`]), where
+    /// [`Plain64`](Self::Plain64) would test, about half the time wrongly
+    /// predicted, whether to read a second word.
+    Plain64Bytes,
+    /// Plain buckets of 65 to 128 bits, read from the two words they start
+    /// in and, if they span three, the next ([`Table::read128`]).
     Plain128,
+    /// Plain buckets of 65 to 121 bits that may span three words, each read
+    /// by one unaligned 16-byte load ([`Table::load128`]).
+    Plain128Bytes,
     /// Plain 8-slot buckets of more than 128 bits: two halves.
     Plain256,
     /// Semi-sorted buckets of fingerprints of at most 16 bits, unpacked
-    /// into one 64-bit word.
+    /// into one 64-bit word, read as [`Plain64`](Self::Plain64) reads.
     Semi64,
+    /// As [`Semi64`](Self::Semi64), read as
+    /// [`Plain64Bytes`](Self::Plain64Bytes) reads.
+    Semi64Bytes,
     /// Semi-sorted buckets of 17- to 32-bit fingerprints, unpacked into a
     /// `u128`.
     Semi128,
+    /// As [`Semi128`](Self::Semi128), read as
+    /// [`Plain128Bytes`](Self::Plain128Bytes) reads.
+    Semi128Bytes,
 }
 
 /// Binomial coefficients `C(n, k)` for `k ≤ 4`, `n ≤ 18`.
@@ -218,11 +240,20 @@ impl Table {
         let sfx_bits = f.saturating_sub(4);
         let sfx = mask128(sfx_bits);
         // Shifts by 2f reach 64 only for f = 32, where u128 holds them.
+        let (bytes8, bytes16) = (
+            Self::read_as_bytes(bucket_bits, 64),
+            Self::read_as_bytes(bucket_bits, 128),
+        );
         let probe = match layout {
+            Layout::Plain if 64 % bucket_bits == 0 => Probe::Plain64Aligned,
+            Layout::Plain if bucket_bits <= 64 && bytes8 => Probe::Plain64Bytes,
             Layout::Plain if bucket_bits <= 64 => Probe::Plain64,
+            Layout::Plain if bucket_bits <= 128 && bytes16 => Probe::Plain128Bytes,
             Layout::Plain if bucket_bits <= 128 => Probe::Plain128,
             Layout::Plain => Probe::Plain256,
+            Layout::SemiSorted if f <= 16 && bytes8 => Probe::Semi64Bytes,
             Layout::SemiSorted if f <= 16 => Probe::Semi64,
+            Layout::SemiSorted if bytes16 => Probe::Semi128Bytes,
             Layout::SemiSorted => Probe::Semi128,
         };
         let even = buckets % 2 == 0;
@@ -366,6 +397,68 @@ impl Table {
         self.words.get(k).copied().unwrap_or(0)
     }
 
+    /// Whether buckets of `bucket_bits` bits are read by one load of
+    /// `load_bits` (64 or 128) bits ([`load64`](Self::load64),
+    /// [`load128`](Self::load128)) rather than word by word: when some of
+    /// them span one word more than the load's own count (the width does
+    /// not divide `load_bits`), and each lies within the `load_bits / 8`
+    /// bytes from the byte it starts in. A bucket starting at bit `8q + r`
+    /// (`r < 8`) ends by bit `8q + load_bits` when `r + bucket_bits ≤
+    /// load_bits`, which holds for every `r` up to `load_bits − 7` bits.
+    /// The words' little-endian layout is what makes those bytes the
+    /// table's bits in order.
+    fn read_as_bytes(bucket_bits: u32, load_bits: u32) -> bool {
+        cfg!(target_endian = "little")
+            && bucket_bits + 7 <= load_bits
+            && load_bits % bucket_bits != 0
+    }
+
+    /// The bits of the word that holds bit `pos`, from `pos` on, unmasked:
+    /// the whole bucket starting there when its width divides 64.
+    #[inline(always)]
+    fn read_word(&self, pos: usize) -> u64 {
+        self.word(pos / 64) >> (pos % 64)
+    }
+
+    /// The 64 bits from the byte that holds bit `pos`, shifted so that bit
+    /// `pos` is bit 0: bits `pos .. pos + 64 − pos % 8`, unmasked, in one
+    /// unaligned load where [`read64`](Self::read64) takes a word, a test
+    /// and sometimes a second word. Only little-endian targets use it
+    /// ([`read_as_bytes`](Self::read_as_bytes)); bytes past the table read
+    /// as zero.
+    #[inline(always)]
+    fn load64(&self, pos: usize) -> u64 {
+        u64::from_le_bytes(self.bytes_at(pos / 8)) >> (pos % 8)
+    }
+
+    /// [`load64`](Self::load64) with 16 bytes: bits `pos .. pos + 128 −
+    /// pos % 8`, unmasked.
+    #[inline(always)]
+    fn load128(&self, pos: usize) -> u128 {
+        u128::from_le_bytes(self.bytes_at(pos / 8)) >> (pos % 8)
+    }
+
+    /// The `N` bytes of the table from byte `at`, those past its end zero.
+    #[inline(always)]
+    fn bytes_at<const N: usize>(&self, at: usize) -> [u8; N] {
+        let bytes: &[u8] = bytemuck::cast_slice(&self.words);
+        match bytes.get(at..at + N).map(<[u8; N]>::try_from) {
+            Some(Ok(whole)) => whole,
+            _ => Self::last_bytes(bytes, at),
+        }
+    }
+
+    /// The bytes of `bytes` from `at` on, at most `N`, zero-padded: the
+    /// last buckets' loads.
+    #[cold]
+    fn last_bytes<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+        let mut some = [0u8; N];
+        for (b, &byte) in some.iter_mut().zip(bytes.iter().skip(at)) {
+            *b = byte;
+        }
+        some
+    }
+
     /// `width ≤ 64` bits from bit `pos`, unmasked above `width`.
     #[inline(always)]
     fn read64(&self, pos: usize, width: u32) -> u64 {
@@ -442,53 +535,70 @@ impl Table {
     /// reads overlap.
     #[inline(always)]
     pub(crate) fn holds_either(&self, i1: usize, i2: usize, fp: u32) -> bool {
+        let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
+        let (width, part) = (self.bucket_bits, self.part_bits);
         match self.probe {
             Probe::Plain64 => {
-                let (low, high) = (self.lane_low as u64, self.lane_high as u64);
-                let mask = self.bucket_mask as u64;
-                let pattern = u64::from(fp) * low;
-                let x1 = (self.read64(self.bucket_pos(i1), self.bucket_bits) & mask) ^ pattern;
-                let x2 = (self.read64(self.bucket_pos(i2), self.bucket_bits) & mask) ^ pattern;
-                ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+                self.plain64_holds(self.read64(p1, width), self.read64(p2, width), fp)
             }
-            Probe::Semi64 => {
-                let mask = self.bucket_mask as u64;
-                let v1 = self.read64(self.bucket_pos(i1), self.bucket_bits) & mask;
-                let v2 = self.read64(self.bucket_pos(i2), self.bucket_bits) & mask;
-                let (low, high) = (self.lane_low as u64, self.lane_high as u64);
-                let pattern = u64::from(fp) * low;
-                let x1 = self.unpack64(v1) ^ pattern;
-                let x2 = self.unpack64(v2) ^ pattern;
-                ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
-            }
+            Probe::Plain64Aligned => self.plain64_holds(self.read_word(p1), self.read_word(p2), fp),
+            Probe::Plain64Bytes => self.plain64_holds(self.load64(p1), self.load64(p2), fp),
+            Probe::Semi64 => self.semi64_holds(self.read64(p1, width), self.read64(p2, width), fp),
+            Probe::Semi64Bytes => self.semi64_holds(self.load64(p1), self.load64(p2), fp),
             Probe::Plain128 => {
-                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
-                let (b1, b2) = (
-                    self.read128(p1, self.part_bits),
-                    self.read128(p2, self.part_bits),
-                );
-                self.lanes_hold(b1, fp) | self.lanes_hold(b2, fp)
+                self.lanes_hold(self.read128(p1, part), fp)
+                    | self.lanes_hold(self.read128(p2, part), fp)
+            }
+            Probe::Plain128Bytes => {
+                let mask = self.part_mask;
+                self.lanes_hold(self.load128(p1) & mask, fp)
+                    | self.lanes_hold(self.load128(p2) & mask, fp)
             }
             Probe::Plain256 => {
-                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
-                let half = self.part_bits as usize;
+                let half = part as usize;
                 let parts = [
-                    self.read128(p1, self.part_bits),
-                    self.read128(p1 + half, self.part_bits),
-                    self.read128(p2, self.part_bits),
-                    self.read128(p2 + half, self.part_bits),
+                    self.read128(p1, part),
+                    self.read128(p1 + half, part),
+                    self.read128(p2, part),
+                    self.read128(p2 + half, part),
                 ];
                 parts.iter().any(|&v| self.lanes_hold(v, fp))
             }
             Probe::Semi128 => {
-                let (p1, p2) = (self.bucket_pos(i1), self.bucket_pos(i2));
-                let (v1, v2) = (
-                    self.read128(p1, self.bucket_bits),
-                    self.read128(p2, self.bucket_bits),
-                );
+                let (v1, v2) = (self.read128(p1, width), self.read128(p2, width));
+                self.lanes_hold(self.unpack(v1), fp) | self.lanes_hold(self.unpack(v2), fp)
+            }
+            Probe::Semi128Bytes => {
+                let mask = self.bucket_mask;
+                let (v1, v2) = (self.load128(p1) & mask, self.load128(p2) & mask);
                 self.lanes_hold(self.unpack(v1), fp) | self.lanes_hold(self.unpack(v2), fp)
             }
         }
+    }
+
+    /// Whether either of two plain buckets of at most 64 bits, read
+    /// unmasked, holds `fp`: every lane XORed with `fp` and tested for zero
+    /// at once.
+    #[inline(always)]
+    fn plain64_holds(&self, v1: u64, v2: u64, fp: u32) -> bool {
+        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+        let mask = self.bucket_mask as u64;
+        let pattern = u64::from(fp) * low;
+        let x1 = (v1 & mask) ^ pattern;
+        let x2 = (v2 & mask) ^ pattern;
+        ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+    }
+
+    /// [`plain64_holds`](Self::plain64_holds) for two semi-sorted buckets,
+    /// unpacked first.
+    #[inline(always)]
+    fn semi64_holds(&self, v1: u64, v2: u64, fp: u32) -> bool {
+        let mask = self.bucket_mask as u64;
+        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+        let pattern = u64::from(fp) * low;
+        let x1 = self.unpack64(v1 & mask) ^ pattern;
+        let x2 = self.unpack64(v2 & mask) ^ pattern;
+        ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
     }
 
     /// A semi-sorted bucket value unpacked into the plain form: four
@@ -847,6 +957,50 @@ mod tests {
                     assert_eq!(t.holds_either(i1, i2, fp), slow, "b {b} f {f} {layout:?}");
                 }
             }
+        }
+    }
+
+    /// Buckets that may span one word more than a load's own count are read
+    /// by one unaligned load of 8 or 16 bytes when they fit it from any
+    /// starting bit, and word by word otherwise: the shapes the test above
+    /// covers take both ways.
+    #[test]
+    fn buckets_that_straddle_words_are_read_by_one_load() {
+        let le = cfg!(target_endian = "little");
+        // 4 slots of 10 bits (the default shape at 1%), 7 bits, 4 × 14.
+        for bits in [40, 28, 56, 57] {
+            assert_eq!(Table::read_as_bytes(bits, 64), le, "{bits}");
+        }
+        // Widths that divide the load never straddle; 58 to 63 bits may not
+        // fit 8 bytes from the last bit of a byte.
+        for bits in [8, 16, 32, 64, 58, 60, 63] {
+            assert!(!Table::read_as_bytes(bits, 64), "{bits}");
+        }
+        for bits in [68, 92, 120, 121] {
+            assert_eq!(Table::read_as_bytes(bits, 128), le, "{bits}");
+        }
+        for bits in [128, 122, 124] {
+            assert!(!Table::read_as_bytes(bits, 128), "{bits}");
+        }
+        let probes: Vec<Probe> = shapes()
+            .map(|(b, f, layout)| table(8, b, f, layout).probe)
+            .collect();
+        for bytes in [
+            Probe::Plain64Bytes,
+            Probe::Semi64Bytes,
+            Probe::Plain128Bytes,
+            Probe::Semi128Bytes,
+        ] {
+            assert_eq!(probes.contains(&bytes), le, "{bytes:?}");
+        }
+        for words in [
+            Probe::Plain64,
+            Probe::Plain64Aligned,
+            Probe::Semi64,
+            Probe::Plain128,
+            Probe::Semi128,
+        ] {
+            assert!(probes.contains(&words), "{words:?}");
         }
     }
 
