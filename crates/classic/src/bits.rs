@@ -273,6 +273,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
+    #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
         self.table.contains_hash(hash)
     }

@@ -231,12 +231,17 @@ impl<W: Word> Table<W> {
     }
 
     /// Whether every bit of the item whose hash is `hash` is set.
-    #[inline]
+    ///
+    /// The words are taken as a slice once, before the positions: an atomic
+    /// word's load may not be moved across another memory access, so read
+    /// through `self` at each position the compiler fetched the table's
+    /// address and length again after every load of a word.
+    #[inline(always)]
     pub(crate) fn contains_hash(&self, hash: u64) -> bool {
-        let (m, k) = (self.num_bits, self.num_hashes);
+        let (m, k, words) = (self.num_bits, self.num_hashes, &self.words[..]);
         self.scheme.all(hash, m, k, |bit| {
             let (i, mask) = locate(bit);
-            self.words[i].bits() & mask != 0
+            words[i].bits() & mask != 0
         })
     }
 
