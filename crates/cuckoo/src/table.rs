@@ -967,7 +967,8 @@ mod tests {
     #[test]
     fn buckets_that_straddle_words_are_read_by_one_load() {
         let le = cfg!(target_endian = "little");
-        // 4 slots of 10 bits (the default shape at 1%), 7 bits, 4 × 14.
+        // Four slots of 10 bits (the default shape at 1%), of 7 and of 14,
+        // and 57 bits, the widest an 8-byte load holds from any bit.
         for bits in [40, 28, 56, 57] {
             assert_eq!(Table::read_as_bytes(bits, 64), le, "{bits}");
         }
