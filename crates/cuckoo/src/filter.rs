@@ -11,10 +11,18 @@ use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{
     DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
 };
+use smallvec::SmallVec;
 
 use crate::builder::Builder;
 use crate::error::BuildError;
 use crate::table::{Layout, PHI, Table};
+
+/// Moves of a cuckoo walk whose undo log stays on the stack; a longer walk
+/// moves it to the heap. (Filling tables from empty, 98% of the walks
+/// ended within 16 moves in 2^18 buckets of four 8-bit slots filled to
+/// 90%, and 92% in `CuckooFilter::new(1_000_000, 0.01)` filled to its
+/// 94%.)
+const WALK_ON_STACK: usize = 16;
 
 /// A cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, CoNEXT 2014)
 /// that never loses an item when it fills.
@@ -335,8 +343,9 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         };
         let mut i = if draw() & 1 == 0 { i1 } else { i2 };
         let mut carried = fp;
-        // (bucket, slot, fingerprint put there, fingerprint taken out)
-        let mut path: Vec<(usize, u32, u32, u32)> = Vec::new();
+        // (bucket, slot, fingerprint put there, fingerprint taken out); most
+        // walks at a filter's design load end within a few moves.
+        let mut path: SmallVec<[(usize, u32, u32, u32); WALK_ON_STACK]> = SmallVec::new();
         for _ in 0..self.max_relocations {
             let slot = (draw() & slots_mask) as u32;
             let evicted = self.table.swap(i, slot, carried);

@@ -3,7 +3,8 @@
 //!
 //! **Plain layout.** A bucket is `b·f` bits; slot `j` is bits `j·f ..
 //! (j+1)·f`. A bucket of at most 128 bits is read and written as one `u128`
-//! (one `u64` on the lookup path when it fits 64); an 8-slot bucket of
+//! (one `u64` when it fits 64, by one unaligned 8-byte load or store where
+//! it may span two words); an 8-slot bucket of
 //! fingerprints wider than 16 bits (up to 256 bits) is two halves of four
 //! slots, each one `u128`. Lookups compare all the lanes of a word at once
 //! with the "has a zero lane" word trick instead of a loop.
@@ -504,6 +505,50 @@ impl Table {
         }
     }
 
+    /// A plain bucket of at most 64 bits at bit `pos`, masked, read as the
+    /// lookup reads it (one load where the shape allows).
+    #[inline(always)]
+    fn read_plain64(&self, pos: usize) -> u64 {
+        let v = match self.probe {
+            Probe::Plain64Aligned => self.read_word(pos),
+            Probe::Plain64Bytes => self.load64(pos),
+            _ => self.read64(pos, self.bucket_bits),
+        };
+        v & self.bucket_mask as u64
+    }
+
+    /// Writes `v` (zero above `bucket_bits ≤ 64`) as the plain bucket at
+    /// bit `pos`: into its word when the width divides 64, by one unaligned
+    /// 8-byte read-modify-write where [`load64`](Self::load64) reads it,
+    /// word by word otherwise (and for the last bytes of the table).
+    #[inline(always)]
+    fn write_plain64(&mut self, pos: usize, v: u64) {
+        let mask = self.bucket_mask as u64;
+        match self.probe {
+            Probe::Plain64Aligned => {
+                let (w, off) = (pos / 64, pos % 64);
+                if let Some(word) = self.words.get_mut(w) {
+                    *word = (*word & !(mask << off)) | v << off;
+                }
+            }
+            Probe::Plain64Bytes => {
+                let (at, off) = (pos / 8, pos % 8);
+                let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut self.words);
+                match bytes.get_mut(at..at + 8) {
+                    Some(window) => {
+                        let mut raw = [0u8; 8];
+                        raw.copy_from_slice(window);
+                        let word = u64::from_le_bytes(raw);
+                        let word = (word & !(mask << off)) | v << off;
+                        window.copy_from_slice(&word.to_le_bytes());
+                    }
+                    None => self.write128(pos, self.bucket_bits, u128::from(v)),
+                }
+            }
+            _ => self.write128(pos, self.bucket_bits, u128::from(v)),
+        }
+    }
+
     #[inline(always)]
     fn bucket_pos(&self, i: usize) -> usize {
         i * self.bucket_bits as usize
@@ -647,11 +692,24 @@ impl Table {
         self.zero_lanes(part ^ (u128::from(fp) * self.lane_low)) != 0
     }
 
-    /// The lowest slot of a plain part holding `fp`, if any.
+    /// The lowest slot of a plain part holding `fp`, if any, as the bit
+    /// its lane starts at: the lane's top bit, which
+    /// [`zero_lanes`](Self::zero_lanes) sets, less `f − 1` (no division
+    /// by `f`).
     #[inline]
-    fn find(&self, part: u128, fp: u32) -> Option<u32> {
+    fn find_shift(&self, part: u128, fp: u32) -> Option<u32> {
         let z = self.zero_lanes(part ^ (u128::from(fp) * self.lane_low));
-        (z != 0).then(|| z.trailing_zeros() / self.f)
+        (z != 0).then(|| z.trailing_zeros() + 1 - self.f)
+    }
+
+    /// [`find_shift`](Self::find_shift) in 64-bit arithmetic, for a bucket
+    /// of at most 64 bits.
+    #[inline(always)]
+    fn find_shift64(&self, bucket: u64, fp: u32) -> Option<u32> {
+        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+        let x = bucket ^ (u64::from(fp) * low);
+        let z = x.wrapping_sub(low) & !x & high;
+        (z != 0).then(|| z.trailing_zeros() + 1 - self.f)
     }
 
     #[inline]
@@ -664,10 +722,16 @@ impl Table {
         self.read128(self.part_pos(i, p), self.part_bits)
     }
 
+    /// `part` with the lane starting at bit `shift` set to `fp`.
     #[inline]
-    fn with_lane(&self, part: u128, j: u32, fp: u32) -> u128 {
-        let shift = j * self.f;
+    fn with_lane(&self, part: u128, shift: u32, fp: u32) -> u128 {
         (part & !(self.fp_mask << shift)) | (u128::from(fp) << shift)
+    }
+
+    /// [`with_lane`](Self::with_lane) in 64-bit arithmetic.
+    #[inline(always)]
+    fn with_lane64(&self, bucket: u64, shift: u32, fp: u32) -> u64 {
+        (bucket & !((self.fp_mask as u64) << shift)) | u64::from(fp) << shift
     }
 
     // ---- Semi-sorted buckets ------------------------------------------
@@ -767,12 +831,23 @@ impl Table {
     #[inline]
     fn replace(&mut self, i: usize, old: u32, new: u32) -> bool {
         match self.layout {
+            Layout::Plain if self.bucket_bits <= 64 => {
+                let pos = self.bucket_pos(i);
+                let bucket = self.read_plain64(pos);
+                match self.find_shift64(bucket, old) {
+                    Some(shift) => {
+                        self.write_plain64(pos, self.with_lane64(bucket, shift, new));
+                        true
+                    }
+                    None => false,
+                }
+            }
             Layout::Plain => {
                 for p in 0..self.parts {
                     let part = self.read_part(i, p);
-                    if let Some(j) = self.find(part, old) {
+                    if let Some(shift) = self.find_shift(part, old) {
                         let pos = self.part_pos(i, p);
-                        self.write128(pos, self.part_bits, self.with_lane(part, j, new));
+                        self.write128(pos, self.part_bits, self.with_lane(part, shift, new));
                         return true;
                     }
                 }
@@ -798,12 +873,21 @@ impl Table {
     #[inline]
     pub(crate) fn swap(&mut self, i: usize, j: u32, fp: u32) -> u32 {
         match self.layout {
+            Layout::Plain if self.bucket_bits <= 64 => {
+                let pos = self.bucket_pos(i);
+                let bucket = self.read_plain64(pos);
+                let shift = j * self.f;
+                self.write_plain64(pos, self.with_lane64(bucket, shift, fp));
+                ((bucket >> shift) & self.fp_mask as u64) as u32
+            }
             Layout::Plain => {
-                let (p, lane) = (j / self.lanes, j % self.lanes);
+                // `lanes` is `b` or `b / 2`, a power of two.
+                let (p, lane) = (j >> self.lanes.trailing_zeros(), j & (self.lanes - 1));
                 let part = self.read_part(i, p);
                 let pos = self.part_pos(i, p);
-                self.write128(pos, self.part_bits, self.with_lane(part, lane, fp));
-                ((part >> (lane * self.f)) & self.fp_mask) as u32
+                let shift = lane * self.f;
+                self.write128(pos, self.part_bits, self.with_lane(part, shift, fp));
+                ((part >> shift) & self.fp_mask) as u32
             }
             Layout::SemiSorted => {
                 let mut fps = self.read_sorted(i);
@@ -1031,6 +1115,35 @@ mod tests {
                 t.unswap(1, j, fp, old);
             }
             assert!(t == before, "b {b} f {f} {layout:?}");
+        }
+    }
+
+    #[test]
+    fn swaps_undo_exactly_in_every_bucket_of_every_shape() {
+        // Five buckets: the last ones' windows run past the table's end.
+        for (b, f, layout) in shapes() {
+            let top = (1u32 << (f - 1)) - 1 + (1u32 << (f - 1));
+            let fp = |x: u32| x % top + 1;
+            let mut t = table(5, b, f, layout);
+            for i in 0..5 {
+                for j in 0..b - 1 {
+                    assert!(t.put(i, fp(i as u32 * 11 + j * 5)));
+                }
+            }
+            let before = t.clone();
+            for i in 0..5 {
+                let mut path = Vec::new();
+                for (step, j) in (0..b).rev().chain(0..b).enumerate() {
+                    let new = fp(7 * step as u32 + 3);
+                    let old = t.swap(i, j, new);
+                    path.push((j, new, old));
+                }
+                assert!(t != before, "b {b} f {f} {layout:?} bucket {i}");
+                for &(j, new, old) in path.iter().rev() {
+                    t.unswap(i, j, new, old);
+                }
+                assert!(t == before, "b {b} f {f} {layout:?} bucket {i}");
+            }
         }
     }
 
