@@ -214,6 +214,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     }
 
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
+    #[inline]
     pub fn insert_hash(&self, hash: u64) -> bool {
         let mut new = false;
         self.table.for_each_position(hash, |bit| {

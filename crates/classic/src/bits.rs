@@ -267,6 +267,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
 
     /// Adds the item whose hash (by [`hasher`](Self::hasher)) is `hash`;
     /// `true` if one of its bits was unset.
+    #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> bool {
         self.len = self.len.saturating_add(1);
         self.table.insert_hash(hash)

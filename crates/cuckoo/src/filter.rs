@@ -278,6 +278,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     /// [`InsertError::Full`] when no slot could be freed within
     /// [`max_relocations`](Self::max_relocations) moves; the table is then
     /// exactly as before the call.
+    #[inline]
     pub fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
         let (fp, i1, i2) = self.locate(hash);
         let present = self.table.holds_either(i1, i2, fp);
@@ -307,6 +308,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     /// # Errors
     ///
     /// [`RemoveError::NotPresent`] when neither bucket holds its fingerprint.
+    #[inline]
     pub fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
         let (fp, i1, i2) = self.locate(hash);
         if self.table.take(i1, fp) || self.table.take(i2, fp) {
@@ -332,6 +334,8 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     /// The cuckoo walk: `fp` is placed in a full bucket, the fingerprint it
     /// evicts goes to its own other bucket, and so on. On failure the walk is
     /// replayed backwards, which restores every bucket it touched bit for bit.
+    /// (Kept out of line: most inserts find a free slot without it.)
+    #[inline(never)]
     fn relocate(&mut self, hash: u64, fp: u32, i1: usize, i2: usize) -> Result<(), InsertError> {
         let slots_mask = u64::from(self.bucket_size() - 1);
         // The walk's choices come from the item's own hash: a seeded filter
