@@ -408,7 +408,9 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     /// ([`batch`](bloomlab_core::batch)): a chunk of items is hashed first,
     /// then each item's two buckets are prefetched a few items
     /// ([`ahead`](bloomlab_core::batch::ahead)) before it is probed, so that
-    /// many memory loads are in flight at once.
+    /// many memory loads are in flight at once. For a table of at most
+    /// [`PREFETCH_MIN_BYTES`](bloomlab_core::batch::PREFETCH_MIN_BYTES),
+    /// which sits in cache, the items are probed without prefetching.
     ///
     /// ```
     /// use bloomlab_cuckoo::CuckooFilter;
