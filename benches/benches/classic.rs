@@ -8,7 +8,9 @@
 //! filter (its keys are already in it), so every insert does the full work
 //! without raising the load. Each bloomlab filter also has a `(batch)` row:
 //! the same batch through `insert_batch` / `contains_batch` (hash a group of
-//! keys, prefetch their memory, then probe), counting the `true` answers.
+//! keys, then probe them, prefetching a few keys ahead where
+//! `bloomlab_core::batch::ahead` asks for it: at this size, in cache, only
+//! for the blocked filter's one line), counting the `true` answers.
 //!
 //! The hasher, and whether it could be held fixed, for each subject:
 //! - `bloomlab::*`: keyed SipHash-1-3, `DefaultHasher::from_seed(7)`, one

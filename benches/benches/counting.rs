@@ -19,8 +19,9 @@
 //! filter for each batch (the copy is not timed), so every batch meets the
 //! same load. bloomlab's default filter also has a `(batch)` row for insert
 //! and lookup (there is no batch remove): the same batch through
-//! `insert_batch` / `contains_batch`, which hash a group of keys and
-//! prefetch their counters before probing.
+//! `insert_batch` / `contains_batch`, which hash a group of keys and then
+//! probe them (the 1M-item table, under 8 MiB, is taken to sit in cache,
+//! so its counters are not prefetched: `bloomlab_core::batch::ahead`).
 //!
 //! Before the benchmarks, the file replays the overload sequence of the
 //! issue (8,192 4-bit counters, k = 4, 40,000 inserts, then half removed)

@@ -53,8 +53,9 @@
 //! items over the remove runs; its numbers are still a fair cost per call.
 //! bloomlab also has a `(batch)` row for insert and lookup (there is no
 //! batch remove): the same batch through `insert_batch` / `contains_batch`,
-//! which hash a group of keys and prefetch both candidate buckets before
-//! probing.
+//! which hash a group of keys and then probe them (the 1 MiB table is taken
+//! to sit in cache, so the two candidate buckets are not prefetched:
+//! `bloomlab_core::batch::ahead`).
 //!
 //! Before the benchmarks, the file overfills bloomlab's filter and
 //! `cuckoofilter`'s with 1.3 times their slots (the same 1,363,148 keys) and

@@ -12,8 +12,9 @@
 //!   workload's do.
 //! - bloomlab also has a `(batch)` row in each group: the same work through
 //!   `insert_batch` (the million keys in batches of 10,000) and
-//!   `contains_batch`, which hash a group of keys and prefetch each layer's
-//!   memory before probing.
+//!   `contains_batch`, which hash a group of keys and then probe them,
+//!   prefetching each layer's memory first only for a chain larger than the
+//!   cache (`bloomlab_core::batch::ahead`).
 //!
 //! The rates differ on purpose, as the crates are used: bloomlab is given
 //! the total rate 1% and holds it (0.81% measured at a million items in its
