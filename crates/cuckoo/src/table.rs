@@ -626,12 +626,8 @@ impl Table {
     /// at once.
     #[inline(always)]
     fn plain64_holds(&self, v1: u64, v2: u64, fp: u32) -> bool {
-        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
         let mask = self.bucket_mask as u64;
-        let pattern = u64::from(fp) * low;
-        let x1 = (v1 & mask) ^ pattern;
-        let x2 = (v2 & mask) ^ pattern;
-        ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+        self.lanes_hold64(v1 & mask, fp) | self.lanes_hold64(v2 & mask, fp)
     }
 
     /// [`plain64_holds`](Self::plain64_holds) for two semi-sorted buckets,
@@ -639,11 +635,8 @@ impl Table {
     #[inline(always)]
     fn semi64_holds(&self, v1: u64, v2: u64, fp: u32) -> bool {
         let mask = self.bucket_mask as u64;
-        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
-        let pattern = u64::from(fp) * low;
-        let x1 = self.unpack64(v1 & mask) ^ pattern;
-        let x2 = self.unpack64(v2 & mask) ^ pattern;
-        ((x1.wrapping_sub(low) & !x1) | (x2.wrapping_sub(low) & !x2)) & high != 0
+        self.lanes_hold64(self.unpack64(v1 & mask), fp)
+            | self.lanes_hold64(self.unpack64(v2 & mask), fp)
     }
 
     /// A semi-sorted bucket value unpacked into the plain form: four
@@ -686,6 +679,20 @@ impl Table {
         x.wrapping_sub(self.lane_low) & !x & self.lane_high
     }
 
+    /// [`zero_lanes`](Self::zero_lanes) in 64-bit arithmetic, for lanes of a
+    /// bucket of at most 64 bits.
+    #[inline(always)]
+    fn zero_lanes64(&self, x: u64) -> u64 {
+        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
+        x.wrapping_sub(low) & !x & high
+    }
+
+    /// [`lanes_hold`](Self::lanes_hold) in 64-bit arithmetic.
+    #[inline(always)]
+    fn lanes_hold64(&self, lanes: u64, fp: u32) -> bool {
+        self.zero_lanes64(lanes ^ (u64::from(fp) * self.lane_low as u64)) != 0
+    }
+
     /// Whether some slot of a plain part holds `fp` (non-zero).
     #[inline]
     fn lanes_hold(&self, part: u128, fp: u32) -> bool {
@@ -706,9 +713,7 @@ impl Table {
     /// of at most 64 bits.
     #[inline(always)]
     fn find_shift64(&self, bucket: u64, fp: u32) -> Option<u32> {
-        let (low, high) = (self.lane_low as u64, self.lane_high as u64);
-        let x = bucket ^ (u64::from(fp) * low);
-        let z = x.wrapping_sub(low) & !x & high;
+        let z = self.zero_lanes64(bucket ^ (u64::from(fp) * self.lane_low as u64));
         (z != 0).then(|| z.trailing_zeros() + 1 - self.f)
     }
 
@@ -1122,7 +1127,7 @@ mod tests {
     fn swaps_undo_exactly_in_every_bucket_of_every_shape() {
         // Five buckets: the last ones' windows run past the table's end.
         for (b, f, layout) in shapes() {
-            let top = (1u32 << (f - 1)) - 1 + (1u32 << (f - 1));
+            let top = u32::MAX >> (32 - f);
             let fp = |x: u32| x % top + 1;
             let mut t = table(5, b, f, layout);
             for i in 0..5 {
