@@ -138,13 +138,32 @@ const SEMI_DECODE: [u16; 4096] = {
     table
 };
 
-/// Sorts four values (a five-comparator network).
+/// [`semi_rank`]'s four terms, one table per prefix position: the rank
+/// of `a ≤ b ≤ c ≤ d` is `RANK_TERMS[0][a] + RANK_TERMS[1][b] +
+/// RANK_TERMS[2][c] + RANK_TERMS[3][d]`, four loads from 128 bytes where
+/// the binomials take a dozen multiplications.
+const RANK_TERMS: [[u16; 16]; 4] = {
+    let mut terms = [[0u16; 16]; 4];
+    let mut p = 0;
+    while p < 16 {
+        terms[0][p] = choose(p as u32, 1) as u16;
+        terms[1][p] = choose(p as u32 + 1, 2) as u16;
+        terms[2][p] = choose(p as u32 + 2, 3) as u16;
+        terms[3][p] = choose(p as u32 + 3, 4) as u16;
+        p += 1;
+    }
+    terms
+};
+
+/// Sorts four values (a five-comparator network), without branches: a
+/// bucket's fingerprints are random, so a compare-and-branch would be
+/// mispredicted about half the time.
 #[inline]
 fn sort4(mut v: [u32; 4]) -> [u32; 4] {
     for (x, y) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-        if v[x] > v[y] {
-            v.swap(x, y);
-        }
+        let (lo, hi) = (v[x].min(v[y]), v[x].max(v[y]));
+        v[x] = lo;
+        v[y] = hi;
     }
     v
 }
@@ -505,24 +524,26 @@ impl Table {
         }
     }
 
-    /// A plain bucket of at most 64 bits at bit `pos`, masked, read as the
-    /// lookup reads it (one load where the shape allows).
+    /// A bucket of at most 64 bits (plain, or semi-sorted and packed) at
+    /// bit `pos`, masked, read as the lookup reads it (one load where the
+    /// shape allows).
     #[inline(always)]
-    fn read_plain64(&self, pos: usize) -> u64 {
+    fn read_bucket64(&self, pos: usize) -> u64 {
         let v = match self.probe {
             Probe::Plain64Aligned => self.read_word(pos),
-            Probe::Plain64Bytes => self.load64(pos),
+            Probe::Plain64Bytes | Probe::Semi64Bytes => self.load64(pos),
             _ => self.read64(pos, self.bucket_bits),
         };
         v & self.bucket_mask as u64
     }
 
-    /// Writes `v` (zero above `bucket_bits ≤ 64`) as the plain bucket at
-    /// bit `pos`: into its word when the width divides 64, by one unaligned
-    /// 8-byte read-modify-write where [`load64`](Self::load64) reads it,
-    /// word by word otherwise (and for the last bytes of the table).
+    /// Writes `v` (zero above `bucket_bits ≤ 64`) as the bucket at bit
+    /// `pos`: into its word when it is plain and its width divides 64, by
+    /// one unaligned 8-byte read-modify-write where [`load64`](Self::load64)
+    /// reads it, word by word otherwise (and for the last bytes of the
+    /// table).
     #[inline(always)]
-    fn write_plain64(&mut self, pos: usize, v: u64) {
+    fn write_bucket64(&mut self, pos: usize, v: u64) {
         let mask = self.bucket_mask as u64;
         match self.probe {
             Probe::Plain64Aligned => {
@@ -531,7 +552,7 @@ impl Table {
                     *word = (*word & !(mask << off)) | v << off;
                 }
             }
-            Probe::Plain64Bytes => {
+            Probe::Plain64Bytes | Probe::Semi64Bytes => {
                 let (at, off) = (pos / 8, pos % 8);
                 let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut self.words);
                 match bytes.get_mut(at..at + 8) {
@@ -759,23 +780,37 @@ impl Table {
     #[inline]
     fn encode(&self, fps: [u32; 4]) -> u128 {
         let s = self.sfx_bits;
-        let [a, b, c, d] = fps.map(|fp| fp >> s);
-        let mut v = u128::from(semi_rank(a, b, c, d));
+        let [a, b, c, d] = fps.map(|fp| (fp >> s) as usize & 15);
+        let t = &RANK_TERMS;
+        let mut v = u128::from(t[0][a] + t[1][b] + t[2][c] + t[3][d]);
         for (j, fp) in fps.into_iter().enumerate() {
             v |= u128::from(fp & self.sfx_mask) << (12 + s * j as u32);
         }
         v
     }
 
+    /// The fingerprints of semi-sorted bucket `i`; a bucket of at most 64
+    /// bits is read as the lookup reads it ([`read_bucket64`](Self::read_bucket64)).
     #[inline]
     fn read_sorted(&self, i: usize) -> [u32; 4] {
-        self.decode(self.read128(self.bucket_pos(i), self.bucket_bits))
+        let pos = self.bucket_pos(i);
+        let v = if self.bucket_bits <= 64 {
+            u128::from(self.read_bucket64(pos))
+        } else {
+            self.read128(pos, self.bucket_bits)
+        };
+        self.decode(v)
     }
 
+    /// Stores `fps`, sorted, as semi-sorted bucket `i`.
     #[inline]
     fn write_sorted(&mut self, i: usize, fps: [u32; 4]) {
-        let v = self.encode(sort4(fps));
-        self.write128(self.bucket_pos(i), self.bucket_bits, v);
+        let (pos, v) = (self.bucket_pos(i), self.encode(sort4(fps)));
+        if self.bucket_bits <= 64 {
+            self.write_bucket64(pos, v as u64);
+        } else {
+            self.write128(pos, self.bucket_bits, v);
+        }
     }
 
     /// Whether semi-sorted bucket `i` is the one encoding of its
@@ -838,10 +873,10 @@ impl Table {
         match self.layout {
             Layout::Plain if self.bucket_bits <= 64 => {
                 let pos = self.bucket_pos(i);
-                let bucket = self.read_plain64(pos);
+                let bucket = self.read_bucket64(pos);
                 match self.find_shift64(bucket, old) {
                     Some(shift) => {
-                        self.write_plain64(pos, self.with_lane64(bucket, shift, new));
+                        self.write_bucket64(pos, self.with_lane64(bucket, shift, new));
                         true
                     }
                     None => false,
@@ -880,9 +915,9 @@ impl Table {
         match self.layout {
             Layout::Plain if self.bucket_bits <= 64 => {
                 let pos = self.bucket_pos(i);
-                let bucket = self.read_plain64(pos);
+                let bucket = self.read_bucket64(pos);
                 let shift = j * self.f;
-                self.write_plain64(pos, self.with_lane64(bucket, shift, fp));
+                self.write_bucket64(pos, self.with_lane64(bucket, shift, fp));
                 ((bucket >> shift) & self.fp_mask as u64) as u32
             }
             Layout::Plain => {
@@ -956,6 +991,10 @@ mod tests {
                     for a in 0..=b {
                         let r = semi_rank(a, b, c, d) as usize;
                         assert!(r < 3_876 && !seen[r], "{a} {b} {c} {d} → {r}");
+                        let [ta, tb, tc, td] = RANK_TERMS;
+                        let terms =
+                            ta[a as usize] + tb[b as usize] + tc[c as usize] + td[d as usize];
+                        assert_eq!(usize::from(terms), r, "{a} {b} {c} {d}");
                         seen[r] = true;
                         count += 1;
                         let nib = u32::from(SEMI_DECODE[r]);
