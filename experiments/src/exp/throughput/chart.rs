@@ -149,6 +149,11 @@ fn dodge(points: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
     out
 }
 
+/// Pixels kept clear around a label, across and up and down: the height
+/// plotters estimates for a line of text leaves its glyphs touching a label
+/// just above or below.
+const LABEL_GAP: i32 = 3;
+
 /// Point labels set beside their points where they cover no other label
 /// and no marker: the first free place of a few around the point.
 struct Labels {
@@ -161,7 +166,7 @@ struct Labels {
 impl Labels {
     /// Room for labels among markers at `points`, inside `bounds`.
     fn new(points: Vec<(i32, i32)>, bounds: (i32, i32, i32, i32)) -> Self {
-        let r = 7;
+        let r = MARKER_BOX;
         Self {
             taken: points
                 .into_iter()
@@ -171,7 +176,8 @@ impl Labels {
         }
     }
 
-    /// Draws `text` in `font` beside the point `at`.
+    /// Draws `text` in `font` beside the point `at`, with a thin grey line
+    /// back to the point when the nearest free place is not next to it.
     fn place(
         &mut self,
         root: &Area<'_>,
@@ -180,41 +186,83 @@ impl Labels {
         font: TextStyle<'_>,
     ) -> Drawn {
         let (w, h) = root.estimate_text_size(&text, &font)?;
-        let (w, h) = (w as i32, h as i32);
-        let (x, y) = at;
-        let candidates = [
-            (x + 9, y - h - 4),
-            (x + 9, y + 4),
-            (x - 9 - w, y - h - 4),
-            (x - 9 - w, y + 4),
-            (x + 9, y - h / 2),
-            (x - 9 - w, y - h / 2),
-            (x - w / 2, y - h - 10),
-            (x - w / 2, y + 10),
-            (x + 9, y - 2 * h - 6),
-            (x + 9, y + h + 6),
-        ];
-        let (bl, bt, br, bb) = self.bounds;
-        let free = |&(l, t): &(i32, i32)| {
-            l >= bl
-                && t >= bt
-                && l + w <= br
-                && t + h <= bb
-                && self
-                    .taken
-                    .iter()
-                    .all(|&(a, b, c, d)| l + w + 3 < a || l > c + 3 || t + h < b || t > d)
-        };
-        let (l, t) = candidates
-            .iter()
-            .copied()
-            .find(|c| free(c))
-            .unwrap_or(candidates[0]);
-        self.taken.push((l, t, l + w, t + h));
+        let (l, t, beside) = self.spot(at, (w as i32, h as i32));
+        if !beside {
+            let (x, y) = at;
+            let end = (
+                x.clamp(l, l + w as i32),
+                if y < t { t } else { t + h as i32 },
+            );
+            root.draw(&PathElement::new(vec![at, end], SAFE[8].stroke_width(1)))?;
+        }
         root.draw(&Text::new(text, (l, t), font))?;
         Ok(())
     }
+
+    /// Where a label of `w × h` pixels for the point `at` goes: its top
+    /// left corner, and whether that is beside the point. The places
+    /// tried are first those around the point, then the same sides at one
+    /// line more above or below at a time; the first that covers no label
+    /// or marker taken so far (with [`LABEL_GAP`] kept clear) and stays in
+    /// the bounds wins. If none is free, the one overlapping least. The
+    /// label's box is then taken.
+    fn spot(&mut self, at: (i32, i32), (w, h): (i32, i32)) -> (i32, i32, bool) {
+        let (x, y) = at;
+        // Clear of the point's own marker, sideways or above and below.
+        let (right, left) = (x + BESIDE, x - BESIDE - w);
+        let near = [
+            (right, y - h - 4),
+            (right, y + 4),
+            (left, y - h - 4),
+            (left, y + 4),
+            (right, y - h / 2),
+            (left, y - h / 2),
+            (x - w / 2, y - h - BESIDE),
+            (x - w / 2, y + BESIDE),
+        ];
+        let line = h + LABEL_GAP;
+        let farther = (1..=FARTHEST_LINES).flat_map(|k| {
+            let (up, down) = (y - h - 4 - k * line, y + 4 + k * line);
+            [(right, up), (right, down), (left, up), (left, down)]
+        });
+        let (bl, bt, br, bb) = self.bounds;
+        let inside = |&(l, t): &(i32, i32)| l >= bl && t >= bt && l + w <= br && t + h <= bb;
+        let overlap = |&(l, t): &(i32, i32)| -> i64 {
+            self.taken
+                .iter()
+                .map(|&(a, b, c, d)| {
+                    let across = (l + w + LABEL_GAP).min(c + LABEL_GAP) - l.max(a - LABEL_GAP);
+                    let down = (t + h + LABEL_GAP).min(d + LABEL_GAP) - t.max(b - LABEL_GAP);
+                    i64::from(across.max(0)) * i64::from(down.max(0))
+                })
+                .sum()
+        };
+        let candidates: Vec<(i32, i32)> = near.into_iter().chain(farther).collect();
+        let index = candidates
+            .iter()
+            .position(|c| inside(c) && overlap(c) == 0)
+            .or_else(|| {
+                (0..candidates.len())
+                    .filter(|&i| inside(&candidates[i]))
+                    .min_by_key(|&i| overlap(&candidates[i]))
+            })
+            .unwrap_or(0);
+        let (l, t) = candidates[index];
+        self.taken.push((l, t, l + w, t + h));
+        (l, t, index < near.len())
+    }
 }
+
+/// Pixels from a point to the near edge of a label set beside it: past
+/// its marker's box ([`Labels::new`]) and [`LABEL_GAP`].
+const BESIDE: i32 = MARKER_BOX + LABEL_GAP + 1;
+
+/// Pixels from a point to each side of the box its marker takes.
+const MARKER_BOX: i32 = 7;
+
+/// How many lines above or below its point a label may be moved to find
+/// room.
+const FARTHEST_LINES: i32 = 6;
 
 /// Marker `shape` of `color` at pixel `at`: filled for bloomlab's filters,
 /// an outline on white for a peer's.
@@ -290,6 +338,8 @@ fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
         "or static (built once from all keys)",
         "markers that would overlap are set",
         "a few pixels apart sideways",
+        "a label set away from its marker",
+        "has a grey line back to it",
     ];
     for (j, note) in notes.iter().enumerate() {
         let gap = if j % 2 == 1 { 26 } else { 16 };
@@ -324,5 +374,71 @@ mod tests {
                 assert!(apart, "{a:?} covers {b:?}");
             }
         }
+    }
+
+    /// Whether two boxes (left, top, right, bottom) come within
+    /// `LABEL_GAP` of each other.
+    fn touch(p: (i32, i32, i32, i32), q: (i32, i32, i32, i32)) -> bool {
+        let g = LABEL_GAP;
+        p.0 < q.2 + g && q.0 < p.2 + g && p.1 < q.3 + g && q.1 < p.3 + g
+    }
+
+    #[test]
+    fn labels_of_crowded_points_cover_no_label_and_no_marker() {
+        // Six points within 24 pixels of each other, as the fast small
+        // filters sit in the chart, each with a label of 80 × 10 pixels.
+        let points = vec![
+            (100, 150),
+            (112, 156),
+            (104, 168),
+            (95, 140),
+            (120, 145),
+            (108, 174),
+        ];
+        let markers: Vec<_> = points
+            .iter()
+            .map(|&(x, y)| {
+                (
+                    x - MARKER_BOX,
+                    y - MARKER_BOX,
+                    x + MARKER_BOX,
+                    y + MARKER_BOX,
+                )
+            })
+            .collect();
+        let bounds = (0, 0, 400, 300);
+        let mut labels = Labels::new(points.clone(), bounds);
+        let mut boxes = Vec::new();
+        for (i, &at) in points.iter().enumerate() {
+            let (l, t, _) = labels.spot(at, (80, 10));
+            let b = (l, t, l + 80, t + 10);
+            assert!(
+                b.0 >= 0 && b.1 >= 0 && b.2 <= 400 && b.3 <= 300,
+                "{b:?} out of bounds"
+            );
+            assert!(
+                !markers.iter().any(|&m| touch(b, m)),
+                "label {i} {b:?} covers a marker"
+            );
+            assert!(
+                !boxes.iter().any(|&o| touch(b, o)),
+                "label {i} {b:?} covers a label"
+            );
+            boxes.push(b);
+        }
+        // A point alone has its label up and to the right, beside it.
+        let mut alone = Labels::new(vec![(200, 150)], bounds);
+        assert_eq!(
+            alone.spot((200, 150), (80, 10)),
+            (200 + BESIDE, 150 - 10 - 4, true)
+        );
+        // Where no place is free, the least crowded one is taken.
+        let mut full = Labels::new(vec![(10, 10)], (0, 0, 40, 30));
+        let (l, t, _) = full.spot((10, 10), (80, 10));
+        assert_eq!(
+            (l, t),
+            (10 + BESIDE, 10 - 10 - 4),
+            "the first place, none being inside"
+        );
     }
 }
