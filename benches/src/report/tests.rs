@@ -321,6 +321,13 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     f.bench_at("big/lookup_miss", "bloomlab::BloomFilter", big, 2_500_000.0);
     f.bench_at("big/lookup_miss", "fastbloom (SipHash-1-3)", big, 500_000.0);
+    // Faster than the floors, which hash with SipHash-1-3, and no error.
+    f.bench_at(
+        "big/lookup_miss",
+        "bloomlab::BloomFilter (foldhash)",
+        big,
+        600_000.0,
+    );
     // The one-line counting filter against the floors over its own table,
     // single and batched, not the (here faster) separate table's.
     f.bench_at("big/floor", ONE_LINE_COUNTING, big, 1_600_000.0);
@@ -358,6 +365,8 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     // A peer hashes and reads as it likes: no floor bounds it.
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
+    // Nor the floors' SipHash-1-3 a filter that hashes with foldhash.
+    assert_eq!(floor_of("bloomlab::BloomFilter (foldhash)"), None);
     let below = outcome_of(&ms, |g| {
         g.group == "big/lookup_miss" && g.reference == OWN_ONE_LINE
     });
