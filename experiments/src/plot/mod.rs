@@ -71,6 +71,18 @@ pub struct Chart {
     pub notes: Vec<String>,
 }
 
+/// Pixels to move series `i`'s point at `x` sideways: the series with a
+/// point at `x`, in legend order, are spread [`DODGE_PIXELS`] apart and
+/// centred on it.
+fn dodge(chart: &Chart, i: usize, x: f64) -> i32 {
+    let here: Vec<usize> = (0..chart.curves.len())
+        .filter(|&j| chart.curves[j].points.iter().any(|p| p.0 == x))
+        .collect();
+    let rank = here.iter().position(|&j| j == i).unwrap_or(0) as f64;
+    let middle = (here.len().max(1) - 1) as f64 / 2.0;
+    ((rank - middle) * DODGE_PIXELS).round() as i32
+}
+
 /// The drawing area of a chart (a whole figure or one of its panels).
 pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
@@ -366,7 +378,6 @@ where
         .draw()?;
     let pixel = pixels(area, &ctx);
 
-    let count = chart.curves.len().max(1) as f64;
     let mut limits = 0;
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = color(i);
@@ -380,14 +391,12 @@ where
             }
         }
         // Series sharing an x are set a few pixels apart, so that none
-        // hides another, whatever the axis's scale.
-        let dx = if chart.dodge {
-            ((i as f64 - (count - 1.0) / 2.0) * DODGE_PIXELS).round() as i32
-        } else {
-            0
-        };
+        // hides another, whatever the axis's scale: spread around that x
+        // among the series measured there, so that a lone point sits on
+        // its x.
         let at = |x: f64, y: f64| {
             let (px, py) = pixel(x, y);
+            let dx = if chart.dodge { dodge(chart, i, x) } else { 0 };
             (px + dx, py)
         };
         for &(x, lo, y, hi) in &curve.points {
@@ -444,6 +453,29 @@ pub(crate) fn tick(v: &f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dodged_points_centre_on_their_x_among_the_series_there() {
+        let at = |xs: &[f64]| Curve {
+            points: xs.iter().map(|&x| (x, 1.0, 1.0, 1.0)).collect(),
+            ..Curve::default()
+        };
+        let chart = Chart {
+            curves: vec![at(&[1.0, 2.0]), at(&[2.0, 3.0]), at(&[1.0, 2.0])],
+            dodge: true,
+            ..Chart::default()
+        };
+        let step = DODGE_PIXELS.round() as i32;
+        // Three series at x = 2, two at x = 1 (the middle one has none),
+        // one at x = 3.
+        assert_eq!([0, 1, 2].map(|i| dodge(&chart, i, 2.0)), [-step, 0, step]);
+        let half = (DODGE_PIXELS / 2.0).round() as i32;
+        assert_eq!(
+            [dodge(&chart, 0, 1.0), dodge(&chart, 2, 1.0)],
+            [-half, half]
+        );
+        assert_eq!(dodge(&chart, 1, 3.0), 0, "a lone point sits on its x");
+    }
 
     #[test]
     fn ticks_are_short() {

@@ -4,7 +4,7 @@
 use super::*;
 
 /// Pixels between the points of neighbouring series when a chart dodges.
-pub(super) const DODGE_PIXELS: f64 = 7.0;
+pub(super) const DODGE_PIXELS: f64 = 9.0;
 
 /// Dash patterns of the theory lines, one per series (pixels on, off, …;
 /// empty: solid): solid, dashed, dotted, dash-dot, long dashes,
@@ -24,7 +24,7 @@ pub(super) const REFERENCE_DASH: &[i32] = &[7, 4];
 
 /// Markers told apart without colour (the open down-triangle is kept for
 /// upper limits).
-pub(super) const MARKERS: usize = 8;
+pub(super) const MARKERS: usize = 9;
 
 /// The polyline `points` (pixels of `area`) with dash `pattern`, which
 /// runs on across the vertices.
@@ -100,7 +100,8 @@ pub(super) fn same_line_as(chart: &Chart, i: usize) -> Option<usize> {
 }
 
 /// Series `i`'s marker at pixel `at` of `area`: filled circle, triangle,
-/// cross, filled square, filled diamond, open circle, open square, plus.
+/// cross, filled square, filled diamond, open circle, open square, plus,
+/// open diamond.
 pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor) -> Drawn {
     let (x, y) = at;
     let line = color.stroke_width(2);
@@ -124,10 +125,14 @@ pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor)
         ))?,
         5 => area.draw(&Circle::new(at, 4, line))?,
         6 => area.draw(&Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], line))?,
-        _ => {
+        7 => {
             area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
             area.draw(&PathElement::new([(x, y - 5), (x, y + 5)], line))?;
         }
+        _ => area.draw(&PathElement::new(
+            [(x, y - 6), (x + 5, y), (x, y + 6), (x - 5, y), (x, y - 6)],
+            line,
+        ))?,
     }
     Ok(())
 }
@@ -143,26 +148,34 @@ pub(super) fn error_bar(area: &Area<'_>, x: i32, ends: (i32, i32), color: RGBCol
 }
 
 /// An upper limit whose bound is at pixel `at`: a cap at the bound and an
-/// open arrowhead pointing down from it.
+/// open arrowhead pointing down from it, narrower than [`DODGE_PIXELS`] so
+/// that the limits of neighbouring series at one x stay apart.
 pub(super) fn upper_limit(area: &Area<'_>, at: (i32, i32), color: RGBColor) -> Drawn {
     let (x, y) = at;
+    let w = UPPER_LIMIT_HALF_WIDTH;
     let line = color.stroke_width(2);
-    area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
+    area.draw(&PathElement::new([(x - w, y), (x + w, y)], line))?;
     area.draw(&PathElement::new(
         [(x, y), (x, y + 10)],
         color.stroke_width(1),
     ))?;
     area.draw(&PathElement::new(
         [
-            (x - 5, y + 10),
-            (x + 5, y + 10),
-            (x, y + 18),
-            (x - 5, y + 10),
+            (x - w, y + 10),
+            (x + w, y + 10),
+            (x, y + 17),
+            (x - w, y + 10),
         ],
         line,
     ))?;
     Ok(())
 }
+
+/// Pixels from an upper limit's axis to either end of its cap and
+/// arrowhead: with the 2-pixel stroke, limits [`DODGE_PIXELS`] apart do
+/// not touch.
+const UPPER_LIMIT_HALF_WIDTH: i32 = 3;
+const _: () = assert!(2 * UPPER_LIMIT_HALF_WIDTH + 2 < DODGE_PIXELS as i32);
 
 /// Black for the first reference line, grey for the others.
 pub(super) fn reference_color(j: usize) -> RGBColor {
@@ -193,6 +206,10 @@ pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// Characters of legend text that fit a legend's width.
 pub(super) const LEGEND_CHARS: usize = 46;
+
+/// The legend's line under the series of a chart that draws both theory
+/// and measurements for them.
+pub(super) const THEORY_AND_POINTS: &str = "lines: theory; markers: measured";
 
 /// The legend of a [`Chart`], in the right margin of its area (plotters'
 /// own legend box cannot leave the plotting area): each series' line
@@ -227,6 +244,15 @@ pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
             }
             area.draw(&Text::new(line, (x0 + 46, y - 6), font))?;
         }
+        y += 18;
+    }
+    // A line and a marker beside one label: say which is which.
+    if chart
+        .curves
+        .iter()
+        .any(|c| !c.theory.is_empty() && !c.points.is_empty())
+    {
+        area.draw(&Text::new(THEORY_AND_POINTS, (x0, y - 6), small))?;
         y += 18;
     }
     for (j, (label, _)) in chart.references.iter().enumerate() {

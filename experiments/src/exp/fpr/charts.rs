@@ -122,7 +122,7 @@ fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
     Chart {
         title: format!("{}, capacity {capacity}: pooled rate by load", kind.label()),
         x_label: "load (items / capacity)".into(),
-        y_label: "false-positive rate (pooled, 95% interval)".into(),
+        y_label: "false-positive rate (pooled, 95% interval; log scale)".into(),
         y_log: true,
         y_floor: if floor.is_finite() && floor > 0.0 {
             floor
