@@ -20,6 +20,10 @@ pub const BATCH_SUFFIX: &str = " (batch)";
 /// every floor hashes with SipHash-1-3.
 pub const FOLDHASH_SUFFIX: &str = " (foldhash)";
 
+/// Suffix of a bloomlab row whose filter hashes with `AesCmac` instead of
+/// its default (`benches/scale.rs`): no floor bounds it either.
+pub const AES_CMAC_SUFFIX: &str = " (AES-CMAC)";
+
 pub use crate::floor::{
     CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, OWN_BLOCKED, OWN_COUNTING, THREE_LINES,
 };
@@ -99,7 +103,8 @@ pub const OWN_TABLE_SUBJECTS: [(&str, [&str; 2]); 2] = [
 /// The floor a row is compared with, when one bounds it: only bloomlab's
 /// rows, whose hash is the floors' (peers hash otherwise, or read fewer
 /// lines: fastbloom stops at the first unset bit), and not those hashing
-/// with foldhash ([`FOLDHASH_SUFFIX`]). The filters of
+/// with foldhash or AES-CMAC ([`FOLDHASH_SUFFIX`], [`AES_CMAC_SUFFIX`]).
+/// The filters of
 /// [`OWN_TABLE_SUBJECTS`], single and batched, against the floors over
 /// their own tables; other batches against [`ONE_LINE_BATCH`], the filters
 /// of [`THREE_LINE_SUBJECTS`] against [`THREE_LINES`], other single rows
@@ -109,7 +114,10 @@ pub fn floor_for(subject: &str) -> Option<&'static str> {
         Some(filter) => (filter, true),
         None => (subject, false),
     };
-    if !is_ours(subject) || subject.ends_with(FOLDHASH_SUFFIX) {
+    let other_hash = [FOLDHASH_SUFFIX, AES_CMAC_SUFFIX]
+        .iter()
+        .any(|suffix| subject.ends_with(suffix));
+    if !is_ours(subject) || other_hash {
         None
     } else if let Some((_, [single, batch])) = OWN_TABLE_SUBJECTS.iter().find(|(s, _)| *s == filter)
     {

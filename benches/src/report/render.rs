@@ -112,7 +112,8 @@ fn header(out: &mut String, report: &Report) {
          against it. So is the one-line loop with `mix64` for the hash (`reference: mix64 + 1 \
          line`): it does less than any filter here, and shows what the hash's instructions cost \
          once the reads miss the cache. The `scale` rows named `(foldhash)` are bloomlab \
-         filters hashing with foldhash in place of SipHash-1-3 (`benches/scale.rs`): they show \
+         filters hashing with foldhash in place of SipHash-1-3, and those named `(AES-CMAC)` \
+         the same filters keyed with `bloomlab_core::AesCmac` (`benches/scale.rs`): they show \
          what a cheaper default hash would do, no floor bounds them, and no goal judges them.\n\n",
     );
 }

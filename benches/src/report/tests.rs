@@ -365,8 +365,9 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     );
     // A peer hashes and reads as it likes: no floor bounds it.
     assert_eq!(floor_of("fastbloom (SipHash-1-3)"), None);
-    // Nor the floors' SipHash-1-3 a filter that hashes with foldhash.
+    // Nor the floors' SipHash-1-3 a filter that hashes with foldhash or AES.
     assert_eq!(floor_of("bloomlab::BloomFilter (foldhash)"), None);
+    assert_eq!(floor_of("bloomlab::BloomFilter (AES-CMAC)"), None);
     let below = outcome_of(&ms, |g| {
         g.group == "big/lookup_miss" && g.reference == OWN_ONE_LINE
     });

@@ -1,6 +1,7 @@
 //! Every `unsafe` block of the workspace, in one module to audit: the memory
-//! of the tables ([`Buffer`]), the prefetch hint ([`prefetch`]) and the
-//! call of the sectored lookup compiled for AVX2 ([`SectorTest`]).
+//! of the tables ([`Buffer`]), the prefetch hint ([`prefetch`]), the
+//! call of the sectored lookup compiled for AVX2 ([`SectorTest`]) and the
+//! AES instructions of [`AesCmac`](crate::AesCmac) ([`AesNi`]).
 //!
 //! The rest of bloomlab-core denies `unsafe_code` and every other crate
 //! forbids it. Each block below states why it is sound in a `SAFETY:`
@@ -399,6 +400,165 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     hash: u64,
 ) -> bool {
     crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
+}
+
+/// AES-128 by the processor's AES instructions (AES-NI): the round keys of
+/// one key, expanded by them. A value exists only where
+/// [`detect`](Self::detect) found AES-NI, which is what makes every use of
+/// the instructions below sound; elsewhere the type has no value.
+#[derive(Clone, Copy)]
+pub(crate) struct AesNi {
+    /// The eleven round keys of AES-128, in the order the rounds use them.
+    #[cfg(target_arch = "x86_64")]
+    round_keys: [[u8; 16]; 11],
+    #[cfg(not(target_arch = "x86_64"))]
+    never: std::convert::Infallible,
+}
+
+impl AesNi {
+    /// The key schedule of `key`, if this processor has AES-NI.
+    pub(crate) fn detect(key: [u8; 16]) -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("aes") {
+            // SAFETY: `expand_aes_ni` needs only AES-NI, just detected.
+            let round_keys = unsafe { expand_aes_ni(key) };
+            return Some(Self { round_keys });
+        }
+        let _ = key;
+        None
+    }
+
+    /// The hash of `item` ([`Hasher::finish`](std::hash::Hasher::finish)
+    /// of its CMAC stream), every step of it compiled with the AES
+    /// instructions.
+    #[inline(always)]
+    pub(crate) fn hash<T: std::hash::Hash>(&self, subkeys: &crate::cmac::Subkeys, item: T) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: `self` exists only where `detect` found AES-NI, the
+            // one requirement of the `target_feature` function; its body
+            // is the safe portable CMAC, with this type as its cipher.
+            unsafe { cmac_aes_ni(self, subkeys, item) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (subkeys, item);
+            match self.never {}
+        }
+    }
+}
+
+impl crate::cmac::Cipher for AesNi {
+    #[inline(always)]
+    fn encrypt(&self, block: [u8; 16]) -> [u8; 16] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: as in `tag`: a value means AES-NI is there.
+            unsafe { encrypt_aes_ni(&self.round_keys, block) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = block;
+            match self.never {}
+        }
+    }
+}
+
+/// The hash of `item` by CMAC with AES-NI's cipher, compiled with AES-NI so that
+/// the rounds of [`encrypt_aes_ni`] are inlined into it.
+///
+/// # Safety
+///
+/// The processor must have AES-NI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "aes")]
+unsafe fn cmac_aes_ni<T: std::hash::Hash>(
+    ni: &AesNi,
+    subkeys: &crate::cmac::Subkeys,
+    item: T,
+) -> u64 {
+    use std::hash::Hasher;
+    let mut stream = crate::cmac::Stream::new(ni, subkeys);
+    item.hash(&mut stream);
+    stream.finish()
+}
+
+/// One AES-128 encryption: the whitening key, nine rounds and the last.
+///
+/// # Safety
+///
+/// The processor must have AES-NI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "aes")]
+#[inline]
+unsafe fn encrypt_aes_ni(round_keys: &[[u8; 16]; 11], block: [u8; 16]) -> [u8; 16] {
+    use std::arch::x86_64::{
+        _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+    };
+    let mut out = [0u8; 16];
+    // SAFETY: every load and store is of a whole `[u8; 16]` that the
+    // reference or local it comes from covers (unaligned access is allowed);
+    // the AES instructions need only AES-NI, which the caller promises.
+    unsafe {
+        let key = |i: usize| _mm_loadu_si128(round_keys[i].as_ptr().cast());
+        let mut b = _mm_xor_si128(_mm_loadu_si128(block.as_ptr().cast()), key(0));
+        for i in 1..10 {
+            b = _mm_aesenc_si128(b, key(i));
+        }
+        b = _mm_aesenclast_si128(b, key(10));
+        _mm_storeu_si128(out.as_mut_ptr().cast(), b);
+    }
+    out
+}
+
+/// AES-128's key expansion (FIPS 197, section 5.2) with `aeskeygenassist`:
+/// each round key is the previous one with its words folded in and the
+/// assist's rotated, substituted last word, with the round constant, added.
+///
+/// # Safety
+///
+/// The processor must have AES-NI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "aes")]
+unsafe fn expand_aes_ni(key: [u8; 16]) -> [[u8; 16]; 11] {
+    use std::arch::x86_64::{
+        __m128i, _mm_aeskeygenassist_si128, _mm_loadu_si128, _mm_shuffle_epi32, _mm_slli_si128,
+        _mm_storeu_si128, _mm_xor_si128,
+    };
+    fn next(previous: __m128i, assist: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            let mut k = previous;
+            k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+            k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+            k = _mm_xor_si128(k, _mm_slli_si128::<4>(k));
+            _mm_xor_si128(k, _mm_shuffle_epi32::<0xff>(assist))
+        }
+    }
+    let mut keys = [[0u8; 16]; 11];
+    // SAFETY: loads and stores of whole `[u8; 16]`s of locals; the assist
+    // instruction needs only AES-NI, which the caller promises.
+    unsafe {
+        let mut k = _mm_loadu_si128(key.as_ptr().cast());
+        _mm_storeu_si128(keys[0].as_mut_ptr().cast(), k);
+        macro_rules! round {
+            ($i:expr, $rcon:expr) => {
+                k = next(k, _mm_aeskeygenassist_si128::<$rcon>(k));
+                _mm_storeu_si128(keys[$i].as_mut_ptr().cast(), k);
+            };
+        }
+        round!(1, 0x01);
+        round!(2, 0x02);
+        round!(3, 0x04);
+        round!(4, 0x08);
+        round!(5, 0x10);
+        round!(6, 0x20);
+        round!(7, 0x40);
+        round!(8, 0x80);
+        round!(9, 0x1b);
+        round!(10, 0x36);
+    }
+    keys
 }
 
 #[cfg(test)]
