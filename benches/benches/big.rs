@@ -25,7 +25,9 @@
 //!     layer: its initial capacity is what the size holds), filled by their
 //!     own `insert_batch`.
 //!
-//!   Every filter hashes with `DefaultHasher::from_seed(7)`. Hits are
+//!   Every bloomlab filter hashes with `DefaultHasher::from_seed(7)`
+//!   (AES-128-CMAC), fastbloom with the same key under SipHash-1-3
+//!   (`peers::sip_seeded(7)`: its `build_hasher` path). Hits are
 //!   members drawn at random, misses are keys never inserted. Inserts into
 //!   the Bloom filters re-insert members (same work, same load); the counting
 //!   and cuckoo inserts are timed and then undone, untimed.
@@ -52,7 +54,7 @@ use bloomlab_benches::floor::{self, FloorTable};
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting, Turns};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Deletable, Filter, Membership};
-use bloomlab_lab::peers::Fastbloom;
+use bloomlab_lab::peers::{Fastbloom, sip_seeded};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const FPR: f64 = 0.01;
@@ -240,7 +242,10 @@ enum Layout {
 fn classic_table(size: &Size, name: &str, layout: Layout) -> (u64, u32, Vec<u64>, Progress) {
     let bits = size.bytes * 8;
     let (n, k) = classic_design(bits);
-    let hasher = DefaultHasher::from_seed(SEED);
+    let hasher = match layout {
+        Layout::Bloomlab => DefaultHasher::from_seed(SEED),
+        Layout::Fastbloom => sip_seeded(SEED),
+    };
     let mut progress = Progress::new("big", name, n);
     let mut words = vec![0u64; (bits / 64) as usize];
     let update = |d| progress.update(d);
@@ -270,7 +275,7 @@ fn bloom(c: &mut Criterion, size: &Size) {
 fn fastbloom_sip(c: &mut Criterion, size: &Size) {
     let name = "fastbloom (SipHash-1-3)";
     let (n, k, words, progress) = classic_table(size, name, Layout::Fastbloom);
-    let mut f = Fastbloom::from_words(words, DefaultHasher::from_seed(SEED), k, n as usize);
+    let mut f = Fastbloom::from_words(words, sip_seeded(SEED), k, n as usize);
     progress.finish(f.memory_bytes());
     let probes = Probes::new(n);
     // No batch API: single rows only.

@@ -6,7 +6,7 @@
 //!
 //! The hashers differ and cannot be made equal: fastbloom-rs hashes the
 //! key's bytes with two seeded xxh3 calls and offers no way to plug in
-//! another hasher, while bloomlab hashes once with keyed SipHash-1-3
+//! another hasher, while bloomlab hashes once with keyed AES-128-CMAC
 //! (`DefaultHasher::from_seed(7)`). xxh3 is the faster hash, so the
 //! difference favours the peer. To show what the hash costs, bloomlab is
 //! also run with `Mix64`, an unkeyed mixer (MurmurHash3's 64-bit finalizer)

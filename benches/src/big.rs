@@ -329,7 +329,7 @@ mod tests {
     fn fill_bits_builds_the_table_fastbloom_inserts_build() {
         let hasher = DefaultHasher::from_seed(7);
         let words_len = BITS.div_ceil(64) as usize;
-        let mut inserted = Fastbloom::from_words(vec![0; words_len], hasher, 7, 0);
+        let mut inserted = Fastbloom::from_words(vec![0; words_len], hasher.clone(), 7, 0);
         for i in 0..N {
             inserted.insert(&member(i)).unwrap();
         }

@@ -1,7 +1,7 @@
 //! Lower bounds for a filter's lookups, measured in the same run as the
 //! filters, over a table of the same size, so that a filter cannot beat
 //! them: every lookup of a bloomlab filter (and of the peers measured with
-//! the same hasher) computes at least the key's keyed SipHash-1-3 and reads
+//! the same hasher) computes at least the key's keyed hash and reads
 //! at least one random 64-byte line of its table.
 //!
 //! - [`HASH`]: the hash alone, `DefaultHasher::hash_one` of each key, as the
@@ -36,7 +36,7 @@
 //!   it closely; nor did one over a separate table of its size (1M items,
 //!   3 December: the filter's single hits took 0.94 times that floor).
 //! - [`CHEAP_HASH`]: the [`ONE_LINE`] loop with [`mix64`] of the key in
-//!   place of its SipHash-1-3: a reference and **not** a floor (no filter
+//!   place of its keyed hash: a reference and **not** a floor (no filter
 //!   here hashes so cheaply). Past the cache, a loop of single lookups runs
 //!   as many loads at once as its lookups fit in the processor's reorder
 //!   window, so the instructions of each lookup, not only its reads, set its
@@ -467,7 +467,7 @@ mod tests {
                 f.layout(),
                 f.num_hashes(),
                 f.len(),
-                *f.hasher(),
+                f.hasher().clone(),
             )
             .expect("the same parts");
             assert!(f.contains(k) && !cleared.contains(k), "{k}");
@@ -488,7 +488,7 @@ mod tests {
         let hasher = DefaultHasher::from_seed(5);
         for k in (0..100).map(mix64) {
             let mut f = BlockedCountingBloomFilter::<u64>::builder(10_000, 0.01)
-                .hasher(hasher)
+                .hasher(hasher.clone())
                 .build()
                 .expect("valid");
             f.insert(&k).expect("room");

@@ -16,7 +16,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use bloomlab::catalog::{self, Value as Param};
-use bloomlab_core::codec::{MAGIC, NEWEST_VERSION, OLDEST_VERSION};
+use bloomlab_core::codec::{MAGIC, split_version};
 use bloomlab_guava::{ByteArrayFunnel, GuavaBloomFilter, Strategy};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -248,9 +248,7 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
             return Err(match (le16(4), le16(6)) {
                 // A format version this build does not read, or a short
                 // header: the envelope's decoder names it.
-                (Some(version), Some(_))
-                    if !(OLDEST_VERSION..=NEWEST_VERSION).contains(&version) =>
-                {
+                (Some(version), Some(_)) if split_version(version).is_none() => {
                     failed(bloomlab_core::DecodeError::UnsupportedVersion(version))
                 }
                 (Some(_), Some(tag)) => InspectError::UnknownVariant {
@@ -263,9 +261,10 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         let state = (variant.decode)(bytes).map_err(failed)?.state();
         let mut out = base("bloomlab", variant.type_name);
         // Read by the decoder above, so present and supported.
-        if let Some(version) = le16(4) {
+        if let Some((version, hash)) = le16(4).and_then(split_version) {
             out.parameters
                 .insert("format_version".into(), json!(version));
+            out.parameters.insert("hash".into(), json!(hash.name()));
         }
         for (name, value) in state.parameters {
             let value = match value {

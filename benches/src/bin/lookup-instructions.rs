@@ -45,7 +45,7 @@ const FPR: f64 = 0.01;
 /// Each bloomlab filter beside the peer the goals judge it against, in the
 /// `scale` bench's order; `None` for the hash alone, which has no peer.
 const PAIRS: [(&str, Option<&str>); 8] = [
-    ("hash alone (SipHash-1-3)", None),
+    ("hash alone (default hasher)", None),
     ("bloomlab::BloomFilter", Some("fastbloom::BloomFilter")),
     (
         "bloomlab::BlockedBloomFilter",
@@ -228,7 +228,7 @@ fn run_child(subject: &str, stream: &str, items: u64, probes: usize) -> Result<u
     let keys: Vec<u64> = keys.iter().copied().cycle().take(probes).collect();
     let n = items as usize;
     let found = match subject {
-        "hash alone (SipHash-1-3)" => {
+        "hash alone (default hasher)" => {
             let hasher = DefaultHasher::random();
             lookups_counted_hash(&hasher, &keys)
         }

@@ -16,13 +16,14 @@ pub const STATIC_REFERENCES: &[&str] = &["xorf::BinaryFuse8"];
 pub const BATCH_SUFFIX: &str = " (batch)";
 
 /// Suffix of a bloomlab row whose filter hashes with foldhash instead of
-/// its default, SipHash-1-3 (`benches/scale.rs`): no floor bounds it, since
-/// every floor hashes with SipHash-1-3.
+/// its default, AES-128-CMAC (`benches/scale.rs`): no floor bounds it,
+/// since every floor hashes with the default.
 pub const FOLDHASH_SUFFIX: &str = " (foldhash)";
 
-/// Suffix of a bloomlab row whose filter hashes with `AesCmac` instead of
-/// its default (`benches/scale.rs`): no floor bounds it either.
-pub const AES_CMAC_SUFFIX: &str = " (AES-CMAC)";
+/// Suffix of a bloomlab row whose filter hashes with SipHash-1-3, the
+/// default before AES-128-CMAC (`benches/scale.rs`): no floor bounds it
+/// either.
+pub const SIPHASH_SUFFIX: &str = " (SipHash-1-3)";
 
 pub use crate::floor::{
     CHAIN, FLOORS, HASH, ONE_LINE, ONE_LINE_BATCH, OWN_BLOCKED, OWN_COUNTING, THREE_LINES,
@@ -103,7 +104,7 @@ pub const OWN_TABLE_SUBJECTS: [(&str, [&str; 2]); 2] = [
 /// The floor a row is compared with, when one bounds it: only bloomlab's
 /// rows, whose hash is the floors' (peers hash otherwise, or read fewer
 /// lines: fastbloom stops at the first unset bit), and not those hashing
-/// with foldhash or AES-CMAC ([`FOLDHASH_SUFFIX`], [`AES_CMAC_SUFFIX`]).
+/// with foldhash or SipHash-1-3 ([`FOLDHASH_SUFFIX`], [`SIPHASH_SUFFIX`]).
 /// The filters of
 /// [`OWN_TABLE_SUBJECTS`], single and batched, against the floors over
 /// their own tables; other batches against [`ONE_LINE_BATCH`], the filters
@@ -114,7 +115,7 @@ pub fn floor_for(subject: &str) -> Option<&'static str> {
         Some(filter) => (filter, true),
         None => (subject, false),
     };
-    let other_hash = [FOLDHASH_SUFFIX, AES_CMAC_SUFFIX]
+    let other_hash = [FOLDHASH_SUFFIX, SIPHASH_SUFFIX]
         .iter()
         .any(|suffix| subject.ends_with(suffix));
     if !is_ours(subject) || other_hash {

@@ -91,8 +91,8 @@ fn header(out: &mut String, report: &Report) {
          - Floors (`big/floor`, `scale/floor`): lower bounds measured in the same run over a \
          table as large as the smallest filter's of the setting (a larger table is no faster, so \
          the bound holds for every filter of the setting; `benches/src/floor.rs`): the keyed \
-         SipHash-1-3 of each \
-         key plus one random line read per key, one key at a time (`floor: hash + 1 line, one \
+         hash of each \
+         key (the filters' default, AES-128-CMAC) plus one random line read per key, one key at a time (`floor: hash + 1 line, one \
          lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
          or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
          three lines per key for the filters whose first round reads three \
@@ -112,9 +112,10 @@ fn header(out: &mut String, report: &Report) {
          against it. So is the one-line loop with `mix64` for the hash (`reference: mix64 + 1 \
          line`): it does less than any filter here, and shows what the hash's instructions cost \
          once the reads miss the cache. The `scale` rows named `(foldhash)` are bloomlab \
-         filters hashing with foldhash in place of SipHash-1-3, and those named `(AES-CMAC)` \
-         the same filters keyed with `bloomlab_core::AesCmac` (`benches/scale.rs`): they show \
-         what a cheaper default hash would do, no floor bounds them, and no goal judges them.\n\n",
+         filters hashing with foldhash in place of their default hash, and those named \
+         `(SipHash-1-3)` the same filters keyed with SipHash-1-3, their default before \
+         AES-128-CMAC (`benches/scale.rs`): they show what another hash does, no floor bounds \
+         them, and no goal judges them.\n\n",
     );
 }
 

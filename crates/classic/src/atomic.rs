@@ -107,7 +107,7 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     /// [`crate::codec`]). Inserts that run while it is written may or may
     /// not be included, and `len` may disagree with them by as many.
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.table.encode(ATOMIC_TAG, self.hasher.key(), self.len())
+        self.table.encode(ATOMIC_TAG, &self.hasher, self.len())
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -116,9 +116,9 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
     ///
     /// A [`DecodeError`] for any bad input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let (table, len, key) = Table::decode(bytes, ATOMIC_TAG)?;
+        let (table, len, hasher) = Table::decode(bytes, ATOMIC_TAG)?;
         let table = table.map(Buffer::into_atomic);
-        Ok(Self::from_table(table, len, DefaultHasher::from_key(key)))
+        Ok(Self::from_table(table, len, hasher))
     }
 }
 

@@ -142,7 +142,7 @@ impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// The filter in the binary format of [`bloomlab_core::codec`], hash key
     /// included (see [`crate::codec`] for the fields).
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.table.encode(CLASSIC_TAG, self.hasher.key(), self.len)
+        self.table.encode(CLASSIC_TAG, &self.hasher, self.len)
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -152,8 +152,8 @@ impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// A [`DecodeError`] for any bad input; parameters that do not fit the
     /// payload are [`DecodeError::InvalidParameters`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let (table, len, key) = Table::decode(bytes, CLASSIC_TAG)?;
-        Ok(Self::from_table(table, len, DefaultHasher::from_key(key)))
+        let (table, len, hasher) = Table::decode(bytes, CLASSIC_TAG)?;
+        Ok(Self::from_table(table, len, hasher))
     }
 }
 
@@ -530,29 +530,29 @@ mod tests {
     #[test]
     fn from_words_checks_its_parts() {
         let h = DefaultHasher::from_seed(1);
-        assert!(BloomFilter::<u64>::from_words(vec![0; 2], 100, 3, 0, h).is_ok());
+        assert!(BloomFilter::<u64>::from_words(vec![0; 2], 100, 3, 0, h.clone()).is_ok());
         assert_eq!(
-            BloomFilter::<u64>::from_words(vec![0; 3], 100, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![0; 3], 100, 3, 0, h.clone()),
             Err(BuildError::WordCount {
                 expected: 2,
                 found: 3
             })
         );
         assert_eq!(
-            BloomFilter::<u64>::from_words(vec![0, 1 << 36], 100, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![0, 1 << 36], 100, 3, 0, h.clone()),
             Err(BuildError::BitsBeyondEnd)
         );
-        assert!(BloomFilter::<u64>::from_words(vec![0, 1 << 35], 100, 3, 0, h).is_ok());
+        assert!(BloomFilter::<u64>::from_words(vec![0, 1 << 35], 100, 3, 0, h.clone()).is_ok());
         assert_eq!(
-            BloomFilter::<u64>::from_words(vec![], 0, 3, 0, h),
+            BloomFilter::<u64>::from_words(vec![], 0, 3, 0, h.clone()),
             Err(BuildError::Param(ParamError::ZeroBits))
         );
         assert_eq!(
-            BloomFilter::<u64>::from_words(vec![0], 64, 0, 0, h),
+            BloomFilter::<u64>::from_words(vec![0], 64, 0, 0, h.clone()),
             Err(BuildError::Param(ParamError::ZeroHashes))
         );
         assert_eq!(
-            BloomFilter::<u64>::from_words(vec![0], 64, 65, 0, h),
+            BloomFilter::<u64>::from_words(vec![0], 64, 65, 0, h.clone()),
             Err(BuildError::Param(ParamError::TooManyHashes(65)))
         );
     }

@@ -282,7 +282,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
         codec::encode(
             BLOCKED_TAG,
             self.layout.version(),
-            self.hasher.key(),
+            &self.hasher,
             self.blocks.len() as u64,
             self.num_hashes,
             self.len,
@@ -302,7 +302,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
         if s.size == 0 {
             return Err(invalid(ParamError::ZeroBits.into()));
         }
-        let hasher = DefaultHasher::from_key(s.key);
+        let hasher = s.hasher;
         let layout = BlockLayout::of_version(s.version);
         Self::from_slice(&s.words, layout, s.num_hashes, s.len, hasher).map_err(invalid)
     }
@@ -341,7 +341,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// f.insert(&7u64)?;
     /// let words: Vec<u64> = f.words().collect();
     /// let (layout, k, len) = (f.layout(), f.num_hashes(), f.len());
-    /// let g = BlockedBloomFilter::from_words(words, layout, k, len, *f.hasher())?;
+    /// let g = BlockedBloomFilter::from_words(words, layout, k, len, f.hasher().clone())?;
     /// assert!(g == f && g.contains(&7u64));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -15,7 +15,7 @@
 use bloomlab_core::codec::{Envelope, Reader, Writer};
 #[cfg(doc)]
 use bloomlab_core::hash::Scheme;
-use bloomlab_core::{DecodeError, Tag};
+use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 /// The envelope tag of a [`BloomFilter`](crate::BloomFilter).
 pub const CLASSIC_TAG: Tag = Tag::new(1, "BloomFilter");
@@ -34,8 +34,8 @@ pub(crate) struct Stored {
     /// filter are [`Scheme::of_version`] of it, a blocked filter's layout
     /// [`BlockLayout::of_version`](crate::BlockLayout::of_version).
     pub version: u16,
-    /// The hash key.
-    pub key: [u64; 2],
+    /// The hasher: the stored function and key.
+    pub hasher: DefaultHasher,
     /// Bits (classic, atomic) or blocks (blocked).
     pub size: u64,
     pub num_hashes: u32,
@@ -46,7 +46,7 @@ pub(crate) struct Stored {
 pub(crate) fn encode(
     tag: Tag,
     version: u16,
-    key: [u64; 2],
+    hasher: &DefaultHasher,
     size: u64,
     num_hashes: u32,
     len: usize,
@@ -59,7 +59,7 @@ pub(crate) fn encode(
         .finish();
     Envelope {
         version,
-        ..Envelope::of_words(tag, key, params, words)
+        ..Envelope::of_words(tag, hasher, params, words)
     }
     .encode()
 }
@@ -87,7 +87,7 @@ pub(crate) fn decode(
     )?;
     Ok(Stored {
         version: env.version,
-        key: env.key,
+        hasher: env.hasher(),
         size,
         num_hashes,
         len,

@@ -9,7 +9,7 @@ use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
-use bloomlab_core::{DecodeError, ParamError, Tag, check_hashes};
+use bloomlab_core::{DecodeError, DefaultHasher, ParamError, Tag, check_hashes};
 
 use crate::codec;
 use crate::error::{BuildError, MergeError};
@@ -106,12 +106,15 @@ impl Table<u64> {
 
     /// Reads the table stored under `tag` ([`crate::codec`]): the table,
     /// with the scheme of the file's format version, the count of inserts
-    /// and the hash key.
-    pub(crate) fn decode(bytes: &[u8], tag: Tag) -> Result<(Self, usize, [u64; 2]), DecodeError> {
+    /// and the hasher.
+    pub(crate) fn decode(
+        bytes: &[u8],
+        tag: Tag,
+    ) -> Result<(Self, usize, DefaultHasher), DecodeError> {
         let s = codec::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
         let mut table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
         table.scheme = Scheme::of_version(s.version);
-        Ok((table, s.len, s.key))
+        Ok((table, s.len, s.hasher))
     }
 
     /// Sets the bits of the item whose hash is `hash`; `true` if one of
@@ -207,15 +210,16 @@ impl<W: Word> Table<W> {
         }
     }
 
-    /// The table stored under `tag`, with the hash key and the count of
-    /// inserts ([`crate::codec`]), in its scheme's format version.
-    pub(crate) fn encode(&self, tag: Tag, key: [u64; 2], len: usize) -> Vec<u8> {
+    /// The table stored under `tag`, with the hasher's function and key and
+    /// the count of inserts ([`crate::codec`]), in its scheme's format
+    /// version.
+    pub(crate) fn encode(&self, tag: Tag, hasher: &DefaultHasher, len: usize) -> Vec<u8> {
         let words = self.words.iter().map(Word::bits);
         let version = self.scheme.version();
         codec::encode(
             tag,
             version,
-            key,
+            hasher,
             self.num_bits,
             self.num_hashes,
             len,

@@ -5,6 +5,7 @@ mod common;
 
 use bloomlab_classic::{BLOCKED_TAG, BlockLayout, BlockedBloomFilter, MergeError};
 use bloomlab_core::codec::{Envelope, NEWEST_VERSION};
+use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{DefaultHasher, Membership};
 use bloomlab_testkit::codec::{self, hex, unhex};
@@ -42,6 +43,25 @@ fn seeded_in(
 /// A filter in the positions layout, which takes any `k`.
 fn seeded(blocks: u64, hashes: u32, seed: u64, keys: &[u64]) -> BlockedBloomFilter<u64> {
     seeded_in(BlockLayout::Positions, blocks, hashes, seed, keys)
+}
+
+/// [`seeded_in`] hashed with SipHash-1-3, as the pinned files were.
+fn sip_in(layout: BlockLayout, blocks: u64, hashes: u32, keys: &[u64]) -> BlockedBloomFilter<u64> {
+    let mut f = BlockedBloomFilter::builder_with_blocks(blocks, hashes)
+        .layout(layout)
+        .hasher(codec::sip_seeded(7))
+        .build()
+        .unwrap();
+    f.insert_all(keys).unwrap();
+    f
+}
+
+/// A filter of the default hash writes its function, AES-128-CMAC, in the
+/// version field's high byte and reads back equal.
+fn default_hash_round_trips(f: &BlockedBloomFilter<u64>) {
+    let bytes = f.to_bytes();
+    assert_eq!(codec::stored_hash(&bytes), Some(HashFunction::AesCmac));
+    assert_eq!(&BlockedBloomFilter::from_bytes(&bytes).unwrap(), f);
 }
 
 #[test]
@@ -220,7 +240,8 @@ fn one_block(version: &str, hashes: &str, words: [&str; 8], crc: &str) -> String
 
 #[test]
 fn stored_bytes_are_pinned() {
-    let f = seeded(1, 3, 7, &[1, 2, 3]);
+    default_hash_round_trips(&seeded(1, 3, 7, &[1, 2, 3]));
+    let f = sip_in(BlockLayout::Positions, 1, 3, &[1, 2, 3]);
     let bytes = f.to_bytes();
     let words = [
         "0000040008000000",
@@ -244,7 +265,8 @@ fn stored_bytes_are_pinned() {
 /// bit in each 64-bit word.
 #[test]
 fn stored_bytes_of_the_sectors_layout_are_pinned() {
-    let f = seeded_in(BlockLayout::Sectors, 1, 8, 7, &[1, 2, 3]);
+    default_hash_round_trips(&seeded_in(BlockLayout::Sectors, 1, 8, 7, &[1, 2, 3]));
+    let f = sip_in(BlockLayout::Sectors, 1, 8, &[1, 2, 3]);
     let bytes = f.to_bytes();
     let words = [
         "0000000000044001",

@@ -4,7 +4,7 @@
 mod common;
 
 use bloomlab_classic::{BloomFilter, BuildError, MergeError};
-use bloomlab_core::hash::Scheme;
+use bloomlab_core::hash::{HashFunction, Scheme};
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Membership};
 use bloomlab_testkit::codec::{self, hex, unhex};
@@ -71,6 +71,18 @@ fn seeded(bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
 fn seeded_in(scheme: Scheme, bits: u64, hashes: u32, seed: u64, keys: &[u64]) -> BloomFilter<u64> {
     let mut f = BloomFilter::builder_with_bits(bits, hashes)
         .seed(seed)
+        .build()
+        .unwrap()
+        .with_scheme(scheme);
+    f.insert_all(keys).unwrap();
+    f
+}
+
+/// [`seeded_in`] hashed with SipHash-1-3, as every filter was when the
+/// pinned files were written (and every version-1 file is).
+fn sip_in(scheme: Scheme, keys: &[u64]) -> BloomFilter<u64> {
+    let mut f = BloomFilter::builder_with_bits(100, 3)
+        .hasher(codec::sip_seeded(7))
         .build()
         .unwrap()
         .with_scheme(scheme);
@@ -192,7 +204,13 @@ fn guava_sizing_reproduces_theory() {
 
 #[test]
 fn stored_bytes_are_pinned() {
+    // Of the default hash: its function in the version field's high byte.
     let f = seeded(100, 3, 7, &[1, 2, 3]);
+    let bytes = f.to_bytes();
+    assert_eq!(codec::stored_hash(&bytes), Some(HashFunction::AesCmac));
+    assert_eq!(BloomFilter::from_bytes(&bytes).unwrap(), f);
+    // Of SipHash-1-3: the bytes written before AES-CMAC, to the byte.
+    let f = sip_in(Scheme::CURRENT, &[1, 2, 3]);
     let bytes = f.to_bytes();
     // Variant 0100: classic.
     let want = common::pinned_100_bits(2, "0100", "d4dd6be8");
@@ -207,12 +225,12 @@ fn version_1_files_keep_their_positions() {
     let old = unhex(&common::pinned_100_bits(1, "0100", "2617d570"));
     let f = BloomFilter::<u64>::from_bytes(&old).unwrap();
     assert_eq!(f.scheme(), Scheme::Modular);
-    assert_eq!(f, seeded_in(Scheme::Modular, 100, 3, 7, &[1, 2, 3]));
+    assert_eq!(f, sip_in(Scheme::Modular, &[1, 2, 3]));
     assert!([1, 2, 3].iter().all(|k| f.contains(k)));
     assert_eq!(f.to_bytes(), old, "written back as read");
 
     // It merges only with filters that place bits the same way.
-    let mut new = seeded(100, 3, 7, &[4]);
+    let mut new = sip_in(Scheme::CURRENT, &[4]);
     assert_eq!(
         new.union(&f),
         Err(MergeError::Scheme {
@@ -222,10 +240,10 @@ fn version_1_files_keep_their_positions() {
     );
     assert_eq!(
         new,
-        seeded(100, 3, 7, &[4]),
+        sip_in(Scheme::CURRENT, &[4]),
         "a failed merge changed nothing"
     );
-    let mut old_too = seeded_in(Scheme::Modular, 100, 3, 7, &[4]);
+    let mut old_too = sip_in(Scheme::Modular, &[4]);
     old_too.union(&f).unwrap();
     assert!([1, 2, 3, 4].iter().all(|k| old_too.contains(k)));
 }
@@ -269,6 +287,7 @@ fn parameters_that_do_not_fit_the_payload_are_invalid() {
     let long = Envelope {
         version: FORMAT_VERSION,
         tag: CLASSIC_TAG,
+        hash: bloomlab_core::hash::HashFunction::CURRENT,
         key,
         params: Writer::new().u64(100).u32(3).u64(3).u8(0).finish(),
         payload: words.clone(),

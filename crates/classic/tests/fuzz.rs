@@ -143,7 +143,7 @@ fn use_classic(f: &mut BloomFilter<u64>) {
         f.num_bits(),
         f.num_hashes(),
         f.len(),
-        *f.hasher(),
+        f.hasher().clone(),
     )
     .expect("a filter's own parts rebuild it");
     assert!(rebuilt == *f);

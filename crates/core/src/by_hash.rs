@@ -50,7 +50,7 @@
 //! bloomlab_core::impl_filter!(Filter, Membership, Extend for Word<T, S> where S: BuildHasher);
 //!
 //! let hasher = DefaultHasher::from_seed(1);
-//! let mut w: Word<str> = Word { bits: 0, len: 0, hasher, item: PhantomData };
+//! let mut w: Word<str> = Word { bits: 0, len: 0, hasher: hasher.clone(), item: PhantomData };
 //! assert_eq!(w.insert("apple"), Ok(true));
 //! w.extend(["pear", "plum"]);
 //! assert!(w.contains("apple") && w.contains("plum"));

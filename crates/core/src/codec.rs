@@ -5,7 +5,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 4 | magic `BLMF` |
-//! | 2 | format version ([`FORMAT_VERSION`]) |
+//! | 2 | format version ([`FORMAT_VERSION`]) in the low byte, the hash function ([`HashFunction::id`]) in the high byte |
 //! | 2 | variant tag ([`Tag`]) |
 //! | 16 | hash key (two `u64`) |
 //! | 4 | length P of the parameters |
@@ -20,16 +20,21 @@
 //! [`DecodeError::InvalidParameters`].
 //!
 //! ```
+//! use bloomlab_core::DefaultHasher;
 //! use bloomlab_core::codec::{Envelope, Tag};
 //!
 //! const MINE: Tag = Tag::new(900, "MyFilter");
-//! let env = Envelope::of_words(MINE, [1, 2], vec![7], [u64::MAX]);
+//! let hasher = DefaultHasher::from_key([1, 2]);
+//! let env = Envelope::of_words(MINE, &hasher, vec![7], [u64::MAX]);
 //! let bytes = env.encode();
 //! assert_eq!(Envelope::decode(&bytes, MINE).unwrap(), env);
 //! assert!(Envelope::decode(&bytes[..bytes.len() - 1], MINE).is_err());
 //! ```
 
 use std::fmt;
+
+use crate::DefaultHasher;
+use crate::hash::HashFunction;
 
 /// The first four bytes of every encoded filter.
 pub const MAGIC: [u8; 4] = *b"BLMF";
@@ -42,7 +47,12 @@ pub const MAGIC: [u8; 4] = *b"BLMF";
 ///
 /// Version 2 changed where classic, counting and scalable filters put an
 /// item's bits ([`Scheme`](crate::hash::Scheme)); version 3 added the
-/// sectored layout of the two one-line filters; nothing else. A filter is written in the oldest
+/// sectored layout of the two one-line filters; nothing else. The hash
+/// function is recorded beside the version, in the high byte of the same
+/// field ([`Envelope::hash`]): 0, SipHash-1-3, in every file written before
+/// AES-CMAC became the default, which a build that knows only SipHash-1-3
+/// reads; 1, AES-128-CMAC, which such a build refuses as a version it does
+/// not know rather than hash items with the wrong function. A filter is written in the oldest
 /// version that stores it exactly, so a build that reads version 2 reads
 /// every file whose layout it knows. Every version from [`OLDEST_VERSION`] to
 /// [`NEWEST_VERSION`] reads, and a filter read from an older file keeps its
@@ -54,6 +64,26 @@ pub const NEWEST_VERSION: u16 = 3;
 
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
+
+/// The format version and the hash function of an envelope's version field
+/// (its bytes 4 and 5, little-endian), if this build reads both.
+///
+/// ```
+/// use bloomlab_core::codec::split_version;
+/// use bloomlab_core::hash::HashFunction;
+///
+/// assert_eq!(split_version(0x0002), Some((2, HashFunction::SipHash13)));
+/// assert_eq!(split_version(0x0103), Some((3, HashFunction::AesCmac)));
+/// assert_eq!(split_version(0x0009), None);
+/// assert_eq!(split_version(0x0902), None);
+/// ```
+pub fn split_version(field: u16) -> Option<(u16, HashFunction)> {
+    let version = field & 0xff;
+    let hash = HashFunction::from_id((field >> 8) as u8)?;
+    (OLDEST_VERSION..=NEWEST_VERSION)
+        .contains(&version)
+        .then_some((version, hash))
+}
 
 /// Bytes before the parameters: magic, version, tag, key, parameter length.
 const HEADER_LEN: usize = 4 + 2 + 2 + 16 + 4;
@@ -110,7 +140,8 @@ impl fmt::Display for Tag {
 pub enum DecodeError {
     /// The input does not start with [`MAGIC`].
     BadMagic,
-    /// The format version is not one this crate reads.
+    /// The version field (the format version, and the hash function in its
+    /// high byte) names a version or a function this crate does not read.
     UnsupportedVersion(u16),
     /// The envelope holds another variant (or one this build does not know).
     WrongVariant {
@@ -146,11 +177,19 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::BadMagic => f.write_str("not a bloomlab filter (bad magic bytes)"),
-            DecodeError::UnsupportedVersion(v) => write!(
-                f,
-                "format version {v} is not supported (this build reads versions \
-                 {OLDEST_VERSION} to {NEWEST_VERSION})"
-            ),
+            DecodeError::UnsupportedVersion(field) => {
+                let (version, hash) = (field & 0xff, field >> 8);
+                let function = match HashFunction::from_id(hash as u8) {
+                    Some(function) => function.name().to_owned(),
+                    None => format!("hash function {hash}"),
+                };
+                write!(
+                    f,
+                    "format version {version} with {function} is not supported (this build \
+                     reads versions {OLDEST_VERSION} to {NEWEST_VERSION}, hashed with \
+                     SipHash-1-3 or AES-128-CMAC)"
+                )
+            }
             // Which type has tag `found` is the catalog's to say, not this
             // crate's: it names no filter but the one it was asked for.
             DecodeError::WrongVariant { expected, found } => write!(
@@ -198,6 +237,8 @@ pub struct Envelope {
     pub version: u16,
     /// Which filter this is.
     pub tag: Tag,
+    /// The function the key is for.
+    pub hash: HashFunction,
     /// The hash key (see [`DefaultHasher::key`](crate::DefaultHasher::key)).
     pub key: [u64; 2],
     /// The variant's parameters, written with a [`Writer`].
@@ -208,10 +249,10 @@ pub struct Envelope {
 
 impl Envelope {
     /// An envelope whose payload is `words`, each little-endian: the table
-    /// of a variant that stores one.
+    /// of a variant that stores one, hashed by `hasher`.
     pub fn of_words(
         tag: Tag,
-        key: [u64; 2],
+        hasher: &DefaultHasher,
         params: Vec<u8>,
         words: impl IntoIterator<Item = u64>,
     ) -> Self {
@@ -223,10 +264,22 @@ impl Envelope {
         Self {
             version: FORMAT_VERSION,
             tag,
-            key,
+            hash: hasher.function(),
+            key: hasher.key(),
             params,
             payload,
         }
+    }
+
+    /// The hasher of the filter stored: its function and key.
+    pub fn hasher(&self) -> DefaultHasher {
+        DefaultHasher::with_function(self.hash, self.key)
+    }
+
+    /// The version field as stored: the version, and the hash function in
+    /// the high byte.
+    fn version_field(&self) -> u16 {
+        u16::from(self.hash.id()) << 8 | self.version
     }
 
     /// The payload as `words` little-endian words (`None`: more than this
@@ -265,7 +318,7 @@ impl Envelope {
         let mut out =
             Vec::with_capacity(HEADER_LEN + self.params.len() + 8 + self.payload.len() + 4);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&self.version.to_le_bytes());
+        out.extend_from_slice(&self.version_field().to_le_bytes());
         out.extend_from_slice(&self.tag.id().to_le_bytes());
         out.extend_from_slice(&self.key[0].to_le_bytes());
         out.extend_from_slice(&self.key[1].to_le_bytes());
@@ -311,9 +364,8 @@ impl Envelope {
         if r.remaining() != 0 {
             return Err(DecodeError::TrailingBytes);
         }
-        if !(OLDEST_VERSION..=NEWEST_VERSION).contains(&version) {
-            return Err(DecodeError::UnsupportedVersion(version));
-        }
+        let (version, hash) =
+            split_version(version).ok_or(DecodeError::UnsupportedVersion(version))?;
         if tag != expected.id() {
             return Err(DecodeError::WrongVariant {
                 expected,
@@ -323,6 +375,7 @@ impl Envelope {
         Ok(Self {
             version,
             tag: expected,
+            hash,
             key,
             params,
             payload,
@@ -515,6 +568,7 @@ mod tests {
         Envelope {
             version: FORMAT_VERSION,
             tag: FOUR,
+            hash: HashFunction::AesCmac,
             key: [0x0102_0304_0506_0708, 0x1112_1314_1516_1718],
             params: vec![1, 2, 3],
             payload: vec![0xaa, 0xbb],
@@ -523,7 +577,13 @@ mod tests {
 
     #[test]
     fn payload_words_are_exactly_as_many_as_asked() {
-        let env = Envelope::of_words(FOUR, [1, 2], vec![], [1, u64::MAX]);
+        let env = Envelope::of_words(
+            FOUR,
+            &DefaultHasher::from_key([1, 2]),
+            vec![],
+            [1, u64::MAX],
+        );
+        assert_eq!((env.hash, env.key), (HashFunction::CURRENT, [1, 2]));
         assert_eq!(env.payload[..9], [1, 0, 0, 0, 0, 0, 0, 0, 0xff]);
         assert_eq!(
             env.payload_words(Some(2), "size").as_deref(),
@@ -541,7 +601,8 @@ mod tests {
     fn layout_is_pinned() {
         let bytes = sample().encode();
         let mut expected = b"BLMF".to_vec();
-        expected.extend([2, 0, 4, 0]);
+        // Version 2, AES-128-CMAC (1 in the high byte), tag 4.
+        expected.extend([2, 1, 4, 0]);
         expected.extend([
             8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11,
         ]);
@@ -588,16 +649,27 @@ mod tests {
             bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
             bytes
         };
-        for v in [0, NEWEST_VERSION + 1, u16::MAX] {
+        // An unknown version, or an unknown function beside a known one.
+        for v in [
+            0,
+            NEWEST_VERSION + 1,
+            u16::MAX,
+            2 << 8 | FORMAT_VERSION,
+            0x100,
+        ] {
             assert_eq!(
                 Envelope::decode(&with_version(v), FOUR),
                 Err(DecodeError::UnsupportedVersion(v))
             );
         }
-        for v in OLDEST_VERSION..=NEWEST_VERSION {
-            let env = Envelope::decode(&with_version(v), FOUR).unwrap();
-            assert_eq!(env.version, v);
-            assert_eq!(env.encode(), with_version(v), "written back as read");
+        for hash in [HashFunction::SipHash13, HashFunction::AesCmac] {
+            for v in OLDEST_VERSION..=NEWEST_VERSION {
+                let field = u16::from(hash.id()) << 8 | v;
+                let env = Envelope::decode(&with_version(field), FOUR).unwrap();
+                assert_eq!((env.version, env.hash), (v, hash));
+                assert_eq!(env.hasher().function(), hash);
+                assert_eq!(env.encode(), with_version(field), "written back as read");
+            }
         }
     }
 
@@ -632,8 +704,10 @@ mod tests {
         fn round_trips(key in proptest::array::uniform2(proptest::num::u64::ANY),
                        params in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
                        payload in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
-            let env = Envelope { version: FORMAT_VERSION, tag: SIX, key, params, payload };
-            proptest::prop_assert_eq!(Envelope::decode(&env.encode(), SIX), Ok(env));
+            for hash in [HashFunction::SipHash13, HashFunction::AesCmac] {
+                let env = Envelope { version: FORMAT_VERSION, tag: SIX, hash, key, params: params.clone(), payload: payload.clone() };
+                proptest::prop_assert_eq!(Envelope::decode(&env.encode(), SIX), Ok(env));
+            }
         }
     }
 }

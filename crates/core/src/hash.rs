@@ -20,34 +20,104 @@ use siphasher::sip128::Hasher128;
 
 pub use crate::raw::SectorTest;
 
-/// Keyed SipHash-1-3: the hasher every filter uses unless given another.
+/// Which keyed function a [`DefaultHasher`] computes, as a stored filter
+/// records it.
+///
+/// ```
+/// use bloomlab_core::hash::HashFunction;
+///
+/// assert_eq!(HashFunction::CURRENT, HashFunction::AesCmac);
+/// for f in [HashFunction::SipHash13, HashFunction::AesCmac] {
+///     assert_eq!(HashFunction::from_id(f.id()), Some(f));
+/// }
+/// assert_eq!(HashFunction::from_id(9), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HashFunction {
+    /// SipHash-1-3: the function of every filter stored before AES-CMAC,
+    /// kept so that those files and Redis filters keep their answers.
+    SipHash13,
+    /// AES-128-CMAC ([`AesCmac`](crate::AesCmac)): the function of every
+    /// filter made now.
+    AesCmac,
+}
+
+impl HashFunction {
+    /// The function of a new [`DefaultHasher`].
+    pub const CURRENT: Self = Self::AesCmac;
+
+    /// The number a stored filter records the function by.
+    pub const fn id(self) -> u8 {
+        match self {
+            Self::SipHash13 => 0,
+            Self::AesCmac => 1,
+        }
+    }
+
+    /// The function recorded as `id`, if there is one.
+    pub const fn from_id(id: u8) -> Option<Self> {
+        match id {
+            0 => Some(Self::SipHash13),
+            1 => Some(Self::AesCmac),
+            _ => None,
+        }
+    }
+
+    /// Its usual name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::SipHash13 => "SipHash-1-3",
+            Self::AesCmac => "AES-128-CMAC",
+        }
+    }
+}
+
+/// The keyed hasher every filter uses unless given another: AES-128-CMAC
+/// ([`AesCmac`](crate::AesCmac)) for a filter made now, SipHash-1-3 for one
+/// read from a file (or Redis) that says so ([`HashFunction`]).
 ///
 /// The key is what stops an attacker who knows this code from computing items
 /// that pass a filter: [`DefaultHasher::random`] (also [`Default`]) draws it
 /// from the operating system's generator. [`DefaultHasher::from_seed`] derives
 /// it from a `u64` instead, for reproducible experiments and tests; never use
 /// a fixed seed for a filter that guards a service against crafted input.
+/// Both functions are pseudorandom functions of the key; AES-CMAC costs
+/// about half as much where the processor has AES instructions.
 ///
 /// ```
 /// use std::hash::BuildHasher;
 /// use bloomlab_core::DefaultHasher;
+/// use bloomlab_core::hash::HashFunction;
 ///
 /// let a = DefaultHasher::from_seed(7);
 /// let b = DefaultHasher::from_key(a.key());
 /// assert_eq!(a.hash_one("item"), b.hash_one("item"));
 /// assert_ne!(a.key(), DefaultHasher::from_seed(8).key());
+/// assert_eq!(a.function(), HashFunction::AesCmac);
+///
+/// // The same key under the function of an older file.
+/// let old = DefaultHasher::with_function(HashFunction::SipHash13, a.key());
+/// assert_ne!(old.hash_one("item"), a.hash_one("item"));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct DefaultHasher {
-    k0: u64,
-    k1: u64,
+    keyed: Keyed,
+}
+
+/// The function and its key.
+// The large variant is the one every new filter hashes with: boxing it
+// would put a pointer between every hash and its round keys.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, PartialEq, Eq)]
+enum Keyed {
+    Sip { k0: u64, k1: u64 },
+    Aes(crate::AesCmac),
 }
 
 impl DefaultHasher {
     /// A hasher with a fresh random key.
     pub fn random() -> Self {
-        let [k0, k1]: [u64; 2] = rand::random();
-        Self { k0, k1 }
+        Self::from_key(rand::random())
     }
 
     /// A hasher whose key is derived from `seed`: the same seed gives the same
@@ -61,23 +131,42 @@ impl DefaultHasher {
         );
         std::hash::Hasher::write(&mut h, &seed.to_le_bytes());
         let out = h.finish128();
-        Self {
-            k0: out.h1,
-            k1: out.h2,
-        }
+        Self::from_key([out.h1, out.h2])
     }
 
-    /// A hasher with exactly this key (as returned by [`key`](Self::key)).
+    /// A hasher of the current function ([`HashFunction::CURRENT`]) with
+    /// exactly this key (as returned by [`key`](Self::key)).
     pub fn from_key(key: [u64; 2]) -> Self {
-        Self {
-            k0: key[0],
-            k1: key[1],
-        }
+        Self::with_function(HashFunction::CURRENT, key)
+    }
+
+    /// A hasher of `function` with exactly this key: what a stored filter
+    /// is read back with.
+    pub fn with_function(function: HashFunction, key: [u64; 2]) -> Self {
+        let keyed = match function {
+            HashFunction::SipHash13 => Keyed::Sip {
+                k0: key[0],
+                k1: key[1],
+            },
+            HashFunction::AesCmac => Keyed::Aes(crate::AesCmac::from_key(key)),
+        };
+        Self { keyed }
     }
 
     /// The 128-bit key, as two words.
     pub fn key(&self) -> [u64; 2] {
-        [self.k0, self.k1]
+        match &self.keyed {
+            Keyed::Sip { k0, k1 } => [*k0, *k1],
+            Keyed::Aes(aes) => aes.key(),
+        }
+    }
+
+    /// The function the key is for.
+    pub fn function(&self) -> HashFunction {
+        match self.keyed {
+            Keyed::Sip { .. } => HashFunction::SipHash13,
+            Keyed::Aes(_) => HashFunction::AesCmac,
+        }
     }
 }
 
@@ -87,18 +176,77 @@ impl Default for DefaultHasher {
     }
 }
 
+impl std::hash::Hash for DefaultHasher {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.function().hash(state);
+        self.key().hash(state);
+    }
+}
+
 impl std::fmt::Debug for DefaultHasher {
     // The key is a secret: keep it out of logs.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DefaultHasher").finish_non_exhaustive()
+        f.debug_struct("DefaultHasher")
+            .field("function", &self.function())
+            .finish_non_exhaustive()
     }
 }
 
 impl BuildHasher for DefaultHasher {
-    type Hasher = SipHasher13;
+    type Hasher = DefaultHasherState;
 
-    fn build_hasher(&self) -> SipHasher13 {
-        SipHasher13::new_with_keys(self.k0, self.k1)
+    #[inline]
+    fn build_hasher(&self) -> DefaultHasherState {
+        let state = match &self.keyed {
+            Keyed::Sip { k0, k1 } => State::Sip(SipHasher13::new_with_keys(*k0, *k1)),
+            Keyed::Aes(aes) => State::Aes(aes.build_hasher()),
+        };
+        DefaultHasherState { state }
+    }
+
+    #[inline]
+    fn hash_one<T: std::hash::Hash>(&self, item: T) -> u64 {
+        match &self.keyed {
+            Keyed::Sip { k0, k1 } => {
+                let mut h = SipHasher13::new_with_keys(*k0, *k1);
+                item.hash(&mut h);
+                std::hash::Hasher::finish(&h)
+            }
+            Keyed::Aes(aes) => aes.hash_one(item),
+        }
+    }
+}
+
+/// The [`Hasher`](std::hash::Hasher) of [`DefaultHasher`]: the same values
+/// as [`DefaultHasher::hash_one`], which filters use and which is faster.
+#[derive(Debug, Clone)]
+pub struct DefaultHasherState {
+    state: State,
+}
+
+// As for `Keyed`: the large variant is the common one.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+enum State {
+    Sip(SipHasher13),
+    Aes(crate::AesCmacHasher),
+}
+
+impl std::hash::Hasher for DefaultHasherState {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        match &mut self.state {
+            State::Sip(h) => h.write(bytes),
+            State::Aes(h) => h.write(bytes),
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        match &self.state {
+            State::Sip(h) => h.finish(),
+            State::Aes(h) => h.finish(),
+        }
     }
 }
 
@@ -731,10 +879,37 @@ mod tests {
 
     #[test]
     fn seeded_keys_are_stable() {
-        // Value stability: persisted seeded filters depend on this derivation.
+        // Value stability: persisted seeded filters depend on this derivation
+        // and on each function's value.
         let h = DefaultHasher::from_seed(42);
         assert_eq!(h.key(), [5793402173229077241, 15575695395016548392]);
-        assert_eq!(h.hash_one(12345u64), 2005567834134552484);
+        assert_eq!(h.function(), HashFunction::AesCmac);
+        assert_eq!(h.hash_one(12345u64), AES_12345);
+        let sip = DefaultHasher::with_function(HashFunction::SipHash13, h.key());
+        assert_eq!(sip.hash_one(12345u64), 2005567834134552484);
+    }
+
+    /// `from_seed(42)`'s AES-CMAC hash of `12345u64`.
+    const AES_12345: u64 = 16018959822610747512;
+
+    #[test]
+    #[allow(clippy::manual_hash_one)] // the hasher of `build_hasher` is what is tested
+    fn each_function_hashes_alike_through_its_hasher() {
+        use std::hash::{Hash, Hasher};
+        for function in [HashFunction::SipHash13, HashFunction::AesCmac] {
+            let h = DefaultHasher::with_function(function, [3, 4]);
+            assert_eq!(h.function(), function);
+            assert_eq!(h, DefaultHasher::with_function(function, h.key()));
+            for item in ["", "pear", "a longer item than one block of sixteen"] {
+                let mut state = h.build_hasher();
+                item.hash(&mut state);
+                assert_eq!(state.finish(), h.hash_one(item), "{function:?} {item:?}");
+            }
+        }
+        let [sip, aes] = [HashFunction::SipHash13, HashFunction::AesCmac]
+            .map(|f| DefaultHasher::with_function(f, [3, 4]));
+        assert_ne!(sip, aes);
+        assert_ne!(sip.hash_one(1u64), aes.hash_one(1u64));
     }
 
     #[test]

@@ -7,11 +7,10 @@
 //! - [`HashMembership`] and [`HashDeletable`], what a variant does with the
 //!   hash of an item, from which [`by_hash`] defines its operations on
 //!   items once for every variant ([`impl_filter!`] writes the impls);
-//! - [`DefaultHasher`], a keyed SipHash-1-3 whose key is random unless a seed
-//!   is given, and the [`hash`] helpers that turn one 64-bit hash into the k
-//!   probe positions of a filter;
-//! - [`AesCmac`], a keyed hasher as secret as [`DefaultHasher`] and about
-//!   half its cost where the processor has AES instructions (AES-128-CMAC);
+//! - [`DefaultHasher`], a keyed hash (AES-128-CMAC, [`AesCmac`]; SipHash-1-3
+//!   for filters stored before) whose key is random unless a seed is given,
+//!   and the [`hash`] helpers that turn one 64-bit hash into the k probe
+//!   positions of a filter;
 //! - [`theory`], the published formulas each filter is measured against;
 //! - [`codec`], the versioned, checksummed binary envelope every filter is
 //!   stored in, with its typed [`DecodeError`];

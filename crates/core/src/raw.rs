@@ -406,6 +406,7 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
 /// one key, expanded by them. A value exists only where
 /// [`detect`](Self::detect) found AES-NI, which is what makes every use of
 /// the instructions below sound; elsewhere the type has no value.
+#[repr(C, align(16))]
 #[derive(Clone, Copy)]
 pub(crate) struct AesNi {
     /// The eleven round keys of AES-128, in the order the rounds use them.

@@ -270,7 +270,7 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
             .u64(self.len as u64)
             .finish();
         let words = self.counters.words().iter().copied();
-        let mut envelope = Envelope::of_words(BLOCKED_TAG, self.hasher.key(), params, words);
+        let mut envelope = Envelope::of_words(BLOCKED_TAG, &self.hasher, params, words);
         envelope.version = self.layout.version();
         envelope.encode()
     }
@@ -311,7 +311,7 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
             layout,
             num_hashes,
             len,
-            DefaultHasher::from_key(env.key),
+            env.hasher(),
         ))
     }
 }

@@ -11,7 +11,7 @@
 
 use bloomlab_core::codec::{Envelope, Reader, Writer};
 use bloomlab_core::hash::Scheme;
-use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
+use bloomlab_core::{DecodeError, Tag, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
 use crate::filter::CountingBloomFilter;
@@ -35,7 +35,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             .u64(self.len() as u64)
             .finish();
         let words = counters.words().iter().copied();
-        let mut env = Envelope::of_words(TAG, self.hasher().key(), params, words);
+        let mut env = Envelope::of_words(TAG, self.hasher(), params, words);
         env.version = self.scheme().version();
         env.encode()
     }
@@ -81,7 +81,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             Counters::from_words(words, num_counters, width),
             num_hashes,
             len,
-            DefaultHasher::from_key(env.key),
+            env.hasher(),
             Scheme::of_version(env.version),
         ))
     }

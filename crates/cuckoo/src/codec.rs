@@ -53,7 +53,7 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             .u64(self.len() as u64)
             .finish();
         let words = table.words().iter().copied();
-        Envelope::of_words(TAG, self.hasher().key(), params, words).encode()
+        Envelope::of_words(TAG, self.hasher(), params, words).encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes), in either
@@ -143,7 +143,7 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
             table,
             usize::try_from(len).map_err(|_| invalid("item count too large"))?,
             max_relocations,
-            DefaultHasher::from_key(env.key),
+            env.hasher(),
         ))
     }
 }

@@ -160,7 +160,7 @@ fn works_through_dyn_for_sized_and_unsized_items() {
 fn hash_entry_points_match_item_methods() {
     let mut a = seeded(1_000, 0.01);
     let mut b = seeded(1_000, 0.01);
-    let h = *a.hasher();
+    let h = a.hasher().clone();
     for k in members(3, 800) {
         assert_eq!(a.insert(&k), b.insert_hash(h.hash_one(k)));
     }

@@ -7,10 +7,12 @@ use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 
 /// A table of `buckets` buckets of 8-bit fingerprints, shaped further by
-/// `shape`, with 20 relocations and seed 7, holding 1 to 5.
+/// `shape`, with 20 relocations and seed 7 under SipHash-1-3 (as when the
+/// bytes below were pinned), holding 1 to 5.
 fn filled(buckets: u64, shape: impl FnOnce(Builder<u64>) -> Builder<u64>) -> CuckooFilter<u64> {
     let builder = CuckooFilter::builder_with_buckets(buckets, 8);
-    let mut cf = shape(builder).max_relocations(20).seed(7).build().unwrap();
+    let builder = shape(builder).max_relocations(20);
+    let mut cf = builder.hasher(codec::sip_seeded(7)).build().unwrap();
     for k in 1..=5u64 {
         cf.insert(&k).unwrap();
     }
@@ -37,6 +39,16 @@ const HEADER: &str = concat!(
 /// parameters, or a new format version.
 #[test]
 fn bytes_are_pinned() {
+    // With the default hash, AES-128-CMAC, recorded in the high byte.
+    let mut cf = CuckooFilter::builder_with_buckets(4, 8)
+        .bucket_size(2)
+        .seed(7)
+        .build()
+        .unwrap();
+    cf.insert_all(&[1u64, 2, 3, 4, 5]).unwrap();
+    let bytes = cf.to_bytes();
+    assert_eq!(bytes[4..6], [2, 1]);
+    assert!(CuckooFilter::<u64>::from_bytes(&bytes).unwrap() == cf);
     let bytes = small().to_bytes();
     let expected = [
         HEADER,

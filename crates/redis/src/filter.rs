@@ -33,7 +33,7 @@ pub type RedisCountingBloomFilter<T, C> = RedisBlockedFilter<T, C, Counters>;
 /// through [`RedisBloomFilter`] and [`RedisCountingBloomFilter`].
 ///
 /// `T` is the item type, as in the in-memory filters: items are hashed with
-/// the filter's SipHash key, kept in its metadata so that every process
+/// the filter's hash function and key, kept in its metadata so that every process
 /// hashes alike.
 pub struct RedisBlockedFilter<T: ?Sized, C, L> {
     conn: C,

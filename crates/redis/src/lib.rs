@@ -15,8 +15,8 @@
 //! ## Layout
 //!
 //! A filter `name` is a metadata hash `name:meta` (format version, kind,
-//! blocks, hashes, shard size, SipHash key, the items and rate it was sized
-//! for) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
+//! blocks, hashes, shard size, hash function and key, the items and rate it
+//! was sized for) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
 //! ([`Options::max_shard_bytes`]). An item's `k` bits all lie in one 512-bit
 //! block of one shard, so every command touches one shard (and, for a
 //! script, keys of that shard's slot only), and the shards spread over a
@@ -92,6 +92,6 @@ pub use conn::Connection;
 pub use error::{BatchError, Error};
 pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD};
-pub use meta::{FORMAT, Kind};
+pub use meta::{FORMAT, FORMAT_SIPHASH, Kind};
 pub use scalable::{RedisScalableBloomFilter, ScalableOptions};
 pub use table::{Bits, Cells, Counters, Options};

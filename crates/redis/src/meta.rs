@@ -3,10 +3,30 @@
 
 use std::collections::HashMap;
 
+use bloomlab_core::hash::HashFunction;
+
 use crate::error::Error;
 
-/// The `format` field: the layout of this crate's keys, version 1.
-pub const FORMAT: &str = "bloomlab-redis/1";
+/// The `format` field of a filter hashed with AES-128-CMAC, the default:
+/// the layout of this crate's keys, version 2, whose metadata names the
+/// hash function in a field `hash`.
+pub const FORMAT: &str = "bloomlab-redis/2";
+
+/// The `format` field of a filter hashed with SipHash-1-3: version 1, the
+/// same layout with no `hash` field, as every filter was written before
+/// AES-CMAC became the default. A filter imported from such a file is
+/// written in it still, so that a client that knows only version 1 keeps
+/// reading it; that client refuses version 2 rather than hash with the
+/// wrong function.
+pub const FORMAT_SIPHASH: &str = "bloomlab-redis/1";
+
+/// The `hash` field's value for each function.
+fn hash_name(hash: HashFunction) -> &'static str {
+    match hash {
+        HashFunction::SipHash13 => "siphash-1-3",
+        HashFunction::AesCmac => "aes-128-cmac",
+    }
+}
 
 /// Which filter a name holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +63,9 @@ pub struct Meta {
     pub hashes: u32,
     /// The cap on a shard's bytes.
     pub max_shard_bytes: u64,
-    /// The SipHash key items are hashed with.
+    /// The function items are hashed with.
+    pub hash: HashFunction,
+    /// Its key.
     pub key: [u64; 2],
     /// A scalable filter's growth factor and tightening ratio.
     pub growth: Option<(u32, f64)>,
@@ -63,11 +85,20 @@ pub struct State {
 }
 
 impl Meta {
+    /// The `format` field this filter is written with: [`FORMAT_SIPHASH`]
+    /// for SipHash-1-3, [`FORMAT`] otherwise.
+    pub fn format(&self) -> &'static str {
+        match self.hash {
+            HashFunction::SipHash13 => FORMAT_SIPHASH,
+            HashFunction::AesCmac => FORMAT,
+        }
+    }
+
     /// The fields to write at creation (`ready` 0, a scalable filter's
     /// first layer open).
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let mut f = vec![
-            ("format", FORMAT.to_owned()),
+            ("format", self.format().to_owned()),
             ("kind", self.kind.name().to_owned()),
             ("blocks", self.blocks.to_string()),
             ("hashes", self.hashes.to_string()),
@@ -75,6 +106,9 @@ impl Meta {
             ("key", format!("{:016x}{:016x}", self.key[0], self.key[1])),
             ("ready", "0".to_owned()),
         ];
+        if self.hash != HashFunction::SipHash13 {
+            f.push(("hash", hash_name(self.hash).to_owned()));
+        }
         if let Some((items, fpr)) = self.design {
             f.push(("items", items.to_string()));
             f.push(("fpr", fpr.to_string()));
@@ -110,10 +144,19 @@ impl Meta {
                 .map_err(|_| corrupt(format!("field {field:?} is {text:?}, not a number")))
         }
         let field = |name: &str| -> Result<u64, Error> { num(name, get(name)?, corrupt) };
-        let format = get("format")?;
-        if format != FORMAT {
-            return Err(corrupt(format!("format {format:?}, not {FORMAT:?}")));
-        }
+        let function = match get("format")? {
+            FORMAT_SIPHASH => HashFunction::SipHash13,
+            FORMAT => match get("hash")? {
+                name if name == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
+                name if name == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
+                other => return Err(corrupt(format!("unknown hash function {other:?}"))),
+            },
+            other => {
+                return Err(corrupt(format!(
+                    "format {other:?}, not {FORMAT:?} or {FORMAT_SIPHASH:?}"
+                )));
+            }
+        };
         let kind = match get("kind")? {
             "bloom" => Kind::Bloom,
             "counting" => Kind::Counting,
@@ -148,6 +191,7 @@ impl Meta {
             blocks: field("blocks")?,
             hashes: num("hashes", get("hashes")?, corrupt)?,
             max_shard_bytes: field("max_shard_bytes")?,
+            hash: function,
             key: [word(0..16)?, word(16..32)?],
             growth,
         };
@@ -168,9 +212,9 @@ impl Meta {
     }
 
     /// The first parameter in which `self` (in Redis) differs from `wanted`,
-    /// as (field, existing, requested). The hash key is compared only when
-    /// `key_given`: a filter created with a random key adopts the existing
-    /// one.
+    /// as (field, existing, requested). The hash function and key are
+    /// compared only when `key_given`: a filter created with a random key
+    /// adopts the existing ones.
     pub fn differs(
         &self,
         wanted: &Meta,
@@ -203,6 +247,17 @@ impl Meta {
                 key_given
                     .then(|| {
                         pair(
+                            "hash",
+                            self.hash.name().to_owned(),
+                            wanted.hash.name().to_owned(),
+                        )
+                    })
+                    .flatten()
+            })
+            .or_else(|| {
+                key_given
+                    .then(|| {
+                        pair(
                             "key",
                             format!("{:x?}", self.key),
                             format!("{:x?}", wanted.key),
@@ -224,6 +279,7 @@ mod tests {
             blocks: 12_345,
             hashes: 9,
             max_shard_bytes: 1 << 20,
+            hash: HashFunction::AesCmac,
             key: [0x0123_4567_89ab_cdef, u64::MAX],
             growth: (kind == Kind::Scalable).then_some((2, 0.85)),
         }
@@ -231,11 +287,22 @@ mod tests {
 
     #[test]
     fn fields_read_back() {
-        for kind in [Kind::Bloom, Kind::Counting, Kind::Scalable] {
-            let m = sample(kind);
+        for (kind, function) in [Kind::Bloom, Kind::Counting, Kind::Scalable]
+            .into_iter()
+            .flat_map(|k| [(k, HashFunction::AesCmac), (k, HashFunction::SipHash13)])
+        {
+            let m = Meta {
+                hash: function,
+                ..sample(kind)
+            };
             let hash: HashMap<_, _> = m.fields().into_iter().map(|(k, v)| (k.into(), v)).collect();
             let (back, state) = Meta::parse("x:meta", &hash).unwrap();
             assert_eq!(back, m);
+            // A SipHash-1-3 filter is written as every filter was before
+            // AES-CMAC: format 1, no `hash` field.
+            let old = function == HashFunction::SipHash13;
+            assert_eq!(hash["format"], if old { FORMAT_SIPHASH } else { FORMAT });
+            assert_eq!(hash.contains_key("hash"), !old);
             assert!(!state.ready);
             assert_eq!(state.layers, u32::from(kind == Kind::Scalable));
         }
@@ -260,6 +327,14 @@ mod tests {
         );
         hash.insert("format".into(), "bloomlab-redis/0".into());
         assert!(Meta::parse("x:meta", &hash).is_err());
+        hash.insert("blocks".into(), "1".into());
+        hash.insert("format".into(), FORMAT.into());
+        hash.insert("hash".into(), "md5".into());
+        let e = Meta::parse("x:meta", &hash).unwrap_err().to_string();
+        assert!(e.contains("unknown hash function \"md5\""), "{e}");
+        hash.remove("hash");
+        let e = Meta::parse("x:meta", &hash).unwrap_err().to_string();
+        assert!(e.contains("no field \"hash\""), "{e}");
     }
 
     #[test]
@@ -274,6 +349,9 @@ mod tests {
             "a random key adopts the existing one"
         );
         assert_eq!(a.differs(&b, true).map(|d| d.0), Some("key"));
+        b.hash = HashFunction::SipHash13;
+        assert_eq!(a.differs(&b, false), None);
+        assert_eq!(a.differs(&b, true).map(|d| d.0), Some("hash"));
         b.design = Some((1_000_000, 0.01));
         assert_eq!(a.differs(&b, false).map(|d| d.0), Some("design"));
     }

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 
+use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
 use bloomlab_core::{DefaultHasher, check_fpr};
 
@@ -94,6 +95,7 @@ impl Options {
             blocks,
             hashes,
             max_shard_bytes: self.max_shard_bytes as u64,
+            hash: HashFunction::CURRENT,
             key: self.hasher().key(),
             growth,
         })
@@ -180,6 +182,7 @@ impl TableFilter {
             blocks: filter.num_blocks(),
             hashes: filter.num_hashes(),
             max_shard_bytes: max_shard_bytes as u64,
+            hash: filter.hasher().function(),
             key: filter.hasher().key(),
             growth: None,
         };
@@ -207,12 +210,11 @@ impl TableFilter {
             usize::MAX
         };
         let layout = BlockLayout::Positions;
-        BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher).map_err(
-            |e| Error::CorruptMetadata {
+        BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher.clone())
+            .map_err(|e| Error::CorruptMetadata {
                 key: self.keys.meta(),
                 reason: e.to_string(),
-            },
-        )
+            })
     }
 
     /// The setup of `keys` from `start` (create, import or open), ending
@@ -242,7 +244,7 @@ impl TableFilter {
             e => e,
         })?;
         Ok(Self {
-            hasher: DefaultHasher::from_key(meta.key),
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
             names: (0..table.shards()).map(|s| keys.shard(s)).collect(),
             keys,
             meta,

@@ -70,6 +70,7 @@ pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Ve
     Envelope {
         version: f.scheme().version(),
         tag: TAG,
+        hash: f.hasher().function(),
         key: f.hasher().key(),
         params: params.finish(),
         payload: payload.finish(),
@@ -133,7 +134,7 @@ pub(crate) fn decode<T: ?Sized>(
         return Err(invalid("active layer beyond the last"));
     }
 
-    let hasher = DefaultHasher::from_key(env.key);
+    let hasher = env.hasher();
     let mut payload = Reader::new(&env.payload);
     let mut layers = Vec::with_capacity(fields.len());
     let mut capacities = Vec::with_capacity(fields.len());
@@ -171,9 +172,10 @@ pub(crate) fn decode<T: ?Sized>(
             return Err(invalid("bits set do not fit the items added"));
         }
         let added = usize::try_from(layer.added).map_err(|_| invalid("items added to a layer"))?;
-        let filter = BloomFilter::from_words(words, layer.bits, layer.hashes, added, hasher)
-            .map_err(|_| invalid("layer words do not fit its size"))?
-            .with_scheme(Scheme::of_version(env.version));
+        let filter =
+            BloomFilter::from_words(words, layer.bits, layer.hashes, added, hasher.clone())
+                .map_err(|_| invalid("layer words do not fit its size"))?
+                .with_scheme(Scheme::of_version(env.version));
         total_added = total_added.saturating_add(layer.added);
         layers.push(filter);
         capacities.push(capacity);

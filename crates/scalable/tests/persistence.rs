@@ -2,16 +2,17 @@
 //! parameter that does not fit rejected with a typed error.
 
 use bloomlab_core::codec::Envelope;
-use bloomlab_core::hash::Scheme;
+use bloomlab_core::hash::{HashFunction, Scheme};
 use bloomlab_core::{DecodeError, Membership, Persist};
 use bloomlab_scalable::ScalableBloomFilter;
-use bloomlab_testkit::codec::{hex, unhex};
+use bloomlab_testkit::codec::{self, hex, unhex};
 use bloomlab_testkit::keys::{members, probes};
 
-/// A small seeded filter that has grown to three layers.
+/// A small seeded filter that has grown to three layers, hashed with
+/// SipHash-1-3 as when its bytes were pinned.
 fn small() -> ScalableBloomFilter<u64> {
     let mut f = ScalableBloomFilter::builder(4, 0.1)
-        .seed(7)
+        .hasher(codec::sip_seeded(7))
         .build()
         .unwrap();
     for i in 0..20u64 {
@@ -30,6 +31,20 @@ fn value_stability() {
         pinned(Written::Now),
         "the format or the hashing changed"
     );
+    assert_eq!(
+        ScalableBloomFilter::<u64>::from_bytes(&bytes)
+            .unwrap()
+            .to_bytes(),
+        bytes
+    );
+    // Of the default hash: AES-128-CMAC in the version field's high byte.
+    let mut f = ScalableBloomFilter::builder(4, 0.1)
+        .seed(7)
+        .build()
+        .unwrap();
+    f.insert_all(&(0..20u64).collect::<Vec<_>>()).unwrap();
+    let bytes = f.to_bytes();
+    assert_eq!(bytes[4..6], [2, HashFunction::AesCmac.id()]);
     assert_eq!(
         ScalableBloomFilter::<u64>::from_bytes(&bytes)
             .unwrap()

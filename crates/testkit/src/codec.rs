@@ -2,7 +2,8 @@
 //! files, and decoding refused for its parameters.
 
 use bloomlab_core::codec::{Envelope, FORMAT_VERSION};
-use bloomlab_core::{DecodeError, Persist, Tag};
+use bloomlab_core::hash::HashFunction;
+use bloomlab_core::{DecodeError, DefaultHasher, Persist, Tag};
 
 /// `bytes` as lower-case hex, two digits a byte: how value-stability tests
 /// pin an encoding.
@@ -33,7 +34,8 @@ pub fn refuses_parameters<F: Persist>(bytes: &[u8]) -> bool {
     )
 }
 
-/// The stored form of a filter of variant `tag` with hash key `key`, the
+/// The stored form of a filter of variant `tag` with hash key `key` (of
+/// the current function), the
 /// parameters `params` and the tables `payload`, sealed with the checksum
 /// they need: how a test forges a file that is wrong in its parameters
 /// alone.
@@ -41,9 +43,27 @@ pub fn sealed(tag: Tag, key: [u64; 2], params: Vec<u8>, payload: Vec<u8>) -> Vec
     Envelope {
         version: FORMAT_VERSION,
         tag,
+        hash: HashFunction::CURRENT,
         key,
         params,
         payload,
     }
     .encode()
+}
+
+/// The hasher of `.seed(seed)` under SipHash-1-3, the default function
+/// before AES-128-CMAC: how the pinned files of the value-stability tests,
+/// written before the change, were hashed. A filter made with it writes the
+/// same bytes as then.
+pub fn sip_seeded(seed: u64) -> DefaultHasher {
+    DefaultHasher::with_function(
+        HashFunction::SipHash13,
+        DefaultHasher::from_seed(seed).key(),
+    )
+}
+
+/// The hash function recorded in stored bytes: the high byte of the
+/// version field.
+pub fn stored_hash(bytes: &[u8]) -> Option<HashFunction> {
+    bytes.get(5).and_then(|&id| HashFunction::from_id(id))
 }

@@ -7,7 +7,7 @@
 //! database. This experiment measures how fast such items are found and how
 //! many of them get through, when the hash key is known (a fixed seed, as in
 //! Guava or Redisson, or a leaked one), when it is secret (bloomlab's keyed
-//! SipHash with a random key), and for the documents' own hash H1, which has
+//! AES-128-CMAC with a random key), and for the documents' own hash H1, which has
 //! no key at all.
 //!
 //! Threat model. The victim is a filter at 1% filled to its capacity.
@@ -193,7 +193,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let victim = filled("victim")?;
     let (m, k) = (victim.num_bits(), victim.num_hashes());
     let ours = Victim {
-        name: "bloomlab BloomFilter (keyed SipHash-1-3)",
+        name: "bloomlab BloomFilter (keyed AES-128-CMAC)",
         items: n,
         fpr: theory::classic::fpr(m as f64, n as f64, f64::from(k)),
     };
@@ -412,7 +412,7 @@ fn body(attacks: &[Attack], want: usize) -> String {
         .all(|x| x.is_some_and(|x| x.expected_inside() || x.within_chance()));
     let verdict = if as_predicted {
         "**Whoever can compute the positions crafts ids that pass every time; a secret random \
-         key (bloomlab's keyed SipHash) brings them back to the base rate.** An attacker who \
+         key (bloomlab's keyed AES-CMAC) brings them back to the base rate.** An attacker who \
          sees which queries pass can replay them until the filter is rebuilt under a fresh key; \
          Guava's fixed seed and the documents' hashes have no secret to keep."
     } else {

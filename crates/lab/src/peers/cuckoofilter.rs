@@ -3,31 +3,30 @@
 //! `rand::thread_rng()` (so not seeded), and a hasher given as a type
 //! (`H: Hasher + Default`), not a value.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
 use bloomlab_core::theory::cuckoo;
 use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, RemoveError};
 
-/// SipHash-1-3, the hasher type behind bloomlab's [`DefaultHasher`], built
-/// by `Default` with the all-zero key: the nearest to bloomlab's hashing
-/// the crate can take when the key does not matter (the benchmarks).
-pub type Sip13 = <DefaultHasher as BuildHasher>::Hasher;
+/// SipHash-1-3, the function of bloomlab's [`DefaultHasher`] before
+/// AES-CMAC, built by `Default` with the all-zero key: a keyed function the
+/// crate can take as a type when the key does not matter (the benchmarks).
+pub type Sip13 = siphasher::sip::SipHasher13;
 
 /// The seed of [`KeyedSip13`]'s key.
 pub const KEY_SEED: u64 = 0x6375_636b_6f6f;
 
-/// bloomlab's keyed SipHash-1-3 as the `Hasher + Default` the crate asks
-/// for: the key of `DefaultHasher::from_seed(KEY_SEED)`, fixed, since a type
-/// cannot carry a run's seed. Both cuckoo filters of the deletion
-/// experiment hash alike with it.
+/// Keyed SipHash-1-3 as the `Hasher + Default` the crate asks for: the key
+/// of `DefaultHasher::from_seed(KEY_SEED)`, fixed, since a type cannot
+/// carry a run's seed.
 pub struct KeyedSip13(Sip13);
 
 impl Default for KeyedSip13 {
     fn default() -> Self {
         static KEY: OnceLock<[u64; 2]> = OnceLock::new();
         let key = KEY.get_or_init(|| DefaultHasher::from_seed(KEY_SEED).key());
-        Self(DefaultHasher::from_key(*key).build_hasher())
+        Self(Sip13::new_with_keys(key[0], key[1]))
     }
 }
 
@@ -181,9 +180,12 @@ mod tests {
 
     #[test]
     fn the_keyed_hasher_is_bloomlabs_keyed_sip() {
+        use bloomlab_core::hash::HashFunction;
+        use std::hash::BuildHasher;
         let mut a = KeyedSip13::default();
         a.write_u64(7);
-        let ours = DefaultHasher::from_seed(KEY_SEED).hash_one(7u64);
+        let key = DefaultHasher::from_seed(KEY_SEED).key();
+        let ours = DefaultHasher::with_function(HashFunction::SipHash13, key).hash_one(7u64);
         assert_eq!(a.finish(), ours);
     }
 }

@@ -89,13 +89,49 @@ fn found(removed: bool) -> Result<(), RemoveError> {
     }
 }
 
-/// bloomlab's keyed SipHash-1-3 for `seed` and `seed + 1`: the pair of
-/// hashers given to the peers that ask for two (`probabilistic-collections`),
-/// the first of which hashes exactly as a bloomlab filter seeded `seed` does.
-pub fn sip_pair(seed: u64) -> [DefaultHasher; 2] {
+/// Keyed SipHash-1-3 as a [`BuildHasher`] that is `Copy`, as
+/// `probabilistic-collections` asks of its hashers: the same values as
+/// [`sip_seeded`]`(seed)`, whose key is `DefaultHasher::from_seed(seed)`'s.
+///
+/// [`BuildHasher`]: std::hash::BuildHasher
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SipKey([u64; 2]);
+
+impl SipKey {
+    /// The key of `DefaultHasher::from_seed(seed)`.
+    pub fn from_seed(seed: u64) -> Self {
+        Self(DefaultHasher::from_seed(seed).key())
+    }
+}
+
+impl std::hash::BuildHasher for SipKey {
+    type Hasher = siphasher::sip::SipHasher13;
+
+    fn build_hasher(&self) -> Self::Hasher {
+        siphasher::sip::SipHasher13::new_with_keys(self.0[0], self.0[1])
+    }
+}
+
+/// bloomlab's [`DefaultHasher`] of `seed` under SipHash-1-3, its default
+/// function before AES-128-CMAC: the hasher the benchmarks that hold the
+/// hash fixed give to bloomlab's filters and to every peer that takes one.
+/// Its `build_hasher`, which the peers call for every item, is as cheap as
+/// the peers' own (AES-CMAC's must copy or share its round keys).
+pub fn sip_seeded(seed: u64) -> DefaultHasher {
+    DefaultHasher::with_function(
+        bloomlab_core::hash::HashFunction::SipHash13,
+        DefaultHasher::from_seed(seed).key(),
+    )
+}
+
+/// Keyed SipHash-1-3 for `seed` and `seed + 1`: the pair of hashers given
+/// to the peers that ask for two (`probabilistic-collections`), the first
+/// of which hashes exactly as a bloomlab filter built with
+/// [`sip_seeded`]`(seed)` does.
+pub fn sip_pair(seed: u64) -> [SipKey; 2] {
     [
-        DefaultHasher::from_seed(seed),
-        DefaultHasher::from_seed(seed.wrapping_add(1)),
+        SipKey::from_seed(seed),
+        SipKey::from_seed(seed.wrapping_add(1)),
     ]
 }
 

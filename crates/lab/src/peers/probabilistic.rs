@@ -6,17 +6,18 @@
 use std::hash::{BuildHasher, Hash};
 
 use bloomlab_core::theory::{classic, cuckoo};
-use bloomlab_core::{DefaultHasher, Deletable, Filter, InsertError, Membership, RemoveError};
+use bloomlab_core::{Deletable, Filter, InsertError, Membership, RemoveError};
 use probabilistic_collections::bloom::{BloomFilter, ScalableBloomFilter};
 use probabilistic_collections::cuckoo::CuckooFilter;
 
+use super::SipKey;
 use super::counted::{Bits, Counted, ItemBits};
 
 /// `probabilistic_collections::bloom::BloomFilter` behind bloomlab's traits.
 ///
 /// `insert` answers `Ok(true)` (the crate does not say whether the item was
 /// reported present before); `len` counts insert calls.
-pub type ProbabilisticBloom<T = u64, S = DefaultHasher> = Counted<BloomFilter<T, S>>;
+pub type ProbabilisticBloom<T = u64, S = SipKey> = Counted<BloomFilter<T, S>>;
 
 impl<T, S: BuildHasher> ProbabilisticBloom<T, S> {
     /// Sized by the crate's own rule for `items` at rate `fpr`
@@ -76,7 +77,7 @@ impl<T: Hash, S: BuildHasher> ItemBits<T> for BloomFilter<T, S> {
 /// `insert` answers `Ok(true)` (the crate does not say whether the item was
 /// reported present before); `len` counts insert calls; `expected_fpr` is
 /// the crate's own estimate from the bits set.
-pub type ProbabilisticScalable<T = u64, S = DefaultHasher> = Counted<ScalableBloomFilter<T, S>>;
+pub type ProbabilisticScalable<T = u64, S = SipKey> = Counted<ScalableBloomFilter<T, S>>;
 
 impl<T, S: BuildHasher + Copy> ProbabilisticScalable<T, S> {
     /// A first layer of `bits` bits at rate `fpr`; each next layer is
@@ -138,7 +139,7 @@ impl<T: Hash, S: BuildHasher + Copy> ItemBits<T> for ScalableBloomFilter<T, S> {
 /// nor whether it removed one); its remove deletes every matching
 /// fingerprint in both buckets.
 #[derive(Debug)]
-pub struct ProbabilisticCuckoo<T = u64, S = DefaultHasher> {
+pub struct ProbabilisticCuckoo<T = u64, S = SipKey> {
     inner: CuckooFilter<T, S>,
 }
 

@@ -143,11 +143,13 @@ pub enum Insert {
     Failed,
 }
 
+// A handful of values a run: their size does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Inner {
     Counting(CountingBloomFilter<u64>),
     Cuckoo(CuckooFilter<u64>),
     Fastbloom(FastbloomRsCounting),
-    /// Hashing with bloomlab's keyed SipHash-1-3 under a fixed key: the
+    /// Hashing with keyed SipHash-1-3 under a fixed key: the
     /// crate's hasher is a type, so the key cannot follow the run's seed.
     Crate(Cuckoofilter<KeyedSip13>),
 }

@@ -51,6 +51,8 @@ impl Which {
 }
 
 /// The filter under test.
+// A handful of values a run: their size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Grower {
     Ours(ScalableBloomFilter<u64>),
     Peer(Growable),

@@ -7,10 +7,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bloomlab::catalog::Variant;
-use bloomlab_core::{DefaultHasher, Membership};
+use bloomlab_core::Membership;
 use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
 use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
-use bloomlab_lab::peers::{Cuckoofilter, Fastbloom, FastbloomRsCounting, Fuse8, Growable, Qfilter};
+use bloomlab_lab::peers::{
+    Cuckoofilter, Fastbloom, FastbloomRsCounting, Fuse8, Growable, Qfilter, sip_seeded,
+};
 
 use super::super::{Error, ns_per_item, subject};
 
@@ -114,10 +116,11 @@ pub fn bloomlab(
 }
 
 /// The peers the benchmarks build, at `fpr` where the crate takes a rate,
-/// each hashing with bloomlab's keyed SipHash-1-3 where the crate takes a
-/// hasher.
+/// each hashing with keyed SipHash-1-3 where the crate takes a hasher
+/// ([`sip_seeded`]: a `build_hasher` as cheap as the crates' own, where
+/// AES-CMAC's shares its round keys).
 pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contender> {
-    let hasher = |name: &str| DefaultHasher::from_seed(seed(name));
+    let hasher = |name: &str| sip_seeded(seed(name));
     let (fb, qf, fuse) = (hasher("fastbloom"), hasher("qfilter"), hasher("xorf"));
     let growable = Params {
         // As bloomlab's scalable filter is built: a tenth of the items
@@ -131,7 +134,7 @@ pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contende
     let n = items as u64;
     vec![
         Contender::empty("fastbloom", "fastbloom", move || {
-            Ok(Box::new(Fastbloom::new(items, fpr, fb)))
+            Ok(Box::new(Fastbloom::new(items, fpr, fb.clone())))
         }),
         Contender::empty("fastbloom-rs counting", "fastbloom-rs", move || {
             Ok(Box::new(FastbloomRsCounting::new(n, fpr)))
@@ -145,7 +148,7 @@ pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contende
             Ok(Box::new(Cuckoofilter::<KeyedSip13>::with_capacity(items)))
         }),
         Contender::empty("qfilter", "qfilter", move || {
-            let f = Qfilter::new(n, fpr, qf).map_err(Error::filter(format_args!(
+            let f = Qfilter::new(n, fpr, qf.clone()).map_err(Error::filter(format_args!(
                 "throughput: qfilter for {items} items at {fpr}"
             )))?;
             Ok(Box::new(f))
@@ -154,7 +157,7 @@ pub fn peers(items: usize, fpr: f64, seed: impl Fn(&str) -> u64) -> Vec<Contende
             name: "xorf BinaryFuse8".into(),
             crate_name: "xorf",
             make: Make::FromKeys(Box::new(move |keys| {
-                let f = Fuse8::new(keys, fuse).map_err(Error::filter(format_args!(
+                let f = Fuse8::new(keys, fuse.clone()).map_err(Error::filter(format_args!(
                     "throughput: BinaryFuse8 of {} keys",
                     keys.len()
                 )))?;

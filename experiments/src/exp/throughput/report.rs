@@ -39,7 +39,9 @@ pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
          them and {count} non-members; times are in-process wall clock, best of {PASSES} passes \
          that each visit every filter in turn, every call through `dyn Membership<u64>` (peers \
          through their `bloomlab_lab::peers` adapters). Bits per item are table bytes × 8 / \
-         items. Crates that take a hasher get bloomlab's keyed SipHash-1-3; \
+         items. bloomlab's filters hash with their default, keyed AES-128-CMAC; crates \
+         that take a hasher get keyed SipHash-1-3, bloomlab's default before, which \
+         their per-item `build_hasher` calls make as cheap as their own; \
          `growable-bloom-filter` and `fastbloom-rs` use their own xxh3. Scalable filters start \
          at a tenth of the items (`growable-bloom-filter` at a first-layer rate P·(1 − r), so \
          its total stays under P). `cuckoofilter` and BinaryFuse8 take no rate.\n\n"
