@@ -105,9 +105,6 @@ pub struct DefaultHasher {
 }
 
 /// The function and its key.
-// The large variant is the one every new filter hashes with: boxing it
-// would put a pointer between every hash and its round keys.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq)]
 enum Keyed {
     Sip { k0: u64, k1: u64 },
@@ -224,8 +221,6 @@ pub struct DefaultHasherState {
     state: State,
 }
 
-// As for `Keyed`: the large variant is the common one.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 enum State {
     Sip(SipHasher13),

@@ -218,7 +218,7 @@ impl Layers {
             return Err(corrupt("zero items, a rate outside (0, 1) or no layer"));
         }
         let mut layers = Layers {
-            hasher: DefaultHasher::from_key(meta.key),
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
             keys,
             meta,
             initial,

@@ -4,9 +4,13 @@
 mod common;
 
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
+use std::collections::HashMap;
+
+use bloomlab_core::DefaultHasher;
+use bloomlab_core::hash::HashFunction;
 use bloomlab_redis::{
-    Bits, Counters, Error, Options, RedisBloomFilter, RedisCountingBloomFilter,
-    RedisScalableBloomFilter, ScalableOptions,
+    Bits, Counters, Error, FORMAT, FORMAT_SIPHASH, Options, RedisBloomFilter,
+    RedisCountingBloomFilter, RedisScalableBloomFilter, ScalableOptions,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::RedisServer;
@@ -143,6 +147,68 @@ fn export_and_import_round_trip() {
     let in_redis = f.estimated_count().unwrap();
     assert_eq!(memory.len(), in_redis.round() as usize);
     assert!((in_redis - 10_000.0).abs() < 100.0, "{in_redis}");
+}
+
+/// A filter stored with SipHash-1-3, as every filter was before AES-CMAC
+/// became the default, keeps its function: metadata format 1, no `hash`
+/// field, and every process that opens it hashes with SipHash-1-3.
+#[test]
+fn filters_stored_with_siphash_keep_it() {
+    let server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    let meta = |raw: &mut redis::Connection, name: &str| -> HashMap<String, String> {
+        redis::cmd("HGETALL")
+            .arg(format!("{name}:meta"))
+            .query(raw)
+            .unwrap()
+    };
+    let sip = DefaultHasher::with_function(HashFunction::SipHash13, [3, 4]);
+    let mut memory = BlockedBloomFilter::<u64>::builder(1_000, 0.01)
+        .layout(BlockLayout::Positions)
+        .hasher(sip.clone())
+        .build()
+        .unwrap();
+    let keys = members(8, 1_000);
+    memory.insert_batch(&keys).unwrap();
+    RedisBloomFilter::import(connect(&server), "old", &memory, 1 << 20).unwrap();
+    let fields = meta(&mut raw, "old");
+    assert_eq!(fields["format"], FORMAT_SIPHASH);
+    assert!(!fields.contains_key("hash"));
+    let mut opened = RedisBloomFilter::<u64, _>::open(connect(&server), "old").unwrap();
+    assert_eq!(opened.hasher(), &sip);
+    let probes: Vec<u64> = probes(9, 20_000).collect();
+    assert_eq!(
+        opened.contains_batch(&probes).unwrap(),
+        memory.contains_batch(&probes)
+    );
+    // A new filter is written with the current function, named.
+    RedisBloomFilter::<u64, _>::create(connect(&server), "new", 1_000, 0.01).unwrap();
+    let fields = meta(&mut raw, "new");
+    assert_eq!(
+        (fields["format"].as_str(), fields["hash"].as_str()),
+        (FORMAT, "aes-128-cmac")
+    );
+
+    // A scalable filter whose metadata says SipHash-1-3 (rewritten here as
+    // an older build would have written it) is opened with it.
+    let opts = ScalableOptions::new().seed(SEED);
+    RedisScalableBloomFilter::<u64, _>::create_with(connect(&server), "sc", 100, 0.01, opts)
+        .unwrap();
+    redis::cmd("HSET")
+        .arg("{sc}:meta")
+        .arg("format")
+        .arg(FORMAT_SIPHASH)
+        .exec(&mut raw)
+        .unwrap();
+    redis::cmd("HDEL")
+        .arg("{sc}:meta")
+        .arg("hash")
+        .exec(&mut raw)
+        .unwrap();
+    let mut sc = RedisScalableBloomFilter::<u64, _>::open(connect(&server), "sc").unwrap();
+    assert_eq!(sc.hasher().function(), HashFunction::SipHash13);
+    sc.insert(&7).unwrap();
+    assert!(sc.contains(&7).unwrap());
 }
 
 #[test]

@@ -51,8 +51,6 @@ impl Which {
 }
 
 /// The filter under test.
-// A handful of values a run: their size does not matter.
-#[allow(clippy::large_enum_variant)]
 pub(super) enum Grower {
     Ours(ScalableBloomFilter<u64>),
     Peer(Growable),
