@@ -125,7 +125,7 @@ const SIP_BLOCKED_COUNTING: &str = "bloomlab::BlockedCountingBloomFilter (SipHas
 
 /// A random key under SipHash-1-3.
 fn sip13() -> DefaultHasher {
-    DefaultHasher::with_function(HashFunction::SipHash13, DefaultHasher::random().key())
+    DefaultHasher::random_with(HashFunction::SipHash13)
 }
 const SAMPLES: usize = 10;
 /// The tag of the progress lines.

@@ -269,7 +269,7 @@ impl AesCmac {
     /// [`DefaultHasher::from_seed`](crate::DefaultHasher::from_seed)
     /// derives its own: the same seed gives the same key on every platform.
     pub fn from_seed(seed: u64) -> Self {
-        Self::from_key(crate::DefaultHasher::from_seed(seed).key())
+        Self::from_key(crate::hash::seed_key(seed))
     }
 
     /// A hasher with exactly this key (as returned by [`key`](Self::key)):

@@ -112,23 +112,27 @@ enum Keyed {
 }
 
 impl DefaultHasher {
-    /// A hasher with a fresh random key.
+    /// A hasher of the current function with a fresh random key.
     pub fn random() -> Self {
-        Self::from_key(rand::random())
+        Self::random_with(HashFunction::CURRENT)
     }
 
-    /// A hasher whose key is derived from `seed`: the same seed gives the same
-    /// key on every platform and in every version of this crate.
+    /// A hasher of `function` with a fresh random key.
+    pub fn random_with(function: HashFunction) -> Self {
+        Self::with_function(function, rand::random())
+    }
+
+    /// A hasher of the current function whose key is derived from `seed`:
+    /// the same seed gives the same key on every platform and in every
+    /// version of this crate.
     pub fn from_seed(seed: u64) -> Self {
-        // A fixed, published derivation so persisted seeded filters stay valid:
-        // the 128-bit SipHash-1-3 of the seed under a constant domain key.
-        let mut h = siphasher::sip128::SipHasher13::new_with_keys(
-            0x626c_6f6f_6d6c_6162,
-            0x7365_6564_2d6b_6579,
-        );
-        std::hash::Hasher::write(&mut h, &seed.to_le_bytes());
-        let out = h.finish128();
-        Self::from_key([out.h1, out.h2])
+        Self::from_seed_with(HashFunction::CURRENT, seed)
+    }
+
+    /// A hasher of `function` whose key is derived from `seed` as
+    /// [`from_seed`](Self::from_seed) derives it.
+    pub fn from_seed_with(function: HashFunction, seed: u64) -> Self {
+        Self::with_function(function, seed_key(seed))
     }
 
     /// A hasher of the current function ([`HashFunction::CURRENT`]) with
@@ -212,6 +216,17 @@ impl BuildHasher for DefaultHasher {
             Keyed::Aes(aes) => aes.hash_one(item),
         }
     }
+}
+
+/// The key [`DefaultHasher::from_seed`] derives from `seed`: a fixed,
+/// published derivation, so that persisted seeded filters stay valid (the
+/// 128-bit SipHash-1-3 of the seed under a constant domain key).
+pub(crate) fn seed_key(seed: u64) -> [u64; 2] {
+    let mut h =
+        siphasher::sip128::SipHasher13::new_with_keys(0x626c_6f6f_6d6c_6162, 0x7365_6564_2d6b_6579);
+    std::hash::Hasher::write(&mut h, &seed.to_le_bytes());
+    let out = h.finish128();
+    [out.h1, out.h2]
 }
 
 /// The [`Hasher`](std::hash::Hasher) of [`DefaultHasher`]: the same values
@@ -882,6 +897,12 @@ mod tests {
         assert_eq!(h.hash_one(12345u64), AES_12345);
         let sip = DefaultHasher::with_function(HashFunction::SipHash13, h.key());
         assert_eq!(sip.hash_one(12345u64), 2005567834134552484);
+        assert_eq!(
+            DefaultHasher::from_seed_with(HashFunction::SipHash13, 42),
+            sip
+        );
+        let random = DefaultHasher::random_with(HashFunction::SipHash13);
+        assert_eq!(random.function(), HashFunction::SipHash13);
     }
 
     /// `from_seed(42)`'s AES-CMAC hash of `12345u64`.

@@ -454,7 +454,7 @@ impl crate::cmac::Cipher for AesNi {
     fn encrypt(&self, block: [u8; 16]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: as in `tag`: a value means AES-NI is there.
+            // SAFETY: as in `hash`: a value means AES-NI is there.
             unsafe { encrypt_aes_ni(&self.round_keys, block) }
         }
         #[cfg(not(target_arch = "x86_64"))]

@@ -79,8 +79,7 @@ fn keeps_the_positions_of_a_version_one_file() {
     // A filter written in format version 1, hashed with SipHash-1-3 as every
     // filter then was: its counters are read as placed by the modular
     // positions.
-    let key = DefaultHasher::from_seed(5).key();
-    let hasher = DefaultHasher::with_function(bloomlab_core::hash::HashFunction::SipHash13, key);
+    let hasher = DefaultHasher::from_seed_with(bloomlab_core::hash::HashFunction::SipHash13, 5);
     let keys = members(50, 150);
     let mut counters = vec![0u64; 1_001];
     for k in &keys {

@@ -56,10 +56,7 @@ pub fn sealed(tag: Tag, key: [u64; 2], params: Vec<u8>, payload: Vec<u8>) -> Vec
 /// written before the change, were hashed. A filter made with it writes the
 /// same bytes as then.
 pub fn sip_seeded(seed: u64) -> DefaultHasher {
-    DefaultHasher::with_function(
-        HashFunction::SipHash13,
-        DefaultHasher::from_seed(seed).key(),
-    )
+    DefaultHasher::from_seed_with(HashFunction::SipHash13, seed)
 }
 
 /// The hash function recorded in stored bytes: the high byte of the

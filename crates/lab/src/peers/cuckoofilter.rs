@@ -184,8 +184,7 @@ mod tests {
         use std::hash::BuildHasher;
         let mut a = KeyedSip13::default();
         a.write_u64(7);
-        let key = DefaultHasher::from_seed(KEY_SEED).key();
-        let ours = DefaultHasher::with_function(HashFunction::SipHash13, key).hash_one(7u64);
+        let ours = DefaultHasher::from_seed_with(HashFunction::SipHash13, KEY_SEED).hash_one(7u64);
         assert_eq!(a.finish(), ours);
     }
 }

@@ -100,7 +100,7 @@ pub struct SipKey([u64; 2]);
 impl SipKey {
     /// The key of `DefaultHasher::from_seed(seed)`.
     pub fn from_seed(seed: u64) -> Self {
-        Self(DefaultHasher::from_seed(seed).key())
+        Self(sip_seeded(seed).key())
     }
 }
 
@@ -118,10 +118,7 @@ impl std::hash::BuildHasher for SipKey {
 /// Its `build_hasher`, which the peers call for every item, is as cheap as
 /// the peers' own (AES-CMAC's must copy or share its round keys).
 pub fn sip_seeded(seed: u64) -> DefaultHasher {
-    DefaultHasher::with_function(
-        bloomlab_core::hash::HashFunction::SipHash13,
-        DefaultHasher::from_seed(seed).key(),
-    )
+    DefaultHasher::from_seed_with(bloomlab_core::hash::HashFunction::SipHash13, seed)
 }
 
 /// Keyed SipHash-1-3 for `seed` and `seed + 1`: the pair of hashers given
