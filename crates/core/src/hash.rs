@@ -774,10 +774,11 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 ///
 /// On x86-64 processors with AVX2 (detected at run time, on every call: a
 /// filter keeps a [`SectorTest`] instead) the eight words
-/// are tested by a copy of the same code compiled for AVX2, whose
-/// multiplies and per-lane shifts take a few vector instructions where
-/// SSE2 needs about sixty (see `benches/FINDINGS.md`); everywhere else by
-/// the portable code, which the compiler vectorizes with SSE2.
+/// are tested with AVX2's per-lane shifts on 128-bit registers, about
+/// twenty vector instructions where SSE2 needs about sixty (see
+/// `benches/FINDINGS.md`); everywhere else by the portable code, which the
+/// compiler vectorizes with SSE2. Both give the same answers (a test
+/// compares them).
 ///
 /// ```
 /// use bloomlab_core::hash::{sector_cell_masks, sector_cells_set};

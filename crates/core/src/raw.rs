@@ -1,6 +1,6 @@
 //! Every `unsafe` block of the workspace, in one module to audit: the memory
 //! of the tables ([`Buffer`]), the prefetch hint ([`prefetch`]), the
-//! call of the sectored lookup compiled for AVX2 ([`SectorTest`]) and the
+//! sectored lookup's test with AVX2 instructions ([`SectorTest`]) and the
 //! AES instructions of [`AesCmac`](crate::AesCmac) ([`AesNi`]).
 //!
 //! The rest of bloomlab-core denies `unsafe_code` and every other crate
@@ -369,8 +369,8 @@ impl SectorTest {
             // is that the processor running it has the features it was
             // compiled for, and `self.avx2` is true only where `detect`
             // found AVX2 on this processor (the field is private to this
-            // module, and nothing else makes a value). The function itself
-            // is the safe portable code.
+            // module, and nothing else makes a value). The function's own
+            // loads are of its two arrays, in bounds (its SAFETY comment).
             return unsafe { sector_cells_set_avx2::<CELL_BITS>(block, hash) };
         }
         crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
@@ -384,9 +384,21 @@ impl Default for SectorTest {
     }
 }
 
-/// The portable test compiled for AVX2: four products to a register
-/// (`vpmuludq`) and per-lane 64-bit shifts (`vpsllvq`), which SSE2 lacks, so
-/// that the test after the load is about a dozen instructions.
+/// The portable test with AVX2's per-lane 64-bit shifts (`vpsllvq`), which
+/// SSE2 lacks, on 128-bit registers only: four 32-bit products to a
+/// register, each word's cell mask shifted into place, and the eight words
+/// tested against them, about twenty instructions of which eight wait for
+/// the line.
+///
+/// Only 128-bit registers, because a function that leaves the upper
+/// halves of the 256-bit ones dirty must end in `vzeroupper`, and on this
+/// project's bench machine (Zen 4) that instruction, once per lookup, kept
+/// a loop of lookups past the cache from overlapping them: the portable
+/// code compiled for AVX2, which the compiler vectorizes on 256-bit
+/// registers, took 60.8 ns a miss over a 20M-item table (a probe's loop
+/// over hashes computed before it) where this form took 36.1, and the
+/// same code inlined into a loop compiled for AVX2 (so with no call and no
+/// `vzeroupper`) 37.2 (`benches/FINDINGS.md`, *The default hash*).
 ///
 /// # Safety
 ///
@@ -399,7 +411,47 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     block: &[u64; crate::hash::SECTORS],
     hash: u64,
 ) -> bool {
-    crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi64, _mm_cvtepu32_epi64, _mm_cvtsi32_si128,
+        _mm_loadu_si128, _mm_mullo_epi32, _mm_or_si128, _mm_set1_epi32, _mm_set1_epi64x,
+        _mm_setzero_si128, _mm_sll_epi32, _mm_sllv_epi64, _mm_srl_epi32, _mm_srli_si128,
+        _mm_testz_si128,
+    };
+    const {
+        assert!(CELL_BITS.is_power_of_two() && CELL_BITS <= 32);
+    }
+    let salts = &crate::hash::SECTOR_SALTS;
+    // As `sector_slot(x, w, slot_bits) * CELL_BITS` for the eight words.
+    let slot_bits = (u64::BITS / CELL_BITS).trailing_zeros();
+    // SAFETY: the loads read the eight `u32` salts and the eight `u64` words
+    // of the block, each 16 bytes wholly inside the array its pointer comes
+    // from (unaligned access is allowed); the other intrinsics need at most
+    // AVX2, which the caller promises.
+    unsafe {
+        let x = _mm_set1_epi32(hash as u32 as i32);
+        let down = _mm_cvtsi32_si128((32 - slot_bits) as i32);
+        let up = _mm_cvtsi32_si128(CELL_BITS.trailing_zeros() as i32);
+        let salt = |i: usize| _mm_loadu_si128(salts[4 * i..4 * i + 4].as_ptr().cast());
+        let at_lo = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(0)), down), up);
+        let at_hi = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(1)), down), up);
+        let cell = _mm_set1_epi64x((u64::MAX >> (u64::BITS - CELL_BITS)) as i64);
+        // The cells of words 2i and 2i + 1, from the 32-bit offsets of the
+        // low or high half of `at`.
+        let masks = [
+            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(at_lo)),
+            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(_mm_srli_si128::<8>(at_lo))),
+            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(at_hi)),
+            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(_mm_srli_si128::<8>(at_hi))),
+        ];
+        // A word misses when its cell is all zero.
+        let mut missing = _mm_setzero_si128();
+        for (i, mask) in masks.into_iter().enumerate() {
+            let words: __m128i = _mm_loadu_si128(block[2 * i..2 * i + 2].as_ptr().cast());
+            let empty = _mm_cmpeq_epi64(_mm_and_si128(words, mask), _mm_setzero_si128());
+            missing = _mm_or_si128(missing, empty);
+        }
+        _mm_testz_si128(missing, missing) == 1
+    }
 }
 
 /// AES-128 by the processor's AES instructions (AES-NI): the round keys of
