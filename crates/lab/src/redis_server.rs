@@ -279,9 +279,11 @@ impl RedisServer {
         for (name, value) in &self.config {
             command.arg(format!("--{name}")).arg(value);
         }
-        self.child = Some(spawn_program(&mut command, "redis-server")?);
+        let child = spawn_program(&mut command, "redis-server")?;
+        let pid = child.id();
+        self.child = Some(child);
         let ready = self.wait_until(Instant::now() + READY_TIMEOUT, "answer PING", |port| {
-            Ok(request(port, &["PING"], POLL)?.as_str() == Some("PONG"))
+            answers_as(port, pid)
         });
         if ready.is_err() {
             self.kill();
@@ -502,6 +504,24 @@ fn owner_port(slots: &Reply, slot: u16) -> Option<i64> {
     })
 }
 
+/// Whether the server on `port` answers PING and is process `pid`. Another
+/// server may have taken the port between [`free_ports`] and our bind (ours
+/// then exits, and [`RedisServer::launch`] tries other ports): its PONG must
+/// not pass for ours, or a cluster would be joined with another's node.
+fn answers_as(port: u16, pid: u32) -> io::Result<bool> {
+    if request(port, &["PING"], POLL)?.as_str() != Some("PONG") {
+        return Ok(false);
+    }
+    let info = request(port, &["INFO", "server"], POLL)?;
+    let serving = info
+        .as_str()
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("process_id:"))
+        .and_then(|id| id.trim().parse::<u32>().ok());
+    Ok(serving == Some(pid))
+}
+
 fn cluster_ok(port: u16) -> io::Result<bool> {
     let info = request(port, &["CLUSTER", "INFO"], REPLY_TIMEOUT)?;
     let info = info.as_str().unwrap_or_default();
@@ -634,5 +654,26 @@ mod tests {
         assert_eq!(reply, expected);
         assert!(read_reply(&mut &b"$5\r\nab"[..]).is_err());
         assert!(read_reply(&mut &b""[..]).is_err());
+    }
+
+    #[test]
+    fn a_server_whose_port_is_taken_is_not_mistaken_for_the_one_holding_it() {
+        let holder = RedisServer::start().unwrap();
+        let mut late = RedisServer {
+            child: None,
+            port: holder.port,
+            config: holder.config.clone(),
+            cluster: false,
+            dir: tempfile::tempdir().unwrap(),
+        };
+        // The holder answers PING on the port at once; the late server fails
+        // to bind it and exits.
+        let error = late.spawn().unwrap_err();
+        assert!(
+            error.to_string().contains("Address already in use"),
+            "{error}"
+        );
+        assert!(!late.is_running());
+        assert_eq!(holder.command(&["PING"]).unwrap().as_str(), Some("PONG"));
     }
 }
