@@ -706,6 +706,19 @@ pub fn sector_slot(x: u32, w: usize, bits: u32) -> u32 {
     x.wrapping_mul(SECTOR_SALTS[w]) >> (32 - bits)
 }
 
+/// The bits of a slot in a word of `cell_bits`-bit cells: log2 of the cells
+/// a word holds (6 for bits, 4 for 4-bit counters), as
+/// [`sector_cell_masks`] and every form of [`sector_cells_set`] pass to
+/// [`sector_slot`].
+pub(crate) const fn sector_slot_bits(cell_bits: u32) -> u32 {
+    (u64::BITS / cell_bits).trailing_zeros()
+}
+
+/// One cell of `cell_bits` bits at the bottom of a word, all ones.
+pub(crate) const fn cell_ones(cell_bits: u32) -> u64 {
+    u64::MAX >> (u64::BITS - cell_bits)
+}
+
 /// The bits one item sets in a sectored block: `per_sector` bits in each of
 /// its [`SECTORS`] 64-bit words, as one mask per word.
 ///
@@ -753,7 +766,7 @@ pub fn sector_masks(hash: u64, per_sector: u32) -> [u64; SECTORS] {
 /// ```
 #[inline(always)]
 pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SECTORS] {
-    let slot_bits = (u64::BITS / cell_bits).trailing_zeros();
+    let slot_bits = sector_slot_bits(cell_bits);
     let mut masks = [0u64; SECTORS];
     for round in 0..per_sector {
         let x = sector_round(hash, round);
@@ -775,7 +788,7 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 /// On x86-64 processors with AVX2 (detected at run time, on every call: a
 /// filter keeps a [`SectorTest`] instead) the eight words
 /// are tested with AVX2's per-lane shifts on 128-bit registers, about
-/// twenty vector instructions where SSE2 needs about sixty (see
+/// thirty vector instructions where SSE2 needs about sixty (see
 /// `benches/FINDINGS.md`); everywhere else by the portable code, which the
 /// compiler vectorizes with SSE2. Both give the same answers (a test
 /// compares them).
@@ -817,8 +830,8 @@ pub(crate) fn sector_cells_set_portable<const CELL_BITS: u32>(
     block: &[u64; SECTORS],
     hash: u64,
 ) -> bool {
-    let slot_bits = (u64::BITS / CELL_BITS).trailing_zeros();
-    let cell = u64::MAX >> (u64::BITS - CELL_BITS);
+    let slot_bits = sector_slot_bits(CELL_BITS);
+    let cell = cell_ones(CELL_BITS);
     let mut missing = 0;
     for (w, &word) in block.iter().enumerate() {
         let at = sector_slot(hash as u32, w, slot_bits) * CELL_BITS;

@@ -384,11 +384,12 @@ impl Default for SectorTest {
     }
 }
 
-/// The portable test with AVX2's per-lane 64-bit shifts (`vpsllvq`), which
-/// SSE2 lacks, on 128-bit registers only: four 32-bit products to a
-/// register, each word's cell mask shifted into place, and the eight words
-/// tested against them, about twenty instructions of which eight wait for
-/// the line.
+/// What `sector_cells_set_portable` computes, with AVX2's per-lane 64-bit
+/// shifts (`vpsllvq`), which SSE2 lacks, on 128-bit registers only: four
+/// 32-bit products to a register, each word's cell mask shifted into place,
+/// and the eight words tested against them. About thirty instructions, of
+/// which thirteen wait for the line: four ANDs of the loaded words with
+/// their masks, four compares, three ORs and the final test and set.
 ///
 /// Only 128-bit registers, because a function that leaves the upper
 /// halves of the 256-bit ones dirty must end in `vzeroupper`, and on this
@@ -422,7 +423,7 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     }
     let salts = &crate::hash::SECTOR_SALTS;
     // As `sector_slot(x, w, slot_bits) * CELL_BITS` for the eight words.
-    let slot_bits = (u64::BITS / CELL_BITS).trailing_zeros();
+    let slot_bits = crate::hash::sector_slot_bits(CELL_BITS);
     // SAFETY: the loads read the eight `u32` salts and the eight `u64` words
     // of the block, each 16 bytes wholly inside the array its pointer comes
     // from (unaligned access is allowed); the other intrinsics need at most
@@ -434,7 +435,7 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
         let salt = |i: usize| _mm_loadu_si128(salts[4 * i..4 * i + 4].as_ptr().cast());
         let at_lo = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(0)), down), up);
         let at_hi = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(1)), down), up);
-        let cell = _mm_set1_epi64x((u64::MAX >> (u64::BITS - CELL_BITS)) as i64);
+        let cell = _mm_set1_epi64x(crate::hash::cell_ones(CELL_BITS) as i64);
         // The cells of words 2i and 2i + 1, from the 32-bit offsets of the
         // low or high half of `at`.
         let masks = [
