@@ -388,8 +388,15 @@ impl Default for SectorTest {
 /// shifts (`vpsllvq`), which SSE2 lacks, on 128-bit registers only: four
 /// 32-bit products to a register, each word's cell mask shifted into place,
 /// and the eight words tested against them. About thirty instructions, of
-/// which thirteen wait for the line: four ANDs of the loaded words with
-/// their masks, four compares, three ORs and the final test and set.
+/// which nine wait for the line for one-bit cells (four AND-NOTs of the
+/// loaded words with their masks, three ORs and the final test and set)
+/// and thirteen for wider ones (an AND and a compare in place of each
+/// AND-NOT). The AND-NOT took a lookup of a 1M-item blocked Bloom filter,
+/// whose table is in the cache, from 20.1 to 20.8 ns (three runs) to 17.4
+/// to 17.5 (two) against the hash + 1 line floor's 10.6 to 10.9 (a probe's
+/// loop over 2M absent keys, medians of seven passes): over a cached
+/// table the AES hash and this test compete for the vector units, and
+/// every instruction fewer shows (`benches/FINDINGS.md`).
 ///
 /// Only 128-bit registers, because a function that leaves the upper
 /// halves of the 256-bit ones dirty must end in `vzeroupper`, and on this
@@ -413,10 +420,10 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     hash: u64,
 ) -> bool {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi64, _mm_cvtepu32_epi64, _mm_cvtsi32_si128,
-        _mm_loadu_si128, _mm_mullo_epi32, _mm_or_si128, _mm_set1_epi32, _mm_set1_epi64x,
-        _mm_setzero_si128, _mm_sll_epi32, _mm_sllv_epi64, _mm_srl_epi32, _mm_srli_si128,
-        _mm_testz_si128,
+        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi64, _mm_cvtepu32_epi64,
+        _mm_cvtsi32_si128, _mm_loadu_si128, _mm_mullo_epi32, _mm_or_si128, _mm_set1_epi32,
+        _mm_set1_epi64x, _mm_setzero_si128, _mm_sll_epi32, _mm_sllv_epi64, _mm_srl_epi32,
+        _mm_srli_si128, _mm_testz_si128,
     };
     const {
         assert!(CELL_BITS.is_power_of_two() && CELL_BITS <= 32);
@@ -444,12 +451,18 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
             _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(at_hi)),
             _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(_mm_srli_si128::<8>(at_hi))),
         ];
-        // A word misses when its cell is all zero.
+        // A word misses when its cell is all zero: for one-bit cells, when
+        // its bit is clear (one instruction a pair of words where wider
+        // cells take two, and each waits for the line).
         let mut missing = _mm_setzero_si128();
         for (i, mask) in masks.into_iter().enumerate() {
             let words: __m128i = _mm_loadu_si128(block[2 * i..2 * i + 2].as_ptr().cast());
-            let empty = _mm_cmpeq_epi64(_mm_and_si128(words, mask), _mm_setzero_si128());
-            missing = _mm_or_si128(missing, empty);
+            let absent = if CELL_BITS == 1 {
+                _mm_andnot_si128(words, mask)
+            } else {
+                _mm_cmpeq_epi64(_mm_and_si128(words, mask), _mm_setzero_si128())
+            };
+            missing = _mm_or_si128(missing, absent);
         }
         _mm_testz_si128(missing, missing) == 1
     }
