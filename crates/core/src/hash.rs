@@ -205,17 +205,22 @@ impl BuildHasher for DefaultHasher {
         DefaultHasherState { state }
     }
 
-    #[inline]
+    // Inlined, as `AesCmac::hash_one` is, with SipHash-1-3 out of line.
+    #[inline(always)]
     fn hash_one<T: std::hash::Hash>(&self, item: T) -> u64 {
         match &self.keyed {
-            Keyed::Sip { k0, k1 } => {
-                let mut h = SipHasher13::new_with_keys(*k0, *k1);
-                item.hash(&mut h);
-                std::hash::Hasher::finish(&h)
-            }
             Keyed::Aes(aes) => aes.hash_one(item),
+            Keyed::Sip { k0, k1 } => sip_hash_one(*k0, *k1, item),
         }
     }
+}
+
+/// [`DefaultHasher::hash_one`] by SipHash-1-3.
+#[inline(never)]
+fn sip_hash_one<T: std::hash::Hash>(k0: u64, k1: u64, item: T) -> u64 {
+    let mut h = SipHasher13::new_with_keys(k0, k1);
+    item.hash(&mut h);
+    std::hash::Hasher::finish(&h)
 }
 
 /// The key [`DefaultHasher::from_seed`] derives from `seed`: a fixed,
