@@ -205,7 +205,9 @@ impl BuildHasher for DefaultHasher {
         DefaultHasherState { state }
     }
 
-    // Inlined, as `AesCmac::hash_one` is, with SipHash-1-3 out of line.
+    // Inlined, as `AesCmac::hash_one` is, with SipHash-1-3 out of line:
+    // inlined too, it took the AES-CMAC lookups of a 1M-item blocked filter
+    // from 18.4 to 20.3 ns and more (`benches/FINDINGS.md`).
     #[inline(always)]
     fn hash_one<T: std::hash::Hash>(&self, item: T) -> u64 {
         match &self.keyed {
