@@ -399,11 +399,12 @@ impl Default for SectorTest {
 /// every instruction fewer shows (`benches/FINDINGS.md`).
 ///
 /// Only 128-bit registers, because a function that leaves the upper
-/// halves of the 256-bit ones dirty must end in `vzeroupper`, and on this
-/// project's bench machine (Zen 4) that instruction, once per lookup, kept
-/// a loop of lookups past the cache from overlapping them: the portable
-/// code compiled for AVX2, which the compiler vectorizes on 256-bit
-/// registers, took 60.8 ns a miss over a 20M-item table (a probe's loop
+/// halves of the 256-bit ones dirty must end in `vzeroupper`, and on the
+/// bench machine of the time (a guest that reported Zen 4; the guest of
+/// later runs reports another processor) that instruction, once per
+/// lookup, kept a loop of lookups past the cache from overlapping them:
+/// the portable code compiled for AVX2, which the compiler vectorizes on
+/// 256-bit registers, took 60.8 ns a miss over a 20M-item table (a probe's loop
 /// over hashes computed before it) where this form took 36.1, and the
 /// same code inlined into a loop compiled for AVX2 (so with no call and no
 /// `vzeroupper`) 37.2 (`benches/FINDINGS.md`, *The default hash*).
