@@ -3,12 +3,13 @@
 //! measured over a table of the same size.
 //!
 //! At 20M items the tables are 23 MiB (classic, fastbloom) to 109 MiB
-//! (the one-line counting layout): all far past the 2 MiB L2 and the reach
-//! of the TLB with 4 KiB pages (about 3,000 entries, 12 MiB), but only the
-//! counting tables are
-//! larger than the 32 MiB L3 this machine reports (shared, under KVM, with
-//! whatever else runs on the host). `BLOOMLAB_SCALE_MILLIONS=40` puts every
-//! table past the L3.
+//! (the one-line counting layout): all far past the L2 and the reach of
+//! the TLB with 4 KiB pages (about 3,000 entries, 12 MiB). The guest of the
+//! runs before 4 December reported 2 MiB of L2 and 32 MiB of L3, so that
+//! only the counting tables were larger than its L3; the guest of later
+//! runs reports 512 KiB and 8 MiB, past which every 20M-item table lies
+//! (both shared, under KVM, with whatever else runs on the host).
+//! `BLOOMLAB_SCALE_MILLIONS=40` puts every table past a 32 MiB L3.
 //!
 //! - **Subjects**, each built with its crate's default constructor for `n`
 //!   items at 1% (bloomlab's `new(n, 0.01)`, with a random key), filled with
@@ -33,8 +34,7 @@
 //!   `foldhash::fast::RandomState` (randomly seeded per filter; cheaper than
 //!   either keyed hash, but not a keyed pseudorandom function that an
 //!   attacker who sees answers cannot learn), as `bloomlab::… (foldhash)`:
-//!   single hits and misses apart and, at the large size, in turns with the
-//!   peer. They say what a cheaper hash than the default would make of
+//!   single hits and misses apart and in turns with the peer. They say what a cheaper hash than the default would make of
 //!   those goals; the floors, hashed with the default, do not bound them.
 //!   The same four again keyed with SipHash-1-3, the default before
 //!   AES-128-CMAC, under a random key, as `bloomlab::… (SipHash-1-3)`:
@@ -63,13 +63,19 @@
 //!   see [`harness::Turns`]): the same lookups timed in alternating
 //!   batches against a reference, the value of each row being the ratio of
 //!   the two times. At every size, the two one-line filters, single and
-//!   batched, against the floors over their own tables, on each stream. At
-//!   the large size, each filter's single hits and misses against its
-//!   peer's: each peer is built first and kept while the bloomlab filters
-//!   judged against it are measured. (At 1M items a table fits the cache
-//!   alone and not beside another, so there the peers are compared only by
-//!   their rows measured apart.) Also at the large size, the hits of each
-//!   filter that reads k positions anywhere in its table (`BloomFilter`,
+//!   batched, against the floors over their own tables, on each stream.
+//!   Each filter's single hits and misses against its peer's: each peer is
+//!   built first and kept while the bloomlab filters judged against it are
+//!   measured. At 1M items too, since the 5 December session: the rows
+//!   measured apart there moved by up to twelve times between runs of the
+//!   same build (fastbloom-rs's counting hit took 289 ns in the full run of
+//!   4 December, 19:53 UTC, and 23.5 in a filtered run of the same
+//!   rows at 22:40), where a pair in turns meets the host's moments on both
+//!   sides. On a machine whose L2 holds a 1M-item table alone, a turn
+//!   evicts some of what the other's would find there; on this one (512 KiB
+//!   of L2) neither table fits the L2, and the two Bloom filters' (1.2 MB
+//!   each) fit the L3 together, the two counting filters' (4.8 MB each) not.
+//!   Also the hits of each filter that reads k positions anywhere in its table (`BloomFilter`,
 //!   `AtomicBloomFilter`, `CountingBloomFilter`, the one-layer
 //!   `ScalableBloomFilter`), and of its peer, against the floor of such a
 //!   hit over that filter's table, the hash and k lines
@@ -139,10 +145,6 @@ struct Size {
     param: String,
     /// Whether bloomlab's tables (and the floors') ask for huge pages.
     huge_pages: bool,
-    /// Whether each filter is also timed in turns with its peer: at the
-    /// large size, where neither table fits the cache, so that one's turn
-    /// does not evict what the other's would find there.
-    peers_in_turns: bool,
 }
 
 /// 1M and 20M items; 1M and 2M in test mode; `BLOOMLAB_SCALE_MILLIONS`
@@ -162,14 +164,12 @@ fn sizes() -> Vec<Size> {
             items: m * 1_000_000,
             param: format!("{m}M items, 1%"),
             huge_pages: true,
-            peers_in_turns: m > 1,
         })
         .collect();
     sizes.push(Size {
         items: large * 1_000_000,
         param: format!("{large}M items, 1%, 4 KiB pages"),
         huge_pages: false,
-        peers_in_turns: large > 1,
     });
     sizes
 }
@@ -212,17 +212,13 @@ impl Run<'_> {
         Setting::new(&self.size.param, SAMPLES)
     }
 
-    /// `f`'s single lookups against `peer`'s, timed in turns, both alive,
-    /// where the size [calls for it](Size::peers_in_turns).
+    /// `f`'s single lookups against `peer`'s, timed in turns, both alive.
     fn against_peer<F: Membership<u64>, P: Membership<u64>>(
         &mut self,
         names: [&str; 2],
         f: &F,
         peer: &P,
     ) {
-        if !self.size.peers_in_turns {
-            return;
-        }
         let setting = Setting::new(&self.size.param, SAMPLES);
         let keys = [&self.keys.hits[..], &self.keys.misses[..]];
         harness::peer_turns(self.turns, "scale", setting, names, (f, peer), keys);
@@ -289,8 +285,8 @@ impl Run<'_> {
 
     /// `f`, a bloomlab filter hashing with another hasher than its
     /// default (`name` ends with which), [built](Self::build), its single
-    /// hits and misses measured, and at the large size timed in turns with
-    /// `peer`; then dropped.
+    /// hits and misses measured, apart and in turns with `peer`; then
+    /// dropped.
     fn other_hash<F: Membership<u64>, P: Membership<u64>>(
         &mut self,
         c: &mut Criterion,
@@ -372,7 +368,7 @@ impl Run<'_> {
         );
     }
 
-    /// At the large size, the hits of `f` and of its peer, each timed in
+    /// The hits of `f` and of its peer, each timed in
     /// turns against the floor of a hit over `f`'s table, `own`: the hash
     /// and `k` lines, `f`'s positions per hit ([`floor::hit_floor`]; `copy`
     /// when `own` is a copy of the table).
@@ -389,7 +385,7 @@ impl Run<'_> {
         self.against_floor(&subjects, (&floor_name, own, k), false);
     }
 
-    /// At the large size, `peer`'s single hits and misses timed in turns
+    /// `peer`'s single hits and misses timed in turns
     /// against `floor`, the one-line floor over a one-line filter's own
     /// table, `own` (that filter's rows are [`own_floors`](Self::own_floors)'):
     /// whether a target set as a fraction of the peer's time lies above it.
@@ -403,7 +399,7 @@ impl Run<'_> {
         self.against_floor(&subjects, (floor_name, own, 1), true);
     }
 
-    /// At the large size, `subjects` timed in turns against a floor
+    /// `subjects` timed in turns against a floor
     /// ([`floor::floor_turns`]) on the hits, and with `misses` on the
     /// misses too.
     fn against_floor(
@@ -412,9 +408,6 @@ impl Run<'_> {
         floor: (&str, floor::Lines<'_>, u32),
         misses: bool,
     ) {
-        if !self.size.peers_in_turns {
-            return;
-        }
         let setting = Setting::new(&self.size.param, SAMPLES);
         let streams = [
             ("hit", &self.keys.hits[..]),

@@ -77,13 +77,13 @@ fn header(out: &mut String, report: &Report) {
          (`bloomlab_benches::harness::Turns`: criterion's median of ten samples, and its \
          interval). Rows measured apart can differ by a sixth on this virtual machine with \
          nothing changed; a ratio taken in turns has the same moments on both sides. The \
-         one-line filters are timed so against the floors over their own tables at every \
-         size, and at the large size (where neither table fits the cache, so that one loop's \
-         turn does not evict what the other's would find there) every filter against its \
-         peer. A goal with such a row is judged by it; the ratio of the two rows measured \
+         one-line filters are timed so against the floors over their own tables, and every \
+         filter against its peer, at every size (at 1M items the rows measured apart moved \
+         by up to twelve times between runs of the same build). A goal with such a row is \
+         judged by it; the ratio of the two rows measured \
          apart is shown beside it. Against a floor, a ratio counts as below it only when its \
-         whole interval is: a filter at its floor measures on either side of 1. At the large \
-         size, the filters whose hits read k positions anywhere in their table, and their \
+         whole interval is: a filter at its floor measures on either side of 1. The \
+         filters whose hits read k positions anywhere in their table, and their \
          peers, are also timed against the floor of such a hit over that filter's table (`floor: \
          hash + k lines over …`), and the one-line filters' peers against those filters' \
          one-line floors: a goal's *target over floor* is its target times its reference's \
