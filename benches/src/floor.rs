@@ -159,6 +159,11 @@ impl<'t> Lines<'t> {
         self.words.len() / 8
     }
 
+    /// Bytes of the table's words.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
     /// The line `h` selects: the block a one-line filter of these lines
     /// reads for a key of hash `h` (`reduce(h, lines)`).
     #[inline]

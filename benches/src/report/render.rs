@@ -77,9 +77,12 @@ fn header(out: &mut String, report: &Report) {
          (`bloomlab_benches::harness::Turns`: criterion's median of ten samples, and its \
          interval). Rows measured apart can differ by a sixth on this virtual machine with \
          nothing changed; a ratio taken in turns has the same moments on both sides. The \
-         one-line filters are timed so against the floors over their own tables, and every \
-         filter against its peer, at every size (at 1M items the rows measured apart moved \
-         by up to twelve times between runs of the same build). A goal with such a row is \
+         one-line filters are timed so against the floors over their own tables at every \
+         size, and every filter against its peer where both tables fit 4 MiB of cache \
+         together or neither fits 16 MiB alone (every pair at 20M items; at 1M items, where \
+         rows measured apart moved by up to eleven times between runs of the same code, all \
+         but the counting pairs): between the two, the filter that touches more \
+         lines in a turn evicts more of the other's table. A goal with such a row is \
          judged by it; the ratio of the two rows measured \
          apart is shown beside it. Against a floor, a ratio counts as below it only when its \
          whole interval is: a filter at its floor measures on either side of 1. The \
