@@ -69,12 +69,12 @@
 //!   each at least 16 MiB): each peer is built first and kept while the
 //!   bloomlab filters judged against it are measured. So at 20M items
 //!   every pair, and at 1M items (since the 5 December session) the Bloom,
-//!   atomic, cuckoo and scalable pairs (2 to 2.5 MB together), whose rows
+//!   atomic, cuckoo and scalable pairs (2.4 to 3.0 MB together), whose rows
 //!   measured apart moved by up to eleven times between runs of the same
 //!   code (fastbloom-rs's counting hit took 262 ns in the full run of
 //!   4 December, 19:53 UTC, and 23.3 in a filtered run of the same rows at
 //!   about 22:20), where a pair in turns meets the host's moments on both
-//!   sides. The counting pairs at 1M items (9.6 to 10.5 MB together, each
+//!   sides. The counting pairs at 1M items (9.7 to 10.5 MB together, each
 //!   table at most 5.7 MB) are compared apart only.
 //!   Also the hits of each filter that reads k positions anywhere in its table (`BloomFilter`,
 //!   `AtomicBloomFilter`, `CountingBloomFilter`, the one-layer
