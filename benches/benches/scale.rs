@@ -68,8 +68,9 @@
 //!   two tables' sizes allow ([`in_turns`]: together at most 4 MiB, or
 //!   each at least 16 MiB): each peer is built first and kept while the
 //!   bloomlab filters judged against it are measured. So at 20M items
-//!   every pair, and at 1M items (since the 5 December session) the Bloom,
-//!   atomic, cuckoo and scalable pairs (2.4 to 3.0 MB together), whose rows
+//!   every pair, and at 1M items (since the run of 4 December, 22:31 UTC)
+//!   the Bloom, atomic, cuckoo and scalable pairs (2.4 to 3.0 MB
+//!   together), whose rows
 //!   measured apart moved by up to eleven times between runs of the same
 //!   code (fastbloom-rs's counting hit took 262 ns in the full run of
 //!   4 December, 19:53 UTC, and 23.3 in a filtered run of the same rows at
@@ -149,10 +150,10 @@ const ALONE_PAST_CACHE: usize = 16 << 20;
 /// each table fits the cache alone and not beside the other, and a turn
 /// finds its table partly evicted by the other's turn: the filter that
 /// touches more lines in a batch brings more of its own back, so the pair
-/// favours it. (The 5 December run timed the one-line counting filter's
-/// hits at 1M items, 5.7 MB, in turns with fastbloom-rs's, 4.8 MB, on a
-/// guest of 8 MiB of L3: 0.99 of fastbloom-rs's time, where measured
-/// apart the 19:53 run had 0.27.) The bounds are far from any cache the
+/// favours it. (The run of 4 December, 22:31 UTC, timed the one-line
+/// counting filter's hits at 1M items, 5.7 MB, in turns with
+/// fastbloom-rs's, 4.8 MB, on a guest of 8 MiB of L3: 0.99 of
+/// fastbloom-rs's time, where measured apart the 19:53 run had 0.27.) The bounds are far from any cache the
 /// runs found a process given (between 2 and 12 MiB, *The machine* in
 /// `benches/FINDINGS.md`) on the side that keeps a pair apart.
 fn in_turns(a: usize, b: usize) -> bool {
