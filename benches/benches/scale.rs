@@ -34,8 +34,8 @@
 //!   `foldhash::fast::RandomState` (randomly seeded per filter; cheaper than
 //!   either keyed hash, but not a keyed pseudorandom function that an
 //!   attacker who sees answers cannot learn), as `bloomlab::… (foldhash)`:
-//!   single hits and misses apart and in turns with the peer. They say what a cheaper hash than the default would make of
-//!   those goals; the floors, hashed with the default, do not bound them.
+//!   single hits and misses apart and in turns with the peer. They say
+//!   what a cheaper hash than the default would make of those goals; the floors, hashed with the default, do not bound them.
 //!   The same four again keyed with SipHash-1-3, the default before
 //!   AES-128-CMAC, under a random key, as `bloomlab::… (SipHash-1-3)`:
 //!   what the change of default changed.
@@ -70,14 +70,13 @@
 //!   bloomlab filters judged against it are measured. So at 20M items
 //!   every pair, and at 1M items (since the run of 4 December, 22:31 UTC)
 //!   the Bloom, atomic, cuckoo and scalable pairs (2.4 to 3.0 MB
-//!   together), whose rows
-//!   measured apart moved by up to eleven times between runs of the same
-//!   code (fastbloom-rs's counting hit took 262 ns in the full run of
-//!   4 December, 19:53 UTC, and 23.3 in a filtered run of the same rows at
-//!   about 22:20), where a pair in turns meets the host's moments on both
-//!   sides. The counting pairs at 1M items (9.7 to 10.5 MB together, each
-//!   table at most 5.7 MB) are compared apart only.
-//!   Also the hits of each filter that reads k positions anywhere in its table (`BloomFilter`,
+//!   together), whose rows measured apart moved by up to eleven times
+//!   between runs of the same code (fastbloom-rs's counting hit took
+//!   262 ns in the full run of 4 December, 19:53 UTC, and 23.3 in a
+//!   filtered run of the same rows at about 22:20), where a pair in turns
+//!   meets the host's moments on both sides. The counting pairs at 1M items (9.7 to 10.5 MB together, each
+//!   table at most 5.7 MB) are compared apart only. Also the hits of each
+//!   filter that reads k positions anywhere in its table (`BloomFilter`,
 //!   `AtomicBloomFilter`, `CountingBloomFilter`, the one-layer
 //!   `ScalableBloomFilter`), and of its peer, against the floor of such a
 //!   hit over that filter's table, the hash and k lines
@@ -153,9 +152,10 @@ const ALONE_PAST_CACHE: usize = 16 << 20;
 /// favours it. (The run of 4 December, 22:31 UTC, timed the one-line
 /// counting filter's hits at 1M items, 5.7 MB, in turns with
 /// fastbloom-rs's, 4.8 MB, on a guest of 8 MiB of L3: 0.99 of
-/// fastbloom-rs's time, where measured apart the 19:53 run had 0.27.) The bounds are far from any cache the
-/// runs found a process given (between 2 and 12 MiB, *The machine* in
-/// `benches/FINDINGS.md`) on the side that keeps a pair apart.
+/// fastbloom-rs's time, where measured apart the 19:53 run had 0.27.)
+/// The bounds are far from any cache the runs found a process given
+/// (between 2 and 12 MiB, *The machine* in `benches/FINDINGS.md`) on the
+/// side that keeps a pair apart.
 fn in_turns(a: usize, b: usize) -> bool {
     a + b <= TOGETHER_IN_CACHE || a.min(b) >= ALONE_PAST_CACHE
 }
@@ -397,8 +397,8 @@ impl Run<'_> {
         );
     }
 
-    /// The hits of `f`, and of its peer where the two tables' sizes
-    /// [allow it](in_turns), each timed in turns against the floor of a hit
+    /// The hits of `f`, and of its peer where its table and `own` [allow
+    /// it](in_turns), each timed in turns against the floor of a hit
     /// over `f`'s table, `own`: the hash and `k` lines, `f`'s positions per
     /// hit ([`floor::hit_floor`]; `copy` when `own` is a copy of the
     /// table).
@@ -412,7 +412,9 @@ impl Run<'_> {
             (name, &|b| harness::hits(f, b)),
             (peer_name, &|b| harness::hits(peer, b)),
         ];
-        let with_peer = in_turns(f.memory_bytes(), peer.memory_bytes());
+        // The peer's turns share the cache with the floor's table, `own`
+        // (the filter's own table, or a copy of it).
+        let with_peer = in_turns(own.bytes(), peer.memory_bytes());
         let subjects = if with_peer {
             &subjects[..]
         } else {

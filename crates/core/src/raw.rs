@@ -404,8 +404,8 @@ impl Default for SectorTest {
 /// later runs reports another processor) that instruction, once per
 /// lookup, kept a loop of lookups past the cache from overlapping them:
 /// the portable code compiled for AVX2, which the compiler vectorizes on
-/// 256-bit registers, took 60.8 ns a miss over a 20M-item table (a probe's loop
-/// over hashes computed before it) where this form took 36.1, and the
+/// 256-bit registers, took 60.8 ns a miss over a 20M-item table (a probe's
+/// loop over hashes computed before it) where this form took 36.1, and the
 /// same code inlined into a loop compiled for AVX2 (so with no call and no
 /// `vzeroupper`) 37.2 (`benches/FINDINGS.md`, *The default hash*).
 ///
