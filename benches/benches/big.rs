@@ -76,7 +76,7 @@ impl Size {
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&m| m > 0)
             .unwrap_or(if test_mode { 16 } else { 1024 });
-        let label = if mib % 1024 == 0 {
+        let label = if mib.is_multiple_of(1024) {
             format!("{} GiB", mib / 1024)
         } else {
             format!("{mib} MiB")

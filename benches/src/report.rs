@@ -164,10 +164,11 @@ pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
 /// root (it holds `benches/Cargo.toml`), else the directory above this
 /// crate's manifest as it was at compile time.
 pub fn workspace_root() -> PathBuf {
-    if let Ok(cwd) = std::env::current_dir() {
-        if cwd.join("Cargo.toml").is_file() && cwd.join("benches/Cargo.toml").is_file() {
-            return cwd;
-        }
+    if let Ok(cwd) = std::env::current_dir()
+        && cwd.join("Cargo.toml").is_file()
+        && cwd.join("benches/Cargo.toml").is_file()
+    {
+        return cwd;
     }
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()

@@ -98,10 +98,12 @@ impl BlockLayout {
     /// evenly over its words.
     pub fn check_hashes(self, k: u32) -> Result<(), ParamError> {
         match self {
-            BlockLayout::Sectors if k % SECTORS as u32 != 0 => Err(ParamError::HashesPerSector {
-                hashes: k,
-                sectors: SECTORS as u32,
-            }),
+            BlockLayout::Sectors if !k.is_multiple_of(SECTORS as u32) => {
+                Err(ParamError::HashesPerSector {
+                    hashes: k,
+                    sectors: SECTORS as u32,
+                })
+            }
             _ => Ok(()),
         }
     }
@@ -376,7 +378,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
         if words.is_empty() {
             return Err(ParamError::ZeroBits.into());
         }
-        if words.len() % BLOCK_WORDS != 0 {
+        if !words.len().is_multiple_of(BLOCK_WORDS) {
             return Err(BuildError::WordCount {
                 expected: words.len().next_multiple_of(BLOCK_WORDS) as u64,
                 found: words.len() as u64,
@@ -497,28 +499,35 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
 
     /// Whether every bit of the item whose hash is `hash` is set.
     ///
-    /// Always inlined: with two layouts the body outgrew what the compiler
-    /// inlines on its own, and a call per lookup (saving and restoring the
-    /// registers the masks need) adds instructions to every lookup, which
-    /// past the cache cost as much as they keep the processor from
-    /// overlapping the next lookups' loads.
+    /// Always inlined, and small: the usual one bit per word is tested
+    /// here, every other layout by [`contains_in`](Self::contains_in), out
+    /// of line. A call per lookup (saving and restoring the registers the
+    /// masks need) adds instructions to every lookup, which past the cache
+    /// cost as much as they keep the processor from overlapping the next
+    /// lookups' loads; and with every layout's code in it, the lookup grew
+    /// past what the compiler inlines into a caller's loop on its own, so
+    /// that [`contains`](Self::contains) was such a call (`benches/FINDINGS.md`).
     #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let block = &self.blocks[self.block_of(hash)];
-        // No early exit: a miss would stop at an unpredictable position, and
-        // the mispredicted branch costs more than testing the remaining bits
-        // of a cache line already loaded (it also lets the processor overlap
-        // the next lookups' loads).
-        match self.layout {
+        if self.layout == BlockLayout::Sectors && self.num_hashes == SECTORS as u32 {
             // One bit per word, what every rate from about 0.1% up sizes:
-            // the eight words tested at once with vector instructions (AVX2
-            // where the processor has it), which took a lookup past the
-            // cache from about 1.4 to 1.1 times the cost of hashing and
-            // reading one line (from eight masks built first and then
-            // tested, as below; benches/FINDINGS.md).
-            BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                self.test.cells_set::<1>(block, hash)
-            }
+            // the eight words tested at once with vector instructions
+            // (AVX-512 or AVX2 where the processor has them), with no
+            // early exit: a miss would stop at an unpredictable word, and
+            // the mispredicted branch costs more than testing the rest of
+            // a line already loaded.
+            self.test.cells_set::<1>(block, hash)
+        } else {
+            self.contains_in(block, hash)
+        }
+    }
+
+    /// [`contains_hash`](Self::contains_hash)'s test of `block` for every
+    /// layout but one bit per word.
+    #[inline(never)]
+    fn contains_in(&self, block: &Block, hash: u64) -> bool {
+        match self.layout {
             BlockLayout::Sectors => {
                 let masks = sector_masks(hash, self.num_hashes / SECTORS as u32);
                 let mut missing = 0;

@@ -807,12 +807,12 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 /// whose items set one cell per word, which is what every rate from about
 /// 0.1% up sizes.
 ///
-/// On x86-64 processors with AVX2 (detected at run time, on every call: a
-/// filter keeps a [`SectorTest`] instead) the eight words
-/// are tested with AVX2's per-lane shifts on 128-bit registers, about
-/// thirty vector instructions where SSE2 needs about sixty (see
+/// On x86-64 processors with AVX-512 (its `F` and `VL` parts) or AVX2
+/// (detected at run time, on every call: a filter keeps a [`SectorTest`]
+/// instead) the eight words are tested with vector instructions on 256-bit
+/// registers, fifteen or so instructions where SSE2 needs about sixty (see
 /// `benches/FINDINGS.md`); everywhere else by the portable code, which the
-/// compiler vectorizes with SSE2. Both give the same answers (a test
+/// compiler vectorizes with SSE2. Every copy gives the same answers (a test
 /// compares them).
 ///
 /// ```

@@ -1,7 +1,8 @@
 //! Every `unsafe` block of the workspace, in one module to audit: the memory
 //! of the tables ([`Buffer`]), the prefetch hint ([`prefetch`]), the
-//! sectored lookup's test with AVX2 instructions ([`SectorTest`]) and the
-//! AES instructions of [`AesCmac`](crate::AesCmac) ([`AesNi`]).
+//! sectored lookup's test with AVX2 and AVX-512 instructions
+//! ([`SectorTest`]) and the AES instructions of [`AesCmac`](crate::AesCmac)
+//! ([`AesNi`]).
 //!
 //! The rest of bloomlab-core denies `unsafe_code` and every other crate
 //! forbids it. Each block below states why it is sound in a `SAFETY:`
@@ -314,8 +315,9 @@ pub(crate) fn prefetch<T>(value: &T) {
 }
 
 /// Which code tests a sectored block on this processor
-/// ([`cells_set`](Self::cells_set)): the AVX2 copy where the processor has
-/// AVX2, the portable code elsewhere, chosen once by [`detect`](Self::detect).
+/// ([`cells_set`](Self::cells_set)), chosen once by
+/// [`detect`](Self::detect): AVX-512 (its `F` and `VL` parts) where the
+/// processor has it, else AVX2, else the portable code.
 ///
 /// A filter keeps one and reads it with its other fields. Asking the
 /// standard library on every lookup (`is_x86_feature_detected!`) reads an
@@ -335,12 +337,25 @@ pub(crate) fn prefetch<T>(value: &T) {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SectorTest {
-    /// Only ever `true` where AVX2 was detected: what makes
-    /// [`cells_set`](Self::cells_set)'s call of the AVX2 copy sound. The
-    /// field is private to this module, and [`detect`](Self::detect) is the
-    /// only way to make a value. (Read on x86-64 only.)
+    /// Never names code whose instructions [`detect`](Self::detect) did
+    /// not find on this processor: what makes
+    /// [`cells_set`](Self::cells_set)'s calls of the vector copies sound.
+    /// The field is private to this module, and `detect` is the only way to
+    /// make a value outside it.
+    code: SectorCode,
+}
+
+/// The copies of the sectored test ([`SectorTest`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SectorCode {
+    /// `sector_cells_set_portable`, for any processor.
+    Portable,
+    /// `sector_cells_set_avx2`. (Made on x86-64 only.)
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    avx2: bool,
+    Avx2,
+    /// `sector_cells_set_avx512`. (Made on x86-64 only.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Avx512,
 }
 
 impl SectorTest {
@@ -348,10 +363,18 @@ impl SectorTest {
     #[inline]
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
+        let code = if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            SectorCode::Avx512
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            SectorCode::Avx2
+        } else {
+            SectorCode::Portable
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let avx2 = false;
-        Self { avx2 }
+        let code = SectorCode::Portable;
+        Self { code }
     }
 
     /// Whether every cell of the item of hash `hash` in `block` is
@@ -363,18 +386,35 @@ impl SectorTest {
         block: &[u64; crate::hash::SECTORS],
         hash: u64,
     ) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
+        match self.code {
             // SAFETY: the only requirement of a `target_feature` function
             // is that the processor running it has the features it was
-            // compiled for, and `self.avx2` is true only where `detect`
-            // found AVX2 on this processor (the field is private to this
-            // module, and nothing else makes a value). The function's own
-            // loads are of its two arrays, in bounds (its SAFETY comment).
-            return unsafe { sector_cells_set_avx2::<CELL_BITS>(block, hash) };
+            // compiled for, and `self.code` names this copy only where
+            // `detect` found them on this processor (the field is private
+            // to this module, and nothing else makes a value). The
+            // function's own loads are of its two arrays, in bounds (its
+            // SAFETY comment).
+            #[cfg(target_arch = "x86_64")]
+            SectorCode::Avx512 => unsafe { sector_cells_set_avx512::<CELL_BITS>(block, hash) },
+            // SAFETY: as above, for AVX2.
+            #[cfg(target_arch = "x86_64")]
+            SectorCode::Avx2 => unsafe { sector_cells_set_avx2::<CELL_BITS>(block, hash) },
+            _ => sector_cells_set_portable::<CELL_BITS>(block, hash),
         }
-        crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
     }
+}
+
+/// The portable copy, out of line as the vector copies are (a
+/// `target_feature` function is never inlined into code compiled without
+/// its features): [`SectorTest::cells_set`] is then a few instructions and
+/// a call whichever copy it runs, small enough for the compiler to inline
+/// a filter's whole lookup into the caller's loop.
+#[inline(never)]
+fn sector_cells_set_portable<const CELL_BITS: u32>(
+    block: &[u64; crate::hash::SECTORS],
+    hash: u64,
+) -> bool {
+    crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash)
 }
 
 impl Default for SectorTest {
@@ -384,36 +424,93 @@ impl Default for SectorTest {
     }
 }
 
-/// What `sector_cells_set_portable` computes, with AVX2's per-lane 64-bit
-/// shifts (`vpsllvq`), which SSE2 lacks, on 128-bit registers only: four
-/// 32-bit products to a register, each word's cell mask shifted into place,
-/// and the eight words tested against them. About thirty instructions, of
-/// which nine wait for the line for one-bit cells (four AND-NOTs of the
-/// loaded words with their masks, three ORs and the final test and set)
-/// and thirteen for wider ones (an AND and a compare in place of each
-/// AND-NOT). The AND-NOT took a lookup of a 1M-item blocked Bloom filter,
-/// whose table is in the cache, from 20.1 to 20.8 ns (three runs) to 17.4
-/// to 17.5 (two) against the hash + 1 line floor's 10.6 to 10.9 (a probe's
-/// loop over 2M absent keys, medians of seven passes): over a cached
-/// table the AES hash and this test compete for the vector units, and
-/// every instruction fewer shows (`benches/FINDINGS.md`).
+/// The eight words' shifts, `sector_slot(x, w, slot_bits) * CELL_BITS` for
+/// `w` in `0..8`, as eight 32-bit lanes: one multiply by the eight salts,
+/// one shift down to the slot, one up to the cell.
 ///
-/// Only 128-bit registers, because a function that leaves the upper
-/// halves of the 256-bit ones dirty must end in `vzeroupper`, and on the
-/// bench machine of the time (a guest that reported Zen 4; the guest of
-/// later runs reports another processor) that instruction, once per
-/// lookup, kept a loop of lookups past the cache from overlapping them:
-/// the portable code compiled for AVX2, which the compiler vectorizes on
-/// 256-bit registers, took 60.8 ns a miss over a 20M-item table (a probe's
-/// loop over hashes computed before it) where this form took 36.1, and the
-/// same code inlined into a loop compiled for AVX2 (so with no call and no
-/// `vzeroupper`) 37.2 (`benches/FINDINGS.md`, *The default hash*).
+/// # Safety
+///
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn sector_shifts<const CELL_BITS: u32>(hash: u64) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::{
+        _mm_cvtsi32_si128, _mm256_loadu_si256, _mm256_mullo_epi32, _mm256_set1_epi32,
+        _mm256_sll_epi32, _mm256_srl_epi32,
+    };
+    const {
+        assert!(CELL_BITS.is_power_of_two() && CELL_BITS <= 32);
+    }
+    let salts = &crate::hash::SECTOR_SALTS;
+    let slot_bits = crate::hash::sector_slot_bits(CELL_BITS);
+    // SAFETY: the load reads the eight `u32` salts, 32 bytes wholly inside
+    // their array (unaligned access is allowed); the other intrinsics need
+    // at most AVX2, which the caller promises.
+    unsafe {
+        let x = _mm256_set1_epi32(hash as u32 as i32);
+        let product = _mm256_mullo_epi32(x, _mm256_loadu_si256(salts.as_ptr().cast()));
+        let down = _mm_cvtsi32_si128((32 - slot_bits) as i32);
+        let up = _mm_cvtsi32_si128(CELL_BITS.trailing_zeros() as i32);
+        _mm256_sll_epi32(_mm256_srl_epi32(product, down), up)
+    }
+}
+
+/// Each word's cell (all ones) shifted into place by [`sector_shifts`]:
+/// words 0 to 3, then 4 to 7.
+///
+/// # Safety
+///
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn sector_cells<const CELL_BITS: u32>(hash: u64) -> [std::arch::x86_64::__m256i; 2] {
+    use std::arch::x86_64::{
+        _mm256_castsi256_si128, _mm256_cvtepu32_epi64, _mm256_extracti128_si256,
+        _mm256_set1_epi64x, _mm256_sllv_epi64,
+    };
+    // SAFETY: no memory is read; the intrinsics need at most AVX2, which
+    // the caller promises.
+    unsafe {
+        let at = sector_shifts::<CELL_BITS>(hash);
+        let cell = _mm256_set1_epi64x(crate::hash::cell_ones(CELL_BITS) as i64);
+        [
+            _mm256_sllv_epi64(cell, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(at))),
+            _mm256_sllv_epi64(
+                cell,
+                _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(at)),
+            ),
+        ]
+    }
+}
+
+/// What `sector_cells_set_portable` computes, with AVX2's per-lane 64-bit
+/// shifts (`vpsllvq`), which SSE2 lacks: the eight 32-bit products in one
+/// 256-bit register, each word's cell shifted into place, and the block
+/// read as two halves of four words, each tested against its cells. Fifteen
+/// instructions and the return; five wait for the line for one-bit cells
+/// (an AND-NOT of each half with its cells, an OR, the test and the set),
+/// seven for wider ones (an AND and a compare in place of each AND-NOT).
+///
+/// Until 5 December this copy used 128-bit registers only (four products to
+/// a register, four quarters of the block): about thirty instructions, nine
+/// of them waiting for the line. The reason was a measurement on an
+/// earlier guest: the portable code compiled for AVX2, which the compiler
+/// vectorized on 256-bit registers, took 60.8 ns a miss over a 20M-item
+/// table where the 128-bit form took 36.1, and the 256-bit registers'
+/// `vzeroupper` at the return was blamed. On the guest of 5 December
+/// (which reports "AMD EPYC" with AVX-512), this hand-written 256-bit form,
+/// `vzeroupper` and all, took 42.3 ns a miss over a 1 GiB blocked Bloom
+/// filter where the 128-bit one took 52.7 and the hash + 1 line floor
+/// 37.9 (a probe's loop over 1M absent keys, medians of nine alternating
+/// passes; `benches/FINDINGS.md`). Past the cache, the instructions of a
+/// lookup bound how many lookups overlap, so halving them shows.
 ///
 /// # Safety
 ///
 /// The processor must have AVX2. (An `unsafe fn`, where Rust 1.86 would
-/// allow a safe one whose calls are unsafe, so that the crate builds on its
-/// minimum Rust, 1.85.)
+/// allow a safe one whose calls are unsafe.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
@@ -421,51 +518,66 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
     hash: u64,
 ) -> bool {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi64, _mm_cvtepu32_epi64,
-        _mm_cvtsi32_si128, _mm_loadu_si128, _mm_mullo_epi32, _mm_or_si128, _mm_set1_epi32,
-        _mm_set1_epi64x, _mm_setzero_si128, _mm_sll_epi32, _mm_sllv_epi64, _mm_srl_epi32,
-        _mm_srli_si128, _mm_testz_si128,
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
+        _mm256_or_si256, _mm256_setzero_si256, _mm256_testz_si256,
     };
-    const {
-        assert!(CELL_BITS.is_power_of_two() && CELL_BITS <= 32);
-    }
-    let salts = &crate::hash::SECTOR_SALTS;
-    // As `sector_slot(x, w, slot_bits) * CELL_BITS` for the eight words.
-    let slot_bits = crate::hash::sector_slot_bits(CELL_BITS);
-    // SAFETY: the loads read the eight `u32` salts and the eight `u64` words
-    // of the block, each 16 bytes wholly inside the array its pointer comes
-    // from (unaligned access is allowed); the other intrinsics need at most
-    // AVX2, which the caller promises.
+    // SAFETY: the loads read the eight `u64` words of the block, two halves
+    // of 32 bytes each wholly inside the array (unaligned access is
+    // allowed); the other intrinsics and functions need at most AVX2, which
+    // the caller promises.
     unsafe {
-        let x = _mm_set1_epi32(hash as u32 as i32);
-        let down = _mm_cvtsi32_si128((32 - slot_bits) as i32);
-        let up = _mm_cvtsi32_si128(CELL_BITS.trailing_zeros() as i32);
-        let salt = |i: usize| _mm_loadu_si128(salts[4 * i..4 * i + 4].as_ptr().cast());
-        let at_lo = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(0)), down), up);
-        let at_hi = _mm_sll_epi32(_mm_srl_epi32(_mm_mullo_epi32(x, salt(1)), down), up);
-        let cell = _mm_set1_epi64x(crate::hash::cell_ones(CELL_BITS) as i64);
-        // The cells of words 2i and 2i + 1, from the 32-bit offsets of the
-        // low or high half of `at`.
-        let masks = [
-            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(at_lo)),
-            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(_mm_srli_si128::<8>(at_lo))),
-            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(at_hi)),
-            _mm_sllv_epi64(cell, _mm_cvtepu32_epi64(_mm_srli_si128::<8>(at_hi))),
-        ];
+        let cells = sector_cells::<CELL_BITS>(hash);
         // A word misses when its cell is all zero: for one-bit cells, when
-        // its bit is clear (one instruction a pair of words where wider
-        // cells take two, and each waits for the line).
-        let mut missing = _mm_setzero_si128();
-        for (i, mask) in masks.into_iter().enumerate() {
-            let words: __m128i = _mm_loadu_si128(block[2 * i..2 * i + 2].as_ptr().cast());
-            let absent = if CELL_BITS == 1 {
-                _mm_andnot_si128(words, mask)
+        // its bit is clear (one instruction a half where wider cells take
+        // two, and each waits for the line).
+        let absent = |half: usize| {
+            let words: __m256i = _mm256_loadu_si256(block[4 * half..].as_ptr().cast());
+            if CELL_BITS == 1 {
+                _mm256_andnot_si256(words, cells[half])
             } else {
-                _mm_cmpeq_epi64(_mm_and_si128(words, mask), _mm_setzero_si128())
-            };
-            missing = _mm_or_si128(missing, absent);
-        }
-        _mm_testz_si128(missing, missing) == 1
+                _mm256_cmpeq_epi64(_mm256_and_si256(words, cells[half]), _mm256_setzero_si256())
+            }
+        };
+        let missing = _mm256_or_si256(absent(0), absent(1));
+        _mm256_testz_si256(missing, missing) == 1
+    }
+}
+
+/// [`sector_cells_set_avx2`] with AVX-512's test into a mask register
+/// (`vptestmq`, from its `VL` part, on the same 256-bit registers): each
+/// half of the block tested against its cells in one instruction that
+/// leaves one bit per word, the two results ANDed and compared. The
+/// fewest instructions of the three copies, and the fewest waiting for the
+/// line (the two tests, the AND, the compare and the set, however wide the
+/// cells).
+///
+/// It stays on 256-bit registers: the same test on one 512-bit register
+/// (the whole block in one load) measured the same (37.5 ns a miss over a
+/// 1 GiB blocked Bloom filter against 38.2 for this form and 37.9 for the
+/// hash + 1 line floor, on the guest of 5 December; `benches/FINDINGS.md`),
+/// and 512-bit instructions lower the clock of some Intel processors.
+///
+/// # Safety
+///
+/// The processor must have AVX-512F and AVX-512VL (and so AVX2).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn sector_cells_set_avx512<const CELL_BITS: u32>(
+    block: &[u64; crate::hash::SECTORS],
+    hash: u64,
+) -> bool {
+    use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_test_epi64_mask};
+    // SAFETY: the loads read the eight `u64` words of the block, two halves
+    // of 32 bytes each wholly inside the array (unaligned access is
+    // allowed); the other intrinsics and functions need at most AVX2,
+    // AVX-512F and AVX-512VL, which the caller promises.
+    unsafe {
+        let cells = sector_cells::<CELL_BITS>(hash);
+        let half = |h: usize| -> __m256i { _mm256_loadu_si256(block[4 * h..].as_ptr().cast()) };
+        // One bit per word, set where the word's cell is non-zero.
+        let set =
+            _mm256_test_epi64_mask(half(0), cells[0]) & _mm256_test_epi64_mask(half(1), cells[1]);
+        set == 0b1111
     }
 }
 
@@ -696,19 +808,51 @@ mod tests {
         }
     }
 
-    /// Every block of a seeded stream, and each word of it cleared in turn,
-    /// gets the same answer from the dispatched test (AVX2 where the
-    /// processor has it) and from the portable one, for bits, 2-bit cells
-    /// and 4-bit counters.
+    /// Every copy of the sectored test this processor can run: the
+    /// portable one always, AVX2 and AVX-512 where they were detected.
+    fn sector_tests() -> Vec<SectorTest> {
+        let mut tests = vec![SectorTest {
+            code: SectorCode::Portable,
+        }];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                tests.push(SectorTest {
+                    code: SectorCode::Avx2,
+                });
+            }
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+            {
+                tests.push(SectorTest {
+                    code: SectorCode::Avx512,
+                });
+            }
+        }
+        tests
+    }
+
+    /// `detect` picks the widest copy the processor runs.
     #[test]
-    fn the_avx2_lookup_answers_as_the_portable_one() {
+    fn detect_picks_the_widest_copy_there_is() {
+        assert_eq!(Some(&SectorTest::detect()), sector_tests().last());
+    }
+
+    /// Every block of a seeded stream, and each word of it cleared in turn,
+    /// gets the same answer from every copy of the test this processor
+    /// runs (AVX2 and AVX-512 where it has them) as from the portable one,
+    /// for bits, 2-bit cells and 4-bit counters.
+    #[test]
+    fn the_vector_lookups_answer_as_the_portable_one() {
         fn check<const CELL_BITS: u32>(block: &[u64; 8], hash: u64) -> bool {
             let want = crate::hash::sector_cells_set_portable::<CELL_BITS>(block, hash);
-            assert_eq!(
-                crate::hash::sector_cells_set::<CELL_BITS>(block, hash),
-                want,
-                "{block:x?} {hash:x}"
-            );
+            for test in sector_tests() {
+                assert_eq!(
+                    test.cells_set::<CELL_BITS>(block, hash),
+                    want,
+                    "{test:?} {block:x?} {hash:x}"
+                );
+            }
             want
         }
         /// `block` holds the item; with any one of its cells cleared it

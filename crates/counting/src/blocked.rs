@@ -512,11 +512,11 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
 
     /// Whether every counter of the item whose hash is `hash` is non-zero.
     ///
-    /// No early exit: the line is loaded once, and testing the remaining
-    /// counters costs less than a mispredicted branch. Always inlined, as
-    /// the blocked Bloom filter's: a call per lookup adds instructions that,
-    /// past the cache, keep the processor from overlapping the next
-    /// lookups' loads.
+    /// Always inlined, and small, as the blocked Bloom filter's: the usual
+    /// one counter per word is tested here, every other layout out of line
+    /// ([`contains_in`](Self::contains_in)). A call per lookup adds
+    /// instructions that, past the cache, keep the processor from
+    /// overlapping the next lookups' loads.
     #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let words = BLOCK_WORDS as usize;
@@ -525,13 +525,23 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
         let Some(block) = line.and_then(|b| <&[u64; SECTORS]>::try_from(b).ok()) else {
             return false; // unreachable: the block index is below num_blocks
         };
-        match self.layout {
+        if self.layout == BlockLayout::Sectors && self.num_hashes == SECTORS as u32 {
             // One counter per word, what every rate from about 0.1% up
             // sizes: the eight words tested at once with vector
-            // instructions, by the blocked Bloom filter's code.
-            BlockLayout::Sectors if self.num_hashes == SECTORS as u32 => {
-                self.test.cells_set::<WIDTH>(block, hash)
-            }
+            // instructions, by the blocked Bloom filter's code, with no
+            // early exit (the line is loaded once, and testing the rest of
+            // it costs less than a mispredicted branch).
+            self.test.cells_set::<WIDTH>(block, hash)
+        } else {
+            self.contains_in(block, hash)
+        }
+    }
+
+    /// [`contains_hash`](Self::contains_hash)'s test of `block` for every
+    /// layout but one counter per word.
+    #[inline(never)]
+    fn contains_in(&self, block: &[u64; SECTORS], hash: u64) -> bool {
+        match self.layout {
             BlockLayout::Sectors => {
                 let masks = sector_cell_masks(hash, self.rounds(), WIDTH);
                 let mut missing = 0;

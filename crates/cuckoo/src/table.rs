@@ -276,7 +276,7 @@ impl Table {
             Layout::SemiSorted if bytes16 => Probe::Semi128Bytes,
             Layout::SemiSorted => Probe::Semi128,
         };
-        let even = buckets % 2 == 0;
+        let even = buckets.is_multiple_of(2);
         Self {
             words,
             buckets,
@@ -430,7 +430,7 @@ impl Table {
     fn read_as_bytes(bucket_bits: u32, load_bits: u32) -> bool {
         cfg!(target_endian = "little")
             && bucket_bits + 7 <= load_bits
-            && load_bits % bucket_bits != 0
+            && !load_bits.is_multiple_of(bucket_bits)
     }
 
     /// The bits of the word that holds bit `pos`, from `pos` on, unmasked:
@@ -586,10 +586,10 @@ impl Table {
         if let Some(word) = self.words.get(first / 64) {
             batch::prefetch(word);
         }
-        if last / 64 != first / 64 {
-            if let Some(word) = self.words.get(last / 64) {
-                batch::prefetch(word);
-            }
+        if last / 64 != first / 64
+            && let Some(word) = self.words.get(last / 64)
+        {
+            batch::prefetch(word);
         }
     }
 

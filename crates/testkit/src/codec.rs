@@ -18,7 +18,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// On an odd length or a character that is not a hex digit: a test's own
 /// constant is wrong.
 pub fn unhex(text: &str) -> Vec<u8> {
-    assert!(text.len() % 2 == 0, "odd hex length");
+    assert!(text.len().is_multiple_of(2), "odd hex length");
     (0..text.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("hex digits"))

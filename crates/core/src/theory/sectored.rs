@@ -38,7 +38,7 @@ fn valid(sector_bits: u32, sectors: u32, k: u32) -> bool {
     (1..=MAX_EXACT_BLOCK_BITS).contains(&sector_bits)
         && (1..=MAX_HASHES).contains(&sectors)
         && (sectors..=MAX_HASHES).contains(&k)
-        && k % sectors == 0
+        && k.is_multiple_of(sectors)
 }
 
 /// The exact rate of `n` items in `blocks` blocks of `sectors` sectors of
