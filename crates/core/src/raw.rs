@@ -495,22 +495,23 @@ unsafe fn sector_cells<const CELL_BITS: u32>(hash: u64) -> [std::arch::x86_64::_
 ///
 /// Until 5 December this copy used 128-bit registers only (four products to
 /// a register, four quarters of the block): about thirty instructions, nine
-/// of them waiting for the line. The reason was a measurement on an
-/// earlier guest: the portable code compiled for AVX2, which the compiler
-/// vectorized on 256-bit registers, took 60.8 ns a miss over a 20M-item
-/// table where the 128-bit form took 36.1, and the 256-bit registers'
-/// `vzeroupper` at the return was blamed. On the guest of 5 December
-/// (which reports "AMD EPYC" with AVX-512), this hand-written 256-bit form,
-/// `vzeroupper` and all, took 42.3 ns a miss over a 1 GiB blocked Bloom
-/// filter where the 128-bit one took 52.7 and the hash + 1 line floor
-/// 37.9 (a probe's loop over 1M absent keys, medians of nine alternating
-/// passes; `benches/FINDINGS.md`). Past the cache, the instructions of a
-/// lookup bound how many lookups overlap, so halving them shows.
+/// of them waiting for the line. The reason was a measurement on a guest
+/// that reported a Zen 4 processor (family 25, model 17): the portable code
+/// compiled for AVX2, which the compiler vectorized on 256-bit registers,
+/// took 60.8 ns a miss over a 20M-item table where the 128-bit form took
+/// 36.1, and the `vzeroupper` the 256-bit registers need at the return was
+/// blamed. On 5 December, on a guest reporting the same processor, this
+/// hand-written 256-bit form, `vzeroupper` and all, took 42.3 ns a miss
+/// over a 1 GiB blocked Bloom filter where the 128-bit one took 52.7 and
+/// the hash + 1 line floor 37.9 (a probe's loop over 1M absent keys,
+/// medians of nine alternating passes; `benches/FINDINGS.md`): what made
+/// the compiler's form slow was not the registers' width. Past the cache,
+/// the instructions of a lookup bound how many lookups overlap, so halving
+/// them shows.
 ///
 /// # Safety
 ///
-/// The processor must have AVX2. (An `unsafe fn`, where Rust 1.86 would
-/// allow a safe one whose calls are unsafe.)
+/// The processor must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
