@@ -500,7 +500,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// Whether every bit of the item whose hash is `hash` is set.
     ///
     /// Always inlined, and small: the usual one bit per word is tested
-    /// here, every other layout by [`contains_in`](Self::contains_in), out
+    /// here, every other layout by `contains_in`, out
     /// of line. A call per lookup (saving and restoring the registers the
     /// masks need) adds instructions to every lookup, which past the cache
     /// cost as much as they keep the processor from overlapping the next

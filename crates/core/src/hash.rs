@@ -810,7 +810,7 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
 /// On x86-64 processors with AVX-512 (its `F` and `VL` parts) or AVX2
 /// (detected at run time, on every call: a filter keeps a [`SectorTest`]
 /// instead) the eight words are tested with vector instructions on 256-bit
-/// registers, fifteen or so instructions where SSE2 needs about sixty (see
+/// registers, seventeen instructions where SSE2 needs about sixty (see
 /// `benches/FINDINGS.md`); everywhere else by the portable code, which the
 /// compiler vectorizes with SSE2. Every copy gives the same answers (a test
 /// compares them).

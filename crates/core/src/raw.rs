@@ -488,10 +488,11 @@ unsafe fn sector_cells<const CELL_BITS: u32>(hash: u64) -> [std::arch::x86_64::_
 /// What `sector_cells_set_portable` computes, with AVX2's per-lane 64-bit
 /// shifts (`vpsllvq`), which SSE2 lacks: the eight 32-bit products in one
 /// 256-bit register, each word's cell shifted into place, and the block
-/// read as two halves of four words, each tested against its cells. Fifteen
-/// instructions and the return; five wait for the line for one-bit cells
-/// (an AND-NOT of each half with its cells, an OR, the test and the set),
-/// seven for wider ones (an AND and a compare in place of each AND-NOT).
+/// read as two halves of four words, each tested against its cells.
+/// Seventeen instructions before the return; after the two loads, five wait
+/// for the line for one-bit cells (an AND-NOT of each half with its cells,
+/// an OR, the test and the set), seven for wider ones (an AND and a compare
+/// in place of each AND-NOT).
 ///
 /// Until 5 December this copy used 128-bit registers only (four products to
 /// a register, four quarters of the block): about thirty instructions, nine
@@ -547,10 +548,14 @@ unsafe fn sector_cells_set_avx2<const CELL_BITS: u32>(
 /// [`sector_cells_set_avx2`] with AVX-512's test into a mask register
 /// (`vptestmq`, from its `VL` part, on the same 256-bit registers): each
 /// half of the block tested against its cells in one instruction that
-/// leaves one bit per word, the two results ANDed and compared. The
-/// fewest instructions of the three copies, and the fewest waiting for the
-/// line (the two tests, the AND, the compare and the set, however wide the
-/// cells).
+/// leaves one bit per word, the two results ANDed and compared. (The
+/// compiler turns it around for one-bit cells: each half's words shifted
+/// down to their bits and tested against ones, `vptestnmq`.) Seventeen
+/// instructions before the return, as the AVX2 copy has, and more of them
+/// wait for the line (eight after the two loads, against five); it
+/// measured faster past the cache all the same (37.1 to 38.2 ns a miss
+/// over a 1 GiB blocked Bloom filter against 40.6 to 42.3, the floor 36.5
+/// to 37.9; `benches/FINDINGS.md`), which the counts do not explain.
 ///
 /// It stays on 256-bit registers: the same test on one 512-bit register
 /// (the whole block in one load) measured the same (37.5 ns a miss over a

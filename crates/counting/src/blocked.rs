@@ -514,7 +514,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     ///
     /// Always inlined, and small, as the blocked Bloom filter's: the usual
     /// one counter per word is tested here, every other layout out of line
-    /// ([`contains_in`](Self::contains_in)). A call per lookup adds
+    /// (`contains_in`). A call per lookup adds
     /// instructions that, past the cache, keep the processor from
     /// overlapping the next lookups' loads.
     #[inline(always)]
