@@ -500,13 +500,13 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// Whether every bit of the item whose hash is `hash` is set.
     ///
     /// Always inlined, and small: the usual one bit per word is tested
-    /// here, every other layout by `contains_in`, out
-    /// of line. A call per lookup (saving and restoring the registers the
-    /// masks need) adds instructions to every lookup, which past the cache
-    /// cost as much as they keep the processor from overlapping the next
-    /// lookups' loads; and with every layout's code in it, the lookup grew
-    /// past what the compiler inlines into a caller's loop on its own, so
-    /// that [`contains`](Self::contains) was such a call (`benches/FINDINGS.md`).
+    /// here, every other layout out of line (`contains_in`). A call per
+    /// lookup (saving and restoring the registers the masks need) adds
+    /// instructions to every lookup, which past the cache cost as much as
+    /// they keep the processor from overlapping the next lookups' loads;
+    /// and with every layout's code in it, the lookup grew past what the
+    /// compiler inlines into a caller's loop on its own, so that
+    /// [`contains`](Self::contains) was such a call (`benches/FINDINGS.md`).
     #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let block = &self.blocks[self.block_of(hash)];

@@ -514,9 +514,8 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     ///
     /// Always inlined, and small, as the blocked Bloom filter's: the usual
     /// one counter per word is tested here, every other layout out of line
-    /// (`contains_in`). A call per lookup adds
-    /// instructions that, past the cache, keep the processor from
-    /// overlapping the next lookups' loads.
+    /// (`contains_in`). A call per lookup adds instructions that, past the
+    /// cache, keep the processor from overlapping the next lookups' loads.
     #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let words = BLOCK_WORDS as usize;
