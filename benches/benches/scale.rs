@@ -35,7 +35,8 @@
 //!   either keyed hash, but not a keyed pseudorandom function that an
 //!   attacker who sees answers cannot learn), as `bloomlab::… (foldhash)`:
 //!   single hits and misses apart and in turns with the peer. They say
-//!   what a cheaper hash than the default would make of those goals; the floors, hashed with the default, do not bound them.
+//!   what a cheaper hash than the default would make of those goals; the
+//!   floors, hashed with the default, do not bound them.
 //!   The same four again keyed with SipHash-1-3, the default before
 //!   AES-128-CMAC, under a random key, as `bloomlab::… (SipHash-1-3)`:
 //!   what the change of default changed.
@@ -74,8 +75,9 @@
 //!   between runs of the same code (fastbloom-rs's counting hit took
 //!   262 ns in the full run of 4 December, 19:53 UTC, and 23.3 in a
 //!   filtered run of the same rows at about 22:20), where a pair in turns
-//!   meets the host's moments on both sides. The counting pairs at 1M items (9.7 to 10.5 MB together, each
-//!   table at most 5.7 MB) are compared apart only. Also the hits of each
+//!   meets the host's moments on both sides. The counting pairs at 1M
+//!   items (9.7 to 10.5 MB together, each table at most 5.7 MB) are
+//!   compared apart only. Also the hits of each
 //!   filter that reads k positions anywhere in its table (`BloomFilter`,
 //!   `AtomicBloomFilter`, `CountingBloomFilter`, the one-layer
 //!   `ScalableBloomFilter`), and of its peer, against the floor of such a
@@ -153,9 +155,9 @@ const ALONE_PAST_CACHE: usize = 16 << 20;
 /// counting filter's hits at 1M items, 5.7 MB, in turns with
 /// fastbloom-rs's, 4.8 MB, on a guest of 8 MiB of L3: 0.99 of
 /// fastbloom-rs's time, where measured apart the 19:53 run had 0.27.)
-/// The bounds are far from any cache the runs found a process given
-/// (between 2 and 12 MiB, *The machine* in `benches/FINDINGS.md`) on the
-/// side that keeps a pair apart.
+/// The runs found the cache a process could use ending between 2 and
+/// 12 MiB until 4 December, and between 8 and 16 MiB on 5 December (*The
+/// machine* in `benches/FINDINGS.md`).
 fn in_turns(a: usize, b: usize) -> bool {
     a + b <= TOGETHER_IN_CACHE || a.min(b) >= ALONE_PAST_CACHE
 }

@@ -130,6 +130,13 @@ pub const FLOORS: [&str; 4] = [HASH, ONE_LINE, THREE_LINES, ONE_LINE_BATCH];
 /// One 64-byte line (the table's [`Buffer`] starts on a line).
 pub type Line = [u64; 8];
 
+/// The index of the first word of the line a key of hash `h` selects among
+/// `lines` lines (`reduce(h, lines)`, eight words a line).
+#[inline(always)]
+fn first_word(h: u64, lines: u64) -> usize {
+    reduce(h, lines) as usize * 8
+}
+
 /// The floors' loops over a table of lines, hashing with the filters'
 /// hasher: a [`FloorTable`]'s own lines, or a filter's table itself
 /// ([`own_rows`]).
@@ -168,7 +175,7 @@ impl<'t> Lines<'t> {
     /// reads for a key of hash `h` (`reduce(h, lines)`).
     #[inline]
     fn line(&self, h: u64) -> &Line {
-        let first = reduce(h, self.len() as u64) as usize * 8;
+        let first = first_word(h, self.len() as u64);
         let line = self.words[first..first + 8].try_into();
         line.expect("eight words from a line below the count of whole lines")
     }
@@ -219,8 +226,7 @@ impl<'t> Lines<'t> {
         for k in keys {
             let h = hash(k);
             for j in 0..L {
-                let first = reduce(h.rotate_left(j * 21), lines) as usize * 8;
-                sum = sum.wrapping_add(words[first]);
+                sum = sum.wrapping_add(words[first_word(h.rotate_left(j * 21), lines)]);
             }
         }
         sum
