@@ -192,7 +192,8 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
-        let op = TableFilter::create::<L>(name, expected_items, fpr, &options)?;
+        let item = crate::meta::item_name::<T>();
+        let op = TableFilter::create::<L>(name, item, expected_items, fpr, &options)?;
         Self::start(conn, op).await
     }
 
@@ -202,7 +203,18 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
-        Self::start(conn, TableFilter::open::<L>(name)?).await
+        Self::open_with(conn, name, Options::new()).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::open_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = TableFilter::open::<L>(name, item, options.get_max_bytes())?;
+        Self::start(conn, op).await
     }
 
     /// Runs the setup `op` on `conn` and keeps the filter it ends with.
@@ -399,7 +411,8 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        let op = Layers::create(name, initial_capacity, fpr, &options)?;
+        let item = crate::meta::item_name::<T>();
+        let op = Layers::create(name, item, initial_capacity, fpr, &options)?;
         Self::start(conn, op).await
     }
 
@@ -409,7 +422,18 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
-        Self::start(conn, Layers::open(name)?).await
+        Self::open_with(conn, name, Options::new()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::open_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = Layers::open(name, item, options.get_max_bytes())?;
+        Self::start(conn, op).await
     }
 
     /// Runs the setup `op` on `conn` and keeps the filter it ends with.

@@ -19,15 +19,18 @@ pub enum Error {
     GrowthFactor(u32),
     /// A scalable filter's tightening ratio is not in (0, 1).
     TighteningRatio(f64),
-    /// The name is empty or holds `{` or `}`, which would change the Cluster
-    /// slots its keys hash to.
+    /// The name is empty, longer than
+    /// [`MAX_NAME_BYTES`](crate::MAX_NAME_BYTES), or holds `{` or `}`, which
+    /// would change the Cluster slots its keys hash to. Holds the name's
+    /// first 64 characters.
     InvalidName(String),
     /// The shard size leaves no room for one block (and the shard's guard
-    /// byte).
+    /// byte), or cuts the table into more than
+    /// [`MAX_SHARDS`](crate::MAX_SHARDS) shards.
     ShardTooSmall {
         /// The shard size asked for, in bytes.
         max_shard_bytes: usize,
-        /// The smallest shard that holds one block.
+        /// The smallest shard size that works.
         needed: usize,
     },
     /// The server could not be reached, or the connection broke: connection
@@ -57,12 +60,38 @@ pub enum Error {
         /// The filter's name.
         name: String,
     },
-    /// The metadata hash exists but cannot be read as a filter of this kind.
+    /// The metadata hash exists but a field is missing, edited (its
+    /// checksum no longer matches), or out of the bounds `create` enforces,
+    /// or a scalable filter's counts contradict its layers. Nothing was
+    /// changed.
     CorruptMetadata {
         /// The metadata key.
         key: String,
+        /// The field at fault.
+        field: &'static str,
+        /// Its stored text (its first 64 characters), or `None` when it is
+        /// missing.
+        value: Option<String>,
         /// What is wrong with it.
         reason: String,
+    },
+    /// The filter stored in Redis is larger than this client accepts
+    /// ([`Options::max_bytes`](crate::Options::max_bytes), default
+    /// [`DEFAULT_MAX_BYTES`](crate::DEFAULT_MAX_BYTES)): open it with a
+    /// higher limit if it is meant to be that large.
+    OverLimit {
+        /// The filter's name.
+        name: String,
+        /// Bytes its tables take in Redis.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The client could not allocate memory for what it read (an export):
+    /// nothing was changed in Redis.
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: u64,
     },
     /// A filter of this name exists with other parameters.
     Mismatch {
@@ -109,14 +138,15 @@ impl fmt::Display for Error {
             Error::TighteningRatio(r) => write!(f, "tightening ratio {r} is not in (0, 1)"),
             Error::InvalidName(name) => write!(
                 f,
-                "invalid filter name {name:?}: it must be non-empty and hold no '{{' or '}}'"
+                "invalid filter name {name:?}: it must be 1 to {} bytes and hold no '{{' or '}}'",
+                crate::MAX_NAME_BYTES
             ),
             Error::ShardTooSmall {
                 max_shard_bytes,
                 needed,
             } => write!(
                 f,
-                "a shard of {max_shard_bytes} bytes cannot hold one block: it needs {needed}"
+                "shards of {max_shard_bytes} bytes cannot hold this table: they need {needed} bytes or more"
             ),
             Error::Connection(e) => write!(f, "connection to Redis failed: {e}"),
             Error::WrongType { key } => {
@@ -129,9 +159,21 @@ impl fmt::Display for Error {
                 "filter {name:?} is not complete: it is being created, or its creator \
                  stopped part-way (create it again to finish)"
             ),
-            Error::CorruptMetadata { key, reason } => {
-                write!(f, "metadata {key:?} is not a bloomlab filter's: {reason}")
-            }
+            Error::CorruptMetadata {
+                key,
+                field,
+                value,
+                reason,
+            } => match value {
+                Some(v) => write!(f, "metadata {key:?}: field {field} = {v:?} is {reason}"),
+                None => write!(f, "metadata {key:?}: field {field} is {reason}"),
+            },
+            Error::OverLimit { name, bytes, limit } => write!(
+                f,
+                "filter {name:?} takes {bytes} bytes in Redis, over this client's limit of \
+                 {limit} (Options::max_bytes)"
+            ),
+            Error::OutOfMemory { bytes } => write!(f, "could not allocate {bytes} bytes"),
             Error::Mismatch {
                 name,
                 field,

@@ -76,21 +76,39 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         fpr: f64,
         options: Options,
     ) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
         Self::start(
             conn,
-            TableFilter::create::<L>(name, expected_items, fpr, &options)?,
+            TableFilter::create::<L>(name, item, expected_items, fpr, &options)?,
         )
     }
 
-    /// Opens the existing filter `name`.
+    /// Opens the existing filter `name`, if it takes at most
+    /// [`DEFAULT_MAX_BYTES`](crate::DEFAULT_MAX_BYTES) in Redis.
     ///
     /// # Errors
     ///
     /// [`Error::NotFound`], [`Error::Incomplete`] if its creation has not
-    /// finished, [`Error::Mismatch`] if `name` is another kind of filter,
-    /// [`Error::CorruptMetadata`].
+    /// finished, [`Error::Mismatch`] if `name` is another kind of filter or
+    /// holds another item type than `T`, [`Error::CorruptMetadata`] for a
+    /// metadata field edited, lost or out of bounds, [`Error::OverLimit`].
     pub fn open(conn: C, name: &str) -> Result<Self, Error> {
-        Self::start(conn, TableFilter::open::<L>(name)?)
+        Self::open_with(conn, name, Options::new())
+    }
+
+    /// [`open`](Self::open), accepting a filter of up to
+    /// [`options.get_max_bytes()`](Options::max_bytes) bytes (the other
+    /// options are the stored filter's).
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        Self::start(
+            conn,
+            TableFilter::open::<L>(name, item, options.get_max_bytes())?,
+        )
     }
 
     /// Runs the setup `op` on `conn` and keeps the filter it ends with.
@@ -214,7 +232,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// The keys of the shards, in order.
     pub fn shard_keys(&self) -> Vec<String> {
         (0..self.num_shards())
-            .map(|s| self.inner.keys.shard(s))
+            .map(|s| self.inner.shards.key(s))
             .collect()
     }
 

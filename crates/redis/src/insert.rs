@@ -91,10 +91,10 @@ pub fn insert(batch: Located) -> impl Op<Output = Vec<bool>, Error = BatchError>
 }
 
 fn commands(batch: &Located, part: &Part) -> Vec<Cmd> {
-    let Located { table, names, at } = batch;
+    let Located { table, shards, at } = batch;
     match part {
         Part::Each { shard, items } => {
-            let key = &names[*shard];
+            let key = &shards.key(*shard as u64);
             std::iter::once(table.guard_read_cmd(key, *shard as u64))
                 .chain(items.iter().map(|&i| table.insert_cmd(key, &at[i])))
                 .collect()
@@ -113,7 +113,7 @@ fn commands(batch: &Located, part: &Part) -> Vec<Cmd> {
                     mask[base + (p / 8) as usize] |= 1 << (p % 8);
                 }
             }
-            let key = names[*shard].clone();
+            let key = shards.key(*shard as u64);
             // `{key}` hashes to the slot of `key`, which holds no braces.
             let scratch = format!("{{{key}}}:or");
             let guard = table.guard_offset(*shard as u64) / 8;
@@ -127,7 +127,7 @@ fn commands(batch: &Located, part: &Part) -> Vec<Cmd> {
 /// Reads the replies part by part. Items whose replies arrived and say so
 /// are stored; those whose replies were lost are unknown.
 fn read(batch: &Located, parts: &[Part], replies: Replies) -> Result<Vec<bool>, BatchError> {
-    let Located { table, names, at } = batch;
+    let Located { table, shards, at } = batch;
     let (values, lost) = match replies {
         Ok(v) => (v, None),
         Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),
@@ -148,10 +148,10 @@ fn read(batch: &Located, parts: &[Part], replies: Replies) -> Result<Vec<bool>, 
             if let Part::Each { shard, .. } = part {
                 let guard_ok = got
                     .first()
-                    .is_some_and(|g| table.guard_intact(&names[*shard], g).is_ok());
+                    .is_some_and(|g| table.guard_intact(&shards.key(*shard as u64), g).is_ok());
                 for (&i, v) in items.iter().zip(got.iter().skip(1)) {
                     if guard_ok {
-                        answers[i] = table.inserted(&names[*shard], v).ok();
+                        answers[i] = table.inserted(&shards.key(*shard as u64), v).ok();
                     }
                 }
             }
@@ -160,7 +160,7 @@ fn read(batch: &Located, parts: &[Part], replies: Replies) -> Result<Vec<bool>, 
         }
         let outcome = match part {
             Part::Each { shard, items } => {
-                read_each(table, &names[*shard], items, got, &mut answers)
+                read_each(table, &shards.key(*shard as u64), items, got, &mut answers)
             }
             Part::Mask {
                 shard,
@@ -169,7 +169,7 @@ fn read(batch: &Located, parts: &[Part], replies: Replies) -> Result<Vec<bool>, 
                 ..
             } => read_mask(
                 table,
-                &names[*shard],
+                &shards.key(*shard as u64),
                 at,
                 items,
                 *first,

@@ -17,8 +17,6 @@
 //! in-memory table's words written little-endian, so export and import are
 //! byte copies.
 
-use std::sync::Arc;
-
 use bloomlab_core::hash::{BlockPositions, reduce};
 use redis::{Cmd, Value, cmd};
 
@@ -40,6 +38,15 @@ pub const GUARD: u8 = 0xA5;
 /// over its nodes.
 pub const DEFAULT_MAX_SHARD_BYTES: usize = 1 << 20;
 
+/// The longest filter name, in bytes: every command names a key built from
+/// it, so a long name multiplies the bytes a batch sends.
+pub const MAX_NAME_BYTES: usize = 256;
+
+/// The most shard keys a table may have: 2^20, a table of 1 TiB in shards of
+/// 1 MiB. Operations on a whole table (export, count) send a command per
+/// shard.
+pub const MAX_SHARDS: u64 = 1 << 20;
+
 /// The largest string Redis stores.
 pub const REDIS_MAX_STRING: usize = 512 << 20;
 
@@ -53,7 +60,8 @@ pub enum Cell {
 }
 
 impl Cell {
-    fn bits(self) -> u64 {
+    /// Bits of one cell.
+    pub fn bits(self) -> u64 {
         match self {
             Cell::Bit => 1,
             Cell::Counter => 4,
@@ -98,28 +106,63 @@ impl Location {
     }
 }
 
-/// The items of a batch located in a table whose shard keys are `names`:
+/// The shard keys of one table: a fixed filter's, or one layer's of a
+/// scalable filter. Named when needed, so that no stored size makes the
+/// client hold a list of names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shards {
+    keys: Keys,
+    layer: Option<u32>,
+}
+
+impl Shards {
+    /// The shards of a fixed filter's table (`name:0`, `name:1`, ..).
+    pub fn of(keys: &Keys) -> Self {
+        Self {
+            keys: keys.clone(),
+            layer: None,
+        }
+    }
+
+    /// The shards of layer `layer` (`{name}:layer:0`, ..).
+    pub fn of_layer(keys: &Keys, layer: u32) -> Self {
+        Self {
+            keys: keys.clone(),
+            layer: Some(layer),
+        }
+    }
+
+    /// The key of shard `s`.
+    pub fn key(&self, s: u64) -> String {
+        match self.layer {
+            None => self.keys.shard(s),
+            Some(layer) => self.keys.layer_shard(layer, s),
+        }
+    }
+}
+
+/// The items of a batch located in a table whose shard keys are `shards`:
 /// what the batch's commands and the reading of its replies both need.
 #[derive(Debug, Clone)]
 pub struct Located {
     /// The table.
     pub table: Table,
-    /// Its shard keys, in order.
-    pub names: Arc<[String]>,
+    /// Its shard keys.
+    pub shards: Shards,
     /// Where each item lives, in batch order.
     pub at: Vec<Location>,
 }
 
 impl Located {
     /// Locates the items of `hashes` in `table`.
-    pub fn new(table: Table, names: Arc<[String]>, hashes: &[u64]) -> Self {
+    pub fn new(table: Table, shards: Shards, hashes: &[u64]) -> Self {
         let at = hashes.iter().map(|&h| table.locate(h)).collect();
-        Self { table, names, at }
+        Self { table, shards, at }
     }
 
     /// The key of shard `s`.
-    pub fn key(&self, s: u64) -> &str {
-        &self.names[s as usize]
+    pub fn key(&self, s: u64) -> String {
+        self.shards.key(s)
     }
 }
 
@@ -149,6 +192,13 @@ impl Table {
         }
         let per_shard = (max_shard_bytes as u64 - 1) / block_bytes;
         let shards = blocks.div_ceil(per_shard);
+        if shards > MAX_SHARDS {
+            let needed = blocks.div_ceil(MAX_SHARDS) * block_bytes + 1;
+            return Err(Error::ShardTooSmall {
+                max_shard_bytes,
+                needed: usize::try_from(needed).unwrap_or(usize::MAX),
+            });
+        }
         Ok(Self {
             blocks,
             hashes,
@@ -368,6 +418,47 @@ pub fn server_error(key: &str, e: &redis::ServerError) -> Error {
     }
 }
 
+/// The error a script's reply carries, typed: a guard's error names the
+/// key (of `keys`, the script's `KEYS`) it found wrong, a `BLOOMLAB_META_*`
+/// error the metadata key `keys[0]`.
+pub fn script_error(keys: &[String], reply: &Value) -> Result<(), Error> {
+    let Value::ServerError(e) = reply else {
+        return Ok(());
+    };
+    let meta = keys.first().map_or("", String::as_str);
+    let code = e.code();
+    let detail = e.details().unwrap_or("");
+    // `error({err = 'MARKER j'})` arrives with `j` first in the details
+    // (Redis may append where in the script it was raised).
+    let key_at = || {
+        detail
+            .split_whitespace()
+            .next()
+            .and_then(|j| j.parse::<usize>().ok())
+            .and_then(|j| keys.get(j.checked_sub(1)?))
+            .cloned()
+            .unwrap_or_else(|| meta.to_owned())
+    };
+    Err(match code {
+        crate::scripts::WRONG_TYPE => Error::WrongType { key: key_at() },
+        crate::scripts::SHARD_MISSING => Error::ShardMissing { key: key_at() },
+        crate::scripts::META_CORRUPT => {
+            let field = detail.split_whitespace().next().unwrap_or("");
+            let (field, reason) = match field {
+                "count" => ("count", "missing or not an integer"),
+                _ => ("layers", "lower than the layers that exist in Redis"),
+            };
+            Error::CorruptMetadata {
+                key: meta.to_owned(),
+                field,
+                value: None,
+                reason: reason.to_owned(),
+            }
+        }
+        _ => server_error(meta, e),
+    })
+}
+
 /// A reply of the wrong shape.
 pub fn unexpected(key: &str, reply: &Value) -> Error {
     Error::Redis(redis::RedisError::from((
@@ -397,8 +488,8 @@ impl Keys {
     }
 
     fn with_prefix(name: &str, prefix: String) -> Result<Self, Error> {
-        if name.is_empty() || name.contains(['{', '}']) {
-            return Err(Error::InvalidName(name.to_owned()));
+        if name.is_empty() || name.len() > MAX_NAME_BYTES || name.contains(['{', '}']) {
+            return Err(Error::InvalidName(name.chars().take(64).collect()));
         }
         Ok(Self {
             name: name.to_owned(),
@@ -468,7 +559,9 @@ mod tests {
 
     #[test]
     fn names_that_would_move_slots_are_refused() {
-        for bad in ["", "a{b", "}x", "{t}"] {
+        let long = "n".repeat(MAX_NAME_BYTES + 1);
+        assert!(Keys::spread(&long[1..]).is_ok());
+        for bad in ["", "a{b", "}x", "{t}", &long] {
             assert!(matches!(Keys::spread(bad), Err(Error::InvalidName(_))));
         }
         let k = Keys::tagged("users").unwrap();

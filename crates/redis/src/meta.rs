@@ -1,24 +1,46 @@
-//! The metadata hash: a filter's parameters, its hash key and the format
-//! version, readable by any client (`HGETALL name:meta`).
+//! The metadata hash: a filter's parameters, its hash key, the item type
+//! and the format version, readable by any client (`HGETALL name:meta`).
+//!
+//! Nothing read from it is trusted. The fields `create` writes once carry a
+//! CRC-32 (`checksum`) over their exact text, so a field edited by hand is
+//! [`Error::CorruptMetadata`]; every field is also checked against the
+//! bounds `create` enforces, so a stored value can never size an allocation
+//! or a loop the client would not have chosen itself.
 
 use std::collections::HashMap;
 
 use bloomlab_core::hash::HashFunction;
 
 use crate::error::Error;
+use crate::layout::{Cell, REDIS_MAX_STRING};
 
-/// The `format` field of a filter hashed with AES-128-CMAC, the default:
-/// the layout of this crate's keys, version 2, whose metadata names the
-/// hash function in a field `hash`.
-pub const FORMAT: &str = "bloomlab-redis/2";
+/// The `format` field: the layout of this crate's keys, version 3, whose
+/// metadata records the item type and a checksum of its fixed fields.
+/// Filters written in versions 1 and 2 (no checksum) are refused: export
+/// them with the release that wrote them and import the copy.
+pub const FORMAT: &str = "bloomlab-redis/3";
 
-/// The `format` field of a filter hashed with SipHash-1-3: version 1, the
-/// same layout with no `hash` field, as every filter was written before
-/// AES-CMAC became the default. A filter imported from such a file is
-/// written in it still, so that a client that knows only version 1 keeps
-/// reading it; that client refuses version 2 rather than hash with the
-/// wrong function.
-pub const FORMAT_SIPHASH: &str = "bloomlab-redis/1";
+/// The longest item type name recorded.
+pub const MAX_ITEM_NAME: usize = 256;
+
+/// The fields `create` writes once, in the order the checksum reads them.
+const FIXED: [&str; 11] = [
+    "format",
+    "kind",
+    "item",
+    "blocks",
+    "hashes",
+    "max_shard_bytes",
+    "hash",
+    "key",
+    "items",
+    "fpr",
+    "growth",
+];
+
+/// A fixed field of a scalable filter only; after [`FIXED`] in the
+/// checksum.
+const TIGHTENING: &str = "tightening";
 
 /// The `hash` field's value for each function.
 fn hash_name(hash: HashFunction) -> &'static str {
@@ -47,6 +69,40 @@ impl Kind {
             Kind::Scalable => "scalable",
         }
     }
+
+    /// What the cells of its tables hold.
+    pub fn cell(self) -> Cell {
+        match self {
+            Kind::Counting => Cell::Counter,
+            Kind::Bloom | Kind::Scalable => Cell::Bit,
+        }
+    }
+}
+
+/// The name an item type is recorded by: Rust's name for it, with
+/// references stripped and the owned forms of `str` and slices named as
+/// the borrowed ones, since they hash alike (a filter of `&str` opens as a
+/// filter of `String`).
+pub fn item_name<T: ?Sized>() -> String {
+    let mut name = std::any::type_name::<T>();
+    while let Some(rest) = name.strip_prefix('&') {
+        name = rest.trim_start_matches("mut ").trim_start();
+    }
+    let owned = [
+        ("alloc::string::String", "str"),
+        ("alloc::boxed::Box<str>", "str"),
+        ("alloc::borrow::Cow<str>", "str"),
+    ];
+    if let Some((_, to)) = owned.iter().find(|(from, _)| *from == name) {
+        return (*to).to_owned();
+    }
+    for prefix in ["alloc::vec::Vec<", "alloc::boxed::Box<["] {
+        if let Some(inner) = name.strip_prefix(prefix) {
+            let inner = inner.trim_end_matches('>').trim_end_matches(']');
+            return format!("[{inner}]");
+        }
+    }
+    name.chars().take(MAX_ITEM_NAME).collect()
 }
 
 /// The fixed parameters of a filter. A scalable filter's `blocks` and
@@ -55,6 +111,8 @@ impl Kind {
 pub struct Meta {
     /// The filter.
     pub kind: Kind,
+    /// The item type ([`item_name`]).
+    pub item: String,
     /// The items and rate it was sized for; `None` for an imported table.
     pub design: Option<(u64, f64)>,
     /// Blocks of its (first) table.
@@ -84,31 +142,106 @@ pub struct State {
     pub inserts: u64,
 }
 
-impl Meta {
-    /// The `format` field this filter is written with: [`FORMAT_SIPHASH`]
-    /// for SipHash-1-3, [`FORMAT`] otherwise.
-    pub fn format(&self) -> &'static str {
-        match self.hash {
-            HashFunction::SipHash13 => FORMAT_SIPHASH,
-            HashFunction::AesCmac => FORMAT,
+/// The CRC-32 of the fixed fields as stored, in hex: each field's name and
+/// exact text, or its absence.
+fn checksum(get: impl Fn(&str) -> Option<String>) -> String {
+    let mut crc = crc32fast::Hasher::new();
+    for field in FIXED.iter().chain([&TIGHTENING]) {
+        crc.update(field.as_bytes());
+        match get(field) {
+            Some(v) => {
+                crc.update(b"=");
+                crc.update(v.as_bytes());
+            }
+            None => crc.update(b"-"),
+        }
+        crc.update(b"\n");
+    }
+    format!("{:08x}", crc.finalize())
+}
+
+/// A stored value as an error shows it: at most 64 characters.
+fn shown(value: &str) -> String {
+    if value.chars().count() <= 64 {
+        return value.to_owned();
+    }
+    let head: String = value.chars().take(61).collect();
+    format!("{head}...")
+}
+
+/// Reads the fields of one metadata hash, naming what is wrong.
+pub struct Reader<'a> {
+    key: &'a str,
+    hash: &'a HashMap<String, String>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `hash`, the metadata at `key`.
+    pub fn new(key: &'a str, hash: &'a HashMap<String, String>) -> Self {
+        Self { key, hash }
+    }
+
+    /// The error for `field` holding `value`, for `reason`.
+    pub fn corrupt(&self, field: &'static str, value: Option<&str>, reason: &str) -> Error {
+        Error::CorruptMetadata {
+            key: self.key.to_owned(),
+            field,
+            value: value.map(shown),
+            reason: reason.to_owned(),
         }
     }
 
+    /// The text of `field`; missing is an error.
+    pub fn text(&self, field: &'static str) -> Result<&'a str, Error> {
+        self.hash
+            .get(field)
+            .map(String::as_str)
+            .ok_or_else(|| self.corrupt(field, None, "missing"))
+    }
+
+    /// `field` as an integer in `range`.
+    pub fn int(
+        &self,
+        field: &'static str,
+        range: std::ops::RangeInclusive<u64>,
+    ) -> Result<u64, Error> {
+        let text = self.text(field)?;
+        let n: u64 = text
+            .parse()
+            .ok()
+            .filter(|_| !text.starts_with('+'))
+            .ok_or_else(|| self.corrupt(field, Some(text), "not a non-negative integer"))?;
+        if !range.contains(&n) {
+            let why = format!("outside {}..={}", range.start(), range.end());
+            return Err(self.corrupt(field, Some(text), &why));
+        }
+        Ok(n)
+    }
+
+    /// `field` as a rate strictly between 0 and 1.
+    fn rate(&self, field: &'static str) -> Result<f64, Error> {
+        let text = self.text(field)?;
+        match text.parse::<f64>() {
+            Ok(r) if r > 0.0 && r < 1.0 => Ok(r),
+            _ => Err(self.corrupt(field, Some(text), "not a number in (0, 1)")),
+        }
+    }
+}
+
+impl Meta {
     /// The fields to write at creation (`ready` 0, a scalable filter's
-    /// first layer open).
+    /// first layer open), with their checksum.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let mut f = vec![
-            ("format", self.format().to_owned()),
+            ("format", FORMAT.to_owned()),
             ("kind", self.kind.name().to_owned()),
+            ("item", self.item.clone()),
             ("blocks", self.blocks.to_string()),
             ("hashes", self.hashes.to_string()),
             ("max_shard_bytes", self.max_shard_bytes.to_string()),
+            ("hash", hash_name(self.hash).to_owned()),
             ("key", format!("{:016x}{:016x}", self.key[0], self.key[1])),
-            ("ready", "0".to_owned()),
         ];
-        if self.hash != HashFunction::SipHash13 {
-            f.push(("hash", hash_name(self.hash).to_owned()));
-        }
         if let Some((items, fpr)) = self.design {
             f.push(("items", items.to_string()));
             f.push(("fpr", fpr.to_string()));
@@ -116,6 +249,15 @@ impl Meta {
         if let Some((growth, tightening)) = self.growth {
             f.push(("growth", growth.to_string()));
             f.push(("tightening", tightening.to_string()));
+        }
+        let sum = checksum(|name| {
+            f.iter()
+                .find(|(field, _)| *field == name)
+                .map(|(_, v)| v.clone())
+        });
+        f.push(("checksum", sum));
+        f.push(("ready", "0".to_owned()));
+        if self.growth.is_some() {
             f.push(("layers", "1".to_owned()));
             f.push(("count", "0".to_owned()));
             f.push(("inserts", "0".to_owned()));
@@ -124,89 +266,101 @@ impl Meta {
     }
 
     /// Reads a metadata hash (as `HGETALL` returns it) written by
-    /// [`fields`](Self::fields).
+    /// [`fields`](Self::fields), checking its checksum and every field
+    /// against the bounds `create` enforces. A scalable filter's counts are
+    /// checked against its layers by the caller, which knows their sizes.
     pub fn parse(key: &str, hash: &HashMap<String, String>) -> Result<(Self, State), Error> {
-        let corrupt = |reason: String| Error::CorruptMetadata {
-            key: key.to_owned(),
-            reason,
-        };
-        let get = |field: &str| {
-            hash.get(field)
-                .map(String::as_str)
-                .ok_or_else(|| corrupt(format!("no field {field:?}")))
-        };
-        fn num<N: std::str::FromStr>(
-            field: &str,
-            text: &str,
-            corrupt: impl Fn(String) -> Error,
-        ) -> Result<N, Error> {
-            text.parse()
-                .map_err(|_| corrupt(format!("field {field:?} is {text:?}, not a number")))
+        let r = Reader::new(key, hash);
+        let format = r.text("format")?;
+        if format != FORMAT {
+            return Err(r.corrupt(
+                "format",
+                Some(format),
+                &format!("not {FORMAT}, the only format this release reads"),
+            ));
         }
-        let field = |name: &str| -> Result<u64, Error> { num(name, get(name)?, corrupt) };
-        let function = match get("format")? {
-            FORMAT_SIPHASH => HashFunction::SipHash13,
-            FORMAT => match get("hash")? {
-                name if name == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
-                name if name == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
-                other => return Err(corrupt(format!("unknown hash function {other:?}"))),
-            },
-            other => {
-                return Err(corrupt(format!(
-                    "format {other:?}, not {FORMAT:?} or {FORMAT_SIPHASH:?}"
-                )));
-            }
-        };
-        let kind = match get("kind")? {
+        let stored = r.text("checksum")?;
+        if stored != checksum(|f| hash.get(f).cloned()) {
+            return Err(r.corrupt(
+                "checksum",
+                Some(stored),
+                "not the checksum of the fixed fields: one was edited or lost",
+            ));
+        }
+        let kind = match r.text("kind")? {
             "bloom" => Kind::Bloom,
             "counting" => Kind::Counting,
             "scalable" => Kind::Scalable,
-            other => return Err(corrupt(format!("unknown kind {other:?}"))),
+            other => return Err(r.corrupt("kind", Some(other), "an unknown kind")),
         };
-        let hex = get("key")?;
+        let item = r.text("item")?;
+        if item.is_empty() || item.len() > MAX_ITEM_NAME {
+            let why = format!("empty or longer than {MAX_ITEM_NAME} bytes");
+            return Err(r.corrupt("item", Some(item), &why));
+        }
+        let function = match r.text("hash")? {
+            name if name == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
+            name if name == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
+            other => return Err(r.corrupt("hash", Some(other), "an unknown hash function")),
+        };
+        let hex = r.text("key")?;
         let word = |range: std::ops::Range<usize>| {
             hex.get(range)
+                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
                 .and_then(|h| u64::from_str_radix(h, 16).ok())
-                .ok_or_else(|| corrupt(format!("key {hex:?} is not 32 hex digits")))
         };
-        if hex.len() != 32 {
-            return Err(corrupt(format!("key {hex:?} is not 32 hex digits")));
-        }
-        let design = match (hash.get("items"), hash.get("fpr")) {
-            (Some(items), Some(fpr)) => {
-                Some((num("items", items, corrupt)?, num("fpr", fpr, corrupt)?))
+        let key_words = match (hex.len(), word(0..16), word(16..32)) {
+            (32, Some(a), Some(b)) => [a, b],
+            _ => return Err(r.corrupt("key", Some(hex), "not 32 hex digits")),
+        };
+        let design = match (hash.contains_key("items"), hash.contains_key("fpr")) {
+            (false, false) => None,
+            _ => Some((r.int("items", 1..=u64::MAX)?, r.rate("fpr")?)),
+        };
+        let growth = match kind {
+            Kind::Scalable => {
+                let growth = r.int("growth", 0..=u64::from(u32::MAX))? as u32;
+                if !bloomlab_scalable::GROWTH_FACTORS.contains(&growth) {
+                    let text = growth.to_string();
+                    let why = format!("not one of {:?}", bloomlab_scalable::GROWTH_FACTORS);
+                    return Err(r.corrupt("growth", Some(&text), &why));
+                }
+                if design.is_none() {
+                    return Err(r.corrupt("items", None, "missing"));
+                }
+                Some((growth, r.rate("tightening")?))
             }
             _ => None,
         };
-        let growth = match kind {
-            Kind::Scalable => Some((
-                num("growth", get("growth")?, corrupt)?,
-                num("tightening", get("tightening")?, corrupt)?,
-            )),
-            _ => None,
-        };
+        let block_bytes = u64::from(crate::layout::BLOCK_CELLS) * kind.cell().bits() / 8;
+        let max_hashes = u64::from(bloomlab_core::theory::classic::MAX_HASHES);
         let meta = Meta {
             kind,
+            item: item.to_owned(),
             design,
-            blocks: field("blocks")?,
-            hashes: num("hashes", get("hashes")?, corrupt)?,
-            max_shard_bytes: field("max_shard_bytes")?,
+            blocks: r.int("blocks", 1..=u64::MAX / block_bytes)?,
+            hashes: r.int("hashes", 1..=max_hashes)? as u32,
+            max_shard_bytes: r.int("max_shard_bytes", block_bytes + 1..=REDIS_MAX_STRING as u64)?,
             hash: function,
-            key: [word(0..16)?, word(16..32)?],
+            key: key_words,
             growth,
         };
-        let state = State {
-            ready: get("ready")? == "1",
-            layers: match kind {
-                Kind::Scalable => num("layers", get("layers")?, corrupt)?,
-                _ => 0,
+        let ready = match r.text("ready")? {
+            "0" => false,
+            "1" => true,
+            other => return Err(r.corrupt("ready", Some(other), "not 0 or 1")),
+        };
+        let state = match kind {
+            Kind::Scalable => State {
+                ready,
+                layers: r.int("layers", 1..=u64::from(MAX_LAYERS))? as u32,
+                count: r.int("count", 0..=u64::MAX)?,
+                inserts: r.int("inserts", 0..=u64::MAX)?,
             },
-            count: hash
-                .get("count")
-                .map_or(Ok(0), |c| num("count", c, corrupt))?,
-            inserts: hash
-                .get("inserts")
-                .map_or(Ok(0), |c| num("inserts", c, corrupt))?,
+            _ => State {
+                ready,
+                ..State::default()
+            },
         };
         Ok((meta, state))
     }
@@ -223,6 +377,7 @@ impl Meta {
         let pair = |field, a: String, b: String| (a != b).then_some((field, a, b));
         let design = |m: &Meta| m.design.map(|(n, p)| format!("{n} items at {p}"));
         pair("kind", self.kind.name().into(), wanted.kind.name().into())
+            .or_else(|| pair("item", self.item.clone(), wanted.item.clone()))
             .or_else(|| match (design(self), design(wanted)) {
                 (Some(a), Some(b)) => pair("design", a, b),
                 _ => None,
@@ -268,6 +423,10 @@ impl Meta {
     }
 }
 
+/// The most layers a scalable filter's metadata may record: with growth
+/// factor 2 or more, layer 64's capacity overflows `u64`.
+pub const MAX_LAYERS: u32 = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +434,7 @@ mod tests {
     fn sample(kind: Kind) -> Meta {
         Meta {
             kind,
+            item: "u64".to_owned(),
             design: Some((1_000_000, 0.001)),
             blocks: 12_345,
             hashes: 9,
@@ -283,6 +443,10 @@ mod tests {
             key: [0x0123_4567_89ab_cdef, u64::MAX],
             growth: (kind == Kind::Scalable).then_some((2, 0.85)),
         }
+    }
+
+    fn stored(m: &Meta) -> HashMap<String, String> {
+        m.fields().into_iter().map(|(k, v)| (k.into(), v)).collect()
     }
 
     #[test]
@@ -295,46 +459,100 @@ mod tests {
                 hash: function,
                 ..sample(kind)
             };
-            let hash: HashMap<_, _> = m.fields().into_iter().map(|(k, v)| (k.into(), v)).collect();
+            let hash = stored(&m);
             let (back, state) = Meta::parse("x:meta", &hash).unwrap();
             assert_eq!(back, m);
-            // A SipHash-1-3 filter is written as every filter was before
-            // AES-CMAC: format 1, no `hash` field.
-            let old = function == HashFunction::SipHash13;
-            assert_eq!(hash["format"], if old { FORMAT_SIPHASH } else { FORMAT });
-            assert_eq!(hash.contains_key("hash"), !old);
+            assert_eq!(hash["format"], FORMAT);
             assert!(!state.ready);
             assert_eq!(state.layers, u32::from(kind == Kind::Scalable));
         }
     }
 
     #[test]
-    fn corrupt_fields_are_named() {
-        let mut hash: HashMap<String, String> = sample(Kind::Bloom)
-            .fields()
-            .into_iter()
-            .map(|(k, v)| (k.into(), v))
-            .collect();
-        hash.insert("blocks".into(), "many".into());
-        let e = Meta::parse("x:meta", &hash).unwrap_err().to_string();
-        assert!(e.contains("\"blocks\" is \"many\""), "{e}");
-        hash.remove("blocks");
+    fn an_edited_fixed_field_fails_the_checksum() {
+        let m = sample(Kind::Scalable);
+        for field in FIXED.iter().chain([&TIGHTENING]) {
+            let mut hash = stored(&m);
+            let Some(v) = hash.get_mut(*field) else {
+                continue;
+            };
+            v.push('0');
+            let e = Meta::parse("x:meta", &hash).unwrap_err();
+            let want = if *field == "format" {
+                "format"
+            } else {
+                "checksum"
+            };
+            assert!(
+                matches!(e, Error::CorruptMetadata { field, .. } if field == want),
+                "{field}: {e}"
+            );
+        }
+        // Removing a field is an edit too.
+        let mut hash = stored(&m);
+        hash.remove("items");
+        let e = Meta::parse("x:meta", &hash).unwrap_err();
         assert!(
-            Meta::parse("x:meta", &hash)
-                .unwrap_err()
-                .to_string()
-                .contains("no field")
+            matches!(
+                e,
+                Error::CorruptMetadata {
+                    field: "checksum",
+                    ..
+                }
+            ),
+            "{e}"
         );
-        hash.insert("format".into(), "bloomlab-redis/0".into());
-        assert!(Meta::parse("x:meta", &hash).is_err());
-        hash.insert("blocks".into(), "1".into());
-        hash.insert("format".into(), FORMAT.into());
-        hash.insert("hash".into(), "md5".into());
-        let e = Meta::parse("x:meta", &hash).unwrap_err().to_string();
-        assert!(e.contains("unknown hash function \"md5\""), "{e}");
-        hash.remove("hash");
-        let e = Meta::parse("x:meta", &hash).unwrap_err().to_string();
-        assert!(e.contains("no field \"hash\""), "{e}");
+    }
+
+    #[test]
+    fn out_of_bounds_fields_are_named_even_with_a_matching_checksum() {
+        // A forged checksum does not make a stored value trusted.
+        let cases: [(&str, &str); 8] = [
+            ("blocks", "0"),
+            ("blocks", "18446744073709551615"),
+            ("hashes", "65"),
+            ("max_shard_bytes", "1"),
+            ("growth", "5"),
+            ("tightening", "1"),
+            ("fpr", "-1"),
+            ("items", "0"),
+        ];
+        for (field, value) in cases {
+            let mut hash = stored(&sample(Kind::Scalable));
+            hash.insert(field.into(), value.into());
+            let sum = checksum(|f| hash.get(f).cloned());
+            hash.insert("checksum".into(), sum);
+            let e = Meta::parse("x:meta", &hash).unwrap_err();
+            assert!(
+                matches!(&e, Error::CorruptMetadata { field: f, .. } if *f == field),
+                "{field}={value}: {e}"
+            );
+        }
+        for (field, value) in [
+            ("layers", "0"),
+            ("layers", "65"),
+            ("count", "-1"),
+            ("ready", "2"),
+        ] {
+            let mut hash = stored(&sample(Kind::Scalable));
+            hash.insert(field.into(), value.into());
+            let e = Meta::parse("x:meta", &hash).unwrap_err();
+            assert!(
+                matches!(&e, Error::CorruptMetadata { field: f, .. } if *f == field),
+                "{field}={value}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn item_names_treat_owned_and_borrowed_alike() {
+        assert_eq!(item_name::<u64>(), "u64");
+        assert_eq!(item_name::<&str>(), "str");
+        assert_eq!(item_name::<String>(), "str");
+        assert_eq!(item_name::<str>(), "str");
+        assert_eq!(item_name::<Vec<u8>>(), "[u8]");
+        assert_eq!(item_name::<&[u8]>(), "[u8]");
+        assert_ne!(item_name::<u32>(), item_name::<u64>());
     }
 
     #[test]
@@ -354,5 +572,7 @@ mod tests {
         assert_eq!(a.differs(&b, true).map(|d| d.0), Some("hash"));
         b.design = Some((1_000_000, 0.01));
         assert_eq!(a.differs(&b, false).map(|d| d.0), Some("design"));
+        b.item = "str".to_owned();
+        assert_eq!(a.differs(&b, false).map(|d| d.0), Some("item"));
     }
 }

@@ -8,7 +8,7 @@ use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Op, Replies};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, Cell, GUARD, Keys, Located, Table};
+use crate::layout::{self, Cell, GUARD, Keys, Located, Shards, Table};
 use crate::meta::{Meta, State};
 use crate::scripts;
 
@@ -241,12 +241,12 @@ pub fn lookup(batch: Located) -> impl Op<Output = Vec<bool>, Error = Error> + us
     let guarded = touched(at);
     let mut cmds: Vec<Cmd> = at
         .iter()
-        .map(|a| table.lookup_cmd(batch.key(a.shard), a))
+        .map(|a| table.lookup_cmd(&batch.key(a.shard), a))
         .collect();
     cmds.extend(
         guarded
             .iter()
-            .map(|&s| table.guard_read_cmd(batch.key(s as u64), s as u64)),
+            .map(|&s| table.guard_read_cmd(&batch.key(s as u64), s as u64)),
     );
     OneRound::new(cmds, move |replies: Replies| {
         let Located { table, at, .. } = &batch;
@@ -255,11 +255,11 @@ pub fn lookup(batch: Located) -> impl Op<Output = Vec<bool>, Error = Error> + us
             return Err(layout::unexpected("", &Value::Array(values)));
         }
         for (&s, v) in guarded.iter().zip(&values[at.len()..]) {
-            table.guard_intact(batch.key(s as u64), v)?;
+            table.guard_intact(&batch.key(s as u64), v)?;
         }
         at.iter()
             .zip(&values)
-            .map(|(a, v)| table.present(batch.key(a.shard), a, v))
+            .map(|(a, v)| table.present(&batch.key(a.shard), a, v))
             .collect()
     })
 }
@@ -326,10 +326,9 @@ pub struct Setup<F> {
     found: Option<(Meta, State)>,
 }
 
-impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Setup<F> {
-    /// A setup of `keys`' filter; `table_of` gives the table whose shards
-    /// must exist before the filter is ready (`None`: shards are written
-    /// lazily).
+impl<F: Fn(&Meta) -> Result<Option<(Table, Shards)>, Error>> Setup<F> {
+    /// A setup of `keys`' filter; `table_of` checks the metadata found and
+    /// gives the table whose shards must exist before the filter is ready.
     pub fn new(keys: &Keys, start: Start, table_of: F) -> Self {
         Self {
             keys: keys.clone(),
@@ -348,7 +347,7 @@ fn meta_fields(meta: &Meta) -> Vec<String> {
         .collect()
 }
 
-impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Op for Setup<F> {
+impl<F: Fn(&Meta) -> Result<Option<(Table, Shards)>, Error>> Op for Setup<F> {
     type Output = (Meta, State);
     type Error = Error;
 
@@ -365,17 +364,17 @@ impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Op for Setup<F> {
                 let Some((found, _)) = &self.found else {
                     return Vec::new();
                 };
-                let table = match (self.table_of)(found) {
+                let (table, shards) = match (self.table_of)(found) {
                     Ok(Some(t)) => t,
                     _ => return Vec::new(),
                 };
                 (0..table.shards())
                     .map(|s| match &self.start {
                         Start::Import(_, bytes) => cmd("SET")
-                            .arg(self.keys.shard(s))
+                            .arg(shards.key(s))
                             .arg(bytes.get(s as usize).map_or(&[][..], Vec::as_slice))
                             .take(),
-                        _ => table.guard_cmd(&self.keys.shard(s), s),
+                        _ => table.guard_cmd(&shards.key(s), s),
                     })
                     .collect()
             }
@@ -433,8 +432,15 @@ impl<F: Fn(&Meta) -> Result<Option<Table>, Error>> Op for Setup<F> {
             }
             Stage::Shards => {
                 let values = replies.map_err(|f| Error::from_redis(f.error))?;
+                let shards = match &self.found {
+                    Some((found, _)) => (self.table_of)(found)?.map(|(_, s)| s),
+                    None => None,
+                };
                 for (s, v) in values.iter().enumerate() {
-                    layout::check(&self.keys.shard(s as u64), v)?;
+                    let key = shards
+                        .as_ref()
+                        .map_or_else(String::new, |k| k.key(s as u64));
+                    layout::check(&key, v)?;
                 }
                 self.stage = Stage::Ready;
             }
@@ -468,10 +474,23 @@ pub fn evalsha<A: redis::ToRedisArgs>(script: &redis::Script, keys: &[String], a
 /// and guard. The bytes are the in-memory table's words, little-endian.
 pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
     let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
-    let cmds = names.iter().map(|k| cmd("GET").arg(k).take()).collect();
+    // A range read, so that a shard replaced by a larger string is not read
+    // whole: its length is then wrong, and so is its guard.
+    let cmds = names
+        .iter()
+        .enumerate()
+        .map(|(s, k)| {
+            let body = table.blocks_in(s as u64) * table.block_bytes();
+            cmd("GETRANGE").arg(k).arg(0).arg(body).take()
+        })
+        .collect();
     OneRound::new(cmds, move |replies: Replies| {
         let values = replies.map_err(|f| Error::from_redis(f.error))?;
         let mut words = Vec::new();
+        let bytes = table.blocks * table.block_bytes();
+        words
+            .try_reserve_exact((bytes / 8) as usize)
+            .map_err(|_| Error::OutOfMemory { bytes })?;
         for (s, (key, v)) in names.iter().zip(&values).enumerate() {
             layout::check(key, v)?;
             let bytes = match v {

@@ -1,6 +1,7 @@
 //! [`RedisScalableBloomFilter`]: layers that open as the filter fills.
 
 use std::borrow::Borrow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
@@ -11,11 +12,11 @@ use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Table};
-use crate::meta::{Kind, Meta, State};
+use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Location, Shards, Table};
+use crate::meta::{Kind, MAX_LAYERS, Meta, Reader, State};
 use crate::ops::{self, Batches, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
-use crate::table::{Options, check_design};
+use crate::table::{Options, check_design, within};
 
 /// How a scalable filter is created, besides its first layer's items and
 /// its total rate.
@@ -67,6 +68,16 @@ impl ScalableOptions {
         }
     }
 
+    /// Caps the bytes all layers may take together
+    /// ([`Options::max_bytes`]): an insert that would open a layer past it
+    /// is refused with [`Error::OverLimit`].
+    pub fn max_bytes(self, bytes: u64) -> Self {
+        Self {
+            table: self.table.max_bytes(bytes),
+            ..self
+        }
+    }
+
     /// `s`: layer `i` holds `n0 · s^i` items; one of
     /// [`GROWTH_FACTORS`](bloomlab_scalable::GROWTH_FACTORS).
     pub fn growth_factor(mut self, s: u32) -> Self {
@@ -104,11 +115,26 @@ pub(crate) struct Layers {
     tightening: f64,
     /// Geometry of every layer computed so far.
     tables: Vec<Table>,
-    /// Their shard keys.
-    names: Vec<Vec<String>>,
     /// Layers open in Redis, as last seen.
     known: u32,
+    /// The most bytes the layers may take together.
+    max_bytes: u64,
 }
+
+/// The counts a scalable filter's metadata holds, as read: the numbers, and
+/// their text, which a write compares before it changes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Counts {
+    layers: u32,
+    count: u64,
+    inserts: u64,
+    text: [String; 3],
+}
+
+/// How many times a batch re-reads the layers when other writers changed
+/// them between its read and its write, before it adds its items one
+/// script each (which no writer can hold back).
+const WRITE_ATTEMPTS: u32 = 4;
 
 impl Layers {
     fn capacity(&self, i: u32) -> Result<u64, Error> {
@@ -116,38 +142,104 @@ impl Layers {
     }
 
     /// Layer `i`'s table: blocked sizing of its capacity at its rate.
+    /// [`Error::Full`] past the layers `u64` capacities and `f64` rates
+    /// can describe, [`Error::OverLimit`] when the layers through `i` take
+    /// more than the limit.
     fn table(&mut self, i: u32) -> Result<Table, Error> {
+        if i >= MAX_LAYERS {
+            return Err(Error::Full);
+        }
         while self.tables.len() <= i as usize {
             let j = self.tables.len() as u32;
             let rate = scalable::layer_fpr(self.fpr, self.tightening, j);
             let (blocks, hashes) =
                 blocked::size_for(BLOCK_CELLS, self.capacity(j)?, rate).map_err(|_| Error::Full)?;
             let shard = usize::try_from(self.meta.max_shard_bytes).unwrap_or(usize::MAX);
-            let table = Table::new(blocks, hashes, Cell::Bit, shard)?;
-            self.names.push(
-                (0..table.shards())
-                    .map(|s| self.keys.layer_shard(j, s))
-                    .collect(),
-            );
+            let table = Table::new(blocks, hashes, Cell::Bit, shard).map_err(|_| Error::Full)?;
+            let bytes: u64 = self.tables.iter().map(Table::bytes).sum::<u64>() + table.bytes();
+            if bytes > self.max_bytes {
+                return Err(Error::OverLimit {
+                    name: self.keys.name().to_owned(),
+                    bytes,
+                    limit: self.max_bytes,
+                });
+            }
             self.tables.push(table);
         }
         Ok(self.tables[i as usize])
     }
 
-    /// The insert script's call for one item, against the layers known and
-    /// the next one.
-    fn call(&mut self, hash: u64) -> Result<Cmd, Error> {
-        let layers = self.known + 1;
-        let mut keys = vec![self.keys.meta()];
-        let mut args: Vec<u64> = Vec::new();
-        for i in 0..layers {
-            let at = self.table(i)?.locate(hash);
-            keys.push(self.names[i as usize][at.shard as usize].clone());
-            args.push(at.positions.len() as u64);
-            args.extend(at.cells(Cell::Bit));
+    /// The shard keys of layer `i`.
+    fn shards(&self, i: u32) -> Shards {
+        Shards::of_layer(&self.keys, i)
+    }
+
+    /// The error for a metadata field of this filter.
+    fn corrupt(&self, field: &'static str, value: impl ToString, reason: &str) -> Error {
+        Error::CorruptMetadata {
+            key: self.keys.meta(),
+            field,
+            value: Some(value.to_string()),
+            reason: reason.to_owned(),
         }
-        let head = (u64::from(self.known), self.capacity(self.known - 1)?);
-        Ok(evalsha(&scripts::SCALABLE_INSERT, &keys, (head, args)))
+    }
+
+    /// Checks counts read from Redis against the layers: every layer
+    /// counted has a table within the limit, the active layer holds at most
+    /// its capacity, and the inserts are at least the items added.
+    fn check_counts(&mut self, layers: u32, count: u64, inserts: u64) -> Result<(), Error> {
+        for i in 0..layers {
+            match self.table(i) {
+                Ok(_) => {}
+                Err(Error::Full) => {
+                    return Err(self.corrupt("layers", layers, "more than the filter can have"));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let active = self.capacity(layers - 1)?;
+        if count > active {
+            let why = format!("more than the active layer's capacity, {active}");
+            return Err(self.corrupt("count", count, &why));
+        }
+        let closed =
+            (0..layers - 1).try_fold(0u64, |sum, i| sum.checked_add(self.capacity(i).ok()?));
+        match closed.and_then(|c| c.checked_add(count)) {
+            Some(added) if inserts >= added => Ok(()),
+            _ => Err(self.corrupt("inserts", inserts, "fewer than the items the layers hold")),
+        }
+    }
+
+    /// Reads the reply to `HMGET meta layers count inserts`.
+    fn read_counts(&mut self, reply: &Value) -> Result<Counts, Error> {
+        let meta = self.keys.meta();
+        layout::check(&meta, reply)?;
+        let Value::Array(values) = reply else {
+            return Err(layout::unexpected(&meta, reply));
+        };
+        if values.iter().all(|v| *v == Value::Nil) {
+            return Err(Error::NotFound {
+                name: self.keys.name().to_owned(),
+            });
+        }
+        let mut hash = HashMap::new();
+        for (field, v) in ["layers", "count", "inserts"].iter().zip(values) {
+            if let Ok(text) = redis::from_redis_value_ref::<String>(v) {
+                hash.insert((*field).to_owned(), text);
+            }
+        }
+        let r = Reader::new(&meta, &hash);
+        let layers = r.int("layers", 1..=u64::from(MAX_LAYERS))? as u32;
+        let count = r.int("count", 0..=u64::MAX)?;
+        let inserts = r.int("inserts", 0..=u64::MAX)?;
+        self.check_counts(layers, count, inserts)?;
+        let text = ["layers", "count", "inserts"].map(|f| hash.remove(f).unwrap_or_default());
+        Ok(Counts {
+            layers,
+            count,
+            inserts,
+            text,
+        })
     }
 }
 
@@ -157,6 +249,7 @@ impl Layers {
     /// before any command is sent.
     pub(crate) fn create(
         name: &str,
+        item: String,
         initial_capacity: usize,
         fpr: f64,
         options: &ScalableOptions,
@@ -171,52 +264,92 @@ impl Layers {
         }
         let rate = scalable::layer_fpr(fpr, options.tightening, 0);
         let growth = Some((options.growth, options.tightening));
-        let wanted = options
-            .table
-            .meta(Kind::Scalable, (initial_capacity, fpr), rate, growth)?;
+        let wanted = options.table.meta(
+            Kind::Scalable,
+            item.clone(),
+            (initial_capacity, fpr),
+            rate,
+            growth,
+        )?;
         let max_shard_bytes = options.table.get_max_shard_bytes();
-        Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
+        let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
+        within(first.bytes(), options.table.get_max_bytes())?;
         let start = Start::Create(wanted, options.table.get_seed().is_some());
-        Ok(Self::start(keys, start))
+        Ok(Self::start(
+            keys,
+            start,
+            item,
+            options.table.get_max_bytes(),
+        ))
     }
 
-    /// The op that opens the existing filter `name`.
-    pub(crate) fn open(name: &str) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        Ok(Self::start(Keys::tagged(name)?, Start::Open))
+    /// The op that opens the existing filter `name` of items `item`, whose
+    /// layers may take up to `max_bytes`.
+    pub(crate) fn open(
+        name: &str,
+        item: String,
+        max_bytes: u64,
+    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
+        Ok(Self::start(
+            Keys::tagged(name)?,
+            Start::Open,
+            item,
+            max_bytes,
+        ))
     }
 
-    /// The setup of `keys` from `start`, ending with the layers. It
-    /// writes the metadata only: layer shards are written by the insert
-    /// script as items arrive.
-    fn start(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<> {
-        let setup = Setup::new(&keys, start, |_: &Meta| Ok(None));
+    /// The setup of `keys` from `start`, ending with the layers. It writes
+    /// the metadata and the first layer's shards; later layers' shards are
+    /// written when they open.
+    fn start(
+        keys: Keys,
+        start: Start,
+        item: String,
+        max_bytes: u64,
+    ) -> impl Op<Output = Self, Error = Error> + use<> {
+        let check = {
+            let keys = keys.clone();
+            move |m: &Meta| {
+                let mut layers = Self::from_meta(keys.clone(), m.clone(), &item, max_bytes)?;
+                Ok(Some((layers.table(0)?, layers.shards(0))))
+            }
+        };
+        let setup = Setup::new(&keys, start, check);
         ops::then(setup, move |(meta, state)| {
-            Self::from_setup(keys, meta, state)
+            let item = meta.item.clone();
+            let mut layers = Self::from_meta(keys, meta, &item, max_bytes)?;
+            layers.check_counts(state.layers, state.count, state.inserts)?;
+            layers.known = state.layers;
+            Ok(layers)
         })
     }
 
-    /// The layers a finished setup describes.
-    pub(crate) fn from_setup(keys: Keys, meta: Meta, state: State) -> Result<Self, Error> {
-        let meta_key = keys.meta();
-        let corrupt = |reason: &str| Error::CorruptMetadata {
-            key: meta_key.clone(),
-            reason: reason.to_owned(),
+    /// The layers `meta` describes, if it is a scalable filter of items
+    /// `item` whose first layer fits `max_bytes`.
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Self, Error> {
+        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
+            name: keys.name().to_owned(),
+            field,
+            existing,
+            requested,
         };
         if meta.kind != Kind::Scalable {
-            return Err(Error::Mismatch {
-                name: keys.name().to_owned(),
-                field: "kind",
-                existing: format!("{:?}", meta.kind),
-                requested: "Scalable".to_owned(),
-            });
+            let existing = format!("{:?}", meta.kind);
+            return Err(mismatch("kind", existing, "Scalable".to_owned()));
         }
-        let ((initial, fpr), (growth, tightening)) = meta
-            .design
-            .zip(meta.growth)
-            .ok_or_else(|| corrupt("no design or growth"))?;
-        if initial == 0 || !(fpr > 0.0 && fpr < 1.0) || state.layers == 0 {
-            return Err(corrupt("zero items, a rate outside (0, 1) or no layer"));
+        if meta.item != item {
+            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
         }
+        // `Meta::parse` checked that a scalable filter has both.
+        let ((initial, fpr), (growth, tightening)) =
+            meta.design
+                .zip(meta.growth)
+                .ok_or_else(|| Error::CorruptMetadata {
+                    key: keys.meta(),
+                    field: "items",
+                    value: None,
+                    reason: "missing".to_owned(),
+                })?;
         let mut layers = Layers {
             hasher: DefaultHasher::with_function(meta.hash, meta.key),
             keys,
@@ -226,31 +359,19 @@ impl Layers {
             growth,
             tightening,
             tables: Vec::new(),
-            names: Vec::new(),
-            known: state.layers,
+            known: 1,
+            max_bytes,
         };
-        let first = layers.table(0)?;
-        if (first.blocks, first.hashes) != (layers.meta.blocks, layers.meta.hashes) {
-            return Err(corrupt(
-                "the first layer's size does not follow from its design",
-            ));
+        let first = match layers.table(0) {
+            Err(Error::Full) => None,
+            Err(e) => return Err(e),
+            Ok(t) => Some(t),
+        };
+        if first.map(|t| (t.blocks, t.hashes)) != Some((layers.meta.blocks, layers.meta.hashes)) {
+            let blocks = layers.meta.blocks;
+            return Err(layers.corrupt("blocks", blocks, "not the first layer's size"));
         }
         Ok(layers)
-    }
-
-    /// Inserts or looks up the items of `hashes`.
-    pub(crate) fn batch(&mut self, hashes: Vec<u64>, insert: bool) -> Batch<'_> {
-        let n = hashes.len();
-        Batch {
-            layers: self,
-            hashes,
-            insert,
-            pending: (0..n).collect(),
-            sent: Vec::new(),
-            located: Vec::new(),
-            answers: vec![None; n],
-            error: None,
-        }
     }
 
     /// Reads the metadata's counts, takes in the layer count, then runs
@@ -260,6 +381,7 @@ impl Layers {
         next: impl FnOnce(&mut Self, State) -> Result<B, Error>,
     ) -> impl Op<Output = B::Output, Error = Error> {
         ops::and_then(self.state(), move |state| {
+            self.check_counts(state.layers, state.count, state.inserts)?;
             self.known = self.known.max(state.layers);
             next(self, state)
         })
@@ -295,7 +417,7 @@ impl Layers {
         self.after_state(|layers, state| layers.delete_layers(state.layers))
     }
 
-    /// Reads the metadata's counts.
+    /// Reads the metadata, checksum included.
     fn state(&self) -> impl Op<Output = State, Error = Error> + use<> {
         let meta = self.keys.meta();
         let name = self.keys.name().to_owned();
@@ -329,8 +451,9 @@ impl Layers {
         Ok(scalable::compound_fpr(rates))
     }
 
-    /// `BITCOUNT` of every shard of the first `layers` layers, read as an
-    /// estimate of the items they hold.
+    /// `BITCOUNT` of the blocks of every shard of the first `layers` layers,
+    /// each shard's guard checked, read as an estimate of the items they
+    /// hold.
     fn estimate(
         &mut self,
         layers: u32,
@@ -339,23 +462,31 @@ impl Layers {
         let mut tables = Vec::new();
         for i in 0..layers {
             let t = self.table(i)?;
+            let shards = self.shards(i);
             for s in 0..t.shards() {
-                cmds.push(cmd("BITCOUNT").arg(self.keys.layer_shard(i, s)).take());
+                let key = shards.key(s);
+                let body = (t.blocks_in(s) * t.block_bytes()) as i64;
+                cmds.push(cmd("BITCOUNT").arg(&key).arg(0).arg(body - 1).take());
+                cmds.push(t.guard_read_cmd(&key, s));
             }
-            tables.push(t);
+            tables.push((t, shards));
         }
-        let meta = self.keys.meta();
         Ok(OneRound::new(cmds, move |r: Replies| {
             let values = r.map_err(|f| Error::from_redis(f.error))?;
-            let mut counts = values.iter();
+            let mut replies = values.chunks(2);
             let mut total = 0.0;
-            for t in &tables {
+            for (t, shards) in &tables {
                 let mut set = 0;
-                for _ in 0..t.shards() {
-                    match counts.next() {
-                        Some(Value::Int(n)) => set += *n as u64,
-                        Some(v) => return Err(layout::unexpected(&meta, v)),
-                        None => return Err(layout::unexpected(&meta, &Value::Nil)),
+                for s in 0..t.shards() {
+                    let key = shards.key(s);
+                    let Some([bits, guard]) = replies.next() else {
+                        return Err(layout::unexpected(&key, &Value::Nil));
+                    };
+                    layout::check(&key, bits)?;
+                    t.guard_intact(&key, guard)?;
+                    match bits {
+                        Value::Int(n) => set += *n as u64,
+                        v => return Err(layout::unexpected(&key, v)),
                     }
                 }
                 total += ops::estimate_items(t, set);
@@ -372,7 +503,8 @@ impl Layers {
         let mut keys = vec![self.keys.meta()];
         for i in 0..layers {
             let t = self.table(i)?;
-            keys.extend((0..t.shards()).map(|s| self.keys.layer_shard(i, s)));
+            let shards = self.shards(i);
+            keys.extend((0..t.shards()).map(|s| shards.key(s)));
         }
         Ok(ops::delete(keys))
     }
@@ -404,209 +536,574 @@ impl Layers {
     }
 }
 
+/// One read round of a batch: the counts, the blocks of some of its items
+/// in every layer known, the guards of the shards they lie in, whether a
+/// layer past those exists, and the counts again.
+struct Read {
+    /// The batch indexes of the items read, in order.
+    items: Vec<usize>,
+    /// The layers read.
+    layers: u32,
+    /// Each item's location in each layer, `items.len() × layers`.
+    at: Vec<Location>,
+    /// The (layer, shard) pairs whose guards were read.
+    guards: Vec<(u32, u64)>,
+}
+
+/// What a read round found: each item's block in each layer, and the
+/// counts before and after the blocks were read.
+struct Found {
+    blocks: Vec<Vec<u8>>,
+    /// The counts read first: every write after them changes them, so a
+    /// write planned on these blocks is sound while they stand.
+    before: Counts,
+    /// The counts read last: a layer opened since the read shows here.
+    after: Counts,
+}
+
+impl Layers {
+    /// The commands that read `items` (batch indexes into `hashes`) in the
+    /// layers known.
+    fn read(&mut self, hashes: &[u64], items: Vec<usize>) -> Result<(Vec<Cmd>, Read), Error> {
+        let layers = self.known;
+        let counts = cmd("HMGET")
+            .arg(self.keys.meta())
+            .arg(&["layers", "count", "inserts"])
+            .take();
+        let mut cmds = Vec::with_capacity(items.len() * layers as usize + 4);
+        cmds.push(counts.clone());
+        let mut at = Vec::with_capacity(items.len() * layers as usize);
+        let mut guards = BTreeSet::new();
+        for &i in &items {
+            for j in 0..layers {
+                let table = self.table(j)?;
+                let a = table.locate(hashes[i]);
+                cmds.push(table.lookup_cmd(&self.shards(j).key(a.shard), &a));
+                guards.insert((j, a.shard));
+                at.push(a);
+            }
+        }
+        for &(j, s) in &guards {
+            let key = self.shards(j).key(s);
+            cmds.push(self.table(j)?.guard_read_cmd(&key, s));
+        }
+        // The layer past the known ones must not exist unless the count
+        // read after it says so: read first, counted second.
+        cmds.push(cmd("EXISTS").arg(self.shards(layers).key(0)).take());
+        cmds.push(counts);
+        let read = Read {
+            items,
+            layers,
+            at,
+            guards: guards.into_iter().collect(),
+        };
+        Ok((cmds, read))
+    }
+
+    /// Reads the replies to [`read`](Self::read)'s commands.
+    fn found(&mut self, read: &Read, replies: Replies) -> Result<Found, Error> {
+        let meta = self.keys.meta();
+        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        let cells = read.at.len();
+        if values.len() != cells + read.guards.len() + 3 {
+            return Err(layout::unexpected(&meta, &Value::Array(values)));
+        }
+        let before = self.read_counts(&values[0])?;
+        let (blocks, rest) = values[1..].split_at(cells);
+        let (guards, rest) = rest.split_at(read.guards.len());
+        for (&(j, s), reply) in read.guards.iter().zip(guards) {
+            let key = self.shards(j).key(s);
+            self.table(j)?.guard_intact(&key, reply)?;
+        }
+        let per = read.layers as usize;
+        let mut out = Vec::with_capacity(cells);
+        for (n, (reply, a)) in blocks.iter().zip(&read.at).enumerate() {
+            let j = (n % per.max(1)) as u32;
+            let key = self.shards(j).key(a.shard);
+            let table = self.table(j)?;
+            layout::check(&key, reply)?;
+            match reply {
+                Value::BulkString(b) if b.len() as u64 == table.block_bytes() => {
+                    out.push(b.clone());
+                }
+                Value::BulkString(_) | Value::Nil => return Err(Error::ShardMissing { key }),
+                other => return Err(layout::unexpected(&key, other)),
+            }
+        }
+        let next = self.shards(read.layers).key(0);
+        layout::check(&next, &rest[0])?;
+        let after = self.read_counts(&rest[1])?;
+        let fewest = before.layers.min(after.layers);
+        if fewest < read.layers || after.layers < before.layers {
+            let why = format!("fewer than the {} layers seen before", read.layers);
+            return Err(self.corrupt("layers", fewest, &why));
+        }
+        if after.layers == read.layers && rest[0] == Value::Int(1) {
+            let why = format!("lower than the layers in Redis: {next:?} exists");
+            return Err(self.corrupt("layers", after.layers, &why));
+        }
+        self.known = self.known.max(after.layers);
+        Ok(Found {
+            blocks: out,
+            before,
+            after,
+        })
+    }
+}
+
 impl Batches for Layers {
     fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
         self.hasher.hash_one(item)
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
-        self.batch(hashes, true)
+        Insert::new(self, hashes)
     }
 
     fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
-        ops::map_err(self.batch(hashes, false), |e| *e.source)
+        Lookup {
+            pending: (0..hashes.len()).collect(),
+            answers: vec![None; hashes.len()],
+            layers: self,
+            hashes,
+            read: None,
+            error: None,
+        }
     }
 }
 
-/// Inserts or looks up a batch, each item by script, again for the items a
-/// stale layer count sent back.
-pub(crate) struct Batch<'a> {
+/// Looks up a batch: every layer's block of each item, read plainly; again
+/// for the items not found when a layer opened meanwhile.
+struct Lookup<'a> {
     layers: &'a mut Layers,
     hashes: Vec<u64>,
-    insert: bool,
     pending: Vec<usize>,
-    sent: Vec<usize>,
-    /// Each lookup command's table and item location, in order.
-    located: Vec<(Table, layout::Location)>,
+    read: Option<Read>,
     answers: Vec<Option<bool>>,
     error: Option<Error>,
 }
 
-impl Batch<'_> {
-    /// Plain reads, with no script: every known layer's `BITFIELD_RO` for
-    /// each item, then the layer count. A count that grew during the
-    /// pipeline sends the items not found again, against the new layers.
-    fn lookups(&mut self) -> Result<Vec<Cmd>, Error> {
-        let mut cmds = Vec::new();
-        self.located.clear();
-        for &i in &self.sent {
-            for j in 0..self.layers.known {
-                let table = self.layers.table(j)?;
-                let at = table.locate(self.hashes[i]);
-                cmds.push(table.lookup_cmd(&self.layers.names[j as usize][at.shard as usize], &at));
-                self.located.push((table, at));
-            }
-        }
-        cmds.push(
-            cmd("HGET")
-                .arg(self.layers.keys.meta())
-                .arg("layers")
-                .take(),
-        );
-        Ok(cmds)
-    }
+impl Op for Lookup<'_> {
+    type Output = Vec<bool>;
+    type Error = Error;
 
-    fn read_lookups(&mut self, replies: Replies) {
-        let meta = self.layers.keys.meta();
-        let values = match replies {
-            Ok(v) => v,
-            Err(f) => {
-                self.error.get_or_insert(Error::from_redis(f.error));
-                return;
-            }
-        };
-        let layers = match values.last() {
-            Some(Value::Nil) => Err(Error::NotFound {
-                name: self.layers.keys.name().to_owned(),
-            }),
-            Some(v) => {
-                redis::from_redis_value_ref::<u32>(v).map_err(|_| layout::unexpected(&meta, v))
-            }
-            None => Err(layout::unexpected(&meta, &Value::Nil)),
-        };
-        let layers = match layers {
-            Ok(l) if values.len() == self.located.len() + 1 => l,
-            Ok(_) => {
-                self.error
-                    .get_or_insert(layout::unexpected(&meta, &Value::Nil));
-                return;
+    fn commands(&mut self) -> Vec<Cmd> {
+        if self.error.is_some() || self.pending.is_empty() {
+            return Vec::new();
+        }
+        let items = std::mem::take(&mut self.pending);
+        match self.layers.read(&self.hashes, items) {
+            Ok((cmds, read)) => {
+                self.read = Some(read);
+                cmds
             }
             Err(e) => {
-                self.error.get_or_insert(e);
-                return;
+                self.error = Some(e);
+                Vec::new()
             }
+        }
+    }
+
+    fn absorb(&mut self, replies: Replies) -> Result<(), Error> {
+        let Some(read) = self.read.take() else {
+            return Ok(());
         };
-        let grew = layers > self.layers.known;
-        let per = self.layers.known as usize;
-        for (n, &i) in self.sent.iter().enumerate() {
-            let mut found = false;
-            for (v, (table, at)) in values[n * per..(n + 1) * per]
-                .iter()
-                .zip(&self.located[n * per..(n + 1) * per])
-            {
-                match v {
-                    // A shard not written yet reads as an empty string.
-                    Value::BulkString(block) => found |= table.all_set(at, block),
-                    Value::Nil => {}
-                    other => {
-                        let e = match layout::check(&meta, other) {
-                            Err(e) => e,
-                            Ok(()) => layout::unexpected(&meta, other),
-                        };
-                        self.error.get_or_insert(e);
-                        return;
-                    }
-                }
+        let found = self.layers.found(&read, replies)?;
+        let grew = found.after.layers > read.layers;
+        let per = read.layers as usize;
+        for (n, &i) in read.items.iter().enumerate() {
+            let mut present = false;
+            for j in 0..per {
+                let table = self.layers.table(j as u32)?;
+                let cell = n * per + j;
+                present |= table.all_set(&read.at[cell], &found.blocks[cell]);
             }
-            if found || !grew {
-                self.answers[i] = Some(found);
+            if present || !grew {
+                self.answers[i] = Some(present);
             } else {
                 self.pending.push(i);
             }
         }
-        self.layers.known = self.layers.known.max(layers);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Vec<bool>, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        Ok(self.answers.into_iter().map(|a| a == Some(true)).collect())
     }
 }
 
-impl Op for Batch<'_> {
+/// Where an [`Insert`] is.
+enum Stage {
+    /// Reading the pending items' blocks and the counts.
+    Read(Option<Read>),
+    /// Writing a plan made on what was read.
+    Write(Option<Plan>),
+    /// Opening layer `known` (the active one is full).
+    Open,
+    /// Adding the pending items one script each: the items sent, and each
+    /// one's keys.
+    EachItem(Vec<(usize, Vec<String>)>),
+    /// Finished, or stopped by an error.
+    Done,
+}
+
+/// A batch's items placed in the layers as read: the blocks they change,
+/// and the answers, kept only once the write lands.
+struct Plan {
+    /// The items placed, in batch order, with their answers.
+    placed: Vec<(usize, bool)>,
+    /// The write's keys.
+    keys: Vec<String>,
+    /// The write, until sent.
+    cmd: Option<Cmd>,
+}
+
+/// Inserts a batch, the way a batch of in-memory inserts would go: each
+/// item added to the active layer unless a layer (or an earlier item of
+/// the batch) already holds it, the next layer opened when the active one
+/// is full. One round trip reads every item's block in every layer and the
+/// counts; the client places the items; one script writes the changed
+/// blocks if the counts have not moved meanwhile (another writer's insert
+/// moves them), so that concurrent writers never overfill a layer. Moved:
+/// read and place again; after [`WRITE_ATTEMPTS`] such rounds, the rest go
+/// one script each.
+pub(crate) struct Insert<'a> {
+    layers: &'a mut Layers,
+    hashes: Vec<u64>,
+    pending: Vec<usize>,
+    stage: Stage,
+    attempts: u32,
+    answers: Vec<Option<bool>>,
+    /// Items whose write was sent but not answered.
+    unknown: Vec<usize>,
+    error: Option<Error>,
+}
+
+impl<'a> Insert<'a> {
+    fn new(layers: &'a mut Layers, hashes: Vec<u64>) -> Self {
+        let n = hashes.len();
+        Self {
+            layers,
+            hashes,
+            pending: (0..n).collect(),
+            stage: Stage::Read(None),
+            attempts: 0,
+            answers: vec![None; n],
+            unknown: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Places the pending items on what `read` found, in batch order, until
+    /// the active layer is full; the plan's write, or `None` when the first
+    /// pending item needs a new layer.
+    fn place(&mut self, read: &Read, found: &Found) -> Result<Option<Plan>, Error> {
+        let per = read.layers as usize;
+        let active = read.layers - 1;
+        let table = self.layers.table(active)?;
+        let capacity = self.layers.capacity(active)?;
+        let (mut count, mut inserts) = (found.before.count, found.before.inserts);
+        // The active layer's blocks this batch changes, by (shard, block).
+        let mut changed: BTreeMap<(u64, u64), Vec<u8>> = BTreeMap::new();
+        let mut placed = Vec::new();
+        for (n, &i) in read.items.iter().enumerate() {
+            let mut present = false;
+            for j in 0..per {
+                let cell = n * per + j;
+                let at = &read.at[cell];
+                let block = match changed.get(&(at.shard, at.block)) {
+                    Some(b) if j == per - 1 => b,
+                    _ => &found.blocks[cell],
+                };
+                present |= self.layers.table(j as u32)?.all_set(at, block);
+            }
+            if !present {
+                if count >= capacity {
+                    break;
+                }
+                let at = &read.at[n * per + per - 1];
+                let block = changed
+                    .entry((at.shard, at.block))
+                    .or_insert_with(|| found.blocks[n * per + per - 1].clone());
+                for &p in &at.positions {
+                    block[(p / 8) as usize] |= 1 << (p % 8);
+                }
+                count += 1;
+            }
+            inserts += 1;
+            placed.push((i, !present));
+        }
+        if placed.is_empty() {
+            return Ok(None);
+        }
+        let shards = self.layers.shards(active);
+        let mut keys = vec![self.layers.keys.meta()];
+        let mut args: Vec<Vec<u8>> = found.before.text.iter().map(|t| t.clone().into()).collect();
+        args.push(count.to_string().into());
+        args.push(inserts.to_string().into());
+        // Per shard: its guard, then its changed blocks in runs of adjacent
+        // blocks, one `SETRANGE` each.
+        let mut by_shard: BTreeMap<u64, Vec<(u64, Vec<u8>)>> = BTreeMap::new();
+        for ((s, b), bytes) in changed {
+            by_shard.entry(s).or_default().push((b, bytes));
+        }
+        let bb = table.block_bytes();
+        for (s, blocks) in by_shard {
+            keys.push(shards.key(s));
+            let mut runs: Vec<(u64, Vec<u8>)> = Vec::new();
+            for (b, bytes) in blocks {
+                match runs.last_mut() {
+                    Some((start, run)) if *start + run.len() as u64 == b * bb => {
+                        run.extend_from_slice(&bytes);
+                    }
+                    _ => runs.push((b * bb, bytes)),
+                }
+            }
+            args.push(keys.len().to_string().into());
+            args.push((table.guard_offset(s) / 8).to_string().into());
+            args.push(runs.len().to_string().into());
+            for (offset, bytes) in runs {
+                args.push(offset.to_string().into());
+                args.push(bytes);
+            }
+        }
+        let cmd = evalsha(&scripts::SCALABLE_WRITE, &keys, args);
+        Ok(Some(Plan {
+            placed,
+            keys,
+            cmd: Some(cmd),
+        }))
+    }
+
+    /// The script that opens layer `known`, with every shard's guard.
+    fn open_cmd(&mut self) -> Result<(Vec<String>, Cmd), Error> {
+        let layer = self.layers.known;
+        let table = self.layers.table(layer)?;
+        let capacity = self.layers.capacity(layer - 1)?;
+        let shards = self.layers.shards(layer);
+        let mut keys = vec![self.layers.keys.meta()];
+        keys.extend((0..table.shards()).map(|s| shards.key(s)));
+        let mut args = vec![u64::from(layer), capacity];
+        args.extend((0..table.shards()).map(|s| table.guard_offset(s)));
+        let cmd = evalsha(&scripts::SCALABLE_OPEN, &keys, args);
+        Ok((keys, cmd))
+    }
+
+    /// The one-item script's keys and call for the item of hash `hash`.
+    fn each_cmd(&mut self, hash: u64) -> Result<(Vec<String>, Cmd), Error> {
+        let layers = self.layers.known;
+        let mut keys = vec![self.layers.keys.meta()];
+        let mut args: Vec<u64> = vec![u64::from(layers), self.layers.capacity(layers - 1)?];
+        for j in 0..layers {
+            let table = self.layers.table(j)?;
+            let at = table.locate(hash);
+            keys.push(self.layers.shards(j).key(at.shard));
+            args.push(table.guard_offset(at.shard) / 8);
+            args.push(at.positions.len() as u64);
+            args.extend(at.cells(Cell::Bit));
+        }
+        let cmd = evalsha(&scripts::SCALABLE_INSERT, &keys, args);
+        Ok((keys, cmd))
+    }
+
+    fn stop(&mut self, e: Error) {
+        self.error.get_or_insert(e);
+        self.stage = Stage::Done;
+    }
+}
+
+impl Op for Insert<'_> {
     type Output = Vec<bool>;
     type Error = BatchError;
 
     fn commands(&mut self) -> Vec<Cmd> {
-        if self.error.is_some() {
-            return Vec::new();
-        }
-        self.sent = std::mem::take(&mut self.pending);
-        if self.sent.is_empty() {
-            return Vec::new();
-        }
-        let cmds: Result<Vec<Cmd>, Error> = if self.insert {
-            self.sent
-                .iter()
-                .map(|&i| self.layers.call(self.hashes[i]))
-                .collect()
-        } else {
-            self.lookups()
+        let made = match &mut self.stage {
+            Stage::Done => return Vec::new(),
+            _ if self.pending.is_empty() => {
+                self.stage = Stage::Done;
+                return Vec::new();
+            }
+            Stage::Read(_) => {
+                let items = self.pending.clone();
+                self.layers.read(&self.hashes, items).map(|(cmds, read)| {
+                    self.stage = Stage::Read(Some(read));
+                    cmds
+                })
+            }
+            Stage::Write(plan) => Ok(plan
+                .as_mut()
+                .and_then(|p| p.cmd.take())
+                .into_iter()
+                .collect()),
+            Stage::Open => self.open_cmd().map(|(_, c)| vec![c]),
+            Stage::EachItem(_) => {
+                let mut sent = Vec::with_capacity(self.pending.len());
+                let mut cmds = Vec::with_capacity(self.pending.len());
+                let mut made = Ok(());
+                for i in self.pending.clone() {
+                    match self.each_cmd(self.hashes[i]) {
+                        Ok((keys, c)) => {
+                            sent.push((i, keys));
+                            cmds.push(c);
+                        }
+                        Err(e) => {
+                            made = Err(e);
+                            break;
+                        }
+                    }
+                }
+                self.stage = Stage::EachItem(sent);
+                made.map(|()| cmds)
+            }
         };
-        cmds.unwrap_or_else(|e| {
-            self.error = Some(e);
-            self.pending = std::mem::take(&mut self.sent);
+        made.unwrap_or_else(|e| {
+            self.stop(e);
             Vec::new()
         })
     }
 
     fn absorb(&mut self, replies: Replies) -> Result<(), BatchError> {
-        if !self.insert {
-            self.read_lookups(replies);
-            return Ok(());
-        }
-        let meta = self.layers.keys.meta();
-        let (values, lost) = match replies {
-            Ok(v) => (v, None),
-            Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),
+        let stage = std::mem::replace(&mut self.stage, Stage::Done);
+        let outcome = match stage {
+            Stage::Read(Some(read)) => self.absorb_read(&read, replies),
+            Stage::Write(Some(plan)) => self.absorb_write(plan, replies),
+            Stage::Open => self.absorb_open(replies),
+            Stage::EachItem(sent) => self.absorb_each(&sent, replies),
+            Stage::Read(None) | Stage::Write(None) | Stage::Done => Ok(()),
         };
-        for (&i, v) in self.sent.iter().zip(&values) {
-            let reply = layout::int_array(&meta, v);
-            match reply.as_deref() {
-                Ok(&[-1, layers]) => {
-                    self.layers.known = self.layers.known.max(layers as u32);
-                    self.pending.push(i);
-                }
-                Ok(&[status @ (0 | 1), layers]) => {
-                    self.layers.known = self.layers.known.max(layers as u32);
-                    self.answers[i] = Some(if self.insert {
-                        status == 1
-                    } else {
-                        status == 0
-                    });
-                }
-                Ok(_) => {
-                    self.error.get_or_insert(layout::unexpected(&meta, v));
-                }
-                Err(_) => {
-                    let e = match reply {
-                        Err(Error::NotFound { .. }) => Error::NotFound {
-                            name: self.layers.keys.name().to_owned(),
-                        },
-                        Err(e) => e,
-                        Ok(_) => layout::unexpected(&meta, v),
-                    };
-                    self.error.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(e) = lost {
-            self.error.get_or_insert(e);
-            self.pending.extend(&self.sent[values.len()..]);
+        if let Err(e) = outcome {
+            self.stop(e);
         }
         Ok(())
     }
 
     fn finish(self) -> Result<Vec<bool>, BatchError> {
         match self.error {
-            None => Ok(self
-                .answers
-                .into_iter()
-                .map(Option::unwrap_or_default)
-                .collect()),
-            Some(source) => Err(BatchError {
+            None if self.answers.iter().all(Option::is_some) => {
+                Ok(self.answers.into_iter().map(|a| a == Some(true)).collect())
+            }
+            error => Err(BatchError {
                 stored: (0..self.answers.len())
                     .filter(|&i| self.answers[i].is_some())
                     .collect(),
-                unknown: self.pending,
-                source: Box::new(source),
+                unknown: self.unknown,
+                source: Box::new(error.unwrap_or_else(|| {
+                    layout::unexpected(self.layers.keys.meta().as_str(), &Value::Nil)
+                })),
             }),
         }
+    }
+}
+
+impl Insert<'_> {
+    fn absorb_read(&mut self, read: &Read, replies: Replies) -> Result<(), Error> {
+        let found = self.layers.found(read, replies)?;
+        if found.before.layers > read.layers {
+            // Another writer opened a layer: read the new one too.
+            self.stage = Stage::Read(None);
+            return Ok(());
+        }
+        self.stage = match self.place(read, &found)? {
+            Some(plan) => Stage::Write(Some(plan)),
+            None => Stage::Open,
+        };
+        Ok(())
+    }
+
+    fn absorb_write(&mut self, plan: Plan, replies: Replies) -> Result<(), Error> {
+        let reply = match replies {
+            Ok(mut v) if v.len() == 1 => v.remove(0),
+            Ok(v) => return Err(layout::unexpected(&plan.keys[0], &Value::Array(v))),
+            Err(f) => {
+                // The write may or may not have landed.
+                self.unknown.extend(plan.placed.iter().map(|&(i, _)| i));
+                return Err(Error::from_redis(f.error));
+            }
+        };
+        layout::script_error(&plan.keys, &reply)?;
+        match reply {
+            Value::Int(1) => {
+                for &(i, new) in &plan.placed {
+                    self.answers[i] = Some(new);
+                }
+                let done = plan.placed.len();
+                self.pending.drain(..done);
+                self.stage = Stage::Read(None);
+            }
+            Value::Int(0) => {
+                self.attempts += 1;
+                self.stage = if self.attempts >= WRITE_ATTEMPTS {
+                    Stage::EachItem(Vec::new())
+                } else {
+                    Stage::Read(None)
+                };
+            }
+            other => return Err(layout::unexpected(&plan.keys[0], &other)),
+        }
+        Ok(())
+    }
+
+    fn absorb_open(&mut self, replies: Replies) -> Result<(), Error> {
+        let (keys, _) = self.open_cmd()?;
+        let reply = single(replies)?;
+        layout::script_error(&keys, &reply)?;
+        match reply {
+            Value::Int(n) if n >= 1 && n <= i64::from(MAX_LAYERS) => {
+                self.layers.known = self.layers.known.max(n as u32);
+            }
+            other => return Err(layout::unexpected(&keys[0], &other)),
+        }
+        self.stage = if self.attempts >= WRITE_ATTEMPTS {
+            Stage::EachItem(Vec::new())
+        } else {
+            Stage::Read(None)
+        };
+        Ok(())
+    }
+
+    fn absorb_each(
+        &mut self,
+        sent: &[(usize, Vec<String>)],
+        replies: Replies,
+    ) -> Result<(), Error> {
+        let meta = self.layers.keys.meta();
+        let (values, lost) = match replies {
+            Ok(v) => (v, None),
+            Err(Failed { replies, error }) => (replies, Some(Error::from_redis(error))),
+        };
+        let mut again = Vec::new();
+        let mut open = false;
+        for ((i, keys), v) in sent.iter().zip(&values) {
+            let i = *i;
+            layout::script_error(keys, v)?;
+            match *layout::int_array(&meta, v)?.as_slice() {
+                [status @ (0 | 1), layers] => {
+                    self.layers.known = self.layers.known.max(layers as u32);
+                    self.answers[i] = Some(status == 1);
+                }
+                [code @ (-1 | -2), layers] => {
+                    self.layers.known = self.layers.known.max(layers as u32);
+                    open |= code == -2;
+                    again.push(i);
+                }
+                _ => return Err(layout::unexpected(&meta, v)),
+            }
+        }
+        if let Some(e) = lost {
+            self.unknown
+                .extend(sent[values.len()..].iter().map(|(i, _)| *i));
+            return Err(e);
+        }
+        self.pending = again;
+        self.stage = if open {
+            Stage::Open
+        } else {
+            Stage::EachItem(Vec::new())
+        };
+        Ok(())
     }
 }
 
@@ -655,16 +1152,34 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         fpr: f64,
         options: ScalableOptions,
     ) -> Result<Self, Error> {
-        Self::start(conn, Layers::create(name, initial_capacity, fpr, &options)?)
+        let item = crate::meta::item_name::<T>();
+        Self::start(
+            conn,
+            Layers::create(name, item, initial_capacity, fpr, &options)?,
+        )
     }
 
-    /// Opens the existing filter `name`.
+    /// Opens the existing filter `name`, if its layers take at most
+    /// [`DEFAULT_MAX_BYTES`](crate::DEFAULT_MAX_BYTES) in Redis.
     ///
     /// # Errors
     ///
     /// As [`RedisBloomFilter::open`](crate::RedisBloomFilter::open).
     pub fn open(conn: C, name: &str) -> Result<Self, Error> {
-        Self::start(conn, Layers::open(name)?)
+        Self::open_with(conn, name, Options::new())
+    }
+
+    /// [`open`](Self::open), accepting layers of up to
+    /// [`options.get_max_bytes()`](Options::max_bytes) bytes in all (the
+    /// other options are the stored filter's). An insert that would open a
+    /// layer past it is refused with [`Error::OverLimit`].
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        Self::start(conn, Layers::open(name, item, options.get_max_bytes())?)
     }
 
     /// Runs the setup `op` on `conn` and keeps the filter it ends with.

@@ -79,67 +79,152 @@ return 1
     )
 });
 
-/// The part of the insert script that reads the layers' cells from
-/// `ARGV[3..]`: per layer, `k` then its `k` bit offsets. `cells[j]` is
-/// `{first argument, k}` of layer `j - 1`, whose shard is `KEYS[j + 1]`.
-const LAYER_CELLS: &str = r"
-local layers = tonumber(redis.call('HGET', KEYS[1], 'layers'))
-if not layers then return redis.error_reply('BLOOMLAB_META_MISSING') end
-if layers ~= tonumber(ARGV[1]) then return {-1, layers} end
-local cells, at = {}, 3
-while at <= #ARGV do
-  local k = tonumber(ARGV[at])
-  cells[#cells + 1] = {at + 1, k}
-  at = at + 1 + k
-end
-local function present(j)
-  local first, k = cells[j][1], cells[j][2]
-  local get = {}
-  for i = 0, k - 1 do
-    get[#get + 1] = 'GET'; get[#get + 1] = 'u1'; get[#get + 1] = ARGV[first + i]
+/// The marker of a script's error for a shard of the wrong Redis type; the
+/// index of the shard's key in `KEYS` follows it.
+pub const WRONG_TYPE: &str = "BLOOMLAB_WRONGTYPE";
+
+/// The marker of a script's error for a metadata field that is missing or
+/// out of bounds; the field's name follows it.
+pub const META_CORRUPT: &str = "BLOOMLAB_META_CORRUPT";
+
+/// The Lua function `guard(j, at)` of the scripts that touch a scalable
+/// filter's layers: raises [`WRONG_TYPE`] or [`SHARD_MISSING`] followed by
+/// `j`, unless byte `at` of `KEYS[j]` is the guard
+/// ([`layout::script_error`](crate::layout::script_error) reads the key's
+/// index back). Raising stops the script before any write that follows it.
+const GUARD_FN: &str = r"
+local function guard(j, at)
+  local g = redis.pcall('GETRANGE', KEYS[j], at, at)
+  if type(g) == 'table' and g.err then
+    error({err = 'BLOOMLAB_WRONGTYPE ' .. j})
   end
-  for _, bit in ipairs(redis.call('BITFIELD_RO', KEYS[j + 1], unpack(get))) do
-    if bit == 0 then return false end
-  end
-  return true
-end
-for j = 1, layers do
-  if present(j) then
-    redis.call('HINCRBY', KEYS[1], 'inserts', 1)
-    return {0, layers}
-  end
+  if g ~= '\165' then error({err = 'BLOOMLAB_SHARD_MISSING ' .. j}) end
 end
 ";
 
-/// Adds an item to a scalable filter unless a layer already holds it,
-/// opening the next layer when the active one is at capacity. `KEYS`: the
-/// metadata hash, then the item's shard in each layer and in the next one;
-/// `ARGV[1]`: the layers the caller knows, `ARGV[2]`: the active layer's
-/// capacity; then the cells of every layer and of the next one. Returns
-/// `{-1, layers}` when the caller's count is stale, `{0, layers}` when the
-/// item was present, `{1, layers}` when it was added.
+/// Writes a planned batch into a scalable filter's layers, if its state is
+/// still the one the plan was made on (compare-and-set). `KEYS[1]`: the
+/// metadata hash; `KEYS[2..]`: shards. `ARGV[1..3]`: `layers`, `count`
+/// and `inserts` as read; `ARGV[4..5]`: the new `count` and `inserts`;
+/// then per shard written: its index in `KEYS`, its guard's byte offset,
+/// the number of runs `r`, and `r` pairs of (byte offset, bytes). Every
+/// guard is checked before the first write. Returns 1 when written, 0
+/// (changing nothing) when the state moved on.
+pub static SCALABLE_WRITE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(&format!(
+        r"{GUARD_FN}
+local m = redis.call('HMGET', KEYS[1], 'layers', 'count', 'inserts')
+if not m[1] then return redis.error_reply('BLOOMLAB_META_MISSING') end
+if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] or m[3] ~= ARGV[3] then return 0 end
+local shards, i = {{}}, 6
+while i <= #ARGV do
+  local j, runs = tonumber(ARGV[i]), tonumber(ARGV[i + 2])
+  guard(j, ARGV[i + 1])
+  shards[#shards + 1] = {{KEYS[j], i + 3, runs}}
+  i = i + 3 + 2 * runs
+end
+for _, s in ipairs(shards) do
+  for j = 0, s[3] - 1 do
+    redis.call('SETRANGE', s[1], ARGV[s[2] + 2 * j], ARGV[s[2] + 2 * j + 1])
+  end
+end
+redis.call('HSET', KEYS[1], 'count', ARGV[4], 'inserts', ARGV[5])
+return 1
+"
+    ))
+});
+
+/// Opens layer `ARGV[1]` of a scalable filter (whose `layers` must then be
+/// `ARGV[1]`, and whose active layer must be full: `count` at least
+/// `ARGV[2]`): writes the guard of each of its shards `KEYS[2..]` at the
+/// bit offsets `ARGV[3..]`, creating them zeroed at full size, then counts
+/// the layer. A shard that exists already is a metadata `layers` that was
+/// lowered by hand: refused. Returns the layer count after the call.
+pub static SCALABLE_OPEN: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local layers = redis.call('HGET', KEYS[1], 'layers')
+if not layers then return redis.error_reply('BLOOMLAB_META_MISSING') end
+if layers ~= ARGV[1] then return tonumber(layers) end
+local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
+if count < tonumber(ARGV[2]) then return tonumber(layers) end
+for j = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[j]) == 1 then
+    return redis.error_reply('BLOOMLAB_META_CORRUPT layers')
+  end
+end
+for j = 2, #KEYS do
+  redis.call('BITFIELD', KEYS[j], 'SET', 'u8', ARGV[j + 1], 165)
+end
+redis.call('HSET', KEYS[1], 'layers', tonumber(layers) + 1, 'count', 0)
+return tonumber(layers) + 1
+",
+    )
+});
+
+/// Adds one item to a scalable filter unless a layer holds it: the path a
+/// batch falls back to when other writers keep moving the state under
+/// [`SCALABLE_WRITE`]. `KEYS`: the metadata hash, then the item's shard in
+/// each layer. `ARGV[1]`: the layers the caller knows; `ARGV[2]`: the
+/// active layer's capacity; then per layer its guard's byte offset, `k`,
+/// and its `k` bit offsets. Returns `{-1, layers}` when the caller's count
+/// is stale, `{-2, layers}` when the active layer is full (open the next
+/// with [`SCALABLE_OPEN`]), `{0, layers}` when the item was present, `{1,
+/// layers}` when it was added.
 pub static SCALABLE_INSERT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        r"{LAYER_CELLS}
-local target = layers
-if tonumber(redis.call('HGET', KEYS[1], 'count')) >= tonumber(ARGV[2]) then
-  target = layers + 1
-  redis.call('HSET', KEYS[1], 'layers', target, 'count', 0)
+        r"{GUARD_FN}
+local layers = redis.call('HGET', KEYS[1], 'layers')
+if not layers then return redis.error_reply('BLOOMLAB_META_MISSING') end
+layers = tonumber(layers)
+if layers ~= tonumber(ARGV[1]) then return {{-1, layers}} end
+local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
+local cells, at = {{}}, 3
+while at <= #ARGV do
+  local k = tonumber(ARGV[at + 1])
+  cells[#cells + 1] = {{ARGV[at], at + 2, k}}
+  at = at + 2 + k
 end
-local first, k = cells[target][1], cells[target][2]
-local set = {{}}
-for i = 0, k - 1 do
-  set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = ARGV[first + i]; set[#set + 1] = 1
+for j = 1, layers do
+  guard(j + 1, cells[j][1])
 end
-redis.call('BITFIELD', KEYS[target + 1], unpack(set))
+local function ops(j, op)
+  local first, k, list = cells[j][2], cells[j][3], {{}}
+  for i = 0, k - 1 do
+    list[#list + 1] = op; list[#list + 1] = 'u1'; list[#list + 1] = ARGV[first + i]
+    if op == 'SET' then list[#list + 1] = 1 end
+  end
+  return list
+end
+for j = 1, layers do
+  local present = true
+  for _, bit in ipairs(redis.call('BITFIELD_RO', KEYS[j + 1], unpack(ops(j, 'GET')))) do
+    if bit == 0 then present = false; break end
+  end
+  if present then
+    redis.call('HINCRBY', KEYS[1], 'inserts', 1)
+    return {{0, layers}}
+  end
+end
+if count >= tonumber(ARGV[2]) then return {{-2, layers}} end
+redis.call('BITFIELD', KEYS[layers + 1], unpack(ops(layers, 'SET')))
 redis.call('HINCRBY', KEYS[1], 'count', 1)
 redis.call('HINCRBY', KEYS[1], 'inserts', 1)
-return {{1, target}}
+return {{1, layers}}
 "
     ))
 });
 
 /// Every script, for loading after a server forgot them.
-pub fn all() -> [&'static Script; 4] {
-    [&CREATE, &OR_MASK, &REMOVE, &SCALABLE_INSERT]
+pub fn all() -> [&'static Script; 6] {
+    [
+        &CREATE,
+        &OR_MASK,
+        &REMOVE,
+        &SCALABLE_WRITE,
+        &SCALABLE_OPEN,
+        &SCALABLE_INSERT,
+    ]
 }

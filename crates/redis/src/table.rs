@@ -8,28 +8,35 @@ use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
 use bloomlab_core::{DefaultHasher, check_fpr};
 
-use crate::conn::Op;
-use crate::error::{BatchError, Error};
-use std::sync::Arc;
-
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
-use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Table};
+use crate::conn::Op;
+use crate::error::{BatchError, Error};
+use crate::layout::{
+    BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
+};
 use crate::meta::{Kind, Meta};
 use crate::ops::{self, Batches, Setup, Start};
 
-/// How a filter is created, besides its items and rate.
+/// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
+/// billion items at 1%.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 32;
+
+/// How a filter is created, besides its items and rate, and what size of
+/// filter a client accepts.
 ///
 /// ```
 /// use bloomlab_redis::Options;
 ///
-/// let o = Options::new().seed(7).max_shard_bytes(64 << 10);
+/// let o = Options::new().seed(7).max_shard_bytes(64 << 10).max_bytes(1 << 30);
 /// assert_eq!((o.get_seed(), o.get_max_shard_bytes()), (Some(7), 65_536));
+/// assert_eq!(o.get_max_bytes(), 1 << 30);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     seed: Option<u64>,
     max_shard_bytes: usize,
+    max_bytes: u64,
 }
 
 impl Default for Options {
@@ -45,7 +52,24 @@ impl Options {
         Self {
             seed: None,
             max_shard_bytes: DEFAULT_MAX_SHARD_BYTES,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
+    }
+
+    /// The most bytes a filter may take in Redis (its tables, all layers of
+    /// a scalable filter): `create` refuses a larger design with
+    /// [`Error::Param`], and `open` a larger filter with
+    /// [`Error::OverLimit`], so that no size stored in Redis makes the
+    /// client allocate or loop past what its caller chose. Default
+    /// [`DEFAULT_MAX_BYTES`].
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// The most bytes a filter may take in Redis.
+    pub fn get_max_bytes(&self) -> u64 {
+        self.max_bytes
     }
 
     /// Derives the hash key from `seed`, as the in-memory filters'
@@ -84,6 +108,7 @@ impl Options {
     pub(crate) fn meta(
         &self,
         kind: Kind,
+        item: String,
         (items, fpr): (usize, f64),
         rate: f64,
         growth: Option<(u32, f64)>,
@@ -91,6 +116,7 @@ impl Options {
         let (blocks, hashes) = blocked::size_for(BLOCK_CELLS, items as u64, rate)?;
         Ok(Meta {
             kind,
+            item,
             design: Some((items as u64, fpr)),
             blocks,
             hashes,
@@ -118,26 +144,34 @@ pub struct TableFilter {
     pub meta: Meta,
     pub table: Table,
     pub hasher: DefaultHasher,
-    /// The shard keys, in order.
-    pub names: Arc<[String]>,
+    /// The shard keys.
+    pub shards: Shards,
 }
 
-/// The table a metadata hash describes.
+/// The table a metadata hash describes, whose fields
+/// [`Meta::parse`] or `create` checked.
 pub fn table_of(meta: &Meta, cell: Cell) -> Result<Table, Error> {
-    let shard = usize::try_from(meta.max_shard_bytes).unwrap_or(usize::MAX);
-    if meta.blocks == 0
-        || meta.hashes == 0
-        || meta.hashes > bloomlab_core::theory::classic::MAX_HASHES
-    {
-        return Err(Error::CorruptMetadata {
-            key: String::new(),
-            reason: format!(
-                "{} blocks and {} hashes make no filter",
-                meta.blocks, meta.hashes
-            ),
-        });
+    if meta.blocks == 0 || meta.hashes == 0 {
+        return Err(bloomlab_core::ParamError::ZeroBits.into());
     }
+    if meta.hashes > bloomlab_core::theory::classic::MAX_HASHES {
+        return Err(bloomlab_core::ParamError::TooManyHashes(u64::from(meta.hashes)).into());
+    }
+    let shard = usize::try_from(meta.max_shard_bytes).unwrap_or(usize::MAX);
     Table::new(meta.blocks, meta.hashes, cell, shard)
+}
+
+/// Refuses, before anything is sent, a design whose tables would take more
+/// than `limit` bytes in Redis.
+pub(crate) fn within(bytes: u64, limit: u64) -> Result<(), Error> {
+    if bytes > limit {
+        return Err(bloomlab_core::ParamError::TooLarge {
+            needed: u128::from(bytes),
+            limit: u128::from(limit),
+        }
+        .into());
+    }
+    Ok(())
 }
 
 impl TableFilter {
@@ -146,23 +180,32 @@ impl TableFilter {
     /// checked before any command is sent.
     pub fn create<L: Cells>(
         name: &str,
+        item: String,
         items: usize,
         fpr: f64,
         options: &Options,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
         let keys = Keys::spread(name)?;
         check_design(items, fpr)?;
-        let wanted = options.meta(L::KIND, (items, fpr), fpr, None)?;
-        table_of(&wanted, L::CELL)?;
+        let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
+        within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
         let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::start::<L>(keys, start))
+        Ok(Self::start::<L>(keys, start, item, options.get_max_bytes()))
     }
 
-    /// The op that opens the existing filter `name` of cells `L`.
+    /// The op that opens the existing filter `name` of cells `L` and items
+    /// of type `item`, refusing one over `max_bytes`.
     pub fn open<L: Cells>(
         name: &str,
+        item: String,
+        max_bytes: u64,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
-        Ok(Self::start::<L>(Keys::spread(name)?, Start::Open))
+        Ok(Self::start::<L>(
+            Keys::spread(name)?,
+            Start::Open,
+            item,
+            max_bytes,
+        ))
     }
 
     /// The op that copies `filter` into Redis as the new filter `name`: its
@@ -176,8 +219,10 @@ impl TableFilter {
         if filter.layout() != BlockLayout::Positions {
             return Err(Error::Layout(filter.layout()));
         }
+        let item = crate::meta::item_name::<T>();
         let meta = Meta {
             kind: Kind::Bloom,
+            item: item.clone(),
             design: None,
             blocks: filter.num_blocks(),
             hashes: filter.num_hashes(),
@@ -196,7 +241,8 @@ impl TableFilter {
                 b
             })
             .collect();
-        Ok(Self::start::<Bits>(keys, Start::Import(meta, bytes)))
+        let start = Start::Import(meta, bytes);
+        Ok(Self::start::<Bits>(keys, start, item, u64::MAX))
     }
 
     /// The in-memory filter of an exported table's words; its `len` is the
@@ -213,39 +259,77 @@ impl TableFilter {
         BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher.clone())
             .map_err(|e| Error::CorruptMetadata {
                 key: self.keys.meta(),
-                reason: e.to_string(),
+                field: "blocks",
+                value: Some(self.table.blocks.to_string()),
+                reason: format!("not a table the in-memory filter can hold: {e}"),
             })
     }
 
     /// The setup of `keys` from `start` (create, import or open), ending
     /// with the filter of cells `L`.
-    fn start<L: Cells>(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<L> {
-        let setup = Setup::new(&keys, start, |m: &Meta| table_of(m, L::CELL).map(Some));
+    fn start<L: Cells>(
+        keys: Keys,
+        start: Start,
+        item: String,
+        max_bytes: u64,
+    ) -> impl Op<Output = Self, Error = Error> + use<L> {
+        // The filter is checked before its shards are written, so that no
+        // stored size is acted on unchecked.
+        let check = {
+            let keys = keys.clone();
+            move |m: &Meta| {
+                Self::from_meta(keys.clone(), m.clone(), L::KIND, &item, max_bytes)
+                    .map(|f| Some((f.table, f.shards)))
+            }
+        };
+        let setup = Setup::new(&keys, start, check);
         ops::then(setup, move |(meta, _)| {
-            Self::from_meta(keys, meta, L::KIND, L::CELL)
+            let item = meta.item.clone();
+            Self::from_meta(keys, meta, L::KIND, &item, u64::MAX)
         })
     }
 
-    /// The filter a finished setup describes, if it is of `kind`.
-    pub fn from_meta(keys: Keys, meta: Meta, kind: Kind, cell: Cell) -> Result<Self, Error> {
+    /// The filter `meta` describes, if it is of `kind`, holds items of type
+    /// `item` and takes at most `max_bytes`.
+    pub fn from_meta(
+        keys: Keys,
+        meta: Meta,
+        kind: Kind,
+        item: &str,
+        max_bytes: u64,
+    ) -> Result<Self, Error> {
+        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
+            name: keys.name().to_owned(),
+            field,
+            existing,
+            requested,
+        };
         if meta.kind != kind {
-            return Err(Error::Mismatch {
+            return Err(mismatch(
+                "kind",
+                format!("{:?}", meta.kind),
+                format!("{kind:?}"),
+            ));
+        }
+        if meta.item != item {
+            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
+        }
+        let table = table_of(&meta, kind.cell()).map_err(|e| Error::CorruptMetadata {
+            key: keys.meta(),
+            field: "blocks",
+            value: Some(meta.blocks.to_string()),
+            reason: format!("not a table: {e}"),
+        })?;
+        if table.bytes() > max_bytes {
+            return Err(Error::OverLimit {
                 name: keys.name().to_owned(),
-                field: "kind",
-                existing: format!("{:?}", meta.kind),
-                requested: format!("{kind:?}"),
+                bytes: table.bytes(),
+                limit: max_bytes,
             });
         }
-        let table = table_of(&meta, cell).map_err(|e| match e {
-            Error::CorruptMetadata { reason, .. } => Error::CorruptMetadata {
-                key: keys.meta(),
-                reason,
-            },
-            e => e,
-        })?;
         Ok(Self {
             hasher: DefaultHasher::with_function(meta.hash, meta.key),
-            names: (0..table.shards()).map(|s| keys.shard(s)).collect(),
+            shards: Shards::of(&keys),
             keys,
             meta,
             table,
@@ -266,7 +350,7 @@ impl TableFilter {
     /// Deletes every key of the filter, metadata first.
     pub fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
         let keys = std::iter::once(self.keys.meta())
-            .chain(self.names.iter().cloned())
+            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
             .collect();
         ops::delete(keys)
     }
@@ -321,11 +405,11 @@ impl Batches for TableFilter {
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
-        crate::insert::insert(Located::new(self.table, Arc::clone(&self.names), &hashes))
+        crate::insert::insert(Located::new(self.table, self.shards.clone(), &hashes))
     }
 
     fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
-        ops::lookup(Located::new(self.table, Arc::clone(&self.names), &hashes))
+        ops::lookup(Located::new(self.table, self.shards.clone(), &hashes))
     }
 }
 

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use bloomlab_core::DefaultHasher;
 use bloomlab_core::hash::HashFunction;
 use bloomlab_redis::{
-    Bits, Counters, Error, FORMAT, FORMAT_SIPHASH, Options, RedisBloomFilter,
-    RedisCountingBloomFilter, RedisScalableBloomFilter, ScalableOptions,
+    Bits, Counters, Error, FORMAT, Options, RedisBloomFilter, RedisCountingBloomFilter,
+    RedisScalableBloomFilter, ScalableOptions,
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::RedisServer;
@@ -150,8 +150,9 @@ fn export_and_import_round_trip() {
 }
 
 /// A filter stored with SipHash-1-3, as every filter was before AES-CMAC
-/// became the default, keeps its function: metadata format 1, no `hash`
-/// field, and every process that opens it hashes with SipHash-1-3.
+/// became the default, keeps its function: its metadata names it, and every
+/// process that opens it hashes with SipHash-1-3. Metadata of the formats
+/// before 3 (no checksum) is refused, naming the field.
 #[test]
 fn filters_stored_with_siphash_keep_it() {
     let server = RedisServer::start().unwrap();
@@ -172,8 +173,10 @@ fn filters_stored_with_siphash_keep_it() {
     memory.insert_batch(&keys).unwrap();
     RedisBloomFilter::import(connect(&server), "old", &memory, 1 << 20).unwrap();
     let fields = meta(&mut raw, "old");
-    assert_eq!(fields["format"], FORMAT_SIPHASH);
-    assert!(!fields.contains_key("hash"));
+    assert_eq!(
+        (fields["format"].as_str(), fields["hash"].as_str()),
+        (FORMAT, "siphash-1-3")
+    );
     let mut opened = RedisBloomFilter::<u64, _>::open(connect(&server), "old").unwrap();
     assert_eq!(opened.hasher(), &sip);
     let probes: Vec<u64> = probes(9, 20_000).collect();
@@ -188,27 +191,19 @@ fn filters_stored_with_siphash_keep_it() {
         (fields["format"].as_str(), fields["hash"].as_str()),
         (FORMAT, "aes-128-cmac")
     );
-
-    // A scalable filter whose metadata says SipHash-1-3 (rewritten here as
-    // an older build would have written it) is opened with it.
-    let opts = ScalableOptions::new().seed(SEED);
-    RedisScalableBloomFilter::<u64, _>::create_with(connect(&server), "sc", 100, 0.01, opts)
-        .unwrap();
-    redis::cmd("HSET")
-        .arg("{sc}:meta")
-        .arg("format")
-        .arg(FORMAT_SIPHASH)
-        .exec(&mut raw)
-        .unwrap();
-    redis::cmd("HDEL")
-        .arg("{sc}:meta")
-        .arg("hash")
-        .exec(&mut raw)
-        .unwrap();
-    let mut sc = RedisScalableBloomFilter::<u64, _>::open(connect(&server), "sc").unwrap();
-    assert_eq!(sc.hasher().function(), HashFunction::SipHash13);
-    sc.insert(&7).unwrap();
-    assert!(sc.contains(&7).unwrap());
+    for old in ["bloomlab-redis/1", "bloomlab-redis/2"] {
+        redis::cmd("HSET")
+            .arg("new:meta")
+            .arg("format")
+            .arg(old)
+            .exec(&mut raw)
+            .unwrap();
+        let e = RedisBloomFilter::<u64, _>::open(connect(&server), "new").unwrap_err();
+        assert!(
+            matches!(&e, Error::CorruptMetadata { field: "format", value: Some(v), .. } if v == old),
+            "{e}"
+        );
+    }
 }
 
 #[test]
