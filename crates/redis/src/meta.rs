@@ -354,8 +354,8 @@ impl Meta {
             Kind::Scalable => State {
                 ready,
                 layers: r.int("layers", 1..=u64::from(MAX_LAYERS))? as u32,
-                count: r.int("count", 0..=u64::MAX)?,
-                inserts: r.int("inserts", 0..=u64::MAX)?,
+                count: r.int("count", 0..=MAX_COUNT)?,
+                inserts: r.int("inserts", 0..=MAX_COUNT)?,
             },
             _ => State {
                 ready,
@@ -422,6 +422,10 @@ impl Meta {
             })
     }
 }
+
+/// The largest count a scalable filter's metadata may record: what Redis's
+/// `HINCRBY` can reach.
+pub const MAX_COUNT: u64 = i64::MAX as u64;
 
 /// The most layers a scalable filter's metadata may record: with growth
 /// factor 2 or more, layer 64's capacity overflows `u64`.

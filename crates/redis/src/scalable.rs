@@ -13,7 +13,7 @@ use redis::{Cmd, Value, cmd};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Location, Shards, Table};
-use crate::meta::{Kind, MAX_LAYERS, Meta, Reader, State};
+use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, State};
 use crate::ops::{self, Batches, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, check_design, within};
@@ -230,8 +230,8 @@ impl Layers {
         }
         let r = Reader::new(&meta, &hash);
         let layers = r.int("layers", 1..=u64::from(MAX_LAYERS))? as u32;
-        let count = r.int("count", 0..=u64::MAX)?;
-        let inserts = r.int("inserts", 0..=u64::MAX)?;
+        let count = r.int("count", 0..=MAX_COUNT)?;
+        let inserts = r.int("inserts", 0..=MAX_COUNT)?;
         self.check_counts(layers, count, inserts)?;
         let text = ["layers", "count", "inserts"].map(|f| hash.remove(f).unwrap_or_default());
         Ok(Counts {
@@ -832,6 +832,10 @@ impl<'a> Insert<'a> {
                     block[(p / 8) as usize] |= 1 << (p % 8);
                 }
                 count += 1;
+            }
+            if inserts >= MAX_COUNT {
+                let why = "at the largest count Redis increments";
+                return Err(self.layers.corrupt("inserts", inserts, why));
             }
             inserts += 1;
             placed.push((i, !present));
