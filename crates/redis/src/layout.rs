@@ -507,6 +507,12 @@ impl Keys {
         format!("{}:meta", self.prefix)
     }
 
+    /// A scratch key in the slot of the filter's keys: a tagged filter's
+    /// scripts write masks there before they OR them into a shard.
+    pub fn scratch(&self) -> String {
+        format!("{}:or", self.prefix)
+    }
+
     /// Shard `s` of the filter's one table.
     pub fn shard(&self, s: u64) -> String {
         format!("{}:{s}", self.prefix)

@@ -206,10 +206,12 @@ impl<'a> Reader<'a> {
         range: std::ops::RangeInclusive<u64>,
     ) -> Result<u64, Error> {
         let text = self.text(field)?;
+        // Only the text `to_string` writes: no sign, no leading zero, as
+        // Redis's own integers (`HINCRBY` refuses "01").
         let n: u64 = text
             .parse()
             .ok()
-            .filter(|_| !text.starts_with('+'))
+            .filter(|n: &u64| n.to_string() == text)
             .ok_or_else(|| self.corrupt(field, Some(text), "not a non-negative integer"))?;
         if !range.contains(&n) {
             let why = format!("outside {}..={}", range.start(), range.end());

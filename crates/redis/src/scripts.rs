@@ -102,33 +102,57 @@ local function guard(j, at)
 end
 ";
 
-/// Writes a planned batch into a scalable filter's layers, if its state is
-/// still the one the plan was made on (compare-and-set). `KEYS[1]`: the
-/// metadata hash; `KEYS[2..]`: shards. `ARGV[1..3]`: `layers`, `count`
-/// and `inserts` as read; `ARGV[4..5]`: the new `count` and `inserts`;
-/// then per shard written: its index in `KEYS`, its guard's byte offset,
-/// the number of runs `r`, and `r` pairs of (byte offset, bytes). Every
-/// guard is checked before the first write. Returns 1 when written, 0
-/// (changing nothing) when the state moved on.
+/// Writes a planned batch into a scalable filter's active layer, if the
+/// plan still holds: the layer count is the one read, the items the plan
+/// adds still fit the active layer, and every block written one by one
+/// still holds the bytes read (spans are ORed in, so a change elsewhere in
+/// them is kept). `KEYS[1]`: the metadata hash; `KEYS[2]`: a scratch key
+/// in the filter's slot; `KEYS[3..]`: shards. `ARGV[1]`: `layers` as
+/// read; `ARGV[2]`: the items added; `ARGV[3]`: the inserts (items added
+/// and found present); `ARGV[4]`: the active layer's capacity; then per
+/// shard: its index in `KEYS`, its guard's byte offset, the number of
+/// writes, and each write: `O` with a byte offset and a mask to OR in, or
+/// `C` with a byte offset, the bytes read and the bytes to write. Every
+/// check comes before the first write. Returns 1 when written, 0 (changing
+/// nothing) when the plan no longer holds.
 pub static SCALABLE_WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
         r"{GUARD_FN}
-local m = redis.call('HMGET', KEYS[1], 'layers', 'count', 'inserts')
+local m = redis.call('HMGET', KEYS[1], 'layers', 'count')
 if not m[1] then return redis.error_reply('BLOOMLAB_META_MISSING') end
-if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] or m[3] ~= ARGV[3] then return 0 end
-local shards, i = {{}}, 6
+if m[1] ~= ARGV[1] then return 0 end
+local count = tonumber(m[2])
+if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
+if count + tonumber(ARGV[2]) > tonumber(ARGV[4]) then return 0 end
+local writes, i = {{}}, 5
 while i <= #ARGV do
-  local j, runs = tonumber(ARGV[i]), tonumber(ARGV[i + 2])
+  local j, n = tonumber(ARGV[i]), tonumber(ARGV[i + 2])
   guard(j, ARGV[i + 1])
-  shards[#shards + 1] = {{KEYS[j], i + 3, runs}}
-  i = i + 3 + 2 * runs
-end
-for _, s in ipairs(shards) do
-  for j = 0, s[3] - 1 do
-    redis.call('SETRANGE', s[1], ARGV[s[2] + 2 * j], ARGV[s[2] + 2 * j + 1])
+  i = i + 3
+  for _ = 1, n do
+    if ARGV[i] == 'O' then
+      writes[#writes + 1] = {{KEYS[j], 'O', ARGV[i + 1], ARGV[i + 2]}}
+      i = i + 3
+    else
+      local old = ARGV[i + 2]
+      local now = redis.call('GETRANGE', KEYS[j], ARGV[i + 1], ARGV[i + 1] + #old - 1)
+      if now ~= old then return 0 end
+      writes[#writes + 1] = {{KEYS[j], 'C', ARGV[i + 1], ARGV[i + 3]}}
+      i = i + 4
+    end
   end
 end
-redis.call('HSET', KEYS[1], 'count', ARGV[4], 'inserts', ARGV[5])
+for _, w in ipairs(writes) do
+  if w[2] == 'O' then
+    redis.call('SETRANGE', KEYS[2], w[3], w[4])
+    redis.call('BITOP', 'OR', w[1], w[1], KEYS[2])
+    redis.call('DEL', KEYS[2])
+  else
+    redis.call('SETRANGE', w[1], w[3], w[4])
+  end
+end
+redis.call('HINCRBY', KEYS[1], 'count', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'inserts', ARGV[3])
 return 1
 "
     ))

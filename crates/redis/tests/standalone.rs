@@ -444,3 +444,53 @@ fn both_insert_paths_answer_as_in_memory() {
     assert!(calls("bitfield") >= 1_011, "{stats}");
     assert!(calls("evalsha") > 1, "{stats}");
 }
+
+#[test]
+fn scalable_batches_of_every_density_answer_as_the_model() {
+    // Batches from one item to many per block, each with half of it again
+    // at its end (duplicates within a batch see the batch's own earlier
+    // items), against layers of 20k, 40k, 80k, ... items: sparse batches are
+    // read block by block, dense ones as spans of a shard, and a batch that
+    // fills the active layer opens the next part-way.
+    let server = RedisServer::start().unwrap();
+    let options = ScalableOptions::new().seed(SEED).max_shard_bytes(16 << 10);
+    let mut f = RedisScalableBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "density",
+        20_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    let mut model = common::ScalableModel::new(20_000, 0.01);
+    let items = members(12, 120_000);
+    let (mut start, mut sent) = (0, 0);
+    for size in [1, 3, 10, 100, 1_000, 5_000, 30_000, 80_000] {
+        let end = (start + size).min(items.len());
+        let mut batch = items[start..end].to_vec();
+        batch.extend_from_within(..batch.len() / 2);
+        let expected = batch.iter().filter(|&&m| model.insert(m)).count();
+        assert_eq!(f.insert_batch(&batch).unwrap(), expected, "batch of {size}");
+        start = end;
+        sent += batch.len() as u64;
+    }
+    assert_eq!(f.num_layers().unwrap() as usize, model.layers());
+    assert!(model.layers() >= 3);
+    assert_eq!(f.inserts().unwrap(), sent);
+    // The path a batch falls back to under contention, one script per
+    // item, answers alike and opens the next layer when it must.
+    let (before, layers) = (f.count().unwrap(), f.num_layers().unwrap());
+    let mut batch = members(14, 150_000);
+    batch.extend_from_within(..1_000);
+    let expected = batch.iter().filter(|&&m| model.insert(m)).count();
+    assert_eq!(f.insert_batch_one_by_one(&batch).unwrap(), expected);
+    assert_eq!(f.count().unwrap(), before + expected as u64);
+    assert_eq!(f.num_layers().unwrap(), layers + 1);
+    assert_eq!(f.num_layers().unwrap() as usize, model.layers());
+    let probes: Vec<u64> = probes(13, 200_000)
+        .chain(items.iter().copied())
+        .chain(batch.iter().copied())
+        .collect();
+    let expected: Vec<bool> = probes.iter().map(|&p| model.contains(p)).collect();
+    assert_eq!(f.contains_batch(&probes).unwrap(), expected);
+}
