@@ -941,19 +941,17 @@ impl<'a> Insert<'a> {
         ];
         // Per shard: its guard, then its changed reads: a span as a mask to
         // OR in, a block as its bytes before and after.
-        let mut by_shard: BTreeMap<u64, Vec<(usize, Vec<u8>, Vec<u8>)>> = BTreeMap::new();
-        for (r, (bytes, mask)) in changed {
-            by_shard
-                .entry(read.reads[r].shard)
-                .or_default()
-                .push((r, bytes, mask));
+        let mut by_shard: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+        for &r in changed.keys() {
+            by_shard.entry(read.reads[r].shard).or_default().push(r);
         }
         for (s, writes) in by_shard {
             keys.push(shards.key(s));
             args.push(keys.len().to_string().into());
             args.push((table.guard_offset(s) / 8).to_string().into());
             args.push(writes.len().to_string().into());
-            for (r, bytes, mask) in writes {
+            for r in writes {
+                let (bytes, mask) = changed.remove(&r).unwrap_or_default();
                 let range = read.reads[r];
                 let offset = (range.first * bb).to_string().into();
                 if range.dense {
