@@ -78,6 +78,7 @@
 #[cfg(feature = "tokio")]
 pub mod aio;
 mod conn;
+pub mod cuckoo;
 mod error;
 mod filter;
 mod insert;
@@ -89,6 +90,7 @@ mod scripts;
 mod table;
 
 pub use conn::Connection;
+pub use cuckoo::RedisCuckooFilter;
 pub use error::{BatchError, Error};
 pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD};

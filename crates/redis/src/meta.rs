@@ -37,6 +37,9 @@ pub enum Kind {
     Counting,
     /// [`RedisScalableBloomFilter`](crate::RedisScalableBloomFilter).
     Scalable,
+    /// [`RedisCuckooFilter`](crate::RedisCuckooFilter), whose metadata
+    /// `cuckoo.rs` reads and writes.
+    Cuckoo,
 }
 
 impl Kind {
@@ -45,6 +48,7 @@ impl Kind {
             Kind::Bloom => "bloom",
             Kind::Counting => "counting",
             Kind::Scalable => "scalable",
+            Kind::Cuckoo => "cuckoo",
         }
     }
 }
@@ -161,6 +165,11 @@ impl Meta {
             "bloom" => Kind::Bloom,
             "counting" => Kind::Counting,
             "scalable" => Kind::Scalable,
+            "cuckoo" => {
+                return Err(corrupt(
+                    "a cuckoo filter: open it as a RedisCuckooFilter".to_owned(),
+                ));
+            }
             other => return Err(corrupt(format!("unknown kind {other:?}"))),
         };
         let hex = get("key")?;

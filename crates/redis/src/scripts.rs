@@ -140,6 +140,15 @@ return {{1, target}}
 });
 
 /// Every script, for loading after a server forgot them.
-pub fn all() -> [&'static Script; 4] {
-    [&CREATE, &OR_MASK, &REMOVE, &SCALABLE_INSERT]
+pub fn all() -> [&'static Script; 7] {
+    use crate::cuckoo;
+    [
+        &CREATE,
+        &OR_MASK,
+        &REMOVE,
+        &SCALABLE_INSERT,
+        &cuckoo::READ,
+        &cuckoo::INSERT,
+        &cuckoo::REMOVE,
+    ]
 }
