@@ -100,7 +100,8 @@ local meta = redis.call('HMGET', KEYS[1], 'count', 'buckets', 'bucket_size', 'fi
 if not meta[1] and redis.call('EXISTS', KEYS[1]) == 0 then
   error({err = 'BLOOMLAB_META_MISSING'})
 end
-if tonumber(meta[1]) == nil or meta[2] ~= ARGV[1] or meta[3] ~= ARGV[2] or meta[4] ~= ARGV[3]
+local count = tonumber(meta[1])
+if count == nil or count < 0 or count > m * b or count ~= math.floor(count) or meta[2] ~= ARGV[1] or meta[3] ~= ARGV[2] or meta[4] ~= ARGV[3]
     or meta[5] ~= ARGV[5] then
   error({err = 'BLOOMLAB_CUCKOO_META the metadata no longer describes the table this handle opened'})
 end
@@ -120,6 +121,12 @@ local function guard(s)
   end
   if g ~= '\165' then error({err = 'BLOOMLAB_SHARD_MISSING ' .. s}) end
   checked[s] = true
+end
+-- Both buckets' shards are checked before anything else, so that a damaged
+-- shard is an error even when the other bucket would answer.
+local function guards(i1, i2)
+  guard(math.floor(i1 / sb))
+  guard(math.floor(i2 / sb))
 end
 local function load(i)
   local s = math.floor(i / sb)
@@ -210,6 +217,7 @@ pub(crate) static READ: LazyLock<Script> = LazyLock::new(|| {
 local out = {{}}
 for a = 7, #ARGV, 3 do
   local fp, i1, i2 = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  guards(i1, i2)
   local n = matches(i1, fp)
   if i2 ~= i1 then n = n + matches(i2, fp) end
   out[#out + 1] = n
@@ -261,6 +269,7 @@ local function insert(a, unique)
   local fp, i1, i2 = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   state = tonumber(ARGV[a + 3])
   dirty = {{}}
+  guards(i1, i2)
   local present = matches(i1, fp) > 0 or matches(i2, fp) > 0
   if unique and present then return 0 end
   local stored = replace(i1, 0, fp) or replace(i2, 0, fp)
@@ -309,6 +318,7 @@ pub(crate) static REMOVE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
         r"{PRELUDE}
 local fp, i1, i2 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+guards(i1, i2)
 if replace(i1, fp, 0) or replace(i2, fp, 0) then
   commit()
   redis.call('HINCRBY', KEYS[1], 'count', -1)
@@ -482,10 +492,10 @@ impl CuckooMeta {
         DefaultHasher::with_function(self.hash, self.key)
     }
 
-    /// The fields a new filter's metadata hash is written with (`count`
-    /// 0, `ready` 0). The one place they are written: see
-    /// [`parse`](Self::parse) for the reading.
-    fn fields(&self) -> Vec<(&'static str, String)> {
+    /// The fields a new filter's metadata hash is written with (`ready`
+    /// 0), holding `count` fingerprints. The one place they are written:
+    /// see [`parse`](Self::parse) for the reading.
+    fn fields(&self, count: u64) -> Vec<(&'static str, String)> {
         let mut f = vec![
             ("format", FORMAT.to_owned()),
             ("kind", KIND.to_owned()),
@@ -496,7 +506,7 @@ impl CuckooMeta {
             ("max_shard_bytes", self.max_shard_bytes.to_string()),
             ("hash", hash_name(self.hash).to_owned()),
             ("key", format!("{:016x}{:016x}", self.key[0], self.key[1])),
-            ("count", "0".to_owned()),
+            ("count", count.to_string()),
             ("ready", "0".to_owned()),
         ];
         if let Some((items, fpr)) = self.design {
@@ -668,8 +678,9 @@ enum Start {
     Open,
     /// Create unless it exists; whether the key was the caller's choice.
     Create(CuckooMeta, bool),
-    /// Create with these shard bytes (guards included); refuse if it exists.
-    Import(CuckooMeta, Vec<Vec<u8>>),
+    /// Create with these shard bytes (guards included) holding this many
+    /// fingerprints; refuse if it exists.
+    Import(CuckooMeta, Vec<Vec<u8>>, u64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -700,9 +711,13 @@ impl Op for CuckooSetup {
         match self.stage {
             Stage::Meta => match &self.start {
                 Start::Open => vec![cmd("HGETALL").arg(&meta).take()],
-                Start::Create(wanted, _) | Start::Import(wanted, _) => {
+                Start::Create(wanted, _) | Start::Import(wanted, _, _) => {
+                    let count = match &self.start {
+                        Start::Import(_, _, count) => *count,
+                        _ => 0,
+                    };
                     let fields: Vec<String> = wanted
-                        .fields()
+                        .fields(count)
                         .into_iter()
                         .flat_map(|(k, v)| [k.to_owned(), v])
                         .collect();
@@ -715,7 +730,7 @@ impl Op for CuckooSetup {
                 };
                 (0..g.shards())
                     .map(|s| match &self.start {
-                        Start::Import(_, bytes) => cmd("SET")
+                        Start::Import(_, bytes, _) => cmd("SET")
                             .arg(self.keys.shard(s))
                             .arg(bytes.get(s as usize).map_or(&[][..], Vec::as_slice))
                             .take(),
@@ -888,7 +903,8 @@ impl Cuckoo {
             bytes.push(GUARD);
             shards.push(bytes);
         }
-        Ok(Self::setup(keys, Start::Import(meta, shards)))
+        let count = filter.len() as u64;
+        Ok(Self::setup(keys, Start::Import(meta, shards, count)))
     }
 
     fn setup(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<> {
@@ -1636,7 +1652,7 @@ mod tests {
         let keys = Keys::tagged("m").unwrap();
         let meta = CuckooMeta::planned(1_000, 0.01, &Options::new().seed(1)).unwrap();
         let hash: HashMap<String, String> = meta
-            .fields()
+            .fields(0)
             .into_iter()
             .map(|(k, v)| (k.to_owned(), v))
             .collect();
