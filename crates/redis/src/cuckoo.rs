@@ -13,7 +13,7 @@
 //! The shards hold the in-memory table's bytes: the little-endian bytes of
 //! [`CuckooFilter::table_words`], cut after a multiple of 8 buckets (so every
 //! shard starts on a byte), each followed by the guard byte
-//! [`GUARD`](crate::GUARD). Bucket `i` is bits `i·b·f ..` of that stream,
+//! [`GUARD`]. Bucket `i` is bits `i·b·f ..` of that stream,
 //! slot `j` its bits `j·f .. (j+1)·f`, least significant bit first, so
 //! [`export`](RedisCuckooFilter::export) and
 //! [`import`](RedisCuckooFilter::import) are byte copies. Redis's `BITFIELD`
