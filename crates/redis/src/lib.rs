@@ -11,6 +11,10 @@
 //! - [`RedisScalableBloomFilter`]: layers that open as it fills, keeping a
 //!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`), one script per
 //!   insert so concurrent writers never overfill a layer.
+//! - [`RedisCuckooFilter`]: the cuckoo filter of
+//!   [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter), same sizing, hashing
+//!   and answers, by scripts on keys that share the hash tag `{name}`
+//!   (RedisBloom's `CF.*`; [module docs](cuckoo)).
 //!
 //! ## Layout
 //!
