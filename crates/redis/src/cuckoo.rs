@@ -1211,6 +1211,10 @@ impl Cuckoo {
         )
     }
 
+    pub(crate) fn name(&self) -> &str {
+        self.keys.name()
+    }
+
     pub(crate) fn capacity(&self) -> u64 {
         self.geometry.buckets * u64::from(self.geometry.bucket_size)
     }

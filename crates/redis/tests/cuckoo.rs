@@ -541,3 +541,49 @@ fn on_a_cluster_answers_equal_and_node_restarts_lose_nothing() {
     assert_eq!(f.len().unwrap(), n as u64);
     assert!(f.insert(&u64::MAX).is_ok(), "scripts loaded again");
 }
+
+/// The async twin on `conn`: the same answers as the in-memory filter, and
+/// the same scripts and errors.
+async fn async_same_answers<C: bloomlab_redis::aio::AsyncConnection>(conn: C, name: &str) {
+    use bloomlab_redis::aio::RedisCuckooFilter as AsyncCuckoo;
+    let n = 5_000;
+    let mut f = AsyncCuckoo::<u64, C>::create_with(conn, name, n, 0.01, options())
+        .await
+        .unwrap();
+    let mut m = in_memory(n, 0.01);
+    let items = members(61, n);
+    assert_eq!(
+        f.insert_batch(&items).await.unwrap(),
+        m.insert_batch(&items).unwrap()
+    );
+    let probes: Vec<u64> = probes(62, 20_000).collect();
+    assert_eq!(
+        f.contains_batch(&probes).await.unwrap(),
+        m.contains_batch(&probes)
+    );
+    assert!(!f.insert_unique(&items[0]).await.unwrap());
+    assert!(f.insert(&items[0]).await.is_ok());
+    assert_eq!(f.count(&items[0]).await.unwrap(), 2);
+    f.remove(&items[0]).await.unwrap();
+    assert!(f.contains(&items[0]).await.unwrap());
+    assert_eq!(f.len().await.unwrap(), n as u64);
+    // Relocations may place fingerprints elsewhere: the answers agree.
+    let copy = f.export().await.unwrap();
+    assert_eq!(copy.len(), n);
+    assert_eq!(copy.contains_batch(&probes), m.contains_batch(&probes));
+    f.delete().await.unwrap();
+    assert!(matches!(f.contains(&1).await, Err(Error::NotFound { .. })));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_twin_answers_as_in_memory() {
+    let server = RedisServer::start().unwrap();
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    conn.set_response_timeout(std::time::Duration::from_secs(60));
+    async_same_answers(conn, "acf").await;
+    let cluster = RedisCluster::start(3).unwrap();
+    let client = ClusterClient::new(cluster.urls()).unwrap();
+    let conn = client.get_async_connection().await.unwrap();
+    async_same_answers(conn, "acf").await;
+}
