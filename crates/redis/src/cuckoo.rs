@@ -76,6 +76,14 @@ pub const CHUNK: usize = 1_000;
 /// [`CuckooFilter::new`] does.
 pub const BUCKET_SIZE: u32 = 4;
 
+/// The most shard keys a cuckoo filter may have: 128 GiB of table in the
+/// default 1 MiB shards, room for the largest table the in-memory filter
+/// builds (2^32 buckets of four 32-bit slots, 64 GiB). Every operation that
+/// lists the shards (create, export, delete) makes one command per shard,
+/// so their count is capped, whether it comes from the caller or from
+/// Redis.
+pub const MAX_SHARDS: u64 = 1 << 17;
+
 /// Fibonacci hashing's multiplier, as the in-memory table's alternate-bucket
 /// map uses it.
 const PHI: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -133,11 +141,12 @@ local function load(i)
   local bit0 = (i - s * sb) * bits
   local first, last = math.floor(bit0 / 8), math.floor((bit0 + bits - 1) / 8)
   guard(s)
-  local raw, d, bytes = redis.call('GETRANGE', key(s), first, last), dirty[s], {}
-  for x = first, last do
-    local v = d and d[x]
-    if v == nil then v = string.byte(raw, x - first + 1) end
-    bytes[#bytes + 1] = v
+  local bytes = {string.byte(redis.call('GETRANGE', key(s), first, last), 1, -1)}
+  local d = dirty[s]
+  if d then
+    for x = first, last do
+      if d[x] ~= nil then bytes[x - first + 1] = d[x] end
+    end
   end
   return s, first, bit0 % 8, bytes
 end
@@ -170,11 +179,27 @@ local function store(s, first, bytes)
   if not d then d = {}; dirty[s] = d end
   for x = 1, #bytes do d[first + x - 1] = bytes[x] end
 end
-local function matches(i, fp)
+-- The slots of bucket i, decoded in one pass over its bytes.
+local function slots(i)
   local _, _, shift, bytes = load(i)
+  local v, k = {}, 2
+  local acc, mul = math.floor(bytes[1] / 2 ^ shift), 2 ^ (8 - shift)
+  for j = 1, b do
+    while mul < full do
+      acc = acc + bytes[k] * mul
+      mul = mul * 256
+      k = k + 1
+    end
+    v[j] = acc % full
+    acc = math.floor(acc / full)
+    mul = mul / full
+  end
+  return v
+end
+local function matches(v, fp)
   local n = 0
-  for j = 0, b - 1 do
-    if slot(bytes, shift + j * f) == fp then n = n + 1 end
+  for j = 1, b do
+    if v[j] == fp then n = n + 1 end
   end
   return n
 end
@@ -218,8 +243,8 @@ local out = {{}}
 for a = 7, #ARGV, 3 do
   local fp, i1, i2 = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   guards(i1, i2)
-  local n = matches(i1, fp)
-  if i2 ~= i1 then n = n + matches(i2, fp) end
+  local n = matches(slots(i1), fp)
+  if i2 ~= i1 then n = n + matches(slots(i2), fp) end
   out[#out + 1] = n
 end
 return out
@@ -265,14 +290,18 @@ local function draw()
   state = (state * 48271) % 2147483647
   return state
 end
+local added = 0
 local function insert(a, unique)
   local fp, i1, i2 = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   state = tonumber(ARGV[a + 3])
   dirty = {{}}
   guards(i1, i2)
-  local present = matches(i1, fp) > 0 or matches(i2, fp) > 0
+  local v1, v2 = slots(i1), slots(i2)
+  local present = matches(v1, fp) > 0 or matches(v2, fp) > 0
   if unique and present then return 0 end
-  local stored = replace(i1, 0, fp) or replace(i2, 0, fp)
+  -- Nothing is written yet: a bucket with an empty slot still has it.
+  local stored = (matches(v1, 0) > 0 and replace(i1, 0, fp))
+    or (matches(v2, 0) > 0 and replace(i2, 0, fp))
   if not stored then
     local i = i2
     if draw() % 2 == 0 then i = i1 end
@@ -293,7 +322,7 @@ local function insert(a, unique)
     return -1
   end
   commit()
-  redis.call('HINCRBY', KEYS[1], 'count', 1)
+  added = added + 1
   if present then return 2 end
   return 1
 end
@@ -307,6 +336,8 @@ for a = 8, #ARGV, 4 do
   end
   out[#out + 1] = code
 end
+-- Once for the script: every item before an error was committed and counted.
+if added > 0 then redis.call('HINCRBY', KEYS[1], 'count', added) end
 return out
 "
     ))
@@ -362,6 +393,13 @@ impl Geometry {
         }
         let per = (max_shard_bytes - 1) / bits * 8;
         let shards = buckets.div_ceil(per);
+        if shards > MAX_SHARDS {
+            return Err(ParamError::TooLarge {
+                needed: (u128::from(buckets) * u128::from(bits)).div_ceil(8),
+                limit: u128::from(MAX_SHARDS) * u128::from(per * bits / 8),
+            }
+            .into());
+        }
         Ok(Self {
             buckets,
             bucket_size: b,
@@ -1649,6 +1687,13 @@ mod tests {
             Err(Error::ShardTooSmall { needed: 53, .. })
         ));
         assert_eq!(Geometry::new(8, 4, 13, 53).unwrap().shards(), 1);
+        // 2^32 buckets in shards of 8: past the cap on shard keys.
+        assert!(matches!(
+            Geometry::new(MAX_BUCKETS, 4, 13, 53),
+            Err(Error::Param(ParamError::TooLarge { .. }))
+        ));
+        let most = Geometry::new(MAX_BUCKETS, 4, 32, 1 << 20).unwrap();
+        assert!(most.shards() <= MAX_SHARDS);
     }
 
     #[test]
