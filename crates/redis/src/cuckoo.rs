@@ -109,9 +109,15 @@ if not meta[1] and redis.call('EXISTS', KEYS[1]) == 0 then
   error({err = 'BLOOMLAB_META_MISSING'})
 end
 local count = tonumber(meta[1])
-if count == nil or count < 0 or count > m * b or count ~= math.floor(count) or meta[2] ~= ARGV[1] or meta[3] ~= ARGV[2] or meta[4] ~= ARGV[3]
-    or meta[5] ~= ARGV[5] then
-  error({err = 'BLOOMLAB_CUCKOO_META the metadata no longer describes the table this handle opened'})
+if count == nil or count < 0 or count > m * b or count ~= math.floor(count) then
+  error({err = 'BLOOMLAB_CUCKOO_META count is not a count of slots'})
+end
+-- {field, its HMGET index, its ARGV index}
+for _, c in ipairs({{'buckets', 2, 1}, {'bucket_size', 3, 2}, {'fingerprint_bits', 4, 3},
+    {'max_shard_bytes', 5, 5}}) do
+  if meta[c[2]] ~= ARGV[c[3]] then
+    error({err = 'BLOOMLAB_CUCKOO_META ' .. c[1] .. ' changed since this handle opened the filter'})
+  end
 end
 local prefix = string.sub(KEYS[1], 1, -6)
 local bits, full = b * f, 2 ^ f
@@ -560,26 +566,29 @@ impl CuckooMeta {
     /// [`Error::CorruptMetadata`].
     fn parse(keys: &Keys, hash: &HashMap<String, String>) -> Result<(Self, CuckooState), Error> {
         let meta_key = keys.meta();
-        let corrupt = |reason: String| Error::CorruptMetadata {
-            key: meta_key.clone(),
-            reason,
+        let bad = |field: &'static str, reason: String| {
+            corrupt(
+                &meta_key,
+                field,
+                hash.get(field).map(String::as_str),
+                reason,
+            )
         };
-        let get = |field: &str| {
+        let get = |field: &'static str| {
             hash.get(field)
                 .map(String::as_str)
-                .ok_or_else(|| corrupt(format!("no field {field:?}")))
+                .ok_or_else(|| bad(field, "missing".to_owned()))
         };
-        let num = |field: &str, range: std::ops::RangeInclusive<u64>| -> Result<u64, Error> {
-            let text = get(field)?;
-            text.parse::<u64>()
+        let num = |field: &'static str, range: std::ops::RangeInclusive<u64>| {
+            get(field)?
+                .parse::<u64>()
                 .ok()
                 .filter(|v| range.contains(v))
                 .ok_or_else(|| {
-                    corrupt(format!(
-                        "field {field:?} is {text:?}, not a number in {}..={}",
-                        range.start(),
-                        range.end()
-                    ))
+                    bad(
+                        field,
+                        format!("not a number in {}..={}", range.start(), range.end()),
+                    )
                 })
         };
         match get("kind")? {
@@ -592,32 +601,30 @@ impl CuckooMeta {
                     requested: KIND.to_owned(),
                 });
             }
-            other => return Err(corrupt(format!("unknown kind {other:?}"))),
+            _ => return Err(bad("kind", "not a kind of filter".to_owned())),
         }
         if get("format")? != FORMAT {
-            return Err(corrupt(format!("format is not {FORMAT:?}")));
+            return Err(bad("format", format!("not {FORMAT:?}")));
         }
         let function = match get("hash")? {
             h if h == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
             h if h == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
-            other => return Err(corrupt(format!("unknown hash function {other:?}"))),
+            _ => return Err(bad("hash", "not a known hash function".to_owned())),
         };
         let hex = get("key")?;
         let word = |r: Range<usize>| {
             hex.get(r)
                 .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
                 .and_then(|h| u64::from_str_radix(h, 16).ok())
-                .ok_or_else(|| corrupt(format!("key {hex:?} is not 32 hex digits")))
+                .ok_or_else(|| bad("key", "not 32 hex digits".to_owned()))
         };
         if hex.len() != 32 {
-            return Err(corrupt(format!("key {hex:?} is not 32 hex digits")));
+            return Err(bad("key", "not 32 hex digits".to_owned()));
         }
         let buckets = num("buckets", 1..=MAX_BUCKETS)?;
         let b = num("bucket_size", 0..=8)? as u32;
         if !BUCKET_SIZES.contains(&b) {
-            return Err(corrupt(format!(
-                "bucket_size {b} is not one of {BUCKET_SIZES:?}"
-            )));
+            return Err(bad("bucket_size", format!("not one of {BUCKET_SIZES:?}")));
         }
         let fp_bits = FINGERPRINT_BITS;
         let f = num(
@@ -637,15 +644,16 @@ impl CuckooMeta {
                     .parse::<f64>()
                     .ok()
                     .filter(|p| *p > 0.0 && *p < 1.0)
-                    .ok_or_else(|| corrupt(format!("field \"fpr\" is {p:?}, not in (0, 1)")))?;
+                    .ok_or_else(|| bad("fpr", "not in (0, 1)".to_owned()))?;
                 Some((items, fpr))
             }
-            _ => {
-                return Err(corrupt(
-                    "one of \"items\" and \"fpr\" without the other".into(),
-                ));
-            }
+            (None, Some(_)) => return Err(bad("items", "missing beside fpr".to_owned())),
+            (Some(_), None) => return Err(bad("fpr", "missing beside items".to_owned())),
         };
+        // Checked here, so that a shard size read from Redis is never
+        // reported as the caller's.
+        Geometry::new(buckets, b, f, max_shard_bytes)
+            .map_err(|e| bad("max_shard_bytes", e.to_string()))?;
         let meta = Self {
             buckets,
             bucket_size: b,
@@ -805,10 +813,9 @@ impl Op for CuckooSetup {
                 };
                 let hash = hash.ok_or_else(|| Error::NotFound { name: name() })?;
                 let (found, state) = CuckooMeta::parse(&self.keys, &hash)?;
-                let geometry = found.geometry().map_err(|e| Error::CorruptMetadata {
-                    key: meta_key.clone(),
-                    reason: e.to_string(),
-                })?;
+                let geometry = found
+                    .geometry()
+                    .map_err(|e| corrupt(&meta_key, "max_shard_bytes", None, e.to_string()))?;
                 match &self.start {
                     Start::Create(wanted, key_given) => {
                         if let Some((field, existing, requested)) =
@@ -992,10 +999,14 @@ impl Cuckoo {
         match (e.code(), shard()) {
             (SHARD_MISSING, Some(key)) => Error::ShardMissing { key },
             (SHARD_WRONGTYPE, Some(key)) => Error::WrongType { key },
-            (STALE_META, _) => Error::CorruptMetadata {
-                key: keys.meta(),
-                reason: detail.split(" script:").next().unwrap_or(detail).to_owned(),
-            },
+            (STALE_META, _) => {
+                let what = detail.split(" script:").next().unwrap_or(detail);
+                let field = ["count", "buckets", "bucket_size", "fingerprint_bits"]
+                    .into_iter()
+                    .find(|f| what.starts_with(&format!("{f} ")))
+                    .unwrap_or("max_shard_bytes");
+                corrupt(&keys.meta(), field, None, what)
+            }
             (code, _) if code == scripts::META_MISSING => Error::NotFound {
                 name: keys.name().to_owned(),
             },
@@ -1147,11 +1158,12 @@ impl Cuckoo {
                 })?;
                 let (now, state) = CuckooMeta::parse(&keys, &hash)?;
                 if now != meta {
-                    return Err(Error::CorruptMetadata {
-                        key: keys.meta(),
-                        reason: "the metadata no longer describes the table this handle opened"
-                            .to_owned(),
-                    });
+                    return Err(corrupt(
+                        &keys.meta(),
+                        "buckets",
+                        None,
+                        "changed: the metadata no longer describes the table this handle opened",
+                    ));
                 }
                 Ok(state.count)
             },
@@ -1214,10 +1226,12 @@ impl Cuckoo {
         )
         .map_err(|e| match e {
             bloomlab_core::DecodeError::OutOfMemory { bytes } => too_large_u128(bytes),
-            e => Error::CorruptMetadata {
-                key: self.keys.meta(),
-                reason: format!("the shards do not hold a table of its shape: {e}"),
-            },
+            e => corrupt(
+                &self.keys.meta(),
+                "buckets",
+                None,
+                format!("not the shape of the table in the shards: {e}"),
+            ),
         })
     }
 
@@ -1255,6 +1269,26 @@ impl Cuckoo {
 
     pub(crate) fn capacity(&self) -> u64 {
         self.geometry.buckets * u64::from(self.geometry.bucket_size)
+    }
+}
+
+/// The one place this module builds [`Error::CorruptMetadata`]: `field` of
+/// the metadata hash `key`, whose stored text is `value` (if known), is
+/// wrong for `reason`. (The crate's metadata errors are being reworked to
+/// carry the field and value apart; only this function then changes.)
+fn corrupt(
+    key: &str,
+    field: &'static str,
+    value: Option<&str>,
+    reason: impl Into<String>,
+) -> Error {
+    let reason = reason.into();
+    Error::CorruptMetadata {
+        key: key.to_owned(),
+        reason: match value {
+            Some(v) => format!("field {field} = {v:?} is {reason}"),
+            None => format!("field {field}: {reason}"),
+        },
     }
 }
 
