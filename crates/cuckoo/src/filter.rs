@@ -9,13 +9,14 @@ use bloomlab_core::by_hash;
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{
-    DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
+    DecodeError, DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError,
+    RemoveError,
 };
 use smallvec::SmallVec;
 
-use crate::builder::Builder;
+use crate::builder::{Builder, MAX_BUCKETS, MAX_RELOCATIONS};
 use crate::error::BuildError;
-use crate::table::{Layout, PHI, Table};
+use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, PHI, Table};
 
 /// Moves of a cuckoo walk whose undo log stays on the stack; a longer walk
 /// moves it to the heap. (Filling tables from empty, 98% of the walks
@@ -144,6 +145,82 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
 
     pub(crate) fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// The packed table, as [`to_bytes`](Self::to_bytes) writes it: bucket
+    /// `i` at bits `i · bits_per_bucket ..` of the little-endian bit stream
+    /// (bit `k` is bit `k % 64` of word `k / 64`), and in a plain table
+    /// slot `j` of a bucket at its bits `j · f .. (j + 1) · f`; 0 is an
+    /// empty slot. Bits past the last bucket are zero. For stores that keep
+    /// the table elsewhere (`bloomlab-redis` copies these bytes), with
+    /// [`from_table_words`](Self::from_table_words) to read it back.
+    pub fn table_words(&self) -> &[u64] {
+        self.table.words()
+    }
+
+    /// Whether the alternate bucket is the first format's `i XOR
+    /// offset(fp)` (a power-of-two table read from a file of that format)
+    /// rather than the `(h(fp) − i) mod m` of every table built since.
+    pub fn has_xor_map(&self) -> bool {
+        self.table.alt_map() == AltMap::Xor
+    }
+
+    /// A plain table of `num_buckets` buckets of `bucket_size` slots of
+    /// `fingerprint_bits` bits, the alternate-bucket map of new tables, from
+    /// its [`table_words`](Self::table_words); `len` is the count of
+    /// occupied slots. The words are copied into a table allocated
+    /// fallibly.
+    ///
+    /// # Errors
+    ///
+    /// [`DecodeError::InvalidParameters`] for a shape
+    /// [`Builder::build`] refuses (bucket size, fingerprint width, bucket
+    /// count, relocation bound), a word count other than the shape's, or bits
+    /// set past the last bucket; [`DecodeError::OutOfMemory`] if the
+    /// allocator refuses the table.
+    pub fn from_table_words(
+        num_buckets: u64,
+        bucket_size: u32,
+        fingerprint_bits: u32,
+        words: &[u64],
+        max_relocations: u32,
+        hasher: S,
+    ) -> Result<Self, DecodeError> {
+        let invalid = |what| DecodeError::InvalidParameters { what };
+        if !BUCKET_SIZES.contains(&bucket_size) {
+            return Err(invalid("unsupported bucket size"));
+        }
+        if !FINGERPRINT_BITS.contains(&fingerprint_bits) {
+            return Err(invalid("unsupported fingerprint width"));
+        }
+        if num_buckets == 0 || num_buckets > MAX_BUCKETS {
+            return Err(invalid("bucket count outside 1 to 2^32"));
+        }
+        if max_relocations > MAX_RELOCATIONS {
+            return Err(invalid("relocation bound above the maximum"));
+        }
+        let bits = Table::bucket_bits(bucket_size, fingerprint_bits, Layout::Plain);
+        if Table::words_for(num_buckets, bits) != Some(words.len()) {
+            return Err(invalid("table size does not match the parameters"));
+        }
+        let buffer = bloomlab_core::alloc::buffer_from(words)
+            .map_err(|e| DecodeError::OutOfMemory { bytes: e.bytes })?;
+        let table = Table::from_words(
+            buffer,
+            num_buckets,
+            bucket_size,
+            fingerprint_bits,
+            Layout::Plain,
+            AltMap::Sub,
+        );
+        if !table.tail_is_clear() {
+            return Err(invalid("bits set past the last bucket"));
+        }
+        let len: u64 = (0..num_buckets as usize)
+            .map(|i| u64::from(table.occupied(i)))
+            .sum();
+        let len = usize::try_from(len).map_err(|_| invalid("item count too large"))?;
+        Ok(Self::from_parts(table, len, max_relocations, hasher))
     }
 
     /// Slots per bucket (`b`).
@@ -650,6 +727,51 @@ mod tests {
         for h in hashes(3, 1_000) {
             assert_eq!(cf.table.first_bucket(h), (h >> 52) as usize);
         }
+    }
+
+    #[test]
+    fn table_words_read_back_into_the_same_filter() {
+        let mut cf: CuckooFilter<u64> =
+            CuckooFilter::builder(5_000, 0.001).seed(4).build().unwrap();
+        for k in 0..4_000u64 {
+            cf.insert(&k).unwrap();
+        }
+        cf.remove(&7).unwrap();
+        assert!(!cf.has_xor_map());
+        let back = CuckooFilter::<u64>::from_table_words(
+            cf.num_buckets(),
+            cf.bucket_size(),
+            cf.fingerprint_bits(),
+            cf.table_words(),
+            cf.max_relocations(),
+            cf.hasher().clone(),
+        )
+        .unwrap();
+        assert!(back == cf, "same table, len, bound and key");
+        let words = cf.table_words();
+        let args = |w: &[u64], b: u32, f: u32, m: u64, r: u32| {
+            CuckooFilter::<u64>::from_table_words(m, b, f, w, r, DefaultHasher::from_seed(1))
+        };
+        let (m, f) = (cf.num_buckets(), cf.fingerprint_bits());
+        let bad = [
+            args(words, 3, f, m, 500),
+            args(words, 4, 33, m, 500),
+            args(words, 4, f, 0, 500),
+            args(words, 4, f, m, crate::MAX_RELOCATIONS + 1),
+            args(&words[1..], 4, f, m, 500),
+        ];
+        for e in bad {
+            assert!(
+                matches!(e, Err(DecodeError::InvalidParameters { .. })),
+                "{e:?}"
+            );
+        }
+        // 3 buckets of 4 × 4 bits: 48 bits of one word; bit 48 is past them.
+        assert!(matches!(
+            args(&[1 << 48], 4, 4, 3, 0),
+            Err(DecodeError::InvalidParameters { .. })
+        ));
+        assert_eq!(args(&[0x0001_0000_0000], 4, 4, 3, 0).unwrap().len(), 1);
     }
 
     #[test]

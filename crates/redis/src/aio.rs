@@ -552,3 +552,236 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
         self.conn
     }
 }
+
+/// [`crate::RedisCuckooFilter`] over an async connection: the same scripts
+/// and replies.
+pub struct RedisCuckooFilter<T: ?Sized, C> {
+    conn: C,
+    inner: crate::cuckoo::Cuckoo,
+    item: PhantomData<fn(&T)>,
+}
+
+impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.describe(f, "aio::RedisCuckooFilter")
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
+    /// See [`crate::RedisCuckooFilter::create`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create(
+        conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+    ) -> Result<Self, Error> {
+        Self::create_with(conn, name, expected_items, fpr, Options::new()).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::create_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create_with(
+        conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+        options: Options,
+    ) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = crate::cuckoo::Cuckoo::create(name, item, expected_items, fpr, &options)?;
+        Self::start(conn, op).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::open`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = crate::cuckoo::Cuckoo::open(name, item, crate::DEFAULT_MAX_BYTES)?;
+        Self::start(conn, op).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::import`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn import(
+        conn: C,
+        name: &str,
+        filter: &bloomlab_cuckoo::CuckooFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        let op = crate::cuckoo::Cuckoo::import(name, filter, max_shard_bytes)?;
+        Self::start(conn, op).await
+    }
+
+    async fn start(
+        mut conn: C,
+        op: impl Op<Output = crate::cuckoo::Cuckoo, Error = Error>,
+    ) -> Result<Self, Error> {
+        let inner = drive(&mut conn, op).await?;
+        Ok(Self {
+            conn,
+            inner,
+            item: PhantomData,
+        })
+    }
+
+    /// See [`crate::RedisCuckooFilter::insert`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let op = self.inner.inserts(&[self.inner.hash(item)], false);
+        let v = drive(&mut self.conn, op).await.map_err(|e| *e.source)?;
+        Ok(v.first().copied().unwrap_or(false))
+    }
+
+    /// See [`crate::RedisCuckooFilter::insert_unique`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert_unique(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let op = self.inner.inserts(&[self.inner.hash(item)], true);
+        let v = drive(&mut self.conn, op).await.map_err(|e| *e.source)?;
+        Ok(v.first().copied().unwrap_or(false))
+    }
+
+    /// See [`crate::RedisCuckooFilter::contains`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        Ok(self.count(item).await? > 0)
+    }
+
+    /// See [`crate::RedisCuckooFilter::count`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn count<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<usize, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&[self.inner.hash(item)]);
+        Ok(drive(&mut self.conn, op)
+            .await?
+            .first()
+            .copied()
+            .unwrap_or(0) as usize)
+    }
+
+    /// See [`crate::RedisCuckooFilter::remove`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.remove(self.inner.hash(item));
+        drive(&mut self.conn, op).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::insert_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert_batch(&mut self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let op = self.inner.inserts(&self.inner.hashes(items), false);
+        let v = drive(&mut self.conn, op).await?;
+        Ok(v.iter().filter(|&&new| new).count())
+    }
+
+    /// See [`crate::RedisCuckooFilter::contains_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains_batch<Q: Hash>(&mut self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&self.inner.hashes(items));
+        Ok(drive(&mut self.conn, op)
+            .await?
+            .iter()
+            .map(|&c| c > 0)
+            .collect())
+    }
+
+    /// See [`crate::RedisCuckooFilter::len`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn len(&mut self) -> Result<u64, Error> {
+        drive(&mut self.conn, self.inner.len()).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::is_empty`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn is_empty(&mut self) -> Result<bool, Error> {
+        Ok(self.len().await? == 0)
+    }
+
+    /// See [`crate::RedisCuckooFilter::export`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn export(&mut self) -> Result<bloomlab_cuckoo::CuckooFilter<T>, Error> {
+        let words = drive(&mut self.conn, self.inner.export_words()).await?;
+        self.inner.to_filter(&words)
+    }
+
+    /// See [`crate::RedisCuckooFilter::delete`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn delete(&mut self) -> Result<(), Error> {
+        drive(&mut self.conn, self.inner.delete()).await
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    /// Gives the connection back.
+    pub fn into_connection(self) -> C {
+        self.conn
+    }
+}

@@ -116,12 +116,17 @@ pub enum Error {
     /// removed.
     NotPresent,
     /// The scalable filter would need a layer past what `u64` capacities or
-    /// Redis can hold.
+    /// Redis can hold; or the cuckoo filter freed no slot within its
+    /// relocation bound (nothing was stored, nothing was lost).
     Full,
     /// An in-memory blocked filter to import lays out its bits in a layout
     /// Redis tables do not use: they place an item's bits as
     /// [`BlockLayout::Positions`] does.
     Layout(BlockLayout),
+    /// An in-memory cuckoo filter to import has a table Redis cuckoo
+    /// filters do not keep (semi-sorted buckets, or the first format's XOR
+    /// alternate-bucket map); the text says which.
+    CuckooLayout(&'static str),
     /// Any other error the server or the client reported.
     Redis(RedisError),
 }
@@ -188,12 +193,18 @@ impl fmt::Display for Error {
                 "shard {key:?} is missing or was recreated empty; the filter lost items"
             ),
             Error::NotPresent => f.write_str("the item is not in the filter; nothing was removed"),
-            Error::Full => f.write_str("the scalable filter cannot add another layer"),
+            Error::Full => f.write_str(
+                "the filter is full: the scalable filter cannot add another layer, or the \
+                 cuckoo filter freed no slot within its relocation bound",
+            ),
             Error::Layout(l) => write!(
                 f,
                 "the filter places its bits in the {l:?} layout; a filter kept in Redis places \
                  them as BlockLayout::Positions does (build it with that layout to import it)"
             ),
+            Error::CuckooLayout(why) => {
+                write!(f, "the cuckoo filter cannot be kept in Redis: {why}")
+            }
             Error::Redis(e) => write!(f, "Redis error: {e}"),
         }
     }

@@ -11,6 +11,10 @@
 //! - [`RedisScalableBloomFilter`]: layers that open as it fills, keeping a
 //!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`), one script per
 //!   insert so concurrent writers never overfill a layer.
+//! - [`RedisCuckooFilter`]: the cuckoo filter of
+//!   [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter), same sizing, hashing
+//!   and answers, by scripts on keys that share the hash tag `{name}`
+//!   (RedisBloom's `CF.*`; [module docs](cuckoo)).
 //!
 //! ## Layout
 //!
@@ -78,6 +82,7 @@
 #[cfg(feature = "tokio")]
 pub mod aio;
 mod conn;
+pub mod cuckoo;
 mod error;
 mod filter;
 mod insert;
@@ -89,6 +94,7 @@ mod scripts;
 mod table;
 
 pub use conn::Connection;
+pub use cuckoo::RedisCuckooFilter;
 pub use error::{BatchError, Error};
 pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD, MAX_NAME_BYTES, MAX_SHARDS};

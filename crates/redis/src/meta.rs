@@ -42,6 +42,11 @@ const FIXED: [&str; 11] = [
 /// checksum.
 const TIGHTENING: &str = "tightening";
 
+/// The fields the checksum of a Bloom, counting or scalable filter covers.
+fn fixed_fields() -> Vec<&'static str> {
+    FIXED.iter().copied().chain([TIGHTENING]).collect()
+}
+
 /// The `hash` field's value for each function.
 fn hash_name(hash: HashFunction) -> &'static str {
     match hash {
@@ -142,11 +147,12 @@ pub struct State {
     pub inserts: u64,
 }
 
-/// The CRC-32 of the fixed fields as stored, in hex: each field's name and
-/// exact text, or its absence.
-fn checksum(get: impl Fn(&str) -> Option<String>) -> String {
+/// The CRC-32, in hex, of the fields `fixed` as stored: each field's name
+/// and exact text, or its absence. Every kind of filter keeps one over the
+/// fields its `create` writes once.
+pub(crate) fn checksum(fixed: &[&str], get: impl Fn(&str) -> Option<String>) -> String {
     let mut crc = crc32fast::Hasher::new();
-    for field in FIXED.iter().chain([&TIGHTENING]) {
+    for field in fixed {
         crc.update(field.as_bytes());
         match get(field) {
             Some(v) => {
@@ -252,7 +258,7 @@ impl Meta {
             f.push(("growth", growth.to_string()));
             f.push(("tightening", tightening.to_string()));
         }
-        let sum = checksum(|name| {
+        let sum = checksum(&fixed_fields(), |name| {
             f.iter()
                 .find(|(field, _)| *field == name)
                 .map(|(_, v)| v.clone())
@@ -281,8 +287,20 @@ impl Meta {
                 &format!("not {FORMAT}, the only format this release reads"),
             ));
         }
+        if r.text("kind")? == "cuckoo" {
+            let name = key.trim_end_matches(":meta");
+            return Err(Error::Mismatch {
+                name: name
+                    .trim_start_matches('{')
+                    .trim_end_matches('}')
+                    .to_owned(),
+                field: "kind",
+                existing: "cuckoo".to_owned(),
+                requested: "a Bloom, counting or scalable filter".to_owned(),
+            });
+        }
         let stored = r.text("checksum")?;
-        if stored != checksum(|f| hash.get(f).cloned()) {
+        if stored != checksum(&fixed_fields(), |f| hash.get(f).cloned()) {
             return Err(r.corrupt(
                 "checksum",
                 Some(stored),
@@ -477,7 +495,7 @@ mod tests {
     #[test]
     fn an_edited_fixed_field_fails_the_checksum() {
         let m = sample(Kind::Scalable);
-        for field in FIXED.iter().chain([&TIGHTENING]) {
+        for field in &fixed_fields() {
             let mut hash = stored(&m);
             let Some(v) = hash.get_mut(*field) else {
                 continue;
@@ -526,7 +544,7 @@ mod tests {
         for (field, value) in cases {
             let mut hash = stored(&sample(Kind::Scalable));
             hash.insert(field.into(), value.into());
-            let sum = checksum(|f| hash.get(f).cloned());
+            let sum = checksum(&fixed_fields(), |f| hash.get(f).cloned());
             hash.insert("checksum".into(), sum);
             let e = Meta::parse("x:meta", &hash).unwrap_err();
             assert!(

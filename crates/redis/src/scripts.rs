@@ -242,7 +242,8 @@ return {{1, layers}}
 });
 
 /// Every script, for loading after a server forgot them.
-pub fn all() -> [&'static Script; 6] {
+pub fn all() -> [&'static Script; 9] {
+    use crate::cuckoo;
     [
         &CREATE,
         &OR_MASK,
@@ -250,5 +251,8 @@ pub fn all() -> [&'static Script; 6] {
         &SCALABLE_WRITE,
         &SCALABLE_OPEN,
         &SCALABLE_INSERT,
+        &cuckoo::READ,
+        &cuckoo::INSERT,
+        &cuckoo::REMOVE,
     ]
 }

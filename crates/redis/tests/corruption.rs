@@ -16,7 +16,7 @@
 use std::process::{Command, Stdio};
 
 use bloomlab_redis::{
-    BatchError, Error, Options, RedisBloomFilter, RedisCountingBloomFilter,
+    BatchError, Error, Options, RedisBloomFilter, RedisCountingBloomFilter, RedisCuckooFilter,
     RedisScalableBloomFilter, ScalableOptions,
 };
 use bloomlab_testkit::keys::members;
@@ -67,8 +67,8 @@ fn corrupted_state_is_a_typed_error_never_an_absent_answer_nor_an_abort() {
         .find_map(|l| l.split_once(DONE).map(|(_, n)| n.trim().parse().unwrap()))
         .unwrap_or_else(|| panic!("no count of cases: {stdout}"));
     eprintln!("{checked} corruption cases checked under a 4 GiB address space");
-    // 3 kinds × (every field × 16 values + every key × 3 damages).
-    assert!(checked > 600, "{checked} cases");
+    // 4 kinds × (every field × 16 values + every key × 3 damages).
+    assert!(checked > 900, "{checked} cases");
 }
 
 /// The cases, run only in the child the test above starts.
@@ -80,7 +80,7 @@ fn corruption_child() {
     let server = RedisServer::start_with(&[("appendonly", "no")]).unwrap();
     let mut raw = connect(&server);
     let mut checked = 0;
-    for kind in [Kind::Bloom, Kind::Counting, Kind::Scalable] {
+    for kind in [Kind::Bloom, Kind::Counting, Kind::Scalable, Kind::Cuckoo] {
         checked += kind.run_all(&server, &mut raw);
     }
     println!("{DONE} {checked}");
@@ -99,6 +99,7 @@ enum Kind {
     Bloom,
     Counting,
     Scalable,
+    Cuckoo,
 }
 
 /// The values every field is set to.
@@ -178,6 +179,7 @@ macro_rules! subject {
 subject!(RedisBloomFilter<u64, Connection>, estimated_count);
 subject!(RedisCountingBloomFilter<u64, Connection>, estimated_count);
 subject!(RedisScalableBloomFilter<u64, Connection>, estimated_count);
+subject!(RedisCuckooFilter<u64, Connection>, expected_fpr);
 
 /// Opens the damaged filter and uses it: every answer for an inserted item
 /// is present, or the operation is refused with a typed error.
@@ -214,12 +216,14 @@ impl Kind {
             Kind::Bloom => "b",
             Kind::Counting => "c",
             Kind::Scalable => "s",
+            Kind::Cuckoo => "k",
         }
     }
 
     fn meta(self) -> String {
         match self {
             Kind::Scalable => "{s}:meta".to_owned(),
+            Kind::Cuckoo => "{k}:meta".to_owned(),
             _ => format!("{}:meta", self.name()),
         }
     }
@@ -264,6 +268,17 @@ impl Kind {
                 f.insert_batch(items).unwrap();
                 assert_eq!(f.num_layers().unwrap(), 3);
             }
+            Kind::Cuckoo => {
+                let mut f = RedisCuckooFilter::<u64, _>::create_with(
+                    connect(server),
+                    "k",
+                    ITEMS * 2,
+                    0.01,
+                    options,
+                )
+                .unwrap();
+                f.insert_batch(items).unwrap();
+            }
         }
     }
 
@@ -275,6 +290,9 @@ impl Kind {
             }
             Kind::Scalable => {
                 exercise::<RedisScalableBloomFilter<u64, Connection>>(server, "s", case, items)
+            }
+            Kind::Cuckoo => {
+                exercise::<RedisCuckooFilter<u64, Connection>>(server, "k", case, items)
             }
         }
     }
