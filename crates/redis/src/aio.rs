@@ -28,12 +28,14 @@ use std::fmt;
 use std::future::Future;
 use std::hash::Hash;
 use std::marker::PhantomData;
+use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 use redis::cluster_routing::Slot;
 use redis::{Cmd, RedisError, Value};
 
+use crate::admin::{self, Info};
 use crate::conn::{Failed, Op, Replies, Transport, run as drive};
 use crate::error::{BatchError, Error};
 use crate::ops::Batches;
@@ -278,13 +280,13 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
         drive(&mut self.conn, self.inner.contains_all(items)).await
     }
 
-    /// See [`crate::RedisBlockedFilter::estimated_count`].
+    /// See [`crate::RedisBlockedFilter::estimate_count`].
     ///
     /// # Errors
     ///
     /// As the blocking method.
-    pub async fn estimated_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.estimated_count()).await
+    pub async fn estimate_count(&mut self) -> Result<f64, Error> {
+        drive(&mut self.conn, self.inner.estimate_count()).await
     }
 
     /// See [`crate::RedisBlockedFilter::expected_fpr`].
@@ -303,6 +305,45 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
         drive(&mut self.conn, self.inner.delete()).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::info`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.inner.info()).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::expire`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
+        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::expire(name, keys, Some(ttl))).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::ttl`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
+        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::ttl(name, keys)).await
+    }
+
+    /// See [`crate::RedisBlockedFilter::persist`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn persist(&mut self) -> Result<(), Error> {
+        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::expire(name, keys, None)).await
     }
 
     /// The filter's name.
@@ -497,13 +538,31 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
         drive(&mut self.conn, self.layers.contains_all(items)).await
     }
 
-    /// See [`crate::RedisScalableBloomFilter::count`].
+    /// See [`crate::RedisScalableBloomFilter::added`].
     ///
     /// # Errors
     ///
     /// As the blocking method.
-    pub async fn count(&mut self) -> Result<u64, Error> {
+    pub async fn added(&mut self) -> Result<u64, Error> {
         drive(&mut self.conn, self.layers.count()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::len`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn len(&mut self) -> Result<u64, Error> {
+        drive(&mut self.conn, self.layers.inserts()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::is_empty`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn is_empty(&mut self) -> Result<bool, Error> {
+        self.len().await.map(|n| n == 0)
     }
 
     /// See [`crate::RedisScalableBloomFilter::num_layers`].
@@ -515,13 +574,13 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
         drive(&mut self.conn, self.layers.num_layers()).await
     }
 
-    /// See [`crate::RedisScalableBloomFilter::estimated_count`].
+    /// See [`crate::RedisScalableBloomFilter::estimate_count`].
     ///
     /// # Errors
     ///
     /// As the blocking method.
-    pub async fn estimated_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.estimated_count()).await
+    pub async fn estimate_count(&mut self) -> Result<f64, Error> {
+        drive(&mut self.conn, self.layers.estimate_count()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::expected_fpr`].
@@ -540,6 +599,42 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
         drive(&mut self.conn, self.layers.delete()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::info`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.layers.info()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::expire`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
+        drive(&mut self.conn, self.layers.expire(Some(ttl))).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::ttl`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
+        drive(&mut self.conn, self.layers.ttl()).await
+    }
+
+    /// See [`crate::RedisScalableBloomFilter::persist`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn persist(&mut self) -> Result<(), Error> {
+        drive(&mut self.conn, self.layers.expire(None)).await
     }
 
     /// The filter's name.
@@ -773,6 +868,45 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
         drive(&mut self.conn, self.inner.delete()).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::info`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.inner.info()).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::expire`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
+        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::expire(name, keys, Some(ttl))).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::ttl`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
+        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::ttl(name, keys)).await
+    }
+
+    /// See [`crate::RedisCuckooFilter::persist`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn persist(&mut self) -> Result<(), Error> {
+        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, admin::expire(name, keys, None)).await
     }
 
     /// The filter's name.

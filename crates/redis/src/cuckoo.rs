@@ -59,10 +59,11 @@ use bloomlab_cuckoo::{
 };
 use redis::{Cmd, Script, Value, cmd};
 
+use crate::admin::{self, Info};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
-use crate::meta::{FORMAT, MAX_ITEM_NAME, checksum, item_name};
+use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, checksum, item_name};
 use crate::ops::{self, OneRound, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, check_design, within};
@@ -1245,11 +1246,37 @@ impl Cuckoo {
         )
     }
 
-    /// Deletes the metadata, then every shard.
-    pub(crate) fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
+    /// Every key of the filter, metadata first.
+    pub(crate) fn all_keys(&self) -> Vec<String> {
         let mut keys = vec![self.keys.meta()];
         keys.extend((0..self.geometry.shards()).map(|s| self.keys.shard(s)));
-        ops::delete(keys)
+        keys
+    }
+
+    /// Deletes the metadata, then every shard.
+    pub(crate) fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
+        ops::delete(self.all_keys())
+    }
+
+    /// What the filter is and holds: its parameters and its count.
+    pub(crate) fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
+        let this = self.clone();
+        ops::then(self.len(), move |len| {
+            Ok(Info {
+                name: this.keys.name().to_owned(),
+                kind: Kind::Cuckoo,
+                item: this.meta.item.clone(),
+                design: this.meta.design,
+                capacity: Some(this.capacity()),
+                bytes: this.geometry.bytes(),
+                shards: this.geometry.shards(),
+                layers: 1,
+                growth_factor: None,
+                len: Some(len),
+                estimate_count: len as f64,
+                expected_fpr: this.expected_fpr(len),
+            })
+        })
     }
 
     /// Reads the table back as the in-memory table's words, checking every
@@ -1701,6 +1728,50 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// Connection errors.
     pub fn delete(&mut self) -> Result<(), Error> {
         drive(&mut self.conn, self.inner.delete())
+    }
+
+    /// What the filter is and holds (RedisBloom's `CF.INFO`): slots,
+    /// bytes, shards, the fingerprints stored and the rate they give. One
+    /// round trip.
+    ///
+    /// # Errors
+    ///
+    /// As [`len`](Self::len).
+    pub fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.inner.info())
+    }
+
+    /// Gives every key of the filter `ttl` to live (Redisson's `expire`),
+    /// rounded up to a millisecond.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
+    /// a key is gone.
+    pub fn expire(&mut self, ttl: std::time::Duration) -> Result<(), Error> {
+        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), Some(ttl));
+        drive(&mut self.conn, op)
+    }
+
+    /// The least time to live of the filter's keys, `None` when they have
+    /// none.
+    ///
+    /// # Errors
+    ///
+    /// As [`expire`](Self::expire).
+    pub fn ttl(&mut self) -> Result<Option<std::time::Duration>, Error> {
+        let op = admin::ttl(self.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, op)
+    }
+
+    /// Removes every key's time to live.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors.
+    pub fn persist(&mut self) -> Result<(), Error> {
+        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), None);
+        drive(&mut self.conn, op)
     }
 }
 

@@ -4,10 +4,12 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
+use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 
+use crate::admin::{self, Info};
 use crate::conn::{Connection, Op, drive};
 use crate::error::{BatchError, Error};
 use crate::ops::Batches;
@@ -183,19 +185,65 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// # Errors
     ///
     /// Connection errors, [`Error::ShardMissing`].
-    pub fn estimated_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.estimated_count())
+    pub fn estimate_count(&mut self) -> Result<f64, Error> {
+        drive(&mut self.conn, self.inner.estimate_count())
     }
 
     /// The false-positive rate the filter has now, from theory
     /// ([`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact))
-    /// at its [`estimated_count`](Self::estimated_count).
+    /// at its [`estimate_count`](Self::estimate_count).
     ///
     /// # Errors
     ///
-    /// As [`estimated_count`](Self::estimated_count).
+    /// As [`estimate_count`](Self::estimate_count).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
         drive(&mut self.conn, self.inner.expected_fpr())
+    }
+
+    /// What the filter is and holds: its kind, item type, design, bytes and
+    /// shards, and the items its cells say it holds
+    /// ([`estimate_count`](Self::estimate_count)) with the rate they give.
+    /// One round trip.
+    ///
+    /// # Errors
+    ///
+    /// As [`estimate_count`](Self::estimate_count).
+    pub fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.inner.info())
+    }
+
+    /// Gives every key of the filter `ttl` to live (Redisson's `expire`):
+    /// all go together, so no shard outlives the metadata or the other
+    /// way round. Rounded up to a millisecond.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
+    /// a key is gone (the others then have the time to live).
+    pub fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
+        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), Some(ttl));
+        drive(&mut self.conn, op)
+    }
+
+    /// The time the filter has left: the least of its keys' times to live,
+    /// `None` when they have none.
+    ///
+    /// # Errors
+    ///
+    /// As [`expire`](Self::expire).
+    pub fn ttl(&mut self) -> Result<Option<Duration>, Error> {
+        let op = admin::ttl(self.name().to_owned(), self.inner.all_keys());
+        drive(&mut self.conn, op)
+    }
+
+    /// Removes every key's time to live: the filter stays until deleted.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors.
+    pub fn persist(&mut self) -> Result<(), Error> {
+        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), None);
+        drive(&mut self.conn, op)
     }
 
     /// Deletes every key of the filter (its metadata first, so no process
@@ -287,7 +335,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
 
     /// Copies the filter into memory: the same blocks, bits and hash key, so
     /// it answers exactly as this one does. Its `len` is the
-    /// [`estimated_count`](Self::estimated_count), rounded.
+    /// [`estimate_count`](Self::estimate_count), rounded.
     ///
     /// # Errors
     ///

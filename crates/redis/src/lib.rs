@@ -79,6 +79,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod admin;
 #[cfg(feature = "tokio")]
 pub mod aio;
 mod conn;
@@ -93,6 +94,7 @@ mod scalable;
 mod scripts;
 mod table;
 
+pub use admin::Info;
 pub use conn::Connection;
 pub use cuckoo::RedisCuckooFilter;
 pub use error::{BatchError, Error};

@@ -64,6 +64,9 @@ pub enum Kind {
     Counting,
     /// [`RedisScalableBloomFilter`](crate::RedisScalableBloomFilter).
     Scalable,
+    /// [`RedisCuckooFilter`](crate::RedisCuckooFilter), whose metadata
+    /// `cuckoo.rs` reads.
+    Cuckoo,
 }
 
 impl Kind {
@@ -72,14 +75,16 @@ impl Kind {
             Kind::Bloom => "bloom",
             Kind::Counting => "counting",
             Kind::Scalable => "scalable",
+            Kind::Cuckoo => "cuckoo",
         }
     }
 
-    /// What the cells of its tables hold.
-    pub fn cell(self) -> Cell {
+    /// What the cells of its blocked tables hold (a cuckoo filter's
+    /// buckets are not blocks: its metadata never reaches the callers).
+    pub(crate) fn cell(self) -> Cell {
         match self {
             Kind::Counting => Cell::Counter,
-            Kind::Bloom | Kind::Scalable => Cell::Bit,
+            Kind::Bloom | Kind::Scalable | Kind::Cuckoo => Cell::Bit,
         }
     }
 }

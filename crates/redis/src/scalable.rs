@@ -10,6 +10,7 @@ use bloomlab_core::DefaultHasher;
 use bloomlab_core::theory::{blocked, scalable};
 use redis::{Cmd, Value, cmd};
 
+use crate::admin::{self, Info};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::insert::MASK_BLOCKS_PER_ITEM;
@@ -409,13 +410,79 @@ impl Layers {
     }
 
     /// The items the layers open now hold, estimated from `BITCOUNT`.
-    pub(crate) fn estimated_count(&mut self) -> impl Op<Output = f64, Error = Error> {
+    pub(crate) fn estimate_count(&mut self) -> impl Op<Output = f64, Error = Error> {
         self.after_state(|layers, state| layers.estimate(state.layers))
     }
 
     /// Deletes the metadata, then every shard of the layers open now.
     pub(crate) fn delete(&mut self) -> impl Op<Output = (), Error = Error> {
         self.after_state(|layers, state| layers.delete_layers(state.layers))
+    }
+
+    /// Every key of the layers open now, metadata first.
+    fn all_keys(&mut self, layers: u32) -> Result<Vec<String>, Error> {
+        let mut keys = vec![self.keys.meta()];
+        for i in 0..layers {
+            let t = self.table(i)?;
+            let shards = self.shards(i);
+            keys.extend((0..t.shards()).map(|s| shards.key(s)));
+        }
+        Ok(keys)
+    }
+
+    /// Sets (or, for `None`, removes) the time to live of every key of the
+    /// layers open now; a layer opened later takes the metadata's.
+    pub(crate) fn expire(
+        &mut self,
+        ttl: Option<std::time::Duration>,
+    ) -> impl Op<Output = (), Error = Error> {
+        self.after_state(move |layers, state| {
+            let keys = layers.all_keys(state.layers)?;
+            Ok(admin::expire(layers.name().to_owned(), keys, ttl))
+        })
+    }
+
+    /// The least time to live of the keys of the layers open now.
+    pub(crate) fn ttl(&mut self) -> impl Op<Output = Option<std::time::Duration>, Error = Error> {
+        self.after_state(|layers, state| {
+            let keys = layers.all_keys(state.layers)?;
+            Ok(admin::ttl(layers.name().to_owned(), keys))
+        })
+    }
+
+    /// What the filter is and holds: its counts and layers, and the items
+    /// the layers' cells say they hold.
+    pub(crate) fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
+        self.after_state(|layers, state| {
+            let estimate = layers.estimate(state.layers)?;
+            let mut bytes = 0;
+            let mut shards = 0;
+            let mut capacity = 0u64;
+            for i in 0..state.layers {
+                let t = layers.table(i)?;
+                bytes += t.bytes();
+                shards += t.shards();
+                capacity = capacity.saturating_add(layers.capacity(i)?);
+            }
+            let expected_fpr = layers.fpr_of(&state)?;
+            let (name, meta) = (layers.name().to_owned(), layers.meta.clone());
+            Ok(ops::then(estimate, move |items| {
+                Ok(Info {
+                    name,
+                    kind: meta.kind,
+                    item: meta.item,
+                    design: meta.design,
+                    capacity: Some(capacity),
+                    bytes,
+                    shards,
+                    layers: state.layers,
+                    growth_factor: meta.growth.map(|(g, _)| g),
+                    len: Some(state.inserts),
+                    estimate_count: items,
+                    expected_fpr,
+                })
+            }))
+        })
     }
 
     /// Reads the metadata, checksum included.
@@ -1359,43 +1426,53 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         drive(&mut self.conn, self.layers.contains_all(items))
     }
 
-    /// Items added to the layers (duplicates of items already present are
-    /// not added), counted exactly by the scripts.
+    /// Items added to the layers (an insert of an item already reported
+    /// present adds nothing), counted exactly by the scripts, as the
+    /// in-memory filter's `added`.
     ///
     /// # Errors
     ///
-    /// Connection errors, [`Error::NotFound`].
-    pub fn count(&mut self) -> Result<u64, Error> {
+    /// Connection errors, [`Error::NotFound`], [`Error::CorruptMetadata`].
+    pub fn added(&mut self) -> Result<u64, Error> {
         drive(&mut self.conn, self.layers.count())
     }
 
-    /// Every insert so far, duplicates included (the in-memory filter's
-    /// `len`).
+    /// Every insert so far, duplicates included, as the in-memory filter's
+    /// `len`.
     ///
     /// # Errors
     ///
-    /// As [`count`](Self::count).
-    pub fn inserts(&mut self) -> Result<u64, Error> {
+    /// As [`added`](Self::added).
+    pub fn len(&mut self) -> Result<u64, Error> {
         drive(&mut self.conn, self.layers.inserts())
+    }
+
+    /// Whether [`len`](Self::len) is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`added`](Self::added).
+    pub fn is_empty(&mut self) -> Result<bool, Error> {
+        self.len().map(|n| n == 0)
     }
 
     /// Layers open now.
     ///
     /// # Errors
     ///
-    /// As [`count`](Self::count).
+    /// As [`added`](Self::added).
     pub fn num_layers(&mut self) -> Result<u32, Error> {
         drive(&mut self.conn, self.layers.num_layers())
     }
 
     /// The items the layers hold, estimated from `BITCOUNT` of every shard
-    /// (as [`RedisBloomFilter::estimated_count`](crate::RedisBloomFilter::estimated_count)).
+    /// (as [`RedisBloomFilter::estimate_count`](crate::RedisBloomFilter::estimate_count)).
     ///
     /// # Errors
     ///
-    /// As [`count`](Self::count).
-    pub fn estimated_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.estimated_count())
+    /// As [`added`](Self::added).
+    pub fn estimate_count(&mut self) -> Result<f64, Error> {
+        drive(&mut self.conn, self.layers.estimate_count())
     }
 
     /// The rate the filter has now: `1 − Π (1 − ε_i)` over the layers, each
@@ -1406,9 +1483,51 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// # Errors
     ///
-    /// As [`count`](Self::count).
+    /// As [`added`](Self::added).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
         drive(&mut self.conn, self.layers.expected_fpr())
+    }
+
+    /// What the filter is and holds (RedisBloom's `BF.INFO`): capacity of
+    /// the open layers, bytes, layers, growth factor, inserts, and the items
+    /// the layers' cells say they hold. Two round trips.
+    ///
+    /// # Errors
+    ///
+    /// As [`added`](Self::added), and [`Error::ShardMissing`].
+    pub fn info(&mut self) -> Result<Info, Error> {
+        drive(&mut self.conn, self.layers.info())
+    }
+
+    /// Gives every key of the filter `ttl` to live (Redisson's `expire`);
+    /// a layer opened later takes the metadata's time to live. Rounded up
+    /// to a millisecond.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
+    /// a key is gone.
+    pub fn expire(&mut self, ttl: std::time::Duration) -> Result<(), Error> {
+        drive(&mut self.conn, self.layers.expire(Some(ttl)))
+    }
+
+    /// The least time to live of the filter's keys, `None` when they have
+    /// none.
+    ///
+    /// # Errors
+    ///
+    /// As [`expire`](Self::expire).
+    pub fn ttl(&mut self) -> Result<Option<std::time::Duration>, Error> {
+        drive(&mut self.conn, self.layers.ttl())
+    }
+
+    /// Removes every key's time to live.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::NotFound`].
+    pub fn persist(&mut self) -> Result<(), Error> {
+        drive(&mut self.conn, self.layers.expire(None))
     }
 
     /// Deletes every key of the filter, metadata first.

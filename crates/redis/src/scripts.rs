@@ -42,7 +42,10 @@ if redis.call('GETRANGE', KEYS[1], ARGV[1], ARGV[1]) ~= '\165' then
 end
 local old = redis.call('GETRANGE', KEYS[1], ARGV[2], ARGV[3])
 redis.call('SETRANGE', KEYS[2], ARGV[2], ARGV[4])
+-- BITOP replaces its destination, time to live included: keep the shard's.
+local ttl = redis.call('PTTL', KEYS[1])
 redis.call('BITOP', 'OR', KEYS[1], KEYS[1], KEYS[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[1], ttl) end
 redis.call('DEL', KEYS[2])
 return old
 ",
@@ -145,7 +148,10 @@ end
 for _, w in ipairs(writes) do
   if w[2] == 'O' then
     redis.call('SETRANGE', KEYS[2], w[3], w[4])
+    -- BITOP replaces its destination, time to live included: keep it.
+    local ttl = redis.call('PTTL', w[1])
     redis.call('BITOP', 'OR', w[1], w[1], KEYS[2])
+    if ttl > 0 then redis.call('PEXPIRE', w[1], ttl) end
     redis.call('DEL', KEYS[2])
   else
     redis.call('SETRANGE', w[1], w[3], w[4])
@@ -163,7 +169,8 @@ return 1
 /// `ARGV[2]`): writes the guard of each of its shards `KEYS[2..]` at the
 /// bit offsets `ARGV[3..]`, creating them zeroed at full size, then counts
 /// the layer. A shard that exists already is a metadata `layers` that was
-/// lowered by hand: refused. Returns the layer count after the call.
+/// lowered by hand: refused. The new shards take the metadata's time to
+/// live, if it has one. Returns the layer count after the call.
 pub static SCALABLE_OPEN: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -178,8 +185,10 @@ for j = 2, #KEYS do
     return redis.error_reply('BLOOMLAB_META_CORRUPT layers')
   end
 end
+local ttl = redis.call('PTTL', KEYS[1])
 for j = 2, #KEYS do
   redis.call('BITFIELD', KEYS[j], 'SET', 'u8', ARGV[j + 1], 165)
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[j], ttl) end
 end
 redis.call('HSET', KEYS[1], 'layers', tonumber(layers) + 1, 'count', 0)
 return tonumber(layers) + 1

@@ -10,6 +10,7 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
+use crate::admin::Info;
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
 use crate::layout::{
@@ -347,12 +348,43 @@ impl TableFilter {
             .finish()
     }
 
+    /// Every key of the filter, metadata first.
+    pub fn all_keys(&self) -> Vec<String> {
+        std::iter::once(self.keys.meta())
+            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
+            .collect()
+    }
+
     /// Deletes every key of the filter, metadata first.
     pub fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
-        let keys = std::iter::once(self.keys.meta())
-            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
-            .collect();
-        ops::delete(keys)
+        ops::delete(self.all_keys())
+    }
+
+    /// What the filter is and holds, from its cells set.
+    pub fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
+        let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
+        ops::then(self.estimate_count(), move |items| {
+            let expected_fpr = if items.is_finite() {
+                let n = items.round() as u64;
+                blocked::fpr_exact(BLOCK_CELLS, table.blocks, n, table.hashes)
+            } else {
+                1.0
+            };
+            Ok(Info {
+                name,
+                kind: meta.kind,
+                item: meta.item,
+                design: meta.design,
+                capacity: meta.design.map(|(n, _)| n),
+                bytes: table.bytes(),
+                shards: table.shards(),
+                layers: 1,
+                growth_factor: None,
+                len: None,
+                estimate_count: items,
+                expected_fpr,
+            })
+        })
     }
 
     /// Reads the table back into memory.
@@ -374,17 +406,17 @@ impl TableFilter {
     }
 
     /// The items the table holds, estimated from its non-zero cells.
-    pub fn estimated_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
+    pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         let table = self.table;
         ops::then(ops::nonzero_cells(table, &self.keys), move |nonzero| {
             Ok(ops::estimate_items(&table, nonzero))
         })
     }
 
-    /// The rate the table has at its [`estimated_count`](Self::estimated_count).
+    /// The rate the table has at its [`estimate_count`](Self::estimate_count).
     pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         let table = self.table;
-        ops::then(self.estimated_count(), move |items| {
+        ops::then(self.estimate_count(), move |items| {
             if !items.is_finite() {
                 return Ok(1.0);
             }

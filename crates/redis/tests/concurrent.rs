@@ -72,12 +72,12 @@ fn eight_writers_never_overfill_a_scalable_layer() {
     for chunk in all.chunks(100_000) {
         assert!(s.contains_batch(chunk).unwrap().iter().all(|&x| x));
     }
-    assert_eq!(s.inserts().unwrap(), TOTAL as u64);
+    assert_eq!(s.len().unwrap(), TOTAL as u64);
 
     // Every closed layer holds exactly its capacity and the active one no
     // more than its own: the filter opened the fewest layers that hold the
     // items it added.
-    let (added, layers) = (s.count().unwrap(), s.num_layers().unwrap());
+    let (added, layers) = (s.added().unwrap(), s.num_layers().unwrap());
     let capacity = |i| scalable::layer_capacity(INITIAL as u64, 2, i).unwrap();
     let closed: u64 = (0..layers - 1).map(capacity).sum();
     assert!(

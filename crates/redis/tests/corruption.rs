@@ -176,9 +176,9 @@ macro_rules! subject {
     };
 }
 
-subject!(RedisBloomFilter<u64, Connection>, estimated_count);
-subject!(RedisCountingBloomFilter<u64, Connection>, estimated_count);
-subject!(RedisScalableBloomFilter<u64, Connection>, estimated_count);
+subject!(RedisBloomFilter<u64, Connection>, estimate_count);
+subject!(RedisCountingBloomFilter<u64, Connection>, estimate_count);
+subject!(RedisScalableBloomFilter<u64, Connection>, estimate_count);
 subject!(RedisCuckooFilter<u64, Connection>, expected_fpr);
 
 /// Opens the damaged filter and uses it: every answer for an inserted item

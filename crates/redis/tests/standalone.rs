@@ -96,7 +96,7 @@ fn every_item_survives_a_restart() {
     assert!(b.contains_batch(&members).unwrap().iter().all(|&x| x));
     assert!(c.contains_batch(&members).unwrap().iter().all(|&x| x));
     assert!(s.contains_batch(&members).unwrap().iter().all(|&x| x));
-    assert_eq!(s.inserts().unwrap(), 30_000);
+    assert_eq!(s.len().unwrap(), 30_000);
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn export_and_import_round_trip() {
     assert!(written.is_empty(), "{written:?}");
     // The estimate computed from BITCOUNT in Redis is the one of the table
     // read back (its len), and near the 10,000 items inserted.
-    let in_redis = f.estimated_count().unwrap();
+    let in_redis = f.estimate_count().unwrap();
     assert_eq!(memory.len(), in_redis.round() as usize);
     assert!((in_redis - 10_000.0).abs() < 100.0, "{in_redis}");
 }
@@ -387,7 +387,7 @@ fn scripts_are_loaded_again_when_the_server_forgot_them() {
     // again once the scripts are loaded: each item is added exactly once.
     let added = s.insert_batch(&items[1_000..]).unwrap();
     assert_eq!(added, added_by_model(&items[1_000..]));
-    assert_eq!(s.inserts().unwrap(), 3_000);
+    assert_eq!(s.len().unwrap(), 3_000);
     assert!(s.contains_batch(&items).unwrap().iter().all(|&x| x));
     c.insert(&7).unwrap();
     redis::cmd("SCRIPT").arg("FLUSH").exec(&mut raw).unwrap();
@@ -476,15 +476,15 @@ fn scalable_batches_of_every_density_answer_as_the_model() {
     }
     assert_eq!(f.num_layers().unwrap() as usize, model.layers());
     assert!(model.layers() >= 3);
-    assert_eq!(f.inserts().unwrap(), sent);
+    assert_eq!(f.len().unwrap(), sent);
     // The path a batch falls back to under contention, one script per
     // item, answers alike and opens the next layer when it must.
-    let (before, layers) = (f.count().unwrap(), f.num_layers().unwrap());
+    let (before, layers) = (f.added().unwrap(), f.num_layers().unwrap());
     let mut batch = members(14, 150_000);
     batch.extend_from_within(..1_000);
     let expected = batch.iter().filter(|&&m| model.insert(m)).count();
     assert_eq!(f.insert_batch_one_by_one(&batch).unwrap(), expected);
-    assert_eq!(f.count().unwrap(), before + expected as u64);
+    assert_eq!(f.added().unwrap(), before + expected as u64);
     assert_eq!(f.num_layers().unwrap(), layers + 1);
     assert_eq!(f.num_layers().unwrap() as usize, model.layers());
     let probes: Vec<u64> = probes(13, 200_000)
@@ -493,4 +493,110 @@ fn scalable_batches_of_every_density_answer_as_the_model() {
         .collect();
     let expected: Vec<bool> = probes.iter().map(|&p| model.contains(p)).collect();
     assert_eq!(f.contains_batch(&probes).unwrap(), expected);
+}
+
+/// Every key of the filter, with its time to live in ms (-1: none).
+fn ttls(raw: &mut redis::Connection, pattern: &str) -> Vec<(String, i64)> {
+    let keys: Vec<String> = redis::cmd("KEYS").arg(pattern).query(raw).unwrap();
+    keys.into_iter()
+        .map(|k| {
+            let t: i64 = redis::cmd("PTTL").arg(&k).query(raw).unwrap();
+            (k, t)
+        })
+        .collect()
+}
+
+#[test]
+fn info_and_time_to_live_cover_every_key() {
+    use bloomlab_redis::{Kind, RedisCuckooFilter};
+    use std::time::Duration;
+
+    let server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    let items = members(15, 30_000);
+    let minute = Duration::from_secs(60);
+
+    let shards = Options::new().seed(SEED).max_shard_bytes(4 << 10);
+    let mut b = common::create::<Bits, _>(connect(&server), "ib", 30_000, shards);
+    b.insert_batch(&items).unwrap();
+    let info = b.info().unwrap();
+    assert_eq!((info.kind, info.item.as_str()), (Kind::Bloom, "u64"));
+    assert_eq!(
+        (info.design, info.capacity),
+        (Some((30_000, 0.01)), Some(30_000))
+    );
+    assert_eq!(
+        (info.shards, info.bytes),
+        (b.num_shards(), b.memory_bytes())
+    );
+    // The estimate from the cells set is within 2% of the items here.
+    assert!(
+        (info.estimate_count / 30_000.0 - 1.0).abs() < 0.02,
+        "{info:?}"
+    );
+    assert!(info.expected_fpr < 0.012 && info.len.is_none(), "{info:?}");
+    b.expire(minute).unwrap();
+    let left = b.ttl().unwrap().unwrap();
+    assert!(left <= minute && left > minute / 2, "{left:?}");
+    let keys = ttls(&mut raw, "ib:*");
+    assert_eq!(keys.len() as u64, b.num_shards() + 1);
+    assert!(keys.iter().all(|(_, t)| *t > 0), "{keys:?}");
+    // A batch that ORs its bits into the shards keeps their time to live.
+    b.insert_batch(&members(16, 30_000)).unwrap();
+    assert!(ttls(&mut raw, "ib:*").iter().all(|(_, t)| *t > 0));
+    b.persist().unwrap();
+    assert_eq!(b.ttl().unwrap(), None);
+    assert!(ttls(&mut raw, "ib:*").iter().all(|(_, t)| *t == -1));
+
+    // A scalable filter's later layers take the time to live it was given.
+    let options = ScalableOptions::new().seed(SEED);
+    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "is",
+        10_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    s.insert_batch(&items[..5_000]).unwrap();
+    s.expire(minute).unwrap();
+    s.insert_batch(&items).unwrap();
+    let info = s.info().unwrap();
+    assert_eq!(
+        (info.kind, info.layers, info.growth_factor),
+        (Kind::Scalable, 2, Some(2))
+    );
+    assert_eq!(info.capacity, Some(30_000));
+    assert_eq!(info.len, Some(35_000));
+    let keys = ttls(&mut raw, "{is}:*");
+    assert!(
+        keys.iter().any(|(k, _)| k.starts_with("{is}:1:")),
+        "{keys:?}"
+    );
+    assert!(keys.iter().all(|(_, t)| *t > 0), "{keys:?}");
+    s.persist().unwrap();
+    assert_eq!(s.ttl().unwrap(), None);
+
+    let mut c = RedisCuckooFilter::<u64, _>::create_with(
+        connect(&server),
+        "ic",
+        30_000,
+        0.01,
+        Options::new().seed(SEED),
+    )
+    .unwrap();
+    c.insert_batch(&items[..1_000]).unwrap();
+    let info = c.info().unwrap();
+    assert_eq!((info.kind, info.len), (Kind::Cuckoo, Some(1_000)));
+    assert_eq!(info.capacity, Some(c.capacity()));
+
+    // A filter whose time runs out is gone as a whole.
+    c.expire(Duration::from_millis(20)).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(ttls(&mut raw, "{ic}:*").is_empty());
+    assert!(matches!(
+        RedisCuckooFilter::<u64, _>::open(connect(&server), "ic"),
+        Err(Error::NotFound { .. })
+    ));
+    assert!(matches!(c.ttl(), Err(Error::NotFound { .. })));
 }
