@@ -22,6 +22,7 @@
 //! # }
 //! ```
 
+use std::any::Any;
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::fmt;
@@ -42,14 +43,19 @@ use crate::ops::Batches;
 use crate::scalable::{Layers, ScalableOptions};
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
-mod private {
-    pub trait Sealed {}
-}
-
-/// An async connection a filter runs on: a single server's
-/// [`redis::aio::MultiplexedConnection`] or a Cluster's
-/// [`redis::cluster_async::ClusterConnection`].
-pub trait AsyncConnection: private::Sealed + Send {
+/// An async connection a filter runs on: anything that implements
+/// redis-rs's [`aio::ConnectionLike`](redis::aio::ConnectionLike) and can be
+/// sent between threads: a [`MultiplexedConnection`](redis::aio::MultiplexedConnection),
+/// a [`ConnectionManager`](redis::aio::ConnectionManager) (which reconnects
+/// by itself), a Cluster's
+/// [`ClusterConnection`](redis::cluster_async::ClusterConnection), a
+/// connection from a pool (deadpool-redis's `Connection`, bb8's
+/// `PooledConnection<'static, _>` from `get_owned`), or a type of your own.
+///
+/// A batch is one pipeline; on a
+/// [`ClusterConnection`](redis::cluster_async::ClusterConnection), one
+/// pipeline per slot, all at once.
+pub trait AsyncConnection: Send {
     /// Sends `cmds` in one pipeline (one per slot on a Cluster, all at once)
     /// and returns one reply per command; a command's error is its reply.
     #[doc(hidden)]
@@ -63,10 +69,12 @@ pub trait AsyncConnection: private::Sealed + Send {
     ) -> impl Future<Output = Result<(), RedisError>> + Send;
 }
 
-impl private::Sealed for redis::aio::MultiplexedConnection {}
-
-impl AsyncConnection for redis::aio::MultiplexedConnection {
+impl<C: redis::aio::ConnectionLike + Send + Any> AsyncConnection for C {
     async fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
+        let any: &mut dyn Any = self;
+        if let Some(cluster) = any.downcast_mut::<redis::cluster_async::ClusterConnection>() {
+            return cluster_round_trip(cluster, cmds).await;
+        }
         let mut pipe = redis::pipe();
         for c in cmds {
             pipe.add_command(c.clone());
@@ -75,11 +83,10 @@ impl AsyncConnection for redis::aio::MultiplexedConnection {
     }
 
     async fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        // SCRIPT LOAD is routed to every master of a Cluster.
         script.prepare_invoke().load_async(self).await.map(drop)
     }
 }
-
-impl private::Sealed for redis::cluster_async::ClusterConnection {}
 
 /// The key a command routes by: `EVALSHA sha numkeys key …` or `CMD key …`.
 fn routing_key(c: &Cmd) -> &[u8] {
@@ -94,44 +101,40 @@ fn routing_key(c: &Cmd) -> &[u8] {
     }
 }
 
-impl AsyncConnection for redis::cluster_async::ClusterConnection {
-    async fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
-        // The async Cluster client sends a pipeline to one slot, so the
-        // commands go out as one pipeline per slot, all at once.
-        let mut by_slot: HashMap<Slot, Vec<usize>> = HashMap::new();
-        for (i, c) in cmds.iter().enumerate() {
-            by_slot
-                .entry(Slot::for_key(routing_key(c)))
-                .or_default()
-                .push(i);
-        }
-        let sends = by_slot.into_values().map(|idx| {
-            let mut conn = self.clone();
-            let mut pipe = redis::pipe();
-            for &i in &idx {
-                pipe.add_command(cmds[i].clone());
-            }
-            async move {
-                let values: Result<Vec<Value>, RedisError> =
-                    pipe.ignore_errors().query_async(&mut conn).await;
-                (idx, values)
-            }
-        });
-        let mut replies = vec![Value::Nil; cmds.len()];
-        for (idx, values) in futures_util::future::join_all(sends).await {
-            // The pipelines of other slots may have run: their replies are
-            // lost with this error, so the whole round trip counts as broken.
-            for (i, v) in idx.into_iter().zip(values.map_err(Failed::from)?) {
-                replies[i] = v;
-            }
-        }
-        Ok(replies)
+/// Sends `cmds` on an async Cluster connection: it sends a pipeline to one
+/// slot, so the commands go out as one pipeline per slot, all at once.
+async fn cluster_round_trip(
+    conn: &mut redis::cluster_async::ClusterConnection,
+    cmds: &[Cmd],
+) -> Replies {
+    let mut by_slot: HashMap<Slot, Vec<usize>> = HashMap::new();
+    for (i, c) in cmds.iter().enumerate() {
+        by_slot
+            .entry(Slot::for_key(routing_key(c)))
+            .or_default()
+            .push(i);
     }
-
-    async fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
-        // SCRIPT LOAD is routed to every master.
-        script.prepare_invoke().load_async(self).await.map(drop)
+    let sends = by_slot.into_values().map(|idx| {
+        let mut conn = conn.clone();
+        let mut pipe = redis::pipe();
+        for &i in &idx {
+            pipe.add_command(cmds[i].clone());
+        }
+        async move {
+            let values: Result<Vec<Value>, RedisError> =
+                pipe.ignore_errors().query_async(&mut conn).await;
+            (idx, values)
+        }
+    });
+    let mut replies = vec![Value::Nil; cmds.len()];
+    for (idx, values) in futures_util::future::join_all(sends).await {
+        // The pipelines of other slots may have run: their replies are
+        // lost with this error, so the whole round trip counts as broken.
+        for (i, v) in idx.into_iter().zip(values.map_err(Failed::from)?) {
+            replies[i] = v;
+        }
     }
+    Ok(replies)
 }
 
 impl<C: AsyncConnection + ?Sized> Transport for C {
@@ -159,6 +162,26 @@ pub struct RedisBlockedFilter<T: ?Sized, C, L> {
     conn: C,
     inner: TableFilter,
     item: PhantomData<fn(&T) -> L>,
+}
+
+/// A handle on the same filter over a clone of the connection: the way
+/// to share one filter among tasks over a `MultiplexedConnection` or a
+/// `ConnectionManager`, whose clones share one connection.
+impl<T: ?Sized, C: Clone, L> Clone for RedisBlockedFilter<T, C, L> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
+    /// The same filter over `conn`, with no round trip.
+    pub fn on<C2>(&self, conn: C2) -> RedisBlockedFilter<T, C2, L> {
+        RedisBlockedFilter {
+            conn,
+            inner: self.inner.clone(),
+            item: PhantomData,
+        }
+    }
 }
 
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
@@ -419,6 +442,26 @@ pub struct RedisScalableBloomFilter<T: ?Sized, C> {
     item: PhantomData<fn(&T)>,
 }
 
+/// A handle on the same filter over a clone of the connection: the way
+/// to share one filter among tasks over a `MultiplexedConnection` or a
+/// `ConnectionManager`, whose clones share one connection.
+impl<T: ?Sized, C: Clone> Clone for RedisScalableBloomFilter<T, C> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C> RedisScalableBloomFilter<T, C> {
+    /// The same filter over `conn`, with no round trip.
+    pub fn on<C2>(&self, conn: C2) -> RedisScalableBloomFilter<T, C2> {
+        RedisScalableBloomFilter {
+            conn,
+            layers: self.layers.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.layers.describe(f, "aio::RedisScalableBloomFilter")
@@ -654,6 +697,26 @@ pub struct RedisCuckooFilter<T: ?Sized, C> {
     conn: C,
     inner: crate::cuckoo::Cuckoo,
     item: PhantomData<fn(&T)>,
+}
+
+/// A handle on the same filter over a clone of the connection: the way
+/// to share one filter among tasks over a `MultiplexedConnection` or a
+/// `ConnectionManager`, whose clones share one connection.
+impl<T: ?Sized, C: Clone> Clone for RedisCuckooFilter<T, C> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
+    /// The same filter over `conn`, with no round trip.
+    pub fn on<C2>(&self, conn: C2) -> RedisCuckooFilter<T, C2> {
+        RedisCuckooFilter {
+            conn,
+            inner: self.inner.clone(),
+            item: PhantomData,
+        }
+    }
 }
 
 impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {

@@ -7,6 +7,7 @@
 //! blocking and the async filters share all of it, and one driver ([`run`])
 //! runs it on either.
 
+use std::any::Any;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
@@ -50,18 +51,28 @@ pub trait Op {
     fn finish(self) -> Result<Self::Output, Self::Error>;
 }
 
-mod private {
-    pub trait Sealed {}
-}
-
-/// A blocking connection a filter runs on: a single server's
-/// [`redis::Connection`] or a Cluster's
-/// [`redis::cluster::ClusterConnection`]. The filter takes it by value;
-/// [`into_connection`](crate::RedisBloomFilter::into_connection) gives it
-/// back.
-pub trait Connection: private::Sealed {
-    /// Sends `cmds` in one pipeline (one per node on a Cluster) and returns
-    /// one reply per command; a command's error is its reply.
+/// A blocking connection a filter runs on: anything that implements
+/// redis-rs's [`ConnectionLike`](redis::ConnectionLike): a single server's
+/// [`redis::Connection`], a Cluster's
+/// [`ClusterConnection`](redis::cluster::ClusterConnection), a connection
+/// from a pool (`r2d2::PooledConnection<redis::Client>`, which derefs to
+/// one), or a type of your own. The filter takes it by value;
+/// `into_connection` gives it back, and `on` puts the same filter on
+/// another connection without a round trip.
+///
+/// How a batch goes out depends on what the connection can do:
+/// - a [`redis::Connection`] sends it as one write and reads the replies one
+///   by one, so a connection lost part-way still tells which commands were
+///   answered ([`BatchError`](crate::BatchError) names them);
+/// - a [`ClusterConnection`](redis::cluster::ClusterConnection) sends one
+///   pipeline per node;
+/// - any other connection that pipelines sends one pipeline, whose replies
+///   arrive all or none;
+/// - one that does not (a Cluster connection behind a wrapper) sends the
+///   commands one at a time: correct, but a round trip each.
+pub trait Connection {
+    /// Sends `cmds` and returns one reply per command; a command's error is
+    /// its reply.
     #[doc(hidden)]
     fn round_trip(&mut self, cmds: &[Cmd]) -> Replies;
 
@@ -70,48 +81,67 @@ pub trait Connection: private::Sealed {
     fn load(&mut self, script: &redis::Script) -> Result<(), RedisError>;
 }
 
-impl private::Sealed for redis::Connection {}
-
-impl Connection for redis::Connection {
+impl<C: redis::ConnectionLike + Any> Connection for C {
     fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
-        // Sent as one write, read reply by reply, so that a connection lost
-        // part-way still tells which commands were answered.
-        let mut packed = Vec::new();
-        for c in cmds {
-            c.write_packed_command(&mut packed);
+        let any: &mut dyn Any = self;
+        if let Some(conn) = any.downcast_mut::<redis::Connection>() {
+            return read_one_by_one(conn, cmds);
         }
-        self.send_packed_command(&packed)?;
+        if let Some(conn) = any.downcast_mut::<redis::cluster::ClusterConnection>() {
+            return cluster_round_trip(conn, cmds);
+        }
+        if self.supports_pipelining() {
+            let mut packed = Vec::new();
+            for c in cmds {
+                c.write_packed_command(&mut packed);
+            }
+            return Ok(self.req_packed_commands(&packed, 0, cmds.len())?);
+        }
         let mut replies = Vec::with_capacity(cmds.len());
-        for _ in cmds {
-            match self.recv_response() {
+        for c in cmds {
+            match self.req_command(c) {
                 Ok(v) => replies.push(v),
-                Err(error) => return Err(Failed { replies, error }),
+                Err(e) => match redis::ServerError::try_from(e) {
+                    Ok(server) => replies.push(Value::ServerError(server)),
+                    Err(error) => return Err(Failed { replies, error }),
+                },
             }
         }
         Ok(replies)
     }
 
     fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
+        // SCRIPT LOAD is routed to every master of a Cluster.
         script.prepare_invoke().load(self).map(drop)
     }
 }
 
-impl private::Sealed for redis::cluster::ClusterConnection {}
-
-impl Connection for redis::cluster::ClusterConnection {
-    fn round_trip(&mut self, cmds: &[Cmd]) -> Replies {
-        let mut pipe = redis::cluster::cluster_pipe();
-        for c in cmds {
-            pipe.add_command(c.clone());
+/// Sends `cmds` as one write and reads the replies one by one, so that a
+/// connection lost part-way still tells which commands were answered.
+fn read_one_by_one(conn: &mut redis::Connection, cmds: &[Cmd]) -> Replies {
+    let mut packed = Vec::new();
+    for c in cmds {
+        c.write_packed_command(&mut packed);
+    }
+    conn.send_packed_command(&packed)?;
+    let mut replies = Vec::with_capacity(cmds.len());
+    for _ in cmds {
+        match conn.recv_response() {
+            Ok(v) => replies.push(v),
+            Err(error) => return Err(Failed { replies, error }),
         }
-        pipe.query(self)
-            .or_else(|error| cluster_errors(cmds.len(), error))
     }
+    Ok(replies)
+}
 
-    fn load(&mut self, script: &redis::Script) -> Result<(), RedisError> {
-        // SCRIPT LOAD is routed to every master.
-        script.prepare_invoke().load(self).map(drop)
+/// Sends `cmds` as a Cluster pipeline: one per node.
+fn cluster_round_trip(conn: &mut redis::cluster::ClusterConnection, cmds: &[Cmd]) -> Replies {
+    let mut pipe = redis::cluster::cluster_pipe();
+    for c in cmds {
+        pipe.add_command(c.clone());
     }
+    pipe.query(conn)
+        .or_else(|error| cluster_errors(cmds.len(), error))
 }
 
 /// A Cluster pipeline reports server errors instead of its replies. When

@@ -1473,6 +1473,25 @@ pub struct RedisCuckooFilter<T: ?Sized, C> {
     item: PhantomData<fn(&T)>,
 }
 
+/// A handle on the same filter over a clone of the connection.
+impl<T: ?Sized, C: Clone> Clone for RedisCuckooFilter<T, C> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
+    /// The same filter over `conn`, with no round trip (as
+    /// [`RedisBloomFilter::on`](crate::RedisBlockedFilter::on)).
+    pub fn on<C2>(&self, conn: C2) -> RedisCuckooFilter<T, C2> {
+        RedisCuckooFilter {
+            conn,
+            inner: self.inner.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
 impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.describe(f, "RedisCuckooFilter")

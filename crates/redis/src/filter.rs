@@ -43,6 +43,55 @@ pub struct RedisBlockedFilter<T: ?Sized, C, L> {
     item: PhantomData<fn(&T) -> L>,
 }
 
+/// A handle on the same filter over a clone of the connection: for a
+/// connection made to be shared (a pool's, or one that multiplexes).
+impl<T: ?Sized, C: Clone, L> Clone for RedisBlockedFilter<T, C, L> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
+    /// The same filter over `conn`, with no round trip: the parameters this
+    /// handle read are reused. How a service shares one opened filter among
+    /// threads: open it once, keep it without a connection (`on(())`, which
+    /// gives the first one back to its pool), and put it on a pooled
+    /// connection for each use.
+    ///
+    /// ```
+    /// use bloomlab_redis::RedisBloomFilter;
+    ///
+    /// # let server = bloomlab_testkit::redis_server::RedisServer::start()?;
+    /// # let url = server.url();
+    /// type Failure = Box<dyn std::error::Error + Send + Sync>;
+    /// let pool = r2d2::Pool::builder().max_size(4).build(redis::Client::open(url)?)?;
+    /// let seen = RedisBloomFilter::<u64, _>::create(pool.get()?, "seen", 100_000, 0.01)?.on(());
+    /// std::thread::scope(|s| {
+    ///     let threads: Vec<_> = (0..4u64)
+    ///         .map(|t| {
+    ///             let (pool, seen) = (&pool, &seen);
+    ///             s.spawn(move || -> Result<bool, Failure> {
+    ///                 let mut mine = seen.on(pool.get()?);
+    ///                 mine.insert_batch(&[t, t + 100])?;
+    ///                 Ok(mine.contains(&t)?)
+    ///             })
+    ///         })
+    ///         .collect();
+    ///     for t in threads {
+    ///         assert!(t.join().expect("the thread ran").expect("Redis answered"));
+    ///     }
+    /// });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn on<C2>(&self, conn: C2) -> RedisBlockedFilter<T, C2, L> {
+        RedisBlockedFilter {
+            conn,
+            inner: self.inner.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.describe(f, "RedisBlockedFilter")

@@ -1278,6 +1278,25 @@ pub struct RedisScalableBloomFilter<T: ?Sized, C> {
     item: PhantomData<fn(&T)>,
 }
 
+/// A handle on the same filter over a clone of the connection.
+impl<T: ?Sized, C: Clone> Clone for RedisScalableBloomFilter<T, C> {
+    fn clone(&self) -> Self {
+        self.on(self.conn.clone())
+    }
+}
+
+impl<T: ?Sized, C> RedisScalableBloomFilter<T, C> {
+    /// The same filter over `conn`, with no round trip (as
+    /// [`RedisBloomFilter::on`](crate::RedisBlockedFilter::on)).
+    pub fn on<C2>(&self, conn: C2) -> RedisScalableBloomFilter<T, C2> {
+        RedisScalableBloomFilter {
+            conn,
+            layers: self.layers.clone(),
+            item: PhantomData,
+        }
+    }
+}
+
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.layers.describe(f, "RedisScalableBloomFilter")

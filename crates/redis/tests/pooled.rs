@@ -1,0 +1,163 @@
+//! The connections services hold: one r2d2 pool shared by four threads,
+//! each putting the opened filters on a pooled connection per batch; and
+//! clones of one async `ConnectionManager` shared by four tasks. Nothing
+//! is lost, and the answers are the in-memory filters'.
+
+use bloomlab_redis::{
+    Options, RedisBloomFilter, RedisCountingBloomFilter, RedisCuckooFilter,
+    RedisScalableBloomFilter, ScalableOptions,
+};
+use bloomlab_testkit::keys::{members, probes};
+use bloomlab_testkit::redis_server::RedisServer;
+
+const THREADS: u64 = 4;
+const EACH: usize = 20_000;
+
+#[test]
+fn four_threads_share_one_pool() {
+    let server = RedisServer::start().unwrap();
+    let client = redis::Client::open(server.url()).unwrap();
+    // Fewer connections than threads: they wait for one, as services do.
+    let pool = r2d2::Pool::builder().max_size(3).build(client).unwrap();
+    let total = THREADS as usize * EACH;
+    let options = Options::new().seed(21);
+    // Each filter is opened once, then kept without a connection (`on(())`)
+    // and put on a pooled one for each batch.
+    let bloom =
+        RedisBloomFilter::<u64, _>::create_with(pool.get().unwrap(), "pb", total, 0.01, options)
+            .unwrap()
+            .on(());
+    let counting = RedisCountingBloomFilter::<u64, _>::create_with(
+        pool.get().unwrap(),
+        "pc",
+        total,
+        0.01,
+        options,
+    )
+    .unwrap()
+    .on(());
+    let scalable = RedisScalableBloomFilter::<u64, _>::create_with(
+        pool.get().unwrap(),
+        "ps",
+        10_000,
+        0.01,
+        ScalableOptions::new().seed(21),
+    )
+    .unwrap()
+    .on(());
+    let cuckoo =
+        RedisCuckooFilter::<u64, _>::create_with(pool.get().unwrap(), "pk", total, 0.01, options)
+            .unwrap()
+            .on(());
+    let sets: Vec<Vec<u64>> = (0..THREADS).map(|t| members(300 + t, EACH)).collect();
+    std::thread::scope(|s| {
+        for set in &sets {
+            let (pool, bloom, counting, scalable, cuckoo) =
+                (&pool, &bloom, &counting, &scalable, &cuckoo);
+            s.spawn(move || {
+                for chunk in set.chunks(2_500) {
+                    bloom.on(pool.get().unwrap()).insert_batch(chunk).unwrap();
+                    counting
+                        .on(pool.get().unwrap())
+                        .insert_batch(chunk)
+                        .unwrap();
+                    scalable
+                        .on(pool.get().unwrap())
+                        .insert_batch(chunk)
+                        .unwrap();
+                    cuckoo.on(pool.get().unwrap()).insert_batch(chunk).unwrap();
+                    let mut check = bloom.on(pool.get().unwrap());
+                    assert!(check.contains_batch(chunk).unwrap().iter().all(|&x| x));
+                }
+            });
+        }
+    });
+    let all = sets.concat();
+    for chunk in all.chunks(20_000) {
+        // One statement each: a handle gives its connection back when the
+        // statement ends.
+        let all_present = |answers: Vec<bool>| answers.iter().all(|&x| x);
+        assert!(all_present(
+            bloom.on(pool.get().unwrap()).contains_batch(chunk).unwrap()
+        ));
+        assert!(all_present(
+            counting
+                .on(pool.get().unwrap())
+                .contains_batch(chunk)
+                .unwrap()
+        ));
+        assert!(all_present(
+            scalable
+                .on(pool.get().unwrap())
+                .contains_batch(chunk)
+                .unwrap()
+        ));
+        assert!(all_present(
+            cuckoo
+                .on(pool.get().unwrap())
+                .contains_batch(chunk)
+                .unwrap()
+        ));
+    }
+    assert_eq!(
+        scalable.on(pool.get().unwrap()).len().unwrap(),
+        total as u64
+    );
+    assert_eq!(cuckoo.on(pool.get().unwrap()).len().unwrap(), total as u64);
+    let mut b = bloom.on(pool.get().unwrap());
+    // The pooled Bloom filter answers exactly as the same filter over a
+    // plain connection, absent keys included.
+    let probes: Vec<u64> = probes(301, 50_000).collect();
+    let plain = RedisBloomFilter::<u64, _>::open(client_conn(&server), "pb");
+    assert_eq!(
+        b.contains_batch(&probes).unwrap(),
+        plain.unwrap().contains_batch(&probes).unwrap()
+    );
+}
+
+fn client_conn(server: &RedisServer) -> redis::Connection {
+    redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+#[test]
+fn four_tasks_share_one_connection_manager() {
+    let server = RedisServer::start().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = redis::Client::open(server.url()).unwrap();
+        let manager = redis::aio::ConnectionManager::new(client).await.unwrap();
+        let total = THREADS as usize * EACH;
+        let filter = bloomlab_redis::aio::RedisScalableBloomFilter::<u64, _>::create_with(
+            manager,
+            "am",
+            10_000,
+            0.01,
+            ScalableOptions::new().seed(22),
+        )
+        .await
+        .unwrap();
+        let sets: Vec<Vec<u64>> = (0..THREADS).map(|t| members(400 + t, EACH)).collect();
+        let tasks: Vec<_> = sets
+            .iter()
+            .cloned()
+            .map(|set| {
+                let mut mine = filter.clone();
+                tokio::spawn(async move {
+                    for chunk in set.chunks(5_000) {
+                        mine.insert_batch(chunk).await.unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let mut check = filter.clone();
+        let all = sets.concat();
+        assert!(check.contains_batch(&all).await.unwrap().iter().all(|&x| x));
+        assert_eq!(check.len().await.unwrap(), total as u64);
+    });
+}
