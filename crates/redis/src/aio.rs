@@ -41,12 +41,13 @@ use crate::conn::{Failed, Op, Replies, Transport, run as drive};
 use crate::error::{BatchError, Error};
 use crate::ops::Batches;
 use crate::scalable::{Layers, ScalableOptions};
+use crate::shared::Shared;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
 /// An async connection a filter runs on: anything that implements
 /// redis-rs's [`aio::ConnectionLike`](redis::aio::ConnectionLike) and can be
 /// sent between threads: a [`MultiplexedConnection`](redis::aio::MultiplexedConnection),
-/// a [`ConnectionManager`](redis::aio::ConnectionManager) (which reconnects
+/// a `ConnectionManager` (redis-rs's feature `connection-manager`, which reconnects
 /// by itself), a Cluster's
 /// [`ClusterConnection`](redis::cluster_async::ClusterConnection), a
 /// connection from a pool (deadpool-redis's `Connection`, bb8's
@@ -86,6 +87,45 @@ impl<C: redis::aio::ConnectionLike + Send + Any> AsyncConnection for C {
         // SCRIPT LOAD is routed to every master of a Cluster.
         script.prepare_invoke().load_async(self).await.map(drop)
     }
+}
+
+/// A source of async connections a [`Shared`] filter takes one from for
+/// each operation: any connection that can be cloned (a
+/// `MultiplexedConnection`, a `ConnectionManager`, the async Cluster's
+/// `ClusterConnection`, whose clones share one connection), or a pool of
+/// your own.
+pub trait AsyncSource: Sync {
+    /// The connection it hands out.
+    type Conn: AsyncConnection;
+
+    /// A connection for one operation.
+    ///
+    /// # Errors
+    ///
+    /// When none can be had.
+    fn connection(&self) -> impl Future<Output = Result<Self::Conn, RedisError>> + Send;
+}
+
+impl<C: AsyncConnection + Clone + Sync> AsyncSource for C {
+    type Conn = C;
+
+    async fn connection(&self) -> Result<C, RedisError> {
+        Ok(self.clone())
+    }
+}
+
+/// A connection from `source`, or the error it gave, sorted.
+async fn take<S: AsyncSource>(source: &Shared<S>) -> Result<S::Conn, Error> {
+    source.0.connection().await.map_err(Error::from_redis)
+}
+
+/// As [`take`], for a batch insert: nothing was sent, so nothing stored.
+async fn take_for_batch<S: AsyncSource>(source: &Shared<S>) -> Result<S::Conn, BatchError> {
+    take(source).await.map_err(|e| BatchError {
+        stored: Vec::new(),
+        unknown: Vec::new(),
+        source: Box::new(e),
+    })
 }
 
 /// The key a command routes by: `EVALSHA sha numkeys key …` or `CMD key …`.
@@ -435,6 +475,66 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Counters> {
     }
 }
 
+/// Lookups and inserts of a filter shared among tasks: each takes a
+/// connection from the source for its round trips.
+impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
+    /// `insert` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut take(&self.conn).await?, inner.insert_one(item)).await
+    }
+
+    /// `contains` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut take(&self.conn).await?, inner.contains_one(item)).await
+    }
+
+    /// `insert_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let mut inner = self.inner.clone();
+        drive(
+            &mut take_for_batch(&self.conn).await?,
+            inner.insert_all(items),
+        )
+        .await
+    }
+
+    /// `contains_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut take(&self.conn).await?, inner.contains_all(items)).await
+    }
+}
+
 /// [`crate::RedisScalableBloomFilter`] over an async connection.
 pub struct RedisScalableBloomFilter<T: ?Sized, C> {
     conn: C,
@@ -688,6 +788,66 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
         self.conn
+    }
+}
+
+/// Lookups and inserts of a filter shared among tasks: each takes a
+/// connection from the source for its round trips.
+impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
+    /// `insert` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut take(&self.conn).await?, layers.insert_one(item)).await
+    }
+
+    /// `contains` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut take(&self.conn).await?, layers.contains_one(item)).await
+    }
+
+    /// `insert_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let mut layers = self.layers.clone();
+        drive(
+            &mut take_for_batch(&self.conn).await?,
+            layers.insert_all(items),
+        )
+        .await
+    }
+
+    /// `contains_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut take(&self.conn).await?, layers.contains_all(items)).await
     }
 }
 
@@ -980,5 +1140,67 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
         self.conn
+    }
+}
+
+/// Lookups and inserts of a filter shared among tasks: each takes a
+/// connection from the source for its round trips.
+impl<T: ?Sized, S: AsyncSource> RedisCuckooFilter<T, Shared<S>> {
+    /// `insert` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let op = self.inner.inserts(&[self.inner.hash(item)], false);
+        drive(&mut take(&self.conn).await?, op)
+            .await
+            .map(|v| v.first().copied().unwrap_or(false))
+            .map_err(|e| *e.source)
+    }
+
+    /// `contains` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&[self.inner.hash(item)]);
+        let counts = drive(&mut take(&self.conn).await?, op).await?;
+        Ok(counts.first().is_some_and(|&c| c > 0))
+    }
+
+    /// `insert_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let op = self.inner.inserts(&self.inner.hashes(items), false);
+        let answers = drive(&mut take_for_batch(&self.conn).await?, op).await?;
+        Ok(answers.iter().filter(|&&n| n).count())
+    }
+
+    /// `contains_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&self.inner.hashes(items));
+        let counts = drive(&mut take(&self.conn).await?, op).await?;
+        Ok(counts.iter().map(|&c| c > 0).collect())
     }
 }

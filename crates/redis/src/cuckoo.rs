@@ -66,6 +66,7 @@ use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
 use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, checksum, item_name};
 use crate::ops::{self, OneRound, evalsha, single};
 use crate::scripts;
+use crate::shared::{Shared, Source};
 use crate::table::{Options, check_design, within};
 
 /// Items per script call: a batch is cut into scripts of at most this many
@@ -1492,6 +1493,71 @@ impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
     }
 }
 
+/// Lookups and inserts of a filter shared among threads: each takes a
+/// connection from the source for its one round trip.
+impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
+    /// [`insert`](RedisCuckooFilter::insert) on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert`, and [`Error::Connection`] when the source has no
+    /// connection to give.
+    pub fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let op = self.inner.inserts(&[self.inner.hash(item)], false);
+        drive(&mut self.conn.connection()?, op)
+            .map(|v| v.first().copied().unwrap_or(false))
+            .map_err(|e| *e.source)
+    }
+
+    /// [`contains`](RedisCuckooFilter::contains) on a connection of the
+    /// source.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert), but never [`Error::Full`].
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&[self.inner.hash(item)]);
+        let counts = drive(&mut self.conn.connection()?, op)?;
+        Ok(counts.first().is_some_and(|&c| c > 0))
+    }
+
+    /// [`insert_batch`](RedisCuckooFilter::insert_batch) on a connection of
+    /// the source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert_batch`; nothing is stored when the source has no
+    /// connection to give.
+    pub fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let op = self.inner.inserts(&self.inner.hashes(items), false);
+        drive(&mut self.conn.batch_connection()?, op).map(|v| v.iter().filter(|&&n| n).count())
+    }
+
+    /// [`contains_batch`](RedisCuckooFilter::contains_batch) on a
+    /// connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As [`contains`](Self::contains).
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let op = self.inner.counts(&self.inner.hashes(items));
+        let counts = drive(&mut self.conn.connection()?, op)?;
+        Ok(counts.iter().map(|&c| c > 0).collect())
+    }
+}
+
 impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.describe(f, "RedisCuckooFilter")
@@ -1797,7 +1863,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
 impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.inner.keys.name()
+        self.inner.name()
     }
 
     /// Buckets in the table.

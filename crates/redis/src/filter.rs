@@ -13,6 +13,7 @@ use crate::admin::{self, Info};
 use crate::conn::{Connection, Op, drive};
 use crate::error::{BatchError, Error};
 use crate::ops::Batches;
+use crate::shared::{Shared, Source};
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
@@ -56,7 +57,8 @@ impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
     /// handle read are reused. How a service shares one opened filter among
     /// threads: open it once, keep it without a connection (`on(())`, which
     /// gives the first one back to its pool), and put it on a pooled
-    /// connection for each use.
+    /// connection for each use, or on a [`Shared`] pool once. `self` keeps
+    /// its own connection until it is dropped.
     ///
     /// ```
     /// use bloomlab_redis::RedisBloomFilter;
@@ -89,6 +91,67 @@ impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
             inner: self.inner.clone(),
             item: PhantomData,
         }
+    }
+}
+
+/// Lookups and inserts of a filter shared among threads: each takes a
+/// connection from the source for its one round trip.
+impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
+    /// [`insert`](RedisBlockedFilter::insert) on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert`, and [`Error::Connection`] when the source has no
+    /// connection to give.
+    pub fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut self.conn.connection()?, inner.insert_one(item))
+    }
+
+    /// [`contains`](RedisBlockedFilter::contains) on a connection of the
+    /// source.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut self.conn.connection()?, inner.contains_one(item))
+    }
+
+    /// [`insert_batch`](RedisBlockedFilter::insert_batch) on a connection
+    /// of the source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert_batch`; nothing is stored when the source has no
+    /// connection to give.
+    pub fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut self.conn.batch_connection()?, inner.insert_all(items))
+    }
+
+    /// [`contains_batch`](RedisBlockedFilter::contains_batch) on a
+    /// connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut inner = self.inner.clone();
+        drive(&mut self.conn.connection()?, inner.contains_all(items))
     }
 }
 

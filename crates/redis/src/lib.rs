@@ -92,6 +92,7 @@ mod meta;
 mod ops;
 mod scalable;
 mod scripts;
+mod shared;
 mod table;
 
 pub use admin::Info;
@@ -102,4 +103,5 @@ pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter}
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD, MAX_NAME_BYTES, MAX_SHARDS};
 pub use meta::{FORMAT, Kind, MAX_ITEM_NAME};
 pub use scalable::{RedisScalableBloomFilter, ScalableOptions};
+pub use shared::{Shared, Source};
 pub use table::{Bits, Cells, Counters, DEFAULT_MAX_BYTES, Options};

@@ -18,6 +18,7 @@ use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Location, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, State};
 use crate::ops::{self, Batches, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
+use crate::shared::{Shared, Source};
 use crate::table::{Options, check_design, within};
 
 /// How a scalable filter is created, besides its first layer's items and
@@ -1294,6 +1295,69 @@ impl<T: ?Sized, C> RedisScalableBloomFilter<T, C> {
             layers: self.layers.clone(),
             item: PhantomData,
         }
+    }
+}
+
+/// Lookups and inserts of a filter shared among threads: each takes a
+/// connection from the source (and starts from the layers this handle
+/// last saw: one more round trip when others opened layers since).
+impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
+    /// [`insert`](RedisScalableBloomFilter::insert) on a connection of the
+    /// source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert`, and [`Error::Connection`] when the source has no
+    /// connection to give.
+    pub fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut self.conn.connection()?, layers.insert_one(item))
+    }
+
+    /// [`contains`](RedisScalableBloomFilter::contains) on a connection of
+    /// the source.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut self.conn.connection()?, layers.contains_one(item))
+    }
+
+    /// [`insert_batch`](RedisScalableBloomFilter::insert_batch) on a
+    /// connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As `insert_batch`; nothing is stored when the source has no
+    /// connection to give.
+    pub fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut self.conn.batch_connection()?, layers.insert_all(items))
+    }
+
+    /// [`contains_batch`](RedisScalableBloomFilter::contains_batch) on a
+    /// connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As [`insert`](Self::insert).
+    pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut layers = self.layers.clone();
+        drive(&mut self.conn.connection()?, layers.contains_all(items))
     }
 }
 

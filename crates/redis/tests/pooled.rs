@@ -161,3 +161,119 @@ fn four_tasks_share_one_connection_manager() {
         assert_eq!(check.len().await.unwrap(), total as u64);
     });
 }
+
+#[test]
+fn one_shared_handle_serves_four_threads_with_lookups_on_self() {
+    use bloomlab_redis::Shared;
+    use std::sync::Arc;
+
+    let server = RedisServer::start().unwrap();
+    let client = redis::Client::open(server.url()).unwrap();
+    let pool = r2d2::Pool::builder().max_size(2).build(client).unwrap();
+    let total = THREADS as usize * EACH;
+    let options = Options::new().seed(23);
+    // Each opened on a pooled connection, which goes back to the pool when
+    // the statement ends: the shared handle holds none.
+    let bloom = RedisCountingBloomFilter::<u64, _>::create_with(
+        pool.get().unwrap(),
+        "sb",
+        total,
+        0.01,
+        options,
+    )
+    .unwrap()
+    .on(Shared(pool.clone()));
+    let bloom = Arc::new(bloom);
+    let scalable = RedisScalableBloomFilter::<u64, _>::create_with(
+        pool.get().unwrap(),
+        "ss",
+        10_000,
+        0.01,
+        ScalableOptions::new().seed(23),
+    )
+    .unwrap()
+    .on(Shared(pool.clone()));
+    let scalable = Arc::new(scalable);
+    let cuckoo =
+        RedisCuckooFilter::<u64, _>::create_with(pool.get().unwrap(), "sk", total, 0.01, options)
+            .unwrap()
+            .on(Shared(pool.clone()));
+    let cuckoo = Arc::new(cuckoo);
+    let sets: Vec<Vec<u64>> = (0..THREADS).map(|t| members(500 + t, EACH)).collect();
+    std::thread::scope(|s| {
+        for set in &sets {
+            let (bloom, scalable, cuckoo) = (&bloom, &scalable, &cuckoo);
+            s.spawn(move || {
+                for chunk in set.chunks(2_500) {
+                    bloom.insert_batch(chunk).unwrap();
+                    scalable.insert_batch(chunk).unwrap();
+                    cuckoo.insert_batch(chunk).unwrap();
+                    assert!(bloom.contains_batch(chunk).unwrap().iter().all(|&x| x));
+                }
+                assert!(bloom.insert(&u64::MAX).is_ok());
+                assert!(scalable.contains(&chunk_first(set)).unwrap());
+                assert!(cuckoo.contains(&chunk_first(set)).unwrap());
+            });
+        }
+    });
+    let all = sets.concat();
+    assert!(bloom.contains_batch(&all).unwrap().iter().all(|&x| x));
+    assert!(scalable.contains_batch(&all).unwrap().iter().all(|&x| x));
+    assert!(cuckoo.contains_batch(&all).unwrap().iter().all(|&x| x));
+    // The handles that hold the parameters also run the rest, on one
+    // connection each.
+    assert_eq!(
+        scalable.on(pool.get().unwrap()).len().unwrap(),
+        total as u64
+    );
+}
+
+fn chunk_first(set: &[u64]) -> u64 {
+    set[0]
+}
+
+#[test]
+fn one_shared_async_handle_serves_four_tasks() {
+    use bloomlab_redis::Shared;
+    use std::sync::Arc;
+
+    let server = RedisServer::start().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = redis::Client::open(server.url()).unwrap();
+        let conn = client.get_multiplexed_async_connection().await.unwrap();
+        let filter = bloomlab_redis::aio::RedisBloomFilter::<u64, _>::create(
+            conn.clone(),
+            "as",
+            100_000,
+            0.01,
+        )
+        .await
+        .unwrap();
+        let filter = Arc::new(filter.on(Shared(conn)));
+        let sets: Vec<Vec<u64>> = (0..THREADS).map(|t| members(600 + t, EACH)).collect();
+        let tasks: Vec<_> = sets
+            .iter()
+            .cloned()
+            .map(|set| {
+                let filter = Arc::clone(&filter);
+                tokio::spawn(async move {
+                    filter.insert_batch(&set).await.unwrap();
+                    filter.contains(&set[0]).await.unwrap()
+                })
+            })
+            .collect();
+        for t in tasks {
+            assert!(t.await.unwrap());
+        }
+        let all = sets.concat();
+        assert!(
+            filter
+                .contains_batch(&all)
+                .await
+                .unwrap()
+                .iter()
+                .all(|&x| x)
+        );
+    });
+}
