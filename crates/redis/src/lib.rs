@@ -9,8 +9,8 @@
 //! - [`RedisCountingBloomFilter`]: the same layout with 4-bit saturating
 //!   counters, so items can be removed.
 //! - [`RedisScalableBloomFilter`]: layers that open as it fills, keeping a
-//!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`), one script per
-//!   insert so concurrent writers never overfill a layer.
+//!   total rate (RedisBloom's `BF.RESERVE … EXPANSION`); each layer's
+//!   capacity is counted exactly, so concurrent writers never overfill one.
 //! - [`RedisCuckooFilter`]: the cuckoo filter of
 //!   [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter), same sizing, hashing
 //!   and answers, by scripts on keys that share the hash tag `{name}`
@@ -19,8 +19,8 @@
 //! ## Layout
 //!
 //! A filter `name` is a metadata hash `name:meta` (format version, kind,
-//! blocks, hashes, shard size, hash function and key, the items and rate it
-//! was sized for) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
+//! item type, blocks, hashes, shard size, hash function and key, the items
+//! and rate it was sized for, and a checksum of them all) and shard keys `name:0`, `name:1`, … of at most 1 MiB each
 //! ([`Options::max_shard_bytes`]). An item's `k` bits all lie in one 512-bit
 //! block of one shard, so every command touches one shard (and, for a
 //! script, keys of that shard's slot only), and the shards spread over a
@@ -38,7 +38,8 @@
 //! reads before it relies on the shard: a shard lost in a restart without
 //! persistence is an [`Error::ShardMissing`], never a silent false negative.
 //! A scalable filter's keys share the hash tag `{name}`, so one script sees
-//! all its layers; it lives on one Cluster node.
+//! all its layers; it lives on one Cluster node. Each layer's shards are
+//! written, with their guards, when the layer opens.
 //!
 //! Batches (`insert_batch`, `contains_batch`) are one pipeline: one round
 //! trip on a single server, one per node on a Cluster.
@@ -75,7 +76,8 @@
 //!
 //! On a Cluster, pass a [`redis::cluster::ClusterConnection`] instead. With
 //! the `tokio` feature, `aio` has the same filters over async connections
-//! (`MultiplexedConnection`, or the async `ClusterConnection`).
+//! (any `aio::ConnectionLike`: `MultiplexedConnection`, `ConnectionManager`,
+//! the async `ClusterConnection`).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
