@@ -1285,26 +1285,42 @@ impl Cuckoo {
     pub(crate) fn export_words(&self) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
         let g = self.geometry;
         let names: Vec<String> = (0..g.shards()).map(|s| self.keys.shard(s)).collect();
-        let cmds = names.iter().map(|k| cmd("GET").arg(k).take()).collect();
+        // A range read and the length, so that a shard replaced by a larger
+        // string is neither read whole nor taken for the table.
+        let cmds = names
+            .iter()
+            .enumerate()
+            .flat_map(|(s, k)| {
+                let body = g.body_bytes(s as u64);
+                [
+                    cmd("GETRANGE").arg(k).arg(0).arg(body).take(),
+                    cmd("STRLEN").arg(k).take(),
+                ]
+            })
+            .collect();
         OneRound::new(cmds, move |replies: Replies| {
             let values = replies.map_err(|f| Error::from_redis(f.error))?;
-            if values.len() != names.len() {
+            if values.len() != 2 * names.len() {
                 return Err(layout::unexpected("", &Value::Array(values)));
             }
+
             let bytes = g.table_bytes().div_ceil(8) * 8;
             let mut table = Vec::new();
             table
                 .try_reserve_exact(bytes as usize)
                 .map_err(|_| too_large(bytes))?;
-            for (s, (key, v)) in names.iter().zip(&values).enumerate() {
+            for (s, (key, pair)) in names.iter().zip(values.chunks(2)).enumerate() {
+                let (v, length) = (&pair[0], &pair[1]);
                 layout::check(key, v)?;
+                layout::check(key, length)?;
                 let shard = match v {
                     Value::BulkString(b) => b.as_slice(),
                     Value::Nil => &[],
                     _ => return Err(layout::unexpected(key, v)),
                 };
                 let body = g.body_bytes(s as u64) as usize;
-                if shard.len() != body + 1 || shard[body] != GUARD {
+                let whole = *length == Value::Int(body as i64 + 1);
+                if !whole || shard.len() != body + 1 || shard[body] != GUARD {
                     return Err(Error::ShardMissing { key: key.clone() });
                 }
                 table.extend_from_slice(&shard[..body]);

@@ -474,32 +474,41 @@ pub fn evalsha<A: redis::ToRedisArgs>(script: &redis::Script, keys: &[String], a
 /// and guard. The bytes are the in-memory table's words, little-endian.
 pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
     let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
-    // A range read, so that a shard replaced by a larger string is not read
-    // whole: its length is then wrong, and so is its guard.
+    // A range read and the length, so that a shard replaced by a larger
+    // string is neither read whole nor taken for the table.
     let cmds = names
         .iter()
         .enumerate()
-        .map(|(s, k)| {
+        .flat_map(|(s, k)| {
             let body = table.blocks_in(s as u64) * table.block_bytes();
-            cmd("GETRANGE").arg(k).arg(0).arg(body).take()
+            [
+                cmd("GETRANGE").arg(k).arg(0).arg(body).take(),
+                cmd("STRLEN").arg(k).take(),
+            ]
         })
         .collect();
     OneRound::new(cmds, move |replies: Replies| {
-        let values = replies.map_err(|f| Error::from_redis(f.error))?;
+        let replies = replies.map_err(|f| Error::from_redis(f.error))?;
+        if replies.len() != 2 * names.len() {
+            return Err(layout::unexpected("", &Value::Array(replies)));
+        }
         let mut words = Vec::new();
         let bytes = table.blocks * table.block_bytes();
         words
             .try_reserve_exact((bytes / 8) as usize)
             .map_err(|_| Error::OutOfMemory { bytes })?;
-        for (s, (key, v)) in names.iter().zip(&values).enumerate() {
+        for (s, (key, pair)) in names.iter().zip(replies.chunks(2)).enumerate() {
+            let (v, length) = (&pair[0], &pair[1]);
             layout::check(key, v)?;
+            layout::check(key, length)?;
             let bytes = match v {
                 Value::BulkString(b) => b.as_slice(),
                 Value::Nil => &[],
                 _ => return Err(layout::unexpected(key, v)),
             };
             let body = (table.blocks_in(s as u64) * table.block_bytes()) as usize;
-            if bytes.len() != body + 1 || bytes[body] != GUARD {
+            let whole = *length == Value::Int(body as i64 + 1);
+            if !whole || bytes.len() != body + 1 || bytes[body] != GUARD {
                 return Err(Error::ShardMissing { key: key.clone() });
             }
             words.extend(

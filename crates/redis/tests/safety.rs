@@ -247,3 +247,31 @@ fn the_size_a_client_accepts_is_capped() {
     assert!(!stored.is_empty());
     assert!(s.contains_batch(&stored).unwrap().iter().all(|&x| x));
 }
+
+/// An export reads each shard's blocks and guard by range, and its length:
+/// a shard that grew (written past its guard by something else) is refused
+/// rather than read whole or taken for the table.
+#[test]
+fn an_export_refuses_a_shard_of_the_wrong_length() {
+    use bloomlab_redis::RedisCuckooFilter;
+
+    let server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    let items = members(4, 2_000);
+    let mut b = RedisBloomFilter::<u64, _>::create(connect(&server), "eb", 2_000, 0.01).unwrap();
+    b.insert_batch(&items).unwrap();
+    let mut k = RedisCuckooFilter::<u64, _>::create(connect(&server), "ek", 2_000, 0.01).unwrap();
+    k.insert_batch(&items).unwrap();
+    assert!(b.export().is_ok() && k.export().is_ok());
+    for key in ["eb:0", "{ek}:0"] {
+        redis::cmd("APPEND")
+            .arg(key)
+            .arg("tail")
+            .exec(&mut raw)
+            .unwrap();
+    }
+    assert!(matches!(b.export(), Err(Error::ShardMissing { key }) if key == "eb:0"));
+    assert!(matches!(k.export(), Err(Error::ShardMissing { key }) if key == "{ek}:0"));
+    // Lookups read the blocks and the guard, which the tail left alone.
+    assert!(b.contains_batch(&items).unwrap().iter().all(|&x| x));
+}
