@@ -63,7 +63,7 @@ use crate::admin::{self, Info};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
-use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, checksum, item_name};
+use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, checksum, item_name, seal};
 use crate::ops::{self, OneRound, evalsha, single};
 use crate::scripts;
 use crate::shared::{Shared, Source};
@@ -582,12 +582,7 @@ impl CuckooMeta {
             f.push(("items", items.to_string()));
             f.push(("fpr", fpr.to_string()));
         }
-        let sum = checksum(&FIXED, |name| {
-            f.iter()
-                .find(|(field, _)| *field == name)
-                .map(|(_, v)| v.clone())
-        });
-        f.push(("checksum", sum));
+        seal(&mut f, &FIXED);
         f.push(("count", count.to_string()));
         f.push(("ready", "0".to_owned()));
         f
@@ -1284,52 +1279,10 @@ impl Cuckoo {
     /// shard's length and guard.
     pub(crate) fn export_words(&self) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
         let g = self.geometry;
-        let names: Vec<String> = (0..g.shards()).map(|s| self.keys.shard(s)).collect();
-        // A range read and the length, so that a shard replaced by a larger
-        // string is neither read whole nor taken for the table.
-        let cmds = names
-            .iter()
-            .enumerate()
-            .flat_map(|(s, k)| {
-                let body = g.body_bytes(s as u64);
-                [
-                    cmd("GETRANGE").arg(k).arg(0).arg(body).take(),
-                    cmd("STRLEN").arg(k).take(),
-                ]
-            })
-            .collect();
-        OneRound::new(cmds, move |replies: Replies| {
-            let values = replies.map_err(|f| Error::from_redis(f.error))?;
-            if values.len() != 2 * names.len() {
-                return Err(layout::unexpected("", &Value::Array(values)));
-            }
-
-            let bytes = g.table_bytes().div_ceil(8) * 8;
-            let mut table = Vec::new();
-            table
-                .try_reserve_exact(bytes as usize)
-                .map_err(|_| too_large(bytes))?;
-            for (s, (key, pair)) in names.iter().zip(values.chunks(2)).enumerate() {
-                let (v, length) = (&pair[0], &pair[1]);
-                layout::check(key, v)?;
-                layout::check(key, length)?;
-                let shard = match v {
-                    Value::BulkString(b) => b.as_slice(),
-                    Value::Nil => &[],
-                    _ => return Err(layout::unexpected(key, v)),
-                };
-                let body = g.body_bytes(s as u64) as usize;
-                let whole = *length == Value::Int(body as i64 + 1);
-                if !whole || shard.len() != body + 1 || shard[body] != GUARD {
-                    return Err(Error::ShardMissing { key: key.clone() });
-                }
-                table.extend_from_slice(&shard[..body]);
-            }
-            table.resize(bytes as usize, 0);
-            Ok(table
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-                .collect())
+        let names = (0..g.shards()).map(|s| self.keys.shard(s)).collect();
+        let bodies = (0..g.shards()).map(|s| g.body_bytes(s)).collect();
+        ops::then(ops::read_shards(names, bodies), |bytes| {
+            Ok(ops::words_of(bytes))
         })
     }
 

@@ -171,6 +171,17 @@ pub(crate) fn checksum(fixed: &[&str], get: impl Fn(&str) -> Option<String>) -> 
     format!("{:08x}", crc.finalize())
 }
 
+/// Appends to `fields` their `checksum` over the names `fixed`.
+pub(crate) fn seal(fields: &mut Vec<(&'static str, String)>, fixed: &[&str]) {
+    let sum = checksum(fixed, |name| {
+        fields
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map(|(_, v)| v.clone())
+    });
+    fields.push(("checksum", sum));
+}
+
 /// A stored value as an error shows it: at most 64 characters.
 fn shown(value: &str) -> String {
     if value.chars().count() <= 64 {
@@ -263,12 +274,7 @@ impl Meta {
             f.push(("growth", growth.to_string()));
             f.push(("tightening", tightening.to_string()));
         }
-        let sum = checksum(&fixed_fields(), |name| {
-            f.iter()
-                .find(|(field, _)| *field == name)
-                .map(|(_, v)| v.clone())
-        });
-        f.push(("checksum", sum));
+        seal(&mut f, &fixed_fields());
         f.push(("ready", "0".to_owned()));
         if self.growth.is_some() {
             f.push(("layers", "1".to_owned()));

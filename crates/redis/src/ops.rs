@@ -470,17 +470,19 @@ pub fn evalsha<A: redis::ToRedisArgs>(script: &redis::Script, keys: &[String], a
     c
 }
 
-/// Reads a whole table back: each shard's blocks, after checking its length
-/// and guard. The bytes are the in-memory table's words, little-endian.
-pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
-    let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
-    // A range read and the length, so that a shard replaced by a larger
-    // string is neither read whole nor taken for the table.
+/// Reads the shards `names` whose bodies are `bodies` bytes long, each
+/// followed by its guard: one range read and the length of each, checked,
+/// and their bodies, in order, in one buffer reserved fallibly. A shard of
+/// another length or without its guard is [`Error::ShardMissing`]; one
+/// replaced by a larger string is neither read whole nor taken.
+pub fn read_shards(
+    names: Vec<String>,
+    bodies: Vec<u64>,
+) -> impl Op<Output = Vec<u8>, Error = Error> + use<> {
     let cmds = names
         .iter()
-        .enumerate()
-        .flat_map(|(s, k)| {
-            let body = table.blocks_in(s as u64) * table.block_bytes();
+        .zip(&bodies)
+        .flat_map(|(k, &body)| {
             [
                 cmd("GETRANGE").arg(k).arg(0).arg(body).take(),
                 cmd("STRLEN").arg(k).take(),
@@ -492,12 +494,11 @@ pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = E
         if replies.len() != 2 * names.len() {
             return Err(layout::unexpected("", &Value::Array(replies)));
         }
-        let mut words = Vec::new();
-        let bytes = table.blocks * table.block_bytes();
-        words
-            .try_reserve_exact((bytes / 8) as usize)
-            .map_err(|_| Error::OutOfMemory { bytes })?;
-        for (s, (key, pair)) in names.iter().zip(replies.chunks(2)).enumerate() {
+        let total: u64 = bodies.iter().sum();
+        let mut out = Vec::new();
+        out.try_reserve_exact(total as usize)
+            .map_err(|_| Error::OutOfMemory { bytes: total })?;
+        for ((key, &body), pair) in names.iter().zip(&bodies).zip(replies.chunks(2)) {
             let (v, length) = (&pair[0], &pair[1]);
             layout::check(key, v)?;
             layout::check(key, length)?;
@@ -506,19 +507,34 @@ pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = E
                 Value::Nil => &[],
                 _ => return Err(layout::unexpected(key, v)),
             };
-            let body = (table.blocks_in(s as u64) * table.block_bytes()) as usize;
+            let body = body as usize;
             let whole = *length == Value::Int(body as i64 + 1);
             if !whole || bytes.len() != body + 1 || bytes[body] != GUARD {
                 return Err(Error::ShardMissing { key: key.clone() });
             }
-            words.extend(
-                bytes[..body]
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
-            );
+            out.extend_from_slice(&bytes[..body]);
         }
-        Ok(words)
+        Ok(out)
     })
+}
+
+/// `bytes` as little-endian words, the last one padded with zeros.
+pub fn words_of(mut bytes: Vec<u8>) -> Vec<u64> {
+    bytes.resize(bytes.len().div_ceil(8) * 8, 0);
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect()
+}
+
+/// Reads a whole table back: each shard's blocks, after checking its length
+/// and guard. The bytes are the in-memory table's words, little-endian.
+pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
+    let names = (0..table.shards()).map(|s| keys.shard(s)).collect();
+    let bodies = (0..table.shards())
+        .map(|s| table.blocks_in(s) * table.block_bytes())
+        .collect();
+    then(read_shards(names, bodies), |bytes| Ok(words_of(bytes)))
 }
 
 /// Counts the non-zero cells of a table: `BITCOUNT` for bits, the counters
