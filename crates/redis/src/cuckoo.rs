@@ -63,7 +63,7 @@ use crate::admin::{self, Info};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
-use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, checksum, item_name, seal};
+use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, check_state, checksum, item_name, seal, state_sum};
 use crate::ops::{self, OneRound, evalsha, single};
 use crate::scripts;
 use crate::shared::{Shared, Source};
@@ -106,13 +106,26 @@ const STALE_META: &str = "BLOOMLAB_CUCKOO_META";
 const PRELUDE: &str = r"
 local m, b, f, sb = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local maxr = tonumber(ARGV[6])
-local meta = redis.call('HMGET', KEYS[1], 'count', 'buckets', 'bucket_size', 'fingerprint_bits', 'max_shard_bytes')
+local meta = redis.call('HMGET', KEYS[1], 'count', 'buckets', 'bucket_size', 'fingerprint_bits',
+  'max_shard_bytes', 'state', 'checksum')
 if not meta[1] and redis.call('EXISTS', KEYS[1]) == 0 then
   error({err = 'BLOOMLAB_META_MISSING'})
 end
 local count = tonumber(meta[1])
 if count == nil or count < 0 or count > m * b or count ~= math.floor(count) then
   error({err = 'BLOOMLAB_CUCKOO_META count is not a count of slots'})
+end
+local function state_of(c)
+  return string.sub(redis.sha1hex(table.concat(c, ':')), 1, 16)
+end
+if not meta[6] or not meta[7] or state_of({meta[1], meta[7]}) ~= meta[6] then
+  error({err = 'BLOOMLAB_CUCKOO_META state is not the checksum of the count: it was edited by hand'})
+end
+-- Adds `n` to the count, and its checksum with it.
+local function add_count(n)
+  local now = redis.call('HINCRBY', KEYS[1], 'count', n)
+  redis.call('HSET', KEYS[1], 'state', state_of({redis.call('HGET', KEYS[1], 'count'), meta[7]}))
+  return now
 end
 -- {field, its HMGET index, its ARGV index}
 for _, c in ipairs({{'buckets', 2, 1}, {'bucket_size', 3, 2}, {'fingerprint_bits', 4, 3},
@@ -345,7 +358,7 @@ for a = 8, #ARGV, 4 do
   out[#out + 1] = code
 end
 -- Once for the script: every item before an error was committed and counted.
-if added > 0 then redis.call('HINCRBY', KEYS[1], 'count', added) end
+if added > 0 then add_count(added) end
 return out
 "
     ))
@@ -360,7 +373,7 @@ local fp, i1, i2 = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 guards(i1, i2)
 if replace(i1, fp, 0) or replace(i2, fp, 0) then
   commit()
-  redis.call('HINCRBY', KEYS[1], 'count', -1)
+  add_count(-1)
   return 1
 end
 return 0
@@ -583,7 +596,10 @@ impl CuckooMeta {
             f.push(("fpr", fpr.to_string()));
         }
         seal(&mut f, &FIXED);
-        f.push(("count", count.to_string()));
+        let sum = f.last().map(|(_, v)| v.clone()).unwrap_or_default();
+        let count = count.to_string();
+        f.push(("state", state_sum(&[&count, &sum])));
+        f.push(("count", count));
         f.push(("ready", "0".to_owned()));
         f
     }
@@ -677,6 +693,7 @@ impl CuckooMeta {
         let smallest = u64::from(b * f) + 1;
         let max_shard_bytes = num("max_shard_bytes", smallest..=REDIS_MAX_STRING as u64)?;
         let count = num("count", 0..=buckets * u64::from(b))?;
+        check_state(&meta_key, hash, &["count", "checksum"])?;
         let ready = num("ready", 0..=1)? == 1;
         let design = match (hash.get("items"), hash.get("fpr")) {
             (None, None) => None,
@@ -1073,10 +1090,16 @@ impl Cuckoo {
             (SHARD_WRONGTYPE, Some(key)) => Error::WrongType { key },
             (STALE_META, _) => {
                 let what = detail.split(" script:").next().unwrap_or(detail);
-                let field = ["count", "buckets", "bucket_size", "fingerprint_bits"]
-                    .into_iter()
-                    .find(|f| what.starts_with(&format!("{f} ")))
-                    .unwrap_or("max_shard_bytes");
+                let field = [
+                    "count",
+                    "state",
+                    "buckets",
+                    "bucket_size",
+                    "fingerprint_bits",
+                ]
+                .into_iter()
+                .find(|f| what.starts_with(&format!("{f} ")))
+                .unwrap_or("max_shard_bytes");
                 corrupt(&keys.meta(), field, None, what)
             }
             (code, _) if code == scripts::META_MISSING => Error::NotFound {

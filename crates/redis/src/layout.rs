@@ -446,6 +446,10 @@ pub fn script_error(keys: &[String], reply: &Value) -> Result<(), Error> {
             let field = detail.split_whitespace().next().unwrap_or("");
             let (field, reason) = match field {
                 "count" => ("count", "missing or not an integer"),
+                "state" => (
+                    "state",
+                    "missing, or not the checksum of the counts: one was edited by hand",
+                ),
                 _ => ("layers", "lower than the layers that exist in Redis"),
             };
             Error::CorruptMetadata {

@@ -171,6 +171,39 @@ pub(crate) fn checksum(fixed: &[&str], get: impl Fn(&str) -> Option<String>) -> 
     format!("{:08x}", crc.finalize())
 }
 
+/// The `state` field: the first 16 hex digits of the SHA-1 of `parts`
+/// joined by `:`, the counts a filter changes as it is used and its fixed
+/// fields' checksum. The scripts that change the counts compute it alike
+/// (`redis.sha1hex`, [`STATE_FN`](crate::scripts)), so a count edited by
+/// hand no longer matches it.
+pub(crate) fn state_sum(parts: &[&str]) -> String {
+    let hex = sha1_smol::Sha1::from(parts.join(":")).digest().to_string();
+    hex[..16].to_owned()
+}
+
+/// Checks the `state` field of `hash` against the counts `parts` (texts of
+/// `hash`'s fields, the fixed fields' checksum last).
+pub(crate) fn check_state(
+    key: &str,
+    hash: &HashMap<String, String>,
+    parts: &[&'static str],
+) -> Result<(), Error> {
+    let r = Reader::new(key, hash);
+    let mut texts = Vec::with_capacity(parts.len());
+    for &field in parts {
+        texts.push(r.text(field)?);
+    }
+    let stored = r.text("state")?;
+    if stored != state_sum(&texts) {
+        let why = format!(
+            "not the checksum of {}: one was edited by hand",
+            parts.join(", ")
+        );
+        return Err(r.corrupt("state", Some(stored), &why));
+    }
+    Ok(())
+}
+
 /// Appends to `fields` their `checksum` over the names `fixed`.
 pub(crate) fn seal(fields: &mut Vec<(&'static str, String)>, fixed: &[&str]) {
     let sum = checksum(fixed, |name| {
@@ -277,11 +310,26 @@ impl Meta {
         seal(&mut f, &fixed_fields());
         f.push(("ready", "0".to_owned()));
         if self.growth.is_some() {
+            let sum = f
+                .iter()
+                .find(|(k, _)| *k == "checksum")
+                .map(|(_, v)| v.clone());
+            let state = state_sum(&["1", "0", "0", &sum.unwrap_or_default()]);
             f.push(("layers", "1".to_owned()));
             f.push(("count", "0".to_owned()));
             f.push(("inserts", "0".to_owned()));
+            f.push(("state", state));
         }
         f
+    }
+
+    /// The checksum [`fields`](Self::fields) writes.
+    pub fn checksum(&self) -> String {
+        self.fields()
+            .into_iter()
+            .find(|(k, _)| *k == "checksum")
+            .map(|(_, v)| v)
+            .unwrap_or_default()
     }
 
     /// Reads a metadata hash (as `HGETALL` returns it) written by
@@ -393,6 +441,9 @@ impl Meta {
                 ..State::default()
             },
         };
+        if kind == Kind::Scalable {
+            check_state(key, hash, &SCALABLE_STATE)?;
+        }
         Ok((meta, state))
     }
 
@@ -453,6 +504,9 @@ impl Meta {
             })
     }
 }
+
+/// The fields a scalable filter's `state` covers, in order.
+pub(crate) const SCALABLE_STATE: [&str; 4] = ["layers", "count", "inserts", "checksum"];
 
 /// The largest count a scalable filter's metadata may record: what Redis's
 /// `HINCRBY` can reach.
@@ -574,6 +628,16 @@ mod tests {
             let e = Meta::parse("x:meta", &hash).unwrap_err();
             assert!(
                 matches!(&e, Error::CorruptMetadata { field: f, .. } if *f == field),
+                "{field}={value}: {e}"
+            );
+        }
+        // Counts within their bounds but edited by hand: their checksum.
+        for (field, value) in [("layers", "2"), ("count", "7"), ("inserts", "9")] {
+            let mut hash = stored(&sample(Kind::Scalable));
+            hash.insert(field.into(), value.into());
+            let e = Meta::parse("x:meta", &hash).unwrap_err();
+            assert!(
+                matches!(&e, Error::CorruptMetadata { field: "state", .. }),
                 "{field}={value}: {e}"
             );
         }

@@ -15,7 +15,7 @@ use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::insert::MASK_BLOCKS_PER_ITEM;
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Location, Shards, Table};
-use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, State};
+use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
 use crate::ops::{self, Batches, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
 use crate::shared::{Shared, Source};
@@ -122,6 +122,8 @@ pub(crate) struct Layers {
     known: u32,
     /// The most bytes the layers may take together.
     max_bytes: u64,
+    /// The fixed fields' checksum, which the counts' checksum covers.
+    meta_checksum: Option<String>,
 }
 
 /// The counts a scalable filter's metadata holds, as read: the numbers, and
@@ -133,6 +135,10 @@ struct Counts {
     inserts: u64,
     text: [String; 3],
 }
+
+/// The metadata fields a read round takes: the counts, their checksum,
+/// and the fixed fields' checksum that goes into it.
+const COUNTS: [&str; 5] = ["layers", "count", "inserts", "state", "checksum"];
 
 /// How many times a batch re-reads the layers when other writers changed
 /// them between its read and its write, before it adds its items one
@@ -226,7 +232,7 @@ impl Layers {
             });
         }
         let mut hash = HashMap::new();
-        for (field, v) in ["layers", "count", "inserts"].iter().zip(values) {
+        for (field, v) in COUNTS.iter().zip(values) {
             if let Ok(text) = redis::from_redis_value_ref::<String>(v) {
                 hash.insert((*field).to_owned(), text);
             }
@@ -235,6 +241,15 @@ impl Layers {
         let layers = r.int("layers", 1..=u64::from(MAX_LAYERS))? as u32;
         let count = r.int("count", 0..=MAX_COUNT)?;
         let inserts = r.int("inserts", 0..=MAX_COUNT)?;
+        check_state(&meta, &hash, &SCALABLE_STATE)?;
+        if hash.get("checksum") != self.meta_checksum.as_ref() {
+            let stored = hash.get("checksum").map(String::as_str);
+            return Err(r.corrupt(
+                "checksum",
+                stored,
+                "not the one of the filter this handle opened",
+            ));
+        }
         self.check_counts(layers, count, inserts)?;
         let text = ["layers", "count", "inserts"].map(|f| hash.remove(f).unwrap_or_default());
         Ok(Counts {
@@ -364,7 +379,9 @@ impl Layers {
             tables: Vec::new(),
             known: 1,
             max_bytes,
+            meta_checksum: None,
         };
+        layers.meta_checksum = Some(layers.meta.checksum());
         let first = match layers.table(0) {
             Err(Error::Full) => None,
             Err(e) => return Err(e),
@@ -662,10 +679,7 @@ impl Layers {
     /// span, and written as one mask; the others block by block.
     fn read(&mut self, hashes: &[u64], items: Vec<usize>) -> Result<(Vec<Cmd>, Read), Error> {
         let layers = self.known;
-        let counts = cmd("HMGET")
-            .arg(self.keys.meta())
-            .arg(&["layers", "count", "inserts"])
-            .take();
+        let counts = cmd("HMGET").arg(self.keys.meta()).arg(&COUNTS).take();
         let cells = items.len() * layers as usize;
         let mut at = Vec::with_capacity(cells);
         // The cells of each (layer, shard), in order.

@@ -105,6 +105,35 @@ local function guard(j, at)
 end
 ";
 
+/// The Lua functions of the scripts that change a scalable filter's
+/// counts: `counts()` reads `layers`, `count`, `inserts`, `state` and
+/// `checksum` from `KEYS[1]` and raises [`META_MISSING`] for a filter that
+/// is gone, [`META_CORRUPT`] `state` unless `state` is the checksum of the
+/// others ([`state_sum`](crate::meta::state_sum)); `restate()` writes the
+/// checksum of the counts as they are now.
+const COUNTS_FN: &str = r"
+local function state_of(c)
+  return string.sub(redis.sha1hex(table.concat(c, ':')), 1, 16)
+end
+local function counts()
+  local c = redis.call('HMGET', KEYS[1], 'layers', 'count', 'inserts', 'state', 'checksum')
+  if not (c[1] or c[2] or c[3] or c[4] or c[5]) then
+    error({err = 'BLOOMLAB_META_MISSING'})
+  end
+  for i = 1, 5 do
+    if not c[i] then error({err = 'BLOOMLAB_META_CORRUPT state'}) end
+  end
+  if state_of({c[1], c[2], c[3], c[5]}) ~= c[4] then
+    error({err = 'BLOOMLAB_META_CORRUPT state'})
+  end
+  return c
+end
+local function restate()
+  local c = redis.call('HMGET', KEYS[1], 'layers', 'count', 'inserts', 'checksum')
+  redis.call('HSET', KEYS[1], 'state', state_of(c))
+end
+";
+
 /// Writes a planned batch into a scalable filter's active layer, if the
 /// plan still holds: the layer count is the one read, the items the plan
 /// adds still fit the active layer, and every block written one by one
@@ -120,9 +149,8 @@ end
 /// nothing) when the plan no longer holds.
 pub static SCALABLE_WRITE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        r"{GUARD_FN}
-local m = redis.call('HMGET', KEYS[1], 'layers', 'count')
-if not m[1] then return redis.error_reply('BLOOMLAB_META_MISSING') end
+        r"{GUARD_FN}{COUNTS_FN}
+local m = counts()
 if m[1] ~= ARGV[1] then return 0 end
 local count = tonumber(m[2])
 if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
@@ -159,6 +187,7 @@ for _, w in ipairs(writes) do
 end
 redis.call('HINCRBY', KEYS[1], 'count', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'inserts', ARGV[3])
+restate()
 return 1
 "
     ))
@@ -172,12 +201,12 @@ return 1
 /// lowered by hand: refused. The new shards take the metadata's time to
 /// live, if it has one. Returns the layer count after the call.
 pub static SCALABLE_OPEN: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-local layers = redis.call('HGET', KEYS[1], 'layers')
-if not layers then return redis.error_reply('BLOOMLAB_META_MISSING') end
+    Script::new(&format!(
+        r"{COUNTS_FN}
+local m = counts()
+local layers = m[1]
 if layers ~= ARGV[1] then return tonumber(layers) end
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+local count = tonumber(m[2])
 if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
 if count < tonumber(ARGV[2]) then return tonumber(layers) end
 for j = 2, #KEYS do
@@ -191,9 +220,10 @@ for j = 2, #KEYS do
   if ttl > 0 then redis.call('PEXPIRE', KEYS[j], ttl) end
 end
 redis.call('HSET', KEYS[1], 'layers', tonumber(layers) + 1, 'count', 0)
+restate()
 return tonumber(layers) + 1
-",
-    )
+"
+    ))
 });
 
 /// Adds one item to a scalable filter unless a layer holds it: the path a
@@ -207,12 +237,11 @@ return tonumber(layers) + 1
 /// layers}` when it was added.
 pub static SCALABLE_INSERT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        r"{GUARD_FN}
-local layers = redis.call('HGET', KEYS[1], 'layers')
-if not layers then return redis.error_reply('BLOOMLAB_META_MISSING') end
-layers = tonumber(layers)
+        r"{GUARD_FN}{COUNTS_FN}
+local m = counts()
+local layers = tonumber(m[1])
 if layers ~= tonumber(ARGV[1]) then return {{-1, layers}} end
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+local count = tonumber(m[2])
 if not count then return redis.error_reply('BLOOMLAB_META_CORRUPT count') end
 local cells, at = {{}}, 3
 while at <= #ARGV do
@@ -238,6 +267,7 @@ for j = 1, layers do
   end
   if present then
     redis.call('HINCRBY', KEYS[1], 'inserts', 1)
+    restate()
     return {{0, layers}}
   end
 end
@@ -245,6 +275,7 @@ if count >= tonumber(ARGV[2]) then return {{-2, layers}} end
 redis.call('BITFIELD', KEYS[layers + 1], unpack(ops(layers, 'SET')))
 redis.call('HINCRBY', KEYS[1], 'count', 1)
 redis.call('HINCRBY', KEYS[1], 'inserts', 1)
+restate()
 return {{1, layers}}
 "
     ))
