@@ -219,6 +219,18 @@ impl Layers {
         }
     }
 
+    /// Takes in a layer count a script read: layers are never closed, so
+    /// fewer than this handle saw before is a count lowered by hand, which
+    /// no retry would mend.
+    fn saw(&mut self, layers: i64) -> Result<(), Error> {
+        if layers < i64::from(self.known) || layers > i64::from(MAX_LAYERS) {
+            let why = format!("not a count of layers from {} on", self.known);
+            return Err(self.corrupt("layers", layers, &why));
+        }
+        self.known = layers as u32;
+        Ok(())
+    }
+
     /// Reads the reply to `HMGET meta layers count inserts`.
     fn read_counts(&mut self, reply: &Value) -> Result<Counts, Error> {
         let meta = self.keys.meta();
@@ -1224,9 +1236,7 @@ impl Insert<'_> {
         let reply = single(replies)?;
         layout::script_error(&keys, &reply)?;
         match reply {
-            Value::Int(n) if n >= 1 && n <= i64::from(MAX_LAYERS) => {
-                self.layers.known = self.layers.known.max(n as u32);
-            }
+            Value::Int(n) => self.layers.saw(n)?,
             other => return Err(layout::unexpected(&keys[0], &other)),
         }
         self.stage = if self.attempts >= WRITE_ATTEMPTS {
@@ -1254,11 +1264,11 @@ impl Insert<'_> {
             layout::script_error(keys, v)?;
             match *layout::int_array(&meta, v)?.as_slice() {
                 [status @ (0 | 1), layers] => {
-                    self.layers.known = self.layers.known.max(layers as u32);
+                    self.layers.saw(layers)?;
                     self.answers[i] = Some(status == 1);
                 }
                 [code @ (-1 | -2), layers] => {
-                    self.layers.known = self.layers.known.max(layers as u32);
+                    self.layers.saw(layers)?;
                     open |= code == -2;
                     again.push(i);
                 }

@@ -275,3 +275,74 @@ fn an_export_refuses_a_shard_of_the_wrong_length() {
     // Lookups read the blocks and the guard, which the tail left alone.
     assert!(b.contains_batch(&items).unwrap().iter().all(|&x| x));
 }
+
+/// A server brought back from an older snapshot holds fewer layers than a
+/// handle has seen. Layers are never closed, so the handle refuses the
+/// filter with a typed error on every path, at once: it neither retries
+/// forever nor answers from the older layers alone.
+#[test]
+fn a_filter_older_than_its_handle_is_refused_not_retried() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let server = RedisServer::start().unwrap();
+    let mut raw = connect(&server);
+    let options = ScalableOptions::new().seed(6);
+    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
+        connect(&server),
+        "old",
+        1_000,
+        0.01,
+        options,
+    )
+    .unwrap();
+    s.insert_batch(&members(7, 500)).unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut raw).unwrap();
+    let snapshot: Vec<(String, Vec<u8>)> = keys
+        .iter()
+        .map(|k| {
+            (
+                k.clone(),
+                redis::cmd("DUMP").arg(k).query(&mut raw).unwrap(),
+            )
+        })
+        .collect();
+    s.insert_batch(&members(8, 3_000)).unwrap();
+    assert!(s.num_layers().unwrap() >= 2);
+    redis::cmd("FLUSHALL").exec(&mut raw).unwrap();
+    for (k, dump) in &snapshot {
+        redis::cmd("RESTORE")
+            .arg(k)
+            .arg(0)
+            .arg(dump)
+            .exec(&mut raw)
+            .unwrap();
+    }
+    let (done, outcome) = mpsc::channel();
+    std::thread::spawn(move || {
+        let more = members(9, 100);
+        let results = [
+            s.insert_batch_one_by_one(&more)
+                .map(drop)
+                .map_err(|e| *e.source),
+            s.insert_batch(&more).map(drop).map_err(|e| *e.source),
+            s.contains_batch(&more).map(drop),
+        ];
+        done.send(results).unwrap();
+    });
+    let results = outcome
+        .recv_timeout(Duration::from_secs(30))
+        .expect("every call returned");
+    // The layer the handle saw is gone (`ShardMissing`, where the read of
+    // its blocks comes first) or the count is below it (`CorruptMetadata`).
+    for r in results {
+        let refused = matches!(
+            r,
+            Err(Error::CorruptMetadata {
+                field: "layers",
+                ..
+            } | Error::ShardMissing { .. })
+        );
+        assert!(refused, "{r:?}");
+    }
+}
