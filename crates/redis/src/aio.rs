@@ -45,13 +45,17 @@ use crate::shared::Shared;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
 
 /// An async connection a filter runs on: anything that implements
-/// redis-rs's [`aio::ConnectionLike`](redis::aio::ConnectionLike) and can be
-/// sent between threads: a [`MultiplexedConnection`](redis::aio::MultiplexedConnection),
-/// a `ConnectionManager` (redis-rs's feature `connection-manager`, which reconnects
-/// by itself), a Cluster's
-/// [`ClusterConnection`](redis::cluster_async::ClusterConnection), a
-/// connection from a pool (deadpool-redis's `Connection`, bb8's
-/// `PooledConnection<'static, _>` from `get_owned`), or a type of your own.
+/// redis-rs's [`aio::ConnectionLike`](redis::aio::ConnectionLike), is
+/// `'static` and can be sent between threads: a
+/// [`MultiplexedConnection`](redis::aio::MultiplexedConnection), a
+/// `ConnectionManager` (redis-rs's feature `connection-manager`, which
+/// reconnects by itself), a Cluster's
+/// [`ClusterConnection`](redis::cluster_async::ClusterConnection), a pool's
+/// connection that implements `ConnectionLike` (deadpool-redis's), or a type
+/// of your own. A bb8 pool of redis-rs clients hands out
+/// `MultiplexedConnection`s behind a guard that does not implement it: take
+/// the connection out (`.clone()`), or share one multiplexed connection
+/// through [`Shared`].
 ///
 /// A batch is one pipeline; on a
 /// [`ClusterConnection`](redis::cluster_async::ClusterConnection), one
