@@ -199,6 +199,7 @@ fn run(
     let ctx = exp::Ctx {
         scale: common.scale,
         seed: common.seed,
+        catalog: exp::subject::standard(),
     };
     for e in experiments {
         let t = Instant::now();

@@ -123,7 +123,7 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
             let _ = writeln!(out, "| {what} | nothing fits | | | |");
             continue;
         };
-        let id = pick.kind.variant().id;
+        let id = pick.kind.variant.id;
         let measured = tradeoff
             .iter()
             .find(|r| cell(r, "variant") == id && cell(r, "target_fpr").parse() == Ok(w.fpr))

@@ -75,7 +75,7 @@ mod choose {
     #[test]
     fn json_has_a_stable_shape() {
         let report = json(&["--items", "10000", "--fpr", "0.001"]);
-        assert_eq!(report["version"], 1);
+        assert_eq!(report["version"], 2);
         let keys = |v: &Value| -> Vec<String> {
             let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
             k.sort();
@@ -104,7 +104,8 @@ mod choose {
             ]
         );
         let candidates = report["candidates"].as_array().expect("a list");
-        assert_eq!(candidates.len(), 11);
+        let kinds = bloomlab_choose::candidates::Kind::all(&bloomlab::catalog::Catalog::standard());
+        assert_eq!(candidates.len(), kinds.len());
         for (i, c) in candidates.iter().enumerate() {
             assert_eq!(
                 keys(c),
@@ -146,17 +147,20 @@ mod choose {
         let top = &candidates[0];
         assert_eq!(top["id"], "cuckoo-4");
         assert_eq!(top["verdict"], "fits");
-        assert_eq!(top["figures"]["params"]["shape"], "buckets");
-        assert_eq!(top["figures"]["params"]["semi_sorted"], false);
+        let table = &top["figures"]["params"];
+        assert!(table["table"].as_str().is_some_and(|t| t.contains(" f=")));
+        assert_eq!(table["parameters"]["bucket_size"], 4);
+        assert_eq!(table["parameters"]["semi_sorted"], 0);
         let classic = candidates
             .iter()
             .find(|c| c["id"] == "classic")
             .expect("listed");
         assert_eq!(classic["verdict"], "fits");
         assert_eq!(classic["figures"]["memory_bytes"], 18_264);
-        assert_eq!(classic["figures"]["params"]["shape"], "bits");
-        assert_eq!(classic["figures"]["params"]["bits"], 146_112);
-        assert_eq!(classic["figures"]["params"]["hashes"], 8);
+        let table = &classic["figures"]["params"];
+        assert_eq!(table["table"], "m=146,112 k=8");
+        assert_eq!(table["parameters"]["bits"], 146_112);
+        assert_eq!(table["parameters"]["hashes"], 8);
         assert!(
             top["figures"]["memory_bytes"].as_u64() < classic["figures"]["memory_bytes"].as_u64()
         );

@@ -18,6 +18,8 @@
 
 pub mod catalog;
 
+use std::hash::Hash;
+
 pub use bloomlab_classic as classic;
 pub use bloomlab_core as core;
 pub use bloomlab_counting as counting;
@@ -39,6 +41,19 @@ pub use bloomlab_classic::{BuildError as ClassicBuildError, MergeError as Classi
 pub use bloomlab_counting::{BuildError as CountingBuildError, MergeError as CountingMergeError};
 pub use bloomlab_cuckoo::BuildError as CuckooBuildError;
 pub use bloomlab_scalable::BuildError as ScalableBuildError;
+
+/// Every family's descriptors, in report order: the catalog's list
+/// ([`catalog::Catalog::standard`]). A new family adds its crate's
+/// `descriptors` here.
+fn families<T: Hash + ?Sized + 'static>() -> Vec<catalog::Descriptor<T>> {
+    [
+        bloomlab_classic::descriptor::descriptors(),
+        bloomlab_counting::descriptor::descriptors(),
+        bloomlab_scalable::descriptor::descriptors(),
+        bloomlab_cuckoo::descriptor::descriptors(),
+    ]
+    .concat()
+}
 
 /// The traits and types most programs need: `use bloomlab::prelude::*;`.
 pub mod prelude {

@@ -14,12 +14,15 @@
 //! winner changes between two neighbours, bisection finds the rate where it
 //! does. A fingerprint step is a factor of two in ε, far wider than the
 //! scan's step, so no band is missed. No rate is typed in: every size comes
-//! from [`candidates::size`].
+//! from the filters' own plans (`bloomlab::cuckoo::descriptor::Buckets::plan`,
+//! `bloomlab::classic::descriptor::plan_bits`).
 
 use serde::Serialize;
 
-use super::candidates::{self, BUCKET_SIZES, Kind};
-use super::workload::Workload;
+use bloomlab::classic::descriptor::plan_bits;
+use bloomlab::cuckoo::descriptor::Buckets;
+
+use bloomlab::cuckoo::BUCKET_SIZES;
 
 /// Scan points per decade of rates.
 pub const PER_DECADE: u32 = 200;
@@ -44,20 +47,18 @@ pub struct Crossover {
 /// Bytes of the smallest cuckoo filter that bloomlab-cuckoo builds for
 /// `items` at `eps`, over its bucket sizes.
 fn cuckoo_bytes(items: u64, eps: f64) -> Option<u64> {
-    let w = Workload::fixed(items, eps);
     BUCKET_SIZES
         .iter()
-        .filter_map(|&b| candidates::size(Kind::Cuckoo(b), &w).ok())
-        .filter(|s| s.unbuildable.is_empty())
-        .map(|s| s.figures.memory_bytes)
+        .filter_map(|&b| Buckets::plan(items, eps, b, false).ok())
+        .filter(|plan| plan.table.unbuildable().is_empty())
+        .filter_map(|plan| u64::try_from(plan.memory_bytes).ok())
         .min()
 }
 
 /// Bytes of the classic filter for `items` at `eps`.
 fn bloom_bytes(items: u64, eps: f64) -> Option<u64> {
-    candidates::size(Kind::Classic, &Workload::fixed(items, eps))
-        .ok()
-        .map(|s| s.figures.memory_bytes)
+    let plan = plan_bits(items, eps).ok()?;
+    u64::try_from(plan.memory_bytes).ok()
 }
 
 /// Whether a cuckoo filter for `items` at `eps` is smaller than the Bloom filter.
@@ -138,13 +139,17 @@ fn edge(items: u64, low: f64, high: f64, wins_low: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Workload;
     use crate::decide::{evaluate, recommend};
+    use bloomlab::catalog::Catalog;
     use bloomlab::theory::{classic, cuckoo};
 
     /// What `choose` recommends for a fixed set with no other requirement.
     fn pick(items: u64, eps: f64) -> String {
         let w = Workload::fixed(items, eps);
-        recommend(&w, &evaluate(&w)).id.expect("something fits")
+        recommend(&w, &evaluate(&Catalog::standard(), &w))
+            .id
+            .expect("something fits")
     }
 
     /// A large set: the table is sized at the design load, with no rounding

@@ -81,7 +81,8 @@ pub struct ChooseArgs {
 /// Everything `choose` concludes about a workload; `--json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The format's version: 1.
+    /// The format's version: 2 (a candidate's `params` became its table's
+    /// line and its parameters by name).
     pub version: u32,
     /// The workload, as checked.
     pub workload: Workload,
@@ -96,12 +97,17 @@ pub struct Report {
     pub space_crossover: Option<Crossover>,
 }
 
-/// The report for a checked workload.
+/// The report for a checked workload, over the standard catalog.
 pub fn choose(w: &Workload) -> Report {
-    let candidates = decide::evaluate(w);
+    choose_in(&bloomlab::catalog::Catalog::standard(), w)
+}
+
+/// The report for a checked workload, over the filters of `catalog`.
+pub fn choose_in(catalog: &bloomlab::catalog::Catalog<u64>, w: &Workload) -> Report {
+    let candidates = decide::evaluate(catalog, w);
     let recommendation = decide::recommend(w, &candidates);
     Report {
-        version: 1,
+        version: 2,
         workload: *w,
         lower_bound_bits_per_item: theory::lower_bound_bits_per_item(w.fpr),
         candidates,

@@ -1,17 +1,6 @@
 //! How `choose` writes numbers for people: grouped digits, byte sizes, rates.
 
-/// `1234567` as `1,234,567`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use bloomlab::catalog::{decimal_bytes as bytes, grouped, sci};
 
 /// `1 item`, `1,000 items`.
 pub fn items(n: u64) -> String {
@@ -20,22 +9,6 @@ pub fn items(n: u64) -> String {
     } else {
         format!("{} items", grouped(n))
     }
-}
-
-/// A byte count in decimal units, as the documents count them (200 MB is
-/// 200,000,000 bytes): `1.8 kB`, `239.6 MB`; exact below 1,000.
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 6] = ["kB", "MB", "GB", "TB", "PB", "EB"];
-    if n < 1_000 {
-        return format!("{n} B");
-    }
-    let mut value = n as f64 / 1_000.0;
-    let mut unit = 0;
-    while value >= 999.95 && unit + 1 < UNITS.len() {
-        value /= 1_000.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// A rate with three significant digits and, for rates below 1%, its
@@ -51,18 +24,6 @@ pub fn rate(p: f64) -> String {
         }
     }
     sci(p)
-}
-
-/// Three significant digits: `0.0123` as `1.23e-2`, `0.5` as `0.500`.
-pub fn sci(p: f64) -> String {
-    if p == 0.0 || !p.is_finite() {
-        return format!("{p}");
-    }
-    if (0.01..1000.0).contains(&p.abs()) {
-        let decimals = (2 - p.abs().log10().floor() as i32).max(0) as usize;
-        return format!("{p:.decimals$}");
-    }
-    format!("{p:.2e}")
 }
 
 #[cfg(test)]

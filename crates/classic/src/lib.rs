@@ -49,6 +49,7 @@ mod bits;
 mod blocked;
 mod builder;
 pub mod codec;
+pub mod descriptor;
 mod error;
 #[cfg(feature = "serde")]
 mod serde_impls;

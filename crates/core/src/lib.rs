@@ -26,6 +26,7 @@ pub mod batch;
 pub mod by_hash;
 mod cmac;
 pub mod codec;
+pub mod descriptor;
 mod error;
 pub mod hash;
 mod membership;

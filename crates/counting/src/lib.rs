@@ -23,6 +23,7 @@ mod blocked;
 mod builder;
 mod codec;
 mod counters;
+pub mod descriptor;
 mod error;
 mod filter;
 #[cfg(feature = "serde")]

@@ -130,6 +130,7 @@
 
 mod builder;
 mod codec;
+pub mod descriptor;
 mod error;
 mod filter;
 #[cfg(feature = "serde")]

@@ -16,6 +16,7 @@
 
 mod builder;
 pub mod codec;
+pub mod descriptor;
 mod error;
 mod filter;
 mod schedule;

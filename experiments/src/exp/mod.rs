@@ -27,6 +27,9 @@ pub struct Ctx {
     pub scale: Scale,
     /// The run's seed; parts derive their own with [`sub_seed`].
     pub seed: u64,
+    /// The variants measured: the standard catalog ([`subject::standard`])
+    /// unless a program registered more.
+    pub catalog: &'static bloomlab::catalog::Catalog<u64>,
 }
 
 /// What an experiment produces, as data: the runner writes the files.

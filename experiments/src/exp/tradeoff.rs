@@ -5,9 +5,8 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
-use bloomlab::catalog::{Shape, Variant};
+use bloomlab::catalog::Descriptor;
 use bloomlab::prelude::*;
-use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
@@ -43,8 +42,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let timing = ["insert_ns", "miss_lookup_ns"];
     let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &timing].concat());
     let mut body = intro(capacity, n_probes);
-    let bar = progress::bar((subject::all().len() * RATES.len()) as u64, "tradeoff");
-    for v in &subject::all() {
+    let bar = progress::bar((ctx.catalog.len() * RATES.len()) as u64, "tradeoff");
+    for v in ctx.catalog {
         for (j, &p) in RATES.iter().enumerate() {
             let part = format!("tradeoff/{}/{p}", v.id);
             let mut s = subject::build(v, capacity, p, sub_seed(ctx.seed, &part))?;
@@ -141,55 +140,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 /// Bits per item theory gives for a subject built for rate `p`, from its
 /// parameters alone (never from the table built).
 fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
-    let n = s.filter.len() as u64;
-    match s.shape {
-        // The layers a chain needs for n items, each ideally sized.
-        Shape::Layers {
-            initial_capacity,
-            growth,
-            tightening,
-            fpr,
-        } => theory::scalable::ideal_bits_per_item(initial_capacity, growth, fpr, tightening, n)
-            .unwrap_or(f64::NAN),
-        // The fingerprint and load the crate plans for the rate: f/α bits
-        // per item, or (f − 1)/α semi-sorted.
-        Shape::Buckets {
-            bucket_size,
-            semi_sorted,
-            ..
-        } => bloomlab::cuckoo::plan(n, p, bucket_size).map_or(f64::NAN, |plan| {
-            if semi_sorted {
-                theory::cuckoo::bits_per_item_semi_sorted(plan.fingerprint_bits, plan.load)
-            } else {
-                theory::cuckoo::bits_per_item(plan.fingerprint_bits, plan.load)
-            }
-        }),
-        // The bit arrays and counters as `space` sizes them.
-        _ => super::space::theory_bits(&s.shape, p),
-    }
+    s.table.theory_bits_per_item(p, s.filter.len() as u64)
 }
 
 /// Bytes the variant's constructor allocates for `n` items at rate `p`
-/// (a growing filter: the layers theory says it holds after growing from n/10).
-fn memory_for(v: &Variant<u64>, n: usize, p: f64) -> Result<usize, Error> {
+/// (a growing filter: what theory says it holds after growing from the
+/// experiments' start, [`subject::capacity`]).
+fn memory_for(v: &Descriptor<u64>, n: usize, p: f64) -> Result<usize, Error> {
     let err = format!("{} memory for {n} at {p}", v.id);
-    let plan = (v.plan)(n as u64, p).map_err(Error::filter(&err))?;
-    let bytes = match plan.shape {
-        Shape::Layers {
-            growth, tightening, ..
-        } => {
-            let bits = theory::scalable::bits_after(
-                (n as u64 / 10).max(1),
-                growth,
-                p,
-                tightening,
-                n as u64,
-            )
-            .map_err(Error::filter(&err))?;
-            u128::from(bits.div_ceil(8))
-        }
-        _ => plan.memory_bytes,
-    };
+    let plan = (v.plan)(subject::capacity(v, n) as u64, p).map_err(Error::filter(&err))?;
+    let bytes = plan.bytes_holding(n as u64).map_err(Error::filter(&err))?;
     usize::try_from(bytes).map_err(Error::filter(&err))
 }
 

@@ -2,46 +2,45 @@
 //! build and what the documents claim.
 
 use super::*;
+use bloomlab::catalog::{AnyFilter, Catalog};
 use bloomlab::prelude::*;
+use bloomlab::scalable::descriptor::Layers;
+use bloomlab::theory::classic;
 
-/// Builds the real filter of `kind` for `w` and returns its memory in
-/// bytes after inserting `w.peak_items()` distinct keys (only the
-/// scalable filter changes size as it fills).
-fn real_memory(kind: Kind, w: &Workload) -> (usize, String) {
+fn all() -> Vec<Kind> {
+    Kind::all(&Catalog::standard())
+}
+
+fn kind(id: &str, suffix: &str) -> Kind {
+    Kind::find(id, suffix).unwrap()
+}
+
+/// Builds the real filter of `kind` for `w` with the builder call its
+/// choice names, inserts `w.peak_items()` distinct keys (only the scalable
+/// filter changes size as it fills), and returns its memory in bytes and
+/// its table's label (a grown chain: each layer's `m` and `k`).
+fn real_memory(kind: &Kind, w: &Workload) -> (usize, String) {
     let n0 = w.items as usize;
     let n = w.peak_items() as usize;
     let p = w.fpr;
-    match kind {
-        Kind::Classic => {
-            let f: BloomFilter<u64> = BloomFilter::builder(n, p).seed(1).build().unwrap();
-            let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
-            (f.memory_bytes(), shape)
-        }
-        Kind::Atomic => {
-            let f: AtomicBloomFilter<u64> =
-                AtomicBloomFilter::builder(n, p).seed(1).build().unwrap();
-            let shape = format!("m={} k={}", f.num_bits(), f.num_hashes());
-            (f.memory_bytes(), shape)
-        }
-        Kind::Blocked => {
-            let f: BlockedBloomFilter<u64> =
-                BlockedBloomFilter::builder(n, p).seed(1).build().unwrap();
-            let shape = format!("blocks={} k={}", f.num_blocks(), f.num_hashes());
-            (f.memory_bytes(), shape)
-        }
-        Kind::Counting(width) => {
-            let f = CountingBloomFilter::<u64>::builder(n, p)
+    let option = |prefix: &str| -> u32 {
+        let call = kind.choice.call;
+        call.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(')'))
+            .map_or(0, |v| v.parse().unwrap())
+    };
+    let built: Box<dyn AnyFilter<u64>> = match (kind.variant.id, kind.choice.call) {
+        ("counting", _) => Box::new(
+            CountingBloomFilter::<u64>::builder(n, p)
                 .seed(1)
-                .counter_width(width)
+                .counter_width(option(".counter_width("))
                 .build()
-                .unwrap();
-            let shape = format!("m={} k={}", f.num_counters(), f.num_hashes());
-            (f.memory_bytes(), shape)
-        }
-        Kind::Scalable(s) => {
+                .unwrap(),
+        ),
+        ("scalable", _) => {
             let mut f = ScalableBloomFilter::builder(n0, p)
                 .seed(1)
-                .growth_factor(s)
+                .growth_factor(option(".growth_factor("))
                 .build()
                 .unwrap();
             for i in 0..n as u64 {
@@ -52,49 +51,40 @@ fn real_memory(kind: Kind, w: &Workload) -> (usize, String) {
                 .iter()
                 .map(|l| format!("m={} k={}", l.num_bits(), l.num_hashes()))
                 .collect();
-            (f.memory_bytes(), shape.join(" | "))
+            return (f.memory_bytes(), shape.join(" | "));
         }
-        Kind::Cuckoo(b) => {
-            let f = CuckooFilter::<u64>::builder(n, p)
+        ("cuckoo", ".bucket_size(2)" | ".bucket_size(8)") => Box::new(
+            CuckooFilter::<u64>::builder(n, p)
                 .seed(1)
-                .bucket_size(b)
+                .bucket_size(option(".bucket_size("))
                 .build()
-                .unwrap();
-            let shape = format!(
-                "buckets={} f={} semi={}",
-                f.num_buckets(),
-                f.fingerprint_bits(),
-                f.is_semi_sorted()
-            );
-            (f.memory_bytes(), shape)
-        }
-        Kind::Entry(_) => {
-            let f = (kind.variant().build)(n, p, 1).unwrap();
-            (f.memory_bytes(), super::planned(&f.shape()))
-        }
-    }
+                .unwrap(),
+        ),
+        (_, "") => (kind.variant.build)(n, p, 1).unwrap(),
+        (id, call) => panic!("{id}: no builder for {call}"),
+    };
+    (built.memory_bytes(), built.table().label())
 }
 
-fn predicted_shape(params: &Params) -> String {
-    match params {
-        Params::Bits { bits, hashes } => format!("m={bits} k={hashes}"),
-        Params::Blocks { blocks, hashes, .. } => format!("blocks={blocks} k={hashes}"),
-        Params::Counters {
-            counters, hashes, ..
-        } => format!("m={counters} k={hashes}"),
-        Params::Layers { layers, .. } => layers
-            .iter()
-            .map(|l| format!("m={} k={}", l.bits, l.hashes))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        Params::Buckets {
-            buckets,
-            fingerprint_bits,
-            semi_sorted,
-            ..
-        } => format!("buckets={buckets} f={fingerprint_bits} semi={semi_sorted}"),
-        Params::Planned { table } => table.clone(),
+/// The label `real_memory` reads off the built filter, from the figures.
+fn predicted_shape(kind: &Kind, w: &Workload, params: &Params) -> String {
+    if !kind.variant.can.grow {
+        return params.theory.label();
     }
+    let plan = (kind.choice.plan)(w.items, w.fpr).unwrap();
+    let layers = Layers {
+        initial_capacity: w.items,
+        growth: plan.table.parameters()[1].1.to_string().parse().unwrap(),
+        tightening: bloomlab::scalable::DEFAULT_TIGHTENING_RATIO,
+        fpr: w.fpr,
+    };
+    layers
+        .holding(w.peak_items())
+        .unwrap()
+        .iter()
+        .map(|(m, k, _)| format!("m={m} k={k}"))
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 #[test]
@@ -107,20 +97,23 @@ fn predictions_match_what_the_constructors_build() {
     for &n in &sizes {
         for &p in &rates {
             let w = Workload::fixed(n, p);
-            for kind in Kind::all() {
-                let sized = size(kind, &w).unwrap();
+            for kind in all() {
+                let sized = size(&kind, &w).unwrap();
                 if !sized.unbuildable.is_empty() {
                     continue; // checked below
                 }
-                let (bytes, shape) = real_memory(kind, &w);
+                let (bytes, shape) = real_memory(&kind, &w);
                 assert_eq!(
-                    sized.figures.memory_bytes, bytes as u64,
-                    "{kind:?} n={n} p={p}"
+                    sized.figures.memory_bytes,
+                    bytes as u64,
+                    "{} n={n} p={p}",
+                    kind.id()
                 );
                 assert_eq!(
-                    predicted_shape(&sized.figures.params),
+                    predicted_shape(&kind, &w, &sized.figures.params),
                     shape,
-                    "{kind:?} n={n} p={p}"
+                    "{} n={n} p={p}",
+                    kind.id()
                 );
             }
         }
@@ -134,10 +127,11 @@ fn scalable_predictions_match_a_grown_filter() {
     for (to, s) in [(5_500u64, 2u32), (5_500, 4), (3_000, 2), (21_000, 4)] {
         let mut w = Workload::fixed(1_000, 0.01);
         w.growth = super::super::workload::Growth::GrowsTo { to };
-        let sized = size(Kind::Scalable(s), &w).unwrap();
-        let (bytes, shape) = real_memory(Kind::Scalable(s), &w);
+        let kind = kind("scalable", &s.to_string());
+        let sized = size(&kind, &w).unwrap();
+        let (bytes, shape) = real_memory(&kind, &w);
         assert_eq!(sized.figures.memory_bytes, bytes as u64, "to={to} s={s}");
-        assert_eq!(predicted_shape(&sized.figures.params), shape);
+        assert_eq!(predicted_shape(&kind, &w, &sized.figures.params), shape);
     }
 }
 
@@ -146,9 +140,14 @@ fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
     // At 10^-9 the fingerprint needs 2^f ≥ 2bα/ε + 1 at the design load
     // α: 33 bits with 4 slots (α = 0.95), 34 with 8; 32 with 2.
     for (b, needed) in [(4u32, 33u32), (8, 34)] {
-        let plan = cuckoo_plan(10_000, 1e-9, b).unwrap();
-        assert_eq!(plan.fingerprint_bits, needed, "b={b}");
-        assert_eq!(plan.unbuildable.len(), 1, "{:?}", plan.unbuildable);
+        let sized = size(
+            &kind("cuckoo", &b.to_string()),
+            &Workload::fixed(10_000, 1e-9),
+        )
+        .unwrap();
+        let f = &sized.figures.params.parameters["fingerprint_bits"];
+        assert_eq!(f, &serde_json::Value::from(needed), "b={b}");
+        assert_eq!(sized.unbuildable.len(), 1, "{:?}", sized.unbuildable);
         assert!(
             CuckooFilter::<u64>::builder(10_000, 1e-9)
                 .bucket_size(b)
@@ -156,9 +155,10 @@ fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
                 .is_err()
         );
     }
-    let plan = cuckoo_plan(10_000, 1e-9, 2).unwrap();
-    assert_eq!(plan.fingerprint_bits, 32);
-    assert!(plan.unbuildable.is_empty());
+    let sized = size(&kind("cuckoo", "2"), &Workload::fixed(10_000, 1e-9)).unwrap();
+    let f = &sized.figures.params.parameters["fingerprint_bits"];
+    assert_eq!(f, &serde_json::Value::from(32));
+    assert!(sized.unbuildable.is_empty());
     let f = CuckooFilter::<u64>::builder(10_000, 1e-9)
         .bucket_size(2)
         .build()
@@ -173,14 +173,8 @@ fn classic_rows_follow_the_guava_sizing() {
     // the constructor takes k = 8 in 229 words (14,656 bits, 1.8% more),
     // the fewest hashes within 1/32 of it.
     assert_eq!(classic::smallest_size_for(1_000, 0.001), Ok((14_400, 10)));
-    let sized = size(Kind::Classic, &Workload::fixed(1_000, 0.001)).unwrap();
-    assert_eq!(
-        sized.figures.params,
-        Params::Bits {
-            bits: 14_656,
-            hashes: 8
-        }
-    );
+    let sized = size(&kind("classic", ""), &Workload::fixed(1_000, 0.001)).unwrap();
+    assert_eq!(sized.figures.params.short(), "m=14,656 k=8");
     assert_eq!(sized.figures.memory_bytes, 1_832);
     assert!((sized.figures.bits_per_item - 14.656).abs() < 1e-12);
     // (1 − e^{−8/14.656})^8 = 9.80e-4 by hand.
@@ -190,9 +184,11 @@ fn classic_rows_follow_the_guava_sizing() {
 #[test]
 fn counting_is_width_times_classic() {
     let w = Workload::fixed(10_000, 0.01);
-    let classic = size(Kind::Classic, &w).unwrap().figures;
-    for width in COUNTER_WIDTHS {
-        let c = size(Kind::Counting(width), &w).unwrap().figures;
+    let classic = size(&kind("classic", ""), &w).unwrap().figures;
+    for width in [4u32, 8] {
+        let c = size(&kind("counting", &width.to_string()), &w)
+            .unwrap()
+            .figures;
         assert_eq!(c.memory_bytes, classic.memory_bytes * u64::from(width));
         assert_eq!(c.expected_fpr, classic.expected_fpr);
         // A miss stops at the first zero counter: fewer lines than k.
@@ -203,9 +199,9 @@ fn counting_is_width_times_classic() {
 #[test]
 fn huge_workloads_are_an_error_not_a_panic() {
     let w = Workload::fixed(u64::MAX, 1e-9);
-    for kind in Kind::all() {
-        let e = size(kind, &w).unwrap_err();
-        assert!(!e.contains(&u128::MAX.to_string()), "{kind:?}: {e}");
+    for kind in all() {
+        let e = size(&kind, &w).unwrap_err();
+        assert!(!e.contains(&u128::MAX.to_string()), "{}: {e}", kind.id());
     }
 }
 
@@ -232,36 +228,33 @@ fn a_size_too_large_is_said_in_bytes_never_as_the_overflow_marker() {
         "the table would need 18446744073709551616 bytes, more than the limit of 18.4 EB \
          (18,446,744,073,709,551,615 bytes)"
     );
-    assert_eq!(
-        words_bytes(u128::MAX),
-        Err(too_large(u128::MAX.div_ceil(64) * 8))
-    );
 }
 
 #[test]
 fn every_kind_is_a_catalog_entry_of_its_type() {
-    for kind in Kind::all() {
-        let v = kind.variant();
+    let kinds = all();
+    for kind in &kinds {
+        let v = &kind.variant;
         assert!(kind.label().starts_with(v.type_name), "{}", kind.id());
         assert!(kind.id().starts_with(v.id), "{}", kind.id());
     }
-}
-
-#[test]
-fn an_entry_without_a_model_is_sized_by_its_plan() {
-    // The semi-sorted cuckoo layout is a catalog entry `choose` does not
-    // weigh; asked for it, it sizes it as the entry plans, which is what
-    // the builder allocates.
-    let kind = Kind::Entry("cuckoo-ss");
-    assert!(!Kind::all().contains(&kind));
-    for (n, p) in [(1_000, 0.01), (123_457, 1e-4), (1_000_000, 0.001)] {
-        let w = Workload::fixed(n, p);
-        let sized = size(kind, &w).unwrap();
-        let (bytes, shape) = real_memory(kind, &w);
-        assert_eq!(sized.figures.memory_bytes, bytes as u64, "{n} at {p}");
-        assert_eq!(predicted_shape(&sized.figures.params), shape, "{n} at {p}");
-        assert_eq!(sized.figures.lines_miss, 2.0);
-        assert!(sized.figures.expected_fpr <= p, "{n} at {p}");
-        assert_eq!(kind.label(), "CuckooFilter (semi-sorted)");
-    }
+    // Every entry that lists choices is weighed; the semi-sorted cuckoo
+    // layout lists none (the builder's option, not a filter of its own).
+    let ids: Vec<String> = kinds.iter().map(Kind::id).collect();
+    assert_eq!(
+        ids,
+        [
+            "classic",
+            "blocked",
+            "atomic",
+            "counting-4",
+            "counting-8",
+            "counting-blocked",
+            "scalable-2",
+            "scalable-4",
+            "cuckoo-4",
+            "cuckoo-2",
+            "cuckoo-8",
+        ]
+    );
 }

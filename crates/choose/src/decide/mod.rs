@@ -19,11 +19,11 @@
 
 use serde::Serialize;
 
-use bloomlab::catalog;
-use bloomlab::theory::{self, classic, cuckoo, scalable};
+use bloomlab::catalog::Catalog;
+use bloomlab::theory::{self, classic};
 
-use super::candidates::{self, Figures, Kind, Params, Supports};
-use super::numbers::{bytes, grouped, items, rate, sci};
+use super::candidates::{self, Figures, Kind, Supports};
+use super::numbers::{bytes, grouped, items, rate};
 use super::workload::{Growth, Workload};
 
 /// How well a candidate meets the workload.
@@ -102,9 +102,12 @@ pub struct Candidate {
     pub kind: Kind,
 }
 
-/// Evaluates every [`Kind`] against `w`, best first.
-pub fn evaluate(w: &Workload) -> Vec<Candidate> {
-    let mut all: Vec<Candidate> = Kind::all().into_iter().map(|k| assess(k, w)).collect();
+/// Evaluates every [`Kind`] of `catalog` against `w`, best first.
+pub fn evaluate(catalog: &Catalog<u64>, w: &Workload) -> Vec<Candidate> {
+    let mut all: Vec<Candidate> = Kind::all(catalog)
+        .into_iter()
+        .map(|k| assess(k, w))
+        .collect();
     rank(&mut all);
     all
 }
@@ -144,7 +147,7 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
     let supports = kind.supports();
     let mut reasons = Vec::new();
     let mut notes = Vec::new();
-    let figures = match candidates::size(kind, w) {
+    let figures = match candidates::size(&kind, w) {
         Ok(sized) => {
             reasons.extend(sized.unbuildable.into_iter().map(|why| Reason {
                 rule: Rule::Buildable,
@@ -163,7 +166,10 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
     };
     if w.deletes {
         if supports.remove {
-            notes.push(remove_caveat(kind));
+            notes.push(match &figures {
+                Some(f) => f.params.theory.remove_caveat(),
+                None => "remove only items that were inserted".to_owned(),
+            });
         } else {
             reasons.push(Reason {
                 rule: Rule::Deletes,
@@ -172,7 +178,7 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
         }
     }
     if let Some(f) = &figures {
-        growth_notes(kind, w, f, &mut reasons, &mut notes);
+        growth_notes(&kind, w, f, &mut reasons, &mut notes);
         if let Some(limit) = w.max_memory.filter(|&limit| f.memory_bytes > limit) {
             reasons.push(Reason {
                 rule: Rule::MaxMemory,
@@ -214,20 +220,9 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
     }
 }
 
-/// Documents 002 and 003: a removal is only safe for an item that was inserted.
-fn remove_caveat(kind: Kind) -> String {
-    match kind {
-        Kind::Cuckoo(b) => format!(
-            "remove only items that were inserted; one item can be stored at most {} times (2b: each copy takes a slot in its two buckets)",
-            2 * b
-        ),
-        _ => "remove only items that were inserted: removing one that never was can zero another item's counters (a false negative)".to_owned(),
-    }
-}
-
 /// What the workload's growth means for `kind`.
 fn growth_notes(
-    kind: Kind,
+    kind: &Kind,
     w: &Workload,
     f: &Figures,
     reasons: &mut Vec<Reason>,
@@ -241,143 +236,20 @@ fn growth_notes(
             grouped(to)
         )),
         (Growth::GrowsTo { to }, true) => {
-            if let Params::Layers { layers, .. } = &f.params {
-                notes.push(format!(
-                    "starts with {} for {} items and adds layers as it grows: {} at {} items",
-                    bytes(f.initial_memory_bytes),
-                    grouped(w.items),
-                    layers.len(),
-                    grouped(to)
-                ));
-            }
+            notes.push(format!(
+                "starts with {} for {} items and grows as it fills: {} at {} items",
+                bytes(f.initial_memory_bytes),
+                grouped(w.items),
+                f.params.short(),
+                grouped(to)
+            ));
         }
         (Growth::Unknown, false) => reasons.push(Reason {
             rule: Rule::UnknownSize,
-            why: overshoot(kind, f),
+            why: f.params.theory.beyond_capacity(f.items),
         }),
-        (Growth::Unknown, true) => {
-            if let Kind::Scalable(s) = kind {
-                notes.push(scalable_outlook(w, s));
-                let capped = w.max_memory.and_then(|limit| {
-                    let (layers, items) = scalable_within(w, s, limit)?;
-                    Some((limit, layers, items))
-                });
-                if let Some((limit, layers, items)) = capped.filter(|c| c.1 > 0) {
-                    notes.push(format!(
-                        "built with .max_bytes({limit}) it holds {} items in {layers} layer{}, then refuses inserts with InsertError::Full",
-                        grouped(items),
-                        if layers == 1 { "" } else { "s" }
-                    ));
-                }
-            }
-        }
+        (Growth::Unknown, true) => notes.extend(f.params.theory.outlook(w.max_memory)),
     }
-}
-
-/// What happens to a fixed-capacity filter pushed past its size.
-fn overshoot(kind: Kind, f: &Figures) -> String {
-    let n = f.items;
-    let rate_at = |times: u64| -> f64 {
-        let more = n.saturating_mul(times);
-        match &f.params {
-            Params::Bits { bits, hashes } => {
-                classic::fpr(*bits as f64, more as f64, f64::from(*hashes))
-            }
-            Params::Counters {
-                counters, hashes, ..
-            } => classic::fpr(*counters as f64, more as f64, f64::from(*hashes)),
-            Params::Blocks {
-                blocks,
-                block_bits,
-                sectors,
-                hashes,
-            } => catalog::Shape::Blocks {
-                blocks: *blocks,
-                block_bits: *block_bits,
-                sectors: *sectors,
-                hashes: *hashes,
-                width: 1,
-            }
-            .fpr(more),
-            _ => f64::NAN,
-        }
-    };
-    match (&f.params, kind) {
-        (
-            Params::Buckets {
-                buckets,
-                bucket_size,
-                ..
-            },
-            _,
-        ) => {
-            let slots = buckets.saturating_mul(u64::from(*bucket_size));
-            let load = cuckoo::max_load(*bucket_size).unwrap_or(1.0);
-            format!(
-                "fixed capacity, no upper bound known: inserts fail (InsertError::Full) near {:.0}% of its {} slots, about {} items",
-                100.0 * load,
-                grouped(slots),
-                grouped((slots as f64 * load) as u64)
-            )
-        }
-        _ => format!(
-            "fixed capacity, no upper bound known: past {} items its rate climbs, to {} at twice as many and {} at ten times",
-            grouped(n),
-            sci(rate_at(2)),
-            sci(rate_at(10))
-        ),
-    }
-}
-
-/// A scalable filter's memory if the set turns out 10 and 100 times larger.
-fn scalable_outlook(w: &Workload, s: u32) -> String {
-    let parts: Vec<String> = [10u64, 100]
-        .iter()
-        .filter_map(|&times| {
-            let n = w.items.checked_mul(times)?;
-            let f = candidates::scalable_size(w.items, s, w.fpr, n)
-                .ok()?
-                .figures;
-            Some(format!(
-                "{} at {}× ({:.1} bits per item)",
-                bytes(f.memory_bytes),
-                times,
-                f.bits_per_item
-            ))
-        })
-        .collect();
-    if parts.is_empty() {
-        "grows by adding layers, each a tighter classic filter".to_owned()
-    } else {
-        format!("grows by adding layers: {}", parts.join(", "))
-    }
-}
-
-/// How many layers, holding how many items, a scalable filter that starts
-/// at `w.items` with growth `s` allocates within `limit` bytes: each new
-/// layer must fit beside the ones before, as the filter's `max_bytes` checks.
-fn scalable_within(w: &Workload, s: u32, limit: u64) -> Option<(u32, u64)> {
-    let r = bloomlab::scalable::DEFAULT_TIGHTENING_RATIO;
-    let (mut used, mut items) = (0u64, 0u64);
-    for i in 0..64 {
-        let Some(capacity) = scalable::layer_capacity(w.items, s, i) else {
-            return Some((i, items));
-        };
-        let Ok((bits, _)) =
-            bloomlab::theory::classic::size_for(capacity, scalable::layer_fpr(w.fpr, r, i))
-        else {
-            return Some((i, items));
-        };
-        let bytes = bits.div_ceil(64) * 8;
-        match used.checked_add(bytes) {
-            Some(total) if total <= limit => {
-                used = total;
-                items = items.saturating_add(capacity);
-            }
-            _ => return Some((i, items)),
-        }
-    }
-    Some((64, items))
 }
 
 /// The recommendation: which filter, and why, in one paragraph.

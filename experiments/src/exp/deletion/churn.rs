@@ -66,6 +66,7 @@ mod tests {
         let ctx = Ctx {
             scale: Scale::Quick,
             seed: 6,
+            catalog: crate::exp::subject::standard(),
         };
         // 3,000 items: the crate's 4,096 slots are 73% full, below where its
         // inserts start to fail.

@@ -256,6 +256,7 @@ mod tests {
         let ctx = Ctx {
             scale: Scale::Quick,
             seed: 5,
+            catalog: crate::exp::subject::standard(),
         };
         let rows = duplicates(&ctx, 1 << 12).unwrap();
         for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {

@@ -1,7 +1,7 @@
 //! The experiment's charts: measured over theory for every variant at 1%,
 //! and per variant the rate by load and its residuals.
 
-use bloomlab::catalog::Variant;
+use bloomlab::catalog::Descriptor;
 
 use super::{Error, Row, TARGETS};
 use crate::plot::{self, Chart, Curve};
@@ -10,7 +10,7 @@ use crate::table::short_percent;
 /// Every chart, as (file name, SVG).
 pub(super) fn draw(
     rows: &[Row],
-    kinds: &[Variant<u64>],
+    kinds: &[Descriptor<u64>],
     capacity: usize,
 ) -> Result<Vec<(String, String)>, Error> {
     let svg = |name: String, chart: &Chart| plot::draw(&name, chart).map(|svg| (name, svg));
@@ -86,7 +86,7 @@ fn residuals(rows: &[Row], variant: &str, target: f64) -> Vec<(f64, f64, f64, f6
 
 /// `kind`'s pooled rate by load for every target, theory as lines. Rows
 /// with no false positive are points at 0 with their upper bound.
-fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
+fn rate_chart(rows: &[Row], kind: &Descriptor<u64>, capacity: usize) -> Chart {
     let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
     // The lowest bound of any interval, halved: every point is above it.
     let floor = own
@@ -105,7 +105,7 @@ fn rate_chart(rows: &[Row], kind: &Variant<u64>, capacity: usize) -> Chart {
                     .filter(|&load| load <= last + 1e-9)
                     .map(|load| {
                         let items = (capacity as f64 * load).round() as u64;
-                        (load, r.shape.fpr(items))
+                        (load, r.table.fpr(items))
                     })
                     .collect()
             });

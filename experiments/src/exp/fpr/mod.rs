@@ -8,12 +8,11 @@ mod spread;
 mod text;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use bloomlab::catalog::{Shape, Variant};
+use bloomlab::catalog::{self, Descriptor};
 use bloomlab_core::InsertError;
-use bloomlab_core::theory::{classic, sectored};
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
@@ -108,7 +107,7 @@ struct Obs {
 /// One filter instance filled load by load.
 struct Instance {
     params: String,
-    shape: Shape,
+    table: Arc<dyn catalog::Table>,
     obs: Vec<Obs>,
 }
 
@@ -118,7 +117,7 @@ pub struct Row {
     variant: &'static str,
     target: f64,
     params: String,
-    shape: Shape,
+    table: Arc<dyn catalog::Table>,
     load: f64,
     items: f64,
     instances: usize,
@@ -149,7 +148,7 @@ impl Row {
 /// target) and `fpr_residuals_<variant>.svg` (measured over theory).
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let plan = Plan::of(ctx.scale);
-    let kinds = subject::all();
+    let kinds: Vec<Descriptor<u64>> = ctx.catalog.iter().cloned().collect();
     let bar = crate::progress::bar((kinds.len() * TARGETS.len() * plan.instances) as u64, "fpr");
     let mut rows = Vec::new();
     for kind in &kinds {
@@ -182,7 +181,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 
 /// Builds, fills and probes one instance of `kind` at `target`.
 fn instance(
-    kind: &Variant<u64>,
+    kind: &Descriptor<u64>,
     target: f64,
     plan: &Plan,
     seed: u64,
@@ -210,7 +209,7 @@ fn instance(
         }
         let f = &subject.filter;
         let items = inserted as u64;
-        let theory = || (subject.theory(items), spread_theory(&subject.shape, items));
+        let theory = || (subject.theory(items), subject.table.rate_sd(items));
         let (theory, spread) = match memo.lock() {
             Ok(mut known) => *known.entry(inserted).or_insert_with(theory),
             Err(_) => theory(),
@@ -235,7 +234,7 @@ fn instance(
     }
     Ok(Instance {
         params: subject.params,
-        shape: subject.shape,
+        table: subject.table,
         obs,
     })
 }
@@ -290,7 +289,7 @@ fn aggregate(
     let Some(first) = runs.first() else {
         return Ok(Vec::new());
     };
-    let (params, shape) = (first.params.clone(), first.shape.clone());
+    let (params, table) = (first.params.clone(), first.table.clone());
     let mut rows = Vec::new();
     for slot in 0..=LOADS.len() {
         let obs: Vec<&Obs> = runs
@@ -319,7 +318,7 @@ fn aggregate(
             variant,
             target,
             params: params.clone(),
-            shape: shape.clone(),
+            table: table.clone(),
             load: items / plan.capacity as f64,
             items,
             instances: obs.len(),
@@ -333,49 +332,12 @@ fn aggregate(
             expected: mean(|o| o.expected),
             powered: expected_hits >= MIN_EXPECTED,
             spread: spread::measure(&pairs),
-            spread_theory: spread_theory(&shape, items.round() as u64),
+            spread_theory: table.rate_sd(items.round() as u64),
             bits_per_item: mean(|o| o.bits_per_item),
             full: slot == LOADS.len(),
         });
     }
     Ok(rows)
-}
-
-/// Theory's between-instance standard deviation of the rate after `items`
-/// inserts, where a model exists: the bit-array filters by
-/// [`classic::rate_sd`], the blocked ones by [`sectored::rate_sd`] (which
-/// for blocks of one sector is `blocked::rate_sd`). The
-/// scalable filter's layers hold a random number of items (it skips items
-/// already reported present) and the cuckoo filter's spread comes from
-/// duplicate fingerprints: neither has a model here.
-fn spread_theory(shape: &Shape, items: u64) -> Option<f64> {
-    match *shape {
-        Shape::Bits { bits, hashes }
-        | Shape::Counters {
-            counters: bits,
-            hashes,
-            ..
-        } => {
-            let k = f64::from(hashes);
-            Some(classic::rate_sd(bits as f64, k * items as f64, k))
-        }
-        // One sector is a plain block: `sectored::rate_sd` is then exactly
-        // `blocked::rate_sd`.
-        Shape::Blocks {
-            blocks,
-            block_bits,
-            sectors,
-            hashes,
-            ..
-        } => Some(sectored::rate_sd(
-            block_bits / sectors,
-            sectors,
-            blocks,
-            items,
-            hashes,
-        )),
-        Shape::Layers { .. } | Shape::Buckets { .. } => None,
-    }
 }
 
 /// The rows as `fpr.csv`.

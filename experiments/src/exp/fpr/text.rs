@@ -3,14 +3,14 @@
 
 use std::fmt::Write as _;
 
-use bloomlab::catalog::Variant;
+use bloomlab::catalog::Descriptor;
 use bloomlab_lab::stats::clopper_pearson;
 
 use super::{LOADS, MIN_EXPECTED, Plan, Row, spread};
 use crate::table::{Table, markdown, short_percent};
 
 /// The section's body.
-pub(super) fn body(rows: &[Row], kinds: &[Variant<u64>], plan: &Plan) -> String {
+pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

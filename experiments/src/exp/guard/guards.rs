@@ -1,6 +1,6 @@
 //! The guards: no filter, or one of bloomlab's filters in process or kept in Redis.
 
-use bloomlab::catalog::{self, AnyFilter, Variant};
+use bloomlab::catalog::{self, AnyFilter, Descriptor};
 
 use super::*;
 
@@ -41,7 +41,7 @@ impl Guard {
         Self { kind, fpr, label }
     }
 
-    fn variant(self) -> Option<Variant<u64>> {
+    fn variant(self) -> Option<Descriptor<u64>> {
         match self.kind {
             Kind::Local(id) => catalog::find(id),
             _ => None,

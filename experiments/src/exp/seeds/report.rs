@@ -234,6 +234,7 @@ mod tests {
         let ctx = Ctx {
             scale: Scale::Quick,
             seed: 2024,
+            catalog: crate::exp::subject::standard(),
         };
         let out = super::super::run(&ctx).unwrap();
         let body = &out.section.body;

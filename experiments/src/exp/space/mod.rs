@@ -12,7 +12,9 @@ use bloomlab_core::InsertError;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
-use bloomlab::catalog::{Shape, Variant};
+use std::sync::Arc;
+
+use bloomlab::catalog::{self, Catalog, Descriptor};
 
 use super::fpr::MIN_EXPECTED;
 use super::subject;
@@ -34,11 +36,11 @@ pub const TARGETS: [f64; 11] = [
 
 /// The variants drawn: one entry per table layout (the atomic filter has
 /// the classic filter's, so it is left out).
-pub fn kinds() -> Vec<Variant<u64>> {
+pub fn kinds(catalog: &Catalog<u64>) -> Vec<Descriptor<u64>> {
     let mut layouts = Vec::new();
-    let mut kinds = subject::all();
+    let mut kinds: Vec<_> = catalog.iter().cloned().collect();
     kinds.retain(|v| {
-        let layout = (v.plan)(1_000, 0.01).map(|p| p.shape).ok();
+        let layout = (v.plan)(1_000, 0.01).map(|p| format!("{:?}", p.table)).ok();
         let new = !layouts.contains(&layout);
         layouts.push(layout);
         new
@@ -68,7 +70,7 @@ fn probes_for(theory: f64, base: usize, cap: usize) -> usize {
 #[derive(Debug, Clone)]
 struct Point {
     kind: &'static str,
-    shape: Shape,
+    table: Arc<dyn catalog::Table>,
     target: f64,
     items: usize,
     probes: usize,
@@ -96,7 +98,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let base_probes = ctx.scale.probes();
     let max_probes = base_probes * PROBE_BUDGET;
-    let kinds = kinds();
+    let kinds = kinds(ctx.catalog);
     let bar = progress::bar((kinds.len() * TARGETS.len()) as u64, "space");
     let mut points = Vec::new();
     let mut skipped = Vec::new();
@@ -134,7 +136,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 .count() as u64;
             points.push(Point {
                 kind: kind.id,
-                shape: s.shape.clone(),
+                table: s.table.clone(),
                 target,
                 items: f.len(),
                 probes: n_probes,
@@ -163,15 +165,15 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         ];
         let tail = vec![
             fixed(p.bits),
-            fixed(theory_bits(&p.shape, p.target)),
+            fixed(p.table.theory_bits_per_item(p.target, p.items as u64)),
             fixed(theory::lower_bound_bits_per_item(p.target)),
         ];
         let rate = against_theory(p.hits, p.probes as u64, p.theory);
         table.push([head, rate.into(), power, tail].concat());
     }
-    let charts = space_charts(&points, capacity)?;
+    let charts = space_charts(&kinds, &points, capacity)?;
     let scan = Scan::run(capacity)?;
-    let body = body(&points, &scan, capacity, base_probes, max_probes);
+    let body = body(&kinds, &points, &scan, capacity, base_probes, max_probes);
     let section = Section::new("Space against rate", body);
     Ok(Output::new(section)
         .appendix(appendix(&table, &skipped, &scan))
@@ -182,34 +184,6 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             "space_crossover.svg",
             plot::draw("space_crossover.svg", &scan.chart())?,
         ))
-}
-
-/// Bits per item theory gives for a table of `shape`'s kind built for rate `eps`.
-pub fn theory_bits(shape: &Shape, eps: f64) -> f64 {
-    match *shape {
-        Shape::Bits { .. } => theory::classic::bits_per_item(eps),
-        Shape::Blocks {
-            block_bits,
-            sectors: 1,
-            width,
-            ..
-        } => theory::blocked::bits_per_item(block_bits, eps)
-            .map_or(f64::NAN, |(c, _)| c * f64::from(width)),
-        Shape::Blocks {
-            block_bits,
-            sectors,
-            width,
-            ..
-        } => theory::sectored::bits_per_item(block_bits / sectors, sectors, eps)
-            .map_or(f64::NAN, |(c, _)| c * f64::from(width)),
-        Shape::Counters { width, .. } => theory::counting::bits_per_item(eps, width),
-        // After growing from 1,000 to 10,000 items (the subject's tenfold growth).
-        Shape::Layers {
-            growth, tightening, ..
-        } => theory::scalable::bits_after(1_000, growth, eps, tightening, 10_000)
-            .map_or(f64::NAN, |b| b as f64 / 1e4),
-        Shape::Buckets { semi_sorted, .. } => cuckoo_theory_bits(eps, semi_sorted),
-    }
 }
 
 /// The cuckoo filter's bits per item at rate `eps` with 4-slot buckets at
@@ -233,7 +207,11 @@ fn cuckoo_theory_bits(eps: f64, semi_sorted: bool) -> f64 {
 /// footing: for a grid of target rates, the bits per item of the table its
 /// constructor builds and the rate theory gives that table at full load.
 /// The lower bound is `2^−bits`.
-fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
+fn space_charts(
+    kinds: &[Descriptor<u64>],
+    points: &[Point],
+    items: usize,
+) -> Result<Vec<Chart>, Error> {
     // One y axis for both panels, from the decade of the lowest value drawn.
     let lowest = points
         .iter()
@@ -263,7 +241,7 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
     let grid: Vec<f64> = (0..=50)
         .map(|i| 10f64.powf(-1.0 - 5.0 * f64::from(i) / 50.0))
         .collect();
-    for kind in &kinds() {
+    for kind in kinds {
         let mut line = Vec::new();
         let mut counters = false;
         for &eps in &grid {
@@ -271,15 +249,14 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
             let Ok(s) = subject::build(kind, items, eps, 0) else {
                 continue;
             };
-            let bits = match s.shape {
-                // Its layers after growing tenfold, as theory sizes them.
-                Shape::Layers { .. } => theory_bits(&s.shape, eps),
-                _ => s.filter.memory_bytes() as f64 * 8.0 / items as f64,
+            // A growing filter: its layers after growing to `items`, as
+            // theory sizes them.
+            let bytes = match s.table.grown_bytes(items as u64) {
+                Ok(Some(grown)) => grown as f64,
+                _ => s.filter.memory_bytes() as f64,
             };
-            counters = matches!(
-                s.shape,
-                Shape::Counters { .. } | Shape::Blocks { width: 2.., .. }
-            );
+            let bits = bytes * 8.0 / items as f64;
+            counters = s.table.counters();
             line.push((bits, s.theory(items as u64)));
         }
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -325,12 +302,12 @@ fn space_charts(points: &[Point], items: usize) -> Result<Vec<Chart>, Error> {
 
 /// Rows, per variant, of the bits per item a filter built for each of
 /// `rates` takes.
-fn bits_table(points: &[Point], rates: &[f64]) -> String {
+fn bits_table(kinds: &[Descriptor<u64>], points: &[Point], rates: &[f64]) -> String {
     let row = |first: String, cell: &dyn Fn(f64) -> String| {
         let cells = rates.iter().map(|&r| cell(r));
         std::iter::once(first).chain(cells).collect::<Vec<_>>()
     };
-    let mut rows: Vec<Vec<String>> = kinds()
+    let mut rows: Vec<Vec<String>> = kinds
         .iter()
         .map(|kind| {
             row(kind.label(), &|r| {
@@ -348,7 +325,14 @@ fn bits_table(points: &[Point], rates: &[f64]) -> String {
     markdown(&heads, rows)
 }
 
-fn body(points: &[Point], scan: &Scan, items: usize, base: usize, cap: usize) -> String {
+fn body(
+    kinds: &[Descriptor<u64>],
+    points: &[Point],
+    scan: &Scan,
+    items: usize,
+    base: usize,
+    cap: usize,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -404,7 +388,7 @@ fn body(points: &[Point], scan: &Scan, items: usize, base: usize, cap: usize) ->
             format!(": {}", under.join("; "))
         },
     );
-    out.push_str(&bits_table(points, &[1e-2, 1e-3, 1e-4, 1e-6]));
+    out.push_str(&bits_table(kinds, points, &[1e-2, 1e-3, 1e-4, 1e-6]));
     let crossovers = scan.crossovers();
     // The highest rate of the first band, and where the last band begins.
     let first = |i: &[(f64, f64)]| i.first().map_or(f64::NAN, |b| b.1);

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use bloomlab::catalog::Variant;
+use bloomlab::catalog::Descriptor;
 use bloomlab_core::Membership;
 use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
 use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
@@ -96,7 +96,7 @@ pub fn time_pass<T, R>(items: &[T], mut op: impl FnMut(&T) -> R) -> Duration {
 /// Every catalog variant at `fpr`, built by the experiments' rule
 /// ([`subject::build`]: a growing filter starts at a tenth of the items).
 pub fn bloomlab(
-    variants: Vec<Variant<u64>>,
+    variants: Vec<Descriptor<u64>>,
     items: usize,
     fpr: f64,
     seed: impl Fn(&str) -> u64,

@@ -67,13 +67,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let keys = members(sub_seed(ctx.seed, "throughput/members"), n);
     let misses: Vec<u64> = probes(sub_seed(ctx.seed, "throughput/probes"), n).collect();
     let mut rows = Vec::new();
-    let per_rate = super::subject::all().len() + measure::peers(1, 0.01, |_| 0).len();
+    let per_rate = ctx.catalog.len() + measure::peers(1, 0.01, |_| 0).len();
     let steps = per_rate * RATES.len() * measure::PASSES * 2;
     let bar = progress::bar(steps as u64, "throughput");
     for target in RATES {
         let seed = |name: &str| sub_seed(ctx.seed, &format!("throughput/{target}/{name}"));
         let contenders: Vec<measure::Contender> =
-            measure::bloomlab(super::subject::all(), n, target, seed)
+            measure::bloomlab(ctx.catalog.iter().cloned().collect(), n, target, seed)
                 .into_iter()
                 .chain(measure::peers(n, target, seed))
                 .collect();
