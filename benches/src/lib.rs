@@ -1,10 +1,12 @@
 //! Shared helpers for the benchmarks: seeded keys (the same ones the tests
 //! and experiments draw, from `bloomlab-lab`), the measuring loops every
 //! bench file uses ([`harness`]), the large-filter construction ([`big`]),
-//! the lower bounds measured beside the filters ([`floor`]) and the report
-//! tool ([`report`]).
+//! the lower bounds measured beside the filters ([`floor`]), every catalog
+//! variant in one set of groups ([`catalog`]) and the report tool
+//! ([`report`]).
 
 pub mod big;
+pub mod catalog;
 pub mod floor;
 pub mod harness;
 pub mod report;

@@ -15,16 +15,7 @@
 #![forbid(unsafe_code)]
 
 use bloomlab_choose as choose;
-mod exp;
-mod files;
-mod inspect;
-mod naive;
-mod plot;
-mod progress;
-mod report;
-mod scale;
-mod summary;
-mod table;
+use bloomlab_experiments::{exp, files, inspect, report, summary};
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,8 +24,8 @@ use std::time::Instant;
 use clap::builder::PossibleValuesParser;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::report::Report;
-use crate::scale::Scale;
+use bloomlab_experiments::report::Report;
+use bloomlab_experiments::scale::Scale;
 
 /// Measures approximate-membership filters against theory and against each other.
 ///

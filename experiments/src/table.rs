@@ -45,8 +45,7 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// The rows, for tests to read.
-    #[cfg(test)]
+    /// The rows, as written.
     pub fn rows(&self) -> &[Vec<String>] {
         &self.rows
     }

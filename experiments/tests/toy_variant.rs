@@ -1,0 +1,239 @@
+//! A variant defined and registered in this file alone joins the chooser,
+//! the trade-off, fpr and space experiments and the bench list: nothing
+//! else names it. The toy is a bit array probed by one hash, with the
+//! theory of that table.
+
+use std::hash::Hasher;
+use std::sync::Arc;
+
+use bloomlab::catalog::{
+    AnyFilter, BuildError, Capabilities, Catalog, Descriptor, Lines, Plan, State, Table, Value,
+};
+use bloomlab::{DecodeError, Deletable, Filter, InsertError, Membership, ParamError};
+use bloomlab_experiments::exp::{self, Ctx, Output};
+use bloomlab_experiments::scale::Scale;
+
+/// The largest table the toy builds: a rate it cannot reach in this
+/// much memory is refused, as a real crate refuses a table too large.
+const MAX_BYTES: u128 = 1 << 24;
+
+/// `m` bits, one hash: a false positive is a probe landing on a set bit.
+#[derive(Debug)]
+struct OneHash {
+    bits: u64,
+}
+
+impl Table for OneHash {
+    fn parameters(&self) -> Vec<(&'static str, Value)> {
+        vec![("bits", Value::Count(self.bits))]
+    }
+    fn fpr(&self, items: u64) -> f64 {
+        1.0 - (-(items as f64) / self.bits as f64).exp()
+    }
+    fn theory_bits_per_item(&self, eps: f64, _items: u64) -> f64 {
+        // 1 − e^(−n/m) = ε  ⇒  m/n = 1 / ln(1/(1 − ε)).
+        1.0 / (1.0 / (1.0 - eps)).ln()
+    }
+    fn lookup_lines(&self, _items: u64) -> Lines {
+        Lines {
+            hit: 1.0,
+            miss: 1.0,
+        }
+    }
+}
+
+fn plan(n: u64, p: f64) -> Result<Plan, ParamError> {
+    bloomlab::core::check_fpr(p)?;
+    if n == 0 {
+        return Err(ParamError::ZeroItems);
+    }
+    let per_item = OneHash { bits: 1 }.theory_bits_per_item(p, n);
+    let bits = ((n as f64 * per_item).ceil() as u64).div_ceil(64) * 64;
+    Ok(Plan::new(OneHash { bits }, u128::from(bits / 8)))
+}
+
+/// The toy filter.
+struct ToyFilter {
+    seed: u64,
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl ToyFilter {
+    fn new(n: usize, p: f64, seed: u64) -> Result<Self, ParamError> {
+        let plan = plan(n as u64, p)?;
+        if plan.memory_bytes > MAX_BYTES {
+            return Err(ParamError::TooLarge {
+                needed: plan.memory_bytes,
+                limit: MAX_BYTES,
+            });
+        }
+        Ok(ToyFilter {
+            seed,
+            words: vec![0; (plan.memory_bytes / 8) as usize],
+            len: 0,
+        })
+    }
+
+    fn bit(&self, item: &u64) -> (usize, u64) {
+        // SipHash with fixed keys, keyed by the seed written first.
+        let mut h = std::hash::DefaultHasher::new();
+        h.write_u64(self.seed);
+        h.write_u64(*item);
+        let bit = h.finish() % (self.words.len() as u64 * 64);
+        ((bit / 64) as usize, 1 << (bit % 64))
+    }
+}
+
+impl Filter for ToyFilter {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+    fn expected_fpr(&self) -> f64 {
+        self.table().fpr(self.len as u64)
+    }
+    fn clear(&mut self) {
+        self.words.fill(0);
+        self.len = 0;
+    }
+}
+
+impl Membership<u64> for ToyFilter {
+    fn insert(&mut self, item: &u64) -> Result<bool, InsertError> {
+        let (word, mask) = self.bit(item);
+        let new = self.words[word] & mask == 0;
+        self.words[word] |= mask;
+        self.len += 1;
+        Ok(new)
+    }
+    fn contains(&self, item: &u64) -> bool {
+        let (word, mask) = self.bit(item);
+        self.words[word] & mask != 0
+    }
+}
+
+impl AnyFilter<u64> for ToyFilter {
+    fn table(&self) -> Arc<dyn Table> {
+        Arc::new(OneHash {
+            bits: self.words.len() as u64 * 64,
+        })
+    }
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<u64>> {
+        None
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        let head = [self.seed, self.len as u64];
+        head.iter()
+            .chain(&self.words)
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+    fn state(&self) -> State {
+        let ones: u32 = self.words.iter().map(|w| w.count_ones()).sum();
+        let fill = f64::from(ones) / (self.words.len() as f64 * 64.0);
+        State {
+            parameters: self.table().parameters(),
+            fill,
+            items: self.len as u64,
+            estimated_items: -(self.words.len() as f64 * 64.0) * (1.0 - fill).ln(),
+            estimated_fpr: fill,
+            estimated_from: "the bits set",
+        }
+    }
+    fn lookup_lines(&self) -> usize {
+        1
+    }
+}
+
+fn decode(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
+    let words: Vec<u64> = bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect();
+    match words.as_slice() {
+        [seed, len, table @ ..] if !table.is_empty() && bytes.len() % 8 == 0 => {
+            Ok(Box::new(ToyFilter {
+                seed: *seed,
+                len: *len as usize,
+                words: table.to_vec(),
+            }))
+        }
+        _ => Err(DecodeError::Truncated),
+    }
+}
+
+fn toy() -> Descriptor<u64> {
+    Descriptor {
+        id: "toy",
+        type_name: "ToyFilter",
+        option: "",
+        crate_name: "toy",
+        tag: 0x7e57,
+        can: Capabilities::default(),
+        caveat: "one hash: many bits per item",
+        plan,
+        choices: Descriptor::<u64>::as_built(plan),
+        build: |n, p, seed| BuildError::boxed("toy", ToyFilter::new(n, p, seed)),
+        decode,
+    }
+}
+
+fn catalog() -> &'static Catalog<u64> {
+    Box::leak(Box::new(Catalog::standard().with(toy())))
+}
+
+/// The rows of `output`'s table `name` whose first column is `toy`.
+fn toy_rows(output: &Output, name: &str) -> usize {
+    let (_, table) = output
+        .tables
+        .iter()
+        .find(|(file, _)| file == name)
+        .unwrap_or_else(|| panic!("no {name}"));
+    table.rows().iter().filter(|row| row[0] == "toy").count()
+}
+
+#[test]
+fn a_registered_variant_joins_everything() {
+    let catalog = catalog();
+    let ctx = Ctx {
+        scale: Scale::Quick,
+        seed: 2024,
+        catalog,
+    };
+
+    // The chooser weighs it, and its table and text name it.
+    let w = bloomlab_choose::Workload::fixed(10_000, 0.01);
+    let report = bloomlab_choose::choose_in(catalog, &w);
+    let mine = report
+        .candidates
+        .iter()
+        .find(|c| c.id == "toy")
+        .expect("the chooser weighs the toy");
+    let figures = mine.figures.as_ref().expect("sized");
+    assert_eq!(
+        figures.memory_bytes as u128,
+        plan(10_000, 0.01).unwrap().memory_bytes
+    );
+    assert!(bloomlab_choose::render::text(&report).contains("ToyFilter"));
+
+    // Each rate of the trade-off table, a row.
+    let tradeoff = exp::tradeoff::run(&ctx).unwrap();
+    assert_eq!(toy_rows(&tradeoff, "tradeoff.csv"), 3);
+    assert!(tradeoff.section.body.contains("| toy |"));
+
+    // Its rate measured against its theory, target by target and load by load.
+    let fpr = exp::fpr::run(&ctx).unwrap();
+    assert!(toy_rows(&fpr, "fpr.csv") > 0);
+
+    // Its space at every rate it can be built for (not the lowest: 16 MiB).
+    let space = exp::space::run(&ctx).unwrap();
+    let rows = toy_rows(&space, "space.csv");
+    assert!(rows > 0 && rows < exp::space::TARGETS.len(), "{rows}");
+
+    // And a row of every catalog bench group.
+    let benches = bloomlab_benches::catalog::bench_list(catalog);
+    assert_eq!(benches.last().map(String::as_str), Some("bloomlab toy"));
+}
