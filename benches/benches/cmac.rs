@@ -34,7 +34,10 @@ use aes::Aes128;
 use aes::cipher::KeyInit;
 use bloomlab_core::{AesCmac, DefaultHasher};
 use cmac::{Cmac, Mac};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 
 /// Items per iteration.
 const ITEMS: usize = 1_000;
@@ -111,37 +114,34 @@ fn rows<T: Hash + ?Sized>(c: &mut Criterion, input: &str, items: &[&T]) {
 
     let mut group = c.benchmark_group("cmac");
     group.throughput(Throughput::Elements(items.len() as u64));
-    group.bench_function(BenchmarkId::new("AesCmac::hash_one", input), |b| {
+    row(&mut group, "AesCmac::hash_one", input, items, |item| {
+        ours.hash_one(item)
+    });
+    let name = "Cmac<Aes128>, keyed once, cloned per hash";
+    row(&mut group, name, input, items, |item| {
+        by_clone(&keyed, item)
+    });
+    let name = "Cmac<Aes128>, one, finalize_reset";
+    row(&mut group, name, input, items, |item| {
+        by_reset(&mut reused, item)
+    });
+    group.finish();
+}
+
+/// The row `name` at `input`: `hash` of every item, once an iteration.
+fn row<T: ?Sized>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    input: &str,
+    items: &[&T],
+    mut hash: impl FnMut(&T) -> u64,
+) {
+    group.bench_function(BenchmarkId::new(name, input), |b| {
         b.iter(|| {
             let items = black_box(items);
-            items
-                .iter()
-                .fold(0u64, |acc, item| acc ^ ours.hash_one(item))
+            items.iter().fold(0u64, |acc, item| acc ^ hash(item))
         })
     });
-    group.bench_function(
-        BenchmarkId::new("Cmac<Aes128>, keyed once, cloned per hash", input),
-        |b| {
-            b.iter(|| {
-                let items = black_box(items);
-                items
-                    .iter()
-                    .fold(0u64, |acc, item| acc ^ by_clone(&keyed, item))
-            })
-        },
-    );
-    group.bench_function(
-        BenchmarkId::new("Cmac<Aes128>, one, finalize_reset", input),
-        |b| {
-            b.iter(|| {
-                let items = black_box(items);
-                items
-                    .iter()
-                    .fold(0u64, |acc, item| acc ^ by_reset(&mut reused, item))
-            })
-        },
-    );
-    group.finish();
 }
 
 fn bench(c: &mut Criterion) {

@@ -24,23 +24,30 @@
 //! at least 1.25 times as fast. Medians in ns per hash, from `cargo bench
 //! -p bloomlab-benches --bench cmac -- --warm-up-time 1 --measurement-time
 //! 3` (6 December 2026, a 2-core AMD EPYC guest with AES-NI, AVX2 and
-//! AVX-512, two other builds running), each row checked equal to this one
-//! on every item before timing:
+//! AVX-512, load average about 1), each row checked equal to this one on every
+//! item before timing; the ratios are the crate's time over this module's:
 //!
 //! | item | `AesCmac::hash_one` | `Cmac`, keyed once, cloned per hash | ratio | one `Cmac`, `finalize_reset` | ratio |
 //! | --- | ---: | ---: | ---: | ---: | ---: |
-//! | `u64` | 3.33 | 104.78 | 31.5 | 38.95 | 11.7 |
-//! | 16-byte `str` | 23.94 | 124.90 | 5.2 | 63.86 | 2.7 |
-//! | 64-byte `str` | 62.51 | 195.83 | 3.1 | 130.03 | 2.1 |
+//! | `u64` | 2.13 | 93.36 | 43.8 | 38.58 | 18.1 |
+//! | 16-byte `str` | 24.24 | 118.41 | 4.9 | 60.44 | 2.5 |
+//! | 64-byte `str` | 58.16 | 185.38 | 3.2 | 129.95 | 2.2 |
+//!
+//! With the feature `portable` (the same command with `--features
+//! bloomlab-core/portable`: this module's CMAC over the `aes` crate's
+//! cipher), `hash_one` took 19.76, 29.24 and 59.75 ns, against 38.66 for
+//! the crate's cheapest `u64` row in that run.
 //!
 //! A filter hashes through `hash_one(&self)`, and `Cmac::finalize` consumes
 //! the MAC, so a hasher over the crates clones a keyed `Cmac` per item (the
 //! first crate column); the last is the crate at its cheapest, one `Cmac`
 //! reset after every tag, which a shared filter could only have behind a
-//! lock. Part of the gap is that `cmac` 0.7 encrypts the zero block again
-//! at every tag to derive its subkeys, which this module does once per key
-//! ([`Subkeys`]); the rest is the calls into the cipher, which here are
-//! inlined into one function compiled for AES-NI.
+//! lock. The `portable` run splits the gap in two: over the same `aes`
+//! cipher, this module's mode costs half the crate's cheapest row, since
+//! `cmac` 0.7 encrypts the zero block again at every tag to derive its
+//! subkeys (two calls of the cipher for a one-block message, where this
+//! module keeps [`Subkeys`] with the key); the AES-NI rounds inlined into
+//! one function compiled for them take the rest.
 //!
 //! [`DefaultHasher`]: crate::DefaultHasher
 
