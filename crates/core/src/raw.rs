@@ -317,7 +317,8 @@ pub(crate) fn prefetch<T>(value: &T) {
 /// Which code tests a sectored block on this processor
 /// ([`cells_set`](Self::cells_set)), chosen once by
 /// [`detect`](Self::detect): AVX-512 (its `F` and `VL` parts) where the
-/// processor has it, else AVX2, else the portable code.
+/// processor has it, else AVX2, else the portable code. With the crate's
+/// feature `portable`, always the portable code.
 ///
 /// A filter keeps one and reads it with its other fields. Asking the
 /// standard library on every lookup (`is_x86_feature_detected!`) reads an
@@ -359,11 +360,14 @@ enum SectorCode {
 }
 
 impl SectorTest {
-    /// The test for the processor running this program.
+    /// The test for the processor running this program (the portable one
+    /// under the feature `portable`, whatever the processor has).
     #[inline]
     pub fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
-        let code = if std::arch::is_x86_feature_detected!("avx512f")
+        let code = if cfg!(feature = "portable") {
+            SectorCode::Portable
+        } else if std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512vl")
         {
             SectorCode::Avx512
@@ -375,6 +379,27 @@ impl SectorTest {
         #[cfg(not(target_arch = "x86_64"))]
         let code = SectorCode::Portable;
         Self { code }
+    }
+
+    /// The code this test runs: `"avx512"`, `"avx2"` or `"portable"`, for
+    /// logs, benchmark reports, and tests that check the feature
+    /// `portable` took effect.
+    ///
+    /// ```
+    /// use bloomlab_core::hash::SectorTest;
+    ///
+    /// let name = SectorTest::detect().name();
+    /// assert!(["avx512", "avx2", "portable"].contains(&name));
+    /// if cfg!(not(target_arch = "x86_64")) {
+    ///     assert_eq!(name, "portable");
+    /// }
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self.code {
+            SectorCode::Portable => "portable",
+            SectorCode::Avx2 => "avx2",
+            SectorCode::Avx512 => "avx512",
+        }
     }
 
     /// Whether every cell of the item of hash `hash` in `block` is
@@ -602,10 +627,11 @@ pub(crate) struct AesNi {
 }
 
 impl AesNi {
-    /// The key schedule of `key`, if this processor has AES-NI.
+    /// The key schedule of `key`, if this processor has AES-NI and the
+    /// feature `portable` is off.
     pub(crate) fn detect(key: [u8; 16]) -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("aes") {
+        if !cfg!(feature = "portable") && std::arch::is_x86_feature_detected!("aes") {
             // SAFETY: `expand_aes_ni` needs only AES-NI, just detected.
             let round_keys = unsafe { expand_aes_ni(key) };
             return Some(Self { round_keys });
@@ -838,10 +864,29 @@ mod tests {
         tests
     }
 
-    /// `detect` picks the widest copy the processor runs.
+    /// `detect` picks the widest copy the processor runs, or the portable
+    /// one under the feature `portable`.
     #[test]
     fn detect_picks_the_widest_copy_there_is() {
-        assert_eq!(Some(&SectorTest::detect()), sector_tests().last());
+        let want = if cfg!(feature = "portable") {
+            sector_tests().first().copied()
+        } else {
+            sector_tests().last().copied()
+        };
+        assert_eq!(Some(SectorTest::detect()), want);
+    }
+
+    /// The check that the feature `portable` took effect, for the runs of
+    /// every crate's tests under it (`.ci/run`): nothing detected at run
+    /// time chooses AVX2, AVX-512 or AES-NI.
+    #[cfg(feature = "portable")]
+    #[test]
+    fn the_feature_portable_runs_the_portable_code() {
+        assert_eq!(SectorTest::detect().name(), "portable");
+        assert_eq!(crate::hash::SectorTest::default().name(), "portable");
+        assert!(AesNi::detect([7; 16]).is_none());
+        assert!(!crate::AesCmac::from_seed(1).accelerated());
+        assert!(!crate::AesCmac::random().accelerated());
     }
 
     /// Every block of a seeded stream, and each word of it cleared in turn,

@@ -10,7 +10,7 @@ use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
 use crate::error::BuildError;
 use crate::filter::CuckooFilter;
-use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, Table};
+use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, MAX_TABLE_BYTES, Table};
 
 /// The relocation bound of the paper's reference implementation and of
 /// [`Builder::max_relocations`] unless changed.
@@ -201,8 +201,9 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     ///   other than 4 slots;
     /// - [`BuildError::TooManyRelocations`] above [`MAX_RELOCATIONS`];
     /// - [`BuildError::Param`] for a rate outside (0, 1) (`InvalidFpr`), zero
-    ///   items (`ZeroItems`), or a table above [`max_bytes`](Self::max_bytes)
-    ///   or [`MAX_BUCKETS`] buckets (`TooLarge`);
+    ///   items (`ZeroItems`), or a table above [`max_bytes`](Self::max_bytes),
+    ///   above [`MAX_BUCKETS`] buckets, or too large for this target to
+    ///   address its bits (over 512 MiB on a 32-bit target) (`TooLarge`);
     /// - [`BuildError::FprUnreachable`] when the rate needs more than 32 bits;
     /// - [`BuildError::NumBuckets`] for a bucket count of zero or above
     ///   [`MAX_BUCKETS`];
@@ -271,7 +272,9 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
                 w.checked_mul(8)
                     .is_some_and(|bytes| bytes <= self.max_bytes)
             })
-            .ok_or_else(|| too_large(buckets, bits, self.max_bytes as u128))?;
+            .ok_or_else(|| {
+                too_large(buckets, bits, (self.max_bytes as u128).min(MAX_TABLE_BYTES))
+            })?;
         let layout = if semi {
             Layout::SemiSorted
         } else {

@@ -221,6 +221,14 @@ pub(crate) struct Table {
     h_add: u64,
 }
 
+/// The largest table, in bytes, this target can hold: one whose every bit
+/// has a `usize` position (bit positions index the table; a byte or word
+/// index would not overflow first). 512 MiB less 8 bytes on a 32-bit
+/// target, which a larger table would make wrap silently; far more than
+/// [`MAX_BUCKETS`](crate::builder::MAX_BUCKETS) of the widest buckets on a
+/// 64-bit one.
+pub(crate) const MAX_TABLE_BYTES: u128 = (usize::MAX / 64) as u128 * 8;
+
 impl Table {
     /// Bits per bucket of a shape.
     pub(crate) fn bucket_bits(b: u32, f: u32, layout: Layout) -> u32 {
@@ -230,9 +238,16 @@ impl Table {
         }
     }
 
-    /// Words needed for `buckets` buckets of `bucket_bits` bits.
+    /// Words needed for `buckets` buckets of `bucket_bits` bits, or `None`
+    /// for a table above [`MAX_TABLE_BYTES`]: the check every table passes
+    /// before it is built or decoded, which keeps each bit position
+    /// ([`bucket_pos`](Self::bucket_pos)) inside `usize`.
     pub(crate) fn words_for(buckets: u64, bucket_bits: u32) -> Option<usize> {
-        usize::try_from(packed_words(buckets, u64::from(bucket_bits))).ok()
+        let words = packed_words(buckets, u64::from(bucket_bits));
+        if words * 8 > MAX_TABLE_BYTES {
+            return None;
+        }
+        usize::try_from(words).ok()
     }
 
     /// The table of `words` ([`words_for`](Self::words_for) of them: zeroed
@@ -570,6 +585,9 @@ impl Table {
         }
     }
 
+    /// The position of bucket `i`'s first bit. `i` is below the bucket
+    /// count, so the position is below the table's bits, which
+    /// [`words_for`](Self::words_for) kept within `usize`.
     #[inline(always)]
     fn bucket_pos(&self, i: usize) -> usize {
         i * self.bucket_bits as usize

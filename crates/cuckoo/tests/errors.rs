@@ -159,6 +159,29 @@ fn more_items_than_2_pow_32_buckets_hold() {
     );
 }
 
+/// A table with more bits than `usize` can number (over 512 MiB on a 32-bit
+/// target) is `TooLarge`, with this target's limit, before anything is
+/// allocated: its bit positions would wrap.
+#[test]
+fn tables_past_the_targets_bit_positions_are_too_large() {
+    // 2^28 buckets of 4 × 8 bits: 2^33 bits, 1 GiB.
+    let built = CuckooFilter::<u64>::builder_with_buckets(1 << 28, 8)
+        .bucket_size(4)
+        .build();
+    if cfg!(target_pointer_width = "64") {
+        // Zeroed lazily: no page of it is touched.
+        assert_eq!(built.unwrap().memory_bytes(), 1 << 30);
+    } else {
+        match built {
+            Err(BuildError::Param(ParamError::TooLarge { needed, limit })) => {
+                assert_eq!(needed, 1 << 30);
+                assert!(limit < 1 << 29, "{limit}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
 #[test]
 fn errors_display_and_chain() {
     let e = BuildError::Param(ParamError::ZeroItems);
