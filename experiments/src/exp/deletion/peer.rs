@@ -5,7 +5,9 @@
 //! adapter in `bloomlab_lab::peers`, all four as `dyn Deletable<u64>`.
 
 use std::fmt;
+use std::sync::Arc;
 
+use bloomlab::catalog::{AnyFilter, BuildFn, Catalog, Table};
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::peers::cuckoofilter::{KeyedSip13, buckets_for};
@@ -14,7 +16,7 @@ use bloomlab_lab::peers::{Cuckoofilter, FastbloomRsCounting};
 use crate::exp::Error;
 
 /// A filter of the comparison.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Kind {
     /// bloomlab's `CountingBloomFilter`, 4-bit sticky counters.
     OursCounting,
@@ -26,7 +28,24 @@ pub enum Kind {
     /// `cuckoofilter::CuckooFilter` 0.5: 4-slot buckets, 8-bit fingerprints;
     /// a failed insert drops the fingerprint it was carrying.
     CuckooCrate,
+    /// Another catalog entry that deletes, built by its descriptor: every
+    /// filter that deletes goes through the churn, whether or not a part
+    /// of its own is written for its family.
+    Entry {
+        /// `bloomlab <id>`.
+        name: &'static str,
+        /// Its constructor.
+        build: BuildFn<u64>,
+    },
 }
+
+impl PartialEq for Kind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Kind {}
 
 impl Kind {
     /// Every subject, in table order.
@@ -44,7 +63,33 @@ impl Kind {
             Kind::FastbloomCounting => "fastbloom-rs counting",
             Kind::OursCuckoo => "bloomlab cuckoo",
             Kind::CuckooCrate => "cuckoofilter crate",
+            Kind::Entry { name, .. } => name,
         }
+    }
+
+    /// The catalog entry this subject is, for ours.
+    fn catalog_id(self) -> Option<&'static str> {
+        match self {
+            Kind::OursCounting => Some("counting"),
+            Kind::OursCuckoo => Some("cuckoo"),
+            _ => None,
+        }
+    }
+
+    /// Every subject of the churn: [`Kind::ALL`], then every other entry
+    /// of `catalog` that deletes.
+    pub fn churned(catalog: &Catalog<u64>) -> Vec<Kind> {
+        let covered: Vec<&str> = Kind::ALL.iter().filter_map(|k| k.catalog_id()).collect();
+        let others = catalog
+            .iter()
+            .filter(|v| v.can.delete && !covered.contains(&v.id))
+            .map(|v| Kind::Entry {
+                // Once a run for each such entry: the name lives as long as
+                // the rows that carry it.
+                name: Box::leak(format!("bloomlab {}", v.id).into_boxed_str()),
+                build: v.build,
+            });
+        Kind::ALL.into_iter().chain(others).collect()
     }
 
     /// Whether the same seed gives the same outcome. The `cuckoofilter`
@@ -77,7 +122,7 @@ pub enum Size {
 
 /// The table of a subject, as built: its parameters in the CSV (no commas)
 /// and the models' inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Shape {
     /// `counters` counters of `width` bits, `hashes` incremented per item.
     Counting {
@@ -91,12 +136,20 @@ pub enum Shape {
         bucket_size: u32,
         fingerprint_bits: u32,
     },
+    /// Another catalog entry's table, with its theory.
+    Table(Arc<dyn Table>),
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
 }
 
 impl Shape {
     /// The classic or cuckoo rate theory gives the table holding `items`.
-    pub fn fpr(self, items: f64) -> f64 {
-        match self {
+    pub fn fpr(&self, items: f64) -> f64 {
+        match *self {
             Shape::Counting {
                 counters, hashes, ..
             } => theory::classic::fpr(counters as f64, items, f64::from(hashes)),
@@ -109,6 +162,7 @@ impl Shape {
                 bucket_size,
                 items / (buckets * u64::from(bucket_size)) as f64,
             ),
+            Shape::Table(ref table) => table.fpr(items.round() as u64),
         }
     }
 }
@@ -126,6 +180,7 @@ impl fmt::Display for Shape {
                 bucket_size,
                 fingerprint_bits,
             } => write!(f, "buckets={buckets} b={bucket_size} f={fingerprint_bits}"),
+            Shape::Table(table) => f.write_str(&table.label()),
         }
     }
 }
@@ -152,24 +207,29 @@ enum Inner {
     /// Hashing with keyed SipHash-1-3 under a fixed key: the
     /// crate's hasher is a type, so the key cannot follow the run's seed.
     Crate(Cuckoofilter<KeyedSip13>),
+    Entry(Box<dyn AnyFilter<u64>>),
 }
 
 impl Inner {
-    fn filter(&self) -> &dyn Deletable<u64> {
+    fn filter(&self) -> &dyn Membership<u64> {
         match self {
             Inner::Counting(f) => f,
             Inner::Cuckoo(f) => f,
             Inner::Fastbloom(f) => f,
             Inner::Crate(f) => f,
+            Inner::Entry(f) => &**f,
         }
     }
 
-    fn filter_mut(&mut self) -> &mut dyn Deletable<u64> {
+    /// The filter as a [`Deletable`]; `None` only for an entry that does
+    /// not delete, which the churn never picks.
+    fn filter_mut(&mut self) -> Option<&mut dyn Deletable<u64>> {
         match self {
-            Inner::Counting(f) => f,
-            Inner::Cuckoo(f) => f,
-            Inner::Fastbloom(f) => f,
-            Inner::Crate(f) => f,
+            Inner::Counting(f) => Some(f),
+            Inner::Cuckoo(f) => Some(f),
+            Inner::Fastbloom(f) => Some(f),
+            Inner::Crate(f) => Some(f),
+            Inner::Entry(f) => f.as_deletable(),
         }
     }
 }
@@ -219,6 +279,13 @@ impl Subject {
             (Kind::CuckooCrate, Size::Items(capacity, _) | Size::Slots(capacity)) => {
                 Inner::Crate(Cuckoofilter::with_capacity(capacity))
             }
+            (Kind::Entry { name, build }, Size::Items(items, fpr)) => {
+                let mut f = build(items, fpr, seed).map_err(Error::filter(name))?;
+                if f.as_deletable().is_none() {
+                    return Err(Error::Invariant(format!("{name} does not delete")));
+                }
+                Inner::Entry(f)
+            }
             _ => {
                 return Err(Error::Invariant(format!(
                     "{} cannot be sized as {size:?}",
@@ -257,13 +324,17 @@ impl Subject {
                 bucket_size: f.bucket_size(),
                 fingerprint_bits: f.fingerprint_bits(),
             },
+            Inner::Entry(f) => Shape::Table(f.table()),
         }
     }
 
     /// Inserts `key` (a second insert of the same key stores it again).
     /// Only the `cuckoofilter` crate's refusal changes the table.
     pub fn insert(&mut self, key: u64) -> Insert {
-        match self.inner.filter_mut().insert(&key) {
+        let Some(f) = self.inner.filter_mut() else {
+            return Insert::Refused;
+        };
+        match f.insert(&key) {
             Ok(_) => Insert::Stored,
             Err(_) if self.kind == Kind::CuckooCrate => Insert::Failed,
             Err(_) => Insert::Refused,
@@ -293,7 +364,7 @@ impl Subject {
     pub fn remove(&mut self, key: u64) -> bool {
         match &mut self.inner {
             Inner::Fastbloom(f) => f.remove_reported(key),
-            inner => inner.filter_mut().remove(&key).is_ok(),
+            inner => inner.filter_mut().is_some_and(|f| f.remove(&key).is_ok()),
         }
     }
 
@@ -377,8 +448,19 @@ mod tests {
     }
 
     #[test]
+    fn every_catalog_entry_that_deletes_is_churned() {
+        let catalog = Catalog::standard();
+        let names: Vec<&str> = Kind::churned(&catalog).iter().map(|k| k.name()).collect();
+        for v in catalog.iter().filter(|v| v.can.delete) {
+            let name = format!("bloomlab {}", v.id);
+            assert!(names.contains(&name.as_str()), "{name} is not churned");
+        }
+        assert_eq!(names.len(), Kind::ALL.len() + 2, "{names:?}");
+    }
+
+    #[test]
     fn every_subject_inserts_finds_and_removes() {
-        for kind in Kind::ALL {
+        for kind in Kind::churned(&Catalog::standard()) {
             let mut s = Subject::new(kind, Size::Items(1_000, 0.01), 1).unwrap();
             assert_eq!(s.insert(42), Insert::Stored, "{}", kind.name());
             assert!(s.contains(42));

@@ -60,6 +60,13 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                     theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j)
                 })
             }
+            // Only the four subjects of `Kind::ALL` come here.
+            Shape::Table(_) => {
+                return Err(Error::Invariant(format!(
+                    "{}: no model of wrongful removals",
+                    kind.name()
+                )));
+            }
         };
         let per_removal = |j: f64, fraction: f64| fraction * n as f64 / j;
         let mut curve = chart::Curve {
