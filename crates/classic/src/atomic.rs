@@ -344,7 +344,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for AtomicBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for AtomicBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {

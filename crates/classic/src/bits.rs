@@ -448,7 +448,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for BloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for BloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {

@@ -779,7 +779,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for BlockedBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for BlockedBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {

@@ -6,7 +6,8 @@
 //!   one loop can drive a classic, counting, scalable or cuckoo filter alike;
 //! - [`HashMembership`] and [`HashDeletable`], what a variant does with the
 //!   hash of an item, from which [`by_hash`] defines its operations on
-//!   items once for every variant ([`impl_filter!`] writes the impls);
+//!   items once for every variant (blanket impls of [`Membership`] and
+//!   [`Deletable`]);
 //! - [`DefaultHasher`], a keyed hash (AES-128-CMAC, [`AesCmac`]; SipHash-1-3
 //!   for filters stored before) whose key is random unless a seed is given,
 //!   and the [`hash`] helpers that turn one 64-bit hash into the k probe

@@ -630,7 +630,7 @@ impl<T: ?Sized, S: BuildHasher> HashDeletable for CountingBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for CountingBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {

@@ -594,7 +594,7 @@ fn prefetch_bits<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>, hash: u64
         });
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Persist
+bloomlab_core::impl_filter!(Filter, Persist
     for ScalableBloomFilter<T, S> where S: BuildHasher + Clone);
 
 /// The rate a filter collected from an iterator keeps: 1%.
