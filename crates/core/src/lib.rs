@@ -18,7 +18,7 @@
 //! - [`alloc`], the fallible, lazily zeroed allocation of every table a
 //!   caller can size;
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
-//!   [`ParamError`]).
+//!   [`ParamError`], and the [`BuildError`] every builder's is).
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -39,7 +39,8 @@ pub use by_hash::{HashDeletable, HashMembership};
 pub use cmac::{AesCmac, AesCmacHasher};
 pub use codec::{DecodeError, Persist, Tag};
 pub use error::{
-    InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr, check_hashes,
+    BuildError, InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr,
+    check_hashes,
 };
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Filter, Membership};

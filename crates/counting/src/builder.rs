@@ -12,7 +12,7 @@ use bloomlab_core::theory::classic::MAX_HASHES;
 use bloomlab_core::{DefaultHasher, ParamError, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 use crate::filter::CountingBloomFilter;
 
 /// The counter width a filter gets unless told otherwise: 4 bits, which Fan
@@ -33,14 +33,14 @@ enum Size {
 /// [`CountingBloomFilter::builder_with_counters`].
 ///
 /// ```
-/// use bloomlab_counting::{BuildError, CountingBloomFilter};
+/// use bloomlab_counting::{BuildError, CountingBloomFilter, Invalid};
 ///
 /// let f = CountingBloomFilter::<u64>::builder(1_000, 0.01).seed(7).counter_width(8).build()?;
 /// assert_eq!(f.counter_width(), 8);
 /// assert_eq!(f.counter_max(), 255);
 /// assert!(matches!(
 ///     CountingBloomFilter::<u64>::builder(1_000, 0.01).counter_width(3).build(),
-///     Err(BuildError::UnsupportedWidth(3))
+///     Err(BuildError::Variant(Invalid::UnsupportedWidth(3)))
 /// ));
 /// # Ok::<(), BuildError>(())
 /// ```
@@ -123,7 +123,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     }
 
     /// Bits per counter: 4 (the default), 8 or 16. Any other width makes
-    /// [`build`](Builder::build) fail with [`BuildError::UnsupportedWidth`].
+    /// [`build`](Builder::build) fail with [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth).
     pub fn counter_width(mut self, bits: u32) -> Self {
         self.width = bits;
         self
@@ -157,7 +157,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     ///
     /// # Errors
     ///
-    /// [`BuildError::UnsupportedWidth`] for a width other than 4, 8 or 16;
+    /// [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth) for a width other than 4, 8 or 16;
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
     /// counters, zero or more than [`MAX_HASHES`] hashes, or a table larger
     /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold);
@@ -165,7 +165,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// is zeroed lazily: pages are committed only as counters are written).
     pub fn build(self) -> Result<CountingBloomFilter<T, S>, BuildError> {
         if !WIDTHS.contains(&self.width) {
-            return Err(BuildError::UnsupportedWidth(self.width));
+            return Err(BuildError::Variant(Invalid::UnsupportedWidth(self.width)));
         }
         let (counters, hashes) = match self.size {
             Size::Target { items, fpr } if self.smallest => {

@@ -8,7 +8,7 @@ use bloomlab_core::alloc::packed_words;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 use crate::filter::CuckooFilter;
 use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, Table};
 
@@ -195,35 +195,37 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     ///
     /// # Errors
     ///
-    /// - [`BuildError::BucketSize`] for a bucket size other than 2, 4, 8;
-    /// - [`BuildError::FingerprintBits`] for a width outside 4..=32;
-    /// - [`BuildError::SemiSortedBucketSize`] for semi-sorted buckets of
+    /// - [`Invalid::BucketSize`](crate::Invalid::BucketSize) for a bucket size other than 2, 4, 8;
+    /// - [`Invalid::FingerprintBits`](crate::Invalid::FingerprintBits) for a width outside 4..=32;
+    /// - [`Invalid::SemiSortedBucketSize`](crate::Invalid::SemiSortedBucketSize) for semi-sorted buckets of
     ///   other than 4 slots;
-    /// - [`BuildError::TooManyRelocations`] above [`MAX_RELOCATIONS`];
+    /// - [`Invalid::TooManyRelocations`](crate::Invalid::TooManyRelocations) above [`MAX_RELOCATIONS`];
     /// - [`BuildError::Param`] for a rate outside (0, 1) (`InvalidFpr`), zero
     ///   items (`ZeroItems`), or a table above [`max_bytes`](Self::max_bytes)
     ///   or [`MAX_BUCKETS`] buckets (`TooLarge`);
-    /// - [`BuildError::FprUnreachable`] when the rate needs more than 32 bits;
-    /// - [`BuildError::NumBuckets`] for a bucket count of zero or above
+    /// - [`Invalid::FprUnreachable`](crate::Invalid::FprUnreachable) when the rate needs more than 32 bits;
+    /// - [`Invalid::NumBuckets`](crate::Invalid::NumBuckets) for a bucket count of zero or above
     ///   [`MAX_BUCKETS`];
     /// - [`BuildError::OutOfMemory`] if the allocator refuses the table
     ///   (which is zeroed lazily: pages are committed only as slots fill).
     pub fn build(self) -> Result<CuckooFilter<T, S>, BuildError> {
         let b = self.bucket_size;
         if !BUCKET_SIZES.contains(&b) {
-            return Err(BuildError::BucketSize(b));
+            return Err(BuildError::Variant(Invalid::BucketSize(b)));
         }
         if let Some(f) = self
             .fingerprint_bits
             .filter(|f| !FINGERPRINT_BITS.contains(f))
         {
-            return Err(BuildError::FingerprintBits(f));
+            return Err(BuildError::Variant(Invalid::FingerprintBits(f)));
         }
         if self.semi_sorted == Some(true) && b != 4 {
-            return Err(BuildError::SemiSortedBucketSize(b));
+            return Err(BuildError::Variant(Invalid::SemiSortedBucketSize(b)));
         }
         if self.max_relocations > MAX_RELOCATIONS {
-            return Err(BuildError::TooManyRelocations(self.max_relocations));
+            return Err(BuildError::Variant(Invalid::TooManyRelocations(
+                self.max_relocations,
+            )));
         }
         let (buckets, f, semi) = match self.sizing {
             Sizing::Items { items, fpr } => {
@@ -235,11 +237,11 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
                 let f = match self.fingerprint_bits {
                     Some(f) => f,
                     None if plan.needed_bits > *FINGERPRINT_BITS.end() => {
-                        return Err(BuildError::FprUnreachable {
+                        return Err(BuildError::Variant(Invalid::FprUnreachable {
                             fpr,
                             bucket_size: b,
                             needed_bits: plan.needed_bits,
-                        });
+                        }));
                     }
                     None => plan.fingerprint_bits,
                 };
@@ -256,11 +258,11 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
                 fingerprint_bits,
             } => {
                 if buckets == 0 || buckets > MAX_BUCKETS {
-                    return Err(BuildError::NumBuckets(buckets));
+                    return Err(BuildError::Variant(Invalid::NumBuckets(buckets)));
                 }
                 let f = self.fingerprint_bits.unwrap_or(fingerprint_bits);
                 if !FINGERPRINT_BITS.contains(&f) {
-                    return Err(BuildError::FingerprintBits(f));
+                    return Err(BuildError::Variant(Invalid::FingerprintBits(f)));
                 }
                 (buckets, f, self.semi_sorted.unwrap_or(false))
             }

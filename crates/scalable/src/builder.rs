@@ -140,15 +140,15 @@ impl<T: ?Sized, S: BuildHasher + Clone> Builder<T, S> {
     ///
     /// Checked in this order: [`BuildError::Param`] for a total rate outside
     /// (0, 1) or NaN, or an initial capacity of zero;
-    /// [`BuildError::GrowthFactor`] for a growth factor not in
+    /// [`Invalid::GrowthFactor`](crate::Invalid::GrowthFactor) for a growth factor not in
     /// [`GROWTH_FACTORS`](crate::GROWTH_FACTORS);
-    /// [`BuildError::TighteningRatio`] for `r` outside (0, 1) or NaN;
-    /// [`BuildError::RateUnderflow`] if the rate of a layer the filter can
+    /// [`Invalid::TighteningRatio`](crate::Invalid::TighteningRatio) for `r` outside (0, 1) or NaN;
+    /// [`Invalid::RateUnderflow`](crate::Invalid::RateUnderflow) if the rate of a layer the filter can
     /// reach (before its capacity overflows a `usize`) underflows `f64`: a
     /// total rate near 5e-324, or a tightening ratio such as 1e-300;
     /// [`BuildError::Param`] with [`ParamError::TooLarge`](bloomlab_core::ParamError::TooLarge)
     /// if the first layer alone exceeds the memory cap;
-    /// [`BuildError::Layer`] if its table cannot be allocated.
+    /// [`Invalid::Layer`](crate::Invalid::Layer) if its table cannot be allocated.
     pub fn build(self) -> Result<ScalableBloomFilter<T, S>, BuildError> {
         let schedule = Schedule::new(
             self.initial_capacity as u64,
