@@ -44,12 +44,6 @@ impl fmt::Display for Invalid {
 
 impl std::error::Error for Invalid {}
 
-impl From<Invalid> for BuildError {
-    fn from(e: Invalid) -> Self {
-        BuildError::Variant(e)
-    }
-}
-
 /// Why two filters could not be merged by `union` or `intersect`: only filters
 /// with the same table size, the same hash count, the same position
 /// [`Scheme`] and the same hasher put an item's bits in the same places. A

@@ -182,9 +182,8 @@ impl std::error::Error for ParamError {}
 /// the reasons `E` of one variant alone ([`Variant`](Self::Variant)).
 ///
 /// Each variant crate names its own, `BuildError = BuildError<Invalid>`
-/// with its `Invalid`, so that `?` turns a [`ParamError`], an
-/// [`OutOfMemory`](crate::alloc::OutOfMemory) or the variant's `Invalid`
-/// into it.
+/// with its `Invalid`; `?` turns a [`ParamError`] or an
+/// [`OutOfMemory`](crate::alloc::OutOfMemory) into any of them.
 ///
 /// ```
 /// use bloomlab_core::{BuildError, ParamError};

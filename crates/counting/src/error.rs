@@ -32,12 +32,6 @@ impl fmt::Display for Invalid {
 
 impl std::error::Error for Invalid {}
 
-impl From<Invalid> for BuildError {
-    fn from(e: Invalid) -> Self {
-        BuildError::Variant(e)
-    }
-}
-
 /// Why two counting filters could not be merged; the receiving filter is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -78,9 +78,3 @@ impl fmt::Display for Invalid {
 }
 
 impl std::error::Error for Invalid {}
-
-impl From<Invalid> for BuildError {
-    fn from(e: Invalid) -> Self {
-        BuildError::Variant(e)
-    }
-}

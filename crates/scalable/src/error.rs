@@ -85,12 +85,6 @@ impl std::error::Error for Invalid {
     }
 }
 
-impl From<Invalid> for BuildError {
-    fn from(e: Invalid) -> Self {
-        BuildError::Variant(e)
-    }
-}
-
 /// The error of a first layer the classic builder refused: its sizing
 /// parameter as this filter's, anything else as [`Invalid::Layer`].
 pub(crate) fn from_layer(e: bloomlab_classic::BuildError) -> BuildError {
