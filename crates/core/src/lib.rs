@@ -24,6 +24,8 @@
 
 pub mod alloc;
 pub mod batch;
+#[doc(hidden)]
+pub mod builder;
 pub mod by_hash;
 mod cmac;
 pub mod codec;

@@ -2,13 +2,13 @@
 
 use std::fmt;
 use std::hash::BuildHasher;
-use std::marker::PhantomData;
 
 use bloomlab_core::alloc::packed_words;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
+use bloomlab_core::builder::Settings;
 use bloomlab_core::{DefaultHasher, ParamError, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
@@ -45,45 +45,27 @@ enum Size {
 /// # Ok::<(), BuildError>(())
 /// ```
 #[must_use = "a builder does nothing until build() is called"]
-pub struct Builder<T: ?Sized, S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Options, S>);
+
+/// What a [`Builder`] sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Options {
     size: Size,
     width: u32,
     max_bytes: Option<usize>,
     /// Sizes by `smallest_size_for` instead of `size_for`.
     smallest: bool,
-    hasher: S,
-    item: PhantomData<fn(&T)>,
 }
 
 impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
     fn clone(&self) -> Self {
-        self.with_hasher(self.hasher.clone())
-    }
-}
-
-impl<T: ?Sized, S> Builder<T, S> {
-    /// The same settings with `hasher`.
-    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            size: self.size,
-            width: self.width,
-            max_bytes: self.max_bytes,
-            smallest: self.smallest,
-            hasher,
-            item: PhantomData,
-        }
+        Self(self.0.clone())
     }
 }
 
 impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Builder")
-            .field("size", &self.size)
-            .field("width", &self.width)
-            .field("max_bytes", &self.max_bytes)
-            .field("smallest", &self.smallest)
-            .field("hasher", &self.hasher)
-            .finish()
+        self.0.fmt(f)
     }
 }
 
@@ -97,42 +79,39 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
     }
 
     fn with_size(size: Size) -> Self {
-        Self {
+        Self(Settings::new(Options {
             size,
             width: DEFAULT_WIDTH,
             max_bytes: None,
             smallest: false,
-            hasher: DefaultHasher::random(),
-            item: PhantomData,
-        }
+        }))
     }
 
     /// Derives the hash key from `seed` ([`DefaultHasher::from_seed`]) instead
     /// of drawing it at random: for reproducible tests and experiments, never
     /// for a filter that guards a service against crafted input.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        self.with_hasher(hasher)
+        Builder(self.0.hasher(hasher))
     }
 
     /// Bits per counter: 4 (the default), 8 or 16. Any other width makes
     /// [`build`](Builder::build) fail with [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth).
     pub fn counter_width(mut self, bits: u32) -> Self {
-        self.width = bits;
+        self.0.width = bits;
         self
     }
 
     /// Fails the build with [`ParamError::TooLarge`] if the counters would
     /// take more than `bytes`.
     pub fn max_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = Some(bytes);
+        self.0.max_bytes = Some(bytes);
         self
     }
 
@@ -149,7 +128,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// # Ok::<(), bloomlab_counting::BuildError>(())
     /// ```
     pub fn smallest_table(mut self) -> Self {
-        self.smallest = true;
+        self.0.smallest = true;
         self
     }
 
@@ -164,11 +143,12 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table (which
     /// is zeroed lazily: pages are committed only as counters are written).
     pub fn build(self) -> Result<CountingBloomFilter<T, S>, BuildError> {
-        if !WIDTHS.contains(&self.width) {
-            return Err(BuildError::Variant(Invalid::UnsupportedWidth(self.width)));
+        let (options, hasher) = self.0.into_parts();
+        if !WIDTHS.contains(&options.width) {
+            return Err(BuildError::Variant(Invalid::UnsupportedWidth(options.width)));
         }
-        let (counters, hashes) = match self.size {
-            Size::Target { items, fpr } if self.smallest => {
+        let (counters, hashes) = match options.size {
+            Size::Target { items, fpr } if options.smallest => {
                 classic::smallest_size_for(items as u64, fpr)?
             }
             Size::Target { items, fpr } => classic::size_for(items as u64, fpr)?,
@@ -180,20 +160,20 @@ impl<T: ?Sized, S> Builder<T, S> {
                 (counters, hashes)
             }
         };
-        let limit = byte_limit(self.max_bytes);
-        let words = words_for(counters, self.width).and_then(|w| usize::try_from(w).ok());
+        let limit = byte_limit(options.max_bytes);
+        let words = words_for(counters, options.width).and_then(|w| usize::try_from(w).ok());
         let words = match words {
             Some(w) if (w as u128) * 8 <= limit => w,
             _ => {
-                let needed = packed_words(counters, u64::from(self.width)) * 8;
+                let needed = packed_words(counters, u64::from(options.width)) * 8;
                 return Err(ParamError::TooLarge { needed, limit }.into());
             }
         };
         Ok(CountingBloomFilter::from_parts(
-            Counters::zeroed(counters, self.width, words)?,
+            Counters::zeroed(counters, options.width, words)?,
             hashes,
             0,
-            self.hasher,
+            hasher,
             Scheme::CURRENT,
         ))
     }
