@@ -114,17 +114,7 @@ impl Spec {
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Spec, S>);
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn items(items: usize, fpr: f64) -> Self {
@@ -205,17 +195,7 @@ struct Blocked {
     layout: BlockLayout,
 }
 
-impl<T: ?Sized, S: Clone> Clone for BlockedBuilder<T, S> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for BlockedBuilder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+bloomlab_core::impl_builder!(BlockedBuilder);
 
 impl<T: ?Sized> BlockedBuilder<T, DefaultHasher> {
     pub(crate) fn items(items: usize, fpr: f64) -> Self {

@@ -83,3 +83,25 @@ impl<T: ?Sized, O: fmt::Debug, S: fmt::Debug> fmt::Debug for Settings<T, O, S> {
             .finish()
     }
 }
+
+/// Implements `Clone` and `Debug` for builders that are a newtype over
+/// [`Settings`] (`pub struct Builder<T: ?Sized, S>(Settings<T, Options, S>)`),
+/// as those of `Settings` do: a derive would ask `T: Clone`, which a
+/// builder of `str` items is not.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! impl_builder {
+    ($($builder:ident),+) => {$(
+        impl<T: ?Sized, S: ::core::clone::Clone> ::core::clone::Clone for $builder<T, S> {
+            fn clone(&self) -> Self {
+                Self(self.0.clone())
+            }
+        }
+
+        impl<T: ?Sized, S: ::core::fmt::Debug> ::core::fmt::Debug for $builder<T, S> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    )+};
+}

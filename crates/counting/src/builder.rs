@@ -1,14 +1,13 @@
 //! Building a counting filter: its size, counter width, hash key and memory limit.
 
-use std::fmt;
 use std::hash::BuildHasher;
 
 use bloomlab_core::alloc::packed_words;
+use bloomlab_core::builder::Settings;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
-use bloomlab_core::builder::Settings;
 use bloomlab_core::{DefaultHasher, ParamError, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
@@ -57,17 +56,7 @@ struct Options {
     smallest: bool,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn target(items: usize, fpr: f64) -> Self {
@@ -145,7 +134,9 @@ impl<T: ?Sized, S> Builder<T, S> {
     pub fn build(self) -> Result<CountingBloomFilter<T, S>, BuildError> {
         let (options, hasher) = self.0.into_parts();
         if !WIDTHS.contains(&options.width) {
-            return Err(BuildError::Variant(Invalid::UnsupportedWidth(options.width)));
+            return Err(BuildError::Variant(Invalid::UnsupportedWidth(
+                options.width,
+            )));
         }
         let (counters, hashes) = match options.size {
             Size::Target { items, fpr } if options.smallest => {

@@ -1,6 +1,5 @@
 //! The builder: table shape, hash key and relocation bound.
 
-use std::fmt;
 use std::hash::BuildHasher;
 
 use bloomlab_core::alloc::packed_words;
@@ -65,17 +64,7 @@ struct Options {
     max_bytes: usize,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn for_items(items: usize, fpr: f64) -> Self {

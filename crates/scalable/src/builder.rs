@@ -1,7 +1,6 @@
 //! The builder: initial capacity and total rate, then growth, tightening,
 //! hasher and memory cap.
 
-use std::fmt;
 use std::hash::BuildHasher;
 
 use bloomlab_core::DefaultHasher;
@@ -39,17 +38,7 @@ struct Options {
     max_bytes: Option<usize>,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn new(initial_capacity: usize, fpr: f64) -> Self {
