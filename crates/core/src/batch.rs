@@ -7,9 +7,8 @@
 //! than waiting for one, because the memory system serves many requests in
 //! parallel. The batch methods of every variant (`contains_batch`,
 //! `insert_batch`, whose one body each is [`contains`] and [`insert`])
-//! therefore hash [`CHUNK`] items first ([`Hashes::of`]), then [`walk`] the
-//! hashes: each item's lines are [`prefetch`]ed a few items ([`ahead`])
-//! before it is probed. Answers are exactly those of the one-at-a-time
+//! therefore hash [`CHUNK`] items first, then walk the hashes: each item's
+//! lines are [`prefetch`]ed a few items ([`ahead`]) before it is probed. Answers are exactly those of the one-at-a-time
 //! methods, in the same order.
 //!
 //! Hashing the whole chunk first, rather than hashing each item as its turn
@@ -18,22 +17,26 @@
 //! nothing but loads.
 //!
 //! ```
-//! use bloomlab_core::batch::{self, Hashes, Step};
+//! use bloomlab_core::batch;
 //! use bloomlab_core::DefaultHasher;
 //! use std::hash::BuildHasher;
 //!
 //! let hasher = DefaultHasher::from_seed(1);
-//! let items: Vec<u64> = (0..40).collect();
-//! let mut order = Vec::new();
-//! for chunk in items.chunks(batch::CHUNK) {
-//!     let hashes = Hashes::of(&hasher, chunk);
-//!     batch::walk(&hashes, 4, |step, hash| match step {
-//!         Step::Prefetch => {} // start loading the lines of `hash`
-//!         Step::Probe => order.push(hash),
-//!     });
-//! }
-//! let expected: Vec<u64> = items.iter().map(|i| hasher.hash_one(i)).collect();
-//! assert_eq!(order, expected);
+//! let items: Vec<u64> = (0..1_000).collect();
+//! let probed = std::cell::RefCell::new(Vec::new());
+//! let answers = batch::contains(
+//!     &hasher,
+//!     &items,
+//!     4,
+//!     |_hash| {}, // start loading the lines of `_hash`
+//!     |hash| {
+//!         probed.borrow_mut().push(hash);
+//!         hash % 2 == 0
+//!     },
+//! );
+//! let hashes: Vec<u64> = items.iter().map(|i| hasher.hash_one(i)).collect();
+//! assert_eq!(probed.into_inner(), hashes, "every item probed once, in order");
+//! assert_eq!(answers, hashes.iter().map(|h| h % 2 == 0).collect::<Vec<_>>());
 //! ```
 
 use std::hash::{BuildHasher, Hash};
@@ -49,7 +52,7 @@ pub const CHUNK: usize = 512;
 /// outstanding at once (its L1 miss buffers). Prefetching more only queues:
 /// on the 1M-item counting bench, 16 items of 7 lines each ahead measured no
 /// faster than no prefetch at all.
-pub const LINES_IN_FLIGHT: usize = 24;
+pub(crate) const LINES_IN_FLIGHT: usize = 24;
 
 /// Tables at most this large are taken to be in cache, and the batch methods
 /// do not prefetch for items that read two lines of them or more. On the
@@ -64,7 +67,7 @@ pub const PREFETCH_MIN_BYTES: usize = 8 << 20;
 
 /// How many items ahead of its probe an item's memory is prefetched, for
 /// items that each read `lines` cache lines of a table of `table_bytes`:
-/// [`LINES_IN_FLIGHT`] lines' worth and at least one item; or none (0) when
+/// 24 lines' worth (what one core keeps in flight) and at least one item; or none (0) when
 /// the items read two lines or more of a table of at most
 /// [`PREFETCH_MIN_BYTES`].
 pub const fn ahead(table_bytes: usize, lines: usize) -> usize {
@@ -77,7 +80,7 @@ pub const fn ahead(table_bytes: usize, lines: usize) -> usize {
 
 /// The 64-bit hashes of up to [`CHUNK`] items, in order.
 #[derive(Debug, Clone)]
-pub struct Hashes {
+pub(crate) struct Hashes {
     hashes: [u64; CHUNK],
     len: usize,
 }
@@ -86,7 +89,7 @@ impl Hashes {
     /// Hashes the first `min(items.len(), CHUNK)` items of `items`: meant for
     /// the pieces of `items.chunks(CHUNK)`.
     #[inline]
-    pub fn of<T: Hash, S: BuildHasher>(hasher: &S, items: &[T]) -> Self {
+    pub(crate) fn of<T: Hash, S: BuildHasher>(hasher: &S, items: &[T]) -> Self {
         let mut hashes = [0u64; CHUNK];
         let len = items.len().min(CHUNK);
         for (hash, item) in hashes.iter_mut().zip(&items[..len]) {
@@ -107,7 +110,7 @@ impl Deref for Hashes {
 
 /// What [`walk`] asks the filter to do with one hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Start loading the memory this hash's probe will read.
     Prefetch,
     /// Probe (look up, or insert) this hash.
@@ -118,7 +121,7 @@ pub enum Step {
 /// `ahead` calls earlier, by `step(Step::Prefetch, h)`; with `ahead` 0, only
 /// the probes. Filters pass [`ahead`]`(table bytes, lines read per item)`.
 #[inline(always)]
-pub fn walk(hashes: &[u64], ahead: usize, mut step: impl FnMut(Step, u64)) {
+pub(crate) fn walk(hashes: &[u64], ahead: usize, mut step: impl FnMut(Step, u64)) {
     if ahead == 0 {
         for &hash in hashes {
             step(Step::Probe, hash);

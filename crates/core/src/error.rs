@@ -183,7 +183,7 @@ impl std::error::Error for ParamError {}
 ///
 /// Each variant crate names its own, `BuildError = BuildError<Invalid>`
 /// with its `Invalid`; `?` turns a [`ParamError`] or an
-/// [`OutOfMemory`](crate::alloc::OutOfMemory) into any of them.
+/// [`OutOfMemory`](crate::OutOfMemory) into any of them.
 ///
 /// ```
 /// use bloomlab_core::{BuildError, ParamError};
@@ -251,6 +251,7 @@ impl<E> From<OutOfMemory> for BuildError<E> {
 /// assert_eq!(ShortFloat(1e-300).to_string(), "1e-300");
 /// assert_eq!(ShortFloat(-5e-324).to_string(), "-5e-324");
 /// ```
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShortFloat(pub f64);
 

@@ -15,13 +15,12 @@
 //! - [`theory`], the published formulas each filter is measured against;
 //! - [`codec`], the versioned, checksummed binary envelope every filter is
 //!   stored in, with its typed [`DecodeError`];
-//! - [`alloc`], the fallible, lazily zeroed allocation of every table a
-//!   caller can size;
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
 //!   [`ParamError`], and the [`BuildError`] every builder's is).
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+#[doc(hidden)]
 pub mod alloc;
 pub mod batch;
 #[doc(hidden)]
@@ -37,6 +36,7 @@ mod raw;
 pub mod serde_envelope;
 pub mod theory;
 
+pub use alloc::OutOfMemory;
 pub use by_hash::{HashDeletable, HashMembership};
 pub use cmac::{AesCmac, AesCmacHasher};
 pub use codec::{DecodeError, Persist, Tag};
