@@ -134,6 +134,29 @@ where
     model
 }
 
+/// Removes every item of `probes` that `filter` proves absent, checks that
+/// each remove is refused ([`RemoveError::NotPresent`]) and that the stored
+/// bytes are the same afterwards, and returns how many were removed.
+///
+/// # Panics
+///
+/// If a refused remove is not `NotPresent`, or changed the filter.
+pub fn refused_removes_change_nothing<F>(filter: &mut F, probes: impl Iterator<Item = u64>) -> usize
+where
+    F: Deletable<u64> + Persist,
+{
+    let before = filter.to_bytes();
+    let absent: Vec<u64> = probes.filter(|p| !filter.contains(p)).collect();
+    for p in &absent {
+        assert_eq!(filter.remove(p), Err(RemoveError::NotPresent));
+    }
+    assert!(
+        filter.to_bytes() == before,
+        "a refused remove changed the filter"
+    );
+    absent.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,27 +179,4 @@ mod tests {
         m.clear();
         assert!(m.is_empty());
     }
-}
-
-/// Removes every item of `probes` that `filter` proves absent, checks that
-/// each remove is refused ([`RemoveError::NotPresent`]) and that the stored
-/// bytes are the same afterwards, and returns how many were removed.
-///
-/// # Panics
-///
-/// If a refused remove is not `NotPresent`, or changed the filter.
-pub fn refused_removes_change_nothing<F>(filter: &mut F, probes: impl Iterator<Item = u64>) -> usize
-where
-    F: Deletable<u64> + Persist,
-{
-    let before = filter.to_bytes();
-    let absent: Vec<u64> = probes.filter(|p| !filter.contains(p)).collect();
-    for p in &absent {
-        assert_eq!(filter.remove(p), Err(RemoveError::NotPresent));
-    }
-    assert!(
-        filter.to_bytes() == before,
-        "a refused remove changed the filter"
-    );
-    absent.len()
 }
