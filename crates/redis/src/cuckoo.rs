@@ -66,7 +66,7 @@ use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
 use crate::meta::{
     self, FORMAT, Kind, MAX_ITEM_NAME, check_state, checksum, item_name, seal, state_sum,
 };
-use crate::ops::{self, OneRound, evalsha, single};
+use crate::ops::{self, OneRound, Stage, evalsha, single};
 use crate::scripts;
 use crate::shared::{Shared, Source};
 use crate::table::{Options, check_design, within};
@@ -773,14 +773,6 @@ enum Start {
     /// Create with these shard bytes (guards included) holding this many
     /// fingerprints; refuse if it exists.
     Import(CuckooMeta, Vec<Vec<u8>>, u64),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Meta,
-    Shards,
-    Ready,
-    Done,
 }
 
 /// Creates or opens a cuckoo filter: the metadata (atomically, by the
