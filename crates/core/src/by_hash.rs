@@ -63,10 +63,12 @@
 //!
 //! A `Box` or `&mut` of a filter is a filter too: of a variant through its
 //! hash-level operations, of a `dyn Membership<T>` or `dyn Deletable<T>`
-//! (alone, `+ Send`, or `+ Send + Sync`) by forwarding each call. Both
-//! cannot be blanket impls over every `F: Membership<T>`, which would
-//! overlap with those here (E0119), since another crate may implement
-//! [`HashMembership`] for `Box<ItsFilter>`.
+//! (alone, `+ Send`, or `+ Send + Sync`) by forwarding each call. Neither
+//! can be one impl for every `Box<F: Membership<T>>`: it would overlap
+//! with the blanket impls here (E0119), since another crate may implement
+//! [`HashMembership`] for `Box<ItsFilter>`. So a filter that implements
+//! [`Membership`] directly, not through [`HashMembership`], is boxed or
+//! borrowed as a trait object.
 
 use std::borrow::Borrow;
 use std::hash::{BuildHasher, Hash};
