@@ -6,10 +6,12 @@
 //! TLB. Waiting for the lines of several items at once costs little more
 //! than waiting for one, because the memory system serves many requests in
 //! parallel. The batch methods of every variant (`contains_batch`,
-//! `insert_batch`, whose one body each is [`contains`] and [`insert`])
+//! `insert_batch`, whose one body each is [`contains`] and
+//! [`by_hash::insert_batch_by`](crate::by_hash::insert_batch_by))
 //! therefore hash [`CHUNK`] items first, then walk the hashes: each item's
-//! lines are [`prefetch`]ed a few items ([`ahead`]) before it is probed. Answers are exactly those of the one-at-a-time
-//! methods, in the same order.
+//! lines are [`prefetch`]ed a few items ([`ahead`]) before it is probed.
+//! Answers are exactly those of the one-at-a-time methods, in the same
+//! order.
 //!
 //! Hashing the whole chunk first, rather than hashing each item as its turn
 //! comes, measured faster on a 1 GiB table (`benches/big.rs`): the hash's
@@ -160,13 +162,15 @@ pub fn contains<T: Hash, S: BuildHasher>(
     answers
 }
 
-/// Inserts every item of `items` in order with `insert`, hashed a chunk at a
-/// time with `hasher` and walked `ahead` items ahead with `prefetch`, and
-/// returns how many were new: the body of every variant's `insert_batch`.
+/// Inserts every item of `items` in order with `insert`, hashed a chunk at
+/// a time by `hash` (with the filter's hasher) and walked `ahead` items
+/// ahead with `prefetch`, and returns how many were new: the body of every
+/// variant's `insert_batch`
+/// ([`by_hash::insert_batch_by`](crate::by_hash::insert_batch_by)).
 ///
 /// `filter` is what the operations are handed: `&mut F` for a filter whose
 /// inserts take `&mut self`, `&F` for one whose inserts take `&self`.
-/// `hasher` and `ahead` are asked again for every chunk, since an insert may
+/// `hash` and `ahead` are asked again for every chunk, since an insert may
 /// grow the table.
 ///
 /// # Errors
@@ -174,17 +178,17 @@ pub fn contains<T: Hash, S: BuildHasher>(
 /// [`InsertBatchError`] at the first item `insert` refuses: the items
 /// before it stay inserted, and it and the ones after it are not.
 #[inline]
-pub fn insert<F, T: Hash, S: BuildHasher>(
+pub(crate) fn insert<F, T: Hash>(
     mut filter: F,
     items: &[T],
-    hasher: impl Fn(&F) -> &S,
+    hash: impl Fn(&F, &[T]) -> Hashes,
     ahead: impl Fn(&F) -> usize,
     prefetch: impl Fn(&F, u64),
     mut insert: impl FnMut(&mut F, u64) -> Result<bool, InsertError>,
 ) -> Result<usize, InsertBatchError> {
     let (mut new, mut stored) = (0, 0);
     for chunk in items.chunks(CHUNK) {
-        let hashes = Hashes::of(hasher(&filter), chunk);
+        let hashes = hash(&filter, chunk);
         let mut failed = None;
         walk(&hashes, ahead(&filter), |step, hash| match step {
             Step::Prefetch => prefetch(&filter, hash),
@@ -277,7 +281,7 @@ mod tests {
         let outcome = insert(
             (&mut table, &hasher),
             &items,
-            |f| f.1,
+            |f, chunk| Hashes::of(f.1, chunk),
             |_| 4,
             |_, _| {},
             |(t, _), hash| {
@@ -298,7 +302,7 @@ mod tests {
         let all = insert(
             (0_usize, &hasher),
             &items,
-            |f| f.1,
+            |f, chunk| Hashes::of(f.1, chunk),
             |_| 0,
             |_, _| {},
             |(n, _), _| {

@@ -72,6 +72,7 @@
 
 use std::borrow::Borrow;
 use std::hash::{BuildHasher, Hash};
+use std::ops::Deref;
 
 use crate::batch;
 use crate::error::{InsertBatchError, InsertError, RemoveError};
@@ -210,7 +211,8 @@ where
 }
 
 /// Inserts every item of `items` in order, as [`insert`] would, pipelined
-/// ([`batch::insert`]), and returns how many were new:
+/// (a chunk hashed first, each item's memory prefetched ahead of its
+/// insert, as [`contains_batch`] does), and returns how many were new:
 /// [`Membership::insert_batch`].
 ///
 /// # Errors
@@ -223,13 +225,33 @@ where
     F: HashMembership + ?Sized,
     F::Item: Hash + Sized,
 {
+    insert_batch_by(filter, items, |f, hash| f.insert_hash(hash))
+}
+
+/// [`insert_batch`] through a `handle` on the filter, whose `insert` adds
+/// one hash: `&F` for a filter whose inserts take `&self` (an atomic one),
+/// `&mut F` otherwise.
+///
+/// # Errors
+///
+/// As [`insert_batch`].
+pub fn insert_batch_by<H, F>(
+    handle: H,
+    items: &[F::Item],
+    insert: impl FnMut(&mut H, u64) -> Result<bool, InsertError>,
+) -> Result<usize, InsertBatchError>
+where
+    H: Deref<Target = F>,
+    F: HashMembership + ?Sized,
+    F::Item: Hash + Sized,
+{
     batch::insert(
-        filter,
+        handle,
         items,
-        |f| f.hasher(),
+        |f, chunk| batch::Hashes::of(f.hasher(), chunk),
         |f| batch::ahead(f.memory_bytes(), f.insert_lines()),
         |f, hash| f.prefetch_insert(hash),
-        |f, hash| f.insert_hash(hash),
+        insert,
     )
 }
 
