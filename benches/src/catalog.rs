@@ -7,6 +7,7 @@
 
 use criterion::Criterion;
 
+use bloomlab::Membership;
 use bloomlab::catalog::{AnyFilter, Catalog, Descriptor};
 
 use crate::harness::{self, Group, Op, Setting};
@@ -50,7 +51,7 @@ pub fn bench(c: &mut Criterion, catalog: &Catalog<u64>, items: usize, setting: S
                 &row_name(v),
                 &mut f,
                 &members,
-                |f, batch| harness::insert_each(f, batch),
+                |f, batch| harness::insert_each(&mut **f, batch),
                 |f, _| {
                     if f.len() >= items
                         && let Some(empty) = build(v)
@@ -62,11 +63,13 @@ pub fn bench(c: &mut Criterion, catalog: &Catalog<u64>, items: usize, setting: S
         }
     }
     group.finish();
-    let mut filled: Vec<(String, Box<dyn AnyFilter<u64>>)> = catalog
+    let mut filled: Vec<(String, Box<dyn Membership<u64>>)> = catalog
         .iter()
         .filter_map(|v| {
             let mut f = build(v)?;
-            harness::insert_each(&mut f, &members);
+            harness::insert_each(&mut *f, &members);
+            // The lookups through `dyn Membership`, as through `dyn AnyFilter`.
+            let f: Box<dyn Membership<u64>> = f;
             Some((row_name(v), f))
         })
         .collect();

@@ -35,12 +35,17 @@ pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
 pub use bloomlab_cuckoo::CuckooFilter;
 pub use bloomlab_scalable::ScalableBloomFilter;
 
-// Each variant crate has its own build and merge errors; here they carry the
+// Each variant crate has its own build and merge errors (its build error is
+// core's `BuildError` of its own `Invalid` reasons); here they carry the
 // variant in their names, so every error a program meets has a top-level path.
-pub use bloomlab_classic::{BuildError as ClassicBuildError, MergeError as ClassicMergeError};
-pub use bloomlab_counting::{BuildError as CountingBuildError, MergeError as CountingMergeError};
-pub use bloomlab_cuckoo::BuildError as CuckooBuildError;
-pub use bloomlab_scalable::BuildError as ScalableBuildError;
+pub use bloomlab_classic::{
+    BuildError as ClassicBuildError, Invalid as ClassicInvalid, MergeError as ClassicMergeError,
+};
+pub use bloomlab_counting::{
+    BuildError as CountingBuildError, Invalid as CountingInvalid, MergeError as CountingMergeError,
+};
+pub use bloomlab_cuckoo::{BuildError as CuckooBuildError, Invalid as CuckooInvalid};
+pub use bloomlab_scalable::{BuildError as ScalableBuildError, Invalid as ScalableInvalid};
 
 /// Every family's descriptors, in report order: the catalog's list
 /// ([`catalog::Catalog::standard`]). A new family adds its crate's

@@ -7,7 +7,6 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bloomlab_core::alloc::Buffer;
-use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
@@ -197,20 +196,14 @@ impl<T: ?Sized, S: BuildHasher> AtomicBloomFilter<T, S> {
     /// Adds every item of `items` in order, as [`insert`](Self::insert)
     /// would, and returns how many were new; pipelined like
     /// [`contains_batch`](Self::contains_batch). Through `&self`: the body
-    /// of every filter's batch insert ([`batch::insert`]), handed this
-    /// filter by shared reference.
+    /// of every filter's batch insert
+    /// ([`by_hash::insert_batch_by`](bloomlab_core::by_hash::insert_batch_by)),
+    /// handed this filter by shared reference.
     pub fn insert_batch(&self, items: &[T]) -> Result<usize, InsertBatchError>
     where
         T: Hash + Sized,
     {
-        batch::insert(
-            self,
-            items,
-            |f| f.hasher(),
-            |f| batch::ahead(f.memory_bytes(), f.insert_lines()),
-            |f, hash| f.prefetch_insert(hash),
-            |f, hash| Ok(f.insert_hash(hash)),
-        )
+        by_hash::insert_batch_by(self, items, |f, hash| Ok(f.insert_hash(hash)))
     }
 
     /// Adds the item whose hash is `hash`; `true` if one of its bits was unset.
@@ -344,7 +337,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for AtomicBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for AtomicBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {

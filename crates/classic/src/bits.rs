@@ -181,8 +181,8 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for zero bits, zero hashes or more than
-    /// [`MAX_HASHES`](classic::MAX_HASHES); [`BuildError::WordCount`] unless there are exactly
-    /// `ceil(num_bits / 64)` words; [`BuildError::BitsBeyondEnd`] if a bit
+    /// [`MAX_HASHES`](classic::MAX_HASHES); [`Invalid::WordCount`](crate::Invalid::WordCount) unless there are exactly
+    /// `ceil(num_bits / 64)` words; [`Invalid::BitsBeyondEnd`](crate::Invalid::BitsBeyondEnd) if a bit
     /// at or past `num_bits` is set.
     pub fn from_words(
         words: Vec<u64>,
@@ -448,7 +448,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for BloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for BloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
@@ -533,14 +533,14 @@ mod tests {
         assert!(BloomFilter::<u64>::from_words(vec![0; 2], 100, 3, 0, h.clone()).is_ok());
         assert_eq!(
             BloomFilter::<u64>::from_words(vec![0; 3], 100, 3, 0, h.clone()),
-            Err(BuildError::WordCount {
+            Err(BuildError::Variant(crate::Invalid::WordCount {
                 expected: 2,
                 found: 3
-            })
+            }))
         );
         assert_eq!(
             BloomFilter::<u64>::from_words(vec![0, 1 << 36], 100, 3, 0, h.clone()),
-            Err(BuildError::BitsBeyondEnd)
+            Err(BuildError::Variant(crate::Invalid::BitsBeyondEnd))
         );
         assert!(BloomFilter::<u64>::from_words(vec![0, 1 << 35], 100, 3, 0, h.clone()).is_ok());
         assert_eq!(

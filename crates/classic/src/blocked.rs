@@ -20,7 +20,7 @@ use bloomlab_core::{
 
 use crate::builder::BlockedBuilder;
 use crate::codec::{self, BLOCKED_TAG};
-use crate::error::{BuildError, MergeError};
+use crate::error::{BuildError, Invalid, MergeError};
 use crate::sizing::BLOCK_BITS;
 use crate::table::invalid;
 
@@ -353,7 +353,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// [`BuildError::Param`] for zero hashes or more than
     /// [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), a `k` the layout cannot split
     /// ([`ParamError::HashesPerSector`]), or no words;
-    /// [`BuildError::WordCount`] unless the words fill whole blocks of 8;
+    /// [`Invalid::WordCount`](crate::Invalid::WordCount) unless the words fill whole blocks of 8;
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn from_words(
         words: Vec<u64>,
@@ -379,10 +379,10 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             return Err(ParamError::ZeroBits.into());
         }
         if !words.len().is_multiple_of(BLOCK_WORDS) {
-            return Err(BuildError::WordCount {
+            return Err(BuildError::Variant(Invalid::WordCount {
                 expected: words.len().next_multiple_of(BLOCK_WORDS) as u64,
                 found: words.len() as u64,
-            });
+            }));
         }
         let mut filter = Self::zeroed(words.len() / BLOCK_WORDS, layout, num_hashes, hasher)?;
         for (block, chunk) in filter
@@ -779,7 +779,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for BlockedBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for BlockedBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {

@@ -3,8 +3,8 @@
 
 use std::fmt;
 use std::hash::BuildHasher;
-use std::marker::PhantomData;
 
+use bloomlab_core::builder::Settings;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
 use bloomlab_core::theory::classic::MAX_HASHES;
@@ -26,34 +26,21 @@ enum Size {
     Exact { units: u64, hashes: u32 },
 }
 
-/// What every builder holds.
-#[derive(Debug, Clone)]
-struct Spec<S> {
+/// What every builder sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
     size: Size,
-    hasher: S,
     max_bytes: usize,
     /// Sizes a classic table by `smallest_size_for` instead of `size_for`.
     smallest: bool,
 }
 
-impl Spec<DefaultHasher> {
+impl Spec {
     fn new(size: Size) -> Self {
         Self {
             size,
-            hasher: DefaultHasher::random(),
             max_bytes: DEFAULT_MAX_BYTES,
             smallest: false,
-        }
-    }
-}
-
-impl<S> Spec<S> {
-    fn with_hasher<S2>(self, hasher: S2) -> Spec<S2> {
-        Spec {
-            size: self.size,
-            hasher,
-            max_bytes: self.max_bytes,
-            smallest: self.smallest,
         }
     }
 
@@ -125,65 +112,39 @@ impl<S> Spec<S> {
 /// assert!(BloomFilter::<u64>::builder(1_000_000, 0.01).max_bytes(4_096).build().is_err());
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<T: ?Sized, S = DefaultHasher> {
-    spec: Spec<S>,
-    item: PhantomData<fn(&T)>,
-}
+pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Spec, S>);
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        Self {
-            spec: self.spec.clone(),
-            item: PhantomData,
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Builder").field("spec", &self.spec).finish()
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn items(items: usize, fpr: f64) -> Self {
-        Self {
-            spec: Spec::new(Size::Items { items, fpr }),
-            item: PhantomData,
-        }
+        Self(Settings::new(Spec::new(Size::Items { items, fpr })))
     }
 
     pub(crate) fn bits(bits: u64, hashes: u32) -> Self {
-        Self {
-            spec: Spec::new(Size::Exact {
-                units: bits,
-                hashes,
-            }),
-            item: PhantomData,
-        }
+        Self(Settings::new(Spec::new(Size::Exact {
+            units: bits,
+            hashes,
+        })))
     }
 
     /// Uses [`DefaultHasher::from_seed`]`(seed)`: reproducible, but never for
     /// a filter that guards a service against crafted input.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.spec.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> Builder<T, S> {
     /// Uses `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            spec: self.spec.with_hasher(hasher),
-            item: PhantomData,
-        }
+        Builder(self.0.hasher(hasher))
     }
 
     /// Refuses to build a table of more than `max_bytes` bytes (by default,
     /// the most the platform can address).
     pub fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.spec.max_bytes = max_bytes;
+        self.0.max_bytes = max_bytes;
         self
     }
 
@@ -203,7 +164,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// # Ok::<(), bloomlab_classic::BuildError>(())
     /// ```
     pub fn smallest_table(mut self) -> Self {
-        self.spec.smallest = true;
+        self.0.smallest = true;
         self
     }
 }
@@ -217,74 +178,54 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// zero hashes, more than [`MAX_HASHES`], or a table beyond the byte
     /// limit; [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn build(self) -> Result<BloomFilter<T, S>, BuildError> {
-        let table = self.spec.classic_table()?;
-        Ok(BloomFilter::from_table(table, 0, self.spec.hasher))
+        let (spec, hasher) = self.0.into_parts();
+        Ok(BloomFilter::from_table(spec.classic_table()?, 0, hasher))
     }
 }
 
 /// Builds a [`BlockedBloomFilter`]: from [`BlockedBloomFilter::builder`]
 /// (items and rate) or [`BlockedBloomFilter::builder_with_blocks`].
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct BlockedBuilder<T: ?Sized, S = DefaultHasher> {
-    spec: Spec<S>,
+pub struct BlockedBuilder<T: ?Sized, S = DefaultHasher>(Settings<T, Blocked, S>);
+
+/// What a [`BlockedBuilder`] sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Blocked {
+    spec: Spec,
     layout: BlockLayout,
-    item: PhantomData<fn(&T)>,
 }
 
-impl<T: ?Sized, S: Clone> Clone for BlockedBuilder<T, S> {
-    fn clone(&self) -> Self {
-        Self {
-            spec: self.spec.clone(),
-            layout: self.layout,
-            item: PhantomData,
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for BlockedBuilder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BlockedBuilder")
-            .field("spec", &self.spec)
-            .field("layout", &self.layout)
-            .finish()
-    }
-}
+bloomlab_core::impl_builder!(BlockedBuilder);
 
 impl<T: ?Sized> BlockedBuilder<T, DefaultHasher> {
     pub(crate) fn items(items: usize, fpr: f64) -> Self {
-        Self {
-            spec: Spec::new(Size::Items { items, fpr }),
-            layout: BlockLayout::default(),
-            item: PhantomData,
-        }
+        Self::with_size(Size::Items { items, fpr })
     }
 
     pub(crate) fn blocks(blocks: u64, hashes: u32) -> Self {
-        Self {
-            spec: Spec::new(Size::Exact {
-                units: blocks,
-                hashes,
-            }),
+        Self::with_size(Size::Exact {
+            units: blocks,
+            hashes,
+        })
+    }
+
+    fn with_size(size: Size) -> Self {
+        Self(Settings::new(Blocked {
+            spec: Spec::new(size),
             layout: BlockLayout::default(),
-            item: PhantomData,
-        }
+        }))
     }
 
     /// Uses [`DefaultHasher::from_seed`]`(seed)`.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.spec.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> BlockedBuilder<T, S> {
     /// Uses `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> BlockedBuilder<T, S2> {
-        BlockedBuilder {
-            spec: self.spec.with_hasher(hasher),
-            layout: self.layout,
-            item: PhantomData,
-        }
+        BlockedBuilder(self.0.hasher(hasher))
     }
 
     /// Lays out each item's bits in its block by `layout` instead of the
@@ -303,13 +244,13 @@ impl<T: ?Sized, S> BlockedBuilder<T, S> {
     /// # Ok::<(), bloomlab_classic::BuildError>(())
     /// ```
     pub fn layout(mut self, layout: BlockLayout) -> Self {
-        self.layout = layout;
+        self.0.layout = layout;
         self
     }
 
     /// Refuses to build a table of more than `max_bytes` bytes.
     pub fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.spec.max_bytes = max_bytes;
+        self.0.spec.max_bytes = max_bytes;
         self
     }
 }
@@ -326,8 +267,9 @@ impl<T: ?Sized, S: BuildHasher> BlockedBuilder<T, S> {
     /// the sectors layout, a hash count that is not a multiple of 8 is
     /// [`ParamError::HashesPerSector`].
     pub fn build(self) -> Result<BlockedBloomFilter<T, S>, BuildError> {
-        let (hashes, blocks) = self.spec.blocked_shape(self.layout)?;
-        BlockedBloomFilter::zeroed(blocks, self.layout, hashes, self.spec.hasher)
+        let (Blocked { spec, layout }, hasher) = self.0.into_parts();
+        let (hashes, blocks) = spec.blocked_shape(layout)?;
+        BlockedBloomFilter::zeroed(blocks, layout, hashes, hasher)
     }
 }
 
@@ -397,8 +339,11 @@ impl<T: ?Sized, S: BuildHasher> AtomicBuilder<T, S> {
     ///
     /// As [`Builder::build`].
     pub fn build(self) -> Result<AtomicBloomFilter<T, S>, BuildError> {
-        let spec = self.inner.spec;
-        let table = spec.classic_table()?;
-        Ok(AtomicBloomFilter::from_table(table, 0, spec.hasher))
+        let (spec, hasher) = self.inner.0.into_parts();
+        Ok(AtomicBloomFilter::from_table(
+            spec.classic_table()?,
+            0,
+            hasher,
+        ))
     }
 }

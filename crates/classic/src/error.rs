@@ -2,25 +2,22 @@
 
 use std::fmt;
 
-use bloomlab_core::ParamError;
-use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::hash::Scheme;
 
 use crate::blocked::BlockLayout;
 
-/// Why a filter could not be built.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Why a filter could not be built: a sizing parameter
+/// ([`Param`](bloomlab_core::BuildError::Param): a rate outside (0, 1),
+/// zero items, bits or hashes, too many hashes, or a table larger than the
+/// limit, see [`Builder::max_bytes`](crate::Builder::max_bytes)), a table
+/// the allocator refused, or one of this crate's [`Invalid`] reasons.
+pub type BuildError = bloomlab_core::BuildError<Invalid>;
+
+/// What only this crate's constructors refuse: the
+/// [`Variant`](bloomlab_core::BuildError::Variant) of its [`BuildError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum BuildError {
-    /// A sizing parameter no filter can be built from: a rate outside (0, 1),
-    /// zero items, bits or hashes, too many hashes, or a table larger than
-    /// the limit (see [`Builder::max_bytes`](crate::Builder::max_bytes)).
-    Param(ParamError),
-    /// The allocator refused the table, although it is within the limit.
-    OutOfMemory {
-        /// Bytes the table needs.
-        bytes: u128,
-    },
+pub enum Invalid {
     /// [`BloomFilter::from_words`](crate::BloomFilter::from_words) was given
     /// a different number of words than its bit count needs.
     WordCount {
@@ -34,22 +31,18 @@ pub enum BuildError {
     BitsBeyondEnd,
 }
 
-impl fmt::Display for BuildError {
+impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::Param(e) => e.fmt(f),
-            BuildError::OutOfMemory { bytes } => {
-                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
-            }
-            BuildError::WordCount { expected, found } => {
+            Invalid::WordCount { expected, found } => {
                 write!(f, "{found} words given where {expected} hold the bits")
             }
-            BuildError::BitsBeyondEnd => f.write_str("a bit beyond the table's length is set"),
+            Invalid::BitsBeyondEnd => f.write_str("a bit beyond the table's length is set"),
         }
     }
 }
 
-bloomlab_core::impl_build_error!(BuildError);
+impl std::error::Error for Invalid {}
 
 /// Why two filters could not be merged by `union` or `intersect`: only filters
 /// with the same table size, the same hash count, the same position

@@ -67,5 +67,5 @@ pub use bloomlab_core::{
 };
 pub use builder::{AtomicBuilder, BlockedBuilder, Builder};
 pub use codec::{ATOMIC_TAG, BLOCKED_TAG, CLASSIC_TAG};
-pub use error::{BuildError, MergeError};
+pub use error::{BuildError, Invalid, MergeError};
 pub use sizing::BLOCK_BITS;

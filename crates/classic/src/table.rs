@@ -12,7 +12,7 @@ use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, ParamError, Tag, check_hashes};
 
 use crate::codec;
-use crate::error::{BuildError, MergeError};
+use crate::error::{BuildError, Invalid, MergeError};
 
 /// The word holding bit `bit`, and the bit's mask in it: bit i lives in
 /// `words[i / 64]` at `1 << (i % 64)`.
@@ -31,7 +31,7 @@ pub(crate) fn invalid(e: BuildError) -> DecodeError {
             BuildError::Param(ParamError::ZeroBits) => "zero bits",
             BuildError::Param(ParamError::ZeroHashes) => "zero hashes",
             BuildError::Param(ParamError::TooManyHashes(_)) => "too many hashes",
-            BuildError::BitsBeyondEnd => "bits set beyond the table",
+            BuildError::Variant(Invalid::BitsBeyondEnd) => "bits set beyond the table",
             _ => "parameters do not fit the payload",
         },
     }
@@ -87,14 +87,14 @@ impl Table<u64> {
         check_hashes(num_hashes)?;
         let expected = num_bits.div_ceil(64);
         if words.len() as u64 != expected {
-            return Err(BuildError::WordCount {
+            return Err(BuildError::Variant(Invalid::WordCount {
                 expected,
                 found: words.len() as u64,
-            });
+            }));
         }
         let tail = num_bits % 64;
         if tail != 0 && words.last().is_some_and(|&w| w >> tail != 0) {
-            return Err(BuildError::BitsBeyondEnd);
+            return Err(BuildError::Variant(Invalid::BitsBeyondEnd));
         }
         Ok(Self {
             words,

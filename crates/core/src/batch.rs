@@ -6,11 +6,12 @@
 //! TLB. Waiting for the lines of several items at once costs little more
 //! than waiting for one, because the memory system serves many requests in
 //! parallel. The batch methods of every variant (`contains_batch`,
-//! `insert_batch`, whose one body each is [`contains`] and [`insert`])
-//! therefore hash [`CHUNK`] items first ([`Hashes::of`]), then [`walk`] the
-//! hashes: each item's lines are [`prefetch`]ed a few items ([`ahead`])
-//! before it is probed. Answers are exactly those of the one-at-a-time
-//! methods, in the same order.
+//! `insert_batch`, whose one body each is [`contains`] and
+//! [`by_hash::insert_batch_by`](crate::by_hash::insert_batch_by))
+//! therefore hash [`CHUNK`] items first, then walk the hashes: each item's
+//! lines are [`prefetch`]ed a few items ([`ahead`]) before it is probed.
+//! Answers are exactly those of the one-at-a-time methods, in the same
+//! order.
 //!
 //! Hashing the whole chunk first, rather than hashing each item as its turn
 //! comes, measured faster on a 1 GiB table (`benches/big.rs`): the hash's
@@ -18,22 +19,26 @@
 //! nothing but loads.
 //!
 //! ```
-//! use bloomlab_core::batch::{self, Hashes, Step};
+//! use bloomlab_core::batch;
 //! use bloomlab_core::DefaultHasher;
 //! use std::hash::BuildHasher;
 //!
 //! let hasher = DefaultHasher::from_seed(1);
-//! let items: Vec<u64> = (0..40).collect();
-//! let mut order = Vec::new();
-//! for chunk in items.chunks(batch::CHUNK) {
-//!     let hashes = Hashes::of(&hasher, chunk);
-//!     batch::walk(&hashes, 4, |step, hash| match step {
-//!         Step::Prefetch => {} // start loading the lines of `hash`
-//!         Step::Probe => order.push(hash),
-//!     });
-//! }
-//! let expected: Vec<u64> = items.iter().map(|i| hasher.hash_one(i)).collect();
-//! assert_eq!(order, expected);
+//! let items: Vec<u64> = (0..1_000).collect();
+//! let probed = std::cell::RefCell::new(Vec::new());
+//! let answers = batch::contains(
+//!     &hasher,
+//!     &items,
+//!     4,
+//!     |_hash| {}, // start loading the lines of `_hash`
+//!     |hash| {
+//!         probed.borrow_mut().push(hash);
+//!         hash % 2 == 0
+//!     },
+//! );
+//! let hashes: Vec<u64> = items.iter().map(|i| hasher.hash_one(i)).collect();
+//! assert_eq!(probed.into_inner(), hashes, "every item probed once, in order");
+//! assert_eq!(answers, hashes.iter().map(|h| h % 2 == 0).collect::<Vec<_>>());
 //! ```
 
 use std::hash::{BuildHasher, Hash};
@@ -49,7 +54,7 @@ pub const CHUNK: usize = 512;
 /// outstanding at once (its L1 miss buffers). Prefetching more only queues:
 /// on the 1M-item counting bench, 16 items of 7 lines each ahead measured no
 /// faster than no prefetch at all.
-pub const LINES_IN_FLIGHT: usize = 24;
+pub(crate) const LINES_IN_FLIGHT: usize = 24;
 
 /// Tables at most this large are taken to be in cache, and the batch methods
 /// do not prefetch for items that read two lines of them or more. On the
@@ -64,7 +69,7 @@ pub const PREFETCH_MIN_BYTES: usize = 8 << 20;
 
 /// How many items ahead of its probe an item's memory is prefetched, for
 /// items that each read `lines` cache lines of a table of `table_bytes`:
-/// [`LINES_IN_FLIGHT`] lines' worth and at least one item; or none (0) when
+/// 24 lines' worth (what one core keeps in flight) and at least one item; or none (0) when
 /// the items read two lines or more of a table of at most
 /// [`PREFETCH_MIN_BYTES`].
 pub const fn ahead(table_bytes: usize, lines: usize) -> usize {
@@ -77,7 +82,7 @@ pub const fn ahead(table_bytes: usize, lines: usize) -> usize {
 
 /// The 64-bit hashes of up to [`CHUNK`] items, in order.
 #[derive(Debug, Clone)]
-pub struct Hashes {
+pub(crate) struct Hashes {
     hashes: [u64; CHUNK],
     len: usize,
 }
@@ -86,7 +91,7 @@ impl Hashes {
     /// Hashes the first `min(items.len(), CHUNK)` items of `items`: meant for
     /// the pieces of `items.chunks(CHUNK)`.
     #[inline]
-    pub fn of<T: Hash, S: BuildHasher>(hasher: &S, items: &[T]) -> Self {
+    pub(crate) fn of<T: Hash, S: BuildHasher>(hasher: &S, items: &[T]) -> Self {
         let mut hashes = [0u64; CHUNK];
         let len = items.len().min(CHUNK);
         for (hash, item) in hashes.iter_mut().zip(&items[..len]) {
@@ -107,7 +112,7 @@ impl Deref for Hashes {
 
 /// What [`walk`] asks the filter to do with one hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Start loading the memory this hash's probe will read.
     Prefetch,
     /// Probe (look up, or insert) this hash.
@@ -118,7 +123,7 @@ pub enum Step {
 /// `ahead` calls earlier, by `step(Step::Prefetch, h)`; with `ahead` 0, only
 /// the probes. Filters pass [`ahead`]`(table bytes, lines read per item)`.
 #[inline(always)]
-pub fn walk(hashes: &[u64], ahead: usize, mut step: impl FnMut(Step, u64)) {
+pub(crate) fn walk(hashes: &[u64], ahead: usize, mut step: impl FnMut(Step, u64)) {
     if ahead == 0 {
         for &hash in hashes {
             step(Step::Probe, hash);
@@ -157,13 +162,15 @@ pub fn contains<T: Hash, S: BuildHasher>(
     answers
 }
 
-/// Inserts every item of `items` in order with `insert`, hashed a chunk at a
-/// time with `hasher` and walked `ahead` items ahead with `prefetch`, and
-/// returns how many were new: the body of every variant's `insert_batch`.
+/// Inserts every item of `items` in order with `insert`, hashed a chunk at
+/// a time by `hash` (with the filter's hasher) and walked `ahead` items
+/// ahead with `prefetch`, and returns how many were new: the body of every
+/// variant's `insert_batch`
+/// ([`by_hash::insert_batch_by`](crate::by_hash::insert_batch_by)).
 ///
 /// `filter` is what the operations are handed: `&mut F` for a filter whose
 /// inserts take `&mut self`, `&F` for one whose inserts take `&self`.
-/// `hasher` and `ahead` are asked again for every chunk, since an insert may
+/// `hash` and `ahead` are asked again for every chunk, since an insert may
 /// grow the table.
 ///
 /// # Errors
@@ -171,17 +178,17 @@ pub fn contains<T: Hash, S: BuildHasher>(
 /// [`InsertBatchError`] at the first item `insert` refuses: the items
 /// before it stay inserted, and it and the ones after it are not.
 #[inline]
-pub fn insert<F, T: Hash, S: BuildHasher>(
+pub(crate) fn insert<F, T: Hash>(
     mut filter: F,
     items: &[T],
-    hasher: impl Fn(&F) -> &S,
+    hash: impl Fn(&F, &[T]) -> Hashes,
     ahead: impl Fn(&F) -> usize,
     prefetch: impl Fn(&F, u64),
     mut insert: impl FnMut(&mut F, u64) -> Result<bool, InsertError>,
 ) -> Result<usize, InsertBatchError> {
     let (mut new, mut stored) = (0, 0);
     for chunk in items.chunks(CHUNK) {
-        let hashes = Hashes::of(hasher(&filter), chunk);
+        let hashes = hash(&filter, chunk);
         let mut failed = None;
         walk(&hashes, ahead(&filter), |step, hash| match step {
             Step::Prefetch => prefetch(&filter, hash),
@@ -274,7 +281,7 @@ mod tests {
         let outcome = insert(
             (&mut table, &hasher),
             &items,
-            |f| f.1,
+            |f, chunk| Hashes::of(f.1, chunk),
             |_| 4,
             |_, _| {},
             |(t, _), hash| {
@@ -295,7 +302,7 @@ mod tests {
         let all = insert(
             (0_usize, &hasher),
             &items,
-            |f| f.1,
+            |f, chunk| Hashes::of(f.1, chunk),
             |_| 0,
             |_, _| {},
             |(n, _), _| {

@@ -3,14 +3,14 @@
 //! A variant implements [`HashMembership`] (and [`HashDeletable`] if it can
 //! forget an item): what it does with the one 64-bit hash of an item, and
 //! which memory a lookup or an insert reads, so that a batch can prefetch
-//! it. The functions here turn those into the operations on items: each
-//! hashes an item once, with the filter's own hasher, and hands the hash
-//! on. They are the bodies of every variant's [`Membership`] and
-//! [`Deletable`] impls, which [`impl_filter!`](crate::impl_filter) writes,
-//! and of the inherent methods of the same names.
+//! it. The blanket impls here make every such filter a [`Membership`] (and
+//! a [`Deletable`]) of its item type: each operation hashes an item once,
+//! with the filter's own hasher, and hands the hash on. The functions of
+//! this module are the bodies of those impls, and of the variants' inherent
+//! methods of the same names.
 //!
-//! A variant is its hash-level operations and one line asking for the
-//! rest; here a toy filter of one 64-bit word:
+//! A variant is its [`Filter`] impl and its hash-level operations; here a
+//! toy filter of one 64-bit word:
 //!
 //! ```
 //! use std::hash::BuildHasher;
@@ -25,7 +25,7 @@
 //!     item: PhantomData<fn(&T)>,
 //! }
 //!
-//! impl<T: ?Sized, S> Word<T, S> {
+//! impl<T: ?Sized, S> Filter for Word<T, S> {
 //!     fn len(&self) -> usize { self.len }
 //!     fn memory_bytes(&self) -> usize { 8 }
 //!     fn expected_fpr(&self) -> f64 { 1.0 - (-(self.len as f64) / 64.0).exp() }
@@ -47,12 +47,11 @@
 //!     fn prefetch_lookup(&self, _: u64) {}
 //! }
 //!
-//! bloomlab_core::impl_filter!(Filter, Membership, Extend for Word<T, S> where S: BuildHasher);
-//!
+//! // No more is needed for `Membership<str>`.
 //! let hasher = DefaultHasher::from_seed(1);
 //! let mut w: Word<str> = Word { bits: 0, len: 0, hasher: hasher.clone(), item: PhantomData };
 //! assert_eq!(w.insert("apple"), Ok(true));
-//! w.extend(["pear", "plum"]);
+//! assert_eq!(w.insert_all(["pear", "plum"]), Ok(2));
 //! assert!(w.contains("apple") && w.contains("plum"));
 //! assert_eq!((w.len(), w.bits_per_item()), (3, Some(64.0 / 3.0)));
 //!
@@ -62,28 +61,22 @@
 //! assert!(w.contains_hash(hash));
 //! ```
 //!
-//! # Why a macro writes the impls
-//!
-//! One blanket `impl<F: HashMembership> Membership<F::Item> for F` would
-//! say all of this without a macro, but Rust refuses it next to the
-//! forwarding impls that make `Box<F>` and `&mut F` filters (which a
-//! `Box<dyn Membership<u64>>` needs): `Box` and `&mut` are fundamental
-//! types, so another crate could implement `HashMembership` for
-//! `Box<ItsFilter>`, and the two impls would then overlap (E0119). The same
-//! holds for `Filter`; `Extend` is std's, which no other crate may implement
-//! for every `F`. So each variant crate asks
-//! [`impl_filter!`](crate::impl_filter) for the impls of its types, and
-//! every impl it writes is one call: of a function here, or of the inherent
-//! method of the same name.
+//! A `Box` or `&mut` of a filter is a filter too: of a variant through its
+//! hash-level operations, of a `dyn Membership<T>` or `dyn Deletable<T>`
+//! (alone, `+ Send`, or `+ Send + Sync`) by forwarding each call. Neither
+//! can be one impl for every `Box<F: Membership<T>>`: it would overlap
+//! with the blanket impls here (E0119), since another crate may implement
+//! [`HashMembership`] for `Box<ItsFilter>`. So a filter that implements
+//! [`Membership`] directly, not through [`HashMembership`], is boxed or
+//! borrowed as a trait object.
 
 use std::borrow::Borrow;
 use std::hash::{BuildHasher, Hash};
+use std::ops::Deref;
 
 use crate::batch;
 use crate::error::{InsertBatchError, InsertError, RemoveError};
-use crate::membership::Filter;
-#[cfg(doc)]
-use crate::membership::{Deletable, Membership};
+use crate::membership::{Deletable, Filter, Membership};
 
 /// What a filter does with the 64-bit hash of an item: the operations every
 /// variant defines, from which [`by_hash`](self) defines those on items.
@@ -218,7 +211,8 @@ where
 }
 
 /// Inserts every item of `items` in order, as [`insert`] would, pipelined
-/// ([`batch::insert`]), and returns how many were new:
+/// (a chunk hashed first, each item's memory prefetched ahead of its
+/// insert, as [`contains_batch`] does), and returns how many were new:
 /// [`Membership::insert_batch`].
 ///
 /// # Errors
@@ -231,13 +225,33 @@ where
     F: HashMembership + ?Sized,
     F::Item: Hash + Sized,
 {
+    insert_batch_by(filter, items, |f, hash| f.insert_hash(hash))
+}
+
+/// [`insert_batch`] through a `handle` on the filter, whose `insert` adds
+/// one hash: `&F` for a filter whose inserts take `&self` (an atomic one),
+/// `&mut F` otherwise.
+///
+/// # Errors
+///
+/// As [`insert_batch`].
+pub fn insert_batch_by<H, F>(
+    handle: H,
+    items: &[F::Item],
+    insert: impl FnMut(&mut H, u64) -> Result<bool, InsertError>,
+) -> Result<usize, InsertBatchError>
+where
+    H: Deref<Target = F>,
+    F: HashMembership + ?Sized,
+    F::Item: Hash + Sized,
+{
     batch::insert(
-        filter,
+        handle,
         items,
-        |f| f.hasher(),
+        |f, chunk| batch::Hashes::of(f.hasher(), chunk),
         |f| batch::ahead(f.memory_bytes(), f.insert_lines()),
         |f, hash| f.prefetch_insert(hash),
-        |f, hash| f.insert_hash(hash),
+        insert,
     )
 }
 
@@ -261,25 +275,177 @@ where
     }
 }
 
-/// Implements the shared traits for a filter type from its inherent methods
-/// and its [`HashMembership`] impl, each as a call of the one definition
-/// (see [why a macro](self#why-a-macro-writes-the-impls)).
+impl<F> Membership<F::Item> for F
+where
+    F: HashMembership + ?Sized,
+    F::Item: Hash,
+{
+    #[inline]
+    fn insert(&mut self, item: &F::Item) -> Result<bool, InsertError> {
+        insert(self, item)
+    }
+
+    #[inline]
+    fn contains(&self, item: &F::Item) -> bool {
+        contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[F::Item]) -> Vec<bool>
+    where
+        F::Item: Sized,
+    {
+        contains_batch(self, items)
+    }
+
+    fn insert_batch(&mut self, items: &[F::Item]) -> Result<usize, InsertBatchError>
+    where
+        F::Item: Sized,
+    {
+        insert_batch(self, items)
+    }
+}
+
+impl<F> Deletable<F::Item> for F
+where
+    F: HashDeletable + ?Sized,
+    F::Item: Hash,
+{
+    #[inline]
+    fn remove(&mut self, item: &F::Item) -> Result<(), RemoveError> {
+        remove(self, item)
+    }
+}
+
+// A boxed or borrowed variant is one: the blanket impls above then make it
+// a `Membership` and a `Deletable`.
+macro_rules! forward_hash_membership {
+    ($($wrapper:ty),*) => {$(
+        impl<F: HashMembership + ?Sized> HashMembership for $wrapper {
+            type Item = F::Item;
+            type Hasher = F::Hasher;
+
+            fn hasher(&self) -> &F::Hasher {
+                (**self).hasher()
+            }
+
+            #[inline]
+            fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
+                (**self).insert_hash(hash)
+            }
+
+            #[inline]
+            fn contains_hash(&self, hash: u64) -> bool {
+                (**self).contains_hash(hash)
+            }
+
+            fn lookup_lines(&self) -> usize {
+                (**self).lookup_lines()
+            }
+
+            #[inline]
+            fn prefetch_lookup(&self, hash: u64) {
+                (**self).prefetch_lookup(hash)
+            }
+
+            fn insert_lines(&self) -> usize {
+                (**self).insert_lines()
+            }
+
+            #[inline]
+            fn prefetch_insert(&self, hash: u64) {
+                (**self).prefetch_insert(hash)
+            }
+        }
+
+        impl<F: HashDeletable + ?Sized> HashDeletable for $wrapper {
+            #[inline]
+            fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+                (**self).remove_hash(hash)
+            }
+        }
+    )*};
+}
+
+forward_hash_membership!(Box<F>, &mut F);
+
+// A boxed or borrowed trait object is a filter: a `Box<dyn Membership<u64>>`
+// can be passed where `impl Membership<u64>` is asked for. Every method
+// forwards, batch ones included, so the variants' pipelined ones stay in use.
+macro_rules! forward_dyn {
+    ($($object:ty),*) => {$(
+        forward_dyn!(@membership Box<$object>);
+        forward_dyn!(@membership &mut $object);
+    )*};
+    (@membership $wrapper:ty) => {
+        impl<'a, T: ?Sized + 'a> Membership<T> for $wrapper {
+            fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
+                (**self).insert(item)
+            }
+
+            fn contains(&self, item: &T) -> bool {
+                (**self).contains(item)
+            }
+
+            fn contains_batch(&self, items: &[T]) -> Vec<bool>
+            where
+                T: Sized,
+            {
+                (**self).contains_batch(items)
+            }
+
+            fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
+            where
+                T: Sized,
+            {
+                (**self).insert_batch(items)
+            }
+        }
+    };
+    (@deletable $($wrapper:ty),*) => {$(
+        impl<'a, T: ?Sized + 'a> Deletable<T> for $wrapper {
+            fn remove(&mut self, item: &T) -> Result<(), RemoveError> {
+                (**self).remove(item)
+            }
+        }
+    )*};
+}
+
+forward_dyn!(
+    dyn Membership<T> + 'a,
+    dyn Membership<T> + Send + 'a,
+    dyn Membership<T> + Send + Sync + 'a,
+    dyn Deletable<T> + 'a,
+    dyn Deletable<T> + Send + 'a,
+    dyn Deletable<T> + Send + Sync + 'a
+);
+forward_dyn!(@deletable
+    Box<dyn Deletable<T> + 'a>,
+    Box<dyn Deletable<T> + Send + 'a>,
+    Box<dyn Deletable<T> + Send + Sync + 'a>,
+    &mut (dyn Deletable<T> + 'a),
+    &mut (dyn Deletable<T> + Send + 'a),
+    &mut (dyn Deletable<T> + Send + Sync + 'a)
+);
+
+/// Implements, for a variant crate's filter type, the traits no blanket impl
+/// can: those whose methods are the type's inherent ones of the same names
+/// (a blanket impl over a trait that supplies them would overlap with the
+/// `Box` and `&mut` impls of [`Filter`], E0119), and std's and serde's,
+/// which no crate may implement for every `F`. Each impl it writes is one
+/// call, of the inherent method or of a function of this module; the
+/// inherent methods keep their own docs.
 ///
 /// ```text
-/// bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+/// bloomlab_core::impl_filter!(Filter, Extend, Persist
 ///     for CountingBloomFilter<T, S> where S: BuildHasher);
 /// ```
 ///
 /// The type takes the item type `T` and the hasher `S`, in that order; the
-/// bounds after `where` are those its [`HashMembership`] impl needs (the
-/// [module's example](self) shows a whole filter). Each name asks for:
+/// bounds after `where` are those of its inherent methods. Each name asks
+/// for:
 ///
 /// - `Filter`: [`Filter`](crate::Filter) from the inherent `len`,
 ///   `memory_bytes`, `expected_fpr` and `clear`;
-/// - `Membership`: [`Membership<T>`](crate::Membership) for `T: Hash`, from
-///   [`insert`], [`contains`], [`contains_batch`] and [`insert_batch`];
-/// - `Deletable`: [`Deletable<T>`](crate::Deletable) from [`remove`] (the
-///   type implements [`HashDeletable`]);
 /// - `Extend`: `Extend<T>` and `Extend<&T>` from [`extend`], for a filter
 ///   whose inserts cannot fail;
 /// - `Persist`: [`Persist`](crate::Persist) for the type with the
@@ -288,6 +454,7 @@ where
 /// - `Serde`: `serde`'s `Serialize` and `Deserialize` for the type with the
 ///   default hasher, through the bytes of the envelope (needs this
 ///   crate's feature `serde`).
+#[doc(hidden)]
 #[macro_export]
 macro_rules! impl_filter {
     ($($name:ident),+ for $filter:ident<T, S> $(where $($bound:tt)+)?) => {
@@ -312,50 +479,6 @@ macro_rules! impl_filter {
 
             fn clear(&mut self) {
                 $filter::clear(self)
-            }
-        }
-    };
-    (@one Membership $filter:ident [$($bound:tt)*]) => {
-        impl<T: ::core::hash::Hash + ?Sized, S> $crate::Membership<T> for $filter<T, S>
-        where
-            $($bound)*
-        {
-            #[inline]
-            fn insert(&mut self, item: &T) -> ::core::result::Result<bool, $crate::InsertError> {
-                $crate::by_hash::insert(self, item)
-            }
-
-            #[inline]
-            fn contains(&self, item: &T) -> bool {
-                $crate::by_hash::contains(self, item)
-            }
-
-            fn contains_batch(&self, items: &[T]) -> ::std::vec::Vec<bool>
-            where
-                T: Sized,
-            {
-                $crate::by_hash::contains_batch(self, items)
-            }
-
-            fn insert_batch(
-                &mut self,
-                items: &[T],
-            ) -> ::core::result::Result<usize, $crate::InsertBatchError>
-            where
-                T: Sized,
-            {
-                $crate::by_hash::insert_batch(self, items)
-            }
-        }
-    };
-    (@one Deletable $filter:ident [$($bound:tt)*]) => {
-        impl<T: ::core::hash::Hash + ?Sized, S> $crate::Deletable<T> for $filter<T, S>
-        where
-            $($bound)*
-        {
-            #[inline]
-            fn remove(&mut self, item: &T) -> ::core::result::Result<(), $crate::RemoveError> {
-                $crate::by_hash::remove(self, item)
             }
         }
     };

@@ -41,7 +41,7 @@ pub const MAGIC: [u8; 4] = *b"BLMF";
 
 /// The format version this crate writes every filter in but the sectored
 /// ones: a blocked Bloom filter whose bits are one mask per 64-bit word
-/// ([`sector_masks`](crate::hash::sector_masks)), and a one-line counting
+/// (`hash::sector_masks`), and a one-line counting
 /// filter whose counters are laid out the same way, are written in version
 /// 3, [`NEWEST_VERSION`].
 ///
@@ -284,7 +284,7 @@ impl Envelope {
 
     /// The payload as `words` little-endian words (`None`: more than this
     /// platform can address), checked to be exactly that long before
-    /// anything is allocated, in a table's [`Buffer`](crate::alloc::Buffer).
+    /// anything is allocated, in a table's `Buffer`.
     ///
     /// # Errors
     ///

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::alloc::OutOfMemory;
+
 /// Why an insert failed. A failed insert changed nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -175,42 +177,68 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// Implements what every variant's `BuildError` with a `Param(ParamError)`
-/// and an `OutOfMemory { bytes: u128 }` variant has alike:
-/// `From<`[`ParamError`]`>`, `From<`[`OutOfMemory`](crate::alloc::OutOfMemory)`>`
-/// (so that `?` turns either into the variant's error), and
-/// `std::error::Error` whose source is the [`ParamError`] of `Param`.
+/// Why a filter could not be built: what every variant's builder can
+/// refuse ([`Param`](Self::Param), [`OutOfMemory`](Self::OutOfMemory)), and
+/// the reasons `E` of one variant alone ([`Variant`](Self::Variant)).
 ///
-/// ```text
-/// bloomlab_core::impl_build_error!(BuildError);
+/// Each variant crate names its own, `BuildError = BuildError<Invalid>`
+/// with its `Invalid`; `?` turns a [`ParamError`] or an
+/// [`OutOfMemory`](crate::OutOfMemory) into any of them.
+///
 /// ```
+/// use bloomlab_core::{BuildError, ParamError};
 ///
-/// A macro, as [`impl_filter!`](crate::impl_filter) is: no blanket impl can
-/// write `From` or `Error` once for every crate's own enum.
-#[macro_export]
-macro_rules! impl_build_error {
-    ($error:ident) => {
-        impl ::core::convert::From<$crate::ParamError> for $error {
-            fn from(e: $crate::ParamError) -> Self {
-                $error::Param(e)
-            }
-        }
+/// let e: BuildError<std::convert::Infallible> = ParamError::ZeroItems.into();
+/// assert_eq!(e.to_string(), "expected number of items must be at least 1");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum BuildError<E> {
+    /// A sizing parameter no filter can be built from: a rate outside
+    /// (0, 1), zero items, bits or hashes, too many hashes, or a table
+    /// larger than the builder's limit.
+    Param(ParamError),
+    /// The allocator refused the table, although it is within the limit.
+    OutOfMemory {
+        /// Bytes the table needs.
+        bytes: u128,
+    },
+    /// A reason of the variant's own: a counter width, a bucket size, a
+    /// growth factor … that it does not support.
+    Variant(E),
+}
 
-        impl ::core::convert::From<$crate::alloc::OutOfMemory> for $error {
-            fn from(e: $crate::alloc::OutOfMemory) -> Self {
-                $error::OutOfMemory { bytes: e.bytes }
-            }
+impl<E: fmt::Display> fmt::Display for BuildError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Param(e) => e.fmt(f),
+            BuildError::OutOfMemory { bytes } => OutOfMemory { bytes: *bytes }.fmt(f),
+            BuildError::Variant(e) => e.fmt(f),
         }
+    }
+}
 
-        impl ::std::error::Error for $error {
-            fn source(&self) -> ::core::option::Option<&(dyn ::std::error::Error + 'static)> {
-                match self {
-                    $error::Param(e) => ::core::option::Option::Some(e),
-                    _ => ::core::option::Option::None,
-                }
-            }
+impl<E: std::error::Error + 'static> std::error::Error for BuildError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Param(e) => Some(e),
+            BuildError::OutOfMemory { .. } => None,
+            // Displayed as the variant's own message: what it wraps is its source.
+            BuildError::Variant(e) => e.source(),
         }
-    };
+    }
+}
+
+impl<E> From<ParamError> for BuildError<E> {
+    fn from(e: ParamError) -> Self {
+        BuildError::Param(e)
+    }
+}
+
+impl<E> From<OutOfMemory> for BuildError<E> {
+    fn from(e: OutOfMemory) -> Self {
+        BuildError::OutOfMemory { bytes: e.bytes }
+    }
 }
 
 /// A float as a caller would write it in an error message: `0.01` as is,
@@ -223,6 +251,7 @@ macro_rules! impl_build_error {
 /// assert_eq!(ShortFloat(1e-300).to_string(), "1e-300");
 /// assert_eq!(ShortFloat(-5e-324).to_string(), "-5e-324");
 /// ```
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShortFloat(pub f64);
 

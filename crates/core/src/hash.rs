@@ -18,6 +18,7 @@ use std::hash::BuildHasher;
 use siphasher::sip::SipHasher13;
 use siphasher::sip128::Hasher128;
 
+#[doc(hidden)]
 pub use crate::raw::SectorTest;
 
 /// Which keyed function a [`DefaultHasher`] computes, as a stored filter
@@ -671,10 +672,12 @@ impl Iterator for BlockPositions {
     }
 }
 
+#[doc(hidden)]
 /// 64-bit words in one sectored block of 512 bits: an item sets the same
 /// number of bits in each (see [`sector_masks`]).
 pub const SECTORS: usize = 8;
 
+#[doc(hidden)]
 /// The multiplier of each word of a sectored block: the high half of
 /// `mix64(w + 1)`, made odd; eight fixed 32-bit constants.
 pub const SECTOR_SALTS: [u32; SECTORS] = {
@@ -687,6 +690,7 @@ pub const SECTOR_SALTS: [u32; SECTORS] = {
     salts
 };
 
+#[doc(hidden)]
 /// The bit round 0 of [`sector_masks`] sets in word `w` (`w < SECTORS`): the
 /// whole mask of word `w` when an item sets one bit per word.
 ///
@@ -698,6 +702,7 @@ pub fn sector_mask(hash: u64, w: usize) -> u64 {
     1 << sector_slot(hash as u32, w, 6)
 }
 
+#[doc(hidden)]
 /// The 32 bits round `round` of a sectored layout draws from: the low half
 /// of `hash` itself for round 0 (no mixing), then of
 /// `mix64(hash ^ round·GOLDEN)`.
@@ -710,6 +715,7 @@ pub fn sector_round(hash: u64, round: u32) -> u32 {
     }
 }
 
+#[doc(hidden)]
 /// The slot of word `w` (`w < SECTORS`) that the round drawing `x` picks
 /// among `2^bits` (`1..=32`): the top `bits` bits of
 /// `x · SECTOR_SALTS[w] mod 2^32`. A bit of 64 for a Bloom filter
@@ -741,6 +747,7 @@ pub(crate) const fn cell_ones(cell_bits: u32) -> u64 {
     u64::MAX >> (u64::BITS - cell_bits)
 }
 
+#[doc(hidden)]
 /// The bits one item sets in a sectored block: `per_sector` bits in each of
 /// its [`SECTORS`] 64-bit words, as one mask per word.
 ///
@@ -771,6 +778,7 @@ pub fn sector_masks(hash: u64, per_sector: u32) -> [u64; SECTORS] {
     sector_cell_masks(hash, per_sector, 1)
 }
 
+#[doc(hidden)]
 /// [`sector_masks`] for cells of `cell_bits` bits (1, 2, 4, … 32) in place
 /// of single bits: `per_sector` rounds each pick one of the
 /// `64 / cell_bits` cells of every word (the top `log2(64 / cell_bits)`
@@ -799,6 +807,7 @@ pub fn sector_cell_masks(hash: u64, per_sector: u32, cell_bits: u32) -> [u64; SE
     masks
 }
 
+#[doc(hidden)]
 /// Whether every word `w` of `block` has, non-zero, the cell of
 /// `CELL_BITS` bits (1, 2, 4, … 32) that round 0 picks in it: bit
 /// `sector_slot(hash as u32, w, 6)` for a sectored Bloom block

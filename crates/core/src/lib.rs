@@ -6,7 +6,8 @@
 //!   one loop can drive a classic, counting, scalable or cuckoo filter alike;
 //! - [`HashMembership`] and [`HashDeletable`], what a variant does with the
 //!   hash of an item, from which [`by_hash`] defines its operations on
-//!   items once for every variant ([`impl_filter!`] writes the impls);
+//!   items once for every variant (blanket impls of [`Membership`] and
+//!   [`Deletable`]);
 //! - [`DefaultHasher`], a keyed hash (AES-128-CMAC, [`AesCmac`]; SipHash-1-3
 //!   for filters stored before) whose key is random unless a seed is given,
 //!   and the [`hash`] helpers that turn one 64-bit hash into the k probe
@@ -14,15 +15,16 @@
 //! - [`theory`], the published formulas each filter is measured against;
 //! - [`codec`], the versioned, checksummed binary envelope every filter is
 //!   stored in, with its typed [`DecodeError`];
-//! - [`alloc`], the fallible, lazily zeroed allocation of every table a
-//!   caller can size;
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
-//!   [`ParamError`]).
+//!   [`ParamError`], and the [`BuildError`] every builder's is).
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+#[doc(hidden)]
 pub mod alloc;
 pub mod batch;
+#[doc(hidden)]
+pub mod builder;
 pub mod by_hash;
 mod cmac;
 pub mod codec;
@@ -35,11 +37,13 @@ mod raw;
 pub mod serde_envelope;
 pub mod theory;
 
+pub use alloc::OutOfMemory;
 pub use by_hash::{HashDeletable, HashMembership};
 pub use cmac::{AesCmac, AesCmacHasher};
 pub use codec::{DecodeError, Persist, Tag};
 pub use error::{
-    InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr, check_hashes,
+    BuildError, InsertBatchError, InsertError, ParamError, RemoveError, ShortFloat, check_fpr,
+    check_hashes,
 };
 pub use hash::DefaultHasher;
 pub use membership::{Deletable, Filter, Membership};

@@ -176,11 +176,8 @@ pub trait Deletable<T: ?Sized>: Membership<T> {
     fn remove(&mut self, item: &T) -> Result<(), RemoveError>;
 }
 
-// Forwarding impls, so that a boxed or borrowed filter is a filter: a
-// `Box<dyn Membership<u64>>` can be passed where `impl Membership<u64>` is
-// asked for, and a function can take `&mut F` by value. Every method
-// forwards, batch ones included, so the variants' pipelined overrides stay in
-// use.
+// A boxed or borrowed filter is a filter. Its `Membership` and `Deletable`
+// impls are in `by_hash`, beside the blanket impls they must not overlap.
 macro_rules! forward_filter {
     ($($wrapper:ty),*) => {$(
         impl<F: Filter + ?Sized> Filter for $wrapper {
@@ -190,24 +187,6 @@ macro_rules! forward_filter {
             fn expected_fpr(&self) -> f64 { (**self).expected_fpr() }
             fn clear(&mut self) { (**self).clear() }
             fn bits_per_item(&self) -> Option<f64> { (**self).bits_per_item() }
-        }
-
-        impl<T: ?Sized, F: Membership<T> + ?Sized> Membership<T> for $wrapper {
-            fn insert(&mut self, item: &T) -> Result<bool, InsertError> { (**self).insert(item) }
-            fn contains(&self, item: &T) -> bool { (**self).contains(item) }
-            fn contains_batch(&self, items: &[T]) -> Vec<bool> where T: Sized {
-                (**self).contains_batch(items)
-            }
-            fn insert_batch(&mut self, items: &[T]) -> Result<usize, InsertBatchError>
-            where
-                T: Sized,
-            {
-                (**self).insert_batch(items)
-            }
-        }
-
-        impl<T: ?Sized, F: Deletable<T> + ?Sized> Deletable<T> for $wrapper {
-            fn remove(&mut self, item: &T) -> Result<(), RemoveError> { (**self).remove(item) }
         }
     )*};
 }
@@ -269,7 +248,8 @@ mod tests {
         let boxed: Box<dyn Deletable<u64>> = Box::new(Exact::default());
         assert_eq!(fill(boxed), 2);
         let mut exact = Exact::default();
-        assert_eq!(fill(&mut exact), 2);
+        let borrowed: &mut dyn Deletable<u64> = &mut exact;
+        assert_eq!(fill(borrowed), 2);
         assert_eq!(exact.0.len(), 2, "the borrowed filter was changed in place");
         let mut boxed: Box<dyn Membership<u64>> = Box::new(exact);
         assert_eq!(boxed.contains_batch(&[1, 2, 3]), [true, false, true]);

@@ -732,7 +732,7 @@ impl<T: ?Sized, S: BuildHasher> HashDeletable for BlockedCountingBloomFilter<T, 
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for BlockedCountingBloomFilter<T, S> where S: BuildHasher);
 
 /// The size a [`BlockedCountingBuilder`] was asked for.

@@ -1,10 +1,9 @@
 //! Building a counting filter: its size, counter width, hash key and memory limit.
 
-use std::fmt;
 use std::hash::BuildHasher;
-use std::marker::PhantomData;
 
 use bloomlab_core::alloc::packed_words;
+use bloomlab_core::builder::Settings;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 #[cfg(doc)]
@@ -12,7 +11,7 @@ use bloomlab_core::theory::classic::MAX_HASHES;
 use bloomlab_core::{DefaultHasher, ParamError, check_hashes};
 
 use crate::counters::{Counters, WIDTHS, words_for};
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 use crate::filter::CountingBloomFilter;
 
 /// The counter width a filter gets unless told otherwise: 4 bits, which Fan
@@ -33,59 +32,31 @@ enum Size {
 /// [`CountingBloomFilter::builder_with_counters`].
 ///
 /// ```
-/// use bloomlab_counting::{BuildError, CountingBloomFilter};
+/// use bloomlab_counting::{BuildError, CountingBloomFilter, Invalid};
 ///
 /// let f = CountingBloomFilter::<u64>::builder(1_000, 0.01).seed(7).counter_width(8).build()?;
 /// assert_eq!(f.counter_width(), 8);
 /// assert_eq!(f.counter_max(), 255);
 /// assert!(matches!(
 ///     CountingBloomFilter::<u64>::builder(1_000, 0.01).counter_width(3).build(),
-///     Err(BuildError::UnsupportedWidth(3))
+///     Err(BuildError::Variant(Invalid::UnsupportedWidth(3)))
 /// ));
 /// # Ok::<(), BuildError>(())
 /// ```
 #[must_use = "a builder does nothing until build() is called"]
-pub struct Builder<T: ?Sized, S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Options, S>);
+
+/// What a [`Builder`] sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Options {
     size: Size,
     width: u32,
     max_bytes: Option<usize>,
     /// Sizes by `smallest_size_for` instead of `size_for`.
     smallest: bool,
-    hasher: S,
-    item: PhantomData<fn(&T)>,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        self.with_hasher(self.hasher.clone())
-    }
-}
-
-impl<T: ?Sized, S> Builder<T, S> {
-    /// The same settings with `hasher`.
-    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            size: self.size,
-            width: self.width,
-            max_bytes: self.max_bytes,
-            smallest: self.smallest,
-            hasher,
-            item: PhantomData,
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Builder")
-            .field("size", &self.size)
-            .field("width", &self.width)
-            .field("max_bytes", &self.max_bytes)
-            .field("smallest", &self.smallest)
-            .field("hasher", &self.hasher)
-            .finish()
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn target(items: usize, fpr: f64) -> Self {
@@ -97,42 +68,39 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
     }
 
     fn with_size(size: Size) -> Self {
-        Self {
+        Self(Settings::new(Options {
             size,
             width: DEFAULT_WIDTH,
             max_bytes: None,
             smallest: false,
-            hasher: DefaultHasher::random(),
-            item: PhantomData,
-        }
+        }))
     }
 
     /// Derives the hash key from `seed` ([`DefaultHasher::from_seed`]) instead
     /// of drawing it at random: for reproducible tests and experiments, never
     /// for a filter that guards a service against crafted input.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        self.with_hasher(hasher)
+        Builder(self.0.hasher(hasher))
     }
 
     /// Bits per counter: 4 (the default), 8 or 16. Any other width makes
-    /// [`build`](Builder::build) fail with [`BuildError::UnsupportedWidth`].
+    /// [`build`](Builder::build) fail with [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth).
     pub fn counter_width(mut self, bits: u32) -> Self {
-        self.width = bits;
+        self.0.width = bits;
         self
     }
 
     /// Fails the build with [`ParamError::TooLarge`] if the counters would
     /// take more than `bytes`.
     pub fn max_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = Some(bytes);
+        self.0.max_bytes = Some(bytes);
         self
     }
 
@@ -149,7 +117,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// # Ok::<(), bloomlab_counting::BuildError>(())
     /// ```
     pub fn smallest_table(mut self) -> Self {
-        self.smallest = true;
+        self.0.smallest = true;
         self
     }
 
@@ -157,18 +125,21 @@ impl<T: ?Sized, S> Builder<T, S> {
     ///
     /// # Errors
     ///
-    /// [`BuildError::UnsupportedWidth`] for a width other than 4, 8 or 16;
+    /// [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth) for a width other than 4, 8 or 16;
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
     /// counters, zero or more than [`MAX_HASHES`] hashes, or a table larger
     /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold);
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table (which
     /// is zeroed lazily: pages are committed only as counters are written).
     pub fn build(self) -> Result<CountingBloomFilter<T, S>, BuildError> {
-        if !WIDTHS.contains(&self.width) {
-            return Err(BuildError::UnsupportedWidth(self.width));
+        let (options, hasher) = self.0.into_parts();
+        if !WIDTHS.contains(&options.width) {
+            return Err(BuildError::Variant(Invalid::UnsupportedWidth(
+                options.width,
+            )));
         }
-        let (counters, hashes) = match self.size {
-            Size::Target { items, fpr } if self.smallest => {
+        let (counters, hashes) = match options.size {
+            Size::Target { items, fpr } if options.smallest => {
                 classic::smallest_size_for(items as u64, fpr)?
             }
             Size::Target { items, fpr } => classic::size_for(items as u64, fpr)?,
@@ -180,20 +151,20 @@ impl<T: ?Sized, S> Builder<T, S> {
                 (counters, hashes)
             }
         };
-        let limit = byte_limit(self.max_bytes);
-        let words = words_for(counters, self.width).and_then(|w| usize::try_from(w).ok());
+        let limit = byte_limit(options.max_bytes);
+        let words = words_for(counters, options.width).and_then(|w| usize::try_from(w).ok());
         let words = match words {
             Some(w) if (w as u128) * 8 <= limit => w,
             _ => {
-                let needed = packed_words(counters, u64::from(self.width)) * 8;
+                let needed = packed_words(counters, u64::from(options.width)) * 8;
                 return Err(ParamError::TooLarge { needed, limit }.into());
             }
         };
         Ok(CountingBloomFilter::from_parts(
-            Counters::zeroed(counters, self.width, words)?,
+            Counters::zeroed(counters, options.width, words)?,
             hashes,
             0,
-            self.hasher,
+            hasher,
             Scheme::CURRENT,
         ))
     }

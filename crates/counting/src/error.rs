@@ -2,42 +2,35 @@
 
 use std::fmt;
 
-use bloomlab_core::ParamError;
-use bloomlab_core::alloc::OutOfMemory;
 use bloomlab_core::hash::Scheme;
 
-/// Why a [`CountingBloomFilter`](crate::CountingBloomFilter) could not be built.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Why a [`CountingBloomFilter`](crate::CountingBloomFilter) could not be
+/// built: a sizing parameter ([`Param`](bloomlab_core::BuildError::Param):
+/// a rate outside (0, 1), zero items, zero counters or hashes, too many
+/// hashes, a table larger than allowed), a table the allocator refused, or
+/// one of this crate's [`Invalid`] reasons.
+pub type BuildError = bloomlab_core::BuildError<Invalid>;
+
+/// What only this crate's builder refuses: the
+/// [`Variant`](bloomlab_core::BuildError::Variant) of its [`BuildError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum BuildError {
-    /// A sizing parameter no filter can be built from (a rate outside (0, 1),
-    /// zero items, zero counters or hashes, too many hashes, a table larger
-    /// than allowed).
-    Param(ParamError),
+pub enum Invalid {
     /// Counters of this many bits are not offered: the widths are 4, 8 and 16.
     UnsupportedWidth(u32),
-    /// The allocator refused the table, although it is within the limit.
-    OutOfMemory {
-        /// Bytes the table needs.
-        bytes: u128,
-    },
 }
 
-impl fmt::Display for BuildError {
+impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::Param(e) => e.fmt(f),
-            BuildError::UnsupportedWidth(w) => {
+            Invalid::UnsupportedWidth(w) => {
                 write!(f, "counters of {w} bits are not supported (use 4, 8 or 16)")
-            }
-            BuildError::OutOfMemory { bytes } => {
-                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
             }
         }
     }
 }
 
-bloomlab_core::impl_build_error!(BuildError);
+impl std::error::Error for Invalid {}
 
 /// Why two counting filters could not be merged; the receiving filter is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -154,7 +154,7 @@ impl<T: ?Sized> CountingBloomFilter<T> {
     ///
     /// # Errors
     ///
-    /// [`BuildError::UnsupportedWidth`] unless `width` is 4, 8 or 16;
+    /// [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth) unless `width` is 4, 8 or 16;
     /// [`BuildError::Param`] for zero counters, zero hashes or more than
     /// [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), or a table
     /// the platform cannot address; [`BuildError::OutOfMemory`] if the
@@ -630,7 +630,7 @@ impl<T: ?Sized, S: BuildHasher> HashDeletable for CountingBloomFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Deletable, Extend, Persist
+bloomlab_core::impl_filter!(Filter, Extend, Persist
     for CountingBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {

@@ -43,5 +43,5 @@ pub use bloomlab_core::{
 };
 pub use builder::{Builder, DEFAULT_WIDTH};
 pub use codec::TAG;
-pub use error::{BuildError, MergeError};
+pub use error::{BuildError, Invalid, MergeError};
 pub use filter::CountingBloomFilter;

@@ -1,14 +1,14 @@
 //! Every bad parameter is a typed error, one test per case.
 
 use bloomlab_core::ParamError;
-use bloomlab_counting::{BuildError, CountingBloomFilter};
+use bloomlab_counting::{BuildError, CountingBloomFilter, Invalid};
 use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 #[test]
 fn width_zero() {
     assert_eq!(
         CountingBloomFilter::<u64>::with_counters(64, 3, 0).unwrap_err(),
-        BuildError::UnsupportedWidth(0)
+        BuildError::Variant(Invalid::UnsupportedWidth(0))
     );
 }
 
@@ -19,7 +19,7 @@ fn width_three() {
             .counter_width(3)
             .build()
             .unwrap_err(),
-        BuildError::UnsupportedWidth(3)
+        BuildError::Variant(Invalid::UnsupportedWidth(3))
     );
 }
 
@@ -27,7 +27,7 @@ fn width_three() {
 fn width_thirty_two() {
     assert_eq!(
         CountingBloomFilter::<u64>::with_counters(64, 3, 32).unwrap_err(),
-        BuildError::UnsupportedWidth(32)
+        BuildError::Variant(Invalid::UnsupportedWidth(32))
     );
 }
 
@@ -103,7 +103,7 @@ fn larger_than_any_platform() {
 
 #[test]
 fn errors_display_and_source() {
-    let e = BuildError::UnsupportedWidth(3);
+    let e = BuildError::Variant(Invalid::UnsupportedWidth(3));
     assert!(e.to_string().contains("3 bits"));
     assert!(std::error::Error::source(&e).is_none());
     let e = BuildError::from(ParamError::ZeroItems);

@@ -1,14 +1,13 @@
 //! The builder: table shape, hash key and relocation bound.
 
-use std::fmt;
 use std::hash::BuildHasher;
-use std::marker::PhantomData;
 
 use bloomlab_core::alloc::packed_words;
+use bloomlab_core::builder::Settings;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{DefaultHasher, ParamError, check_fpr};
 
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 use crate::filter::CuckooFilter;
 use crate::table::{AltMap, BUCKET_SIZES, FINGERPRINT_BITS, Layout, MAX_TABLE_BYTES, Table};
 
@@ -52,52 +51,20 @@ enum Sizing {
 /// # Ok::<(), bloomlab_cuckoo::BuildError>(())
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<T: ?Sized, S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Options, S>);
+
+/// What a [`Builder`] sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Options {
     sizing: Sizing,
     bucket_size: u32,
     fingerprint_bits: Option<u32>,
     semi_sorted: Option<bool>,
     max_relocations: u32,
     max_bytes: usize,
-    hasher: S,
-    item: PhantomData<fn(&T)>,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        self.with_hasher(self.hasher.clone())
-    }
-}
-
-impl<T: ?Sized, S> Builder<T, S> {
-    /// The same settings with `hasher`.
-    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            sizing: self.sizing,
-            bucket_size: self.bucket_size,
-            fingerprint_bits: self.fingerprint_bits,
-            semi_sorted: self.semi_sorted,
-            max_relocations: self.max_relocations,
-            max_bytes: self.max_bytes,
-            hasher,
-            item: PhantomData,
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Builder")
-            .field("sizing", &self.sizing)
-            .field("bucket_size", &self.bucket_size)
-            .field("fingerprint_bits", &self.fingerprint_bits)
-            .field("semi_sorted", &self.semi_sorted)
-            .field("max_relocations", &self.max_relocations)
-            .field("max_bytes", &self.max_bytes)
-            .field("hasher", &self.hasher)
-            .finish()
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn for_items(items: usize, fpr: f64) -> Self {
@@ -112,30 +79,27 @@ impl<T: ?Sized> Builder<T, DefaultHasher> {
     }
 
     fn with_sizing(sizing: Sizing) -> Self {
-        Self {
+        Self(Settings::new(Options {
             sizing,
             bucket_size: 4,
             fingerprint_bits: None,
             semi_sorted: None,
             max_relocations: DEFAULT_MAX_RELOCATIONS,
             max_bytes: usize::MAX,
-            hasher: DefaultHasher::random(),
-            item: PhantomData,
-        }
+        }))
     }
 
     /// Derives the hash key from `seed` ([`DefaultHasher::from_seed`]):
     /// reproducible, and therefore never for a filter facing crafted input.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// Hashes items with `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        self.with_hasher(hasher)
+        Builder(self.0.hasher(hasher))
     }
 
     /// Slots per bucket: 2, 4 (the default) or 8.
@@ -145,13 +109,13 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// two buckets whatever their size, and wider buckets need one more
     /// fingerprint bit per doubling for the same rate.
     pub fn bucket_size(mut self, slots: u32) -> Self {
-        self.bucket_size = slots;
+        self.0.bucket_size = slots;
         self
     }
 
     /// Fingerprint width in bits, 4 to 32, instead of the one the rate needs.
     pub fn fingerprint_bits(mut self, bits: u32) -> Self {
-        self.fingerprint_bits = Some(bits);
+        self.0.fingerprint_bits = Some(bits);
         self
     }
 
@@ -165,7 +129,7 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// instead of `4f`, the same false-positive rate, and lookups that
     /// decode the index.
     pub fn semi_sorted(mut self, semi_sorted: bool) -> Self {
-        self.semi_sorted = Some(semi_sorted);
+        self.0.semi_sorted = Some(semi_sorted);
         self
     }
 
@@ -174,13 +138,13 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// the moves (default [`DEFAULT_MAX_RELOCATIONS`], at most
     /// [`MAX_RELOCATIONS`]; 0 means no cuckooing at all).
     pub fn max_relocations(mut self, relocations: u32) -> Self {
-        self.max_relocations = relocations;
+        self.0.max_relocations = relocations;
         self
     }
 
     /// Refuses to build a table of more than `bytes` bytes.
     pub fn max_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = bytes;
+        self.0.max_bytes = bytes;
         self
     }
 
@@ -195,56 +159,59 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     ///
     /// # Errors
     ///
-    /// - [`BuildError::BucketSize`] for a bucket size other than 2, 4, 8;
-    /// - [`BuildError::FingerprintBits`] for a width outside 4..=32;
-    /// - [`BuildError::SemiSortedBucketSize`] for semi-sorted buckets of
+    /// - [`Invalid::BucketSize`](crate::Invalid::BucketSize) for a bucket size other than 2, 4, 8;
+    /// - [`Invalid::FingerprintBits`](crate::Invalid::FingerprintBits) for a width outside 4..=32;
+    /// - [`Invalid::SemiSortedBucketSize`](crate::Invalid::SemiSortedBucketSize) for semi-sorted buckets of
     ///   other than 4 slots;
-    /// - [`BuildError::TooManyRelocations`] above [`MAX_RELOCATIONS`];
+    /// - [`Invalid::TooManyRelocations`](crate::Invalid::TooManyRelocations) above [`MAX_RELOCATIONS`];
     /// - [`BuildError::Param`] for a rate outside (0, 1) (`InvalidFpr`), zero
     ///   items (`ZeroItems`), or a table above [`max_bytes`](Self::max_bytes),
     ///   above [`MAX_BUCKETS`] buckets, or too large for this target to
     ///   address its bits (over 512 MiB on a 32-bit target) (`TooLarge`);
-    /// - [`BuildError::FprUnreachable`] when the rate needs more than 32 bits;
-    /// - [`BuildError::NumBuckets`] for a bucket count of zero or above
+    /// - [`Invalid::FprUnreachable`](crate::Invalid::FprUnreachable) when the rate needs more than 32 bits;
+    /// - [`Invalid::NumBuckets`](crate::Invalid::NumBuckets) for a bucket count of zero or above
     ///   [`MAX_BUCKETS`];
     /// - [`BuildError::OutOfMemory`] if the allocator refuses the table
     ///   (which is zeroed lazily: pages are committed only as slots fill).
     pub fn build(self) -> Result<CuckooFilter<T, S>, BuildError> {
-        let b = self.bucket_size;
+        let (options, hasher) = self.0.into_parts();
+        let b = options.bucket_size;
         if !BUCKET_SIZES.contains(&b) {
-            return Err(BuildError::BucketSize(b));
+            return Err(BuildError::Variant(Invalid::BucketSize(b)));
         }
-        if let Some(f) = self
+        if let Some(f) = options
             .fingerprint_bits
             .filter(|f| !FINGERPRINT_BITS.contains(f))
         {
-            return Err(BuildError::FingerprintBits(f));
+            return Err(BuildError::Variant(Invalid::FingerprintBits(f)));
         }
-        if self.semi_sorted == Some(true) && b != 4 {
-            return Err(BuildError::SemiSortedBucketSize(b));
+        if options.semi_sorted == Some(true) && b != 4 {
+            return Err(BuildError::Variant(Invalid::SemiSortedBucketSize(b)));
         }
-        if self.max_relocations > MAX_RELOCATIONS {
-            return Err(BuildError::TooManyRelocations(self.max_relocations));
+        if options.max_relocations > MAX_RELOCATIONS {
+            return Err(BuildError::Variant(Invalid::TooManyRelocations(
+                options.max_relocations,
+            )));
         }
-        let (buckets, f, semi) = match self.sizing {
+        let (buckets, f, semi) = match options.sizing {
             Sizing::Items { items, fpr } => {
                 check_fpr(fpr)?;
                 if items == 0 {
                     return Err(ParamError::ZeroItems.into());
                 }
                 let plan = plan(items as u64, fpr, b)?;
-                let f = match self.fingerprint_bits {
+                let f = match options.fingerprint_bits {
                     Some(f) => f,
                     None if plan.needed_bits > *FINGERPRINT_BITS.end() => {
-                        return Err(BuildError::FprUnreachable {
+                        return Err(BuildError::Variant(Invalid::FprUnreachable {
                             fpr,
                             bucket_size: b,
                             needed_bits: plan.needed_bits,
-                        });
+                        }));
                     }
                     None => plan.fingerprint_bits,
                 };
-                let semi = self.semi_sorted.unwrap_or(plan.semi_sorted);
+                let semi = options.semi_sorted.unwrap_or(plan.semi_sorted);
                 let buckets = plan.buckets;
                 if buckets > MAX_BUCKETS {
                     let limit = table_bytes(MAX_BUCKETS, u64::from(bucket_bits(b, f, semi)));
@@ -257,23 +224,27 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
                 fingerprint_bits,
             } => {
                 if buckets == 0 || buckets > MAX_BUCKETS {
-                    return Err(BuildError::NumBuckets(buckets));
+                    return Err(BuildError::Variant(Invalid::NumBuckets(buckets)));
                 }
-                let f = self.fingerprint_bits.unwrap_or(fingerprint_bits);
+                let f = options.fingerprint_bits.unwrap_or(fingerprint_bits);
                 if !FINGERPRINT_BITS.contains(&f) {
-                    return Err(BuildError::FingerprintBits(f));
+                    return Err(BuildError::Variant(Invalid::FingerprintBits(f)));
                 }
-                (buckets, f, self.semi_sorted.unwrap_or(false))
+                (buckets, f, options.semi_sorted.unwrap_or(false))
             }
         };
         let bits = bucket_bits(b, f, semi);
         let words = Table::words_for(buckets, bits)
             .filter(|w| {
                 w.checked_mul(8)
-                    .is_some_and(|bytes| bytes <= self.max_bytes)
+                    .is_some_and(|bytes| bytes <= options.max_bytes)
             })
             .ok_or_else(|| {
-                too_large(buckets, bits, (self.max_bytes as u128).min(MAX_TABLE_BYTES))
+                too_large(
+                    buckets,
+                    bits,
+                    (options.max_bytes as u128).min(MAX_TABLE_BYTES),
+                )
             })?;
         let layout = if semi {
             Layout::SemiSorted
@@ -284,8 +255,8 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
         Ok(CuckooFilter::from_parts(
             Table::from_words(words, buckets, b, f, layout, NEW_TABLE_MAP),
             0,
-            self.max_relocations,
-            self.hasher,
+            options.max_relocations,
+            hasher,
         ))
     }
 }

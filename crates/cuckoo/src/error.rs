@@ -2,18 +2,21 @@
 
 use std::fmt;
 
-use bloomlab_core::alloc::OutOfMemory;
-use bloomlab_core::{ParamError, ShortFloat};
+use bloomlab_core::ShortFloat;
 
 use crate::table::{BUCKET_SIZES, FINGERPRINT_BITS};
 
-/// Why a [`CuckooFilter`](crate::CuckooFilter) could not be built.
+/// Why a [`CuckooFilter`](crate::CuckooFilter) could not be built: a sizing
+/// parameter ([`Param`](bloomlab_core::BuildError::Param): a rate outside
+/// (0, 1), zero items, or a table larger than allowed), a table the
+/// allocator refused, or one of this crate's [`Invalid`] reasons.
+pub type BuildError = bloomlab_core::BuildError<Invalid>;
+
+/// What only this crate's builder refuses: the
+/// [`Variant`](bloomlab_core::BuildError::Variant) of its [`BuildError`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
-pub enum BuildError {
-    /// A sizing parameter no filter can be built from: a rate outside (0, 1),
-    /// zero items, or a table larger than allowed.
-    Param(ParamError),
+pub enum Invalid {
     /// Buckets of this many slots are not supported (only 2, 4 and 8 are).
     BucketSize(u32),
     /// Fingerprints of this many bits are not supported (only 4 to 32 are).
@@ -34,38 +37,32 @@ pub enum BuildError {
         /// The fingerprint width the rate needs.
         needed_bits: u32,
     },
-    /// The allocator refused the table, although it is within the limit.
-    OutOfMemory {
-        /// Bytes the table needs.
-        bytes: u128,
-    },
 }
 
-impl fmt::Display for BuildError {
+impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::Param(e) => e.fmt(f),
-            BuildError::BucketSize(b) => write!(
+            Invalid::BucketSize(b) => write!(
                 f,
                 "buckets of {b} slots are not supported (use one of {BUCKET_SIZES:?})"
             ),
-            BuildError::FingerprintBits(bits) => write!(
+            Invalid::FingerprintBits(bits) => write!(
                 f,
                 "{bits}-bit fingerprints are not supported (use {} to {} bits)",
                 FINGERPRINT_BITS.start(),
                 FINGERPRINT_BITS.end()
             ),
-            BuildError::SemiSortedBucketSize(b) => write!(
+            Invalid::SemiSortedBucketSize(b) => write!(
                 f,
                 "semi-sorted buckets of {b} slots are not supported (only of 4)"
             ),
-            BuildError::NumBuckets(n) => write!(f, "{n} buckets: the count must be from 1 to 2^32"),
-            BuildError::TooManyRelocations(n) => write!(
+            Invalid::NumBuckets(n) => write!(f, "{n} buckets: the count must be from 1 to 2^32"),
+            Invalid::TooManyRelocations(n) => write!(
                 f,
                 "{n} relocations per insert requested; at most {} are supported",
                 crate::MAX_RELOCATIONS
             ),
-            BuildError::FprUnreachable {
+            Invalid::FprUnreachable {
                 fpr,
                 bucket_size,
                 needed_bits,
@@ -76,11 +73,8 @@ impl fmt::Display for BuildError {
                 ShortFloat(*fpr),
                 FINGERPRINT_BITS.end()
             ),
-            BuildError::OutOfMemory { bytes } => {
-                fmt::Display::fmt(&OutOfMemory { bytes: *bytes }, f)
-            }
         }
     }
 }
 
-bloomlab_core::impl_build_error!(BuildError);
+impl std::error::Error for Invalid {}

@@ -625,7 +625,7 @@ impl<T: ?Sized, S: BuildHasher> HashDeletable for CuckooFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Deletable, Persist
+bloomlab_core::impl_filter!(Filter, Persist
     for CuckooFilter<T, S> where S: BuildHasher);
 
 #[cfg(test)]

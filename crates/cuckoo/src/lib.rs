@@ -10,7 +10,8 @@
 //!   plain or semi-sorted buckets, hash key or hasher, relocation bound,
 //!   memory limit;
 //! - [`plan`]: how [`CuckooFilter::new`] sizes a table, for planning tools;
-//! - [`BuildError`]: why a filter could not be built.
+//! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
+//!   reasons of this crate alone).
 //!
 //! The formulas it is measured against are in
 //! [`bloomlab_core::theory::cuckoo`].
@@ -145,6 +146,6 @@ pub use bloomlab_core::{
 };
 pub use builder::{Builder, DEFAULT_MAX_RELOCATIONS, MAX_BUCKETS, MAX_RELOCATIONS, Plan, plan};
 pub use codec::TAG;
-pub use error::BuildError;
+pub use error::{BuildError, Invalid};
 pub use filter::CuckooFilter;
 pub use table::{BUCKET_SIZES, FINGERPRINT_BITS};

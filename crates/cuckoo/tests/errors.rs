@@ -1,16 +1,22 @@
 //! Bad input gives a typed error, one test per case.
 
 use bloomlab_core::ParamError;
-use bloomlab_cuckoo::{BuildError, CuckooFilter, MAX_RELOCATIONS};
+use bloomlab_cuckoo::{BuildError, CuckooFilter, Invalid, MAX_RELOCATIONS};
 use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 #[test]
 fn fingerprint_below_4_or_above_32_bits() {
     for f in [0, 3, 33] {
         let e = CuckooFilter::<u64>::builder(100, 0.01).fingerprint_bits(f);
-        assert_eq!(e.build().unwrap_err(), BuildError::FingerprintBits(f));
+        assert_eq!(
+            e.build().unwrap_err(),
+            BuildError::Variant(Invalid::FingerprintBits(f))
+        );
         let e = CuckooFilter::<u64>::builder_with_buckets(64, f).build();
-        assert_eq!(e.unwrap_err(), BuildError::FingerprintBits(f));
+        assert_eq!(
+            e.unwrap_err(),
+            BuildError::Variant(Invalid::FingerprintBits(f))
+        );
     }
 }
 
@@ -40,7 +46,10 @@ fn semi_sorted_buckets_of_other_than_4_slots() {
             .bucket_size(b)
             .semi_sorted(true)
             .build();
-        assert_eq!(e.unwrap_err(), BuildError::SemiSortedBucketSize(b));
+        assert_eq!(
+            e.unwrap_err(),
+            BuildError::Variant(Invalid::SemiSortedBucketSize(b))
+        );
         // Plain is what they get unless told.
         let plain = CuckooFilter::<u64>::builder(100, 0.01)
             .bucket_size(b)
@@ -56,7 +65,7 @@ fn bucket_size_not_2_4_or_8() {
         let e = CuckooFilter::<u64>::builder(100, 0.01)
             .bucket_size(b)
             .build();
-        assert_eq!(e.unwrap_err(), BuildError::BucketSize(b));
+        assert_eq!(e.unwrap_err(), BuildError::Variant(Invalid::BucketSize(b)));
     }
 }
 
@@ -83,11 +92,11 @@ fn fpr_needing_more_than_32_bits() {
     let e = CuckooFilter::<u64>::new(100, 1e-10).unwrap_err();
     assert_eq!(
         e,
-        BuildError::FprUnreachable {
+        BuildError::Variant(Invalid::FprUnreachable {
             fpr: 1e-10,
             bucket_size: 4,
             needed_bits: 36
-        }
+        })
     );
     // Rates the 16-bit limit refused now build: 1e-6 takes 23 bits with 4
     // slots at 94% load (fpr(22, 4, 0.94) = 1.8e-6 does not do).
@@ -104,7 +113,7 @@ fn fpr_needing_more_than_32_bits() {
 fn bucket_count_outside_1_to_2_pow_32() {
     for n in [0u64, (1 << 32) + 1, 1 << 33, u64::MAX] {
         let e = CuckooFilter::<u64>::builder_with_buckets(n, 8).build();
-        assert_eq!(e.unwrap_err(), BuildError::NumBuckets(n));
+        assert_eq!(e.unwrap_err(), BuildError::Variant(Invalid::NumBuckets(n)));
     }
     // Any count in between.
     for n in [1u64, 3, 100, 263, 1_000_001] {
@@ -122,7 +131,7 @@ fn too_many_relocations() {
         .build();
     assert_eq!(
         e.unwrap_err(),
-        BuildError::TooManyRelocations(MAX_RELOCATIONS + 1)
+        BuildError::Variant(Invalid::TooManyRelocations(MAX_RELOCATIONS + 1))
     );
     assert!(
         CuckooFilter::<u64>::builder(100, 0.01)
@@ -187,16 +196,16 @@ fn errors_display_and_chain() {
     let e = BuildError::Param(ParamError::ZeroItems);
     assert!(std::error::Error::source(&e).is_some());
     for e in [
-        BuildError::BucketSize(3),
-        BuildError::FingerprintBits(33),
-        BuildError::SemiSortedBucketSize(8),
-        BuildError::NumBuckets(0),
-        BuildError::TooManyRelocations(1 << 20),
-        BuildError::FprUnreachable {
+        BuildError::Variant(Invalid::BucketSize(3)),
+        BuildError::Variant(Invalid::FingerprintBits(33)),
+        BuildError::Variant(Invalid::SemiSortedBucketSize(8)),
+        BuildError::Variant(Invalid::NumBuckets(0)),
+        BuildError::Variant(Invalid::TooManyRelocations(1 << 20)),
+        BuildError::Variant(Invalid::FprUnreachable {
             fpr: 1e-9,
             bucket_size: 4,
             needed_bits: 33,
-        },
+        }),
     ] {
         assert!(!e.to_string().is_empty());
         assert!(std::error::Error::source(&e).is_none());

@@ -63,8 +63,10 @@ use crate::admin::{self, Info};
 use crate::conn::{Connection, Failed, Op, Replies, drive};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys, REDIS_MAX_STRING};
-use crate::meta::{FORMAT, Kind, MAX_ITEM_NAME, check_state, checksum, item_name, seal, state_sum};
-use crate::ops::{self, OneRound, evalsha, single};
+use crate::meta::{
+    self, FORMAT, Kind, MAX_ITEM_NAME, check_state, checksum, item_name, seal, state_sum,
+};
+use crate::ops::{self, OneRound, Stage, evalsha, single};
 use crate::scripts;
 use crate::shared::{Shared, Source};
 use crate::table::{Options, check_design, within};
@@ -521,15 +523,6 @@ const FIXED: [&str; 12] = [
     "fpr",
 ];
 
-/// The `hash` field's value for each function (as the other filters write
-/// it).
-fn hash_name(hash: HashFunction) -> &'static str {
-    match hash {
-        HashFunction::SipHash13 => "siphash-1-3",
-        HashFunction::AesCmac => "aes-128-cmac",
-    }
-}
-
 impl CuckooMeta {
     /// The metadata of a new filter for `items` at `fpr`, sized as
     /// [`CuckooFilter::new`] sizes it ([`bloomlab_cuckoo::plan`]).
@@ -579,22 +572,19 @@ impl CuckooMeta {
     /// 0), holding `count` fingerprints. The one place they are written:
     /// see [`parse`](Self::parse) for the reading.
     fn fields(&self, count: u64) -> Vec<(&'static str, String)> {
-        let mut f = vec![
-            ("format", FORMAT.to_owned()),
-            ("kind", KIND.to_owned()),
-            ("item", self.item.clone()),
-            ("buckets", self.buckets.to_string()),
-            ("bucket_size", self.bucket_size.to_string()),
-            ("fingerprint_bits", self.fingerprint_bits.to_string()),
-            ("max_relocations", self.max_relocations.to_string()),
-            ("max_shard_bytes", self.max_shard_bytes.to_string()),
-            ("hash", hash_name(self.hash).to_owned()),
-            ("key", format!("{:016x}{:016x}", self.key[0], self.key[1])),
-        ];
-        if let Some((items, fpr)) = self.design {
-            f.push(("items", items.to_string()));
-            f.push(("fpr", fpr.to_string()));
-        }
+        let mut f = meta::described(
+            KIND,
+            &self.item,
+            [
+                ("buckets", self.buckets.to_string()),
+                ("bucket_size", self.bucket_size.to_string()),
+                ("fingerprint_bits", self.fingerprint_bits.to_string()),
+                ("max_relocations", self.max_relocations.to_string()),
+                ("max_shard_bytes", self.max_shard_bytes.to_string()),
+            ],
+            (self.hash, self.key),
+            self.design,
+        );
         seal(&mut f, &FIXED);
         let sum = f.last().map(|(_, v)| v.clone()).unwrap_or_default();
         let count = count.to_string();
@@ -664,21 +654,15 @@ impl CuckooMeta {
                 format!("empty or longer than {MAX_ITEM_NAME} bytes"),
             ));
         }
-        let function = match get("hash")? {
-            h if h == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
-            h if h == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
-            _ => return Err(bad("hash", "not a known hash function".to_owned())),
-        };
+        let function = meta::hash_named(get("hash")?)
+            .ok_or_else(|| bad("hash", "not a known hash function".to_owned()))?;
         let hex = get("key")?;
-        let word = |r: Range<usize>| {
-            hex.get(r)
-                .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
-                .and_then(|h| u64::from_str_radix(h, 16).ok())
-                .ok_or_else(|| bad("key", "not 32 hex digits".to_owned()))
-        };
         if hex.len() != 32 {
             return Err(bad("key", "not 32 hex digits".to_owned()));
         }
+        // A key of 32 characters that are not all hex digits is refused
+        // after the other fixed fields, where it is used.
+        let key = meta::key_words(hex);
         let buckets = num("buckets", 1..=MAX_BUCKETS)?;
         let b = num("bucket_size", 0..=8)? as u32;
         if !BUCKET_SIZES.contains(&b) {
@@ -721,7 +705,7 @@ impl CuckooMeta {
             max_relocations,
             max_shard_bytes,
             hash: function,
-            key: [word(0..16)?, word(16..32)?],
+            key: key.ok_or_else(|| bad("key", "not 32 hex digits".to_owned()))?,
             design,
         };
         Ok((meta, CuckooState { ready, count }))
@@ -789,14 +773,6 @@ enum Start {
     /// Create with these shard bytes (guards included) holding this many
     /// fingerprints; refuse if it exists.
     Import(CuckooMeta, Vec<Vec<u8>>, u64),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
-    Meta,
-    Shards,
-    Ready,
-    Done,
 }
 
 /// Creates or opens a cuckoo filter: the metadata (atomically, by the

@@ -55,6 +55,26 @@ fn hash_name(hash: HashFunction) -> &'static str {
     }
 }
 
+/// The function whose `hash` field value is `name`.
+pub(crate) fn hash_named(name: &str) -> Option<HashFunction> {
+    [HashFunction::AesCmac, HashFunction::SipHash13]
+        .into_iter()
+        .find(|&h| hash_name(h) == name)
+}
+
+/// The two words of a `key` field: 32 hex digits.
+pub(crate) fn key_words(hex: &str) -> Option<[u64; 2]> {
+    let word = |range: std::ops::Range<usize>| {
+        hex.get(range)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+    };
+    match (hex.len(), word(0..16), word(16..32)) {
+        (32, Some(a), Some(b)) => Some([a, b]),
+        _ => None,
+    }
+}
+
 /// Which filter a name holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -285,24 +305,47 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The fixed fields every filter's metadata starts with, in the order
+/// [`seal`] and the readers expect: the format, `kind`, the item type, the
+/// table's `shape`, the hash function and key, and the size the filter was
+/// designed for (when it was).
+pub(crate) fn described<const N: usize>(
+    kind: &str,
+    item: &str,
+    shape: [(&'static str, String); N],
+    (hash, key): (HashFunction, [u64; 2]),
+    design: Option<(u64, f64)>,
+) -> Vec<(&'static str, String)> {
+    let mut f = vec![
+        ("format", FORMAT.to_owned()),
+        ("kind", kind.to_owned()),
+        ("item", item.to_owned()),
+    ];
+    f.extend(shape);
+    f.push(("hash", hash_name(hash).to_owned()));
+    f.push(("key", format!("{:016x}{:016x}", key[0], key[1])));
+    if let Some((items, fpr)) = design {
+        f.push(("items", items.to_string()));
+        f.push(("fpr", fpr.to_string()));
+    }
+    f
+}
+
 impl Meta {
     /// The fields to write at creation (`ready` 0, a scalable filter's
     /// first layer open), with their checksum.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
-        let mut f = vec![
-            ("format", FORMAT.to_owned()),
-            ("kind", self.kind.name().to_owned()),
-            ("item", self.item.clone()),
-            ("blocks", self.blocks.to_string()),
-            ("hashes", self.hashes.to_string()),
-            ("max_shard_bytes", self.max_shard_bytes.to_string()),
-            ("hash", hash_name(self.hash).to_owned()),
-            ("key", format!("{:016x}{:016x}", self.key[0], self.key[1])),
-        ];
-        if let Some((items, fpr)) = self.design {
-            f.push(("items", items.to_string()));
-            f.push(("fpr", fpr.to_string()));
-        }
+        let mut f = described(
+            self.kind.name(),
+            &self.item,
+            [
+                ("blocks", self.blocks.to_string()),
+                ("hashes", self.hashes.to_string()),
+                ("max_shard_bytes", self.max_shard_bytes.to_string()),
+            ],
+            (self.hash, self.key),
+            self.design,
+        );
         if let Some((growth, tightening)) = self.growth {
             f.push(("growth", growth.to_string()));
             f.push(("tightening", tightening.to_string()));
@@ -377,21 +420,12 @@ impl Meta {
             let why = format!("empty or longer than {MAX_ITEM_NAME} bytes");
             return Err(r.corrupt("item", Some(item), &why));
         }
-        let function = match r.text("hash")? {
-            name if name == hash_name(HashFunction::AesCmac) => HashFunction::AesCmac,
-            name if name == hash_name(HashFunction::SipHash13) => HashFunction::SipHash13,
-            other => return Err(r.corrupt("hash", Some(other), "an unknown hash function")),
-        };
+        let name = r.text("hash")?;
+        let function = hash_named(name)
+            .ok_or_else(|| r.corrupt("hash", Some(name), "an unknown hash function"))?;
         let hex = r.text("key")?;
-        let word = |range: std::ops::Range<usize>| {
-            hex.get(range)
-                .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
-                .and_then(|h| u64::from_str_radix(h, 16).ok())
-        };
-        let key_words = match (hex.len(), word(0..16), word(16..32)) {
-            (32, Some(a), Some(b)) => [a, b],
-            _ => return Err(r.corrupt("key", Some(hex), "not 32 hex digits")),
-        };
+        let key_words =
+            key_words(hex).ok_or_else(|| r.corrupt("key", Some(hex), "not 32 hex digits"))?;
         let design = match (hash.contains_key("items"), hash.contains_key("fpr")) {
             (false, false) => None,
             _ => Some((r.int("items", 1..=u64::MAX)?, r.rate("fpr")?)),

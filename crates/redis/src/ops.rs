@@ -307,12 +307,17 @@ pub enum Start {
     Import(Meta, Vec<Vec<u8>>),
 }
 
-/// Stages of [`Setup`].
+/// Stages of [`Setup`], and of the cuckoo filter's: the metadata, then
+/// the shards, then the `ready` flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stage {
+pub(crate) enum Stage {
+    /// Create or read the metadata.
     Meta,
+    /// Write the shards.
     Shards,
+    /// Mark the filter complete.
     Ready,
+    /// Nothing left to send.
     Done,
 }
 

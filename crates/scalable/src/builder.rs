@@ -1,11 +1,10 @@
 //! The builder: initial capacity and total rate, then growth, tightening,
 //! hasher and memory cap.
 
-use std::fmt;
 use std::hash::BuildHasher;
-use std::marker::PhantomData;
 
 use bloomlab_core::DefaultHasher;
+use bloomlab_core::builder::Settings;
 
 use crate::error::BuildError;
 use crate::filter::ScalableBloomFilter;
@@ -27,81 +26,48 @@ use crate::schedule::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Schedule}
 /// assert!(ScalableBloomFilter::<str>::builder(1_000, 0.01).tightening_ratio(1.0).build().is_err());
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct Builder<T: ?Sized, S = DefaultHasher> {
+pub struct Builder<T: ?Sized, S = DefaultHasher>(Settings<T, Options, S>);
+
+/// What a [`Builder`] sets beside the hasher.
+#[derive(Debug, Clone, Copy)]
+struct Options {
     initial_capacity: usize,
     fpr: f64,
     growth: u32,
     tightening: f64,
     max_bytes: Option<usize>,
-    hasher: S,
-    item: PhantomData<fn(&T)>,
 }
 
-impl<T: ?Sized, S: Clone> Clone for Builder<T, S> {
-    fn clone(&self) -> Self {
-        self.with_hasher(self.hasher.clone())
-    }
-}
-
-impl<T: ?Sized, S> Builder<T, S> {
-    /// The same settings with `hasher`.
-    fn with_hasher<S2>(&self, hasher: S2) -> Builder<T, S2> {
-        Builder {
-            initial_capacity: self.initial_capacity,
-            fpr: self.fpr,
-            growth: self.growth,
-            tightening: self.tightening,
-            max_bytes: self.max_bytes,
-            hasher,
-            item: PhantomData,
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for Builder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Builder")
-            .field("initial_capacity", &self.initial_capacity)
-            .field("fpr", &self.fpr)
-            .field("growth", &self.growth)
-            .field("tightening", &self.tightening)
-            .field("max_bytes", &self.max_bytes)
-            .field("hasher", &self.hasher)
-            .finish()
-    }
-}
+bloomlab_core::impl_builder!(Builder);
 
 impl<T: ?Sized> Builder<T, DefaultHasher> {
     pub(crate) fn new(initial_capacity: usize, fpr: f64) -> Self {
-        Self {
+        Self(Settings::new(Options {
             initial_capacity,
             fpr,
             growth: DEFAULT_GROWTH_FACTOR,
             tightening: DEFAULT_TIGHTENING_RATIO,
             max_bytes: None,
-            hasher: DefaultHasher::random(),
-            item: PhantomData,
-        }
+        }))
     }
 
     /// Uses [`DefaultHasher::from_seed`]`(seed)`: reproducible, but never for
     /// a filter that guards a service against crafted input.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.hasher = DefaultHasher::from_seed(seed);
-        self
+    pub fn seed(self, seed: u64) -> Self {
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> Builder<T, S> {
     /// Uses `hasher` instead of the keyed default; every layer gets a clone.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> Builder<T, S2> {
-        self.with_hasher(hasher)
+        Builder(self.0.hasher(hasher))
     }
 
     /// `s`: each layer holds `s` times the items of the one before; one of
     /// [`GROWTH_FACTORS`](crate::GROWTH_FACTORS) (default 2).
     pub fn growth_factor(mut self, s: u32) -> Self {
-        self.growth = s;
+        self.0.growth = s;
         self
     }
 
@@ -111,7 +77,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// A larger `r` spends fewer bits on the first layers and more on late
     /// ones; Almeida et al. find 0.8–0.9 best for `s` = 2 to 4.
     pub fn tightening_ratio(mut self, r: f64) -> Self {
-        self.tightening = r;
+        self.0.tightening = r;
         self
     }
 
@@ -128,7 +94,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     /// and changes nothing. (RedisBloom's `NONSCALING` is the cap that
     /// admits exactly one layer.)
     pub fn max_bytes(mut self, max_bytes: usize) -> Self {
-        self.max_bytes = Some(max_bytes);
+        self.0.max_bytes = Some(max_bytes);
         self
     }
 }
@@ -140,23 +106,24 @@ impl<T: ?Sized, S: BuildHasher + Clone> Builder<T, S> {
     ///
     /// Checked in this order: [`BuildError::Param`] for a total rate outside
     /// (0, 1) or NaN, or an initial capacity of zero;
-    /// [`BuildError::GrowthFactor`] for a growth factor not in
+    /// [`Invalid::GrowthFactor`](crate::Invalid::GrowthFactor) for a growth factor not in
     /// [`GROWTH_FACTORS`](crate::GROWTH_FACTORS);
-    /// [`BuildError::TighteningRatio`] for `r` outside (0, 1) or NaN;
-    /// [`BuildError::RateUnderflow`] if the rate of a layer the filter can
+    /// [`Invalid::TighteningRatio`](crate::Invalid::TighteningRatio) for `r` outside (0, 1) or NaN;
+    /// [`Invalid::RateUnderflow`](crate::Invalid::RateUnderflow) if the rate of a layer the filter can
     /// reach (before its capacity overflows a `usize`) underflows `f64`: a
     /// total rate near 5e-324, or a tightening ratio such as 1e-300;
     /// [`BuildError::Param`] with [`ParamError::TooLarge`](bloomlab_core::ParamError::TooLarge)
     /// if the first layer alone exceeds the memory cap;
-    /// [`BuildError::Layer`] if its table cannot be allocated.
+    /// [`Invalid::Layer`](crate::Invalid::Layer) if its table cannot be allocated.
     pub fn build(self) -> Result<ScalableBloomFilter<T, S>, BuildError> {
+        let (options, hasher) = self.0.into_parts();
         let schedule = Schedule::new(
-            self.initial_capacity as u64,
-            self.fpr,
-            self.growth,
-            self.tightening,
-            self.max_bytes,
+            options.initial_capacity as u64,
+            options.fpr,
+            options.growth,
+            options.tightening,
+            options.max_bytes,
         )?;
-        ScalableBloomFilter::with_schedule(schedule, self.hasher)
+        ScalableBloomFilter::with_schedule(schedule, hasher)
     }
 }

@@ -30,7 +30,7 @@ use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
 
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 use crate::filter::{ScalableBloomFilter, added};
 use crate::schedule::Schedule;
 
@@ -118,9 +118,9 @@ pub(crate) fn decode<T: ?Sized>(
     usize::try_from(initial_capacity).map_err(|_| invalid("initial capacity"))?;
     let schedule = Schedule::new(initial_capacity, fpr, growth, tightening, max_bytes).map_err(
         |e| match e {
-            BuildError::GrowthFactor(_) => invalid("growth factor"),
-            BuildError::TighteningRatio(_) => invalid("tightening ratio"),
-            BuildError::RateUnderflow { layer: 1.., .. } => {
+            BuildError::Variant(Invalid::GrowthFactor(_)) => invalid("growth factor"),
+            BuildError::Variant(Invalid::TighteningRatio(_)) => invalid("tightening ratio"),
+            BuildError::Variant(Invalid::RateUnderflow { layer: 1.., .. }) => {
                 invalid("tightening ratio (a layer's rate underflows)")
             }
             _ if initial_capacity == 0 => invalid("initial capacity"),

@@ -2,16 +2,22 @@
 
 use std::fmt;
 
-use bloomlab_core::{ParamError, ShortFloat};
+use bloomlab_core::ShortFloat;
 
-/// Why a [`ScalableBloomFilter`](crate::ScalableBloomFilter) could not be built.
+/// Why a [`ScalableBloomFilter`](crate::ScalableBloomFilter) could not be
+/// built: a sizing parameter ([`Param`](bloomlab_core::BuildError::Param):
+/// a total rate outside (0, 1), an initial capacity of zero, or a first
+/// layer larger than the memory cap, see
+/// [`Builder::max_bytes`](crate::Builder::max_bytes)), or one of this
+/// crate's [`Invalid`] reasons. A first layer the allocator refused is
+/// [`Invalid::Layer`], with the classic error.
+pub type BuildError = bloomlab_core::BuildError<Invalid>;
+
+/// What only this crate's builder refuses: the
+/// [`Variant`](bloomlab_core::BuildError::Variant) of its [`BuildError`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
-pub enum BuildError {
-    /// A sizing parameter no filter can be built from: a total rate outside
-    /// (0, 1), an initial capacity of zero, or a first layer larger than the
-    /// memory cap (see [`Builder::max_bytes`](crate::Builder::max_bytes)).
-    Param(ParamError),
+pub enum Invalid {
     /// A growth factor other than those in
     /// [`GROWTH_FACTORS`](crate::GROWTH_FACTORS).
     GrowthFactor(u32),
@@ -34,27 +40,26 @@ pub enum BuildError {
     Layer(bloomlab_classic::BuildError),
 }
 
-impl fmt::Display for BuildError {
+impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BuildError::Param(e) => e.fmt(f),
-            BuildError::GrowthFactor(s) => write!(
+            Invalid::GrowthFactor(s) => write!(
                 f,
                 "growth factor {s} is not supported (use one of {:?})",
                 crate::GROWTH_FACTORS
             ),
-            BuildError::TighteningRatio(r) => write!(
+            Invalid::TighteningRatio(r) => write!(
                 f,
                 "tightening ratio {} is not strictly between 0 and 1",
                 ShortFloat(*r)
             ),
-            BuildError::RateUnderflow { fpr, layer: 0, .. } => write!(
+            Invalid::RateUnderflow { fpr, layer: 0, .. } => write!(
                 f,
                 "false-positive rate {} is too small: the first layer's share of it \
                  is below the smallest normal f64 (2.2e-308)",
                 ShortFloat(*fpr)
             ),
-            BuildError::RateUnderflow {
+            Invalid::RateUnderflow {
                 fpr,
                 tightening,
                 layer,
@@ -66,32 +71,25 @@ impl fmt::Display for BuildError {
                 ShortFloat(*tightening),
                 ShortFloat(*fpr)
             ),
-            BuildError::Layer(e) => write!(f, "the first layer could not be built: {e}"),
+            Invalid::Layer(e) => write!(f, "the first layer could not be built: {e}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {
+impl std::error::Error for Invalid {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BuildError::Param(e) => Some(e),
-            BuildError::Layer(e) => Some(e),
+            Invalid::Layer(e) => Some(e),
             _ => None,
         }
     }
 }
 
-impl From<ParamError> for BuildError {
-    fn from(e: ParamError) -> Self {
-        BuildError::Param(e)
-    }
-}
-
-impl From<bloomlab_classic::BuildError> for BuildError {
-    fn from(e: bloomlab_classic::BuildError) -> Self {
-        match e {
-            bloomlab_classic::BuildError::Param(p) => BuildError::Param(p),
-            other => BuildError::Layer(other),
-        }
+/// The error of a first layer the classic builder refused: its sizing
+/// parameter as this filter's, anything else as [`Invalid::Layer`].
+pub(crate) fn from_layer(e: bloomlab_classic::BuildError) -> BuildError {
+    match e {
+        bloomlab_classic::BuildError::Param(p) => BuildError::Param(p),
+        other => BuildError::Variant(Invalid::Layer(other)),
     }
 }

@@ -139,7 +139,9 @@ pub(crate) fn added<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>) -> u64
 impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     /// Builds the first layer; the schedule is already checked.
     pub(crate) fn with_schedule(schedule: Schedule, hasher: S) -> Result<Self, BuildError> {
-        let first = schedule.layer(0, 0, hasher.clone())?;
+        let first = schedule
+            .layer(0, 0, hasher.clone())
+            .map_err(crate::error::from_layer)?;
         Ok(Self {
             layers: vec![first],
             capacities: vec![schedule.initial_capacity],
@@ -594,7 +596,7 @@ fn prefetch_bits<T: ?Sized, S: BuildHasher>(layer: &BloomFilter<T, S>, hash: u64
         });
 }
 
-bloomlab_core::impl_filter!(Filter, Membership, Persist
+bloomlab_core::impl_filter!(Filter, Persist
     for ScalableBloomFilter<T, S> where S: BuildHasher + Clone);
 
 /// The rate a filter collected from an iterator keeps: 1%.

@@ -10,7 +10,8 @@
 //!   at `P·0.5^(i+1)`) for comparison, and [`Builder::max_bytes`] caps the
 //!   memory, after which an insert that needs a new layer fails with
 //!   [`InsertError::Full`] and loses nothing;
-//! - [`BuildError`]: why a filter could not be built.
+//! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
+//!   reasons of this crate alone).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -32,6 +33,6 @@ pub use bloomlab_core::{
 };
 pub use builder::Builder;
 pub use codec::TAG;
-pub use error::BuildError;
+pub use error::{BuildError, Invalid};
 pub use filter::{COLLECT_FPR, COLLECT_MIN_CAPACITY, ScalableBloomFilter};
 pub use schedule::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, GROWTH_FACTORS};

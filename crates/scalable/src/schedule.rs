@@ -6,7 +6,7 @@ use std::hash::BuildHasher;
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::{ParamError, check_fpr};
 
-use crate::error::BuildError;
+use crate::error::{BuildError, Invalid};
 
 /// The growth factors a filter accepts: 2 (the default, and RedisBloom's),
 /// 3 and 4 (Almeida et al.'s choice for fast growth).
@@ -55,10 +55,10 @@ impl Schedule {
             return Err(ParamError::ZeroItems.into());
         }
         if !GROWTH_FACTORS.contains(&growth) {
-            return Err(BuildError::GrowthFactor(growth));
+            return Err(BuildError::Variant(Invalid::GrowthFactor(growth)));
         }
         if !(tightening > 0.0 && tightening < 1.0) {
-            return Err(BuildError::TighteningRatio(tightening));
+            return Err(BuildError::Variant(Invalid::TighteningRatio(tightening)));
         }
         let schedule = Self {
             initial_capacity,
@@ -83,11 +83,11 @@ impl Schedule {
             let layer = (0..=last)
                 .find(|&i| schedule.rate(i) < f64::MIN_POSITIVE)
                 .unwrap_or(last);
-            return Err(BuildError::RateUnderflow {
+            return Err(BuildError::Variant(Invalid::RateUnderflow {
                 fpr,
                 tightening,
                 layer,
-            });
+            }));
         }
         Ok(schedule)
     }

@@ -1,7 +1,7 @@
 //! Every bad parameter gives its typed error: one test per parameter.
 
 use bloomlab_core::ParamError;
-use bloomlab_scalable::{BuildError, ScalableBloomFilter};
+use bloomlab_scalable::{BuildError, Invalid, ScalableBloomFilter};
 use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 fn with_fpr(p: f64) -> Result<ScalableBloomFilter<u64>, BuildError> {
@@ -40,7 +40,7 @@ fn tightening_zero_one_negative_above_one_nan() {
     for r in [0.0, 1.0, -0.5, 1.2, f64::NAN] {
         let e = with_ratio(r).unwrap_err();
         assert!(
-            matches!(e, BuildError::TighteningRatio(got) if got.to_bits() == r.to_bits()),
+            matches!(e, BuildError::Variant(Invalid::TighteningRatio(got)) if got.to_bits() == r.to_bits()),
             "{r}: {e:?}"
         );
     }
@@ -49,7 +49,10 @@ fn tightening_zero_one_negative_above_one_nan() {
 #[test]
 fn growth_zero_one_five_huge() {
     for s in [0, 1, 5, u32::MAX] {
-        assert_eq!(with_growth(s).unwrap_err(), BuildError::GrowthFactor(s));
+        assert_eq!(
+            with_growth(s).unwrap_err(),
+            BuildError::Variant(Invalid::GrowthFactor(s))
+        );
     }
 }
 
@@ -90,7 +93,9 @@ fn first_layer_beyond_any_memory() {
     assert!(
         matches!(
             err,
-            BuildError::Layer(bloomlab_classic::BuildError::OutOfMemory { .. })
+            BuildError::Variant(Invalid::Layer(
+                bloomlab_classic::BuildError::OutOfMemory { .. }
+            ))
         ),
         "{err:?}"
     );

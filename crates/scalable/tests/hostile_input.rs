@@ -2,7 +2,7 @@
 //! refused at build, naming what the caller gave (issue 12, case 4).
 
 use bloomlab_core::InsertError;
-use bloomlab_scalable::{BuildError, ScalableBloomFilter};
+use bloomlab_scalable::{BuildError, Invalid, ScalableBloomFilter};
 
 #[test]
 fn a_vanishing_tightening_ratio_is_refused_at_build() {
@@ -15,11 +15,11 @@ fn a_vanishing_tightening_ratio_is_refused_at_build() {
         .unwrap_err();
     assert_eq!(
         e,
-        BuildError::RateUnderflow {
+        BuildError::Variant(Invalid::RateUnderflow {
             fpr: 0.01,
             tightening: 1e-300,
             layer: 2
-        }
+        })
     );
     assert!(e.to_string().contains("tightening ratio 1e-300"), "{e}");
 }
@@ -30,11 +30,11 @@ fn a_rate_whose_first_layer_underflows_is_refused_naming_that_rate() {
     let e = ScalableBloomFilter::<u64>::new(1_000, 5e-324).unwrap_err();
     assert_eq!(
         e,
-        BuildError::RateUnderflow {
+        BuildError::Variant(Invalid::RateUnderflow {
             fpr: 5e-324,
             tightening: 0.85,
             layer: 0
-        }
+        })
     );
     assert!(e.to_string().contains("false-positive rate 5e-324"), "{e}");
 }
@@ -51,7 +51,7 @@ fn every_accepted_schedule_keeps_growing() {
             .build()
         {
             Ok(f) => break f,
-            Err(BuildError::RateUnderflow { .. }) => r *= 10.0,
+            Err(BuildError::Variant(Invalid::RateUnderflow { .. })) => r *= 10.0,
             Err(e) => panic!("{e}"),
         }
     };

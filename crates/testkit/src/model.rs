@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use bloomlab_core::{Deletable, Filter};
+use bloomlab_core::{Deletable, Filter, Persist, RemoveError};
 
 /// An operation of a model-based test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +132,29 @@ where
         holds(f, &model, op);
     }
     model
+}
+
+/// Removes every item of `probes` that `filter` proves absent, checks that
+/// each remove is refused ([`RemoveError::NotPresent`]) and that the stored
+/// bytes are the same afterwards, and returns how many were removed.
+///
+/// # Panics
+///
+/// If a refused remove is not `NotPresent`, or changed the filter.
+pub fn refused_removes_change_nothing<F>(filter: &mut F, probes: impl Iterator<Item = u64>) -> usize
+where
+    F: Deletable<u64> + Persist,
+{
+    let before = filter.to_bytes();
+    let absent: Vec<u64> = probes.filter(|p| !filter.contains(p)).collect();
+    for p in &absent {
+        assert_eq!(filter.remove(p), Err(RemoveError::NotPresent));
+    }
+    assert!(
+        filter.to_bytes() == before,
+        "a refused remove changed the filter"
+    );
+    absent.len()
 }
 
 #[cfg(test)]
