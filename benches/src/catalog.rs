@@ -7,10 +7,9 @@
 
 use criterion::Criterion;
 
-use bloomlab::Membership;
 use bloomlab::catalog::{AnyFilter, Catalog, Descriptor};
 
-use crate::harness::{self, Group, Op, Setting};
+use crate::harness::{self, Group, Setting};
 
 /// The rate every row is built for.
 pub const FPR: f64 = 0.01;
@@ -32,51 +31,57 @@ pub fn bench_list(catalog: &Catalog<u64>) -> Vec<String> {
 /// is left out, with a line on stderr.
 pub fn bench(c: &mut Criterion, catalog: &Catalog<u64>, items: usize, setting: Setting<'_>) {
     let (members, others) = crate::keys(2024, items);
-    let build = |v: &Descriptor<u64>| -> Option<Box<dyn AnyFilter<u64>>> {
-        let capacity = if v.can.grow { items / 10 } else { items };
-        match (v.build)(capacity.max(1), FPR, 7) {
+    let capacity = |v: &Descriptor<u64>| if v.can.grow { items / 10 } else { items }.max(1);
+    // Inserts: the entries that take them.
+    let mut group = Group::new(c, "catalog/insert", setting, harness::BATCH);
+    for v in catalog {
+        let Some(build) = v.empty() else { continue };
+        let empty = || match build(capacity(v), FPR, 7) {
             Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("catalog bench: {e}");
                 None
             }
-        }
-    };
-    let mut group = Group::new(c, "catalog/insert", setting, harness::BATCH);
-    for v in catalog {
-        if let Some(mut f) = build(v) {
-            // Built anew (untimed) once it holds `items`, so that every
-            // batch inserts distinct keys into a filter within its size.
-            group.undone(
-                &row_name(v),
-                &mut f,
-                &members,
-                |f, batch| harness::insert_each(&mut **f, batch),
-                |f, _| {
-                    if f.len() >= items
-                        && let Some(empty) = build(v)
-                    {
-                        *f = empty;
-                    }
-                },
-            );
-        }
+        };
+        let Some(mut f) = empty() else { continue };
+        // Built anew (untimed) once it holds `items`, so that every batch
+        // inserts distinct keys into a filter within its size.
+        group.undone(
+            &row_name(v),
+            &mut f,
+            &members,
+            |f, batch| match f.as_membership() {
+                Some(m) => harness::insert_each(m, batch),
+                None => 0,
+            },
+            |f, _| {
+                if f.len() >= items
+                    && let Some(fresh) = empty()
+                {
+                    *f = fresh;
+                }
+            },
+        );
     }
     group.finish();
-    let mut filled: Vec<(String, Box<dyn Membership<u64>>)> = catalog
+    // Lookups: every entry, holding the members.
+    let keys: Vec<&u64> = members.iter().collect();
+    let filled: Vec<(String, Box<dyn AnyFilter<u64>>)> = catalog
         .iter()
-        .filter_map(|v| {
-            let mut f = build(v)?;
-            harness::insert_each(&mut *f, &members);
-            // The lookups through `dyn Membership`, as through `dyn AnyFilter`.
-            let f: Box<dyn Membership<u64>> = f;
-            Some((row_name(v), f))
+        .filter_map(|v| match v.holding(&keys, capacity(v), FPR, 7) {
+            Ok(f) => Some((row_name(v), f)),
+            Err(e) => {
+                eprintln!("catalog bench: {e}");
+                None
+            }
         })
         .collect();
     let hits_misses = [&members[..], &others[..]];
     harness::lookup_groups(c, "catalog", setting, hits_misses, |group, keys| {
-        for (name, f) in &mut filled {
-            group.row(name, f, Op::Lookup, keys);
+        for (name, f) in &filled {
+            group.cycle(name, keys, |batch| {
+                batch.iter().filter(|k| f.contains(k)).count()
+            });
         }
     });
 }

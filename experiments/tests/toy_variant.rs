@@ -1,15 +1,17 @@
-//! A variant defined and registered in this file alone joins the chooser,
+//! Variants defined and registered in this file alone join the chooser,
 //! the trade-off, fpr and space experiments and the bench list: nothing
-//! else names it. The toy is a bit array probed by one hash, with the
-//! theory of that table.
+//! else names them. One toy takes inserts (a bit array probed by one
+//! hash); the other is built at once from its keys (their sorted
+//! fingerprints), as a static filter is.
 
 use std::hash::Hasher;
 use std::sync::Arc;
 
 use bloomlab::catalog::{
-    AnyFilter, BuildError, Capabilities, Catalog, Descriptor, Lines, Plan, State, Table, Value,
+    AnyFilter, Build, BuildError, Capabilities, Catalog, Descriptor, Lines, Plan, State, Table,
+    Value,
 };
-use bloomlab::{DecodeError, Deletable, Filter, InsertError, Membership, ParamError};
+use bloomlab::{DecodeError, Deletable, Filter, InsertError, Lookup, Membership, ParamError};
 use bloomlab_experiments::exp::{self, Ctx, Output};
 use bloomlab_experiments::scale::Scale;
 
@@ -121,6 +123,12 @@ impl AnyFilter<u64> for ToyFilter {
             bits: self.words.len() as u64 * 64,
         })
     }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<u64>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<u64>>> {
+        Some(self)
+    }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<u64>> {
         None
     }
@@ -154,7 +162,7 @@ fn decode(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
         .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
         .collect();
     match words.as_slice() {
-        [seed, len, table @ ..] if !table.is_empty() && bytes.len() % 8 == 0 => {
+        [seed, len, table @ ..] if !table.is_empty() && bytes.len().is_multiple_of(8) => {
             Ok(Box::new(ToyFilter {
                 seed: *seed,
                 len: *len as usize,
@@ -176,23 +184,201 @@ fn toy() -> Descriptor<u64> {
         caveat: "one hash: many bits per item",
         plan,
         choices: Descriptor::<u64>::as_built(plan),
-        build: |n, p, seed| BuildError::boxed("toy", ToyFilter::new(n, p, seed)),
+        build: Build::Empty(|n, p, seed| BuildError::boxed("toy", ToyFilter::new(n, p, seed))),
         decode,
     }
 }
 
-fn catalog() -> &'static Catalog<u64> {
-    Box::leak(Box::new(Catalog::standard().with(toy())))
+/// `f`-bit fingerprints of `items` keys, sorted: a probe is a false
+/// positive when its fingerprint is among them.
+#[derive(Debug)]
+struct Prints {
+    items: u64,
+    bits: u32,
 }
 
-/// The rows of `output`'s table `name` whose first column is `toy`.
-fn toy_rows(output: &Output, name: &str) -> usize {
+impl Prints {
+    /// The width for rate `p` with `n` keys: `⌈log2(n/p)⌉`, at most 64.
+    fn width(n: u64, p: f64) -> u32 {
+        ((n.max(1) as f64 / p).log2().ceil() as u32).clamp(1, 64)
+    }
+}
+
+impl Table for Prints {
+    fn parameters(&self) -> Vec<(&'static str, Value)> {
+        vec![
+            ("items", Value::Count(self.items)),
+            ("fingerprint_bits", Value::Count(self.bits.into())),
+        ]
+    }
+    fn fpr(&self, items: u64) -> f64 {
+        // Any of `items` fingerprints matching: 1 − (1 − 2^−f)^items.
+        -(items as f64 * (-(-f64::from(self.bits)).exp2()).ln_1p()).exp_m1()
+    }
+    fn theory_bits_per_item(&self, _eps: f64, _items: u64) -> f64 {
+        // Stored in whole words.
+        64.0
+    }
+    fn lookup_lines(&self, items: u64) -> Lines {
+        let depth = (items.max(1) as f64).log2().ceil();
+        Lines {
+            hit: depth,
+            miss: depth,
+        }
+    }
+}
+
+fn plan_prints(n: u64, p: f64) -> Result<Plan, ParamError> {
+    bloomlab::core::check_fpr(p)?;
+    let bits = Prints::width(n, p);
+    Ok(Plan::new(Prints { items: n, bits }, u128::from(n) * 8))
+}
+
+/// The static toy: sorted fingerprints, built from the keys.
+struct Sorted {
+    seed: u64,
+    bits: u32,
+    prints: Vec<u64>,
+    keys: usize,
+}
+
+impl Sorted {
+    fn print(seed: u64, bits: u32, key: &u64) -> u64 {
+        let mut h = std::hash::DefaultHasher::new();
+        h.write_u64(seed);
+        h.write_u64(*key);
+        h.finish() >> (64 - bits)
+    }
+
+    fn from_keys(keys: &[&u64], p: f64, seed: u64) -> Result<Self, ParamError> {
+        bloomlab::core::check_fpr(p)?;
+        if keys.is_empty() {
+            return Err(ParamError::ZeroItems);
+        }
+        let bits = Prints::width(keys.len() as u64, p);
+        let mut prints: Vec<u64> = keys.iter().map(|k| Self::print(seed, bits, k)).collect();
+        prints.sort_unstable();
+        Ok(Sorted {
+            seed,
+            bits,
+            prints,
+            keys: keys.len(),
+        })
+    }
+}
+
+impl Filter for Sorted {
+    fn len(&self) -> usize {
+        self.keys
+    }
+    fn memory_bytes(&self) -> usize {
+        self.prints.len() * 8
+    }
+    fn expected_fpr(&self) -> f64 {
+        self.table().fpr(self.keys as u64)
+    }
+    fn clear(&mut self) {
+        self.prints.clear();
+        self.keys = 0;
+    }
+}
+
+impl Lookup<u64> for Sorted {
+    fn contains(&self, item: &u64) -> bool {
+        let print = Self::print(self.seed, self.bits, item);
+        self.prints.binary_search(&print).is_ok()
+    }
+}
+
+impl AnyFilter<u64> for Sorted {
+    fn table(&self) -> Arc<dyn Table> {
+        Arc::new(Prints {
+            items: self.keys as u64,
+            bits: self.bits,
+        })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<u64>> {
+        None
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<u64>>> {
+        None
+    }
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<u64>> {
+        None
+    }
+    fn to_bytes(&self) -> Vec<u8> {
+        let head = [self.seed, u64::from(self.bits), self.keys as u64];
+        head.iter()
+            .chain(&self.prints)
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+    fn state(&self) -> State {
+        State {
+            parameters: self.table().parameters(),
+            fill: 1.0,
+            items: self.keys as u64,
+            estimated_items: self.keys as f64,
+            estimated_fpr: self.expected_fpr(),
+            estimated_from: "the fingerprints stored",
+        }
+    }
+    fn lookup_lines(&self) -> usize {
+        self.table().lookup_lines(self.keys as u64).miss as usize
+    }
+}
+
+fn decode_sorted(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
+    let words: Vec<u64> = bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect();
+    match words.as_slice() {
+        [seed, bits @ 1..=64, keys, prints @ ..] if bytes.len().is_multiple_of(8) => {
+            Ok(Box::new(Sorted {
+                seed: *seed,
+                bits: *bits as u32,
+                keys: *keys as usize,
+                prints: prints.to_vec(),
+            }))
+        }
+        _ => Err(DecodeError::Truncated),
+    }
+}
+
+fn sorted() -> Descriptor<u64> {
+    Descriptor {
+        id: "toy-sorted",
+        type_name: "SortedPrints",
+        option: "",
+        crate_name: "toy",
+        tag: 0x7e58,
+        can: Capabilities {
+            from_keys: true,
+            ..Capabilities::default()
+        },
+        caveat: "built from its keys: a changed set is built anew",
+        plan: plan_prints,
+        choices: Descriptor::<u64>::as_built(plan_prints),
+        build: Build::FromKeys(|keys, p, seed| {
+            BuildError::boxed("toy-sorted", Sorted::from_keys(keys, p, seed))
+        }),
+        decode: decode_sorted,
+    }
+}
+
+fn catalog() -> &'static Catalog<u64> {
+    Box::leak(Box::new(Catalog::standard().with(toy()).with(sorted())))
+}
+
+/// The rows of `output`'s table `name` whose first column is `id`.
+fn rows_of(output: &Output, name: &str, id: &str) -> usize {
     let (_, table) = output
         .tables
         .iter()
         .find(|(file, _)| file == name)
         .unwrap_or_else(|| panic!("no {name}"));
-    table.rows().iter().filter(|row| row[0] == "toy").count()
+    table.rows().iter().filter(|row| row[0] == id).count()
 }
 
 #[test]
@@ -217,23 +403,49 @@ fn a_registered_variant_joins_everything() {
         figures.memory_bytes as u128,
         plan(10_000, 0.01).unwrap().memory_bytes
     );
-    assert!(bloomlab_choose::render::text(&report).contains("ToyFilter"));
+    let text = bloomlab_choose::render::text(&report);
+    assert!(text.contains("ToyFilter") && text.contains("SortedPrints"));
+    // The static one is weighed, and ruled out: the workload inserts.
+    let sorted = report
+        .candidates
+        .iter()
+        .find(|c| c.id == "toy-sorted")
+        .unwrap();
+    assert!(
+        sorted
+            .reasons
+            .iter()
+            .any(|r| r.why.contains("from its keys"))
+    );
 
     // Each rate of the trade-off table, a row.
     let tradeoff = exp::tradeoff::run(&ctx).unwrap();
-    assert_eq!(toy_rows(&tradeoff, "tradeoff.csv"), 3);
-    assert!(tradeoff.section.body.contains("| toy |"));
+    for id in ["toy", "toy-sorted"] {
+        assert_eq!(rows_of(&tradeoff, "tradeoff.csv", id), 3, "{id}");
+        assert!(tradeoff.section.body.contains(&format!("| {id} |")), "{id}");
+    }
 
-    // Its rate measured against its theory, target by target and load by load.
+    // Its rate measured against its theory, target by target and load by
+    // load (the static one built anew at each load).
     let fpr = exp::fpr::run(&ctx).unwrap();
-    assert!(toy_rows(&fpr, "fpr.csv") > 0);
+    for id in ["toy", "toy-sorted"] {
+        assert!(rows_of(&fpr, "fpr.csv", id) > 0, "{id}");
+    }
 
-    // Its space at every rate it can be built for (not the lowest: 16 MiB).
+    // Its space at every rate it can be built for (the one-hash toy not at
+    // the lowest: 16 MiB).
     let space = exp::space::run(&ctx).unwrap();
-    let rows = toy_rows(&space, "space.csv");
+    let rows = rows_of(&space, "space.csv", "toy");
     assert!(rows > 0 && rows < exp::space::TARGETS.len(), "{rows}");
+    assert_eq!(
+        rows_of(&space, "space.csv", "toy-sorted"),
+        exp::space::TARGETS.len()
+    );
 
     // And a row of every catalog bench group.
     let benches = bloomlab_benches::catalog::bench_list(catalog);
-    assert_eq!(benches.last().map(String::as_str), Some("bloomlab toy"));
+    assert_eq!(
+        benches[benches.len() - 2..],
+        ["bloomlab toy", "bloomlab toy-sorted"]
+    );
 }

@@ -15,9 +15,14 @@
 //!
 //! for v in Catalog::<str>::standard().iter() {
 //!     let plan = (v.plan)(10_000, 0.01)?;
-//!     let mut filter = (v.build)(10_000, 0.01, 7)?;
-//!     filter.insert("paris")?;
+//!     // Every entry holds a set of keys: built from them, or built empty
+//!     // and filled.
+//!     let mut filter = v.holding(&["paris", "lyon"], 10_000, 0.01, 7)?;
 //!     assert!(filter.contains("paris"), "{}", v.id);
+//!     // The incremental ones take inserts.
+//!     if let Some(m) = filter.as_membership() {
+//!         m.insert("nice")?;
+//!     }
 //!     // The plan is what the constructor allocates.
 //!     assert_eq!(plan.memory_bytes, filter.memory_bytes() as u128, "{}", v.id);
 //!     assert_eq!(filter.as_deletable().is_some(), v.can.delete, "{}", v.id);
@@ -53,8 +58,8 @@
 use std::hash::Hash;
 
 pub use bloomlab_core::descriptor::{
-    AnyFilter, BuildError, BuildFn, Capabilities, Choice, DecodeFn, Descriptor, Lines, Plan,
-    PlanFn, State, Table, Value, decimal_bytes, grouped, sci,
+    AnyFilter, Build, BuildError, BuildFn, Capabilities, Choice, DecodeFn, Descriptor, FromKeysFn,
+    Lines, Plan, PlanFn, State, Table, Value, decimal_bytes, grouped, sci,
 };
 
 /// A list of descriptors: the standard one, or it with variants of a

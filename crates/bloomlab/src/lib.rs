@@ -29,7 +29,7 @@ pub use bloomlab_scalable as scalable;
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
 pub use bloomlab_core::{
     DecodeError, DefaultHasher, Deletable, Filter, HashDeletable, HashMembership, InsertBatchError,
-    InsertError, Membership, ParamError, Persist, RemoveError, Tag, theory,
+    InsertError, Lookup, Membership, ParamError, Persist, RemoveError, Tag, theory,
 };
 pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
 pub use bloomlab_cuckoo::CuckooFilter;

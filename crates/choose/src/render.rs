@@ -202,6 +202,7 @@ fn verdict(c: &Candidate) -> String {
             for r in &c.reasons {
                 let name = match r.rule {
                     Rule::Buildable => "unbuildable",
+                    Rule::Inserts => "inserts",
                     Rule::Deletes => "deletes",
                     Rule::UnknownSize => "size",
                     Rule::MaxMemory => "memory",

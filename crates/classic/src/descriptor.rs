@@ -5,11 +5,12 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_core::descriptor::{
-    AnyFilter, BuildError, Capabilities, Descriptor, Lines, Plan, State, Table, Value, grouped,
+    AnyFilter, Build, BuildError, Capabilities, Descriptor, Lines, Plan, State, Table, Value,
+    grouped,
 };
 use bloomlab_core::hash::SECTORS;
 use bloomlab_core::theory::{blocked, classic, sectored};
-use bloomlab_core::{Deletable, HashMembership, ParamError, Persist};
+use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
 use crate::{AtomicBloomFilter, BLOCK_BITS, BlockedBloomFilter, BloomFilter, codec};
 
@@ -220,9 +221,9 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             can: merge,
             plan: plan_bits,
             choices: Descriptor::<T>::as_built(plan_bits),
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 BuildError::boxed("classic", BloomFilter::builder(n, p).seed(seed).build())
-            },
+            }),
             decode: |b| Ok(Box::new(BloomFilter::<T>::from_bytes(b)?)),
         },
         Descriptor {
@@ -235,10 +236,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             can: merge,
             plan: plan_blocks,
             choices: Descriptor::<T>::as_built(plan_blocks),
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 let built = BlockedBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("blocked", built)
-            },
+            }),
             decode: |b| Ok(Box::new(BlockedBloomFilter::<T>::from_bytes(b)?)),
         },
         Descriptor {
@@ -254,10 +255,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             },
             plan: plan_bits,
             choices: Descriptor::<T>::as_built(plan_bits),
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 let built = AtomicBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("atomic", built)
-            },
+            }),
             decode: |b| Ok(Box::new(AtomicBloomFilter::<T>::from_bytes(b)?)),
         },
     ]
@@ -292,7 +293,16 @@ macro_rules! bit_array_filter {
                     hashes: self.num_hashes(),
                 })
             }
-            fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
+            fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
+    }
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
                 None
             }
             fn to_bytes(&self) -> Vec<u8> {
@@ -324,6 +334,15 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedBloomFilter<T> {
             hashes: self.num_hashes(),
             width: 1,
         })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         None

@@ -43,7 +43,7 @@ use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{DecodeError, Deletable, Membership, ParamError};
+use crate::{DecodeError, Deletable, InsertError, Lookup, Membership, ParamError};
 
 /// What a filter can do besides insert and look up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,6 +58,9 @@ pub struct Capabilities {
     pub merge: bool,
     /// An insert can be refused once the table is full (`InsertError::Full`).
     pub can_fill: bool,
+    /// Built at once from its set of keys ([`Build::FromKeys`]): no insert
+    /// after construction; a changed set is built anew.
+    pub from_keys: bool,
 }
 
 /// A parameter's value: a count or a rate.
@@ -246,11 +249,18 @@ pub struct State {
     pub estimated_from: &'static str,
 }
 
-/// A filter built from a descriptor: every [`Membership`] operation, plus
-/// what generic code needs to know of it.
-pub trait AnyFilter<T: ?Sized>: Membership<T> {
+/// A filter built from a descriptor: its [`Lookup`]s, what generic code
+/// needs to know of it, and its inserts and removes where it has them.
+pub trait AnyFilter<T: ?Sized>: Lookup<T> {
     /// The table and its theory, from the built filter's parameters.
     fn table(&self) -> Arc<dyn Table>;
+    /// The filter as a [`Membership`], when it takes inserts (`None` for a
+    /// filter built from its keys).
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>>;
+    /// The boxed filter as a boxed [`Membership`], when it takes inserts.
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static;
     /// The filter as a [`Deletable`], when it can delete.
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>>;
     /// The encoded filter ([`Persist::to_bytes`](crate::Persist::to_bytes)).
@@ -314,8 +324,57 @@ pub type PlanFn = fn(u64, f64) -> Result<Plan, ParamError>;
 /// Builds a filter for `items` at `fpr`, its hash key from `seed`.
 pub type BuildFn<T> = fn(usize, f64, u64) -> Result<Box<dyn AnyFilter<T>>, BuildError>;
 
+/// Builds a filter at once from its keys (duplicates allowed) at `fpr`, its
+/// hash key from `seed`.
+pub type FromKeysFn<T> = fn(&[&T], f64, u64) -> Result<Box<dyn AnyFilter<T>>, BuildError>;
+
 /// Reads a filter back from its envelope.
 pub type DecodeFn<T> = fn(&[u8]) -> Result<Box<dyn AnyFilter<T>>, DecodeError>;
+
+/// How a variant's filters are made.
+pub enum Build<T: ?Sized + 'static> {
+    /// Empty, for a number of items at a rate, then filled by inserts.
+    Empty(BuildFn<T>),
+    /// At once, from the whole set of keys.
+    FromKeys(FromKeysFn<T>),
+}
+
+impl<T: ?Sized> Clone for Build<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Build<T> {}
+
+impl<T: ?Sized> fmt::Debug for Build<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Build::Empty(_) => "Empty",
+            Build::FromKeys(_) => "FromKeys",
+        })
+    }
+}
+
+/// An insert refused while a filter was filled with its keys: which key
+/// (its index) and the error.
+#[derive(Debug)]
+struct Refused {
+    key: usize,
+    error: InsertError,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "insert of key {} refused: {}", self.key, self.error)
+    }
+}
+
+impl Error for Refused {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&self.error)
+    }
+}
 
 /// One configuration of a variant that the chooser weighs: an option of the
 /// builder (`counter_width(8)`), sized by its own plan.
@@ -356,7 +415,7 @@ pub struct Descriptor<T: ?Sized + 'static> {
     /// (an option another entry of the type already covers).
     pub choices: Vec<Choice>,
     /// The constructor, seeded.
-    pub build: BuildFn<T>,
+    pub build: Build<T>,
     /// The decoder.
     pub decode: DecodeFn<T>,
 }
@@ -367,6 +426,51 @@ impl<T: ?Sized> Descriptor<T> {
         match self.option {
             "" => self.type_name.to_owned(),
             option => format!("{} ({option})", self.type_name),
+        }
+    }
+
+    /// The constructor of an empty filter, unless the variant is built from
+    /// its keys.
+    pub fn empty(&self) -> Option<BuildFn<T>> {
+        match self.build {
+            Build::Empty(build) => Some(build),
+            Build::FromKeys(_) => None,
+        }
+    }
+
+    /// A filter holding `keys` at rate `fpr`, seeded: built at once from
+    /// them, or built empty for `capacity` items (at least as many as
+    /// `keys` for a filter that cannot grow) and filled in order. What both
+    /// kinds of variant offer.
+    ///
+    /// # Errors
+    ///
+    /// The constructor's refusal, or an insert refused while filling
+    /// (`InsertError::Full`: a table sized too small), as a [`BuildError`].
+    pub fn holding(
+        &self,
+        keys: &[&T],
+        capacity: usize,
+        fpr: f64,
+        seed: u64,
+    ) -> Result<Box<dyn AnyFilter<T>>, BuildError> {
+        match self.build {
+            Build::FromKeys(build) => build(keys, fpr, seed),
+            Build::Empty(build) => {
+                let mut filter = build(capacity, fpr, seed)?;
+                if let Some(m) = filter.as_membership() {
+                    for (i, key) in keys.iter().enumerate() {
+                        if let Err(error) = m.insert(key) {
+                            let source = Box::new(Refused { key: i, error });
+                            return Err(BuildError {
+                                variant: self.id,
+                                source,
+                            });
+                        }
+                    }
+                }
+                Ok(filter)
+            }
         }
     }
 

@@ -46,4 +46,4 @@ pub use error::{
     check_hashes,
 };
 pub use hash::DefaultHasher;
-pub use membership::{Deletable, Filter, Membership};
+pub use membership::{Deletable, Filter, Lookup, Membership};

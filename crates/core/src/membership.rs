@@ -46,6 +46,57 @@ pub trait Filter {
     }
 }
 
+/// The lookups of a filter, whatever made it: what a filter built at once
+/// from a set of keys offers (it has no insert), and what every
+/// [`Membership`] filter offers too (a blanket impl).
+///
+/// ```
+/// use bloomlab_core::{Filter, Lookup};
+///
+/// /// Members are the even numbers below `len`: an exact static set.
+/// struct Evens { len: u64 }
+///
+/// impl Filter for Evens {
+///     fn len(&self) -> usize { self.len as usize / 2 }
+///     fn memory_bytes(&self) -> usize { 8 }
+///     fn expected_fpr(&self) -> f64 { 0.0 }
+///     fn clear(&mut self) { self.len = 0 }
+/// }
+///
+/// impl Lookup<u64> for Evens {
+///     fn contains(&self, item: &u64) -> bool { item % 2 == 0 && *item < self.len }
+/// }
+///
+/// let evens = Evens { len: 10 };
+/// assert_eq!(evens.contains_batch(&[2, 3, 12]), [true, false, false]);
+/// ```
+pub trait Lookup<T: ?Sized>: Filter {
+    /// `false` means `item` is definitely absent; `true` means probably present.
+    fn contains(&self, item: &T) -> bool;
+
+    /// Looks up every item of `items`: the answers, in order, are those of
+    /// [`contains`](Lookup::contains).
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        items.iter().map(|item| self.contains(item)).collect()
+    }
+}
+
+impl<T: ?Sized, F: Membership<T> + ?Sized> Lookup<T> for F {
+    fn contains(&self, item: &T) -> bool {
+        Membership::contains(self, item)
+    }
+
+    fn contains_batch(&self, items: &[T]) -> Vec<bool>
+    where
+        T: Sized,
+    {
+        Membership::contains_batch(self, items)
+    }
+}
+
 /// An approximate set: it may answer "probably present" for an item it never
 /// saw (a false positive), but never "absent" for an item it holds.
 ///
@@ -252,7 +303,10 @@ mod tests {
         assert_eq!(fill(borrowed), 2);
         assert_eq!(exact.0.len(), 2, "the borrowed filter was changed in place");
         let mut boxed: Box<dyn Membership<u64>> = Box::new(exact);
-        assert_eq!(boxed.contains_batch(&[1, 2, 3]), [true, false, true]);
+        assert_eq!(
+            Membership::contains_batch(&boxed, &[1, 2, 3]),
+            [true, false, true]
+        );
         assert_eq!(boxed.insert_batch(&[4, 5]), Ok(2));
         let as_filter: &dyn Filter = &boxed;
         assert_eq!(as_filter.bits_per_item(), Some(64.0));

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use bloomlab_classic::BlockLayout;
 use bloomlab_classic::descriptor::{Blocks, bits_state};
 use bloomlab_core::descriptor::{
-    AnyFilter, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table, Value,
-    grouped, sci,
+    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
+    Value, grouped, sci,
 };
 use bloomlab_core::theory::{classic, counting};
-use bloomlab_core::{Deletable, HashMembership, ParamError, Persist};
+use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
 use crate::{BLOCK_COUNTERS, BlockedCountingBloomFilter, CountingBloomFilter, DEFAULT_WIDTH};
 
@@ -168,10 +168,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                     plan: |n, p| Counters::plan(n, p, 8),
                 },
             ],
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 let built = CountingBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("counting", built)
-            },
+            }),
             decode: |b| Ok(Box::new(CountingBloomFilter::<T>::from_bytes(b)?)),
         },
         Descriptor {
@@ -184,10 +184,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             can: delete,
             plan: plan_counter_blocks,
             choices: Descriptor::<T>::as_built(plan_counter_blocks),
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 let built = BlockedCountingBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("counting-blocked", built)
-            },
+            }),
             decode: |b| Ok(Box::new(BlockedCountingBloomFilter::<T>::from_bytes(b)?)),
         },
     ]
@@ -200,6 +200,15 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CountingBloomFilter<T> {
             width: self.counter_width(),
             hashes: self.num_hashes(),
         })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)
@@ -245,6 +254,15 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedCountingBloomFilter<T> {
             hashes: self.num_hashes(),
             width: 4,
         })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)

@@ -5,11 +5,11 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_core::descriptor::{
-    AnyFilter, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table, Value,
-    grouped,
+    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
+    Value, grouped,
 };
 use bloomlab_core::theory::cuckoo;
-use bloomlab_core::{Deletable, HashMembership, ParamError, Persist};
+use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
 use crate::{CuckooFilter, FINGERPRINT_BITS, MAX_BUCKETS, plan};
 
@@ -215,9 +215,9 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                     Buckets::plan(n, p, 8, false)
                 }),
             ],
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 BuildError::boxed("cuckoo", CuckooFilter::builder(n, p).seed(seed).build())
-            },
+            }),
             decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
         },
         Descriptor {
@@ -232,10 +232,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             // A layout `new` does not choose (its lookups are slower): the
             // builder's option, which the chooser does not weigh apart.
             choices: Vec::new(),
-            build: |n, p, seed| {
+            build: Build::Empty(|n, p, seed| {
                 let b = CuckooFilter::builder(n, p).semi_sorted(true).seed(seed);
                 BuildError::boxed("cuckoo-ss", b.build())
-            },
+            }),
             decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
         },
     ]
@@ -250,6 +250,15 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CuckooFilter<T> {
             semi_sorted: self.is_semi_sorted(),
             needed_bits: self.fingerprint_bits(),
         })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)

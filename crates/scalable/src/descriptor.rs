@@ -5,11 +5,11 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_core::descriptor::{
-    AnyFilter, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table, Value,
-    decimal_bytes, grouped,
+    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
+    Value, decimal_bytes, grouped,
 };
 use bloomlab_core::theory::{classic, scalable};
-use bloomlab_core::{Deletable, HashMembership, ParamError, Persist};
+use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
 use crate::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, ScalableBloomFilter};
 
@@ -226,10 +226,10 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 plan: |n, p| Layers::plan(n, p, 4),
             },
         ],
-        build: |n, p, seed| {
+        build: Build::Empty(|n, p, seed| {
             let built = ScalableBloomFilter::builder(n, p).seed(seed).build();
             BuildError::boxed("scalable", built)
-        },
+        }),
         decode: |b| Ok(Box::new(ScalableBloomFilter::<T>::from_bytes(b)?)),
     }]
 }
@@ -242,6 +242,15 @@ impl<T: Hash + ?Sized> AnyFilter<T> for ScalableBloomFilter<T> {
             tightening: self.tightening_ratio(),
             fpr: self.fpr(),
         })
+    }
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         None

@@ -1,10 +1,13 @@
 //! The filters under test: the catalog's entries, built by the experiments'
 //! rule and driven through `dyn AnyFilter`.
 
+use std::hint::black_box;
 use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
 
-use bloomlab::catalog::{AnyFilter, Catalog, Descriptor, Table};
+use bloomlab::catalog::{AnyFilter, Build, Catalog, Descriptor, Table};
 use bloomlab::scalable::descriptor::Layers;
+use bloomlab::{InsertError, Membership};
 
 use super::Error;
 
@@ -35,6 +38,25 @@ impl Subject {
     pub fn theory(&self, items: u64) -> f64 {
         self.table.fpr(items)
     }
+
+    /// The filter's inserts; an error for a filter built from its keys,
+    /// which the experiments that insert never pick (they take
+    /// [`build`]'s subjects).
+    pub fn inserts(&mut self) -> Result<&mut dyn Membership<u64>, Error> {
+        self.filter
+            .as_membership()
+            .ok_or_else(|| Error::Invariant("a filter built from its keys takes no inserts".into()))
+    }
+
+    fn of(filter: Box<dyn AnyFilter<u64>>) -> Self {
+        let table = filter.table();
+        Subject {
+            params: table.label(),
+            k_or_f: table.key_parameter(),
+            filter,
+            table,
+        }
+    }
 }
 
 /// The capacity the experiments build `v` with for `items`: a filter that
@@ -48,18 +70,57 @@ pub fn capacity(v: &Descriptor<u64>, items: usize) -> usize {
     }
 }
 
-/// Builds `v` for `items` at rate `fpr` by the rule of [`capacity`], its
-/// hash key from `seed`.
+/// Builds `v` empty for `items` at rate `fpr` by the rule of
+/// [`capacity`], its hash key from `seed`: for the experiments that insert,
+/// which pick the variants that take inserts (an error for one built from
+/// its keys).
 pub fn build(v: &Descriptor<u64>, items: usize, fpr: f64, seed: u64) -> Result<Subject, Error> {
     let err = format!("{} for {items} items at {fpr}", v.id);
-    let filter = (v.build)(capacity(v, items), fpr, seed).map_err(Error::filter(&err))?;
-    let table = filter.table();
-    Ok(Subject {
-        params: table.label(),
-        k_or_f: table.key_parameter(),
-        filter,
-        table,
-    })
+    let build = v
+        .empty()
+        .ok_or_else(|| Error::Invariant(format!("{err}: built from its keys only")))?;
+    let filter = build(capacity(v, items), fpr, seed).map_err(Error::filter(&err))?;
+    Ok(Subject::of(filter))
+}
+
+/// `v` holding `keys`, at rate `fpr`, its hash key from `seed`, and how
+/// long filling it took: built empty by the rule of [`capacity`] (for
+/// `keys.len()` items) and filled one insert at a time, the inserts timed,
+/// or built from the keys, the construction timed. What every variant
+/// offers, for the experiments that only look up.
+pub fn holding(
+    v: &Descriptor<u64>,
+    keys: &[u64],
+    fpr: f64,
+    seed: u64,
+) -> Result<(Subject, Duration), Error> {
+    let err = format!("{} holding {} keys at {fpr}", v.id, keys.len());
+    match v.build {
+        Build::Empty(_) => {
+            let mut s = build(v, keys.len(), fpr, seed)?;
+            let m = s.inserts()?;
+            let start = Instant::now();
+            for k in keys {
+                match m.insert(black_box(k)) {
+                    Ok(_) => {}
+                    Err(InsertError::Full) => {
+                        return Err(Error::Invariant(format!(
+                            "{err}: full before the {} items it was built for",
+                            keys.len()
+                        )));
+                    }
+                    Err(e) => return Err(Error::filter(&err)(e)),
+                }
+            }
+            Ok((s, start.elapsed()))
+        }
+        Build::FromKeys(from_keys) => {
+            let keys: Vec<&u64> = keys.iter().collect();
+            let start = Instant::now();
+            let filter = from_keys(black_box(&keys), fpr, seed).map_err(Error::filter(&err))?;
+            Ok((Subject::of(filter), start.elapsed()))
+        }
+    }
 }
 
 /// The compound rate of a scalable filter after `n` distinct items, from

@@ -5,7 +5,7 @@
 //! The numbers are what `Filter::new(n, p)` (or the builder with the one
 //! option named) would allocate, not an idealised formula: a classic table
 //! is rounded to whole words with an integer `k`, the fewest within 1/32 of
-//! the smallest table ([`classic::size_for`]), a
+//! the smallest table (`bloomlab_core::theory::classic::size_for`), a
 //! blocked one to whole 512-bit blocks checked with the exact rate of its
 //! layout (one bit per 64-bit word by default),
 //! a cuckoo table as `bloomlab_cuckoo::plan` sizes it (the items at the

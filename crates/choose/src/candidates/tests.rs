@@ -60,7 +60,7 @@ fn real_memory(kind: &Kind, w: &Workload) -> (usize, String) {
                 .build()
                 .unwrap(),
         ),
-        (_, "") => (kind.variant.build)(n, p, 1).unwrap(),
+        (_, "") => (kind.variant.empty().unwrap())(n, p, 1).unwrap(),
         (id, call) => panic!("{id}: no builder for {call}"),
     };
     (built.memory_bytes(), built.table().label())

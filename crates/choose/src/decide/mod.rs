@@ -44,6 +44,9 @@ pub enum Verdict {
 pub enum Rule {
     /// The filter crate cannot build it (or theory cannot size it).
     Buildable,
+    /// Items are added after the filter is built (every workload `choose`
+    /// describes today): a filter built at once from its keys takes none.
+    Inserts,
     /// Items must be removed.
     Deletes,
     /// The set may outgrow any fixed capacity.
@@ -57,6 +60,7 @@ impl Rule {
     fn phrase(self) -> &'static str {
         match self {
             Rule::Buildable => "what the crates can build",
+            Rule::Inserts => "adding items after construction",
             Rule::Deletes => "removing items",
             Rule::UnknownSize => "an unknown size",
             Rule::MaxMemory => "the memory limit",
@@ -164,6 +168,13 @@ pub fn assess(kind: Kind, w: &Workload) -> Candidate {
             None
         }
     };
+    if kind.variant.can.from_keys {
+        reasons.push(Reason {
+            rule: Rule::Inserts,
+            why: "built at once from its keys: takes no inserts; a changed set is built anew"
+                .to_owned(),
+        });
+    }
     if w.deletes {
         if supports.remove {
             notes.push(match &figures {
@@ -464,6 +475,7 @@ fn trade_offs(
 fn nothing_fits(w: &Workload, ranked: &[Candidate]) -> String {
     let mut text = "No filter meets every requirement.".to_owned();
     for rule in [
+        Rule::Inserts,
         Rule::Deletes,
         Rule::UnknownSize,
         Rule::MaxMemory,

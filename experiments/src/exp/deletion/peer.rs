@@ -7,6 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use bloomlab::Lookup;
 use bloomlab::catalog::{AnyFilter, BuildFn, Catalog, Table};
 use bloomlab::prelude::*;
 use bloomlab::theory;
@@ -83,11 +84,13 @@ impl Kind {
         let others = catalog
             .iter()
             .filter(|v| v.can.delete && !covered.contains(&v.id))
-            .map(|v| Kind::Entry {
-                // Once a run for each such entry: the name lives as long as
-                // the rows that carry it.
-                name: Box::leak(format!("bloomlab {}", v.id).into_boxed_str()),
-                build: v.build,
+            .filter_map(|v| {
+                Some(Kind::Entry {
+                    // Once a run for each such entry: the name lives as
+                    // long as the rows that carry it.
+                    name: Box::leak(format!("bloomlab {}", v.id).into_boxed_str()),
+                    build: v.empty()?,
+                })
             });
         Kind::ALL.into_iter().chain(others).collect()
     }
@@ -211,7 +214,7 @@ enum Inner {
 }
 
 impl Inner {
-    fn filter(&self) -> &dyn Membership<u64> {
+    fn filter(&self) -> &dyn Lookup<u64> {
         match self {
             Inner::Counting(f) => f,
             Inner::Cuckoo(f) => f,

@@ -189,7 +189,14 @@ fn instance(
     memo: &Mutex<HashMap<usize, (f64, Option<f64>)>>,
 ) -> Result<Instance, Error> {
     let capacity = plan.capacity;
-    let mut subject = subject::build(kind, capacity, target, sub_seed(seed, part))?;
+    let seed_of = sub_seed(seed, part);
+    // A filter built from its keys is built anew at each load, for the
+    // keys it holds there: its table is always full.
+    let from_keys = kind.empty().is_none();
+    let mut subject = match from_keys {
+        true => None,
+        false => Some(subject::build(kind, capacity, target, seed_of)?),
+    };
     let max_items = (capacity as f64 * LOADS[LOADS.len() - 1]).round() as usize;
     let keys = members(sub_seed(seed, &format!("{part}/members")), max_items);
     let mut obs = Vec::new();
@@ -197,16 +204,30 @@ fn instance(
     for (slot, &load) in LOADS.iter().enumerate() {
         let want = (capacity as f64 * load).round() as usize;
         let mut full = false;
-        while inserted < want {
-            match subject.filter.insert(&keys[inserted]) {
-                Ok(_) => inserted += 1,
-                Err(InsertError::Full) => {
-                    full = true;
-                    break;
+        match subject.as_mut() {
+            Some(s) if !from_keys => {
+                let m = s.inserts()?;
+                while inserted < want {
+                    match m.insert(&keys[inserted]) {
+                        Ok(_) => inserted += 1,
+                        Err(InsertError::Full) => {
+                            full = true;
+                            break;
+                        }
+                        Err(e) => return Err(Error::filter(part)(e)),
+                    }
                 }
-                Err(e) => return Err(Error::filter(part)(e)),
+            }
+            _ => {
+                subject = Some(subject::holding(kind, &keys[..want], target, seed_of)?.0);
+                inserted = want;
             }
         }
+        let Some(subject) = subject.as_ref() else {
+            return Err(Error::Invariant(format!(
+                "{part}: no filter at load {load}"
+            )));
+        };
         let f = &subject.filter;
         let items = inserted as u64;
         let theory = || (subject.theory(items), subject.table.rate_sd(items));
@@ -232,6 +253,7 @@ fn instance(
             break;
         }
     }
+    let subject = subject.ok_or_else(|| Error::Invariant(format!("{part}: no filter")))?;
     Ok(Instance {
         params: subject.params,
         table: subject.table,

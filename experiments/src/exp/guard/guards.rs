@@ -117,7 +117,10 @@ impl Built {
                 let v = guard
                     .variant()
                     .ok_or_else(|| Error::Invariant(format!("{err}: no variant {id}")))?;
-                Built::Local((v.build)(n, guard.fpr, seed).map_err(Error::filter(&err))?)
+                let build = v
+                    .empty()
+                    .ok_or_else(|| Error::Invariant(format!("{err}: takes no inserts")))?;
+                Built::Local(build(n, guard.fpr, seed).map_err(Error::filter(&err))?)
             }
             Kind::RedisBloom | Kind::RedisCounting => {
                 let url =
@@ -152,7 +155,10 @@ impl Built {
         let what = format!("inserting {id} into the guard");
         match self {
             Built::None => Ok(()),
-            Built::Local(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::Local(f) => match f.as_membership() {
+                Some(m) => m.insert(&id).map(drop).map_err(Error::filter(&what)),
+                None => Err(Error::Invariant(format!("{what}: it takes no inserts"))),
+            },
             Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
             Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
         }

@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 
 use bloomlab::prelude::*;
 use bloomlab::theory;
-use bloomlab_core::InsertError;
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
@@ -106,28 +105,19 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         for &target in &TARGETS {
             bar.inc(1);
             let part = format!("space/{}/{target}", kind.id);
-            let mut s = match subject::build(kind, capacity, target, sub_seed(ctx.seed, &part)) {
-                Ok(s) => s,
+            // Every filter holds the capacity it was built for: for the
+            // cuckoo filter that is its design load, which it must hold.
+            let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
+            let s = match subject::holding(kind, &keys, target, sub_seed(ctx.seed, &part)) {
+                Ok((s, _)) => s,
+                // Full before its capacity: a failure of the filter.
+                Err(e @ Error::Invariant(_)) => return Err(e),
                 // A rate a variant cannot be built for is a finding, not a failure.
                 Err(e) => {
                     skipped.push(e.to_string());
                     continue;
                 }
             };
-            // Every filter is filled to the capacity it was built for: for
-            // the cuckoo filter that is its design load, which it must hold.
-            let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
-            for k in &keys {
-                match s.filter.insert(k) {
-                    Ok(_) => {}
-                    Err(InsertError::Full) => {
-                        return Err(Error::Invariant(format!(
-                            "{part}: full before the {capacity} items it was built for"
-                        )));
-                    }
-                    Err(e) => return Err(Error::filter(part)(e)),
-                }
-            }
             let f = &s.filter;
             let theory = s.theory(f.len() as u64);
             let n_probes = probes_for(theory, base_probes, max_probes);
@@ -246,18 +236,22 @@ fn space_charts(
         let mut counters = false;
         for &eps in &grid {
             // Built, not filled: the table is allocated lazily and never touched.
-            let Ok(s) = subject::build(kind, items, eps, 0) else {
+            // Planned, not built: what the constructor allocates (a
+            // growing filter: its layers after growing to `items`, as
+            // theory sizes them), where its crate builds it.
+            let capacity = subject::capacity(kind, items) as u64;
+            let Ok(plan) = (kind.plan)(capacity, eps) else {
                 continue;
             };
-            // A growing filter: its layers after growing to `items`, as
-            // theory sizes them.
-            let bytes = match s.table.grown_bytes(items as u64) {
-                Ok(Some(grown)) => grown as f64,
-                _ => s.filter.memory_bytes() as f64,
+            let (Ok(bytes), true) = (
+                plan.bytes_holding(items as u64),
+                plan.table.unbuildable().is_empty(),
+            ) else {
+                continue;
             };
-            let bits = bytes * 8.0 / items as f64;
-            counters = s.table.counters();
-            line.push((bits, s.theory(items as u64)));
+            let bits = bytes as f64 * 8.0 / items as f64;
+            counters = plan.table.counters();
+            line.push((bits, plan.table.fpr(items as u64)));
         }
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
         let curve = Curve {

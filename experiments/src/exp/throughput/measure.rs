@@ -108,8 +108,9 @@ pub fn bloomlab(
             let (name, crate_name) = (format!("bloomlab {}", v.id), v.crate_name);
             Contender::empty(name, crate_name, move || {
                 let s = subject::build(&v, items, fpr, seed)?;
-                let filter: Boxed = s.filter;
-                Ok(filter)
+                s.filter
+                    .into_membership()
+                    .ok_or_else(|| Error::Invariant(format!("{}: takes no inserts", v.id)))
             })
         })
         .collect()
