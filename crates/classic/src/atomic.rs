@@ -64,7 +64,7 @@ impl Word for AtomicU64 {
 /// assert!((0..2u64).all(|t| (0..10_000).all(|i| f.contains(&(t, i)))));
 /// ```
 pub struct AtomicBloomFilter<T: ?Sized, S = DefaultHasher> {
-    table: Table<AtomicU64>,
+    pub(crate) table: Table<AtomicU64>,
     len: AtomicUsize,
     hasher: S,
     /// The item type: only what it hashes to is stored.

@@ -83,7 +83,7 @@ use crate::table::Table;
 /// ids.insert(&42u64);
 /// ```
 pub struct BloomFilter<T: ?Sized, S = DefaultHasher> {
-    table: Table<u64>,
+    pub(crate) table: Table<u64>,
     len: usize,
     hasher: S,
     /// The item type: only what it hashes to is stored.

@@ -4,14 +4,15 @@
 use std::hash::Hash;
 use std::sync::Arc;
 
+use bloomlab_core::ParamError;
 use bloomlab_core::descriptor::{
-    AnyFilter, Build, BuildError, Capabilities, Descriptor, Lines, Plan, State, Table, Value,
-    grouped,
+    Build, BuildError, Capabilities, Describe, Descriptor, Lines, Plan, State, Table, Value,
+    decode, grouped,
 };
 use bloomlab_core::hash::SECTORS;
 use bloomlab_core::theory::{blocked, classic, sectored};
-use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
+use crate::table::Word;
 use crate::{AtomicBloomFilter, BLOCK_BITS, BlockedBloomFilter, BloomFilter, codec};
 
 /// A classic table: `m` bits (or counters) and `k` hashes.
@@ -224,7 +225,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             build: Build::Empty(|n, p, seed| {
                 BuildError::boxed("classic", BloomFilter::builder(n, p).seed(seed).build())
             }),
-            decode: |b| Ok(Box::new(BloomFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, BloomFilter<T>>,
         },
         Descriptor {
             id: "blocked",
@@ -240,7 +241,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 let built = BlockedBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("blocked", built)
             }),
-            decode: |b| Ok(Box::new(BlockedBloomFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, BlockedBloomFilter<T>>,
         },
         Descriptor {
             id: "atomic",
@@ -259,7 +260,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 let built = AtomicBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("atomic", built)
             }),
-            decode: |b| Ok(Box::new(AtomicBloomFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, AtomicBloomFilter<T>>,
         },
     ]
 }
@@ -282,50 +283,45 @@ pub fn bits_state(
     }
 }
 
-// The classic and the atomic filter have one layout and the same
-// accessors: one impl for both.
-macro_rules! bit_array_filter {
-    ($($type:ident),+) => {$(
-        impl<T: Hash + ?Sized> AnyFilter<T> for $type<T> {
-            fn table(&self) -> Arc<dyn Table> {
-                Arc::new(Bits {
-                    bits: self.num_bits(),
-                    hashes: self.num_hashes(),
-                })
-            }
-            fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
+// The classic and the atomic filter have one layout, a bit table: one
+// table and one state for both.
+impl<W: Word> crate::table::Table<W> {
+    fn describe(&self) -> Arc<dyn Table> {
+        Arc::new(Bits {
+            bits: self.num_bits,
+            hashes: self.num_hashes,
+        })
     }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
+
+    fn state(&self, len: usize) -> State {
+        let p = vec![
+            ("bits", Value::Count(self.num_bits)),
+            ("hashes", Value::Count(self.num_hashes.into())),
+        ];
+        let (fill, estimated_fpr) = (self.fill_ratio(), self.estimated_fpr());
+        bits_state(p, fill, len, self.estimate_count(), estimated_fpr)
     }
-    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
-                None
-            }
-            fn to_bytes(&self) -> Vec<u8> {
-                Persist::to_bytes(self)
-            }
-            fn state(&self) -> State {
-                let p = vec![
-                    ("bits", Value::Count(self.num_bits())),
-                    ("hashes", Value::Count(self.num_hashes().into())),
-                ];
-                let (fill, len) = (self.fill_ratio(), self.len());
-                bits_state(p, fill, len, self.estimate_count(), self.estimated_fpr())
-            }
-            fn lookup_lines(&self) -> usize {
-                HashMembership::lookup_lines(self)
-            }
-        }
-    )+};
 }
 
-bit_array_filter!(BloomFilter, AtomicBloomFilter);
+impl<T: Hash + ?Sized> Describe<T> for BloomFilter<T> {
+    fn table(&self) -> Arc<dyn Table> {
+        self.table.describe()
+    }
+    fn state(&self) -> State {
+        self.table.state(self.len())
+    }
+}
 
-impl<T: Hash + ?Sized> AnyFilter<T> for BlockedBloomFilter<T> {
+impl<T: Hash + ?Sized> Describe<T> for AtomicBloomFilter<T> {
+    fn table(&self) -> Arc<dyn Table> {
+        self.table.describe()
+    }
+    fn state(&self) -> State {
+        self.table.state(self.len())
+    }
+}
+
+impl<T: Hash + ?Sized> Describe<T> for BlockedBloomFilter<T> {
     fn table(&self) -> Arc<dyn Table> {
         Arc::new(Blocks {
             blocks: self.num_blocks(),
@@ -334,21 +330,6 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedBloomFilter<T> {
             hashes: self.num_hashes(),
             width: 1,
         })
-    }
-    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
-    }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
-    }
-    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
-        None
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        Persist::to_bytes(self)
     }
     fn state(&self) -> State {
         let p = vec![
@@ -359,8 +340,5 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedBloomFilter<T> {
         ];
         let (fill, len) = (self.fill_ratio(), self.len());
         bits_state(p, fill, len, self.estimate_count(), self.estimated_fpr())
-    }
-    fn lookup_lines(&self) -> usize {
-        HashMembership::lookup_lines(self)
     }
 }

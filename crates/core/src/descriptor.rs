@@ -43,7 +43,9 @@ use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{DecodeError, Deletable, InsertError, Lookup, Membership, ParamError};
+use crate::{
+    DecodeError, Deletable, HashMembership, InsertError, Lookup, Membership, ParamError, Persist,
+};
 
 /// What a filter can do besides insert and look up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -270,6 +272,69 @@ pub trait AnyFilter<T: ?Sized>: Lookup<T> {
     /// Cache lines a look-up reads, at most
     /// ([`HashMembership::lookup_lines`](crate::HashMembership::lookup_lines)).
     fn lookup_lines(&self) -> usize;
+}
+
+/// What a filter that takes inserts tells generic code of itself: its
+/// table and what the table holds. Every such filter is an [`AnyFilter`]
+/// through it (a blanket impl), so a variant writes only what is its own.
+pub trait Describe<T: ?Sized>: Membership<T> + HashMembership + Persist {
+    /// [`AnyFilter::table`].
+    fn table(&self) -> Arc<dyn Table>;
+
+    /// [`AnyFilter::state`].
+    fn state(&self) -> State;
+
+    /// [`AnyFilter::as_deletable`]: `None` unless the filter can delete.
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
+        None
+    }
+}
+
+impl<T: ?Sized, F: Describe<T>> AnyFilter<T> for F {
+    fn table(&self) -> Arc<dyn Table> {
+        Describe::table(self)
+    }
+
+    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
+        Some(self)
+    }
+
+    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
+    where
+        Self: 'static,
+    {
+        Some(self)
+    }
+
+    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
+        Describe::as_deletable(self)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        Persist::to_bytes(self)
+    }
+
+    fn state(&self) -> State {
+        Describe::state(self)
+    }
+
+    fn lookup_lines(&self) -> usize {
+        HashMembership::lookup_lines(self)
+    }
+}
+
+/// Reads a filter of type `F` back from `bytes`, boxed: a [`DecodeFn`]
+/// (`decode: decode::<T, BloomFilter<T>>`).
+///
+/// # Errors
+///
+/// `F`'s [`Persist::from_bytes`] refusal.
+pub fn decode<T, F>(bytes: &[u8]) -> Result<Box<dyn AnyFilter<T>>, DecodeError>
+where
+    T: ?Sized,
+    F: AnyFilter<T> + Persist + 'static,
+{
+    Ok(Box::new(F::from_bytes(bytes)?))
 }
 
 /// A constructor refused its arguments.

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use bloomlab_classic::BlockLayout;
 use bloomlab_classic::descriptor::{Blocks, bits_state};
 use bloomlab_core::descriptor::{
-    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
-    Value, grouped, sci,
+    Build, BuildError, Capabilities, Choice, Describe, Descriptor, Lines, Plan, State, Table,
+    Value, decode, grouped, sci,
 };
 use bloomlab_core::theory::{classic, counting};
-use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
+use bloomlab_core::{Deletable, ParamError};
 
 use crate::{BLOCK_COUNTERS, BlockedCountingBloomFilter, CountingBloomFilter, DEFAULT_WIDTH};
 
@@ -172,7 +172,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 let built = CountingBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("counting", built)
             }),
-            decode: |b| Ok(Box::new(CountingBloomFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, CountingBloomFilter<T>>,
         },
         Descriptor {
             id: "counting-blocked",
@@ -188,12 +188,12 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 let built = BlockedCountingBloomFilter::builder(n, p).seed(seed).build();
                 BuildError::boxed("counting-blocked", built)
             }),
-            decode: |b| Ok(Box::new(BlockedCountingBloomFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, BlockedCountingBloomFilter<T>>,
         },
     ]
 }
 
-impl<T: Hash + ?Sized> AnyFilter<T> for CountingBloomFilter<T> {
+impl<T: Hash + ?Sized> Describe<T> for CountingBloomFilter<T> {
     fn table(&self) -> Arc<dyn Table> {
         Arc::new(Counters {
             counters: self.num_counters(),
@@ -201,20 +201,8 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CountingBloomFilter<T> {
             hashes: self.num_hashes(),
         })
     }
-    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
-    }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
-    }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        Persist::to_bytes(self)
     }
     fn state(&self) -> State {
         let p = vec![
@@ -240,12 +228,9 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CountingBloomFilter<T> {
             )
         }
     }
-    fn lookup_lines(&self) -> usize {
-        HashMembership::lookup_lines(self)
-    }
 }
 
-impl<T: Hash + ?Sized> AnyFilter<T> for BlockedCountingBloomFilter<T> {
+impl<T: Hash + ?Sized> Describe<T> for BlockedCountingBloomFilter<T> {
     fn table(&self) -> Arc<dyn Table> {
         Arc::new(Blocks {
             blocks: self.num_blocks(),
@@ -255,20 +240,8 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedCountingBloomFilter<T> {
             width: 4,
         })
     }
-    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
-    }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
-    }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        Persist::to_bytes(self)
     }
     fn state(&self) -> State {
         let p = vec![
@@ -298,8 +271,5 @@ impl<T: Hash + ?Sized> AnyFilter<T> for BlockedCountingBloomFilter<T> {
                 self.estimated_fpr(),
             )
         }
-    }
-    fn lookup_lines(&self) -> usize {
-        HashMembership::lookup_lines(self)
     }
 }

@@ -5,11 +5,11 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_core::descriptor::{
-    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
-    Value, grouped,
+    Build, BuildError, Capabilities, Choice, Describe, Descriptor, Lines, Plan, State, Table,
+    Value, decode, grouped,
 };
 use bloomlab_core::theory::cuckoo;
-use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
+use bloomlab_core::{Deletable, ParamError};
 
 use crate::{CuckooFilter, FINGERPRINT_BITS, MAX_BUCKETS, plan};
 
@@ -218,7 +218,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             build: Build::Empty(|n, p, seed| {
                 BuildError::boxed("cuckoo", CuckooFilter::builder(n, p).seed(seed).build())
             }),
-            decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, CuckooFilter<T>>,
         },
         Descriptor {
             id: "cuckoo-ss",
@@ -236,12 +236,12 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
                 let b = CuckooFilter::builder(n, p).semi_sorted(true).seed(seed);
                 BuildError::boxed("cuckoo-ss", b.build())
             }),
-            decode: |b| Ok(Box::new(CuckooFilter::<T>::from_bytes(b)?)),
+            decode: decode::<T, CuckooFilter<T>>,
         },
     ]
 }
 
-impl<T: Hash + ?Sized> AnyFilter<T> for CuckooFilter<T> {
+impl<T: Hash + ?Sized> Describe<T> for CuckooFilter<T> {
     fn table(&self) -> Arc<dyn Table> {
         Arc::new(Buckets {
             buckets: self.num_buckets(),
@@ -251,20 +251,8 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CuckooFilter<T> {
             needed_bits: self.fingerprint_bits(),
         })
     }
-    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
-    }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
-    }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
         Some(self)
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        Persist::to_bytes(self)
     }
     fn state(&self) -> State {
         State {
@@ -286,8 +274,5 @@ impl<T: Hash + ?Sized> AnyFilter<T> for CuckooFilter<T> {
             estimated_fpr: self.fpr_from_occupancy(),
             estimated_from: "the occupancy of the buckets",
         }
-    }
-    fn lookup_lines(&self) -> usize {
-        HashMembership::lookup_lines(self)
     }
 }

@@ -4,12 +4,12 @@
 use std::hash::Hash;
 use std::sync::Arc;
 
+use bloomlab_core::ParamError;
 use bloomlab_core::descriptor::{
-    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
-    Value, decimal_bytes, grouped,
+    Build, BuildError, Capabilities, Choice, Describe, Descriptor, Lines, Plan, State, Table,
+    Value, decimal_bytes, decode, grouped,
 };
 use bloomlab_core::theory::{classic, scalable};
-use bloomlab_core::{Deletable, HashMembership, Membership, ParamError, Persist};
 
 use crate::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, ScalableBloomFilter};
 
@@ -230,11 +230,11 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             let built = ScalableBloomFilter::builder(n, p).seed(seed).build();
             BuildError::boxed("scalable", built)
         }),
-        decode: |b| Ok(Box::new(ScalableBloomFilter::<T>::from_bytes(b)?)),
+        decode: decode::<T, ScalableBloomFilter<T>>,
     }]
 }
 
-impl<T: Hash + ?Sized> AnyFilter<T> for ScalableBloomFilter<T> {
+impl<T: Hash + ?Sized> Describe<T> for ScalableBloomFilter<T> {
     fn table(&self) -> Arc<dyn Table> {
         Arc::new(Layers {
             initial_capacity: self.initial_capacity(),
@@ -242,21 +242,6 @@ impl<T: Hash + ?Sized> AnyFilter<T> for ScalableBloomFilter<T> {
             tightening: self.tightening_ratio(),
             fpr: self.fpr(),
         })
-    }
-    fn as_membership(&mut self) -> Option<&mut dyn Membership<T>> {
-        Some(self)
-    }
-    fn into_membership(self: Box<Self>) -> Option<Box<dyn Membership<T>>>
-    where
-        Self: 'static,
-    {
-        Some(self)
-    }
-    fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
-        None
-    }
-    fn to_bytes(&self) -> Vec<u8> {
-        Persist::to_bytes(self)
     }
     fn state(&self) -> State {
         let layers = self.layers();
@@ -283,8 +268,5 @@ impl<T: Hash + ?Sized> AnyFilter<T> for ScalableBloomFilter<T> {
             estimated_fpr: 1.0 - pass_none,
             estimated_from: "the bits set in each layer: 1 − Π(1 − fill_i^k_i)",
         }
-    }
-    fn lookup_lines(&self) -> usize {
-        HashMembership::lookup_lines(self)
     }
 }
