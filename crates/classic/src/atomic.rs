@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use bloomlab_core::alloc::Buffer;
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::Scheme;
-use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertBatchError, InsertError};
 
 use crate::bits::BloomFilter;
 use crate::builder::{AtomicBuilder, Builder};
 use crate::codec::ATOMIC_TAG;
 use crate::error::BuildError;
-use crate::table::{Table, Word, locate};
+use crate::table::{OnTable, Table, Word, locate};
 
 // Every access uses `Ordering::Relaxed`, and that is enough:
 // - a bit only ever goes from 0 to 1 (until `clear`, which takes `&mut self`),
@@ -298,46 +298,20 @@ impl<T: ?Sized, S: BuildHasher + Clone> Clone for AtomicBloomFilter<T, S> {
 
 impl<T: ?Sized, S> fmt::Debug for AtomicBloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AtomicBloomFilter")
-            .field("num_bits", &self.table.num_bits)
-            .field("num_hashes", &self.table.num_hashes)
-            .field("len", &self.len.load(ORDER))
-            .finish_non_exhaustive()
+        self.table
+            .debug(f, "AtomicBloomFilter", self.len.load(ORDER))
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashMembership for AtomicBloomFilter<T, S> {
-    type Item = T;
-    type Hasher = S;
+impl<T: ?Sized, S> OnTable for AtomicBloomFilter<T, S> {
+    type Word = AtomicU64;
 
-    fn hasher(&self) -> &S {
-        &self.hasher
-    }
-
-    /// The inherent [`insert_hash`](AtomicBloomFilter::insert_hash), which
-    /// needs only `&self`.
-    #[inline]
-    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        Ok(AtomicBloomFilter::insert_hash(self, hash))
-    }
-
-    #[inline]
-    fn contains_hash(&self, hash: u64) -> bool {
-        AtomicBloomFilter::contains_hash(self, hash)
-    }
-
-    fn lookup_lines(&self) -> usize {
-        self.table.num_hashes as usize
-    }
-
-    /// Starts loading the `k` words of the item.
-    #[inline]
-    fn prefetch_lookup(&self, hash: u64) {
-        self.table.prefetch(hash);
+    fn bit_table(&self) -> &Table<AtomicU64> {
+        &self.table
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Extend, Persist
+bloomlab_core::impl_filter!(Filter, HashMembership, Extend, Persist
     for AtomicBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> AtomicBloomFilter<T, S> {

@@ -8,14 +8,14 @@ use std::ops::BitOr;
 
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::Scheme;
-use bloomlab_core::{DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertBatchError, InsertError};
 #[cfg(doc)]
 use bloomlab_core::{batch, theory::classic};
 
 use crate::builder::Builder;
 use crate::codec::CLASSIC_TAG;
 use crate::error::{BuildError, MergeError};
-use crate::table::Table;
+use crate::table::{OnTable, Table};
 
 /// The classic Bloom filter: `m` bits, `k` hash positions per item.
 ///
@@ -411,44 +411,19 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
 
 impl<T: ?Sized, S> fmt::Debug for BloomFilter<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BloomFilter")
-            .field("num_bits", &self.table.num_bits)
-            .field("num_hashes", &self.table.num_hashes)
-            .field("len", &self.len)
-            .finish_non_exhaustive()
+        self.table.debug(f, "BloomFilter", self.len)
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashMembership for BloomFilter<T, S> {
-    type Item = T;
-    type Hasher = S;
+impl<T: ?Sized, S> OnTable for BloomFilter<T, S> {
+    type Word = u64;
 
-    fn hasher(&self) -> &S {
-        &self.hasher
-    }
-
-    #[inline]
-    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        Ok(BloomFilter::insert_hash(self, hash))
-    }
-
-    #[inline]
-    fn contains_hash(&self, hash: u64) -> bool {
-        BloomFilter::contains_hash(self, hash)
-    }
-
-    fn lookup_lines(&self) -> usize {
-        self.table.num_hashes as usize
-    }
-
-    /// Starts loading the `k` words of the item.
-    #[inline]
-    fn prefetch_lookup(&self, hash: u64) {
-        self.table.prefetch(hash);
+    fn bit_table(&self) -> &Table<u64> {
+        &self.table
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Extend, Persist
+bloomlab_core::impl_filter!(Filter, HashMembership, Extend, Persist
     for BloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {

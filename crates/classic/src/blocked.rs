@@ -14,8 +14,7 @@ use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
 use bloomlab_core::hash::{SECTORS, SectorTest, mix64, reduce, sector_mask, sector_masks};
 use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
-    DecodeError, DefaultHasher, HashMembership, InsertBatchError, InsertError, ParamError,
-    check_hashes,
+    DecodeError, DefaultHasher, InsertBatchError, InsertError, ParamError, check_hashes,
 };
 
 use crate::builder::BlockedBuilder;
@@ -750,36 +749,20 @@ impl<T: ?Sized, S> fmt::Debug for BlockedBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashMembership for BlockedBloomFilter<T, S> {
-    type Item = T;
-    type Hasher = S;
-
-    fn hasher(&self) -> &S {
-        &self.hasher
-    }
-
-    #[inline]
-    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        Ok(BlockedBloomFilter::insert_hash(self, hash))
-    }
-
-    #[inline]
-    fn contains_hash(&self, hash: u64) -> bool {
-        BlockedBloomFilter::contains_hash(self, hash)
-    }
-
-    fn lookup_lines(&self) -> usize {
+impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
+    /// Cache lines a lookup reads (`HashMembership::lookup_lines`).
+    pub(crate) fn lookup_cache_lines(&self) -> usize {
         1
     }
 
     /// Starts loading the item's block.
     #[inline]
-    fn prefetch_lookup(&self, hash: u64) {
+    pub(crate) fn prefetch_hash(&self, hash: u64) {
         batch::prefetch(&self.blocks[self.block_of(hash)]);
     }
 }
 
-bloomlab_core::impl_filter!(Filter, Extend, Persist
+bloomlab_core::impl_filter!(Filter, HashMembership, Extend, Persist
     for BlockedBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {

@@ -5,6 +5,8 @@
 //! set through `&self`; both place, read, count and store the bits alike, so
 //! everything but setting a bit is here, once, for any [`Word`].
 
+use std::fmt;
+
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
 use bloomlab_core::hash::Scheme;
@@ -47,6 +49,28 @@ impl Word for u64 {
     #[inline]
     fn bits(&self) -> u64 {
         *self
+    }
+}
+
+/// A filter whose items live in one [`Table`]: the classic and the atomic
+/// filter read it alike, so their lookups' cost and prefetch (what their
+/// `HashMembership` asks beside the inherent methods) are here, once.
+pub(crate) trait OnTable {
+    /// How the table's words are written.
+    type Word: Word;
+
+    /// The filter's table.
+    fn bit_table(&self) -> &Table<Self::Word>;
+
+    /// `k` words, one a position (`HashMembership::lookup_lines`).
+    fn lookup_cache_lines(&self) -> usize {
+        self.bit_table().num_hashes as usize
+    }
+
+    /// Starts loading the `k` words of the item.
+    #[inline]
+    fn prefetch_hash(&self, hash: u64) {
+        self.bit_table().prefetch(hash);
     }
 }
 
@@ -253,6 +277,15 @@ impl<W: Word> Table<W> {
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
         self.for_each_position(hash, |bit| batch::prefetch(&self.words[locate(bit).0]));
+    }
+
+    /// A filter of this table as `Debug` shows it: `name { num_bits, num_hashes, len, .. }`.
+    pub(crate) fn debug(&self, f: &mut fmt::Formatter<'_>, name: &str, len: usize) -> fmt::Result {
+        f.debug_struct(name)
+            .field("num_bits", &self.num_bits)
+            .field("num_hashes", &self.num_hashes)
+            .field("len", &len)
+            .finish_non_exhaustive()
     }
 
     /// Bits set.

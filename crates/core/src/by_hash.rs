@@ -427,6 +427,33 @@ forward_dyn!(@deletable
     &mut (dyn Deletable<T> + Send + Sync + 'a)
 );
 
+/// What a variant's inherent `insert_hash` returns: `bool` where an insert
+/// cannot fail, a `Result` where it can be refused; [`impl_filter!`]'s
+/// `HashMembership` takes either.
+#[doc(hidden)]
+pub trait Inserted {
+    /// As [`HashMembership::insert_hash`] returns it.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, where there was one.
+    fn into_result(self) -> Result<bool, InsertError>;
+}
+
+impl Inserted for bool {
+    #[inline]
+    fn into_result(self) -> Result<bool, InsertError> {
+        Ok(self)
+    }
+}
+
+impl Inserted for Result<bool, InsertError> {
+    #[inline]
+    fn into_result(self) -> Result<bool, InsertError> {
+        self
+    }
+}
+
 /// Implements, for a variant crate's filter type, the traits no blanket impl
 /// can: those whose methods are the type's inherent ones of the same names
 /// (a blanket impl over a trait that supplies them would overlap with the
@@ -446,6 +473,13 @@ forward_dyn!(@deletable
 ///
 /// - `Filter`: [`Filter`](crate::Filter) from the inherent `len`,
 ///   `memory_bytes`, `expected_fpr` and `clear`;
+/// - `HashMembership`: [`HashMembership`] from the inherent `hasher`,
+///   `insert_hash` (returning `bool`, or a `Result` where an insert can be
+///   refused: [`Inserted`]) and `contains_hash`, and the crate-private
+///   `lookup_cache_lines` and `prefetch_hash` (its
+///   [`lookup_lines`](HashMembership::lookup_lines) and
+///   [`prefetch_lookup`](HashMembership::prefetch_lookup));
+/// - `HashDeletable`: [`HashDeletable`] from the inherent `remove_hash`;
 /// - `Extend`: `Extend<T>` and `Extend<&T>` from [`extend`], for a filter
 ///   whose inserts cannot fail;
 /// - `Persist`: [`Persist`](crate::Persist) for the type with the
@@ -479,6 +513,49 @@ macro_rules! impl_filter {
 
             fn clear(&mut self) {
                 $filter::clear(self)
+            }
+        }
+    };
+    (@one HashMembership $filter:ident [$($bound:tt)*]) => {
+        impl<T: ?Sized, S> $crate::HashMembership for $filter<T, S> where $($bound)* {
+            type Item = T;
+            type Hasher = S;
+
+            fn hasher(&self) -> &S {
+                $filter::hasher(self)
+            }
+
+            #[inline]
+            fn insert_hash(
+                &mut self,
+                hash: u64,
+            ) -> ::core::result::Result<bool, $crate::InsertError> {
+                $crate::by_hash::Inserted::into_result($filter::insert_hash(self, hash))
+            }
+
+            #[inline]
+            fn contains_hash(&self, hash: u64) -> bool {
+                $filter::contains_hash(self, hash)
+            }
+
+            fn lookup_lines(&self) -> usize {
+                $filter::lookup_cache_lines(self)
+            }
+
+            #[inline]
+            fn prefetch_lookup(&self, hash: u64) {
+                $filter::prefetch_hash(self, hash)
+            }
+        }
+    };
+    (@one HashDeletable $filter:ident [$($bound:tt)*]) => {
+        impl<T: ?Sized, S> $crate::HashDeletable for $filter<T, S> where $($bound)* {
+            #[inline]
+            fn remove_hash(
+                &mut self,
+                hash: u64,
+            ) -> ::core::result::Result<(), $crate::RemoveError> {
+                $filter::remove_hash(self, hash)
             }
         }
     };

@@ -11,9 +11,7 @@ use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::{Scheme, SchemePositions};
 use bloomlab_core::theory::classic;
-use bloomlab_core::{
-    DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError, RemoveError,
-};
+use bloomlab_core::{DefaultHasher, InsertBatchError, InsertError, RemoveError};
 
 use crate::builder::Builder;
 use crate::counters::Counters;
@@ -591,31 +589,15 @@ impl<T: ?Sized, S> fmt::Debug for CountingBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashMembership for CountingBloomFilter<T, S> {
-    type Item = T;
-    type Hasher = S;
-
-    fn hasher(&self) -> &S {
-        &self.hasher
-    }
-
-    #[inline]
-    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        Ok(CountingBloomFilter::insert_hash(self, hash))
-    }
-
-    #[inline]
-    fn contains_hash(&self, hash: u64) -> bool {
-        CountingBloomFilter::contains_hash(self, hash)
-    }
-
-    fn lookup_lines(&self) -> usize {
+impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
+    /// Cache lines a lookup reads (`HashMembership::lookup_lines`).
+    pub(crate) fn lookup_cache_lines(&self) -> usize {
         self.num_hashes as usize
     }
 
     /// Starts loading the words of the item's `k` counters.
     #[inline]
-    fn prefetch_lookup(&self, hash: u64) {
+    pub(crate) fn prefetch_hash(&self, hash: u64) {
         self.scheme
             .for_each(hash, self.counters.len(), self.num_hashes, |pos| {
                 batch::prefetch(self.counters.word_of(pos));
@@ -623,14 +605,7 @@ impl<T: ?Sized, S: BuildHasher> HashMembership for CountingBloomFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashDeletable for CountingBloomFilter<T, S> {
-    #[inline]
-    fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
-        CountingBloomFilter::remove_hash(self, hash)
-    }
-}
-
-bloomlab_core::impl_filter!(Filter, Extend, Persist
+bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable, Extend, Persist
     for CountingBloomFilter<T, S> where S: BuildHasher);
 
 impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {

@@ -8,10 +8,7 @@ use std::marker::PhantomData;
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
-use bloomlab_core::{
-    DecodeError, DefaultHasher, HashDeletable, HashMembership, InsertBatchError, InsertError,
-    RemoveError,
-};
+use bloomlab_core::{DecodeError, DefaultHasher, InsertBatchError, InsertError, RemoveError};
 use smallvec::SmallVec;
 
 use crate::builder::{Builder, MAX_BUCKETS, MAX_RELOCATIONS};
@@ -587,45 +584,22 @@ impl<T: ?Sized, S: PartialEq> PartialEq for CuckooFilter<T, S> {
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashMembership for CuckooFilter<T, S> {
-    type Item = T;
-    type Hasher = S;
-
-    fn hasher(&self) -> &S {
-        &self.hasher
-    }
-
-    #[inline]
-    fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        CuckooFilter::insert_hash(self, hash)
-    }
-
-    #[inline]
-    fn contains_hash(&self, hash: u64) -> bool {
-        CuckooFilter::contains_hash(self, hash)
-    }
-
-    fn lookup_lines(&self) -> usize {
+impl<T: ?Sized, S: BuildHasher> CuckooFilter<T, S> {
+    /// Cache lines a lookup reads (`HashMembership::lookup_lines`).
+    pub(crate) fn lookup_cache_lines(&self) -> usize {
         2
     }
 
     /// Starts loading both candidate buckets of the item.
     #[inline]
-    fn prefetch_lookup(&self, hash: u64) {
+    pub(crate) fn prefetch_hash(&self, hash: u64) {
         let (_, i1, i2) = self.locate(hash);
         self.table.prefetch(i1);
         self.table.prefetch(i2);
     }
 }
 
-impl<T: ?Sized, S: BuildHasher> HashDeletable for CuckooFilter<T, S> {
-    #[inline]
-    fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
-        CuckooFilter::remove_hash(self, hash)
-    }
-}
-
-bloomlab_core::impl_filter!(Filter, Persist
+bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable, Persist
     for CuckooFilter<T, S> where S: BuildHasher);
 
 #[cfg(test)]
