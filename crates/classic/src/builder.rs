@@ -1,7 +1,6 @@
 //! Builders: size a filter from (items, rate) or give its size, pick the
 //! hasher, cap the memory.
 
-use std::fmt;
 use std::hash::BuildHasher;
 
 use bloomlab_core::builder::Settings;
@@ -276,59 +275,35 @@ impl<T: ?Sized, S: BuildHasher> BlockedBuilder<T, S> {
 /// Builds an [`AtomicBloomFilter`]: sized exactly as [`Builder`] sizes a
 /// [`BloomFilter`].
 #[must_use = "a builder does nothing until `build` is called"]
-pub struct AtomicBuilder<T: ?Sized, S = DefaultHasher> {
-    inner: Builder<T, S>,
-}
+pub struct AtomicBuilder<T: ?Sized, S = DefaultHasher>(Builder<T, S>);
 
-impl<T: ?Sized, S: Clone> Clone for AtomicBuilder<T, S> {
-    fn clone(&self) -> Self {
-        Self {
-            inner: self.inner.clone(),
-        }
-    }
-}
-
-impl<T: ?Sized, S: fmt::Debug> fmt::Debug for AtomicBuilder<T, S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AtomicBuilder")
-            .field("inner", &self.inner)
-            .finish()
-    }
-}
+bloomlab_core::impl_builder!(AtomicBuilder);
 
 impl<T: ?Sized> AtomicBuilder<T, DefaultHasher> {
     pub(crate) fn new(inner: Builder<T, DefaultHasher>) -> Self {
-        Self { inner }
+        Self(inner)
     }
 
     /// Uses [`DefaultHasher::from_seed`]`(seed)`.
     pub fn seed(self, seed: u64) -> Self {
-        Self {
-            inner: self.inner.seed(seed),
-        }
+        Self(self.0.seed(seed))
     }
 }
 
 impl<T: ?Sized, S> AtomicBuilder<T, S> {
     /// Uses `hasher` instead of the keyed default.
     pub fn hasher<S2: BuildHasher>(self, hasher: S2) -> AtomicBuilder<T, S2> {
-        AtomicBuilder {
-            inner: self.inner.hasher(hasher),
-        }
+        AtomicBuilder(self.0.hasher(hasher))
     }
 
     /// Refuses to build a table of more than `max_bytes` bytes.
     pub fn max_bytes(self, max_bytes: usize) -> Self {
-        Self {
-            inner: self.inner.max_bytes(max_bytes),
-        }
+        Self(self.0.max_bytes(max_bytes))
     }
 
     /// As [`Builder::smallest_table`].
     pub fn smallest_table(self) -> Self {
-        Self {
-            inner: self.inner.smallest_table(),
-        }
+        Self(self.0.smallest_table())
     }
 }
 
@@ -339,7 +314,7 @@ impl<T: ?Sized, S: BuildHasher> AtomicBuilder<T, S> {
     ///
     /// As [`Builder::build`].
     pub fn build(self) -> Result<AtomicBloomFilter<T, S>, BuildError> {
-        let (spec, hasher) = self.inner.0.into_parts();
+        let (spec, hasher) = self.0.0.into_parts();
         Ok(AtomicBloomFilter::from_table(
             spec.classic_table()?,
             0,
