@@ -8,13 +8,16 @@
 //! `.probes` file holds the answers of `contains` for `probes(seed, 4_000)`,
 //! one bit each, low bit first.
 
+use std::fs;
+use std::path::Path;
+
 use bloomlab_core::{Deletable, Membership};
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_testkit::keys::{members, probes};
 
 struct Fixture {
-    bytes: &'static [u8],
-    answers: &'static [u8],
+    bytes: Vec<u8>,
+    answers: Vec<u8>,
     buckets: u64,
     b: u32,
     f: u32,
@@ -23,38 +26,38 @@ struct Fixture {
     n: usize,
 }
 
-const FIXTURES: [Fixture; 3] = [
-    Fixture {
-        bytes: include_bytes!("fixtures/legacy_b2_f7.bin"),
-        answers: include_bytes!("fixtures/legacy_b2_f7.probes"),
-        buckets: 16,
-        b: 2,
-        f: 7,
-        relocations: 500,
-        seed: 21,
-        n: 24,
-    },
-    Fixture {
-        bytes: include_bytes!("fixtures/legacy_b4_f12.bin"),
-        answers: include_bytes!("fixtures/legacy_b4_f12.probes"),
-        buckets: 64,
-        b: 4,
-        f: 12,
-        relocations: 500,
-        seed: 22,
-        n: 230,
-    },
-    Fixture {
-        bytes: include_bytes!("fixtures/legacy_b8_f16.bin"),
-        answers: include_bytes!("fixtures/legacy_b8_f16.probes"),
-        buckets: 8,
-        b: 8,
-        f: 16,
-        relocations: 77,
-        seed: 23,
-        n: 50,
-    },
+/// `(buckets, b, f, relocations, seed, n)` of each fixture, whose files
+/// are `fixtures/legacy_b{b}_f{f}.bin` and `.probes`.
+const SHAPES: [(u64, u32, u32, u32, u64, usize); 3] = [
+    (16, 2, 7, 500, 21, 24),
+    (64, 4, 12, 500, 22, 230),
+    (8, 8, 16, 77, 23, 50),
 ];
+
+fn fixtures() -> Vec<Fixture> {
+    SHAPES
+        .into_iter()
+        .map(|(buckets, b, f, relocations, seed, n)| {
+            let read = |ext: &str| {
+                let name = format!("legacy_b{b}_f{f}.{ext}");
+                let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures")
+                    .join(name);
+                fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            };
+            Fixture {
+                bytes: read("bin"),
+                answers: read("probes"),
+                buckets,
+                b,
+                f,
+                relocations,
+                seed,
+                n,
+            }
+        })
+        .collect()
+}
 
 fn answers(cf: &CuckooFilter<u64>, seed: u64) -> Vec<bool> {
     probes(seed, 4_000).map(|p| cf.contains(&p)).collect()
@@ -68,11 +71,11 @@ fn recorded(bits: &[u8]) -> Vec<bool> {
 
 #[test]
 fn first_format_files_read_and_answer_as_before() {
-    for fx in &FIXTURES {
+    for fx in &fixtures() {
         // The first form: a log2 bucket count in the third parameter byte.
         let params = &fx.bytes[28..28 + 15];
         assert_eq!(1u64 << params[2], fx.buckets);
-        let cf = CuckooFilter::<u64>::from_bytes(fx.bytes).unwrap();
+        let cf = CuckooFilter::<u64>::from_bytes(&fx.bytes).unwrap();
         let label = format!("b {} f {}", fx.b, fx.f);
         assert_eq!(cf.num_buckets(), fx.buckets, "{label}");
         assert_eq!(cf.bucket_size(), fx.b, "{label}");
@@ -83,14 +86,14 @@ fn first_format_files_read_and_answer_as_before() {
         let keys = members(fx.seed, fx.n);
         assert_eq!(cf.count_contained(&keys), fx.n, "{label}");
         // Every answer, false positives included, is the old code's.
-        assert_eq!(answers(&cf, fx.seed), recorded(fx.answers), "{label}");
+        assert_eq!(answers(&cf, fx.seed), recorded(&fx.answers), "{label}");
     }
 }
 
 #[test]
 fn first_format_filters_keep_working_and_are_rewritten_in_the_new_form() {
-    for fx in &FIXTURES {
-        let mut cf = CuckooFilter::<u64>::from_bytes(fx.bytes).unwrap();
+    for fx in &fixtures() {
+        let mut cf = CuckooFilter::<u64>::from_bytes(&fx.bytes).unwrap();
         let label = format!("b {} f {}", fx.b, fx.f);
         // Written again: the any-count form, which reads back the same
         // filter (the same XOR map) with the same answers.
@@ -98,7 +101,7 @@ fn first_format_filters_keep_working_and_are_rewritten_in_the_new_form() {
         assert_eq!(bytes[28 + 2], 0x80, "{label}");
         let back = CuckooFilter::<u64>::from_bytes(&bytes).unwrap();
         assert!(back == cf, "{label}");
-        assert_eq!(answers(&back, fx.seed), recorded(fx.answers), "{label}");
+        assert_eq!(answers(&back, fx.seed), recorded(&fx.answers), "{label}");
         // Inserts until the first refusal lose nothing; every original
         // member can be removed.
         let keys = members(fx.seed, fx.n);
