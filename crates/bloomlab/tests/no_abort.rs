@@ -386,10 +386,17 @@ fn classic_cases(v: &mut Vec<Case>) {
 }
 
 fn counting_cases(v: &mut Vec<Case>) {
+    // `new` of both layouts, then each layout's own constructors.
     new_cases(
         v,
         "CountingBloomFilter",
         CountingBloomFilter::new,
+        works_case,
+    );
+    new_cases(
+        v,
+        "BlockedCountingBloomFilter",
+        BlockedCountingBloomFilter::new,
         works_case,
     );
     for counters in SIZES {
@@ -407,12 +414,6 @@ fn counting_cases(v: &mut Vec<Case>) {
         }
     }
     // The one-line layout: the same extremes of size and hash count.
-    new_cases(
-        v,
-        "BlockedCountingBloomFilter",
-        BlockedCountingBloomFilter::new,
-        works_case,
-    );
     for blocks in SIZES {
         for k in HASHES {
             v.push(works_case(
