@@ -3,7 +3,7 @@
 
 mod common;
 
-use bloomlab_classic::{BLOCKED_TAG, BlockLayout, BlockedBloomFilter, MergeError};
+use bloomlab_classic::{BLOCKED_TAG, BlockLayout, BlockedBloomFilter};
 use bloomlab_core::codec::{Envelope, NEWEST_VERSION};
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::{blocked, sectored};
@@ -97,11 +97,8 @@ fn sizing_is_the_fewest_blocks_that_reach_the_rate() {
 
 #[test]
 fn union_equals_inserting_both_and_intersect_keeps_common_items() {
-    let common = members(1, 500);
-    let a_keys = [common.clone(), members(2, 1_500)].concat();
-    let b_keys = [common.clone(), members(3, 1_000)].concat();
-    let a = seeded(60, 6, 4, &a_keys);
-    let b = seeded(60, 6, 4, &b_keys);
+    let seeds = [(1, 500), (2, 1_500), (3, 1_000)];
+    let (common, [a_keys, b_keys], [a, b]) = common::sharing(seeded, (60, 6, 4), seeds);
 
     let mut u = a.clone();
     u.union(&b).unwrap();
@@ -144,17 +141,10 @@ fn union_in_the_sectors_layout_equals_inserting_both() {
 
 #[test]
 fn merging_mismatched_filters_fails_and_changes_nothing() {
-    let keys = members(5, 100);
-    let bits = MergeError::NumBits {
-        ours: 5_120,
-        theirs: 5_632,
-    };
-    common::assert_mismatches_refused(
-        |blocks, k, seed| seeded(blocks, k, seed, &keys),
-        [BlockedBloomFilter::union, BlockedBloomFilter::intersect],
-        (10, 11),
-        bits,
-    );
+    // 10 and 11 blocks of 512 bits.
+    let sizes = [(10, 5_120), (11, 5_632)];
+    let merges = [BlockedBloomFilter::union, BlockedBloomFilter::intersect];
+    common::assert_mismatches_refused(seeded, merges, sizes, 5);
 }
 
 /// The centre and standard deviation of a blocked filter's count estimate,
@@ -220,8 +210,9 @@ fn count_estimate_is_within_its_sampling_spread() {
 
 /// The stored form, as hex, of a filter of one block seeded 7 that holds 1,
 /// 2 and 3: format `version`, `hashes` (as hex), the block's eight words
-/// (little-endian hex) and the CRC-32 that seals them.
-fn one_block(version: &str, hashes: &str, words: [&str; 8], crc: &str) -> String {
+/// (little-endian hex, apart by white space) and the CRC-32 that seals
+/// them.
+fn one_block(version: &str, hashes: &str, words: &str, crc: &str) -> String {
     [
         "424c4d46",                         // magic "BLMF"
         version,                            // format version
@@ -234,25 +225,25 @@ fn one_block(version: &str, hashes: &str, words: [&str; 8], crc: &str) -> String
         "4000000000000000",                 // 64 bytes of payload, the block's words
     ]
     .concat()
-        + &words.concat()
+        + &words.split_whitespace().collect::<String>()
         + crc
+}
+
+/// A filter of one block in `layout` with `hashes` hashes holding 1, 2 and
+/// 3, hashed with SipHash-1-3 as the pinned files were, and its bytes; the
+/// same filter of the default hash round-trips.
+fn pinned_block(layout: BlockLayout, hashes: u32) -> (BlockedBloomFilter<u64>, Vec<u8>) {
+    default_hash_round_trips(&seeded_in(layout, 1, hashes, 7, &[1, 2, 3]));
+    let f = sip_in(layout, 1, hashes, &[1, 2, 3]);
+    let bytes = f.to_bytes();
+    (f, bytes)
 }
 
 #[test]
 fn stored_bytes_are_pinned() {
-    default_hash_round_trips(&seeded(1, 3, 7, &[1, 2, 3]));
-    let f = sip_in(BlockLayout::Positions, 1, 3, &[1, 2, 3]);
-    let bytes = f.to_bytes();
-    let words = [
-        "0000040008000000",
-        "0040000000000000",
-        "0000400800000000",
-        "0040010000000001",
-        "0000000000000000",
-        "0000000800000000",
-        "0000000000000000",
-        "0000000000000000",
-    ];
+    let (f, bytes) = pinned_block(BlockLayout::Positions, 3);
+    let words = "0000040008000000 0040000000000000 0000400800000000 0040010000000001
+                 0000000000000000 0000000800000000 0000000000000000 0000000000000000";
     let stored = |version, crc| one_block(version, "03000000", words, crc);
     assert_eq!(hex(&bytes), stored("0200", "9073527e"));
     assert_eq!(BlockedBloomFilter::from_bytes(&bytes).unwrap(), f);
@@ -265,19 +256,9 @@ fn stored_bytes_are_pinned() {
 /// bit in each 64-bit word.
 #[test]
 fn stored_bytes_of_the_sectors_layout_are_pinned() {
-    default_hash_round_trips(&seeded_in(BlockLayout::Sectors, 1, 8, 7, &[1, 2, 3]));
-    let f = sip_in(BlockLayout::Sectors, 1, 8, &[1, 2, 3]);
-    let bytes = f.to_bytes();
-    let words = [
-        "0000000000044001",
-        "8000000002080000",
-        "0000001000200400",
-        "0000000080401000",
-        "0080000010000001",
-        "0008010000000020",
-        "4000000080040000",
-        "0000100014000000",
-    ];
+    let (f, bytes) = pinned_block(BlockLayout::Sectors, 8);
+    let words = "0000000000044001 8000000002080000 0000001000200400 0000000080401000
+                 0080000010000001 0008010000000020 4000000080040000 0000100014000000";
     assert_eq!(
         hex(&bytes),
         one_block("0300", "08000000", words, "e2670ef7")

@@ -104,11 +104,8 @@ fn union_holds_both_sets_and_equals_inserting_both() {
 
 #[test]
 fn intersect_keeps_common_items_and_only_common_bits() {
-    let common = members(3, 1_000);
-    let a_keys = [common.clone(), members(4, 2_000)].concat();
-    let b_keys = [common.clone(), members(5, 500)].concat();
-    let a0 = seeded(40_000, 6, 9, &a_keys);
-    let b = seeded(40_000, 6, 9, &b_keys);
+    let seeds = [(3, 1_000), (4, 2_000), (5, 500)];
+    let (common, _, [a0, b]) = common::sharing(seeded, (40_000, 6, 9), seeds);
     let mut a = a0.clone();
     a.intersect(&b).unwrap();
     assert!(common.iter().all(|k| a.contains(k)));
@@ -122,17 +119,8 @@ fn intersect_keeps_common_items_and_only_common_bits() {
 
 #[test]
 fn merging_mismatched_filters_fails_and_changes_nothing() {
-    let keys = members(8, 100);
-    let bits = MergeError::NumBits {
-        ours: 1_000,
-        theirs: 1_024,
-    };
-    common::assert_mismatches_refused(
-        |m, k, seed| seeded(m, k, seed, &keys),
-        [BloomFilter::union, BloomFilter::intersect],
-        (1_000, 1_024),
-        bits,
-    );
+    let merges = [BloomFilter::union, BloomFilter::intersect];
+    common::assert_mismatches_refused(seeded, merges, [(1_000, 1_000), (1_024, 1_024)], 8);
 }
 
 #[test]

@@ -95,6 +95,20 @@ fn use_items<F>(
     }
 }
 
+/// The reads every classic filter has as inherent methods, then
+/// [`use_items`] through its own item and hash methods (`insert_hash`, whose
+/// signature differs, given), as `item_methods!` takes the inherent ones.
+macro_rules! use_inherent {
+    ($f:expr, $filter:ty, $insert_hash:expr) => {{
+        let f: &mut $filter = $f;
+        let _ = (f.len(), f.is_empty(), f.memory_bytes());
+        let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
+        let _ = (f.expected_fpr(), f.estimated_fpr());
+        let methods = item_methods!($filter);
+        use_items(f, &methods, $insert_hash, <$filter>::contains_hash);
+    }};
+}
+
 /// Merges with the filter's own copy, which must work, and with `other`,
 /// which may not: `[union, intersect]`.
 fn use_merges<F: Clone>(f: &mut F, other: &F, merges: [Merge<F, MergeError>; 2]) {
@@ -122,16 +136,7 @@ fn classic_decode_and_use() {
 /// [`fuzz::use_membership`].
 fn use_classic(f: &mut BloomFilter<u64>) {
     let _ = (f.num_bits(), f.num_hashes(), f.hasher(), f.as_words().len());
-    let _ = (f.len(), f.is_empty(), f.memory_bytes());
-    let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
-    let _ = (f.expected_fpr(), f.estimated_fpr());
-    let methods = item_methods!(BloomFilter<u64>);
-    use_items(
-        f,
-        &methods,
-        BloomFilter::insert_hash,
-        BloomFilter::contains_hash,
-    );
+    use_inherent!(f, BloomFilter<u64>, BloomFilter::insert_hash);
     let other = BloomFilter::builder_with_bits(f.num_bits() % 1000 + 1, 1).seed(9);
     use_merges(
         f,
@@ -173,16 +178,7 @@ fn blocked_decode_and_use() {
 /// [`fuzz::use_membership`].
 fn use_blocked(f: &mut BlockedBloomFilter<u64>) {
     let _ = (f.num_blocks(), f.num_bits(), f.num_hashes(), f.hasher());
-    let _ = (f.len(), f.is_empty(), f.memory_bytes());
-    let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
-    let _ = (f.expected_fpr(), f.estimated_fpr());
-    let methods = item_methods!(BlockedBloomFilter<u64>);
-    use_items(
-        f,
-        &methods,
-        BlockedBloomFilter::insert_hash,
-        BlockedBloomFilter::contains_hash,
-    );
+    use_inherent!(f, BlockedBloomFilter<u64>, BlockedBloomFilter::insert_hash);
     let other = BlockedBloomFilter::builder_with_blocks(f.num_blocks() % 7 + 1, 1)
         .layout(BlockLayout::Positions)
         .seed(9);
@@ -207,16 +203,7 @@ fn atomic_decode_and_use() {
 /// threads at once among them, then [`fuzz::use_membership`].
 fn use_atomic(f: &mut AtomicBloomFilter<u64>) {
     let _ = (f.num_bits(), f.num_hashes(), f.hasher());
-    let _ = (f.len(), f.is_empty(), f.memory_bytes());
-    let _ = (f.count_ones(), f.fill_ratio(), f.estimate_count());
-    let _ = (f.expected_fpr(), f.estimated_fpr());
-    let methods = item_methods!(AtomicBloomFilter<u64>);
-    use_items(
-        f,
-        &methods,
-        |f, h| f.insert_hash(h),
-        AtomicBloomFilter::contains_hash,
-    );
+    use_inherent!(f, AtomicBloomFilter<u64>, |f, h| f.insert_hash(h));
     let keys = members(40, 24);
     let shared = &*f;
     std::thread::scope(|s| {

@@ -21,32 +21,30 @@ fn blocks(n: u64) -> BlockedBloomFilter<u64> {
         .unwrap()
 }
 
+/// `f`'s `expected_fpr` after `items` inserts, which must return within
+/// [`LIMIT`] (`what` names the call if it does not).
+fn rate_after(mut f: BlockedBloomFilter<u64>, items: u64, what: &'static str) -> f64 {
+    for i in 0..items {
+        f.insert(&i).unwrap();
+    }
+    within(LIMIT, what, move || f.expected_fpr())
+}
+
 #[test]
 fn expected_fpr_of_overfull_sectored_blocks_returns() {
     for k in [8, 64] {
-        let mut f: BlockedBloomFilter<u64> = BlockedBloomFilter::builder_with_blocks(1, k)
+        let f = BlockedBloomFilter::builder_with_blocks(1, k)
             .seed(1)
             .build()
             .unwrap();
-        for i in 0..100_000u64 {
-            f.insert(&i).unwrap();
-        }
-        let rate = within(LIMIT, "expected_fpr of a full sectored block", move || {
-            f.expected_fpr()
-        });
+        let rate = rate_after(f, 100_000, "expected_fpr of a full sectored block");
         assert_eq!(rate, 1.0);
     }
 }
 
 #[test]
 fn expected_fpr_of_one_overfull_block_returns() {
-    let mut f = blocks(1);
-    for i in 0..3_000_000u64 {
-        f.insert(&i).unwrap();
-    }
-    let rate = within(LIMIT, "expected_fpr after 3e6 inserts", move || {
-        f.expected_fpr()
-    });
+    let rate = rate_after(blocks(1), 3_000_000, "expected_fpr after 3e6 inserts");
     // 3·10^6 items in 512 bits: every bit is set, every probe passes.
     assert_eq!(rate, 1.0);
 }

@@ -20,34 +20,50 @@ fn measure<F: Membership<u64>>(f: &mut F, seed: u64) -> u64 {
     probes(seed + 1, PROBES).filter(|p| f.contains(p)).count() as u64
 }
 
+/// The targets, each with its seed: `first_seed`, then up by 10.
+fn targets(first_seed: u64) -> impl Iterator<Item = (f64, u64)> {
+    TARGETS.into_iter().zip((first_seed..).step_by(10))
+}
+
+/// A filter's own `expected_fpr` and `estimated_fpr`.
+type Rates<F> = [fn(&F) -> f64; 2];
+const CLASSIC: Rates<BloomFilter<u64>> = [BloomFilter::expected_fpr, BloomFilter::estimated_fpr];
+const BLOCKED: Rates<BlockedBloomFilter<u64>> = [
+    BlockedBloomFilter::expected_fpr,
+    BlockedBloomFilter::estimated_fpr,
+];
+
+/// Fills `f`, built for the target `p`, and [`check`]s its probes against
+/// `theory`, the rate theory gives its shape at [`ITEMS`], which its
+/// `expected_fpr` must equal and `p` must bound.
+fn assert_rate<F: Membership<u64>>(p: f64, seed: u64, mut f: F, theory: f64, rates: Rates<F>) {
+    let [expected_fpr, estimated_fpr] = rates;
+    let hits = measure(&mut f, seed);
+    assert_eq!(expected_fpr(&f), theory);
+    assert!(theory <= p, "sized for {p}, theory says {theory}");
+    check(p, hits, theory, estimated_fpr(&f));
+}
+
 #[test]
 fn classic_rate_matches_the_formula() {
-    for (i, &p) in TARGETS.iter().enumerate() {
-        let seed = 100 + 10 * i as u64;
-        let mut f = BloomFilter::builder(ITEMS, p).seed(seed).build().unwrap();
-        let hits = measure(&mut f, seed);
+    for (p, seed) in targets(100) {
+        let f = BloomFilter::builder(ITEMS, p).seed(seed).build().unwrap();
         let m = f.num_bits() as f64;
-        let expected = classic::fpr(m, ITEMS as f64, f64::from(f.num_hashes()));
-        assert_eq!(f.expected_fpr(), expected);
-        assert!(expected <= p, "sized for {p}, theory says {expected}");
-        check(p, hits, expected, f.estimated_fpr());
+        let theory = classic::fpr(m, ITEMS as f64, f64::from(f.num_hashes()));
+        assert_rate(p, seed, f, theory, CLASSIC);
     }
 }
 
 #[test]
 fn blocked_rate_matches_the_exact_formula() {
-    for (i, &p) in TARGETS.iter().enumerate() {
-        let seed = 200 + 10 * i as u64;
-        let mut f = BlockedBloomFilter::builder(ITEMS, p)
+    for (p, seed) in targets(200) {
+        let f = BlockedBloomFilter::builder(ITEMS, p)
             .layout(BlockLayout::Positions)
             .seed(seed)
             .build()
             .unwrap();
-        let hits = measure(&mut f, seed);
-        let expected = blocked::fpr_exact(512, f.num_blocks(), ITEMS as u64, f.num_hashes());
-        assert_eq!(f.expected_fpr(), expected);
-        assert!(expected <= p, "sized for {p}, theory says {expected}");
-        check(p, hits, expected, f.estimated_fpr());
+        let theory = blocked::fpr_exact(512, f.num_blocks(), ITEMS as u64, f.num_hashes());
+        assert_rate(p, seed, f, theory, BLOCKED);
     }
 }
 
@@ -55,19 +71,15 @@ fn blocked_rate_matches_the_exact_formula() {
 /// multiply-shifts of the hash ([`sector_masks`](bloomlab_core::hash::sector_masks)).
 #[test]
 fn sectored_rate_matches_the_exact_formula() {
-    for (i, &p) in TARGETS.iter().enumerate() {
-        let seed = 300 + 10 * i as u64;
-        let mut f = BlockedBloomFilter::builder(ITEMS, p)
+    for (p, seed) in targets(300) {
+        let f = BlockedBloomFilter::builder(ITEMS, p)
             .seed(seed)
             .build()
             .unwrap();
         assert_eq!(f.layout(), BlockLayout::Sectors);
-        let hits = measure(&mut f, seed);
         let (blocks, k) = (f.num_blocks(), f.num_hashes());
-        let expected = sectored::fpr_exact(64, 8, blocks, ITEMS as u64, k);
-        assert_eq!(f.expected_fpr(), expected);
-        assert!(expected <= p, "sized for {p}, theory says {expected}");
-        check(p, hits, expected, f.estimated_fpr());
+        let theory = sectored::fpr_exact(64, 8, blocks, ITEMS as u64, k);
+        assert_rate(p, seed, f, theory, BLOCKED);
     }
 }
 
@@ -77,16 +89,13 @@ fn sectored_rate_matches_the_exact_formula() {
 #[test]
 fn sectored_rate_with_two_bits_a_word_matches_the_exact_formula() {
     let (p, seed) = (1e-4, 400);
-    let mut f = BlockedBloomFilter::builder(ITEMS, p)
+    let f = BlockedBloomFilter::builder(ITEMS, p)
         .seed(seed)
         .build()
         .unwrap();
     assert_eq!(f.num_hashes(), 16);
-    let hits = measure(&mut f, seed);
-    let expected = sectored::fpr_exact(64, 8, f.num_blocks(), ITEMS as u64, 16);
-    assert_eq!(f.expected_fpr(), expected);
-    assert!(expected <= p, "sized for {p}, theory says {expected}");
-    check(p, hits, expected, f.estimated_fpr());
+    let theory = sectored::fpr_exact(64, 8, f.num_blocks(), ITEMS as u64, 16);
+    assert_rate(p, seed, f, theory, BLOCKED);
 }
 
 /// The probes against theory's rate over all fillings (`expected`), and,

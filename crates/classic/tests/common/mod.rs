@@ -6,6 +6,7 @@ use bloomlab_classic::MergeError;
 use bloomlab_core::Tag;
 use bloomlab_core::codec::Writer;
 use bloomlab_testkit::codec;
+use bloomlab_testkit::keys::members;
 use bloomlab_testkit::merge::{self, Merge};
 
 /// The stored form, as hex, of a table of 100 bits and 3 hashes seeded 7
@@ -50,25 +51,48 @@ pub fn stored(
     codec::sealed(tag, key, params, payload.to_vec())
 }
 
+/// Two sets of keys that share some, and a filter of each: `common` is
+/// `members` of the first of `seeds`, each set `common` then `members` of
+/// its own seed and count, and each filter `seeded(size, hashes, seed,
+/// set)` of `shape`, `(size, hashes, seed)`.
+pub fn sharing<F>(
+    seeded: fn(u64, u32, u64, &[u64]) -> F,
+    (size, hashes, seed): (u64, u32, u64),
+    seeds: [(u64, usize); 3],
+) -> (Vec<u64>, [Vec<u64>; 2], [F; 2]) {
+    let [common, a, b] = seeds.map(|(seed, count)| members(seed, count));
+    let keys = [a, b].map(|own| [common.clone(), own].concat());
+    let filters = [
+        seeded(size, hashes, seed, &keys[0]),
+        seeded(size, hashes, seed, &keys[1]),
+    ];
+    (common, keys, filters)
+}
+
 /// Asserts that both `merges` (`[union, intersect]`) refuse, and change
-/// nothing in, a filter `seeded(size, 4, 1)` merged with a filter
-/// `seeded(other_size, 4, 1)` (refused with `sizes`), `seeded(size, 5, 1)`
-/// and `seeded(size, 4, 2)`. `seeded(size, hashes, seed)` builds a filter of
-/// `size` bits (or blocks) and `hashes` hashes, keyed by `seed`.
+/// nothing in, a filter `seeded(size, 4, 1, keys)` merged with a filter
+/// `seeded(other_size, 4, 1, keys)` (refused as `NumBits`),
+/// `seeded(size, 5, 1, keys)` and `seeded(size, 4, 2, keys)`, where `keys`
+/// are `members(keys_seed, 100)`. `sizes` are `size` and `other_size`, each
+/// with its bits. `seeded(size, hashes, seed, keys)` builds a filter of
+/// `size` bits (or blocks) and `hashes` hashes, keyed by `seed`, holding
+/// `keys`.
 pub fn assert_mismatches_refused<F>(
-    seeded: impl Fn(u64, u32, u64) -> F,
+    seeded: fn(u64, u32, u64, &[u64]) -> F,
     merges: [Merge<F, MergeError>; 2],
-    (size, other_size): (u64, u64),
-    sizes: MergeError,
+    sizes: [(u64, u64); 2],
+    keys_seed: u64,
 ) where
     F: Clone + PartialEq + std::fmt::Debug,
 {
+    let keys = members(keys_seed, 100);
+    let [(size, ours), (other_size, theirs)] = sizes;
     let hashes = MergeError::NumHashes { ours: 4, theirs: 5 };
     let cases = [
-        (other_size, 4, 1, sizes),
+        (other_size, 4, 1, MergeError::NumBits { ours, theirs }),
         (size, 5, 1, hashes),
         (size, 4, 2, MergeError::Hasher),
     ];
-    let cases = cases.map(|(m, k, seed, e)| (seeded(m, k, seed), e));
-    merge::assert_mismatches_refused(&seeded(size, 4, 1), cases, merges);
+    let cases = cases.map(|(m, k, seed, e)| (seeded(m, k, seed, &keys), e));
+    merge::assert_mismatches_refused(&seeded(size, 4, 1, &keys), cases, merges);
 }
