@@ -1,33 +1,21 @@
-//! Every bad parameter is a typed error, one test per case.
+//! Every bad parameter is a typed error, one test per kind of case.
 
 use bloomlab_core::ParamError;
 use bloomlab_counting::{BuildError, CountingBloomFilter, Invalid};
 use bloomlab_testkit::inputs::{assert_cap_is_exact, assert_refused, assert_refuses_invalid_fprs};
 
 #[test]
-fn width_zero() {
+fn unsupported_widths() {
+    for width in [0, 32] {
+        assert_eq!(
+            CountingBloomFilter::<u64>::with_counters(64, 3, width).unwrap_err(),
+            BuildError::Variant(Invalid::UnsupportedWidth(width))
+        );
+    }
+    let e = CountingBloomFilter::<u64>::builder(100, 0.01).counter_width(3);
     assert_eq!(
-        CountingBloomFilter::<u64>::with_counters(64, 3, 0).unwrap_err(),
-        BuildError::Variant(Invalid::UnsupportedWidth(0))
-    );
-}
-
-#[test]
-fn width_three() {
-    assert_eq!(
-        CountingBloomFilter::<u64>::builder(100, 0.01)
-            .counter_width(3)
-            .build()
-            .unwrap_err(),
+        e.build().unwrap_err(),
         BuildError::Variant(Invalid::UnsupportedWidth(3))
-    );
-}
-
-#[test]
-fn width_thirty_two() {
-    assert_eq!(
-        CountingBloomFilter::<u64>::with_counters(64, 3, 32).unwrap_err(),
-        BuildError::Variant(Invalid::UnsupportedWidth(32))
     );
 }
 

@@ -3,17 +3,16 @@
 use bloomlab_counting::CountingBloomFilter;
 use bloomlab_testkit::conformance;
 
+/// The default width, then 16-bit counters.
 #[test]
-fn conformance_default_width() {
-    conformance::run(|n, p, seed| CountingBloomFilter::builder(n, p).seed(seed).build());
-}
-
-#[test]
-fn conformance_sixteen_bit_counters() {
-    conformance::run(|n, p, seed| {
-        CountingBloomFilter::builder(n, p)
-            .seed(seed)
-            .counter_width(16)
-            .build()
-    });
+fn conformance_at_each_width() {
+    for width in [None, Some(16)] {
+        conformance::run(|n, p, seed| {
+            let builder = CountingBloomFilter::builder(n, p).seed(seed);
+            match width {
+                Some(width) => builder.counter_width(width).build(),
+                None => builder.build(),
+            }
+        });
+    }
 }

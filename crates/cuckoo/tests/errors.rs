@@ -89,15 +89,13 @@ fn fpr_needing_more_than_32_bits() {
             .fingerprint_bits(),
         32
     );
+    let unreachable = Invalid::FprUnreachable {
+        fpr: 1e-10,
+        bucket_size: 4,
+        needed_bits: 36,
+    };
     let e = CuckooFilter::<u64>::new(100, 1e-10).unwrap_err();
-    assert_eq!(
-        e,
-        BuildError::Variant(Invalid::FprUnreachable {
-            fpr: 1e-10,
-            bucket_size: 4,
-            needed_bits: 36
-        })
-    );
+    assert_eq!(e, BuildError::Variant(unreachable));
     // Rates the 16-bit limit refused now build: 1e-6 takes 23 bits with 4
     // slots at 94% load (fpr(22, 4, 0.94) = 1.8e-6 does not do).
     let cf = CuckooFilter::<u64>::new(100_000, 1e-6).unwrap();
@@ -145,18 +143,12 @@ fn too_many_relocations() {
 fn table_larger_than_allowed() {
     // 1,000 items at 1%: ⌈1,000 / (4 · 0.94)⌉ = 266 buckets of 4 × 10 bits,
     // 10,640 bits: 167 words, 1,336 bytes.
-    let capped = |cap| {
-        CuckooFilter::<u64>::builder(1_000, 0.01)
-            .max_bytes(cap)
-            .build()
-    };
-    assert_cap_is_exact(capped, 1_336);
     // Semi-sorted, the same buckets take 266 · 36 bits: 150 words, 1,200 bytes.
-    let capped = |cap| {
-        let semi_sorted = CuckooFilter::<u64>::builder(1_000, 0.01).semi_sorted(true);
-        semi_sorted.max_bytes(cap).build()
-    };
-    assert_cap_is_exact(capped, 1_200);
+    let plain = CuckooFilter::<u64>::builder(1_000, 0.01);
+    let semi_sorted = plain.clone().semi_sorted(true);
+    for (builder, bytes) in [(plain, 1_336), (semi_sorted, 1_200)] {
+        assert_cap_is_exact(|cap| builder.clone().max_bytes(cap).build(), bytes);
+    }
 }
 
 #[test]

@@ -4,28 +4,20 @@
 use bloomlab_scalable::ScalableBloomFilter;
 use bloomlab_testkit::conformance;
 
+/// The default schedule, RedisBloom's, and the default again with a filter
+/// built for a tenth of the items, so that it fills four layers before the
+/// rate is measured and persists all of them: `(redisbloom, divisor)`.
 #[test]
-fn conformance_default_schedule() {
-    conformance::run(|n, p, seed| ScalableBloomFilter::builder(n, p).seed(seed).build());
-}
-
-#[test]
-fn conformance_redisbloom_schedule() {
-    conformance::run(|n, p, seed| {
-        ScalableBloomFilter::builder(n, p)
-            .redisbloom()
-            .seed(seed)
-            .build()
-    });
-}
-
-/// The suite again, with a filter built for a tenth of the items so that it
-/// fills four layers before the rate is measured, and persists all of them.
-#[test]
-fn conformance_after_growth() {
-    conformance::run(|n, p, seed| {
-        ScalableBloomFilter::builder(n.div_ceil(10), p)
-            .seed(seed)
-            .build()
-    });
+fn conformance_of_each_schedule() {
+    for (redisbloom, divisor) in [(false, 1), (true, 1), (false, 10)] {
+        conformance::run(|n, p, seed| {
+            let builder = ScalableBloomFilter::builder(n.div_ceil(divisor), p);
+            let builder = if redisbloom {
+                builder.redisbloom()
+            } else {
+                builder
+            };
+            builder.seed(seed).build()
+        });
+    }
 }

@@ -285,6 +285,11 @@ fn check(edit: impl FnOnce(&mut Envelope), expected: Result<(), DecodeError>) {
     assert_eq!(rewrap(&env).map(|_| ()), expected);
 }
 
+/// [`check`] of the edit that [`put`]s `bytes` at `at`.
+fn check_put(at: usize, bytes: &[u8], expected: Result<(), DecodeError>) {
+    check(|e| put(e, at, bytes), expected);
+}
+
 #[test]
 fn the_unedited_parts_decode() {
     check(|_| {}, Ok(()));
@@ -293,55 +298,49 @@ fn the_unedited_parts_decode() {
 #[test]
 fn rejects_a_growth_factor_out_of_range() {
     for s in [5u32, 1] {
-        let edit = |e: &mut Envelope| put(e, GROWTH, &s.to_le_bytes());
-        check(edit, invalid("growth factor"));
+        check_put(GROWTH, &s.to_le_bytes(), invalid("growth factor"));
     }
 }
 
 #[test]
 fn rejects_a_tightening_ratio_out_of_range() {
     for r in [1.0, f64::NAN] {
-        let edit = |e: &mut Envelope| put(e, RATIO, &r.to_le_bytes());
-        check(edit, invalid("tightening ratio"));
+        check_put(RATIO, &r.to_le_bytes(), invalid("tightening ratio"));
     }
 }
 
 #[test]
 fn rejects_a_total_rate_out_of_range() {
     for p in [0.0, 1.0f64] {
-        check(|e| put(e, FPR, &p.to_le_bytes()), invalid("total rate"));
+        check_put(FPR, &p.to_le_bytes(), invalid("total rate"));
     }
 }
 
 #[test]
 fn rejects_a_zero_initial_capacity() {
-    check(
-        |e| put(e, N0, &0u64.to_le_bytes()),
-        invalid("initial capacity"),
-    );
+    check_put(N0, &0u64.to_le_bytes(), invalid("initial capacity"));
 }
 
 #[test]
 fn rejects_a_schedule_the_layers_do_not_follow() {
     // Twice the capacity: the first layer is then too small for its rate.
-    check(
-        |e| put(e, N0, &8u64.to_le_bytes()),
+    check_put(
+        N0,
+        &8u64.to_le_bytes(),
         invalid("a layer too small for its rate"),
     );
     // A tighter total rate: likewise.
-    check(
-        |e| put(e, FPR, &0.01f64.to_le_bytes()),
+    check_put(
+        FPR,
+        &0.01f64.to_le_bytes(),
         invalid("a layer too small for its rate"),
     );
 }
 
 #[test]
 fn rejects_a_bad_memory_cap() {
-    check(|e| put(e, CAP_FLAG, &[2]), invalid("memory cap flag"));
-    check(
-        |e| put(e, CAP, &1u64.to_le_bytes()),
-        invalid("memory cap flag"),
-    );
+    check_put(CAP_FLAG, &[2], invalid("memory cap flag"));
+    check_put(CAP, &1u64.to_le_bytes(), invalid("memory cap flag"));
     check(
         |e| {
             put(e, CAP_FLAG, &[1]);
@@ -360,14 +359,14 @@ fn rejects_layer_counts_that_do_not_fit() {
         },
         invalid("no layers"),
     );
-    check(
-        |e| put(e, ACTIVE, &3u32.to_le_bytes()),
+    check_put(
+        ACTIVE,
+        &3u32.to_le_bytes(),
         invalid("active layer beyond the last"),
     );
     // More layers declared than the parameters hold.
     for count in [4, u32::MAX] {
-        let edit = |e: &mut Envelope| put(e, COUNT, &count.to_le_bytes());
-        check(edit, Err(DecodeError::Truncated));
+        check_put(COUNT, &count.to_le_bytes(), Err(DecodeError::Truncated));
     }
     check(
         |e| e.params.push(0),
@@ -378,13 +377,9 @@ fn rejects_layer_counts_that_do_not_fit() {
 #[test]
 fn rejects_layer_sizes_that_do_not_fit() {
     for hashes in [0u32, 65] {
-        let edit = |e: &mut Envelope| put(e, layer(0) + 8, &hashes.to_le_bytes());
-        check(edit, invalid("layer size"));
+        check_put(layer(0) + 8, &hashes.to_le_bytes(), invalid("layer size"));
     }
-    check(
-        |e| put(e, layer(0), &0u64.to_le_bytes()),
-        invalid("layer size"),
-    );
+    check_put(layer(0), &0u64.to_le_bytes(), invalid("layer size"));
     // One word fewer in the last layer, with the payload to match: too
     // small for the layer's rate.
     check(
@@ -410,17 +405,22 @@ fn rejects_layer_sizes_that_do_not_fit() {
 fn rejects_item_counts_that_do_not_fit() {
     // Layer 0 holds 4: 5 is too many, 3 leaves a hole before the active layer.
     for added in [5u64, 3] {
-        let edit = |e: &mut Envelope| put(e, layer(0) + 12, &added.to_le_bytes());
-        check(edit, invalid("items added to a layer"));
+        check_put(
+            layer(0) + 12,
+            &added.to_le_bytes(),
+            invalid("items added to a layer"),
+        );
     }
     // The active layer moved back: layer 2 holds items past it.
-    check(
-        |e| put(e, ACTIVE, &1u32.to_le_bytes()),
+    check_put(
+        ACTIVE,
+        &1u32.to_le_bytes(),
         invalid("items added to a layer"),
     );
     // Fewer inserts than items added.
-    check(
-        |e| put(e, LEN, &2u64.to_le_bytes()),
+    check_put(
+        LEN,
+        &2u64.to_le_bytes(),
         invalid("more items added than inserted"),
     );
     // Every bit of the first layer set: more than k per item.

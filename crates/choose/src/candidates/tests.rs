@@ -139,6 +139,11 @@ fn scalable_predictions_match_a_grown_filter() {
 fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
     // At 10^-9 the fingerprint needs 2^f ≥ 2bα/ε + 1 at the design load
     // α: 33 bits with 4 slots (α = 0.95), 34 with 8; 32 with 2.
+    let build = |b| {
+        CuckooFilter::<u64>::builder(10_000, 1e-9)
+            .bucket_size(b)
+            .build()
+    };
     for (b, needed) in [(4u32, 33u32), (8, 34)] {
         let sized = size(
             &kind("cuckoo", &b.to_string()),
@@ -148,22 +153,13 @@ fn unbuildable_cuckoo_configurations_are_refused_by_the_crate_too() {
         let f = &sized.figures.params.parameters["fingerprint_bits"];
         assert_eq!(f, &serde_json::Value::from(needed), "b={b}");
         assert_eq!(sized.unbuildable.len(), 1, "{:?}", sized.unbuildable);
-        assert!(
-            CuckooFilter::<u64>::builder(10_000, 1e-9)
-                .bucket_size(b)
-                .build()
-                .is_err()
-        );
+        assert!(build(b).is_err());
     }
     let sized = size(&kind("cuckoo", "2"), &Workload::fixed(10_000, 1e-9)).unwrap();
     let f = &sized.figures.params.parameters["fingerprint_bits"];
     assert_eq!(f, &serde_json::Value::from(32));
     assert!(sized.unbuildable.is_empty());
-    let f = CuckooFilter::<u64>::builder(10_000, 1e-9)
-        .bucket_size(2)
-        .build()
-        .unwrap();
-    assert_eq!(f.fingerprint_bits(), 32);
+    assert_eq!(build(2).unwrap().fingerprint_bits(), 32);
 }
 
 #[test]
