@@ -47,8 +47,8 @@ use bloomlab::prelude::{
     ScalableBloomFilter,
 };
 use bloomlab_benches::big::{
-    PROBES, Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits, hits_and_misses,
-    member, sample_non_members,
+    PROBES, Probes, Progress, bloomlab_positions, fastbloom_positions, fill, fill_bits,
+    sample_non_members, size_from_env,
 };
 use bloomlab_benches::floor::{self, FloorTable};
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting, Turns};
@@ -70,12 +70,7 @@ struct Size {
 
 impl Size {
     fn from_env() -> Self {
-        let test_mode = std::env::args().any(|a| a == "--test");
-        let mib = std::env::var("BLOOMLAB_BIG_MIB")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|&m| m > 0)
-            .unwrap_or(if test_mode { 16 } else { 1024 });
+        let mib = size_from_env("BLOOMLAB_BIG_MIB", 16, 1024);
         let label = if mib.is_multiple_of(1024) {
             format!("{} GiB", mib / 1024)
         } else {
@@ -100,26 +95,6 @@ impl Size {
         Setting {
             param: &self.param,
             samples: SAMPLES,
-        }
-    }
-}
-
-/// The probe keys shared by every filter.
-struct Probes {
-    hits: Vec<u64>,
-    misses: Vec<u64>,
-    /// Members not yet inserted, for the counting and cuckoo inserts.
-    fresh: Vec<u64>,
-}
-
-impl Probes {
-    fn new(n: u64) -> Self {
-        let (hits, misses) = hits_and_misses(n);
-        let fresh = (0..hits.len() as u64).map(|j| member(n + j)).collect();
-        Self {
-            hits,
-            misses,
-            fresh,
         }
     }
 }
@@ -208,7 +183,7 @@ fn blocked(c: &mut Criterion, turns: &mut Criterion<Turns>, size: &Size) {
         f.insert_batch(keys).unwrap();
     });
     progress.finish(f.memory_bytes());
-    let probes = Probes::new(n);
+    let probes = Probes::new(n).with_fresh();
     measure(c, size, name, &probes, &mut f, true, None);
     // The one-line floors over this table itself: the same lines at the
     // same addresses as the lookups above read.
@@ -265,7 +240,7 @@ fn bloom(c: &mut Criterion, size: &Size) {
     let bits = size.bytes * 8;
     let mut f = BloomFilter::from_words(words, bits, k, n as usize, hasher).expect("valid parts");
     progress.finish(f.memory_bytes());
-    let probes = Probes::new(n);
+    let probes = Probes::new(n).with_fresh();
     measure(c, size, name, &probes, &mut f, true, None);
     let mut f = AtomicBloomFilter::from(f);
     let name = "bloomlab::AtomicBloomFilter";
@@ -277,7 +252,7 @@ fn fastbloom_sip(c: &mut Criterion, size: &Size) {
     let (n, k, words, progress) = classic_table(size, name, Layout::Fastbloom);
     let mut f = Fastbloom::from_words(words, sip_seeded(SEED), k, n as usize);
     progress.finish(f.memory_bytes());
-    let probes = Probes::new(n);
+    let probes = Probes::new(n).with_fresh();
     // No batch API: single rows only.
     measure(c, size, name, &probes, &mut f, false, None);
 }
@@ -326,7 +301,7 @@ fn scalable(c: &mut Criterion, size: &Size) {
     });
     progress.finish(f.memory_bytes());
     eprintln!("big: {name}: {} layer(s)", f.layers().len());
-    let probes = Probes::new(n);
+    let probes = Probes::new(n).with_fresh();
     measure(c, size, name, &probes, &mut f, true, None);
 }
 
@@ -372,7 +347,7 @@ fn deletable<F: Deletable<u64>>(c: &mut Criterion, size: &Size, name: &str, n: u
         "big: {name}: {:.2} bits per item",
         f.bits_per_item().unwrap_or(f64::NAN)
     );
-    let probes = Probes::new(n);
+    let probes = Probes::new(n).with_fresh();
     measure(c, size, name, &probes, &mut f, true, Some(remove_all));
 }
 

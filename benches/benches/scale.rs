@@ -100,6 +100,7 @@
 //! `BLOOMLAB_SCALE_MILLIONS` sets another large size for a quick look.
 
 use std::collections::hash_map::DefaultHasher as StdSip13;
+use std::fmt::Debug;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -107,10 +108,11 @@ use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
     CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
 };
-use bloomlab_benches::big::{Progress, fill, hits_and_misses, member, mixed};
+use bloomlab_benches::big::{Probes, Progress, fill, size_from_env};
 use bloomlab_benches::floor::{self, FloorTable};
 use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting, Turns};
-use bloomlab_core::hash::{HashFunction, mix64, reduce};
+use bloomlab_benches::report::compare::{FOLDHASH_SUFFIX, SIPHASH_SUFFIX};
+use bloomlab_core::hash::HashFunction;
 use bloomlab_core::{DefaultHasher, Membership};
 use bloomlab_lab::peers::{
     Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Growable,
@@ -121,18 +123,9 @@ const FPR: f64 = 0.01;
 
 /// The cheaper hash of the `(foldhash)` rows: randomly seeded per filter.
 type FoldHash = foldhash::fast::RandomState;
-const FOLD_BLOOM: &str = "bloomlab::BloomFilter (foldhash)";
-const FOLD_ATOMIC: &str = "bloomlab::AtomicBloomFilter (foldhash)";
-const FOLD_COUNTING: &str = "bloomlab::CountingBloomFilter (foldhash)";
-const FOLD_BLOCKED_COUNTING: &str = "bloomlab::BlockedCountingBloomFilter (foldhash)";
-/// The `(SipHash-1-3)` rows: the same filters keyed with SipHash-1-3, the
-/// default before AES-128-CMAC, under a random key.
-const SIP_BLOOM: &str = "bloomlab::BloomFilter (SipHash-1-3)";
-const SIP_ATOMIC: &str = "bloomlab::AtomicBloomFilter (SipHash-1-3)";
-const SIP_COUNTING: &str = "bloomlab::CountingBloomFilter (SipHash-1-3)";
-const SIP_BLOCKED_COUNTING: &str = "bloomlab::BlockedCountingBloomFilter (SipHash-1-3)";
 
-/// A random key under SipHash-1-3.
+/// A random key under SipHash-1-3: the `(SipHash-1-3)` rows, the same
+/// filters keyed with SipHash-1-3, the default before AES-128-CMAC.
 fn sip13() -> DefaultHasher {
     DefaultHasher::random_with(HashFunction::SipHash13)
 }
@@ -177,12 +170,7 @@ struct Size {
 /// 1M and 20M items; 1M and 2M in test mode; `BLOOMLAB_SCALE_MILLIONS`
 /// for the second.
 fn sizes() -> Vec<Size> {
-    let test_mode = std::env::args().any(|a| a == "--test");
-    let large = std::env::var("BLOOMLAB_SCALE_MILLIONS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&m| m > 0)
-        .unwrap_or(if test_mode { 2 } else { 20 });
+    let large = size_from_env("BLOOMLAB_SCALE_MILLIONS", 2, 20);
     let mut millions = vec![1, large];
     millions.dedup();
     let mut sizes: Vec<Size> = millions
@@ -201,33 +189,24 @@ fn sizes() -> Vec<Size> {
     sizes
 }
 
-/// The probe keys of one size.
-struct Keys {
-    hits: Vec<u64>,
-    misses: Vec<u64>,
-    mixed: Vec<u64>,
+/// A peer, measured, and kept for the rows of the filters judged against
+/// it.
+struct Peer<'n, P> {
+    name: &'n str,
+    filter: P,
 }
 
-impl Keys {
-    fn new(n: u64) -> Self {
-        let (hits, misses) = hits_and_misses(n);
-        // Fresh draws, so the mixed stream's hits are not the hit stream's.
-        let fresh: Vec<u64> = (0..hits.len() as u64)
-            .map(|j| member(reduce(mix64(j ^ 0x6d69_7865_6421), n)))
-            .collect();
-        let mixed = mixed(&fresh, &misses);
-        Self {
-            hits,
-            misses,
-            mixed,
-        }
+impl<P> Peer<'_, P> {
+    /// Its name and the filter, as the rows against it take them.
+    fn get(&self) -> (&str, &P) {
+        (self.name, &self.filter)
     }
 }
 
 /// What one size's subjects share while they are measured.
 struct Run<'s> {
     size: &'s Size,
-    keys: Keys,
+    keys: Probes,
     /// The smallest table built so far: the floors' size.
     smallest: usize,
     /// Criterion for the rows timed in turns.
@@ -237,6 +216,18 @@ struct Run<'s> {
 impl Run<'_> {
     fn setting(&self) -> Setting<'_> {
         Setting::new(&self.size.param, SAMPLES)
+    }
+
+    /// The peer `f`, named `name`, [measured](Self::measure) with the
+    /// mixed stream.
+    fn peer<'n, P: Membership<u64>>(
+        &mut self,
+        c: &mut Criterion,
+        name: &'n str,
+        f: P,
+    ) -> Peer<'n, P> {
+        let filter = self.measure(c, name, f, true);
+        Peer { name, filter }
     }
 
     /// `f`'s single lookups against `peer`'s, timed in turns, both alive,
@@ -461,6 +452,68 @@ impl Run<'_> {
         floor::floor_turns(self.turns, "scale", setting, subjects, floor, streams);
     }
 
+    /// `f` [measured](Self::measure) (with the mixed stream if `mixed`),
+    /// timed [against its peer](Self::against_peer), and its hits against
+    /// [the floor of a hit](Self::hit_floor) over its table where `own`
+    /// finds one: the table's lines and `f`'s positions per hit. Then
+    /// dropped.
+    fn with_hit_floor<F: Membership<u64>, P: Membership<u64>>(
+        &mut self,
+        c: &mut Criterion,
+        (name, f, mixed): (&str, F, bool),
+        peer: (&str, &P),
+        own: impl FnOnce(&F) -> Option<(floor::Lines<'_>, u32)>,
+    ) {
+        let f = self.measure(c, name, f, mixed);
+        self.against_peer([name, peer.0], &f, peer.1);
+        if let Some((lines, k)) = own(&f) {
+            self.hit_floor(((name, &f), peer), (lines, k, false));
+        }
+    }
+
+    /// A one-line filter `f` [measured](Self::measure), with its
+    /// [own floors](Self::own_floors) (`rows`) over its table's `lines`,
+    /// its peer [on the one-line floor](Self::peer_on_own_floor) of them
+    /// (`peer_floor`), and `f` timed [against its peer](Self::against_peer).
+    /// Then dropped.
+    fn one_line<F: Membership<u64>, P: Membership<u64>>(
+        &mut self,
+        c: &mut Criterion,
+        (name, f): (&str, F),
+        (rows, peer_floor): ([&str; 2], &str),
+        peer: (&str, &P),
+        lines: impl FnOnce(&F) -> floor::Lines<'_>,
+    ) {
+        let f = self.measure(c, name, f, true);
+        let lines = lines(&f);
+        self.own_floors(c, (name, &f), rows, lines);
+        self.peer_on_own_floor(peer, peer_floor, lines);
+        self.against_peer([name, peer.0], &f, peer.1);
+    }
+
+    /// `name`'s filter built again by `fold`, hashing with [`FoldHash`],
+    /// and by `sip`, keyed with [`sip13`]: each [measured](Self::other_hash)
+    /// against `peer` as `name (foldhash)` and `name (SipHash-1-3)`, one at
+    /// a time.
+    fn other_hashes<A, B, EA, EB, P>(
+        &mut self,
+        c: &mut Criterion,
+        (name, peer): (&str, (&str, &P)),
+        fold: impl FnOnce() -> Result<A, EA>,
+        sip: impl FnOnce() -> Result<B, EB>,
+    ) where
+        A: Membership<u64>,
+        B: Membership<u64>,
+        P: Membership<u64>,
+        EA: Debug,
+        EB: Debug,
+    {
+        let fold = fold().expect("valid size");
+        self.other_hash(c, &format!("{name}{FOLDHASH_SUFFIX}"), fold, peer);
+        let sip = sip().expect("valid size");
+        self.other_hash(c, &format!("{name}{SIPHASH_SUFFIX}"), sip, peer);
+    }
+
     /// The floors over a table of the smallest subject's size.
     fn floors(&self, c: &mut Criterion) {
         let lines = self.smallest as u64 / 64;
@@ -504,42 +557,45 @@ fn on_threads(
     start.elapsed()
 }
 
+/// The whole table of a classic-layout filter and its positions per hit.
+fn words_of<'t>(
+    words: &'t [u64],
+    hasher: &'t DefaultHasher,
+    k: u32,
+) -> Option<(floor::Lines<'t>, u32)> {
+    Some((floor::Lines::from_words(words, hasher), k))
+}
+
 /// The single-threaded Bloom filters against their peer, which is built
 /// first and kept for their rows in turns: measured with huge pages on and
 /// again with them off.
 fn bloom(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items as usize;
-    let peer_name = "fastbloom::BloomFilter";
-    let peer = run.measure(c, peer_name, Fastbloom::with_default_hasher(n, FPR), true);
-    let name = "bloomlab::BloomFilter";
-    let f = run.measure(
+    let peer = run.peer(
         c,
-        name,
-        BloomFilter::<u64>::new(n, FPR).expect("valid size"),
-        true,
+        "fastbloom::BloomFilter",
+        Fastbloom::with_default_hasher(n, FPR),
     );
-    run.against_peer([name, peer_name], &f, &peer);
-    let own = floor::Lines::from_words(f.as_words(), f.hasher());
-    run.hit_floor(
-        ((name, &f), (peer_name, &peer)),
-        (own, f.num_hashes(), false),
-    );
-    drop(f);
+    let peer = peer.get();
+    let name = "bloomlab::BloomFilter";
+    let ours = BloomFilter::<u64>::new(n, FPR).expect("valid size");
+    run.with_hit_floor(c, (name, ours, true), peer, |f| {
+        words_of(f.as_words(), f.hasher(), f.num_hashes())
+    });
     if run.size.huge_pages {
-        let ours = BloomFilter::<u64>::builder(n, FPR).hasher(FoldHash::default());
-        let ours = ours.build().expect("valid size");
-        run.other_hash(c, FOLD_BLOOM, ours, (peer_name, &peer));
-        let ours = BloomFilter::<u64>::builder(n, FPR).hasher(sip13());
-        let ours = ours.build().expect("valid size");
-        run.other_hash(c, SIP_BLOOM, ours, (peer_name, &peer));
+        let builder = || BloomFilter::<u64>::builder(n, FPR);
+        let fold = || builder().hasher(FoldHash::default()).build();
+        run.other_hashes(c, (name, peer), fold, || builder().hasher(sip13()).build());
     }
-    let name = "bloomlab::BlockedBloomFilter";
     let ours = BlockedBloomFilter::<u64>::new(n, FPR).expect("valid size");
-    let f = run.measure(c, name, ours, true);
-    let lines = floor::Lines::new(f.as_blocks(), f.hasher());
-    run.own_floors(c, (name, &f), floor::OWN_BLOCKED, lines);
-    run.peer_on_own_floor((peer_name, &peer), floor::OWN_ONE_LINE, lines);
-    run.against_peer([name, peer_name], &f, &peer);
+    let floors = (floor::OWN_BLOCKED, floor::OWN_ONE_LINE);
+    run.one_line(
+        c,
+        ("bloomlab::BlockedBloomFilter", ours),
+        floors,
+        peer,
+        |f| floor::Lines::new(f.as_blocks(), f.hasher()),
+    );
 }
 
 /// The atomic Bloom filters against their peer, with their thread rows.
@@ -578,12 +634,10 @@ fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
         (own, f.num_hashes(), true),
     );
     drop((f, copy));
-    let ours = AtomicBloomFilter::<u64>::builder(n, FPR).hasher(FoldHash::default());
-    let ours = ours.build().expect("valid size");
-    run.other_hash(c, FOLD_ATOMIC, ours, (peer_name, &peer));
-    let ours = AtomicBloomFilter::<u64>::builder(n, FPR).hasher(sip13());
-    let ours = ours.build().expect("valid size");
-    run.other_hash(c, SIP_ATOMIC, ours, (peer_name, &peer));
+    let peer = (peer_name, &peer);
+    let builder = || AtomicBloomFilter::<u64>::builder(n, FPR);
+    let fold = || builder().hasher(FoldHash::default()).build();
+    run.other_hashes(c, (name, peer), fold, || builder().hasher(sip13()).build());
 }
 
 /// The counting, cuckoo and scalable filters, each against its peer, which
@@ -591,43 +645,31 @@ fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
 fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
     let n = run.size.items;
     let items = n as usize;
-    let peer_name = "fastbloom-rs::CountingBloomFilter";
-    let peer = run.measure(c, peer_name, FastbloomRsCounting::new(n, FPR), true);
+    let counting_peer = run.peer(
+        c,
+        "fastbloom-rs::CountingBloomFilter",
+        FastbloomRsCounting::new(n, FPR),
+    );
+    let peer = counting_peer.get();
     let name = "bloomlab::CountingBloomFilter";
     let ours = CountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    let f = run.measure(c, name, ours, true);
-    run.against_peer([name, peer_name], &f, &peer);
-    let own = floor::Lines::from_words(f.as_words(), f.hasher());
-    run.hit_floor(
-        ((name, &f), (peer_name, &peer)),
-        (own, f.num_hashes(), false),
-    );
-    drop(f);
-    let ours = CountingBloomFilter::<u64>::builder(items, FPR).hasher(FoldHash::default());
-    let ours = ours.build().expect("valid size");
-    run.other_hash(c, FOLD_COUNTING, ours, (peer_name, &peer));
-    let ours = CountingBloomFilter::<u64>::builder(items, FPR).hasher(sip13());
-    let ours = ours.build().expect("valid size");
-    run.other_hash(c, SIP_COUNTING, ours, (peer_name, &peer));
+    run.with_hit_floor(c, (name, ours, true), peer, |f| {
+        words_of(f.as_words(), f.hasher(), f.num_hashes())
+    });
+    let builder = || CountingBloomFilter::<u64>::builder(items, FPR);
+    let fold = || builder().hasher(FoldHash::default()).build();
+    run.other_hashes(c, (name, peer), fold, || builder().hasher(sip13()).build());
     let name = "bloomlab::BlockedCountingBloomFilter";
     let ours = BlockedCountingBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    let f = run.measure(c, name, ours, true);
     // Its four-bit counters make this table the largest of the setting.
-    let lines = floor::Lines::from_words(f.as_words(), f.hasher());
-    run.own_floors(c, (name, &f), floor::OWN_COUNTING, lines);
-    run.peer_on_own_floor((peer_name, &peer), floor::ONE_LINE_COUNTING, lines);
-    run.against_peer([name, peer_name], &f, &peer);
-    drop(f);
-    let ours = BlockedCountingBloomFilter::<u64>::builder(items, FPR);
-    let ours = ours
-        .hasher(FoldHash::default())
-        .build()
-        .expect("valid size");
-    run.other_hash(c, FOLD_BLOCKED_COUNTING, ours, (peer_name, &peer));
-    let ours = BlockedCountingBloomFilter::<u64>::builder(items, FPR);
-    let ours = ours.hasher(sip13()).build().expect("valid size");
-    run.other_hash(c, SIP_BLOCKED_COUNTING, ours, (peer_name, &peer));
-    drop(peer);
+    let floors = (floor::OWN_COUNTING, floor::ONE_LINE_COUNTING);
+    run.one_line(c, (name, ours), floors, peer, |f| {
+        floor::Lines::from_words(f.as_words(), f.hasher())
+    });
+    let builder = || BlockedCountingBloomFilter::<u64>::builder(items, FPR);
+    let fold = || builder().hasher(FoldHash::default()).build();
+    run.other_hashes(c, (name, peer), fold, || builder().hasher(sip13()).build());
+    drop(counting_peer);
 
     let peer_name = "cuckoofilter";
     let peer = Cuckoofilter::<StdSip13>::with_capacity(items);
@@ -640,18 +682,21 @@ fn pairs(c: &mut Criterion, run: &mut Run<'_>) {
 
     let peer_name = "growable-bloom-filter";
     let peer = run.measure(c, peer_name, Growable::with_defaults(n, FPR), false);
-    let name = "bloomlab::ScalableBloomFilter";
     let ours = ScalableBloomFilter::<u64>::new(items, FPR).expect("valid size");
-    let f = run.measure(c, name, ours, false);
-    run.against_peer([name, peer_name], &f, &peer);
     // Built for its capacity, it has one layer: a classic filter.
-    if let [layer] = f.layers() {
-        let own = floor::Lines::from_words(layer.as_words(), layer.hasher());
-        run.hit_floor(
-            ((name, &f), (peer_name, &peer)),
-            (own, layer.num_hashes(), false),
-        );
-    }
+    let subject = ("bloomlab::ScalableBloomFilter", ours, false);
+    run.with_hit_floor(c, subject, (peer_name, &peer), |f| match f.layers() {
+        [layer] => words_of(layer.as_words(), layer.hasher(), layer.num_hashes()),
+        _ => None,
+    });
+}
+
+/// The dependent chain over tables of 1 to 64 MiB: where this machine's
+/// cache ends.
+fn cache_sweep(c: &mut Criterion) {
+    let mut group = Group::new(c, "scale/floor", Setting::new(floor::SWEEP, SAMPLES), BATCH);
+    floor::cache_rows(&mut group);
+    group.finish();
 }
 
 fn bench(c: &mut Criterion) {
@@ -660,7 +705,7 @@ fn bench(c: &mut Criterion) {
         bloomlab_core::alloc::set_huge_pages(size.huge_pages);
         let mut run = Run {
             size,
-            keys: Keys::new(size.items),
+            keys: Probes::new(size.items).with_mixed(),
             smallest: usize::MAX,
             turns: &mut turns,
         };
@@ -672,9 +717,7 @@ fn bench(c: &mut Criterion) {
         run.floors(c);
     }
     bloomlab_core::alloc::set_huge_pages(true);
-    let mut group = Group::new(c, "scale/floor", Setting::new(floor::SWEEP, SAMPLES), BATCH);
-    floor::cache_rows(&mut group);
-    group.finish();
+    cache_sweep(c);
 }
 
 criterion_group! {

@@ -44,6 +44,18 @@ pub fn sample_non_members(count: usize) -> Vec<u64> {
     (0..count as u64).map(non_member).collect()
 }
 
+/// A size read from the environment variable `var` (a positive whole
+/// number), else `test` in test mode (`cargo bench -- --test`) and `full`
+/// otherwise.
+pub fn size_from_env(var: &str, test: u64, full: u64) -> u64 {
+    let test_mode = std::env::args().any(|a| a == "--test");
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&m| m > 0)
+        .unwrap_or(if test_mode { test } else { full })
+}
+
 /// Probe keys per kind, cycled through in batches of
 /// [`BATCH`](crate::harness::BATCH).
 pub const PROBES: usize = 1_000_000;
@@ -53,6 +65,56 @@ pub const PROBES: usize = 1_000_000;
 pub fn hits_and_misses(n: u64) -> (Vec<u64>, Vec<u64>) {
     let count = PROBES.min(n as usize);
     (sample_members(n, count), sample_non_members(count))
+}
+
+/// The probe streams of a table of `n` members: the hits and misses of
+/// [`hits_and_misses`], and the streams a bench adds with
+/// [`with_fresh`](Self::with_fresh) and [`with_mixed`](Self::with_mixed)
+/// (empty until then).
+pub struct Probes {
+    /// Members drawn at random.
+    pub hits: Vec<u64>,
+    /// Non-members.
+    pub misses: Vec<u64>,
+    /// Members past the first `n`, not yet inserted, as many as the hits.
+    pub fresh: Vec<u64>,
+    /// Half hits and half misses in a seeded random order ([`mixed`]), its
+    /// hits fresh draws, so not the hit stream's.
+    pub mixed: Vec<u64>,
+    n: u64,
+}
+
+impl Probes {
+    /// The hits and misses of a table of `n` members.
+    pub fn new(n: u64) -> Self {
+        let (hits, misses) = hits_and_misses(n);
+        Self {
+            hits,
+            misses,
+            fresh: Vec::new(),
+            mixed: Vec::new(),
+            n,
+        }
+    }
+
+    /// With the [`fresh`](Self::fresh) stream: `member(n + j)`.
+    #[must_use]
+    pub fn with_fresh(mut self) -> Self {
+        let n = self.n;
+        self.fresh = (0..self.hits.len() as u64).map(|j| member(n + j)).collect();
+        self
+    }
+
+    /// With the [`mixed`](Self::mixed) stream.
+    #[must_use]
+    pub fn with_mixed(mut self) -> Self {
+        let n = self.n;
+        let draws: Vec<u64> = (0..self.hits.len() as u64)
+            .map(|j| member(bloomlab_core::hash::reduce(mix64(j ^ 0x6d69_7865_6421), n)))
+            .collect();
+        self.mixed = mixed(&draws, &self.misses);
+        self
+    }
 }
 
 /// Half hits drawn from `hits` and half misses from `misses` (as many as the

@@ -186,14 +186,9 @@ fn results(out: &mut String, tables: &[Table]) {
             if table.best_peer == Some(i) {
                 subject.push_str(" **best peer**");
             }
-            let _ = write!(
-                out,
-                "| {subject} | {} | {} – {} | {} |",
-                ns(m.ns_per_op()),
-                ns(lo),
-                ns(hi),
-                row.vs_best_peer.map_or_else(|| "–".to_owned(), ratio)
-            );
+            let cells = interval(ns, [m.ns_per_op(), lo, hi]);
+            let vs_best_peer = row.vs_best_peer.map_or_else(|| "–".to_owned(), ratio);
+            let _ = write!(out, "| {subject} | {cells} | {vs_best_peer} |");
             if table.has_floor {
                 let cell = row.vs_floor.map_or_else(
                     || "–".to_owned(),
@@ -268,14 +263,8 @@ fn turns_table(out: &mut String, table: &Table) {
             (true, true, false) => " (at its floor: the interval holds 1)",
             _ => "",
         };
-        let _ = writeln!(
-            out,
-            "| `{}`{mark} | {} | {} – {} |",
-            escape(&m.subject),
-            ratio(m.median_ns),
-            ratio(m.lower_ns),
-            ratio(m.upper_ns)
-        );
+        let cells = interval(ratio, [m.median_ns, m.lower_ns, m.upper_ns]);
+        let _ = writeln!(out, "| `{}`{mark} | {cells} |", escape(&m.subject));
     }
     out.push('\n');
 }
@@ -435,6 +424,12 @@ pub fn expand(text: &str, measurements: &[super::Measurement]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A median and its interval as two table cells, `median | low – high`,
+/// each number written by `format`.
+fn interval(format: fn(f64) -> String, [median, low, high]: [f64; 3]) -> String {
+    format!("{} | {} – {}", format(median), format(low), format(high))
 }
 
 /// Nanoseconds with three significant figures or more: `1234`, `31.5`, `2.47`.

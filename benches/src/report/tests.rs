@@ -88,27 +88,47 @@ impl Fixture {
         self.bench_full("new", group, function, setting, interval);
     }
 
+    /// A result per `(group, function, median)` at `setting`.
+    fn benches_at(&self, setting: &str, rows: &[(&str, &str, f64)]) {
+        for &(group, function, median) in rows {
+            self.bench_at(group, function, setting, median);
+        }
+    }
+
+    /// A row in turns per `(group, pair, estimate)` at `setting`.
+    fn turns_at(&self, setting: &str, rows: &[(&str, [&str; 2], [f64; 3])]) {
+        for &(group, pair, estimate) in rows {
+            self.turns(group, pair, setting, estimate);
+        }
+    }
+
     /// The run used by most tests (times per iteration of 10,000 elements).
     fn standard() -> Self {
         let f = Self::new("standard");
-        f.bench("classic/lookup_miss", "bloomlab::BloomFilter", 250_000.0); // 25 ns/op
-        f.bench(
-            "classic/lookup_miss",
-            "bloomlab::BlockedBloomFilter",
-            180_000.0,
-        ); // 18
-        f.bench("classic/lookup_miss", "fastbloom (SipHash-1-3)", 300_000.0); // 30
-        f.bench("classic/lookup_miss", "bloomfilter", 400_000.0); // 40
-        f.bench("classic/lookup_miss", "xorf::BinaryFuse8", 50_000.0); // 5, static
-        let big = goals::BIG_SETTING;
-        f.bench_at("big/floor", ONE_LINE, big, 1_000_000.0); // 100
-        f.bench_at("big/floor", ONE_LINE_BATCH, big, 200_000.0); // 20
-        f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0); // 100
-        f.bench_at("big/floor", OWN_ONE_LINE_BATCH, big, 200_000.0); // 20
+        let miss = "classic/lookup_miss";
+        f.benches_at(
+            "1M items, 1%",
+            &[
+                (miss, "bloomlab::BloomFilter", 250_000.0), // 25 ns/op
+                (miss, "bloomlab::BlockedBloomFilter", 180_000.0), // 18
+                (miss, "fastbloom (SipHash-1-3)", 300_000.0), // 30
+                (miss, "bloomfilter", 400_000.0),           // 40
+                (miss, "xorf::BinaryFuse8", 50_000.0),      // 5, static
+            ],
+        );
         let blocked = "bloomlab::BlockedBloomFilter";
-        f.bench_at("big/lookup_miss", blocked, big, 1_200_000.0); // 120
         let batch = "bloomlab::BlockedBloomFilter (batch)";
-        f.bench_at("big/lookup_miss", batch, big, 500_000.0); // 50
+        f.benches_at(
+            goals::BIG_SETTING,
+            &[
+                ("big/floor", ONE_LINE, 1_000_000.0),         // 100
+                ("big/floor", ONE_LINE_BATCH, 200_000.0),     // 20
+                ("big/floor", OWN_ONE_LINE, 1_000_000.0),     // 100
+                ("big/floor", OWN_ONE_LINE_BATCH, 200_000.0), // 20
+                ("big/lookup_miss", blocked, 1_200_000.0),    // 120
+                ("big/lookup_miss", batch, 500_000.0),        // 50
+            ],
+        );
         // An older run and HTML folders the tool must not read.
         f.bench_in(
             "base",
@@ -306,43 +326,40 @@ fn goals_are_met_not_met_or_not_measured() {
 #[test]
 fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
     let f = Fixture::new("below");
-    let big = goals::BIG_SETTING;
-    f.bench_at("big/floor", ONE_LINE, big, 800_000.0);
-    f.bench_at("big/floor", ONE_LINE_BATCH, big, 300_000.0);
-    f.bench_at("big/floor", THREE_LINES, big, 2_000_000.0);
     // The blocked filter against the floor over its own table, not the
-    // (here faster) separate table's.
-    f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0);
-    f.bench_at(
-        "big/lookup_miss",
-        "bloomlab::BlockedBloomFilter",
-        big,
-        900_000.0,
-    );
-    f.bench_at("big/lookup_miss", "bloomlab::BloomFilter", big, 2_500_000.0);
-    f.bench_at("big/lookup_miss", "fastbloom (SipHash-1-3)", big, 500_000.0);
-    // Faster than the floors, which hash with the default hasher, and no error.
-    f.bench_at(
-        "big/lookup_miss",
-        "bloomlab::BloomFilter (foldhash)",
-        big,
-        600_000.0,
-    );
-    // The one-line counting filter against the floors over its own table,
-    // single and batched, not the (here faster) separate table's.
-    f.bench_at("big/floor", ONE_LINE_COUNTING, big, 1_600_000.0);
-    f.bench_at("big/floor", ONE_LINE_COUNTING_BATCH, big, 400_000.0);
-    f.bench_at(
-        "big/lookup_miss",
-        "bloomlab::BlockedCountingBloomFilter",
-        big,
-        2_000_000.0,
-    );
-    f.bench_at(
-        "big/lookup_miss",
-        "bloomlab::BlockedCountingBloomFilter (batch)",
-        big,
-        600_000.0,
+    // (here faster) separate table's; the classic filter hashing with
+    // foldhash faster than the floors, which hash with the default hasher,
+    // and no error; the one-line counting filter against the floors over
+    // its own table, single and batched, not the (here faster) separate
+    // table's.
+    f.benches_at(
+        goals::BIG_SETTING,
+        &[
+            ("big/floor", ONE_LINE, 800_000.0),
+            ("big/floor", ONE_LINE_BATCH, 300_000.0),
+            ("big/floor", THREE_LINES, 2_000_000.0),
+            ("big/floor", OWN_ONE_LINE, 1_000_000.0),
+            ("big/lookup_miss", "bloomlab::BlockedBloomFilter", 900_000.0),
+            ("big/lookup_miss", "bloomlab::BloomFilter", 2_500_000.0),
+            ("big/lookup_miss", "fastbloom (SipHash-1-3)", 500_000.0),
+            (
+                "big/lookup_miss",
+                "bloomlab::BloomFilter (foldhash)",
+                600_000.0,
+            ),
+            ("big/floor", ONE_LINE_COUNTING, 1_600_000.0),
+            ("big/floor", ONE_LINE_COUNTING_BATCH, 400_000.0),
+            (
+                "big/lookup_miss",
+                "bloomlab::BlockedCountingBloomFilter",
+                2_000_000.0,
+            ),
+            (
+                "big/lookup_miss",
+                "bloomlab::BlockedCountingBloomFilter (batch)",
+                600_000.0,
+            ),
+        ],
     );
     let ms = f.results();
     let table = &compare::tables(&ms)[0];
@@ -389,21 +406,29 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
     let batch = "bloomlab::BlockedBloomFilter (batch)";
     // Measured apart, both rows below their floors; in turns, one at its
     // floor (the interval holds 1) and one below it.
-    f.bench_at("big/floor", OWN_ONE_LINE, big, 1_000_000.0);
-    f.bench_at("big/floor", OWN_ONE_LINE_BATCH, big, 200_000.0);
-    f.bench_at("big/lookup_miss", blocked, big, 900_000.0);
-    f.bench_at("big/lookup_miss", batch, big, 180_000.0);
-    f.turns(
-        "big/turns_miss",
-        [blocked, OWN_ONE_LINE],
+    f.benches_at(
         big,
-        [0.98, 0.93, 1.02],
+        &[
+            ("big/floor", OWN_ONE_LINE, 1_000_000.0),
+            ("big/floor", OWN_ONE_LINE_BATCH, 200_000.0),
+            ("big/lookup_miss", blocked, 900_000.0),
+            ("big/lookup_miss", batch, 180_000.0),
+        ],
     );
-    f.turns(
-        "big/turns_miss",
-        [batch, OWN_ONE_LINE_BATCH],
+    f.turns_at(
         big,
-        [0.95, 0.9, 0.99],
+        &[
+            (
+                "big/turns_miss",
+                [blocked, OWN_ONE_LINE],
+                [0.98, 0.93, 1.02],
+            ),
+            (
+                "big/turns_miss",
+                [batch, OWN_ONE_LINE_BATCH],
+                [0.95, 0.9, 0.99],
+            ),
+        ],
     );
     // A peer goal at 20M items, judged in turns against its target.
     let (ours, peer, at) = (
@@ -477,33 +502,27 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     let atomic_floor = "floor: hash + 7 lines over a copy of bloomlab::AtomicBloomFilter's table, \
                         one lookup at a time";
     // Hits: 0.8 of the peer's time is 0.8 × 1.22 = 0.98 of the floor at
-    // the upper end of the peer's interval, under the floor.
-    f.turns("scale/turns_hit", [ours, peer], at, [0.9, 0.88, 0.92]);
-    f.turns("scale/turns_hit", [ours, floor], at, [1.6, 1.5, 1.7]);
-    f.turns("scale/turns_hit", [peer, floor], at, [1.2, 1.1, 1.22]);
-    // The atomic hit: 0.8 × 1.56 = 1.25 of the floor, within reach.
-    f.turns(
-        "scale/turns_hit",
-        [atomic, atomic_peer],
+    // the upper end of the peer's interval, under the floor. The atomic
+    // hit: 0.8 × 1.56 = 1.25 of the floor, within reach. Misses: the peer
+    // against a floor the subject was not timed against is no floor of the
+    // subject's.
+    f.turns_at(
         at,
-        [1.07, 1.05, 1.09],
+        &[
+            ("scale/turns_hit", [ours, peer], [0.9, 0.88, 0.92]),
+            ("scale/turns_hit", [ours, floor], [1.6, 1.5, 1.7]),
+            ("scale/turns_hit", [peer, floor], [1.2, 1.1, 1.22]),
+            ("scale/turns_hit", [atomic, atomic_peer], [1.07, 1.05, 1.09]),
+            ("scale/turns_hit", [atomic, atomic_floor], [1.5, 1.4, 1.6]),
+            (
+                "scale/turns_hit",
+                [atomic_peer, atomic_floor],
+                [1.47, 1.4, 1.56],
+            ),
+            ("scale/turns_miss", [ours, peer], [0.9, 0.88, 0.92]),
+            ("scale/turns_miss", [peer, floor], [0.5, 0.45, 0.55]),
+        ],
     );
-    f.turns(
-        "scale/turns_hit",
-        [atomic, atomic_floor],
-        at,
-        [1.5, 1.4, 1.6],
-    );
-    f.turns(
-        "scale/turns_hit",
-        [atomic_peer, atomic_floor],
-        at,
-        [1.47, 1.4, 1.56],
-    );
-    // Misses: the peer against a floor the subject was not timed against
-    // is no floor of the subject's.
-    f.turns("scale/turns_miss", [ours, peer], at, [0.9, 0.88, 0.92]);
-    f.turns("scale/turns_miss", [peer, floor], at, [0.5, 0.45, 0.55]);
     let ms = f.results();
     let outcome = |group: &str, subject: &str| {
         outcome_of(&ms, |g| {
