@@ -9,6 +9,7 @@ pub mod blocked;
 pub mod classic;
 pub mod counting;
 pub mod cuckoo;
+pub mod fuse;
 pub mod scalable;
 pub mod sectored;
 
