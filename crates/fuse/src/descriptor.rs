@@ -1,0 +1,4 @@
+//! The descriptor.
+
+/// The descriptors.
+pub fn descriptors() {}

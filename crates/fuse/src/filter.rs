@@ -1,0 +1,238 @@
+//! The filter: its array, layout and hasher, and its lookups.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
+
+use bloomlab_core::theory::fuse as theory;
+use bloomlab_core::{DefaultHasher, Lookup, batch};
+
+use crate::layout::{Layout, mixed};
+use crate::table::{Fingerprint, Table, Visit, passes};
+
+/// A binary fuse filter of items of type `T`, built at once from its set of
+/// keys: it answers "absent" for no key of the set, and "present" for an
+/// absent item with probability `2^−f` for `f`-bit fingerprints. It takes
+/// no inserts; a changed set is built anew.
+///
+/// Built by [`BinaryFuseFilter::builder`] (or [`from_keys`](Self::from_keys))
+/// from a slice or an iterator of items. Duplicate keys are allowed and
+/// stored once; [`len`](Self::len) counts distinct keys (distinct 64-bit
+/// hashes: two items of equal hash are one key). The array is sized for
+/// the number of keys given, duplicates included.
+pub struct BinaryFuseFilter<T: ?Sized, S = DefaultHasher> {
+    pub(crate) table: Table,
+    pub(crate) layout: Layout,
+    /// The seed of the attempt that built the array: what a key's hash is
+    /// mixed with to draw its slots.
+    pub(crate) seed: u64,
+    pub(crate) len: usize,
+    pub(crate) hasher: S,
+    pub(crate) item: PhantomData<fn(&T)>,
+}
+
+impl<T: ?Sized, S: Clone> Clone for BinaryFuseFilter<T, S> {
+    fn clone(&self) -> Self {
+        BinaryFuseFilter {
+            table: self.table.clone(),
+            hasher: self.hasher.clone(),
+            ..*self
+        }
+    }
+}
+
+/// The shape and length, never the hash key or the array.
+impl<T: ?Sized, S> fmt::Debug for BinaryFuseFilter<T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BinaryFuseFilter")
+            .field("fingerprint_bits", &self.fingerprint_bits())
+            .field("arity", &self.arity())
+            .field("segment_length", &self.segment_length())
+            .field("segment_count", &self.segment_count())
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
+    /// Distinct keys the filter was built from (0 after [`clear`](Self::clear)).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes of the array of fingerprints.
+    pub fn memory_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// The rate theory gives an absent item, `2^−f`
+    /// ([`theory::fpr`](bloomlab_core::theory::fuse::fpr)).
+    pub fn expected_fpr(&self) -> f64 {
+        theory::fpr(self.fingerprint_bits())
+    }
+
+    /// Forgets every key: the array is zeroed, so that only items whose
+    /// fingerprint is zero pass (at rate `2^−f`). It keeps its size and
+    /// hash key; a set is put back by building a new filter.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.len = 0;
+    }
+
+    /// Bits per fingerprint: 8, 16 or 32.
+    pub fn fingerprint_bits(&self) -> u32 {
+        self.table.shape().1
+    }
+
+    /// Slots per key: 3 or 4.
+    pub fn arity(&self) -> u32 {
+        self.layout.arity
+    }
+
+    /// Slots per segment, a power of two.
+    pub fn segment_length(&self) -> u32 {
+        1 << self.layout.segment_length_log2
+    }
+
+    /// Segments a key's first slot may fall in; the array has `arity − 1`
+    /// more.
+    pub fn segment_count(&self) -> u32 {
+        self.layout.segment_count
+    }
+
+    /// Fingerprints in the array.
+    pub fn slots(&self) -> usize {
+        self.table.shape().0
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &S {
+        &self.hasher
+    }
+
+    /// Whether the item whose hash (by [`hasher`](Self::hasher)) is `hash`
+    /// passes: what [`contains`](Self::contains) asks once it has hashed.
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        self.table.visit(&self.layout, Probe { hash, seed: self.seed })
+    }
+
+    /// Starts loading the slots of the item of `hash`.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        let seed = self.seed;
+        self.table.visit(&self.layout, Prefetch { hash, seed });
+    }
+}
+
+impl<T: ?Sized, S: BuildHasher> BinaryFuseFilter<T, S> {
+    /// `false`: `item` is not a key of the set; `true`: it probably is.
+    /// Any borrowed form of the item type hashes as the item does.
+    #[inline]
+    pub fn contains<Q>(&self, item: &Q) -> bool
+    where
+        T: Borrow<Q>,
+        Q: Hash + ?Sized,
+    {
+        self.contains_hash(self.hasher.hash_one(item))
+    }
+
+    /// The answers of [`contains`](Self::contains) for every item of
+    /// `items`, in order: a chunk of items hashed first, then each one's
+    /// slots prefetched a few items ahead of its probe (in an array too
+    /// large for the cache).
+    pub fn contains_batch<Q>(&self, items: &[Q]) -> Vec<bool>
+    where
+        T: Borrow<Q>,
+        Q: Hash,
+    {
+        let ahead = batch::ahead(self.memory_bytes(), self.arity() as usize);
+        batch::contains(
+            &self.hasher,
+            items,
+            ahead,
+            |hash| self.prefetch(hash),
+            |hash| self.contains_hash(hash),
+        )
+    }
+}
+
+/// Tests one hash.
+struct Probe {
+    hash: u64,
+    seed: u64,
+}
+
+impl Visit for Probe {
+    type Out = bool;
+
+    #[inline]
+    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) -> bool {
+        passes::<F, A>(layout, slots, self.hash, mixed(self.hash, self.seed))
+    }
+}
+
+/// Prefetches the slots of one hash.
+struct Prefetch {
+    hash: u64,
+    seed: u64,
+}
+
+impl Visit for Prefetch {
+    type Out = ();
+
+    #[inline]
+    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) {
+        for slot in layout.slots_of::<A>(mixed(self.hash, self.seed)) {
+            if let Some(fingerprint) = slots.get(slot) {
+                batch::prefetch(fingerprint);
+            }
+        }
+    }
+}
+
+bloomlab_core::impl_filter!(Filter, Persist for BinaryFuseFilter<T, S>);
+
+// `Lookup<T>` for the item types programs use. One impl for every `T`
+// would overlap with core's `impl<T, F: Membership<T>> Lookup<T> for F`
+// (E0119: another crate may implement `Membership<Local>` for
+// `BinaryFuseFilter<Local>`); the catalog reaches every item type through
+// the descriptor's adapter instead (`descriptor.rs`).
+macro_rules! lookup {
+    ($($item:ty),*) => {$(
+        impl<S: BuildHasher> Lookup<$item> for BinaryFuseFilter<$item, S> {
+            fn contains(&self, item: &$item) -> bool {
+                BinaryFuseFilter::contains(self, item)
+            }
+
+            fn contains_batch(&self, items: &[$item]) -> Vec<bool>
+            where
+                $item: Sized,
+            {
+                BinaryFuseFilter::contains_batch(self, items)
+            }
+        }
+    )*};
+}
+
+lookup!(u32, u64, u128, usize, i32, i64, String, Vec<u8>);
+
+/// Unsized item types: `contains_batch` keeps the trait's default, which
+/// needs sized items.
+macro_rules! lookup_unsized {
+    ($($item:ty),*) => {$(
+        impl<S: BuildHasher> Lookup<$item> for BinaryFuseFilter<$item, S> {
+            fn contains(&self, item: &$item) -> bool {
+                BinaryFuseFilter::contains(self, item)
+            }
+        }
+    )*};
+}
+
+lookup_unsized!(str, [u8]);

@@ -1,0 +1,94 @@
+//! Binary fuse filters (Graf and Lemire, "Binary Fuse Filters: Fast and
+//! Smaller Than Xor Filters", 2022): static approximate sets, built at once
+//! from their keys, in about 1.125 (3-wise) or 1.075 (4-wise) times the
+//! `log2(1/ε)` bits per key that any such set needs.
+//!
+//! A filter is an array of `f`-bit fingerprints cut into segments; each key
+//! has one slot in each of 3 (or 4) consecutive segments, and the
+//! fingerprints are set so that a key's slots XOR to its fingerprint. A
+//! lookup reads those 3 or 4 slots; an item not in the set passes with
+//! probability `2^−f`. There are no inserts: a changed set is built anew
+//! (the set of every id in a table, loaded at start-up and rebuilt now and
+//! then, is the case it is made for).
+//!
+//! ```
+//! use bloomlab_fuse::BinaryFuseFilter;
+//!
+//! let ids: Vec<u64> = (0..100_000).collect();
+//! let filter = BinaryFuseFilter::<u64>::builder(0.01).seed(1).build(&ids)?;
+//!
+//! // No key is ever reported absent.
+//! assert!(ids.iter().all(|id| filter.contains(id)));
+//! // 8-bit fingerprints, 4-wise: about 1.075 × 8 bits a key.
+//! let bits = filter.memory_bytes() as f64 * 8.0 / ids.len() as f64;
+//! assert!((8.6..9.0).contains(&bits), "{bits}");
+//! // An absent item passes with probability 2^−8 = 0.39%.
+//! let passed = (1_000_000..1_200_000u64).filter(|i| filter.contains(i)).count();
+//! assert!((650..920).contains(&passed), "{passed} of 200,000");
+//! # Ok::<(), bloomlab_fuse::BuildError>(())
+//! ```
+//!
+//! ## Contents
+//!
+//! - [`BinaryFuseFilter<T>`](BinaryFuseFilter): the filter of items of type
+//!   `T`, hashed by the family's keyed [`DefaultHasher`] (seedable);
+//!   [`Lookup<T>`](Lookup) (not [`Membership`](bloomlab_core::Membership):
+//!   it takes no inserts), [`Persist`] through the core envelope under
+//!   [`TAG`], and serde with the feature `serde`;
+//! - [`Builder`]: fingerprint width (8, 16, 32) or a rate, 3- or 4-wise
+//!   construction, size factor, segment length, attempt bound, memory
+//!   limit, hash key or hasher;
+//! - [`plan`] and [`fingerprint_bits_for`]: how a filter is sized, without
+//!   building it;
+//! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
+//!   reasons of this crate alone);
+//! - [`descriptor`]: the filter's entry in the catalog of variants.
+//!
+//! The formulas it is measured against are in
+//! [`bloomlab_core::theory::fuse`].
+//!
+//! ## Construction
+//!
+//! Keys are hashed once by the filter's hasher; each construction attempt
+//! mixes the hashes with a seed of its own to draw every key's slots, so a
+//! failed attempt is followed by one with new slots, up to
+//! [`Builder::max_attempts`]. Duplicate keys are allowed: a set with a
+//! repeated key cannot be peeled, so after a failed first attempt the
+//! hashes are sorted and deduplicated once. An array too small for its
+//! keys ([`Builder::size_factor`] below the paper's) ends in
+//! [`Invalid::NotConverged`], never in a loop. Construction needs about 30
+//! bytes a key of scratch memory besides the array, every byte of it from a
+//! fallible allocation.
+//!
+//! ## Differences from the reference code
+//!
+//! The sizing formulas are the paper's, so an array has exactly as many
+//! slots as the reference code's (and `xorf`'s) for the same keys and
+//! arity. The slots of a key are drawn from a mix of its hash with the
+//! attempt's seed, and its fingerprint from the hash itself, so the
+//! fingerprint does not depend on the bits that chose the slots.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod build;
+mod builder;
+mod codec;
+pub mod descriptor;
+mod error;
+mod filter;
+mod layout;
+#[cfg(feature = "serde")]
+mod serde_impls;
+mod table;
+
+// The traits and errors this crate's API uses, so that a program depending
+// on bloomlab-fuse alone can name them.
+pub use bloomlab_core::{DecodeError, DefaultHasher, Filter, Lookup, ParamError, Persist, Tag};
+pub use builder::{
+    Builder, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS, Plan, fingerprint_bits_for, plan,
+};
+pub use codec::TAG;
+pub use error::{BuildError, Invalid};
+pub use filter::BinaryFuseFilter;
+pub use layout::{ARITIES, MAX_KEYS, MAX_SEGMENT_LENGTH_LOG2};
+pub use table::FINGERPRINT_BITS;

@@ -1,0 +1,144 @@
+//! The array of fingerprints, of 8, 16 or 32 bits, and the one place that
+//! turns its width and the layout's arity into types and constants.
+
+use std::fmt;
+use std::ops::BitXor;
+
+use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
+
+use crate::layout::Layout;
+
+/// The fingerprint widths a filter stores, in bits.
+pub const FINGERPRINT_BITS: [u32; 3] = [8, 16, 32];
+
+/// An unsigned integer a fingerprint is stored in.
+pub(crate) trait Fingerprint:
+    Copy + Eq + BitXor<Output = Self> + Zeroable + fmt::Debug + Send + Sync + 'static
+{
+    /// Its width in bits.
+    const BITS: u32;
+
+    /// The fingerprint of the key whose hash is `hash`: the low bits of the
+    /// hash folded onto its high half. Slots come from a mixed copy of the
+    /// hash ([`mixed`](crate::layout::mixed)), so the two are unrelated.
+    fn of(hash: u64) -> Self;
+
+    /// The value of the low `BITS` bits of `x`.
+    fn truncate(x: u64) -> Self;
+
+    /// Appends the value, little-endian, to `out`.
+    fn write_le(self, out: &mut Vec<u8>);
+
+    /// The array, under its width.
+    fn wrap(slots: Buffer<Self>) -> Table;
+}
+
+macro_rules! fingerprint {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl Fingerprint for $t {
+            const BITS: u32 = <$t>::BITS;
+
+            #[inline]
+            fn of(hash: u64) -> Self {
+                Self::truncate(hash ^ (hash >> 32))
+            }
+
+            #[inline]
+            fn truncate(x: u64) -> Self {
+                x as $t
+            }
+
+            fn write_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+
+            fn wrap(slots: Buffer<Self>) -> Table {
+                Table::$variant(slots)
+            }
+        }
+    )*};
+}
+
+fingerprint!(u8 => W8, u16 => W16, u32 => W32);
+
+/// The array of fingerprints, of one of the [`FINGERPRINT_BITS`] widths.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Table {
+    W8(Buffer<u8>),
+    W16(Buffer<u16>),
+    W32(Buffer<u32>),
+}
+
+/// What is done with an array, whatever its width, for a layout of `A`
+/// slots per key: how lookups reach the array through one `match`.
+pub(crate) trait Visit {
+    /// What it returns.
+    type Out;
+    /// Does it, on `slots`.
+    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) -> Self::Out;
+}
+
+impl Table {
+    /// `slots` zeroed fingerprints of `bits` bits.
+    pub(crate) fn zeroed(bits: u32, slots: usize) -> Result<Option<Self>, OutOfMemory> {
+        Ok(Some(match bits {
+            8 => Table::W8(alloc::buffer(slots)?),
+            16 => Table::W16(alloc::buffer(slots)?),
+            32 => Table::W32(alloc::buffer(slots)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Fingerprints in the array, and their width in bits.
+    pub(crate) fn shape(&self) -> (usize, u32) {
+        match self {
+            Table::W8(t) => (t.len(), 8),
+            Table::W16(t) => (t.len(), 16),
+            Table::W32(t) => (t.len(), 32),
+        }
+    }
+
+    /// Bytes of the array.
+    pub(crate) fn bytes(&self) -> usize {
+        let (len, bits) = self.shape();
+        len * bits as usize / 8
+    }
+
+    /// Sets every fingerprint to zero.
+    pub(crate) fn clear(&mut self) {
+        match self {
+            Table::W8(t) => t.fill(0),
+            Table::W16(t) => t.fill(0),
+            Table::W32(t) => t.fill(0),
+        }
+    }
+
+    /// `v` on the array under its width and the layout's arity.
+    #[inline]
+    pub(crate) fn visit<V: Visit>(&self, layout: &Layout, v: V) -> V::Out {
+        match (self, layout.arity == 3) {
+            (Table::W8(t), true) => v.visit::<u8, 3>(layout, t),
+            (Table::W8(t), false) => v.visit::<u8, 4>(layout, t),
+            (Table::W16(t), true) => v.visit::<u16, 3>(layout, t),
+            (Table::W16(t), false) => v.visit::<u16, 4>(layout, t),
+            (Table::W32(t), true) => v.visit::<u32, 3>(layout, t),
+            (Table::W32(t), false) => v.visit::<u32, 4>(layout, t),
+        }
+    }
+}
+
+/// Whether the key of hash `hash` and mixed hash `x` passes: its
+/// fingerprint equals the XOR of its slots.
+#[inline]
+pub(crate) fn passes<F: Fingerprint, const A: usize>(
+    layout: &Layout,
+    slots: &[F],
+    hash: u64,
+    x: u64,
+) -> bool {
+    let mut acc = F::of(hash);
+    for slot in layout.slots_of::<A>(x) {
+        acc = acc ^ slots[slot];
+    }
+    acc == F::zeroed()
+}
