@@ -14,10 +14,13 @@
 //! use bloomlab::catalog::Catalog;
 //!
 //! for v in Catalog::<str>::standard().iter() {
-//!     let plan = (v.plan)(10_000, 0.01)?;
+//!     let keys = ["paris", "lyon"];
+//!     // Planned for its capacity, or for its keys if built from them.
+//!     let planned = if v.can.from_keys { keys.len() as u64 } else { 10_000 };
+//!     let plan = (v.plan)(planned, 0.01)?;
 //!     // Every entry holds a set of keys: built from them, or built empty
 //!     // and filled.
-//!     let mut filter = v.holding(&["paris", "lyon"], 10_000, 0.01, 7)?;
+//!     let mut filter = v.holding(&keys, 10_000, 0.01, 7)?;
 //!     assert!(filter.contains("paris"), "{}", v.id);
 //!     // The incremental ones take inserts.
 //!     if let Some(m) = filter.as_membership() {

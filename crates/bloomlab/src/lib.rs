@@ -5,11 +5,12 @@
 //! - [`prelude`]: the traits and filter types most programs need;
 //! - the filter types at the top level ([`BloomFilter`],
 //!   [`BlockedBloomFilter`], [`AtomicBloomFilter`], [`CountingBloomFilter`],
-//!   [`BlockedCountingBloomFilter`], [`ScalableBloomFilter`], [`CuckooFilter`]), with every error a program
+//!   [`BlockedCountingBloomFilter`], [`ScalableBloomFilter`], [`CuckooFilter`],
+//!   [`BinaryFuseFilter`]), with every error a program
 //!   meets, the variant crates' own errors named after their variant
 //!   ([`ClassicBuildError`], …);
-//! - the variant crates whole, as [`classic`], [`counting`], [`scalable`]
-//!   and [`cuckoo`], and the shared [`core`] with its [`theory`];
+//! - the variant crates whole, as [`classic`], [`counting`], [`scalable`],
+//!   [`cuckoo`] and [`fuse`], and the shared [`core`] with its [`theory`];
 //! - [`catalog`]: every variant in one list, with what it can do, how its
 //!   constructor sizes a table, and a constructor and a decoder behind
 //!   `Box<dyn …>`.
@@ -24,6 +25,7 @@ pub use bloomlab_classic as classic;
 pub use bloomlab_core as core;
 pub use bloomlab_counting as counting;
 pub use bloomlab_cuckoo as cuckoo;
+pub use bloomlab_fuse as fuse;
 pub use bloomlab_scalable as scalable;
 
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
@@ -33,6 +35,7 @@ pub use bloomlab_core::{
 };
 pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
 pub use bloomlab_cuckoo::CuckooFilter;
+pub use bloomlab_fuse::BinaryFuseFilter;
 pub use bloomlab_scalable::ScalableBloomFilter;
 
 // Each variant crate has its own build and merge errors (its build error is
@@ -45,6 +48,7 @@ pub use bloomlab_counting::{
     BuildError as CountingBuildError, Invalid as CountingInvalid, MergeError as CountingMergeError,
 };
 pub use bloomlab_cuckoo::{BuildError as CuckooBuildError, Invalid as CuckooInvalid};
+pub use bloomlab_fuse::{BuildError as FuseBuildError, Invalid as FuseInvalid};
 pub use bloomlab_scalable::{BuildError as ScalableBuildError, Invalid as ScalableInvalid};
 
 /// Every family's descriptors, in report order: the catalog's list
@@ -56,6 +60,7 @@ fn families<T: Hash + ?Sized + 'static>() -> Vec<catalog::Descriptor<T>> {
         bloomlab_counting::descriptor::descriptors(),
         bloomlab_scalable::descriptor::descriptors(),
         bloomlab_cuckoo::descriptor::descriptors(),
+        bloomlab_fuse::descriptor::descriptors(),
     ]
     .concat()
 }

@@ -38,6 +38,7 @@ fn catalog_is_the_only_list() {
         bloomlab::counting::descriptor::descriptors(),
         bloomlab::scalable::descriptor::descriptors(),
         bloomlab::cuckoo::descriptor::descriptors(),
+        bloomlab::fuse::descriptor::descriptors(),
     ]
     .iter()
     .flatten()
@@ -46,16 +47,25 @@ fn catalog_is_the_only_list() {
     assert_eq!(ids, families);
     for (n, p) in SIZES {
         for v in &variants {
-            let plan = (v.plan)(n, p).unwrap();
-            let mut f = (v.empty().unwrap())(n as usize, p, 42).unwrap();
+            let items: Vec<u64> = (0..n.min(5_000)).collect();
+            // A variant built from its keys is planned for those keys.
+            let planned = if v.can.from_keys { items.len() as u64 } else { n };
+            let plan = (v.plan)(planned, p).unwrap();
+            let mut f = match v.empty() {
+                Some(build) => build(n as usize, p, 42).unwrap(),
+                None => {
+                    let keys: Vec<&u64> = items.iter().collect();
+                    v.holding(&keys, n as usize, p, 42).unwrap()
+                }
+            };
             let what = format!("{} at ({n}, {p})", v.id);
             assert_eq!(plan.memory_bytes, f.memory_bytes() as u128, "{what}");
             // The plan's table is the built filter's.
             assert_eq!(plan.table.label(), f.table().label(), "{what}");
             assert_eq!(plan.table.parameters(), f.table().parameters(), "{what}");
             assert_eq!(f.as_deletable().is_some(), v.can.delete, "{what}");
-            // Every standard variant takes inserts.
-            assert!(!v.can.from_keys && f.as_membership().is_some(), "{what}");
+            // Every variant but those built from their keys takes inserts.
+            assert_eq!(f.as_membership().is_some(), !v.can.from_keys, "{what}");
             // One line a block, two buckets, k bits or counters; a chain of
             // one layer, as built, reads that layer's k lines (a grown chain
             // reads a first round of a few lines in each layer): what the
@@ -64,9 +74,10 @@ fn catalog_is_the_only_list() {
             let lines = lines..=lines;
             assert!(lines.contains(&f.lookup_lines()), "{what}");
 
-            let items: Vec<u64> = (0..n.min(5_000)).collect();
-            for i in &items {
-                f.as_membership().unwrap().insert(i).unwrap();
+            if let Some(m) = f.as_membership() {
+                for i in &items {
+                    m.insert(i).unwrap();
+                }
             }
             if let Some(d) = f.as_deletable() {
                 d.remove(&0).unwrap();
@@ -88,10 +99,9 @@ fn the_theory_of_a_shape_is_the_filter_s_own() {
     // positive there), so its layers hold a little less than the theory's
     // `n` distinct items and its own figure is lower, by well under 1%.
     for v in catalog::variants::<u64>() {
-        let mut f = (v.empty().unwrap())(20_000, 0.01, 3).unwrap();
-        for i in 0..20_000u64 {
-            f.as_membership().unwrap().insert(&i).unwrap();
-        }
+        let items: Vec<u64> = (0..20_000).collect();
+        let keys: Vec<&u64> = items.iter().collect();
+        let f = v.holding(&keys, 20_000, 0.01, 3).unwrap();
         let theory = f.table().fpr(20_000);
         let own = f.expected_fpr();
         let close = if v.can.grow {

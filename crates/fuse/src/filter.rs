@@ -125,7 +125,7 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
 
     /// Starts loading the slots of the item of `hash`.
     #[inline]
-    fn prefetch(&self, hash: u64) {
+    pub(crate) fn prefetch(&self, hash: u64) {
         let seed = self.seed;
         self.table.visit(&self.layout, Prefetch { hash, seed });
     }
