@@ -109,12 +109,21 @@ impl Scratch {
 
     /// Peels the keys of `hashes` with the slots of `seed`: how many were
     /// peeled if all were, `None` if some were left (or a slot overflowed).
-    fn peel<const A: usize>(&mut self, hashes: &[u64], layout: &Layout, seed: u64) -> Option<usize> {
+    fn peel<const A: usize>(
+        &mut self,
+        hashes: &[u64],
+        layout: &Layout,
+        seed: u64,
+    ) -> Option<usize> {
         self.bucket(hashes, layout, seed);
         self.counts.fill(0);
         self.xors.fill(0);
         for &hash in &self.order[..hashes.len()] {
-            for (i, slot) in layout.slots_of::<A>(mixed(hash, seed)).into_iter().enumerate() {
+            for (i, slot) in layout
+                .slots_of::<A>(mixed(hash, seed))
+                .into_iter()
+                .enumerate()
+            {
                 let count = self.counts[slot];
                 if count >= FULL {
                     return None;
@@ -144,7 +153,11 @@ impl Scratch {
             self.order[peeled] = hash;
             self.found[peeled] = count & 3;
             peeled += 1;
-            for (i, other) in layout.slots_of::<A>(mixed(hash, seed)).into_iter().enumerate() {
+            for (i, other) in layout
+                .slots_of::<A>(mixed(hash, seed))
+                .into_iter()
+                .enumerate()
+            {
                 let count = (self.counts[other] - 4) ^ i as u8;
                 self.counts[other] = count;
                 self.xors[other] ^= hash;

@@ -41,8 +41,7 @@ pub struct Plan {
 impl Plan {
     /// Fingerprints in the array.
     pub fn slots(&self) -> u64 {
-        (u64::from(self.segment_count) + u64::from(self.arity) - 1)
-            * u64::from(self.segment_length)
+        (u64::from(self.segment_count) + u64::from(self.arity) - 1) * u64::from(self.segment_length)
     }
 
     /// Bytes of the array: what the filter's `memory_bytes()` will be.
@@ -75,7 +74,7 @@ impl Plan {
 /// let plan = bloomlab_fuse::plan(1_000_000, 0.01)?;
 /// assert_eq!((plan.fingerprint_bits, plan.arity), (8, 4));
 /// // 4-wise: 1.075 slots a key, rounded up to whole segments.
-/// assert_eq!(plan.memory_bytes(), 1_085_440);
+/// assert_eq!(plan.memory_bytes(), 1_077_248);
 /// # Ok::<(), bloomlab_fuse::BuildError>(())
 /// ```
 ///
@@ -169,7 +168,11 @@ impl Options {
             Some(arity) => layout(arity)?,
             None => {
                 let (three, four) = (layout(3)?, layout(4)?);
-                if four.slots() < three.slots() { four } else { three }
+                if four.slots() < three.slots() {
+                    four
+                } else {
+                    three
+                }
             }
         };
         let plan = Plan {
@@ -351,7 +354,9 @@ where
         }
         if hashes.len() == hashes.capacity() {
             let more = hashes.len().max(1 << 10);
-            hashes.try_reserve(more).map_err(|_| refused(hashes.len() + more))?;
+            hashes
+                .try_reserve(more)
+                .map_err(|_| refused(hashes.len() + more))?;
         }
         hashes.push(hasher.hash_one(key.borrow()));
     }

@@ -77,8 +77,9 @@ impl<T: ?Sized> BinaryFuseFilter<T, DefaultHasher> {
         let seed = r.u64()?;
         let len = r.u64()?;
         r.finish("binary fuse parameters are longer than expected")?;
-        let layout = Layout::checked(arity, log2, segment_count)
-            .ok_or(invalid("unsupported arity, segment length or segment count"))?;
+        let layout = Layout::checked(arity, log2, segment_count).ok_or(invalid(
+            "unsupported arity, segment length or segment count",
+        ))?;
         if len > layout.slots().min(MAX_KEYS) {
             return Err(invalid("more keys than the array holds"));
         }

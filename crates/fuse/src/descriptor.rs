@@ -64,8 +64,7 @@ impl Segments {
     }
 
     fn slots(&self) -> u64 {
-        (u64::from(self.segment_count) + u64::from(self.arity) - 1)
-            * u64::from(self.segment_length)
+        (u64::from(self.segment_count) + u64::from(self.arity) - 1) * u64::from(self.segment_length)
     }
 }
 

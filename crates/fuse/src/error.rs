@@ -66,11 +66,7 @@ impl fmt::Display for Invalid {
                 f,
                 "{a} slots per key are not supported (use one of {ARITIES:?})"
             ),
-            Invalid::SizeFactor(x) => write!(
-                f,
-                "size factor {} is not in (0, 16]",
-                ShortFloat(*x)
-            ),
+            Invalid::SizeFactor(x) => write!(f, "size factor {} is not in (0, 16]", ShortFloat(*x)),
             Invalid::SegmentLength(log2) => write!(
                 f,
                 "segments of 2^{log2} slots are not supported (at most \

@@ -120,7 +120,13 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
     /// passes: what [`contains`](Self::contains) asks once it has hashed.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        self.table.visit(&self.layout, Probe { hash, seed: self.seed })
+        self.table.visit(
+            &self.layout,
+            Probe {
+                hash,
+                seed: self.seed,
+            },
+        )
     }
 
     /// Starts loading the slots of the item of `hash`.

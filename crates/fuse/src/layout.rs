@@ -161,7 +161,10 @@ mod tests {
         // 10^6 keys, 3-wise: segments of 2^13, 1.125 · 10^6 slots rounded up
         // to 138 segments, 2 more for the last keys' later slots.
         let layout = Layout::for_keys(3, 1_000_000, None, None).unwrap();
-        assert_eq!((layout.segment_length_log2, layout.segment_count), (13, 136));
+        assert_eq!(
+            (layout.segment_length_log2, layout.segment_count),
+            (13, 136)
+        );
         assert_eq!(layout.slots(), 138 << 13);
         // One key: one segment of 4 slots and 2 more.
         let one = Layout::for_keys(3, 1, None, None).unwrap();

@@ -53,7 +53,10 @@ proptest! {
 #[test]
 fn a_million_keys_then_batches_that_prefetch() {
     let keys = members(1, 1_000_000);
-    let filter = BinaryFuseFilter::<u64>::builder(0.01).seed(2).build(&keys).unwrap();
+    let filter = BinaryFuseFilter::<u64>::builder(0.01)
+        .seed(2)
+        .build(&keys)
+        .unwrap();
     assert_eq!(filter.len(), keys.len());
     assert!(keys.iter().all(|k| filter.contains(k)));
     assert!(filter.contains_batch(&keys).iter().all(|&x| x));
@@ -78,7 +81,10 @@ fn a_million_keys_then_batches_that_prefetch() {
 #[test]
 fn items_of_any_type_and_their_borrowed_forms() {
     let words: Vec<String> = (0..5_000).map(|i| format!("word-{i}")).collect();
-    let filter = BinaryFuseFilter::<String>::builder(0.001).seed(9).build(&words).unwrap();
+    let filter = BinaryFuseFilter::<String>::builder(0.001)
+        .seed(9)
+        .build(&words)
+        .unwrap();
     assert!(words.iter().all(|w| filter.contains(w.as_str())));
     assert!(words.iter().all(|w| Lookup::contains(&filter, w)));
     let by_str = BinaryFuseFilter::<str>::builder(0.001)
@@ -93,7 +99,10 @@ fn items_of_any_type_and_their_borrowed_forms() {
 #[test]
 fn built_alike_from_a_slice_or_an_iterator() {
     let keys = members(6, 10_000);
-    let from_slice = BinaryFuseFilter::<u64>::builder(0.01).seed(1).build(&keys).unwrap();
+    let from_slice = BinaryFuseFilter::<u64>::builder(0.01)
+        .seed(1)
+        .build(&keys)
+        .unwrap();
     let from_iter = BinaryFuseFilter::<u64>::builder(0.01)
         .seed(1)
         .build(keys.iter().copied())

@@ -95,8 +95,18 @@ fn bits_per_item_within_the_paper_s_factor() {
 
 #[test]
 fn sizing_from_a_rate_picks_the_narrowest_width_and_the_smaller_array() {
-    for (fpr, bits) in [(0.5, 8), (0.01, 8), (1.0 / 256.0, 8), (1e-3, 16), (1e-5, 32)] {
-        assert_eq!(bloomlab_fuse::fingerprint_bits_for(fpr).unwrap(), bits, "{fpr}");
+    for (fpr, bits) in [
+        (0.5, 8),
+        (0.01, 8),
+        (1.0 / 256.0, 8),
+        (1e-3, 16),
+        (1e-5, 32),
+    ] {
+        assert_eq!(
+            bloomlab_fuse::fingerprint_bits_for(fpr).unwrap(),
+            bits,
+            "{fpr}"
+        );
     }
     for n in [1, 2, 10, 100, 1_000, 100_000] {
         let keys = members(n as u64, n);
