@@ -49,7 +49,11 @@ fn catalog_is_the_only_list() {
         for v in &variants {
             let items: Vec<u64> = (0..n.min(5_000)).collect();
             // A variant built from its keys is planned for those keys.
-            let planned = if v.can.from_keys { items.len() as u64 } else { n };
+            let planned = if v.can.from_keys {
+                items.len() as u64
+            } else {
+                n
+            };
             let plan = (v.plan)(planned, p).unwrap();
             let mut f = match v.empty() {
                 Some(build) => build(n as usize, p, 42).unwrap(),

@@ -161,7 +161,10 @@ mod tests {
         assert!((ratio_to_bound(8.6, fpr(8)) - 1.075).abs() < 1e-12);
         let three = ratio_to_bound(bits_per_item(8, 3, 10_000_000), fpr(8));
         let four = ratio_to_bound(bits_per_item(8, 4, 10_000_000), fpr(8));
-        assert_eq!(((three * 100.0).round(), (four * 100.0).round()), (113.0, 108.0));
+        assert_eq!(
+            ((three * 100.0).round(), (four * 100.0).round()),
+            (113.0, 108.0)
+        );
         assert!((ratio_to_bound(18.0, fpr(16)) - 1.125).abs() < 1e-12);
         assert!(ratio_to_bound(9.0, 0.0).is_nan());
         assert!(bits_per_item(8, 3, 1).is_nan());
