@@ -1,0 +1,156 @@
+//! bloomlab-fuse's binary fuse filters against `xorf`'s, at 1,000,000
+//! keys: construction per key, and lookups of keys (hits) and of other
+//! items (misses).
+//!
+//! Subjects: bloomlab `BinaryFuseFilter` with 8- and 16-bit fingerprints,
+//! 3-wise and 4-wise; `xorf::BinaryFuse8` and `xorf::BinaryFuse16` (3-wise,
+//! the only construction xorf has). The same keys for all
+//! (`bloomlab_benches::members(1, 1_000_000)`), probed with batches of
+//! 10,000 members or non-members.
+//!
+//! The hasher is held fixed: bloomlab hashes every key with the default
+//! keyed hash (`DefaultHasher::from_seed(7)`, AES-128-CMAC); xorf takes
+//! `u64` keys only, so it is built from those same hashes, computed inside
+//! the timed construction, and every xorf lookup hashes its key the same
+//! way inside the timed loop. xorf requires distinct keys; the members'
+//! hashes are distinct (checked before timing), and xorf's construction is
+//! not charged a deduplication. bloomlab's construction deduplicates only
+//! after a failed attempt.
+//!
+//! Goal (issue 51, not a test): lookups at most 0.8 times xorf's
+//! BinaryFuse8 and construction at most 1.0 times.
+
+use std::hash::BuildHasher;
+use std::hint::black_box;
+
+use bloomlab::fuse::BinaryFuseFilter;
+use bloomlab_benches::harness::{self, BATCH};
+use bloomlab_benches::{members, others};
+use bloomlab_core::DefaultHasher;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use xorf::{BinaryFuse8, BinaryFuse16, Filter as _};
+
+const KEYS: usize = 1_000_000;
+const SEED: u64 = 7;
+
+/// The bloomlab shapes: fingerprint bits and arity.
+const SHAPES: [(u32, u32); 4] = [(8, 3), (8, 4), (16, 3), (16, 4)];
+
+fn ours(keys: &[u64], bits: u32, arity: u32) -> BinaryFuseFilter<u64> {
+    BinaryFuseFilter::<u64>::builder_with_bits(bits)
+        .arity(arity)
+        .seed(SEED)
+        .build(keys)
+        .expect("a million distinct keys build")
+}
+
+/// The keys' hashes by the hasher every subject uses.
+fn hashes(hasher: &DefaultHasher, keys: &[u64]) -> Vec<u64> {
+    keys.iter().map(|k| hasher.hash_one(k)).collect()
+}
+
+fn build(c: &mut Criterion, keys: &[u64], hasher: &DefaultHasher) {
+    let mut group = c.benchmark_group("fuse/build");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(keys.len() as u64));
+    for (bits, arity) in SHAPES {
+        let id = BenchmarkId::new(format!("bloomlab {bits}-bit {arity}-wise"), KEYS);
+        group.bench_function(id, |b| b.iter(|| ours(black_box(keys), bits, arity)));
+    }
+    group.bench_function(BenchmarkId::new("xorf::BinaryFuse8", KEYS), |b| {
+        b.iter(|| BinaryFuse8::try_from(&hashes(hasher, black_box(keys))).expect("distinct"))
+    });
+    group.bench_function(BenchmarkId::new("xorf::BinaryFuse16", KEYS), |b| {
+        b.iter(|| BinaryFuse16::try_from(&hashes(hasher, black_box(keys))).expect("distinct"))
+    });
+    group.finish();
+}
+
+/// Batches of `BATCH` probes, cycling through `probes`.
+fn batches<'a>(probes: &'a [u64]) -> impl FnMut() -> &'a [u64] {
+    let mut at = 0;
+    move || {
+        let batch = &probes[at..at + BATCH];
+        at = (at + BATCH) % (probes.len() - BATCH + 1);
+        batch
+    }
+}
+
+fn lookup(c: &mut Criterion, name: &str, keys: &[u64], probes: &[u64], hasher: &DefaultHasher) {
+    let mut group = c.benchmark_group(format!("fuse/{name}"));
+    group.throughput(Throughput::Elements(BATCH as u64));
+    for (bits, arity) in SHAPES {
+        let filter = ours(keys, bits, arity);
+        let label = format!("bloomlab {bits}-bit {arity}-wise");
+        let mut next = batches(probes);
+        group.bench_function(BenchmarkId::new(&label, KEYS), |b| {
+            b.iter(|| next().iter().filter(|k| filter.contains(*k)).count())
+        });
+        let mut next = batches(probes);
+        group.bench_function(BenchmarkId::new(format!("{label} (batch)"), KEYS), |b| {
+            b.iter(|| filter.contains_batch(next()).iter().filter(|&&x| x).count())
+        });
+    }
+    let hashed = hashes(hasher, keys);
+    let fuse8 = BinaryFuse8::try_from(&hashed).expect("distinct");
+    let fuse16 = BinaryFuse16::try_from(&hashed).expect("distinct");
+    let mut next = batches(probes);
+    group.bench_function(BenchmarkId::new("xorf::BinaryFuse8", KEYS), |b| {
+        b.iter(|| {
+            next()
+                .iter()
+                .filter(|k| fuse8.contains(&hasher.hash_one(k)))
+                .count()
+        })
+    });
+    let mut next = batches(probes);
+    group.bench_function(BenchmarkId::new("xorf::BinaryFuse16", KEYS), |b| {
+        b.iter(|| {
+            next()
+                .iter()
+                .filter(|k| fuse16.contains(&hasher.hash_one(k)))
+                .count()
+        })
+    });
+    group.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    let hasher = DefaultHasher::from_seed(SEED);
+    let keys = members(1, KEYS);
+    let mut distinct = hashes(&hasher, &keys);
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), KEYS, "xorf needs distinct hashes");
+    for (bits, arity) in SHAPES {
+        let f = ours(&keys, bits, arity);
+        let bytes = f.memory_bytes() as f64;
+        eprintln!(
+            "bloomlab {bits}-bit {arity}-wise: {:.3} bits a key",
+            bytes * 8.0 / KEYS as f64
+        );
+    }
+    for (name, bytes) in [
+        (
+            "xorf::BinaryFuse8",
+            BinaryFuse8::try_from(&distinct).map(|f| f.len()),
+        ),
+        (
+            "xorf::BinaryFuse16",
+            BinaryFuse16::try_from(&distinct).map(|f| 2 * f.len()),
+        ),
+    ] {
+        let bytes = bytes.expect("distinct") as f64;
+        eprintln!("{name}: {:.3} bits a key", bytes * 8.0 / KEYS as f64);
+    }
+    build(c, &keys, &hasher);
+    lookup(c, "lookup_hit", &keys, &keys, &hasher);
+    lookup(c, "lookup_miss", &keys, &others(2, KEYS), &hasher);
+}
+
+criterion_group! {
+    name = benches;
+    config = harness::criterion();
+    targets = bench
+}
+criterion_main!(benches);
