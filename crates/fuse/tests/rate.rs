@@ -63,7 +63,7 @@ fn bits_and_bounds(bits: u32, arity: u32, n: usize) -> (f64, f64, f64) {
     let filter = BinaryFuseFilter::<u64>::builder_with_bits(bits)
         .arity(arity)
         .seed(n as u64)
-        .build(&members(n as u64, n))
+        .build(members(n as u64, n))
         .unwrap();
     let per_key = filter.memory_bytes() as f64 * 8.0 / n as f64;
     let factor = theory::size_factor(arity, n as u64).unwrap();
