@@ -11,7 +11,7 @@ fn small() -> BinaryFuseFilter<u64> {
     BinaryFuseFilter::<u64>::builder_with_bits(8)
         .arity(3)
         .seed(7)
-        .build(&[1, 2, 3])
+        .build([1, 2, 3])
         .unwrap()
 }
 
