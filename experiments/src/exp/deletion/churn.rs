@@ -9,7 +9,7 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
     let keys = members(seed(ctx, "churn/keys"), n * (TURNOVER + 1));
     let n_probes = ctx.scale.probes();
     let mut rows = Vec::new();
-    for kind in Kind::churned(ctx.catalog) {
+    for kind in Kind::churned(ctx.catalog)? {
         let size = Size::Items(n, TARGET);
         let mut s = Subject::new(kind, size, seed(ctx, &format!("churn/{}", kind.name())))?;
         let mut failed_inserts = s.insert_all(&keys[..n]);
@@ -49,7 +49,7 @@ pub(super) fn churn(ctx: &Ctx, n: usize) -> Result<Vec<Row>, Error> {
             "fpr_after_churn",
             hits,
             Some(n_probes as u64),
-            Theory::Rate(s.shape().fpr(n as f64)),
+            Theory::Rate(s.table().fpr(n as u64)),
             "classic or cuckoo rate at n",
         ));
     }

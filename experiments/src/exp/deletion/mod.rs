@@ -32,7 +32,7 @@ use crate::table::{Table, fixed, markdown, rate, yes_no};
 
 mod peer;
 
-use peer::{Insert, Kind, Shape, Size, Subject};
+use peer::{Insert, Kind, Size, Subject, param, params};
 
 mod churn;
 mod overfill;
@@ -83,7 +83,7 @@ fn seed(ctx: &Ctx, path: &str) -> u64 {
 /// A chart's label for `kind`, saying what is `unseeded` about the crate's.
 fn label(kind: Kind, unseeded: &str) -> String {
     if kind.seeded() {
-        kind.name().into()
+        kind.name()
     } else {
         format!("{} ({unseeded})", kind.name())
     }
@@ -111,7 +111,14 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let table = Table::with_rows(&COLUMNS, rows.iter().map(Row::cells));
     let section = Section::new(
         "Deletion: what the counting and cuckoo filters lose",
-        body(&rows, &crate_runs, ctx.scale, capacity, slots),
+        body(
+            Kind::paired(ctx.catalog)?,
+            &rows,
+            &crate_runs,
+            ctx.scale,
+            capacity,
+            slots,
+        ),
     );
     let appendix = appendix(&rows, slots);
     let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;

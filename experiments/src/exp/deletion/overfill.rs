@@ -15,7 +15,7 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     let (held, candidates) = keys.split_at(half);
     let mut subjects = Vec::new();
     let mut fill_failures = Vec::new();
-    for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+    for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
         let seed = seed(ctx, &format!("duplicates/{}", kind.name()));
         let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
         fill_failures.push(s.insert_all(held));
@@ -32,13 +32,13 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     };
     let mut rows = Vec::new();
     for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
-        let Shape::Cuckoo { bucket_size, .. } = s.shape() else {
+        let Some(bucket_size) = param(s.table(), "bucket_size") else {
             return Err(Error::Invariant(format!(
                 "{} has no buckets",
                 s.kind().name()
             )));
         };
-        let tries = 2 * u64::from(bucket_size) + 1;
+        let tries = 2 * bucket_size + 1;
         let mut first_failure = 0u64;
         let mut outcomes = Vec::new();
         for i in 1..=tries {
@@ -162,7 +162,7 @@ pub(super) fn overfill(
         ],
         ..chart::Chart::default()
     };
-    for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+    for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
         let repeats = if kind.seeded() { 1 } else { CRATE_REPEATS };
         let mut first = None;
         for _ in 0..repeats {
@@ -202,7 +202,7 @@ pub(super) fn overfill(
         // Every failed insert costs one item: ours the refused one, the crate
         // the one whose fingerprint it dropped, unless a matching fingerprint
         // in that item's buckets still reports it (the rate at the final load).
-        let masked = s.shape().fpr(run.acknowledged as f64);
+        let masked = s.table().fpr(run.acknowledged);
         let mut r = at.row(
             "offered_items_absent",
             run.absent,
@@ -241,7 +241,7 @@ mod tests {
     fn overfill_peer_loses_ours_does_not() {
         let slots = 1 << 12;
         let keys = members(3, (slots as f64 * OVERFILL) as usize);
-        let mut ours = Subject::new(Kind::OursCuckoo, Size::Slots(slots), 4).unwrap();
+        let mut ours = Subject::new(Kind::Cuckoo, Size::Slots(slots), 4).unwrap();
         let run = overfill_once(&mut ours, &keys, slots);
         assert!(run.failed > 0);
         assert_eq!(run.lost, 0);
@@ -259,7 +259,7 @@ mod tests {
             catalog: crate::exp::subject::standard(),
         };
         let rows = duplicates(&ctx, 1 << 12).unwrap();
-        for kind in [Kind::OursCuckoo, Kind::CuckooCrate] {
+        for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
             let first = find(&rows, Part::Duplicates, kind, "first_failed_insert", "").unwrap();
             assert_eq!(first.count, 9, "{}", kind.name());
             let lost = find(&rows, Part::Duplicates, kind, "other_items_absent", "").unwrap();

@@ -66,6 +66,7 @@ fn part_table(rows: &[Row], part: Part) -> String {
 }
 
 pub(super) fn body(
+    paired: [Kind; 4],
     rows: &[Row],
     crate_runs: &[OverfillRun],
     scale: Scale,
@@ -92,10 +93,11 @@ pub(super) fn body(
         .map(|r| r.x.clone())
         .max_by_key(|x| x.parse::<u64>().unwrap_or(0))
         .unwrap_or_default();
+    let names: Vec<String> = paired.iter().map(|k| k.name()).collect();
     let mut heads = vec!["items reported absent that must not be"];
-    heads.extend(Kind::ALL.map(Kind::name));
+    heads.extend(names.iter().map(String::as_str));
     let line = |label: String, part: Part, metric: &str, x: &str| {
-        std::iter::once(label).chain(Kind::ALL.map(|k| shown(find(rows, part, k, metric, x))))
+        std::iter::once(label).chain(paired.map(|k| shown(find(rows, part, k, metric, x))))
     };
     let saturation_x = |label: &str| {
         rows.iter()
@@ -157,6 +159,7 @@ pub(super) fn body(
     }
 
     // Members lost per removal after the most removals, measured and modelled.
+    let [counting, fastbloom, cuckoo, crate_] = paired;
     let per_removal = |kind: Kind| {
         find(rows, Part::Wrongful, kind, "members_absent", &wrongful_x).map_or_else(
             || "—".to_string(),
@@ -177,10 +180,10 @@ pub(super) fn body(
          (bloomlab and fastbloom-rs counting), {} and {} (bloomlab cuckoo and the crate).\n\n\
          ![members lost per false positive removed](deletion_wrongful.svg)\n\n\
          ![overfilling a cuckoo table](deletion_overfill.svg)\n",
-        per_removal(Kind::OursCounting),
-        per_removal(Kind::FastbloomCounting),
-        per_removal(Kind::OursCuckoo),
-        per_removal(Kind::CuckooCrate),
+        per_removal(counting),
+        per_removal(fastbloom),
+        per_removal(cuckoo),
+        per_removal(crate_),
     );
     let outside: Vec<String> = rows
         .iter()

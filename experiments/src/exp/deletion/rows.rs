@@ -130,7 +130,7 @@ impl Row {
         }
         let mut out = vec![
             self.part.name().to_string(),
-            self.subject.name().to_string(),
+            self.subject.name(),
             self.params.clone(),
             self.x_name.to_string(),
             self.x.clone(),
@@ -195,7 +195,7 @@ impl At {
         Self {
             part,
             subject: s.kind(),
-            params: s.shape().to_string(),
+            params: params(s.table()),
             x_name,
             x: x.to_string(),
             seeded: s.kind().seeded(),

@@ -43,24 +43,21 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
             case.inserts,
         );
         let removed = case.inserts - case.kept;
-        for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
+        for kind in [Kind::Counting, Kind::FastbloomCounting] {
             let subject_seed = seed(ctx, &format!("saturation/{}/{}", case.label, kind.name()));
             let mut s = Subject::new(kind, case.size, subject_seed)?;
-            let Shape::Counting {
-                counters: m,
-                hashes: k,
-                ..
-            } = s.shape()
+            let (Some(m), Some(k)) = (param(s.table(), "counters"), param(s.table(), "hashes"))
             else {
                 return Err(Error::Invariant(format!("{} has no counters", kind.name())));
             };
+            let k = k as u32;
             s.insert_all(&keys);
             let saturated = s.saturated().unwrap_or(0);
             let refused = s.remove_all(&keys[..removed]);
             let lost = s.absent(&keys[removed..]);
             let probes_seed = seed(ctx, &format!("saturation/{}/probes", case.label));
             let hits = false_positives(&s, probes_seed, n_probes);
-            let sticky = kind == Kind::OursCounting;
+            let sticky = kind == Kind::Counting;
             let lambda_kept = case.kept as f64 * f64::from(k) / m as f64;
             let lambda_removed = removed as f64 * f64::from(k) / m as f64;
             let x = format!(
@@ -148,7 +145,7 @@ mod tests {
         let (m, k, inserts) = ISSUE_CASE;
         let keys = members(1, inserts);
         let mut lost = Vec::new();
-        for kind in [Kind::OursCounting, Kind::FastbloomCounting] {
+        for kind in [Kind::Counting, Kind::FastbloomCounting] {
             let mut s = Subject::new(kind, Size::Counters(m, k), 2).unwrap();
             s.insert_all(&keys);
             s.remove_all(&keys[..inserts / 2]);

@@ -38,35 +38,27 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
     };
     let mut counting_chart = panel("counting filters");
     let mut cuckoo_chart = panel("cuckoo filters");
-    for kind in Kind::ALL {
+    for kind in Kind::paired(ctx.catalog)? {
         let size = Size::Items(n, TARGET);
         let mut s = Subject::new(kind, size, seed(ctx, &format!("wrongful/{}", kind.name())))?;
         s.insert_all(&keys);
-        let loss: Box<dyn Fn(f64) -> f64> = match s.shape() {
-            Shape::Counting {
-                counters, hashes, ..
-            } => {
-                let model = theory::counting::RemovalLoss::new(counters, hashes, n as u64, max);
-                Box::new(move |j| model.fraction(j))
-            }
-            Shape::Cuckoo {
-                buckets,
-                bucket_size,
-                fingerprint_bits,
-            } => {
-                let load = n as f64 / (buckets * u64::from(bucket_size)) as f64;
-                let values = (1u64 << fingerprint_bits) - 1;
-                Box::new(move |j| {
-                    theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j)
-                })
-            }
-            // Only the four subjects of `Kind::ALL` come here.
-            Shape::Table(_) => {
-                return Err(Error::Invariant(format!(
-                    "{}: no model of wrongful removals",
-                    kind.name()
-                )));
-            }
+        // The model of a table of counters, or of buckets: a paired
+        // entry's table is one of the two.
+        let counting = s.table().counters();
+        let p = |name| param(s.table(), name).unwrap_or(0);
+        let loss: Box<dyn Fn(f64) -> f64> = if counting {
+            let model = theory::counting::RemovalLoss::new(
+                p("counters"),
+                p("hashes") as u32,
+                n as u64,
+                max,
+            );
+            Box::new(move |j| model.fraction(j))
+        } else {
+            let bucket_size = p("bucket_size") as u32;
+            let load = n as f64 / (p("buckets") * u64::from(bucket_size)) as f64;
+            let values = (1u64 << p("fingerprint_bits")) - 1;
+            Box::new(move |j| theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j))
         };
         let per_removal = |j: f64, fraction: f64| fraction * n as f64 / j;
         let mut curve = chart::Curve {
@@ -79,7 +71,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 .collect(),
             points: Vec::new(),
         };
-        let model = if kind.counting() {
+        let model = if counting {
             "Poisson model"
         } else {
             "one per removal"
@@ -123,7 +115,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 }
             }
         }
-        if kind.counting() {
+        if counting {
             counting_chart.curves.push(curve);
         } else {
             cuckoo_chart.curves.push(curve);
