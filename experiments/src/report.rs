@@ -15,7 +15,6 @@
 //! A report written before these markers existed is read by its `## `
 //! headings, its "Written by" line and its table of run times.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::scale::Scale;
@@ -192,9 +191,9 @@ impl Report {
                 self.run
             )
         };
-        let _ = writeln!(out, "{}\n", wrap(&origin, WIDTH));
+        out += &format!("{}\n\n", wrap(&origin, WIDTH));
         if !preface.is_empty() {
-            let _ = writeln!(out, "{}\n", wrap(preface.trim_end(), WIDTH));
+            out += &format!("{}\n\n", wrap(preface.trim_end(), WIDTH));
         }
         for e in &self.entries {
             if self.title == APPENDIX_TITLE && e.section.body.trim().is_empty() {
@@ -202,20 +201,20 @@ impl Report {
             }
             let mut marker = MARKER.to_owned();
             if let Some(name) = &e.experiment {
-                let _ = write!(marker, "{name}; ");
+                marker += &format!("{name}; ");
             }
-            let _ = write!(marker, "run: {}", e.run);
+            marker += &format!("run: {}", e.run);
             if let Some(s) = e.seconds {
-                let _ = write!(marker, "; seconds: {s:.1}");
+                marker += &format!("; seconds: {s:.1}");
             }
-            let _ = writeln!(out, "{marker} -->\n## {}\n", e.section.title);
+            out += &format!("{marker} -->\n## {}\n\n", e.section.title);
             if !one_run {
-                let _ = writeln!(out, "*Written by `bloomlab {}`.*\n", e.run);
+                out += &format!("*Written by `bloomlab {}`.*\n\n", e.run);
             }
-            let _ = writeln!(out, "{}\n", wrap(e.section.body.trim_end(), WIDTH));
+            out += &format!("{}\n\n", wrap(e.section.body.trim_end(), WIDTH));
         }
         if self.title == APPENDIX_TITLE {
-            let _ = writeln!(out, "{RUN_TIMES}\n## Run times\n");
+            out += &format!("{RUN_TIMES}\n## Run times\n\n");
             let rows = self.entries.iter().map(|e| {
                 let took = e
                     .seconds

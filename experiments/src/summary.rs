@@ -5,7 +5,6 @@
 //! A file that is missing or lacks a column leaves its line out.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::path::Path;
 
 use bloomlab_choose::{Growth, Workload, choose};
@@ -66,10 +65,9 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
             format!("[{shown}](#{})", anchor(t))
         })
         .collect();
-    let _ = writeln!(
-        out,
+    out += &format!(
         "Sections: {}. Long per-row tables: [APPENDIX.md](APPENDIX.md); every number: the \
-         CSV files beside this report.\n",
+         CSV files beside this report.\n\n",
         all.join(" · ")
     );
     out
@@ -120,7 +118,7 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
             .iter()
             .find(|c| Some(&c.id) == report.recommendation.id.as_ref())
         else {
-            let _ = writeln!(out, "| {what} | nothing fits | | | |");
+            out += &format!("| {what} | nothing fits | | | |\n");
             continue;
         };
         let id = pick.kind.variant.id;
@@ -147,9 +145,8 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
             .figures
             .as_ref()
             .map_or((f64::NAN, f64::NAN), |f| (f.bits_per_item, f.lines_miss));
-        let _ = writeln!(
-            out,
-            "| {what} | `{}` | {bits:.2} | {lines:.1} | {measured} |",
+        out += &format!(
+            "| {what} | `{}` | {bits:.2} | {lines:.1} | {measured} |\n",
             pick.filter
         );
     }
@@ -244,7 +241,7 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
     }
     let mut out = String::from("**Key numbers.**\n\n");
     for l in lines {
-        let _ = writeln!(out, "- {l}");
+        out += &format!("- {l}\n");
     }
     out.push('\n');
     out
@@ -288,7 +285,7 @@ fn claims(seeds: &Rows, section: &str) -> String {
             )
             .collect();
         if !listed.is_empty() {
-            let _ = writeln!(out, "| {name} | {} |", listed.join(", "));
+            out += &format!("| {name} | {} |\n", listed.join(", "));
         }
     }
     out.push('\n');

@@ -1,7 +1,6 @@
 //! A table of results, written as CSV and rendered as Markdown.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use bloomlab_choose::numbers::sci;
 
@@ -113,7 +112,7 @@ pub fn markdown<C: AsRef<str>>(
 ) -> String {
     let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
     let mut out = line(heads.iter().map(AsRef::as_ref).collect());
-    let _ = writeln!(out, "|{}", "---|".repeat(heads.len()));
+    out += &format!("|{}\n", "---|".repeat(heads.len()));
     for row in rows {
         let cells: Vec<C> = row.into_iter().collect();
         out.push_str(&line(cells.iter().map(AsRef::as_ref).collect()));

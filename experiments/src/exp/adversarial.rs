@@ -22,7 +22,6 @@
 //! - For Guava's strategy (MurmurHash3 with the fixed seed 0) and document
 //!   001's H1 there is no secret: A's position is everyone's.
 
-use std::fmt::Write as _;
 use std::time::Instant;
 
 use bloomlab::prelude::*;
@@ -419,39 +418,34 @@ fn body(attacks: &[Attack], want: usize) -> String {
         "**In this run some attacks did not pass as the threat model predicts**: see the \
          table and the appendix."
     };
-    let _ = writeln!(
-        out,
+    out += &format!(
         "Each victim is built for 1% and filled to capacity; each attacker searches for {want} \
-         ids that were never inserted but pass, then floods the victim with them. {verdict}\n"
+         ids that were never inserted but pass, then floods the victim with them. {verdict}\n\n"
     );
-    let _ = writeln!(
-        out,
+    out += &format!(
         "| victim | attacker knows | crafted ids that pass |\n|---|---|---|\n\
          | bloomlab | A: a snapshot, key included | {} |\n\
          | bloomlab | B: code and members, not the key | {} (theory {}) |\n\
          | bloomlab | C: which queries passed; replay, then after re-keying | {}; then {} |\n\
-         | Guava (seed 0); document 001's H1 | A: the bits (no key exists) | {}; {} |\n",
+         | Guava (seed 0); document 001's H1 | A: the bits (no key exists) | {}; {} |\n\n",
         or_dash(a),
         or_dash(b),
         b.map_or_else(|| "–".into(), |b| format!("{:.2}%", b.expected * 100.0)),
         or_dash(c),
         or_dash(r),
         or_dash(guava),
-        or_dash(h1),
+        or_dash(h1)
     );
-    let _ = writeln!(
-        out,
+    out.push_str(
         "Threat models, search speeds and intervals: the appendix; data: \
-         [`adversarial.csv`](adversarial.csv)."
+         [`adversarial.csv`](adversarial.csv).\n",
     );
     out
 }
 
 /// The appendix: the threat models, every attack, and what they show.
 fn appendix(attacks: &[Attack], n: u64) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Victims: bloomlab's and Guava's filters at 1% with {n} items; document 001's fixed \
          2^25-bit table filled to the load where theory gives 1%. **A** holds a copy of the \
          filter and can compute positions: the key is public (Guava's MurmurHash3 seed 0, \
@@ -460,7 +454,7 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
          **C** has no key but sees which queries pass (a response-time side channel, say) and \
          replays them, before and after the victim is rebuilt under a fresh key. The victim's key \
          comes from the run's seed so the CSV is reproducible; `BloomFilter::new` draws it at \
-         random. Pass rates carry a 95% Clopper–Pearson interval.\n"
+         random. Pass rates carry a 95% Clopper–Pearson interval.\n\n"
     );
     let heads = [
         "victim",
@@ -506,11 +500,10 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
         find(attacks, "B:", "bloomlab"),
         find(attacks, "C: the same", "bloomlab"),
     ) {
-        let _ = writeln!(
-            out,
+        out += &format!(
             "\nWith the key the search tests {:.0} candidates per item kept (1/p), about {} crafted \
              items per second of one core. Without it the crafted items pass at {} (theory {}: \
-             {}); the replay after re-keying at {} ({}).",
+             {}); the replay after re-keying at {} ({}).\n",
             a.tested as f64 / a.crafted.max(1) as f64,
             speed(a).1,
             fixed(b.pass_rate()),
@@ -521,18 +514,16 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
         );
     }
     if let Some(h) = attacks.iter().find(|a| a.attacker.starts_with("none")) {
-        let _ = writeln!(
-            out,
-            "\nRandom addresses pass document 001's H1 at {} (theory {}: {}).",
+        out += &format!(
+            "\nRandom addresses pass document 001's H1 at {} (theory {}: {}).\n",
             fixed(h.pass_rate()),
             fixed(h.expected),
             standing(h).1
         );
     }
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\nSearch times are this run's wall-clock seconds (the `_seconds` column, left out of the \
-         reproducibility check), and the rates per second come from them."
+         reproducibility check), and the rates per second come from them.\n",
     );
     out
 }

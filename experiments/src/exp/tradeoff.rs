@@ -1,7 +1,6 @@
 //! Experiment `tradeoff`: every variant at 1%, 0.1% and 0.01%, side by side —
 //! the table at the top of the report.
 
-use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -98,16 +97,15 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             } else {
                 ""
             };
-            let _ = writeln!(
-                body,
+            body += &format!(
                 "| {} | {p} | {:.2} → {:.2} | {:.3e} ({lo:.3e}–{hi:.3e}){tick} | {} | \
-                 {miss_ns:.1} | {insert_ns:.1} | {} |",
+                 {miss_ns:.1} | {insert_ns:.1} | {} |\n",
                 v.id,
                 bits[0],
                 bits[1],
                 hits as f64 / n_probes as f64,
                 f.lookup_lines(),
-                about.join(" | "),
+                about.join(" | ")
             );
             bar.inc(1);
         }

@@ -16,8 +16,6 @@
 //! 4. *cuckoo overflow*: insert one item more often than its two buckets
 //!    hold, and overfill a table to 1.3× its slots; count what is lost.
 
-use std::fmt::Write as _;
-
 use bloomlab::theory;
 use bloomlab_lab::keys::{self, members, probes};
 use bloomlab_lab::stats::clopper_pearson;

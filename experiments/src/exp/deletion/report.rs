@@ -73,9 +73,7 @@ pub(super) fn body(
     capacity: usize,
     slots: usize,
 ) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "bloomlab's `CountingBloomFilter` (4-bit counters that stick at 15) and `CuckooFilter` \
          (a failed insert is undone) against `fastbloom-rs` 0.5's counting filter (saturated \
          counters are still decremented) and the `cuckoofilter` 0.5 crate (a failed insert \
@@ -83,7 +81,7 @@ pub(super) fn body(
          (capacity {capacity}, rate {TARGET}; cuckoo tables of {slots} slots for duplicates \
          and overfill). † marks values from the cuckoofilter crate's relocations, which draw \
          from an unseeded RNG inside the crate: they vary from run to run, and `deletion.csv` \
-         holds `unseeded` in their place.\n"
+         holds `unseeded` in their place.\n\n"
     );
 
     // The summary: what each subject loses, scenario by scenario.
@@ -150,9 +148,8 @@ pub(super) fn body(
             .iter()
             .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
             .collect();
-        let _ = writeln!(
-            out,
-            "\nThe cuckoofilter crate's overfill, run {} times on the same keys: {}.",
+        out += &format!(
+            "\nThe cuckoofilter crate's overfill, run {} times on the same keys: {}.\n",
             crate_runs.len(),
             runs.join("; ")
         );
@@ -174,16 +171,15 @@ pub(super) fn body(
             },
         )
     };
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\nMembers lost per false positive removed, after {wrongful_x} removals: {} and {} \
          (bloomlab and fastbloom-rs counting), {} and {} (bloomlab cuckoo and the crate).\n\n\
          ![members lost per false positive removed](deletion_wrongful.svg)\n\n\
-         ![overfilling a cuckoo table](deletion_overfill.svg)\n",
+         ![overfilling a cuckoo table](deletion_overfill.svg)\n\n",
         per_removal(counting),
         per_removal(fastbloom),
         per_removal(cuckoo),
-        per_removal(crate_),
+        per_removal(crate_)
     );
     let outside: Vec<String> = rows
         .iter()
@@ -198,11 +194,10 @@ pub(super) fn body(
             )
         })
         .collect();
-    let _ = writeln!(
-        out,
+    out += &format!(
         "Rows where the measurement disagrees with its theory: {} (the appendix has every \
          row, and its note says what the model leaves out). Data: \
-         [`deletion.csv`](deletion.csv) (one row per measured value).",
+         [`deletion.csv`](deletion.csv) (one row per measured value).\n",
         if outside.is_empty() {
             "none".to_string()
         } else {
@@ -214,20 +209,16 @@ pub(super) fn body(
 
 /// The appendix: each part's method and model, and its rows.
 pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
          capacity times a random held item is removed and a new one inserted (the same \
          choices for every filter). Every held item is checked after the fill and after each \
          capacity's worth of replacements. No filter may report a held item absent, refuse to \
          remove one, or fail an insert at this load; the rate afterwards should be the rate of \
-         a filter holding `capacity` items.\n"
+         a filter holding `capacity` items.\n\n"
     );
     out.push_str(&part_table(rows, Part::Churn));
-    let _ = writeln!(
-        out,
-        "\n#### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
+    out.push_str("\n#### 2. Removing false positives\n\nEach filter holds `capacity` items. A stream of \
          keys never inserted is run through every filter; each key a filter reports present (a \
          false positive), it is asked to remove. After 1, 2, 5, 10 … such removals the members \
          reported absent are counted. For a counting filter each removal decrements k counters \
@@ -237,11 +228,9 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          fingerprint, whose owner is lost unless another copy of it sits in the same buckets: \
          just under one member per removal (`theory::cuckoo::removal_loss`). Losses of a counting filter come \
          in clusters (one zeroed counter can cost several members), so the binomial interval \
-         understates their spread.\n"
-    );
+         understates their spread.\n\n");
     out.push_str(&part_table(rows, Part::Wrongful));
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\n#### 3. Saturation of 4-bit counters\n\nFilters built for `capacity` items at \
          {TARGET} take 2×, 4× and 8× that many, then all but the last `capacity` items are \
          removed, so that the rate would be back at {TARGET} without saturation; the issue's \
@@ -254,17 +243,16 @@ pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
          saturation). fastbloom-rs decrements \
          saturated counters, so the removed items alone can bring a counter that stopped at \
          15 to zero: a kept item is then lost, with probability about \
-         1 − (1 − P(Poisson(λ_removed) ≥ 15))^k.\n"
+         1 − (1 − P(Poisson(λ_removed) ≥ 15))^k.\n\n"
     );
     out.push_str(&part_table(rows, Part::Saturation));
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\n#### 4. Cuckoo: duplicates and overfill\n\nDuplicates: a table of {slots} slots \
          half full takes one more item 2b + 1 = 9 times. Two buckets of four slots hold 8 \
          copies; the ninth insert must fail. Then another item goes in through the unique \
          insert (`insert_unique`, the crate's `test_and_add`) nine times: stored once. \
          Overfill: the same table size takes {OVERFILL}× its slots in distinct items; the \
-         items whose insert reported success are checked at the end.\n"
+         items whose insert reported success are checked at the end.\n\n"
     );
     out.push_str(&part_table(rows, Part::Duplicates));
     out.push('\n');

@@ -116,9 +116,9 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
                     f64::from(k),
                     saturated as f64,
                 );
-                let _ = write!(note, "; bound with the stuck counters {}", rate(bound));
+                note += &format!("; bound with the stuck counters {}", rate(bound));
             } else {
-                let _ = write!(note, "; {SKIPPED}");
+                note += &format!("; {SKIPPED}");
             }
             rows.push(
                 at.row(

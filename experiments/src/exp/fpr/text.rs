@@ -1,8 +1,6 @@
 //! The experiment's text: the section (what was done, the counts per
 //! variant, why rows miss, as measured) and the appendix's per-row table.
 
-use std::fmt::Write as _;
-
 use bloomlab::catalog::Descriptor;
 use bloomlab_lab::stats::clopper_pearson;
 
@@ -11,9 +9,7 @@ use crate::table::{Table, markdown, short_percent};
 
 /// The section's body.
 pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "{r} instances per variant, target and load, each with its own hash key, built for \
          {cap} items (scalable: a tenth, so it grows), filled to 10%–150% (cuckoo: to its \
          first `Full`), probed with fresh non-members. A row's pooled probes expect {min} \
@@ -21,12 +17,12 @@ pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> Stri
          Rows that cannot are *underpowered* and not counted. Rows with a spread model get, \
          budget allowing, probe noise below that spread. Spread: the rate's between-instance \
          standard deviation less probe noise (method of moments), against `classic::rate_sd`, \
-         `blocked::rate_sd` or `sectored::rate_sd`.\n",
+         `blocked::rate_sd` or `sectored::rate_sd`.\n\n",
         r = plan.instances,
         cap = plan.capacity,
         min = MIN_EXPECTED,
         floor = plan.floor,
-        budget = plan.budget,
+        budget = plan.budget
     );
     let heads = [
         "variant",
@@ -48,16 +44,14 @@ pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> Stri
         ]
     });
     out.push_str(&markdown(&heads, table));
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\nSpread column: measured / theory variance, pooled over powered rows (± one \
-         standard error); without a model, the measured spread at the best-resolved row.\n"
+         standard error); without a model, the measured spread at the best-resolved row.\n\n",
     );
     out.push_str(&misses(rows));
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\n![every variant at 1%, measured over theory](fpr.svg)\n\n\
-         Per variant, rate by load (all rows) and residuals (powered rows):"
+         Per variant, rate by load (all rows) and residuals (powered rows):\n",
     );
     let links: Vec<String> = kinds
         .iter()
@@ -68,9 +62,8 @@ pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> Stri
             )
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "{}. Data: [`fpr.csv`](fpr.csv); every row is in the appendix.",
+    out += &format!(
+        "{}. Data: [`fpr.csv`](fpr.csv); every row is in the appendix.\n",
         links.join(", ")
     );
     out
@@ -113,15 +106,14 @@ fn misses(rows: &[Row]) -> String {
         .iter()
         .filter(|r| r.spread.is_some_and(|s| s.lo > 0.0))
         .count();
-    let _ = write!(
-        out,
+    out += &format!(
         "**Why rows miss.** By chance about one powered row in twenty misses: {:.1} of {}; \
          {} do. In {} of them the spread interval is above 0 (table scatter the pooled \
          interval does not count).",
         0.05 * powered.len() as f64,
         powered.len(),
         missed.len(),
-        spread_shown,
+        spread_shown
     );
     // The cuckoo filters near full load: theory at the average occupancy
     // against the pooled rate, pooled over targets (the rows expecting the
@@ -137,13 +129,12 @@ fn misses(rows: &[Row]) -> String {
         if probes > 0 {
             let (lo, hi) = clopper_pearson(hits, probes, 0.95);
             let scale = probes as f64 / expected;
-            let _ = write!(
-                out,
+            out += &format!(
                 " `{variant}` at ≥ 100% load, targets pooled: measured / \
                  `theory::cuckoo::fpr` = {:.3} (95% {:.3}–{:.3}).",
                 hits as f64 / expected,
                 lo * scale,
-                hi * scale,
+                hi * scale
             );
         }
     }
@@ -159,8 +150,7 @@ fn misses(rows: &[Row]) -> String {
             .iter()
             .map(|r| (r.theory / r.expected - 1.0).abs())
             .fold(0.0, f64::max);
-        let _ = write!(
-            out,
+        out += &format!(
             " The scalable filter skips items it already reports present: at 150% load theory \
              (every item stored) exceeds its own `expected_fpr()` by {} at {}, by at most {} \
              at lower targets; measured / `expected_fpr()` there is {:.3} (95% {:.3}–{:.3}).",
@@ -169,7 +159,7 @@ fn misses(rows: &[Row]) -> String {
             signed_percent(rest).trim_start_matches('+'),
             r.pooled / r.expected,
             r.lo / r.expected,
-            r.hi / r.expected,
+            r.hi / r.expected
         );
     }
     out.push('\n');

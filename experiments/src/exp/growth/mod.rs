@@ -3,8 +3,6 @@
 //! side by side with RedisBloom's schedule and with `growable-bloom-filter`,
 //! on the same keys, against the target P and a right-sized classic filter.
 
-use std::fmt::Write as _;
-
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};

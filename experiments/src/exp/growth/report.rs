@@ -9,31 +9,28 @@ fn theory_passes(rows: &[Row], which: Which) -> Option<u64> {
 }
 
 pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Three growing filters asked for a total rate P = {TARGET} from n0 = {n0} take the \
          same {n_max} keys (ten doublings) and are probed with {n_probes} non-members at every \
          layer boundary and half-full layer. bloomlab's `ScalableBloomFilter` (r = 0.85) and \
          its RedisBloom preset (r = 0.5) split P over the layers; `growable-bloom-filter` 2.1 \
          gives P to its first layer, so its total is bounded only by P/(1 − r) = {:.4}. \
-         Memory is compared with a classic filter right-sized for n.\n",
+         Memory is compared with a classic filter right-sized for n.\n\n",
         Which::Peer.bound()
     );
-    let _ = write!(
-        out,
+    out += &format!(
         "Theory (the compound rate of each filter's layers at their fill) lies inside the 95% \
          interval in {} of {} rows, and within the filter-to-filter spread in {} of them (appendix).",
         rows.iter().filter(|r| r.theory_inside()).count(),
         rows.len(),
-        rows.iter().filter(|r| r.within_spread()).count(),
+        rows.iter().filter(|r| r.within_spread()).count()
     );
     for which in Which::ALL {
         let over = theory_passes(rows, which).map_or_else(
             || "stays under P".to_string(),
             |n| format!("passes P from n = {n}"),
         );
-        let _ = write!(out, " {}: theory {over}.", which.name());
+        out += &format!(" {}: theory {over}.", which.name());
     }
     out.push_str("\n\n");
     let heads = [
@@ -70,15 +67,13 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
         ]
     });
     out.push_str(&markdown(&heads, table));
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\n![false-positive rate while growing](growth_fpr.svg)\n\n\
-         ![bits per item while growing, one panel per filter](growth_memory.svg)\n"
+         ![bits per item while growing, one panel per filter](growth_memory.svg)\n\n",
     );
-    let _ = writeln!(
-        out,
+    out.push_str(
         "Data: [`growth.csv`](growth.csv); the rows at the layer boundaries and the verdicts \
-         row by row are in the appendix."
+         row by row are in the appendix.\n",
     );
     out
 }
@@ -90,9 +85,7 @@ pub(super) fn appendix(
     n_max: u64,
     n_probes: usize,
 ) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "**Method.** n grows to {n_max} = 1,023 × n0 (n0 = {n0}; ten full layers of growth \
          factor 2); each checkpoint is probed with the same {n_probes} keys never inserted. \
          `bloomlab r=0.85` is `ScalableBloomFilter` with its defaults (layer i at \
@@ -103,18 +96,17 @@ pub(super) fn appendix(
          their actual fill: classic layers for ours, partitioned layers (one bit per slice) \
          for the peer. Memory: the filters' tables (ours measured; the peer's from its sizing \
          rule, which a unit test checks against its serialized buffers) against \
-         `theory::classic::size_for(n, P)`.\n"
+         `theory::classic::size_for(n, P)`.\n\n"
     );
     let within = rows.iter().filter(|r| r.within_spread()).count();
-    let _ = writeln!(
-        out,
+    out += &format!(
         "Theory falls inside the 95% interval in {} of {} rows. That interval covers only the \
          probes; each row measures one filter, whose rate differs from theory's (the mean over \
          filters with other hash keys) by the chance occupancy of its tables, and successive \
          rows measure the same filter, so a deviation carries from row to row. The column \
          `instance_sd` gives that filter-to-filter standard deviation (from the occupancy \
          variance of each layer); counting it too, theory lies within 1.96 standard deviations \
-         of the measurement in {within} of {} rows.",
+         of the measurement in {within} of {} rows.\n",
         rows.iter().filter(|r| r.theory_inside()).count(),
         rows.len(),
         rows.len()
@@ -124,8 +116,7 @@ pub(super) fn appendix(
         let below = mine.iter().filter(|r| r.state.theory > r.hi).count();
         let over = mine.iter().filter(|r| r.state.theory < r.lo).count();
         let spread = mine.iter().filter(|r| r.within_spread()).count();
-        let _ = write!(
-            out,
+        out += &format!(
             " {}: measured above theory's interval in {over} rows, below it in {below}; \
              within the spread in {spread} of {}.",
             which.name(),
@@ -147,31 +138,29 @@ pub(super) fn appendix(
         let first = theory::scalable::layer_size(n0, GROWTH, TARGET, which.ratio(), 0)
             .map(|(m, k)| format!("{m} bits with k = {k}"))
             .unwrap_or_default();
-        let _ = writeln!(
-            out,
+        out += &format!(
             "{}: {} of {mine} rows lie above theory beyond that spread, none below. Its first \
              layer is a table of {first}. The classic formula assumes independent positions; \
              in tables this small, bloomlab's double-hashed positions \
              (`bloomlab_core::hash::FixedPositions`) pass more probes than it predicts, more so \
              for larger k, and the first layer's excess stays in every later row's compound \
              rate. It is a property of the hashing in small tables, not of the layering, and \
-             fades as the tables grow (see the default scale, whose n0 is larger).\n",
+             fades as the tables grow (see the default scale, whose n0 is larger).\n\n",
             which.name(),
-            beyond.len(),
+            beyond.len()
         );
     }
-    let _ = write!(
-        out,
+    out.push_str(
         "Lines are theory for n distinct items; points are measured (with 95% intervals on \
          the rates). The compound rate rises at each new layer and flattens as the layers' \
-         rates shrink."
+         rates shrink.",
     );
     for which in Which::ALL {
         let over = theory_passes(rows, which).map_or_else(
             || "stays under P at every size".to_string(),
             |n| format!("passes P from n = {n} on"),
         );
-        let _ = write!(out, " {}: theory {over}.", which.name());
+        out += &format!(" {}: theory {over}.", which.name());
     }
     if let Some(last) = rows.last() {
         let at_end = |which: Which| {
@@ -180,8 +169,7 @@ pub(super) fn appendix(
                 .map(|r| fixed(r.bits_per_item()))
                 .unwrap_or_default()
         };
-        let _ = write!(
-            out,
+        out += &format!(
             " At n = {} the bits per item are {} (r = 0.85), {} (preset) and {} (peer), \
              against {} for a classic filter right-sized for n: the guarantee of the total \
              rate costs memory, and more with the preset's halving rates.",
@@ -189,11 +177,11 @@ pub(super) fn appendix(
             at_end(Which::Ours),
             at_end(Which::Redis),
             at_end(Which::Peer),
-            fixed(last.classic_bits_per_item()),
+            fixed(last.classic_bits_per_item())
         );
     }
     out.push_str("\n\n");
-    let _ = writeln!(out, "The rows at the layer boundaries (all layers full):\n");
+    out.push_str("The rows at the layer boundaries (all layers full):\n\n");
     let growth = table.column("growth").unwrap_or(0);
     let full: Vec<String> = checkpoints(LAYERS)
         .iter()

@@ -14,7 +14,6 @@
 //! existing row (or a stale cache entry) would show as a wrong answer.
 
 use std::collections::{HashSet, VecDeque};
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 

@@ -58,32 +58,30 @@ fn faster_than_none(rows: &[Row], guard: &str) -> String {
 pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
     let mut out = String::new();
     let redis = rows.iter().any(|r| r.guard.needs_redis());
-    let _ = writeln!(
-        out,
+    out += &format!(
         "The documents' scenario: SQLite holding {n_rows} rows, behind {}, with a filter in \
          front that turns away the ids it proves absent. Streams of {requests} requests mix \
          present ids with floods of absent ones (each a fresh id); the attack is absent ids \
-         only. Every answer was checked: {} wrong in {} requests, churn included.\n",
+         only. Every answer was checked: {} wrong in {} requests, churn included.\n\n",
         if redis {
             "a Redis cache"
         } else {
             "an in-process LRU cache (no `redis-server` on PATH: the Redis guards did not run)"
         },
         rows.iter().map(|r| r.tally.wrong_answers).sum::<u64>(),
-        rows.iter().map(|r| r.tally.requests).sum::<u64>(),
+        rows.iter().map(|r| r.tally.requests).sum::<u64>()
     );
     let none90 = absent_per_1000(rows, "none", uniform(0.9));
     let c90 = absent_per_1000(rows, "classic 1%", uniform(0.9));
-    let _ = writeln!(
-        out,
+    out += &format!(
         "**At 90% absent ids, no guard sends {} queries per 1,000 requests to the database for \
-         ids without a row; a 1% classic Bloom filter of {} KiB sends {}.**\n",
+         ids without a row; a 1% classic Bloom filter of {} KiB sends {}.**\n\n",
         num(none90),
         find(rows, "classic 1%", uniform(0.9)).map_or_else(
             || "–".into(),
             |r| format!("{:.1}", r.memory_bytes as f64 / 1024.0)
         ),
-        num(c90),
+        num(c90)
     );
     let heads = [
         "guard",
@@ -115,14 +113,13 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
         .iter()
         .filter(|r| r.tally.db_not_found == r.tally.false_positives)
         .count();
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\nThe database's count of queries that found no row equals the guard's false \
          positives in {} of {} rows, and the measured rate's 95% interval holds theory \
          (`expected_fpr()`) in {inside} of {applies} rows (one in twenty may miss by chance). A \
          filter that cannot delete keeps deleted ids: in churn the classic filter sends {} \
          queries per 1,000 for deleted rows, as no guard ({}), while the cuckoo filter sends {}. \
-         An in-process guard's look-up is lost in the noise of a cache round trip{}.\n",
+         An in-process guard's look-up is lost in the noise of a cache round trip{}.\n\n",
         equal,
         rows.len(),
         churn("classic 1%"),
@@ -137,14 +134,13 @@ pub(super) fn body(rows: &[Row], n_rows: u64, requests: usize) -> String {
             )
         } else {
             String::new()
-        },
+        }
     );
-    let _ = writeln!(
-        out,
+    out.push_str(
         "![database queries for absent ids by absent share](guard_queries.svg)\n\n\
          ![latency percentiles per guard](guard_latency.svg)\n\n\
          Every guard and stream, the latency percentiles and the documents' three rates: the \
-         appendix; data: [`guard.csv`](guard.csv)."
+         appendix; data: [`guard.csv`](guard.csv).\n",
     );
     out
 }
@@ -162,8 +158,7 @@ pub(super) fn appendix(
     let qa = |g: &str, s: Stream| absent_per_1000(rows, g, s);
     let guards = guards_in(rows);
 
-    let _ = writeln!(
-        out,
+    out += &format!(
         "**The stack.** SQLite (bundled, WAL, on disk in a temporary folder, removed \
          afterwards) with {n_rows} rows keyed by id; as the cache, {cache_note}; in front, each \
          guard built for the {n_rows} ids and filled with them (memory: the filter's tables; for \
@@ -175,7 +170,7 @@ pub(super) fn appendix(
          independent draws at its rate. In churn each step deletes a random row (database, \
          cache and, where it can, guard), asks for it and for a present row; after {} deletes \
          each step also re-adds the oldest deleted row. {} guards × {} streams took \
-         {seconds:.1} s.\n",
+         {seconds:.1} s.\n\n",
         (requests / 20).max(1),
         guards.len(),
         Stream::all().len()
@@ -187,11 +182,10 @@ pub(super) fn appendix(
         .map(|&a| (uniform(a), format!("{} absent", short_percent(a))))
         .chain([(Stream::Attack, "attack".to_string())])
         .collect();
-    let _ = writeln!(
-        out,
+    out.push_str(
         "**Database queries per 1,000 requests**, uniform streams: present ids' cold cache \
          misses and the absent ids the guard let through; in brackets the absent-id queries \
-         saved against no guard.\n"
+         saved against no guard.\n\n",
     );
     let mut heads = vec![
         "guard".to_string(),
@@ -219,23 +213,21 @@ pub(super) fn appendix(
             zipf: true,
         },
     );
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\nWith Zipf-skewed ids the cache serves the popular rows (no guard at 0% absent: {} \
          per 1,000 with Zipf, {} uniform); absent ids fare as above (`guard.csv` has every \
-         row).\n",
+         row).\n\n",
         num(zipf0),
         num(q("none", uniform(0.0)))
     );
 
     // False positives against theory.
     let (inside, applies) = theory_inside(rows);
-    let _ = writeln!(
-        out,
+    out += &format!(
         "**False positives under attack against `expected_fpr()`** (for the Redis filters \
          from their estimated count). Over all streams theory is inside the 95% interval in \
          {inside} of {applies} rows where it applies; it does not apply to the filters that \
-         cannot delete in churn, which pass every deleted id.\n"
+         cannot delete in churn, which pass every deleted id.\n\n"
     );
     let heads = [
         "guard",
@@ -259,10 +251,9 @@ pub(super) fn appendix(
     out.push_str(&markdown(&heads, table));
 
     // The documents' rates.
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\n**The documents' rates, 3%, 1% and 0.1%**, classic filter: each step down costs a \
-         fixed number of bits per row (log2 of the ratio / ln 2) and saves ever fewer queries.\n"
+         fixed number of bits per row (log2 of the ratio / ln 2) and saves ever fewer queries.\n\n",
     );
     let heads = [
         "rate",
@@ -289,11 +280,10 @@ pub(super) fn appendix(
     out.push_str(&markdown(&heads, table.into_iter().flatten()));
 
     // Latency.
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\n**Latency** (µs per request, uniform streams): wall-clock on a shared 2-core machine, \
          indicative, and the only columns of `guard.csv` that change between runs. The mean \
-         request beat no guard's at these absent shares: classic 1%: {}; Redis Bloom 1%: {}.\n",
+         request beat no guard's at these absent shares: classic 1%: {}; Redis Bloom 1%: {}.\n\n",
         faster_than_none(rows, "classic 1%"),
         faster_than_none(rows, "redis bloom 1%")
     );
@@ -315,11 +305,10 @@ pub(super) fn appendix(
         cells
     });
     out.push_str(&markdown(&heads, table));
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\nThe queries chart: measured absent-id queries per 1,000 requests with the 95% \
          interval of the rate; lines: theory, 1000·a·ε for a filter of rate ε and 1000·a with \
-         no guard."
+         no guard.\n",
     );
     out
 }

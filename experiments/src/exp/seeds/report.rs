@@ -42,12 +42,10 @@ pub(super) fn gists(claims: &[Claim]) -> impl Iterator<Item = [&str; 4]> {
 
 /// The section: every claim's verdict and key number, and E5 spelled out.
 pub(super) fn body(claims: &[Claim], env: &Env<'_>) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Every claim of `shared/seeds/CLAIMS.md`, on the document's own hashing and on bloomlab's \
          `BloomFilter`; rates: measured vs theory, {} probes. *Within chance*: inside the 99.9% \
-         binomial range. Evidence: the appendix, [`seeds.csv`](seeds.csv).\n",
+         binomial range. Evidence: the appendix, [`seeds.csv`](seeds.csv).\n\n",
         env.probes
     );
     let rows = gists(claims)
@@ -56,10 +54,9 @@ pub(super) fn body(claims: &[Claim], env: &Env<'_>) -> String {
     if claims.iter().any(|c| c.id == "E5") {
         let best = theory::classic::optimal_num_hashes(1_600_000_000, 100_000_000)
             .map_or(f64::NAN, |k| theory::classic::fpr(16.0, 1.0, f64::from(k)));
-        let _ = writeln!(
-            out,
+        out += &format!(
             "\n**E5 is wrong**: even the best k gives {} at 16 bits per item; 1e-4 takes {:.1} \
-             bits per item.",
+             bits per item.\n",
             sci(best),
             theory::classic::bits_per_item(1e-4)
         );
@@ -70,15 +67,13 @@ pub(super) fn body(claims: &[Claim], env: &Env<'_>) -> String {
 /// The appendix: the method, every row with its evidence, the measured
 /// rates in numbers, and the notes.
 pub(super) fn appendix(claims: &[Claim], table: &Table, env: &Env<'_>) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Rates use {} probes unless a row says otherwise. *Theory* is `theory::classic::fpr(m, n, \
          k)` (blocked and scalable rows: their own formulas), the average over tables; *this \
          table* is the rate this very table gives probes with uniform positions, the mean of \
          `(X/m)^d` (X bits set, d distinct positions of the probe), so a miss against it blames \
          the hashing, not the table's luck. **Holds**: theory or this table inside the 95% \
-         interval; **within chance**: inside the 99.9% binomial range; else **does not hold**.\n",
+         interval; **within chance**: inside the 99.9% binomial range; else **does not hold**.\n\n",
         env.probes
     );
     let mut previous: Option<(&str, &str)> = None;
@@ -107,10 +102,9 @@ pub(super) fn appendix(claims: &[Claim], table: &Table, env: &Env<'_>) -> String
         "verdict",
     ];
     out.push_str(&markdown(&heads, rows));
-    let _ = writeln!(
-        out,
+    out.push_str(
         "\nThe measured rates in numbers (FP: false positives; doc FP: on the document's own \
-         probes):\n"
+         probes):\n\n",
     );
     let m_col = table.column("m").unwrap_or(0);
     out.push_str(&table.to_markdown_filtered(
@@ -132,7 +126,7 @@ pub(super) fn appendix(claims: &[Claim], table: &Table, env: &Env<'_>) -> String
         ],
         |row| !row[m_col].is_empty(),
     ));
-    let _ = write!(out, "\n{}", notes(claims, env));
+    out += &format!("\n{}", notes(claims, env));
     out
 }
 
@@ -153,13 +147,12 @@ pub(super) fn notes(claims: &[Claim], env: &Env<'_>) -> String {
     if let (Some(g), Some(g4)) = (find("E1", "(a) Guava"), find("E4", "(a) Guava")) {
         let doc = g.doc.map_or(0, |d| d.1);
         let repeats = |r: Rate| r.uniform.map_or(0, |u| u.repeats);
-        let _ = writeln!(
-            out,
+        out += &format!(
             "**E1, which Guava.** Row (a) is `BloomFilter.create`'s strategy `MURMUR128_MITZ_64`, \
              on a bit array rounded up to whole words ({} bits); row (a') is document 000's helper \
              (H4), the older `MITZ_32` on the unrounded 14,377 bits. (a) gives the document's \
              10,000 probes {doc} false positives{}. Double hashing in tables this small gives some \
-             probes repeated positions ({} in E1, {} in E4), which *this table* accounts for.\n",
+             probes repeated positions ({} in E1, {} in E4), which *this table* accounts for.\n\n",
             g.m,
             if doc == 14 {
                 ", as the document: the reproduction is bit-exact"
@@ -167,22 +160,21 @@ pub(super) fn notes(claims: &[Claim], env: &Env<'_>) -> String {
                 " (the document reports 14)"
             },
             repeats(g),
-            repeats(g4),
+            repeats(g4)
         );
     }
     if let Some(d) = find("H1", "decimal strings") {
         let (fill, uniform_fill) = d.fills();
-        let _ = writeln!(
-            out,
+        out += &format!(
             "**H1 on decimal strings.** With a small seed `h = seed·h + c` stays in a small range \
              on short digit strings (seed 5 on 7 digits: below {}), so the members set {:.1}% of \
              the bits uniform hashing would, and the next numbers pass {}x as often as that fill \
-             predicts ({} against {}): they land where the members set bits.\n",
+             predicts ({} against {}): they land where the members set bits.\n\n",
             poly_bound(5, 7),
             fill / uniform_fill * 100.0,
             ratio(d.measured() / d.at_fill().unwrap_or(f64::NAN)),
             d.interval(),
-            sci(d.at_fill().unwrap_or(f64::NAN)),
+            sci(d.at_fill().unwrap_or(f64::NAN))
         );
     }
     let h3: Vec<&str> = claims
@@ -191,18 +183,16 @@ pub(super) fn notes(claims: &[Claim], env: &Env<'_>) -> String {
         .filter_map(|c| c.note.as_deref())
         .collect();
     if !h3.is_empty() {
-        let _ = writeln!(
-            out,
+        out += &format!(
             "**H3's table is not 2^25 bits.** The masks `seed·(2^25 − 1)` keep bits above bit 25 \
              and Java's `BitSet` grows to hold every index set: {}. Its rate is set against the \
              nominal 2^25-bit theory; all six indexes slice one 32-bit `String.hashCode`, so two \
-             items with the same hash collide on every bit.\n",
+             items with the same hash collide on every bit.\n\n",
             h3.join("; ")
         );
     }
-    let _ = writeln!(
-        out,
-        "**E6 at this scale.** {}",
+    out += &format!(
+        "**E6 at this scale.** {}\n",
         if env.ctx.scale == Scale::Full {
             "The rows are the document's own sizes: 10^8 strings in 2^30 bits."
         } else {

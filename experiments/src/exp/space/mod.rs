@@ -4,8 +4,6 @@
 //! at which a cuckoo filter (plain or semi-sorted) is smaller than a Bloom
 //! filter holding the same items.
 
-use std::fmt::Write as _;
-
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
@@ -327,18 +325,16 @@ fn body(
     base: usize,
     cap: usize,
 ) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Each variant is built for {} target rates from 10^-1 to 10^-6 for {items} items, \
          filled to that load (cuckoo filters to their design load) and probed with {base} \
          non-members, or up to {cap} so that theory expects at least {MIN_EXPECTED} false \
          positives. Points: measured rates with 95% Clopper–Pearson intervals at each table's \
          bits per item; lines: theory for the tables the constructors build, on the same x; \
-         lower bound 2^−bits.\n",
+         lower bound 2^−bits.\n\n",
         TARGETS.len()
     );
-    let _ = writeln!(out, "![rate against bits per item](space.svg)\n");
+    out.push_str("![rate against bits per item](space.svg)\n\n");
     let powered: Vec<&Point> = points.iter().filter(|p| !p.underpowered()).collect();
     let missed: Vec<String> = powered
         .iter()
@@ -361,12 +357,11 @@ fn body(
         }
     }
     let n_under = points.iter().filter(|p| p.underpowered()).count();
-    let _ = writeln!(
-        out,
+    out += &format!(
         "**Theory against measurement.** Theory lies inside the 95% interval in {} of the {} \
          rows that expect {MIN_EXPECTED} or more false positives{} (about {:.0} would fall \
          outside by chance). {} rows expect fewer within the budget and test nothing \
-         (`underpowered` in the CSV{}); they are not counted.\n",
+         (`underpowered` in the CSV{}); they are not counted.\n\n",
         powered.len() - missed.len(),
         powered.len(),
         if missed.is_empty() {
@@ -380,7 +375,7 @@ fn body(
             String::new()
         } else {
             format!(": {}", under.join("; "))
-        },
+        }
     );
     out.push_str(&bits_table(kinds, points, &[1e-2, 1e-3, 1e-4, 1e-6]));
     let crossovers = scan.crossovers();
@@ -389,42 +384,35 @@ fn body(
     let last = |i: &[(f64, f64)]| i.last().map_or(f64::NAN, |b| b.1);
     let same = show_intervals(&crossovers[0].1) == show_intervals(&crossovers[2].1)
         && show_intervals(&crossovers[1].1) == show_intervals(&crossovers[3].1);
-    let _ = writeln!(
-        out,
+    out += &format!(
         "\n**Where a cuckoo filter is smaller than a Bloom filter** (4-slot buckets; both \
          built for {} items and compared at that load; {SCAN_PER_DECADE} target rates a \
          decade): the semi-sorted layout at every target below {:.2e} and in bands up to \
          {:.2e}; the plain layout below {:.2e}, in bands up to {:.2e}. Fingerprints come in \
          whole bits, so the answer is a set of rates, not one threshold (Fan et al.'s \
-         \"below about 3%\" assumes real-valued widths). Theory's bands are {} (appendix).\n",
+         \"below about 3%\" assumes real-valued widths). Theory's bands are {} (appendix).\n\n",
         scan.items,
         last(&crossovers[1].1),
         first(&crossovers[1].1),
         last(&crossovers[0].1),
         first(&crossovers[0].1),
-        if same { "the same" } else { "nearly the same" },
+        if same { "the same" } else { "nearly the same" }
     );
-    let _ = writeln!(
-        out,
-        "![bits per item of each constructor against the target rate](space_crossover.svg)\n"
+    out.push_str(
+        "![bits per item of each constructor against the target rate](space_crossover.svg)\n\n",
     );
-    let _ = writeln!(
-        out,
-        "Data: [`space.csv`](space.csv), [`space_crossover.csv`](space_crossover.csv)."
-    );
+    out.push_str("Data: [`space.csv`](space.csv), [`space_crossover.csv`](space_crossover.csv).\n");
     out
 }
 
 /// The appendix: the crossover bands, how theory sizes the cuckoo filter,
 /// the variants not built, and every measured row.
 fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
+    let mut out = format!(
         "Target rates at which each cuckoo layout is smaller than the classic filter, built \
          and in theory (−log2(ε)/ln 2 bits against f/α plain and (f − 1)/α semi-sorted, f the \
          narrowest fingerprint whose rate at α = 0.95 is at most ε; the built tables are \
-         within {:.2}% of those bits):\n",
+         within {:.2}% of those bits):\n\n",
         100.0 * scan.cuckoo_gap()
     );
     out.push_str(&markdown(
@@ -435,13 +423,13 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
     ));
     out.push('\n');
     if !skipped.is_empty() {
-        let _ = writeln!(out, "Not built (the variant cannot reach the rate):\n");
+        out.push_str("Not built (the variant cannot reach the rate):\n\n");
         for s in skipped {
-            let _ = writeln!(out, "- {s}");
+            out += &format!("- {s}\n");
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "Every measured filter:\n");
+    out.push_str("Every measured filter:\n\n");
     out.push_str(
         &table.to_markdown(
             &[("variant", "variant"), ("target_fpr", "built for")]

@@ -2,8 +2,6 @@
 //! with the ratios that matter) and the appendix (every filter at every
 //! rate).
 
-use std::fmt::Write as _;
-
 use super::{PASSES, RATES, Row, SLACK, frontier};
 use crate::report::Section;
 use crate::table::{markdown, percent, short_percent, yes_no};
@@ -15,23 +13,21 @@ pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
     let count = grouped(n as u64);
     let mut body = String::new();
     for target in RATES {
-        let _ = writeln!(body, "{}", answer(rows, target, n));
+        body += &format!("{}\n", answer(rows, target, n));
     }
-    let _ = writeln!(
-        body,
+    body.push_str(
         "The frontier (filters that take inserts and meet the target, none beaten on both \
          bits per item and miss look-up time by another), against the fewest bits and the \
-         fastest miss of any such filter at its target:\n"
+         fastest miss of any such filter at its target:\n\n",
     );
     body.push_str(&frontier_table(rows, n));
-    let _ = writeln!(
-        body,
+    body += &format!(
         "\n![miss look-up time against bits per item](pareto.svg)\n\n\
          {count} items and {count} absent probes per filter; in-process wall clock, best of \
          {PASSES} passes, every call through `dyn Membership<u64>`: **indicative** (the \
          criterion benchmarks in `benches/` are the reference). Off target: the 95% interval \
          lies wholly above {SLACK} × the target. How each peer was set up, and every filter: \
-         appendix; data: [`throughput.csv`](throughput.csv)."
+         appendix; data: [`throughput.csv`](throughput.csv).\n"
     );
     let section = Section::new("Speed, space and accuracy", body);
     let setup = format!(
@@ -86,8 +82,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
         } else {
             "beats none of them on both".into()
         };
-        let _ = write!(
-            out,
+        out += &format!(
             " The static {}, built once from all keys, {verdict}.",
             r.name
         );
@@ -98,7 +93,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
         .map(|r| format!("{} ({})", r.name, percent(r.fpr(n))))
         .collect();
     if !off.is_empty() {
-        let _ = write!(out, " Off target: {}.", off.join(", "));
+        out += &format!(" Off target: {}.", off.join(", "));
     }
     out.push('\n');
     out
