@@ -29,6 +29,16 @@ impl Table {
         table
     }
 
+    /// A table of rows given as (column, cell) pairs, under the columns of
+    /// the first row (none without rows).
+    pub fn from_records<'a>(rows: impl IntoIterator<Item = Vec<(&'a str, String)>>) -> Self {
+        let mut rows = rows.into_iter().peekable();
+        let columns: Vec<&str> = rows
+            .peek()
+            .map_or(Vec::new(), |r| r.iter().map(|c| c.0).collect());
+        Self::with_rows(&columns, rows.map(|r| r.into_iter().map(|c| c.1).collect()))
+    }
+
     /// Appends a row.
     ///
     /// # Panics

@@ -46,6 +46,14 @@ mod inspect {
         bins
     }
 
+    /// `f` holding the keys `0..n`.
+    fn filled<F: Membership<u64>>(mut f: F, n: u64) -> F {
+        for k in 0..n {
+            f.insert(&k).unwrap();
+        }
+        f
+    }
+
     fn f64_of_bits(hex: &Value) -> f64 {
         f64::from_bits(u64::from_str_radix(hex.as_str().expect("hex"), 16).expect("hex bits"))
     }
@@ -168,54 +176,31 @@ mod inspect {
     #[test]
     fn every_bloomlab_variant() {
         let dir = tempfile::tempdir().unwrap();
-        let n = 5_000u64;
-        let keys = 0..n;
-
-        let mut classic = BloomFilter::<u64>::builder(n as usize, 0.01)
-            .seed(1)
-            .build()
-            .unwrap();
-        let mut blocked = BlockedBloomFilter::<u64>::builder(n as usize, 0.01)
-            .seed(2)
-            .build()
-            .unwrap();
-        let atomic = AtomicBloomFilter::<u64>::builder(n as usize, 0.01)
-            .seed(3)
-            .build()
-            .unwrap();
-        let mut counting = CountingBloomFilter::<u64>::builder(n as usize, 0.01)
-            .seed(4)
-            .build()
-            .unwrap();
-        let mut scalable = ScalableBloomFilter::<u64>::builder(n as usize / 10, 0.01)
-            .seed(5)
-            .build()
-            .unwrap();
-        let mut cuckoo = CuckooFilter::<u64>::builder(n as usize, 0.01)
-            .seed(6)
-            .build()
-            .unwrap();
-        let mut one_line = BlockedCountingBloomFilter::<u64>::builder(n as usize, 0.01)
-            .seed(7)
-            .build()
-            .unwrap();
+        let (n, p) = (5_000u64, 0.01);
+        let cap = n as usize;
+        let classic = filled(BloomFilter::builder(cap, p).seed(1).build().unwrap(), n);
+        let blocked = filled(
+            BlockedBloomFilter::builder(cap, p).seed(2).build().unwrap(),
+            n,
+        );
+        let atomic = filled(
+            AtomicBloomFilter::builder(cap, p).seed(3).build().unwrap(),
+            n,
+        );
+        let counting = CountingBloomFilter::builder(cap, p).seed(4).build();
+        let mut counting = filled(counting.unwrap(), n);
+        let scalable = ScalableBloomFilter::builder(cap / 10, p).seed(5).build();
+        let scalable = filled(scalable.unwrap(), n);
+        let mut cuckoo = filled(CuckooFilter::builder(cap, p).seed(6).build().unwrap(), n);
+        let one_line = BlockedCountingBloomFilter::builder(cap, p).seed(7).build();
+        let mut one_line = filled(one_line.unwrap(), n);
         // The layout of format versions 1 and 2: positions anywhere in the
         // block, which `sectors` = 1 tells apart.
-        let mut positions = BlockedBloomFilter::<u64>::builder(n as usize, 0.01)
+        let positions = BlockedBloomFilter::builder(cap, p)
             .layout(bloomlab::classic::BlockLayout::Positions)
             .seed(8)
-            .build()
-            .unwrap();
-        for k in keys.clone() {
-            one_line.insert(&k).unwrap();
-            let _ = positions.insert(&k);
-            let _ = classic.insert(&k);
-            let _ = blocked.insert(&k);
-            let _ = atomic.insert(&k);
-            counting.insert(&k).unwrap();
-            scalable.insert(&k).unwrap();
-            cuckoo.insert(&k).unwrap();
-        }
+            .build();
+        let positions = filled(positions.unwrap(), n);
         // Removes count: the recorded items are net of them.
         for k in 0..100u64 {
             counting.remove(&k).unwrap();

@@ -364,73 +364,64 @@ fn aggregate(
 
 /// The rows as `fpr.csv`.
 fn table(rows: &[Row], capacity: usize) -> Table {
-    let head = [
-        "variant",
-        "target_fpr",
-        "params",
-        "capacity",
-        "load",
-        "items",
-        "instances",
-        "probes_per_instance",
-        "probes",
-    ];
-    let tail = [
-        "mean_fpr",
-        "theory_fpr",
-        "expected_fpr",
-        "theory_false_positives",
-        "underpowered",
-        "theory_in_ci95",
-        "rate_sd",
-        "rate_sd_ci95_low",
-        "rate_sd_ci95_high",
-        "rate_sd_theory",
-        "probe_sd",
-        "bits_per_item",
-        "note",
-    ];
-    let mut table = Table::new(&[&head[..], &MEASURED, &tail].concat());
-    for row in rows {
+    Table::from_records(rows.iter().map(|row| {
         let sd = |f: fn(&Spread) -> f64| row.spread.as_ref().map_or("n/a".into(), |s| rate(f(s)));
-        table.push(vec![
-            row.variant.into(),
-            row.target.to_string(),
-            row.params.clone(),
-            capacity.to_string(),
-            fixed(row.load),
-            if row.full {
-                format!("{:.1}", row.items)
-            } else {
-                format!("{:.0}", row.items)
-            },
-            row.instances.to_string(),
-            (row.probes / row.instances as u64).to_string(),
-            row.probes.to_string(),
+        let items = if row.full {
+            format!("{:.1}", row.items)
+        } else {
+            format!("{:.0}", row.items)
+        };
+        let head = [
+            ("variant", row.variant.into()),
+            ("target_fpr", row.target.to_string()),
+            ("params", row.params.clone()),
+            ("capacity", capacity.to_string()),
+            ("load", fixed(row.load)),
+            ("items", items),
+            ("instances", row.instances.to_string()),
+            (
+                "probes_per_instance",
+                (row.probes / row.instances as u64).to_string(),
+            ),
+            ("probes", row.probes.to_string()),
+        ];
+        let measured = [
             row.hits.to_string(),
             rate(row.pooled),
             rate(row.lo),
             rate(row.hi),
-            rate(row.mean_rate),
-            rate(row.theory),
-            rate(row.expected),
-            format!("{:.1}", row.theory * row.probes as f64),
-            yes_no(!row.powered).into(),
-            yes_no(row.inside()).into(),
-            sd(|s| s.sd),
-            sd(|s| s.lo),
-            sd(|s| s.hi),
-            row.spread_theory.map_or("no model".into(), rate),
-            sd(|s| s.probe_sd),
-            fixed(row.bits_per_item),
-            if row.full {
-                "first Full: each instance filled to its own (mean shown)".into()
-            } else {
-                String::new()
-            },
-        ]);
-    }
-    table
+        ];
+        let note = if row.full {
+            "first Full: each instance filled to its own (mean shown)".into()
+        } else {
+            String::new()
+        };
+        let tail = [
+            ("mean_fpr", rate(row.mean_rate)),
+            ("theory_fpr", rate(row.theory)),
+            ("expected_fpr", rate(row.expected)),
+            (
+                "theory_false_positives",
+                format!("{:.1}", row.theory * row.probes as f64),
+            ),
+            ("underpowered", yes_no(!row.powered).into()),
+            ("theory_in_ci95", yes_no(row.inside()).into()),
+            ("rate_sd", sd(|s| s.sd)),
+            ("rate_sd_ci95_low", sd(|s| s.lo)),
+            ("rate_sd_ci95_high", sd(|s| s.hi)),
+            (
+                "rate_sd_theory",
+                row.spread_theory.map_or("no model".into(), rate),
+            ),
+            ("probe_sd", sd(|s| s.probe_sd)),
+            ("bits_per_item", fixed(row.bits_per_item)),
+            ("note", note),
+        ];
+        (head.into_iter())
+            .chain(MEASURED.into_iter().zip(measured))
+            .chain(tail)
+            .collect()
+    }))
 }
 
 #[cfg(test)]

@@ -126,14 +126,7 @@ impl Row {
 
 /// `growth.csv`: a row a filter and checkpoint.
 pub(super) fn table(rows: &[Row], n0: u64) -> Table {
-    let cells: Vec<Vec<(&str, String)>> = rows.iter().map(|r| r.cells(n0)).collect();
-    let columns: Vec<&str> = cells.first().map_or(Vec::new(), |row| {
-        row.iter().map(|&(column, _)| column).collect()
-    });
-    let cells = cells
-        .into_iter()
-        .map(|row| row.into_iter().map(|(_, cell)| cell).collect());
-    Table::with_rows(&columns, cells)
+    Table::from_records(rows.iter().map(|r| r.cells(n0)))
 }
 
 /// The rows of `which`.
