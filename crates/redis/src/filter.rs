@@ -3,15 +3,15 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 
-use crate::admin::{self, Info};
-use crate::conn::{Connection, Op, drive};
+use crate::admin::Info;
+use crate::conn::{Connection, drive};
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
@@ -38,17 +38,13 @@ pub type RedisCountingBloomFilter<T, C> = RedisBlockedFilter<T, C, Counters>;
 /// `T` is the item type, as in the in-memory filters: items are hashed with
 /// the filter's hash function and key, kept in its metadata so that every process
 /// hashes alike.
-pub struct RedisBlockedFilter<T: ?Sized, C, L> {
-    conn: C,
-    inner: TableFilter,
-    item: PhantomData<fn(&T) -> L>,
-}
+pub struct RedisBlockedFilter<T: ?Sized, C, L>(Handle<T, C, TableFilter, L>);
 
 /// A handle on the same filter over a clone of the connection: for a
 /// connection made to be shared (a pool's, or one that multiplexes).
 impl<T: ?Sized, C: Clone, L> Clone for RedisBlockedFilter<T, C, L> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
@@ -86,11 +82,7 @@ impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn on<C2>(&self, conn: C2) -> RedisBlockedFilter<T, C2, L> {
-        RedisBlockedFilter {
-            conn,
-            inner: self.inner.clone(),
-            item: PhantomData,
-        }
+        RedisBlockedFilter(self.0.on(conn))
     }
 }
 
@@ -107,8 +99,8 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut self.conn.connection()?, inner.insert_one(item))
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.insert_one(item))
     }
 
     /// [`contains`](RedisBlockedFilter::contains) on a connection of the
@@ -121,8 +113,8 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut self.conn.connection()?, inner.contains_one(item))
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.contains_one(item))
     }
 
     /// [`insert_batch`](RedisBlockedFilter::insert_batch) on a connection
@@ -136,8 +128,8 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash + Sized,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut self.conn.batch_connection()?, inner.insert_all(items))
+        let (mut conn, mut table) = self.0.take::<BatchError>()?;
+        drive(&mut conn, table.insert_all(items))
     }
 
     /// [`contains_batch`](RedisBlockedFilter::contains_batch) on a
@@ -150,14 +142,14 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut self.conn.connection()?, inner.contains_all(items))
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.contains_all(items))
     }
 }
 
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.describe(f, "RedisBlockedFilter")
+        self.0.inner.describe(f, "RedisBlockedFilter")
     }
 }
 
@@ -191,10 +183,11 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
         options: Options,
     ) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
-        Self::start(
+        Handle::start(
             conn,
             TableFilter::create::<L>(name, item, expected_items, fpr, &options)?,
         )
+        .map(Self)
     }
 
     /// Opens the existing filter `name`, if it takes at most
@@ -219,20 +212,11 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// As [`open`](Self::open).
     pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
-        Self::start(
+        Handle::start(
             conn,
             TableFilter::open::<L>(name, item, options.get_max_bytes())?,
         )
-    }
-
-    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
-    fn start(mut conn: C, op: impl Op<Output = TableFilter, Error = Error>) -> Result<Self, Error> {
-        let inner = drive(&mut conn, op)?;
-        Ok(Self {
-            conn,
-            inner,
-            item: PhantomData,
-        })
+        .map(Self)
     }
 
     /// Adds `item`; `true` if it was not reported present before (for the
@@ -245,7 +229,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        drive(&mut self.conn, self.inner.insert_one(item))
+        self.0.run(|table| table.insert_one(item))
     }
 
     /// `false`: `item` was never inserted. `true`: it probably was. One
@@ -258,7 +242,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.contains_one(item))
+        self.0.run(|table| table.contains_one(item))
     }
 
     /// Inserts every item of `items` in one pipeline (one round trip per
@@ -272,7 +256,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        drive(&mut self.conn, self.inner.insert_all(items))
+        self.0.run(|table| table.insert_all(items))
     }
 
     /// Looks up every item of `items` in one pipeline; the answers, in order,
@@ -285,7 +269,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.contains_all(items))
+        self.0.run(|table| table.contains_all(items))
     }
 
     /// The items the filter holds, estimated from its non-zero cells
@@ -298,7 +282,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// Connection errors, [`Error::ShardMissing`].
     pub fn estimate_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.estimate_count())
+        self.0.run(|table| table.estimate_count())
     }
 
     /// The false-positive rate the filter has now, from theory
@@ -309,7 +293,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As [`estimate_count`](Self::estimate_count).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.expected_fpr())
+        self.0.run(|table| table.expected_fpr())
     }
 
     /// What the filter is and holds: its kind, item type, design, bytes and
@@ -321,7 +305,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As [`estimate_count`](Self::estimate_count).
     pub fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.inner.info())
+        self.0.run(|table| table.info())
     }
 
     /// Gives every key of the filter `ttl` to live (Redisson's `expire`):
@@ -333,8 +317,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
     /// a key is gone (the others then have the time to live).
     pub fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
-        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), Some(ttl));
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.expire(Some(ttl)))
     }
 
     /// The time the filter has left: the least of its keys' times to live,
@@ -344,8 +327,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As [`expire`](Self::expire).
     pub fn ttl(&mut self) -> Result<Option<Duration>, Error> {
-        let op = admin::ttl(self.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.ttl())
     }
 
     /// Removes every key's time to live: the filter stays until deleted.
@@ -354,8 +336,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// Connection errors.
     pub fn persist(&mut self) -> Result<(), Error> {
-        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), None);
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.expire(None))
     }
 
     /// Deletes every key of the filter (its metadata first, so no process
@@ -366,60 +347,60 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// Connection errors; the keys not yet deleted stay.
     pub fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.inner.delete())
+        self.0.run(|table| table.delete())
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.inner.keys.name()
+        self.0.inner.keys.name()
     }
 
     /// Blocks of 512 cells.
     pub fn num_blocks(&self) -> u64 {
-        self.inner.table.blocks
+        self.0.inner.table.blocks
     }
 
     /// `k`, the cells per item (all in one block).
     pub fn num_hashes(&self) -> u32 {
-        self.inner.table.hashes
+        self.0.inner.table.hashes
     }
 
     /// Shard keys.
     pub fn num_shards(&self) -> u64 {
-        self.inner.table.shards()
+        self.0.inner.table.shards()
     }
 
     /// The keys of the shards, in order.
     pub fn shard_keys(&self) -> Vec<String> {
         (0..self.num_shards())
-            .map(|s| self.inner.shards.key(s))
+            .map(|s| self.0.inner.shards.key(s))
             .collect()
     }
 
     /// Bytes of the table in Redis (blocks and guard bytes, not Redis's own
     /// per-key overhead).
     pub fn memory_bytes(&self) -> u64 {
-        self.inner.table.bytes()
+        self.0.inner.table.bytes()
     }
 
     /// The items and rate the filter was sized for (`None` when imported).
     pub fn design(&self) -> Option<(u64, f64)> {
-        self.inner.meta.design
+        self.0.inner.meta.design
     }
 
     /// The hasher items go through.
     pub fn hasher(&self) -> &DefaultHasher {
-        &self.inner.hasher
+        &self.0.inner.hasher
     }
 
     /// The connection, to run other commands on it.
     pub fn connection_mut(&mut self) -> &mut C {
-        &mut self.conn
+        &mut self.0.conn
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }
 
@@ -442,7 +423,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        Self::start(conn, TableFilter::import(name, filter, max_shard_bytes)?)
+        Handle::start(conn, TableFilter::import(name, filter, max_shard_bytes)?).map(Self)
     }
 
     /// Copies the filter into memory: the same blocks, bits and hash key, so
@@ -454,7 +435,7 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Bits> {
     /// Connection errors; [`Error::ShardMissing`] for a shard of the wrong
     /// length or without its guard.
     pub fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        drive(&mut self.conn, self.inner.export())
+        self.0.run(|table| table.export())
     }
 }
 
@@ -470,6 +451,6 @@ impl<T: ?Sized, C: Connection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.remove(item))
+        self.0.run(|table| table.remove(item))
     }
 }

@@ -88,6 +88,7 @@ mod conn;
 pub mod cuckoo;
 mod error;
 mod filter;
+mod handle;
 mod insert;
 mod layout;
 mod meta;

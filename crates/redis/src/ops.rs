@@ -130,8 +130,7 @@ pub trait Batches {
 
     /// Inserts `item`: whether it was new.
     fn insert_one<Q: Hash + ?Sized>(&mut self, item: &Q) -> impl Op<Output = bool, Error = Error> {
-        let batch = self.insert(vec![self.hash(item)]);
-        then(map_err(batch, |e| *e.source), |v| Ok(first(&v)))
+        one(self.insert(vec![self.hash(item)]))
     }
 
     /// Looks `item` up.
@@ -158,6 +157,14 @@ pub trait Batches {
 /// The single answer of a one-item batch.
 fn first(answers: &[bool]) -> bool {
     answers.first().copied().unwrap_or(false)
+}
+
+/// The insert of a batch of one item, as the insert of that item: its
+/// answer, and the cause of its failure as the error.
+pub fn one<O: Op<Output = Vec<bool>, Error = BatchError>>(
+    batch: O,
+) -> impl Op<Output = bool, Error = Error> {
+    then(map_err(batch, |e| *e.source), |v| Ok(first(&v)))
 }
 
 /// `first`, then the op `next` makes of its output: [`and_then`].

@@ -5,7 +5,6 @@
 use redis::RedisError;
 
 use crate::conn::Connection;
-use crate::error::{BatchError, Error};
 
 /// A source of connections a [`Shared`] filter takes one from for each
 /// operation, and gives back after it: a pool, or a client that connects
@@ -87,20 +86,3 @@ impl Source for redis::Client {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Shared<S>(pub S);
-
-impl<S: Source> Shared<S> {
-    /// A connection from the source, or the error it gave, sorted.
-    pub(crate) fn connection(&self) -> Result<S::Conn, Error> {
-        self.0.connection().map_err(Error::from_redis)
-    }
-
-    /// As [`connection`](Self::connection), for a batch insert: nothing was
-    /// sent, so nothing was stored.
-    pub(crate) fn batch_connection(&self) -> Result<S::Conn, BatchError> {
-        self.connection().map_err(|e| BatchError {
-            stored: Vec::new(),
-            unknown: Vec::new(),
-            source: Box::new(e),
-        })
-    }
-}

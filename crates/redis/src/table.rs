@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
+use std::time::Duration;
 
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
@@ -10,7 +11,7 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
-use crate::admin::Info;
+use crate::admin::{self, Info};
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
 use crate::layout::{
@@ -353,6 +354,16 @@ impl TableFilter {
         std::iter::once(self.keys.meta())
             .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
             .collect()
+    }
+
+    /// Sets (or, for `None`, removes) every key's time to live.
+    pub fn expire(&self, ttl: Option<Duration>) -> impl Op<Output = (), Error = Error> + use<> {
+        admin::expire(self.keys.name().to_owned(), self.all_keys(), ttl)
+    }
+
+    /// The least time to live of the filter's keys.
+    pub fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
+        admin::ttl(self.keys.name().to_owned(), self.all_keys())
     }
 
     /// Deletes every key of the filter, metadata first.

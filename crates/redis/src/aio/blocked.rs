@@ -3,16 +3,16 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 use std::time::Duration;
 
 use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 
-use super::{AsyncConnection, AsyncSource, take, take_for_batch};
-use crate::admin::{self, Info};
-use crate::conn::{Op, run as drive};
+use super::{AsyncConnection, AsyncSource};
+use crate::admin::Info;
+use crate::conn::run as drive;
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::Shared;
 use crate::table::{Bits, Cells, Counters, Options, TableFilter};
@@ -25,35 +25,27 @@ pub type RedisCountingBloomFilter<T, C> = RedisBlockedFilter<T, C, Counters>;
 
 /// [`crate::RedisBlockedFilter`] over an async connection: the same
 /// methods, each a future.
-pub struct RedisBlockedFilter<T: ?Sized, C, L> {
-    conn: C,
-    inner: TableFilter,
-    item: PhantomData<fn(&T) -> L>,
-}
+pub struct RedisBlockedFilter<T: ?Sized, C, L>(Handle<T, C, TableFilter, L>);
 
 /// A handle on the same filter over a clone of the connection: the way
 /// to share one filter among tasks over a `MultiplexedConnection` or a
 /// `ConnectionManager`, whose clones share one connection.
 impl<T: ?Sized, C: Clone, L> Clone for RedisBlockedFilter<T, C, L> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
 impl<T: ?Sized, C, L> RedisBlockedFilter<T, C, L> {
     /// The same filter over `conn`, with no round trip.
     pub fn on<C2>(&self, conn: C2) -> RedisBlockedFilter<T, C2, L> {
-        RedisBlockedFilter {
-            conn,
-            inner: self.inner.clone(),
-            item: PhantomData,
-        }
+        RedisBlockedFilter(self.0.on(conn))
     }
 }
 
 impl<T: ?Sized, C, L> fmt::Debug for RedisBlockedFilter<T, C, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.describe(f, "aio::RedisBlockedFilter")
+        self.0.inner.describe(f, "aio::RedisBlockedFilter")
     }
 }
 
@@ -86,7 +78,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = TableFilter::create::<L>(name, item, expected_items, fpr, &options)?;
-        Self::start(conn, op).await
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisBlockedFilter::open`].
@@ -106,20 +98,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = TableFilter::open::<L>(name, item, options.get_max_bytes())?;
-        Self::start(conn, op).await
-    }
-
-    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
-    async fn start(
-        mut conn: C,
-        op: impl Op<Output = TableFilter, Error = Error>,
-    ) -> Result<Self, Error> {
-        let inner = drive(&mut conn, op).await?;
-        Ok(Self {
-            conn,
-            inner,
-            item: PhantomData,
-        })
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisBlockedFilter::insert`].
@@ -131,7 +110,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash,
     {
-        drive(&mut self.conn, self.inner.insert_one(item)).await
+        self.0.run_async(|table| table.insert_one(item)).await
     }
 
     /// See [`crate::RedisBlockedFilter::contains`].
@@ -143,7 +122,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.contains_one(item)).await
+        self.0.run_async(|table| table.contains_one(item)).await
     }
 
     /// See [`crate::RedisBlockedFilter::insert_batch`].
@@ -155,7 +134,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Hash + Sized,
     {
-        drive(&mut self.conn, self.inner.insert_all(items)).await
+        self.0.run_async(|table| table.insert_all(items)).await
     }
 
     /// See [`crate::RedisBlockedFilter::contains_batch`].
@@ -167,7 +146,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.contains_all(items)).await
+        self.0.run_async(|table| table.contains_all(items)).await
     }
 
     /// See [`crate::RedisBlockedFilter::estimate_count`].
@@ -176,7 +155,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn estimate_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.estimate_count()).await
+        self.0.run_async(|table| table.estimate_count()).await
     }
 
     /// See [`crate::RedisBlockedFilter::expected_fpr`].
@@ -185,7 +164,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.inner.expected_fpr()).await
+        self.0.run_async(|table| table.expected_fpr()).await
     }
 
     /// See [`crate::RedisBlockedFilter::delete`].
@@ -194,7 +173,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.inner.delete()).await
+        self.0.run_async(|table| table.delete()).await
     }
 
     /// See [`crate::RedisBlockedFilter::info`].
@@ -203,7 +182,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.inner.info()).await
+        self.0.run_async(|table| table.info()).await
     }
 
     /// See [`crate::RedisBlockedFilter::expire`].
@@ -212,8 +191,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
-        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::expire(name, keys, Some(ttl))).await
+        self.0.run_async(|table| table.expire(Some(ttl))).await
     }
 
     /// See [`crate::RedisBlockedFilter::ttl`].
@@ -222,8 +200,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
-        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::ttl(name, keys)).await
+        self.0.run_async(|table| table.ttl()).await
     }
 
     /// See [`crate::RedisBlockedFilter::persist`].
@@ -232,33 +209,32 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisBlockedFilter<T, C, L> {
     ///
     /// As the blocking method.
     pub async fn persist(&mut self) -> Result<(), Error> {
-        let (name, keys) = (self.inner.keys.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::expire(name, keys, None)).await
+        self.0.run_async(|table| table.expire(None)).await
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.inner.keys.name()
+        self.0.inner.keys.name()
     }
 
     /// Blocks of 512 cells.
     pub fn num_blocks(&self) -> u64 {
-        self.inner.table.blocks
+        self.0.inner.table.blocks
     }
 
     /// `k`, the cells per item.
     pub fn num_hashes(&self) -> u32 {
-        self.inner.table.hashes
+        self.0.inner.table.hashes
     }
 
     /// The hasher items go through.
     pub fn hasher(&self) -> &DefaultHasher {
-        &self.inner.hasher
+        &self.0.inner.hasher
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }
 
@@ -275,7 +251,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
         let op = TableFilter::import(name, filter, max_shard_bytes)?;
-        Self::start(conn, op).await
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisBloomFilter::export`].
@@ -284,7 +260,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Bits> {
     ///
     /// As the blocking method.
     pub async fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        drive(&mut self.conn, self.inner.export()).await
+        self.0.run_async(|table| table.export()).await
     }
 }
 
@@ -298,7 +274,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisBlockedFilter<T, C, Counters> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.inner.remove(item)).await
+        self.0.run_async(|table| table.remove(item)).await
     }
 }
 
@@ -314,8 +290,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut take(&self.conn).await?, inner.insert_one(item)).await
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.insert_one(item)).await
     }
 
     /// `contains` on a connection of the source.
@@ -327,8 +303,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut take(&self.conn).await?, inner.contains_one(item)).await
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.contains_one(item)).await
     }
 
     /// `insert_batch` on a connection of the source.
@@ -340,12 +316,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash + Sized,
     {
-        let mut inner = self.inner.clone();
-        drive(
-            &mut take_for_batch(&self.conn).await?,
-            inner.insert_all(items),
-        )
-        .await
+        let (mut conn, mut table) = self.0.take_async::<BatchError>().await?;
+        drive(&mut conn, table.insert_all(items)).await
     }
 
     /// `contains_batch` on a connection of the source.
@@ -357,7 +329,7 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let mut inner = self.inner.clone();
-        drive(&mut take(&self.conn).await?, inner.contains_all(items)).await
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.contains_all(items)).await
     }
 }

@@ -9,8 +9,6 @@ use redis::cluster_routing::Slot;
 use redis::{Cmd, RedisError, Value};
 
 use crate::conn::{Failed, Replies};
-use crate::error::{BatchError, Error};
-use crate::shared::Shared;
 
 /// An async connection a filter runs on: anything that implements
 /// redis-rs's [`aio::ConnectionLike`](redis::aio::ConnectionLike), is
@@ -23,7 +21,7 @@ use crate::shared::Shared;
 /// of your own. A bb8 pool of redis-rs clients hands out
 /// `MultiplexedConnection`s behind a guard that does not implement it: take
 /// the connection out (`.clone()`), or share one multiplexed connection
-/// through [`Shared`].
+/// through [`Shared`](crate::Shared).
 ///
 /// A batch is one pipeline; on a
 /// [`ClusterConnection`](redis::cluster_async::ClusterConnection), one
@@ -61,7 +59,7 @@ impl<C: redis::aio::ConnectionLike + Send + Any> AsyncConnection for C {
     }
 }
 
-/// A source of async connections a [`Shared`] filter takes one from for
+/// A source of async connections a [`Shared`](crate::Shared) filter takes one from for
 /// each operation: any connection that can be cloned (a
 /// `MultiplexedConnection`, a `ConnectionManager`, the async Cluster's
 /// `ClusterConnection`, whose clones share one connection), or a pool of
@@ -84,22 +82,6 @@ impl<C: AsyncConnection + Clone + Sync> AsyncSource for C {
     async fn connection(&self) -> Result<C, RedisError> {
         Ok(self.clone())
     }
-}
-
-/// A connection from `source`, or the error it gave, sorted.
-pub(super) async fn take<S: AsyncSource>(source: &Shared<S>) -> Result<S::Conn, Error> {
-    source.0.connection().await.map_err(Error::from_redis)
-}
-
-/// As [`take`], for a batch insert: nothing was sent, so nothing stored.
-pub(super) async fn take_for_batch<S: AsyncSource>(
-    source: &Shared<S>,
-) -> Result<S::Conn, BatchError> {
-    take(source).await.map_err(|e| BatchError {
-        stored: Vec::new(),
-        unknown: Vec::new(),
-        source: Box::new(e),
-    })
 }
 
 /// The key a command routes by: `EVALSHA sha numkeys key …` or `CMD key …`.

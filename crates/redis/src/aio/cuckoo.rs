@@ -3,47 +3,40 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 use std::time::Duration;
 
-use super::{AsyncConnection, AsyncSource, take, take_for_batch};
-use crate::admin::{self, Info};
-use crate::conn::{Op, run as drive};
+use super::{AsyncConnection, AsyncSource};
+use crate::admin::Info;
+use crate::conn::run as drive;
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
+use crate::ops::Batches;
 use crate::shared::Shared;
 use crate::table::Options;
 
 /// [`crate::RedisCuckooFilter`] over an async connection: the same scripts
 /// and replies.
-pub struct RedisCuckooFilter<T: ?Sized, C> {
-    conn: C,
-    inner: crate::cuckoo::Cuckoo,
-    item: PhantomData<fn(&T)>,
-}
+pub struct RedisCuckooFilter<T: ?Sized, C>(Handle<T, C, crate::cuckoo::Cuckoo>);
 
 /// A handle on the same filter over a clone of the connection: the way
 /// to share one filter among tasks over a `MultiplexedConnection` or a
 /// `ConnectionManager`, whose clones share one connection.
 impl<T: ?Sized, C: Clone> Clone for RedisCuckooFilter<T, C> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
 impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
     /// The same filter over `conn`, with no round trip.
     pub fn on<C2>(&self, conn: C2) -> RedisCuckooFilter<T, C2> {
-        RedisCuckooFilter {
-            conn,
-            inner: self.inner.clone(),
-            item: PhantomData,
-        }
+        RedisCuckooFilter(self.0.on(conn))
     }
 }
 
 impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.describe(f, "aio::RedisCuckooFilter")
+        self.0.inner.describe(f, "aio::RedisCuckooFilter")
     }
 }
 
@@ -76,7 +69,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = crate::cuckoo::Cuckoo::create(name, item, expected_items, fpr, &options)?;
-        Self::start(conn, op).await
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisCuckooFilter::open`].
@@ -87,7 +80,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = crate::cuckoo::Cuckoo::open(name, item, crate::DEFAULT_MAX_BYTES)?;
-        Self::start(conn, op).await
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisCuckooFilter::import`].
@@ -102,19 +95,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
         let op = crate::cuckoo::Cuckoo::import(name, filter, max_shard_bytes)?;
-        Self::start(conn, op).await
-    }
-
-    async fn start(
-        mut conn: C,
-        op: impl Op<Output = crate::cuckoo::Cuckoo, Error = Error>,
-    ) -> Result<Self, Error> {
-        let inner = drive(&mut conn, op).await?;
-        Ok(Self {
-            conn,
-            inner,
-            item: PhantomData,
-        })
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisCuckooFilter::insert`].
@@ -126,9 +107,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], false);
-        let v = drive(&mut self.conn, op).await.map_err(|e| *e.source)?;
-        Ok(v.first().copied().unwrap_or(false))
+        self.0.run_async(|table| table.insert_one(item)).await
     }
 
     /// See [`crate::RedisCuckooFilter::insert_unique`].
@@ -140,9 +119,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], true);
-        let v = drive(&mut self.conn, op).await.map_err(|e| *e.source)?;
-        Ok(v.first().copied().unwrap_or(false))
+        self.0.run_async(|table| table.insert_unique(item)).await
     }
 
     /// See [`crate::RedisCuckooFilter::contains`].
@@ -154,7 +131,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        Ok(self.count(item).await? > 0)
+        self.0.run_async(|table| table.contains_one(item)).await
     }
 
     /// See [`crate::RedisCuckooFilter::count`].
@@ -166,12 +143,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&[self.inner.hash(item)]);
-        Ok(drive(&mut self.conn, op)
-            .await?
-            .first()
-            .copied()
-            .unwrap_or(0) as usize)
+        self.0.run_async(|table| table.count(item)).await
     }
 
     /// See [`crate::RedisCuckooFilter::remove`].
@@ -183,8 +155,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.remove(self.inner.hash(item));
-        drive(&mut self.conn, op).await
+        self.0.run_async(|table| table.remove(item)).await
     }
 
     /// See [`crate::RedisCuckooFilter::insert_batch`].
@@ -196,9 +167,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let op = self.inner.inserts(&self.inner.hashes(items), false);
-        let v = drive(&mut self.conn, op).await?;
-        Ok(v.iter().filter(|&&new| new).count())
+        self.0.run_async(|table| table.insert_all(items)).await
     }
 
     /// See [`crate::RedisCuckooFilter::contains_batch`].
@@ -210,12 +179,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&self.inner.hashes(items));
-        Ok(drive(&mut self.conn, op)
-            .await?
-            .iter()
-            .map(|&c| c > 0)
-            .collect())
+        self.0.run_async(|table| table.contains_all(items)).await
     }
 
     /// See [`crate::RedisCuckooFilter::len`].
@@ -224,7 +188,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn len(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.inner.len()).await
+        self.0.run_async(|table| table.len()).await
     }
 
     /// See [`crate::RedisCuckooFilter::is_empty`].
@@ -242,8 +206,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn export(&mut self) -> Result<bloomlab_cuckoo::CuckooFilter<T>, Error> {
-        let words = drive(&mut self.conn, self.inner.export_words()).await?;
-        self.inner.to_filter(&words)
+        self.0.run_async(|table| table.export()).await
     }
 
     /// See [`crate::RedisCuckooFilter::delete`].
@@ -252,7 +215,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.inner.delete()).await
+        self.0.run_async(|table| table.delete()).await
     }
 
     /// See [`crate::RedisCuckooFilter::info`].
@@ -261,7 +224,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.inner.info()).await
+        self.0.run_async(|table| table.info()).await
     }
 
     /// See [`crate::RedisCuckooFilter::expire`].
@@ -270,8 +233,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
-        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::expire(name, keys, Some(ttl))).await
+        self.0.run_async(|table| table.expire(Some(ttl))).await
     }
 
     /// See [`crate::RedisCuckooFilter::ttl`].
@@ -280,8 +242,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
-        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::ttl(name, keys)).await
+        self.0.run_async(|table| table.ttl()).await
     }
 
     /// See [`crate::RedisCuckooFilter::persist`].
@@ -290,18 +251,17 @@ impl<T: ?Sized, C: AsyncConnection> RedisCuckooFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn persist(&mut self) -> Result<(), Error> {
-        let (name, keys) = (self.inner.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, admin::expire(name, keys, None)).await
+        self.0.run_async(|table| table.expire(None)).await
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.inner.name()
+        self.0.inner.name()
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }
 
@@ -317,11 +277,8 @@ impl<T: ?Sized, S: AsyncSource> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], false);
-        drive(&mut take(&self.conn).await?, op)
-            .await
-            .map(|v| v.first().copied().unwrap_or(false))
-            .map_err(|e| *e.source)
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.insert_one(item)).await
     }
 
     /// `contains` on a connection of the source.
@@ -333,9 +290,8 @@ impl<T: ?Sized, S: AsyncSource> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&[self.inner.hash(item)]);
-        let counts = drive(&mut take(&self.conn).await?, op).await?;
-        Ok(counts.first().is_some_and(|&c| c > 0))
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.contains_one(item)).await
     }
 
     /// `insert_batch` on a connection of the source.
@@ -347,9 +303,8 @@ impl<T: ?Sized, S: AsyncSource> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let op = self.inner.inserts(&self.inner.hashes(items), false);
-        let answers = drive(&mut take_for_batch(&self.conn).await?, op).await?;
-        Ok(answers.iter().filter(|&&n| n).count())
+        let (mut conn, mut table) = self.0.take_async::<BatchError>().await?;
+        drive(&mut conn, table.insert_all(items)).await
     }
 
     /// `contains_batch` on a connection of the source.
@@ -361,8 +316,7 @@ impl<T: ?Sized, S: AsyncSource> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&self.inner.hashes(items));
-        let counts = drive(&mut take(&self.conn).await?, op).await?;
-        Ok(counts.iter().map(|&c| c > 0).collect())
+        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, table.contains_all(items)).await
     }
 }

@@ -35,7 +35,6 @@ mod scalable;
 
 pub use blocked::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use connection::{AsyncConnection, AsyncSource};
-use connection::{take, take_for_batch};
 pub use cuckoo::RedisCuckooFilter;
 pub use scalable::RedisScalableBloomFilter;
 

@@ -3,48 +3,40 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 use std::time::Duration;
 
-use super::{AsyncConnection, AsyncSource, take, take_for_batch};
+use super::{AsyncConnection, AsyncSource};
 use crate::admin::Info;
-use crate::conn::{Op, run as drive};
+use crate::conn::run as drive;
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::scalable::{Layers, ScalableOptions};
 use crate::shared::Shared;
 use crate::table::Options;
 
 /// [`crate::RedisScalableBloomFilter`] over an async connection.
-pub struct RedisScalableBloomFilter<T: ?Sized, C> {
-    conn: C,
-    layers: Layers,
-    item: PhantomData<fn(&T)>,
-}
+pub struct RedisScalableBloomFilter<T: ?Sized, C>(Handle<T, C, Layers>);
 
 /// A handle on the same filter over a clone of the connection: the way
 /// to share one filter among tasks over a `MultiplexedConnection` or a
 /// `ConnectionManager`, whose clones share one connection.
 impl<T: ?Sized, C: Clone> Clone for RedisScalableBloomFilter<T, C> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
 impl<T: ?Sized, C> RedisScalableBloomFilter<T, C> {
     /// The same filter over `conn`, with no round trip.
     pub fn on<C2>(&self, conn: C2) -> RedisScalableBloomFilter<T, C2> {
-        RedisScalableBloomFilter {
-            conn,
-            layers: self.layers.clone(),
-            item: PhantomData,
-        }
+        RedisScalableBloomFilter(self.0.on(conn))
     }
 }
 
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.layers.describe(f, "aio::RedisScalableBloomFilter")
+        self.0.inner.describe(f, "aio::RedisScalableBloomFilter")
     }
 }
 
@@ -77,7 +69,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = Layers::create(name, item, initial_capacity, fpr, &options)?;
-        Self::start(conn, op).await
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisScalableBloomFilter::open`].
@@ -97,20 +89,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
         let op = Layers::open(name, item, options.get_max_bytes())?;
-        Self::start(conn, op).await
-    }
-
-    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
-    async fn start(
-        mut conn: C,
-        op: impl Op<Output = Layers, Error = Error>,
-    ) -> Result<Self, Error> {
-        let layers = drive(&mut conn, op).await?;
-        Ok(Self {
-            conn,
-            layers,
-            item: PhantomData,
-        })
+        Handle::start_async(conn, op).await.map(Self)
     }
 
     /// See [`crate::RedisScalableBloomFilter::insert`].
@@ -122,7 +101,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash,
     {
-        drive(&mut self.conn, self.layers.insert_one(item)).await
+        self.0.run_async(|layers| layers.insert_one(item)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::contains`].
@@ -134,7 +113,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.layers.contains_one(item)).await
+        self.0.run_async(|layers| layers.contains_one(item)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::insert_batch`].
@@ -146,7 +125,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        drive(&mut self.conn, self.layers.insert_all(items)).await
+        self.0.run_async(|layers| layers.insert_all(items)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::contains_batch`].
@@ -158,7 +137,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.layers.contains_all(items)).await
+        self.0.run_async(|layers| layers.contains_all(items)).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::added`].
@@ -167,7 +146,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn added(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.layers.count()).await
+        self.0.run_async(|layers| layers.count()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::len`].
@@ -176,7 +155,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn len(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.layers.inserts()).await
+        self.0.run_async(|layers| layers.inserts()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::is_empty`].
@@ -194,7 +173,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn num_layers(&mut self) -> Result<u32, Error> {
-        drive(&mut self.conn, self.layers.num_layers()).await
+        self.0.run_async(|layers| layers.num_layers()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::estimate_count`].
@@ -203,7 +182,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn estimate_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.estimate_count()).await
+        self.0.run_async(|layers| layers.estimate_count()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::expected_fpr`].
@@ -212,7 +191,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.expected_fpr()).await
+        self.0.run_async(|layers| layers.expected_fpr()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::delete`].
@@ -221,7 +200,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.delete()).await
+        self.0.run_async(|layers| layers.delete()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::info`].
@@ -230,7 +209,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.layers.info()).await
+        self.0.run_async(|layers| layers.info()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::expire`].
@@ -239,7 +218,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.expire(Some(ttl))).await
+        self.0.run_async(|layers| layers.expire(Some(ttl))).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::ttl`].
@@ -248,7 +227,7 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
-        drive(&mut self.conn, self.layers.ttl()).await
+        self.0.run_async(|layers| layers.ttl()).await
     }
 
     /// See [`crate::RedisScalableBloomFilter::persist`].
@@ -257,17 +236,17 @@ impl<T: ?Sized, C: AsyncConnection> RedisScalableBloomFilter<T, C> {
     ///
     /// As the blocking method.
     pub async fn persist(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.expire(None)).await
+        self.0.run_async(|layers| layers.expire(None)).await
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.layers.name()
+        self.0.inner.name()
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }
 
@@ -283,8 +262,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut take(&self.conn).await?, layers.insert_one(item)).await
+        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, layers.insert_one(item)).await
     }
 
     /// `contains` on a connection of the source.
@@ -296,8 +275,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut take(&self.conn).await?, layers.contains_one(item)).await
+        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, layers.contains_one(item)).await
     }
 
     /// `insert_batch` on a connection of the source.
@@ -309,12 +288,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let mut layers = self.layers.clone();
-        drive(
-            &mut take_for_batch(&self.conn).await?,
-            layers.insert_all(items),
-        )
-        .await
+        let (mut conn, mut layers) = self.0.take_async::<BatchError>().await?;
+        drive(&mut conn, layers.insert_all(items)).await
     }
 
     /// `contains_batch` on a connection of the source.
@@ -326,7 +301,7 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut take(&self.conn).await?, layers.contains_all(items)).await
+        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
+        drive(&mut conn, layers.contains_all(items)).await
     }
 }

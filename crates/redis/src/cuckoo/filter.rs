@@ -3,16 +3,17 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 
 use bloomlab_core::DefaultHasher;
 use bloomlab_cuckoo::CuckooFilter;
 
 use super::Cuckoo;
-use crate::admin::{self, Info};
-use crate::conn::{Connection, Op, drive};
+use crate::admin::Info;
+use crate::conn::{Connection, drive};
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
 use crate::meta::item_name;
+use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::Options;
 
@@ -77,16 +78,12 @@ use crate::table::Options;
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct RedisCuckooFilter<T: ?Sized, C> {
-    conn: C,
-    inner: Cuckoo,
-    item: PhantomData<fn(&T)>,
-}
+pub struct RedisCuckooFilter<T: ?Sized, C>(Handle<T, C, Cuckoo>);
 
 /// A handle on the same filter over a clone of the connection.
 impl<T: ?Sized, C: Clone> Clone for RedisCuckooFilter<T, C> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
@@ -94,11 +91,7 @@ impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
     /// The same filter over `conn`, with no round trip (as
     /// [`RedisBloomFilter::on`](crate::RedisBlockedFilter::on)).
     pub fn on<C2>(&self, conn: C2) -> RedisCuckooFilter<T, C2> {
-        RedisCuckooFilter {
-            conn,
-            inner: self.inner.clone(),
-            item: PhantomData,
-        }
+        RedisCuckooFilter(self.0.on(conn))
     }
 }
 
@@ -115,10 +108,8 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], false);
-        drive(&mut self.conn.connection()?, op)
-            .map(|v| v.first().copied().unwrap_or(false))
-            .map_err(|e| *e.source)
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.insert_one(item))
     }
 
     /// [`contains`](RedisCuckooFilter::contains) on a connection of the
@@ -131,9 +122,8 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&[self.inner.hash(item)]);
-        let counts = drive(&mut self.conn.connection()?, op)?;
-        Ok(counts.first().is_some_and(|&c| c > 0))
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.contains_one(item))
     }
 
     /// [`insert_batch`](RedisCuckooFilter::insert_batch) on a connection of
@@ -147,8 +137,8 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let op = self.inner.inserts(&self.inner.hashes(items), false);
-        drive(&mut self.conn.batch_connection()?, op).map(|v| v.iter().filter(|&&n| n).count())
+        let (mut conn, mut table) = self.0.take::<BatchError>()?;
+        drive(&mut conn, table.insert_all(items))
     }
 
     /// [`contains_batch`](RedisCuckooFilter::contains_batch) on a
@@ -161,15 +151,14 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&self.inner.hashes(items));
-        let counts = drive(&mut self.conn.connection()?, op)?;
-        Ok(counts.iter().map(|&c| c > 0).collect())
+        let (mut conn, mut table) = self.0.take::<Error>()?;
+        drive(&mut conn, table.contains_all(items))
     }
 }
 
 impl<T: ?Sized, C> fmt::Debug for RedisCuckooFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.describe(f, "RedisCuckooFilter")
+        self.0.inner.describe(f, "RedisCuckooFilter")
     }
 }
 
@@ -204,10 +193,11 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
         options: Options,
     ) -> Result<Self, Error> {
         let item = item_name::<T>();
-        Self::start(
+        Handle::start(
             conn,
             Cuckoo::create(name, item, expected_items, fpr, &options)?,
         )
+        .map(Self)
     }
 
     /// Opens the existing filter `name`, if it takes at most
@@ -232,7 +222,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// As [`open`](Self::open).
     pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
         let item = item_name::<T>();
-        Self::start(conn, Cuckoo::open(name, item, options.get_max_bytes())?)
+        Handle::start(conn, Cuckoo::open(name, item, options.get_max_bytes())?).map(Self)
     }
 
     /// Copies an in-memory filter into Redis as the new filter `name`: its
@@ -251,16 +241,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
         filter: &CuckooFilter<T>,
         max_shard_bytes: usize,
     ) -> Result<Self, Error> {
-        Self::start(conn, Cuckoo::import(name, filter, max_shard_bytes)?)
-    }
-
-    fn start(mut conn: C, op: impl Op<Output = Cuckoo, Error = Error>) -> Result<Self, Error> {
-        let inner = drive(&mut conn, op)?;
-        Ok(Self {
-            conn,
-            inner,
-            item: PhantomData,
-        })
+        Handle::start(conn, Cuckoo::import(name, filter, max_shard_bytes)?).map(Self)
     }
 
     /// Stores `item` (another copy if it is present); `true` if it was not
@@ -277,10 +258,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], false);
-        drive(&mut self.conn, op)
-            .map(|v| v.first().copied().unwrap_or(false))
-            .map_err(|e| *e.source)
+        self.0.run(|table| table.insert_one(item))
     }
 
     /// Stores `item` only if it is not reported present (`CF.ADDNX`);
@@ -293,10 +271,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Hash,
     {
-        let op = self.inner.inserts(&[self.inner.hash(item)], true);
-        drive(&mut self.conn, op)
-            .map(|v| v.first().copied().unwrap_or(false))
-            .map_err(|e| *e.source)
+        self.0.run(|table| table.insert_unique(item))
     }
 
     /// `false`: `item` was never inserted (or removed as often); `true`:
@@ -309,7 +284,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        Ok(self.count(item)? > 0)
+        self.0.run(|table| table.contains_one(item))
     }
 
     /// How many stored fingerprints match `item` (`CF.COUNT`): the times it
@@ -322,8 +297,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&[self.inner.hash(item)]);
-        Ok(drive(&mut self.conn, op)?.first().copied().unwrap_or(0) as usize)
+        self.0.run(|table| table.count(item))
     }
 
     /// Removes one copy of `item` (`CF.DEL`).
@@ -336,8 +310,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.remove(self.inner.hash(item));
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.remove(item))
     }
 
     /// Stores every item, as [`insert`](Self::insert) would, in one
@@ -353,8 +326,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let op = self.inner.inserts(&self.inner.hashes(items), false);
-        drive(&mut self.conn, op).map(|v| v.iter().filter(|&&new| new).count())
+        self.0.run(|table| table.insert_all(items))
     }
 
     /// Looks every item up in one pipeline of scripts (one round trip).
@@ -366,8 +338,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        let op = self.inner.counts(&self.inner.hashes(items));
-        Ok(drive(&mut self.conn, op)?.iter().map(|&c| c > 0).collect())
+        self.0.run(|table| table.contains_all(items))
     }
 
     /// Fingerprints stored: successful inserts minus successful removes,
@@ -378,7 +349,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// [`Error::NotFound`], [`Error::CorruptMetadata`] (the metadata changed
     /// since `open`), connection errors.
     pub fn len(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.inner.len())
+        self.0.run(|table| table.len())
     }
 
     /// Whether no fingerprint is stored.
@@ -398,7 +369,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// As [`len`](Self::len).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
         let len = self.len()?;
-        Ok(self.inner.expected_fpr(len))
+        Ok(self.0.inner.expected_fpr(len))
     }
 
     /// Copies the filter into memory: the same table, key and relocation
@@ -411,8 +382,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// its guard, [`Error::WrongType`], [`Error::Param`] if the table cannot
     /// be allocated, connection errors.
     pub fn export(&mut self) -> Result<CuckooFilter<T>, Error> {
-        let words = drive(&mut self.conn, self.inner.export_words())?;
-        self.inner.to_filter(&words)
+        self.0.run(|table| table.export())
     }
 
     /// Deletes every key of the filter, metadata first.
@@ -421,7 +391,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     ///
     /// Connection errors.
     pub fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.inner.delete())
+        self.0.run(|table| table.delete())
     }
 
     /// What the filter is and holds (RedisBloom's `CF.INFO`): slots,
@@ -432,7 +402,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     ///
     /// As [`len`](Self::len).
     pub fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.inner.info())
+        self.0.run(|table| table.info())
     }
 
     /// Gives every key of the filter `ttl` to live (Redisson's `expire`),
@@ -443,8 +413,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
     /// a key is gone.
     pub fn expire(&mut self, ttl: std::time::Duration) -> Result<(), Error> {
-        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), Some(ttl));
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.expire(Some(ttl)))
     }
 
     /// The least time to live of the filter's keys, `None` when they have
@@ -454,8 +423,7 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     ///
     /// As [`expire`](Self::expire).
     pub fn ttl(&mut self) -> Result<Option<std::time::Duration>, Error> {
-        let op = admin::ttl(self.name().to_owned(), self.inner.all_keys());
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.ttl())
     }
 
     /// Removes every key's time to live.
@@ -464,74 +432,73 @@ impl<T: ?Sized, C: Connection> RedisCuckooFilter<T, C> {
     ///
     /// Connection errors.
     pub fn persist(&mut self) -> Result<(), Error> {
-        let op = admin::expire(self.name().to_owned(), self.inner.all_keys(), None);
-        drive(&mut self.conn, op)
+        self.0.run(|table| table.expire(None))
     }
 }
 
 impl<T: ?Sized, C> RedisCuckooFilter<T, C> {
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.inner.name()
+        self.0.inner.name()
     }
 
     /// Buckets in the table.
     pub fn num_buckets(&self) -> u64 {
-        self.inner.geometry.buckets
+        self.0.inner.geometry.buckets
     }
 
     /// Slots per bucket (`b`).
     pub fn bucket_size(&self) -> u32 {
-        self.inner.geometry.bucket_size
+        self.0.inner.geometry.bucket_size
     }
 
     /// Bits per fingerprint (`f`).
     pub fn fingerprint_bits(&self) -> u32 {
-        self.inner.geometry.fingerprint_bits
+        self.0.inner.geometry.fingerprint_bits
     }
 
     /// Slots in the table.
     pub fn capacity(&self) -> u64 {
-        self.inner.capacity()
+        self.0.inner.capacity()
     }
 
     /// The most fingerprints one insert may move before it gives up.
     pub fn max_relocations(&self) -> u32 {
-        self.inner.meta.max_relocations
+        self.0.inner.meta.max_relocations
     }
 
     /// Shard keys.
     pub fn num_shards(&self) -> u64 {
-        self.inner.geometry.shards()
+        self.0.inner.geometry.shards()
     }
 
     /// The key of shard `s`.
     pub fn shard_key(&self, s: u64) -> String {
-        self.inner.keys.shard(s)
+        self.0.inner.keys.shard(s)
     }
 
     /// The metadata hash's key.
     pub fn meta_key(&self) -> String {
-        self.inner.keys.meta()
+        self.0.inner.keys.meta()
     }
 
     /// Bytes of the table in Redis, guards included.
     pub fn memory_bytes(&self) -> u64 {
-        self.inner.geometry.table_bytes() + self.num_shards()
+        self.0.inner.geometry.table_bytes() + self.num_shards()
     }
 
     /// The hasher items go through.
     pub fn hasher(&self) -> &DefaultHasher {
-        &self.inner.hasher
+        &self.0.inner.hasher
     }
 
     /// The connection, to run other commands on it.
     pub fn connection_mut(&mut self) -> &mut C {
-        &mut self.conn
+        &mut self.0.conn
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }

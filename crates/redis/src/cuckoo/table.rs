@@ -4,6 +4,7 @@
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::ops::Range;
+use std::time::Duration;
 
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
@@ -15,12 +16,12 @@ use super::{
     CHUNK, CuckooMeta, CuckooSetup, Geometry, INSERT, READ, REMOVE, SHARD_MISSING, SHARD_WRONGTYPE,
     STALE_META, Start,
 };
-use crate::admin::Info;
+use crate::admin::{self, Info};
 use crate::conn::{Failed, Op, Replies};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys};
 use crate::meta::{Kind, item_name};
-use crate::ops::{self, OneRound, Stage, evalsha, single};
+use crate::ops::{self, Batches, OneRound, Stage, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, within};
 
@@ -302,9 +303,31 @@ impl Cuckoo {
         })
     }
 
-    /// Removes one fingerprint of the item of hash `hash`.
-    pub(crate) fn remove(&self, hash: u64) -> impl Op<Output = (), Error = Error> + use<> {
-        let (fp, i1, i2) = self.geometry.locate(hash);
+    /// Stores `item` only if it is not reported present (`CF.ADDNX`):
+    /// whether it was stored.
+    pub(crate) fn insert_unique<Q: Hash + ?Sized>(
+        &self,
+        item: &Q,
+    ) -> impl Op<Output = bool, Error = Error> + use<Q> {
+        ops::one(self.inserts(&[self.hash(item)], true))
+    }
+
+    /// How many stored fingerprints match `item`.
+    pub(crate) fn count<Q: Hash + ?Sized>(
+        &self,
+        item: &Q,
+    ) -> impl Op<Output = usize, Error = Error> + use<Q> {
+        ops::then(self.counts(&[self.hash(item)]), |counts| {
+            Ok(counts.first().copied().unwrap_or(0) as usize)
+        })
+    }
+
+    /// Removes one fingerprint of `item`.
+    pub(crate) fn remove<Q: Hash + ?Sized>(
+        &self,
+        item: &Q,
+    ) -> impl Op<Output = (), Error = Error> + use<Q> {
+        let (fp, i1, i2) = self.geometry.locate(self.hash(item));
         let mut c = self.call(&REMOVE, &[], None, false);
         c.arg(fp).arg(i1).arg(i2);
         let keys = self.keys.clone();
@@ -348,6 +371,19 @@ impl Cuckoo {
         keys
     }
 
+    /// Sets (or, for `None`, removes) every key's time to live.
+    pub(crate) fn expire(
+        &self,
+        ttl: Option<Duration>,
+    ) -> impl Op<Output = (), Error = Error> + use<> {
+        admin::expire(self.name().to_owned(), self.all_keys(), ttl)
+    }
+
+    /// The least time to live of the filter's keys.
+    pub(crate) fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
+        admin::ttl(self.name().to_owned(), self.all_keys())
+    }
+
     /// Deletes the metadata, then every shard.
     pub(crate) fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
         ops::delete(self.all_keys())
@@ -385,6 +421,15 @@ impl Cuckoo {
         })
     }
 
+    /// Copies the filter into memory: [`export_words`](Self::export_words),
+    /// then [`to_filter`](Self::to_filter).
+    pub(crate) fn export<T: ?Sized>(
+        &self,
+    ) -> impl Op<Output = CuckooFilter<T>, Error = Error> + use<T> {
+        let this = self.clone();
+        ops::then(self.export_words(), move |words| this.to_filter(&words))
+    }
+
     /// The in-memory filter of `words` read back from this one.
     pub(crate) fn to_filter<T: ?Sized>(&self, words: &[u64]) -> Result<CuckooFilter<T>, Error> {
         CuckooFilter::from_table_words(
@@ -404,14 +449,6 @@ impl Cuckoo {
                 format!("not the shape of the table in the shards: {e}"),
             ),
         })
-    }
-
-    pub(crate) fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
-    }
-
-    pub(crate) fn hashes<Q: Hash>(&self, items: &[Q]) -> Vec<u64> {
-        items.iter().map(|i| self.hash(i)).collect()
     }
 
     pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
@@ -473,4 +510,20 @@ pub(super) fn too_large_u128(bytes: u128) -> Error {
         limit: isize::MAX as u128,
     }
     .into()
+}
+
+impl Batches for Cuckoo {
+    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher.hash_one(item)
+    }
+
+    fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
+        self.inserts(&hashes, false)
+    }
+
+    fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
+        ops::then(self.counts(&hashes), |counts| {
+            Ok(counts.iter().map(|&c| c > 0).collect())
+        })
+    }
 }

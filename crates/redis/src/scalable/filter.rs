@@ -3,14 +3,14 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::Hash;
-use std::marker::PhantomData;
 
 use bloomlab_core::DefaultHasher;
 
 use super::{Insert, Layers, ScalableOptions};
 use crate::admin::Info;
-use crate::conn::{Connection, Op, drive};
+use crate::conn::{Connection, drive};
 use crate::error::{BatchError, Error};
+use crate::handle::Handle;
 use crate::ops::{self, Batches};
 use crate::shared::{Shared, Source};
 use crate::table::Options;
@@ -22,16 +22,12 @@ use crate::table::Options;
 /// exactly (one script per insert checks every layer, adds the item to the
 /// active one and opens the next when it is full), so concurrent writers
 /// never overfill a layer. All keys share the hash tag `{name}`.
-pub struct RedisScalableBloomFilter<T: ?Sized, C> {
-    conn: C,
-    layers: Layers,
-    item: PhantomData<fn(&T)>,
-}
+pub struct RedisScalableBloomFilter<T: ?Sized, C>(Handle<T, C, Layers>);
 
 /// A handle on the same filter over a clone of the connection.
 impl<T: ?Sized, C: Clone> Clone for RedisScalableBloomFilter<T, C> {
     fn clone(&self) -> Self {
-        self.on(self.conn.clone())
+        Self(self.0.clone())
     }
 }
 
@@ -39,11 +35,7 @@ impl<T: ?Sized, C> RedisScalableBloomFilter<T, C> {
     /// The same filter over `conn`, with no round trip (as
     /// [`RedisBloomFilter::on`](crate::RedisBlockedFilter::on)).
     pub fn on<C2>(&self, conn: C2) -> RedisScalableBloomFilter<T, C2> {
-        RedisScalableBloomFilter {
-            conn,
-            layers: self.layers.clone(),
-            item: PhantomData,
-        }
+        RedisScalableBloomFilter(self.0.on(conn))
     }
 }
 
@@ -62,8 +54,8 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut self.conn.connection()?, layers.insert_one(item))
+        let (mut conn, mut layers) = self.0.take::<Error>()?;
+        drive(&mut conn, layers.insert_one(item))
     }
 
     /// [`contains`](RedisScalableBloomFilter::contains) on a connection of
@@ -76,8 +68,8 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut self.conn.connection()?, layers.contains_one(item))
+        let (mut conn, mut layers) = self.0.take::<Error>()?;
+        drive(&mut conn, layers.contains_one(item))
     }
 
     /// [`insert_batch`](RedisScalableBloomFilter::insert_batch) on a
@@ -91,8 +83,8 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut self.conn.batch_connection()?, layers.insert_all(items))
+        let (mut conn, mut layers) = self.0.take::<BatchError>()?;
+        drive(&mut conn, layers.insert_all(items))
     }
 
     /// [`contains_batch`](RedisScalableBloomFilter::contains_batch) on a
@@ -105,14 +97,14 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let mut layers = self.layers.clone();
-        drive(&mut self.conn.connection()?, layers.contains_all(items))
+        let (mut conn, mut layers) = self.0.take::<Error>()?;
+        drive(&mut conn, layers.contains_all(items))
     }
 }
 
 impl<T: ?Sized, C> fmt::Debug for RedisScalableBloomFilter<T, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.layers.describe(f, "RedisScalableBloomFilter")
+        self.0.inner.describe(f, "RedisScalableBloomFilter")
     }
 }
 
@@ -143,10 +135,11 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
         options: ScalableOptions,
     ) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
-        Self::start(
+        Handle::start(
             conn,
             Layers::create(name, item, initial_capacity, fpr, &options)?,
         )
+        .map(Self)
     }
 
     /// Opens the existing filter `name`, if its layers take at most
@@ -169,17 +162,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// As [`open`](Self::open).
     pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
         let item = crate::meta::item_name::<T>();
-        Self::start(conn, Layers::open(name, item, options.get_max_bytes())?)
-    }
-
-    /// Runs the setup `op` on `conn` and keeps the filter it ends with.
-    fn start(mut conn: C, op: impl Op<Output = Layers, Error = Error>) -> Result<Self, Error> {
-        let layers = drive(&mut conn, op)?;
-        Ok(Self {
-            conn,
-            layers,
-            item: PhantomData,
-        })
+        Handle::start(conn, Layers::open(name, item, options.get_max_bytes())?).map(Self)
     }
 
     /// Adds `item` unless a layer holds it; `true` if it was added.
@@ -192,7 +175,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash,
     {
-        drive(&mut self.conn, self.layers.insert_one(item))
+        self.0.run(|layers| layers.insert_one(item))
     }
 
     /// `false`: `item` was never inserted; `true`: it probably was. Sees the
@@ -205,7 +188,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.layers.contains_one(item))
+        self.0.run(|layers| layers.contains_one(item))
     }
 
     /// Inserts every item in one pipeline of scripts (and one more round
@@ -220,7 +203,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        drive(&mut self.conn, self.layers.insert_all(items))
+        self.0.run(|layers| layers.insert_all(items))
     }
 
     /// The path [`insert_batch`](Self::insert_batch) falls back to when
@@ -237,10 +220,11 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        let hashes = self.layers.hashes(items);
-        let op = Insert::new(&mut self.layers, hashes, true);
-        let op = ops::then(op, |v: Vec<bool>| Ok(v.iter().filter(|&&new| new).count()));
-        drive(&mut self.conn, op)
+        self.0.run(|layers| {
+            let hashes = layers.hashes(items);
+            let op = Insert::new(layers, hashes, true);
+            ops::then(op, |v: Vec<bool>| Ok(v.iter().filter(|&&new| new).count()))
+        })
     }
 
     /// Looks up every item in one pipeline of plain `GETRANGE` reads of
@@ -255,7 +239,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Borrow<Q>,
     {
-        drive(&mut self.conn, self.layers.contains_all(items))
+        self.0.run(|layers| layers.contains_all(items))
     }
 
     /// Items added to the layers (an insert of an item already reported
@@ -266,7 +250,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors, [`Error::NotFound`], [`Error::CorruptMetadata`].
     pub fn added(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.layers.count())
+        self.0.run(|layers| layers.count())
     }
 
     /// Every insert so far, duplicates included, as the in-memory filter's
@@ -276,7 +260,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`added`](Self::added).
     pub fn len(&mut self) -> Result<u64, Error> {
-        drive(&mut self.conn, self.layers.inserts())
+        self.0.run(|layers| layers.inserts())
     }
 
     /// Whether [`len`](Self::len) is zero.
@@ -294,7 +278,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`added`](Self::added).
     pub fn num_layers(&mut self) -> Result<u32, Error> {
-        drive(&mut self.conn, self.layers.num_layers())
+        self.0.run(|layers| layers.num_layers())
     }
 
     /// The items the layers hold, estimated from `BITCOUNT` of every shard
@@ -304,7 +288,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`added`](Self::added).
     pub fn estimate_count(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.estimate_count())
+        self.0.run(|layers| layers.estimate_count())
     }
 
     /// The rate the filter has now: `1 − Π (1 − ε_i)` over the layers, each
@@ -317,7 +301,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`added`](Self::added).
     pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        drive(&mut self.conn, self.layers.expected_fpr())
+        self.0.run(|layers| layers.expected_fpr())
     }
 
     /// What the filter is and holds (RedisBloom's `BF.INFO`): capacity of
@@ -328,7 +312,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`added`](Self::added), and [`Error::ShardMissing`].
     pub fn info(&mut self) -> Result<Info, Error> {
-        drive(&mut self.conn, self.layers.info())
+        self.0.run(|layers| layers.info())
     }
 
     /// Gives every key of the filter `ttl` to live (Redisson's `expire`);
@@ -340,7 +324,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     /// Connection errors; [`Error::NotFound`] or [`Error::ShardMissing`] if
     /// a key is gone.
     pub fn expire(&mut self, ttl: std::time::Duration) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.expire(Some(ttl)))
+        self.0.run(|layers| layers.expire(Some(ttl)))
     }
 
     /// The least time to live of the filter's keys, `None` when they have
@@ -350,7 +334,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// As [`expire`](Self::expire).
     pub fn ttl(&mut self) -> Result<Option<std::time::Duration>, Error> {
-        drive(&mut self.conn, self.layers.ttl())
+        self.0.run(|layers| layers.ttl())
     }
 
     /// Removes every key's time to live.
@@ -359,7 +343,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors, [`Error::NotFound`].
     pub fn persist(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.expire(None))
+        self.0.run(|layers| layers.expire(None))
     }
 
     /// Deletes every key of the filter, metadata first.
@@ -368,36 +352,36 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     ///
     /// Connection errors.
     pub fn delete(&mut self) -> Result<(), Error> {
-        drive(&mut self.conn, self.layers.delete())
+        self.0.run(|layers| layers.delete())
     }
 
     /// The filter's name.
     pub fn name(&self) -> &str {
-        self.layers.name()
+        self.0.inner.name()
     }
 
     /// The total rate the filter keeps.
     pub fn target_fpr(&self) -> f64 {
-        self.layers.target_fpr()
+        self.0.inner.target_fpr()
     }
 
     /// Items the first layer holds.
     pub fn initial_capacity(&self) -> u64 {
-        self.layers.initial_capacity()
+        self.0.inner.initial_capacity()
     }
 
     /// The hasher items go through.
     pub fn hasher(&self) -> &DefaultHasher {
-        self.layers.hasher()
+        self.0.inner.hasher()
     }
 
     /// The connection, to run other commands on it.
     pub fn connection_mut(&mut self) -> &mut C {
-        &mut self.conn
+        &mut self.0.conn
     }
 
     /// Gives the connection back.
     pub fn into_connection(self) -> C {
-        self.conn
+        self.0.conn
     }
 }
