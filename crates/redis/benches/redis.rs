@@ -63,6 +63,8 @@
 //! 10 ms proxy delay and one batch per extra measurement: it checks that the
 //! bench works, and its numbers mean nothing.
 
+mod common;
+
 use std::hash::BuildHasher;
 use std::hint::black_box;
 use std::io::{Read, Write};
@@ -678,16 +680,9 @@ fn copy(from: &mut TcpStream, mut to: TcpStream) {
     let _ = to.shutdown(Shutdown::Write);
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(2))
-        .measurement_time(Duration::from_secs(5))
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(10, 5);
     targets = redis_batches
 }
 criterion_main!(benches);

@@ -24,8 +24,9 @@
 //! each, blocking. `cargo bench -p bloomlab-redis --bench scalable -- --test`
 //! runs each once at 1/50 of the sizes.
 
+mod common;
+
 use std::hint::black_box;
-use std::time::Duration;
 
 use bloomlab_redis::{Options, RedisBloomFilter, RedisScalableBloomFilter, ScalableOptions};
 use bloomlab_testkit::keys;
@@ -171,16 +172,9 @@ fn scalable_batches(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(2))
-        .measurement_time(Duration::from_secs(6))
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::criterion(20, 6);
     targets = scalable_batches
 }
 criterion_main!(benches);

@@ -80,17 +80,11 @@ async fn same_answers<C: AsyncConnection + Clone>(conn: C, prefix: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_standalone_answers_as_in_memory() {
     let server = RedisServer::start().unwrap();
-    let client = redis::Client::open(server.url()).unwrap();
-    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
-    // A batch is one request: the default 500 ms would not cover 300k lookups.
-    conn.set_response_timeout(std::time::Duration::from_secs(60));
-    same_answers(conn, "async").await;
+    same_answers(common::connect_async(&server).await, "async").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_cluster_answers_as_in_memory() {
     let cluster = RedisCluster::start(3).unwrap();
-    let client = redis::cluster::ClusterClient::new(cluster.urls()).unwrap();
-    let conn = client.get_async_connection().await.unwrap();
-    same_answers(conn, "async").await;
+    same_answers(common::connect_cluster_async(&cluster).await, "async").await;
 }

@@ -8,14 +8,8 @@ use bloomlab_redis::{
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::{RedisCluster, key_slot};
-use redis::cluster::{ClusterClient, ClusterConnection};
-
-fn connect(cluster: &RedisCluster) -> ClusterConnection {
-    ClusterClient::new(cluster.urls())
-        .unwrap()
-        .get_connection()
-        .unwrap()
-}
+use common::connect_cluster;
+use redis::cluster::ClusterClient;
 
 #[test]
 fn cluster_filters_answer_as_in_memory_and_survive_a_node_restart() {
@@ -23,9 +17,15 @@ fn cluster_filters_answer_as_in_memory_and_survive_a_node_restart() {
     let members = members(11, 200_000);
     let probes: Vec<u64> = probes(12, 2_000_000).collect();
     // Shards of 16 KiB: the 200k-item Bloom filter (234 KiB) has 15 of them.
-    common::same_answers(|| connect(&cluster), "cl", &members, &probes, 16 << 10);
+    common::same_answers(
+        || connect_cluster(&cluster),
+        "cl",
+        &members,
+        &probes,
+        16 << 10,
+    );
 
-    let bloom = RedisBloomFilter::<u64, _>::open(connect(&cluster), "cl-bloom").unwrap();
+    let bloom = RedisBloomFilter::<u64, _>::open(connect_cluster(&cluster), "cl-bloom").unwrap();
     assert!(bloom.num_shards() >= 10);
     let mut masters: Vec<usize> = bloom
         .shard_keys()
@@ -39,11 +39,12 @@ fn cluster_filters_answer_as_in_memory_and_survive_a_node_restart() {
     for node in 0..3 {
         cluster.restart_node(node).unwrap();
     }
-    let mut bloom = RedisBloomFilter::<u64, _>::open(connect(&cluster), "cl-bloom").unwrap();
+    let mut bloom =
+        RedisBloomFilter::<u64, _>::open(connect_cluster(&cluster), "cl-bloom").unwrap();
     let mut counting =
-        RedisCountingBloomFilter::<u64, _>::open(connect(&cluster), "cl-counting").unwrap();
+        RedisCountingBloomFilter::<u64, _>::open(connect_cluster(&cluster), "cl-counting").unwrap();
     let mut scalable =
-        RedisScalableBloomFilter::<u64, _>::open(connect(&cluster), "cl-scalable").unwrap();
+        RedisScalableBloomFilter::<u64, _>::open(connect_cluster(&cluster), "cl-scalable").unwrap();
     for c in members.chunks(common::CHUNK) {
         assert!(bloom.contains_batch(c).unwrap().iter().all(|&b| b));
         assert!(counting.contains_batch(c).unwrap().iter().all(|&b| b));
@@ -55,7 +56,7 @@ fn cluster_filters_answer_as_in_memory_and_survive_a_node_restart() {
 fn a_counting_remove_and_a_create_race_work_on_the_cluster() {
     let cluster = RedisCluster::start(3).unwrap();
     let options = Options::new().seed(common::SEED).max_shard_bytes(4 << 10);
-    let mut f = common::create::<Counters, _>(connect(&cluster), "rm", 5_000, options);
+    let mut f = common::create::<Counters, _>(connect_cluster(&cluster), "rm", 5_000, options);
     let items = members(13, 5_000);
     f.insert_batch(&items).unwrap();
     for i in &items[..2_500] {

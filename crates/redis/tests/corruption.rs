@@ -13,6 +13,8 @@
 //! exit normally after printing the count of cases it checked.
 #![cfg(unix)]
 
+mod common;
+
 use std::process::{Command, Stdio};
 
 use bloomlab_redis::{
@@ -21,6 +23,7 @@ use bloomlab_redis::{
 };
 use bloomlab_testkit::keys::members;
 use bloomlab_testkit::redis_server::RedisServer;
+use common::connect;
 use redis::Connection;
 
 /// The environment variable that makes [`corruption_child`] run.
@@ -84,13 +87,6 @@ fn corruption_child() {
         checked += kind.run_all(&server, &mut raw);
     }
     println!("{DONE} {checked}");
-}
-
-fn connect(server: &RedisServer) -> Connection {
-    redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap()
 }
 
 /// The filter kinds under test.
@@ -257,14 +253,7 @@ impl Kind {
             }
             Kind::Scalable => {
                 let options = ScalableOptions::new().seed(3).max_shard_bytes(1 << 10);
-                let mut f = RedisScalableBloomFilter::<u64, _>::create_with(
-                    connect(server),
-                    "s",
-                    ITEMS / 6,
-                    0.01,
-                    options,
-                )
-                .unwrap();
+                let mut f = common::scalable(connect(server), "s", ITEMS / 6, options);
                 f.insert_batch(items).unwrap();
                 assert_eq!(f.num_layers().unwrap(), 3);
             }

@@ -3,34 +3,22 @@
 //! when full or restarted, typed errors for damaged keys, byte copies to and
 //! from memory.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use bloomlab_cuckoo::CuckooFilter;
 use bloomlab_redis::{Connection, Error, Options, RedisCuckooFilter};
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::{RedisCluster, RedisServer, key_slot};
+use common::{connect, connect_cluster};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use redis::cluster::{ClusterClient, ClusterConnection};
 
 const SEED: u64 = 21;
 
 /// Something done to a key by hand.
 type Damage<'a> = Box<dyn Fn(&mut redis::Connection) + 'a>;
-
-fn connect(server: &RedisServer) -> redis::Connection {
-    redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap()
-}
-
-fn connect_cluster(cluster: &RedisCluster) -> ClusterConnection {
-    ClusterClient::new(cluster.urls())
-        .unwrap()
-        .get_connection()
-        .unwrap()
-}
 
 fn options() -> Options {
     // Small shards, so that a filter has several and walks cross them.
@@ -606,12 +594,7 @@ async fn async_same_answers<C: bloomlab_redis::aio::AsyncConnection>(conn: C, na
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_twin_answers_as_in_memory() {
     let server = RedisServer::start().unwrap();
-    let client = redis::Client::open(server.url()).unwrap();
-    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
-    conn.set_response_timeout(std::time::Duration::from_secs(60));
-    async_same_answers(conn, "acf").await;
+    async_same_answers(common::connect_async(&server).await, "acf").await;
     let cluster = RedisCluster::start(3).unwrap();
-    let client = ClusterClient::new(cluster.urls()).unwrap();
-    let conn = client.get_async_connection().await.unwrap();
-    async_same_answers(conn, "acf").await;
+    async_same_answers(common::connect_cluster_async(&cluster).await, "acf").await;
 }

@@ -3,20 +3,15 @@
 //! pressure, take a name that multiplies every command, or answer for an
 //! item type it was not built for.
 
+mod common;
+
 use bloomlab_redis::{
-    Error, MAX_NAME_BYTES, Options, RedisBloomFilter, RedisCountingBloomFilter,
-    RedisScalableBloomFilter, ScalableOptions,
+    Bits, Cells, Counters, Error, MAX_NAME_BYTES, Options, RedisBlockedFilter, RedisBloomFilter,
+    RedisCountingBloomFilter, RedisScalableBloomFilter, ScalableOptions,
 };
 use bloomlab_testkit::keys::members;
 use bloomlab_testkit::redis_server::RedisServer;
-use redis::Connection;
-
-fn connect(server: &RedisServer) -> Connection {
-    redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap()
-}
+use common::connect;
 
 /// The errors a filter whose keys were evicted may give.
 fn evicted_error(e: &Error) -> bool {
@@ -49,6 +44,19 @@ fn sound_or_refused(name: &str, answers: Result<Vec<bool>, Error>) -> bool {
 /// (`allkeys-lru`): keys of every filter are evicted as the others are
 /// written, and every lookup afterwards answers all items present or fails
 /// with a typed error.
+/// Creates the blocked filter `name` of cells `L` for `expected` items at
+/// 1% and inserts `items` in one batch.
+fn fill<L: Cells>(
+    conn: redis::Connection,
+    name: &str,
+    expected: usize,
+    options: Options,
+    items: &[u64],
+) -> Result<(), Error> {
+    let mut f = RedisBlockedFilter::<u64, _, L>::create_with(conn, name, expected, 0.01, options)?;
+    f.insert_batch(items).map(drop).map_err(|e| *e.source)
+}
+
 #[test]
 fn eviction_is_an_error_never_an_absent_answer() {
     let server = RedisServer::start_with(&[
@@ -80,19 +88,11 @@ fn eviction_is_an_error_never_an_absent_answer() {
         };
         step(
             &b,
-            RedisBloomFilter::<u64, _>::create_with(connect(&server), &b, 8_000_000, 0.01, shards)
-                .and_then(|mut f| f.insert_batch(&items).map(drop).map_err(|e| *e.source)),
+            fill::<Bits>(connect(&server), &b, 8_000_000, shards, &items),
         );
         step(
             &c,
-            RedisCountingBloomFilter::<u64, _>::create_with(
-                connect(&server),
-                &c,
-                1_000_000,
-                0.01,
-                shards,
-            )
-            .and_then(|mut f| f.insert_batch(&items).map(drop).map_err(|e| *e.source)),
+            fill::<Counters>(connect(&server), &c, 1_000_000, shards, &items),
         );
         // Several batches, so that the layers open while keys are evicted.
         step(
@@ -232,14 +232,7 @@ fn the_size_a_client_accepts_is_capped() {
     // A scalable filter stops growing at the limit: the insert that would
     // open a layer past it is refused, and every item it holds stays.
     let capped = ScalableOptions::new().seed(1).max_bytes(64 << 10);
-    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "cap",
-        10_000,
-        0.01,
-        capped,
-    )
-    .unwrap();
+    let mut s = common::scalable(connect(&server), "cap", 10_000, capped);
     let items = members(3, 100_000);
     let e = s.insert_batch(&items).unwrap_err();
     assert!(matches!(*e.source, Error::OverLimit { .. }), "{e:?}");
@@ -288,14 +281,7 @@ fn a_filter_older_than_its_handle_is_refused_not_retried() {
     let server = RedisServer::start().unwrap();
     let mut raw = connect(&server);
     let options = ScalableOptions::new().seed(6);
-    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "old",
-        1_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut s = common::scalable(connect(&server), "old", 1_000, options);
     s.insert_batch(&members(7, 500)).unwrap();
     let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut raw).unwrap();
     let snapshot: Vec<(String, Vec<u8>)> = keys

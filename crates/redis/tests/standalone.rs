@@ -14,14 +14,7 @@ use bloomlab_redis::{
 };
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::redis_server::RedisServer;
-use common::{CountingModel, SEED};
-
-fn connect(server: &RedisServer) -> redis::Connection {
-    redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap()
-}
+use common::{CountingModel, SEED, connect};
 
 #[test]
 fn answers_equal_the_in_memory_filters() {
@@ -365,14 +358,7 @@ fn scripts_are_loaded_again_when_the_server_forgot_them() {
     let server = RedisServer::start().unwrap();
     let mut raw = connect(&server);
     let options = ScalableOptions::new().seed(SEED);
-    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "fs",
-        1_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut s = common::scalable(connect(&server), "fs", 1_000, options);
     let mut c =
         RedisCountingBloomFilter::<u64, _>::create(connect(&server), "fc", 1_000, 0.01).unwrap();
     let items = members(9, 3_000);
@@ -454,14 +440,7 @@ fn scalable_batches_of_every_density_answer_as_the_model() {
     // fills the active layer opens the next part-way.
     let server = RedisServer::start().unwrap();
     let options = ScalableOptions::new().seed(SEED).max_shard_bytes(16 << 10);
-    let mut f = RedisScalableBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "density",
-        20_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut f = common::scalable(connect(&server), "density", 20_000, options);
     let mut model = common::ScalableModel::new(20_000, 0.01);
     let items = members(12, 120_000);
     let (mut start, mut sent) = (0, 0);
@@ -550,14 +529,7 @@ fn info_and_time_to_live_cover_every_key() {
 
     // A scalable filter's later layers take the time to live it was given.
     let options = ScalableOptions::new().seed(SEED);
-    let mut s = RedisScalableBloomFilter::<u64, _>::create_with(
-        connect(&server),
-        "is",
-        10_000,
-        0.01,
-        options,
-    )
-    .unwrap();
+    let mut s = common::scalable(connect(&server), "is", 10_000, options);
     s.insert_batch(&items[..5_000]).unwrap();
     s.expire(minute).unwrap();
     s.insert_batch(&items).unwrap();

@@ -14,6 +14,8 @@ use bloomlab_redis::{
     Bits, Cells, Connection, Counters, Options, RedisBlockedFilter, RedisScalableBloomFilter,
     ScalableOptions,
 };
+use bloomlab_testkit::redis_server::{RedisCluster, RedisServer};
+use redis::cluster::{ClusterClient, ClusterConnection};
 
 /// The seed every filter of the tests is built with.
 pub const SEED: u64 = 14;
@@ -136,6 +138,57 @@ impl CountingModel {
     pub fn contains(&self, item: u64) -> bool {
         self.cells(item).iter().all(|&c| self.counters[c] != 0)
     }
+}
+
+/// A blocking connection to `server`.
+pub fn connect(server: &RedisServer) -> redis::Connection {
+    redis::Client::open(server.url())
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+/// A blocking connection to `cluster`.
+pub fn connect_cluster(cluster: &RedisCluster) -> ClusterConnection {
+    ClusterClient::new(cluster.urls())
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+/// A multiplexed async connection to `server`. A batch is one request, so
+/// its response timeout is raised: the default 500 ms would not cover
+/// 300k lookups.
+pub async fn connect_async(server: &RedisServer) -> redis::aio::MultiplexedConnection {
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    conn.set_response_timeout(std::time::Duration::from_secs(60));
+    conn
+}
+
+/// An async connection to `cluster`.
+pub async fn connect_cluster_async(
+    cluster: &RedisCluster,
+) -> redis::cluster_async::ClusterConnection {
+    let client = ClusterClient::new(cluster.urls()).unwrap();
+    client.get_async_connection().await.unwrap()
+}
+
+/// A pool of at most `size` connections to `server`.
+pub fn pool(server: &RedisServer, size: u32) -> r2d2::Pool<redis::Client> {
+    let client = redis::Client::open(server.url()).unwrap();
+    r2d2::Pool::builder().max_size(size).build(client).unwrap()
+}
+
+/// Creates the scalable filter `name` whose first layer holds `initial`
+/// items, at 1% in total.
+pub fn scalable<C: Connection>(
+    conn: C,
+    name: &str,
+    initial: usize,
+    options: ScalableOptions,
+) -> RedisScalableBloomFilter<u64, C> {
+    RedisScalableBloomFilter::create_with(conn, name, initial, 0.01, options).unwrap()
 }
 
 /// Creates the filter `name` of cells `L` for `items` at 1%.
