@@ -418,6 +418,13 @@ pub fn server_error(key: &str, e: &redis::ServerError) -> Error {
     }
 }
 
+/// The number a script's error names after its marker: `error({err =
+/// 'MARKER n'})` arrives with `n` first in the details (Redis may append
+/// where in the script it was raised).
+pub fn marked_index<N: std::str::FromStr>(detail: &str) -> Option<N> {
+    detail.split_whitespace().next()?.parse().ok()
+}
+
 /// The error a script's reply carries, typed: a guard's error names the
 /// key (of `keys`, the script's `KEYS`) it found wrong, a `BLOOMLAB_META_*`
 /// error the metadata key `keys[0]`.
@@ -428,13 +435,8 @@ pub fn script_error(keys: &[String], reply: &Value) -> Result<(), Error> {
     let meta = keys.first().map_or("", String::as_str);
     let code = e.code();
     let detail = e.details().unwrap_or("");
-    // `error({err = 'MARKER j'})` arrives with `j` first in the details
-    // (Redis may append where in the script it was raised).
     let key_at = || {
-        detail
-            .split_whitespace()
-            .next()
-            .and_then(|j| j.parse::<usize>().ok())
+        marked_index::<usize>(detail)
             .and_then(|j| keys.get(j.checked_sub(1)?))
             .cloned()
             .unwrap_or_else(|| meta.to_owned())

@@ -360,48 +360,21 @@ impl CuckooMeta {
         key_given: bool,
     ) -> Option<(&'static str, String, String)> {
         let design = |m: &Self| m.design.map(|(n, p)| format!("{n} items at {p}"));
+        let field = |name: &'static str, get: fn(&Self) -> String| (name, get(self), get(wanted));
         let mut pairs = vec![
-            ("item", self.item.clone(), wanted.item.clone()),
-            (
-                "buckets",
-                self.buckets.to_string(),
-                wanted.buckets.to_string(),
-            ),
-            (
-                "bucket_size",
-                self.bucket_size.to_string(),
-                wanted.bucket_size.to_string(),
-            ),
-            (
-                "fingerprint_bits",
-                self.fingerprint_bits.to_string(),
-                wanted.fingerprint_bits.to_string(),
-            ),
-            (
-                "max_relocations",
-                self.max_relocations.to_string(),
-                wanted.max_relocations.to_string(),
-            ),
-            (
-                "max_shard_bytes",
-                self.max_shard_bytes.to_string(),
-                wanted.max_shard_bytes.to_string(),
-            ),
+            field("item", |m| m.item.clone()),
+            field("buckets", |m| m.buckets.to_string()),
+            field("bucket_size", |m| m.bucket_size.to_string()),
+            field("fingerprint_bits", |m| m.fingerprint_bits.to_string()),
+            field("max_relocations", |m| m.max_relocations.to_string()),
+            field("max_shard_bytes", |m| m.max_shard_bytes.to_string()),
         ];
         if let (Some(a), Some(b)) = (design(self), design(wanted)) {
             pairs.insert(0, ("design", a, b));
         }
         if key_given {
-            pairs.push((
-                "hash",
-                self.hash.name().to_owned(),
-                wanted.hash.name().to_owned(),
-            ));
-            pairs.push((
-                "key",
-                format!("{:x?}", self.key),
-                format!("{:x?}", wanted.key),
-            ));
+            pairs.push(field("hash", |m| m.hash.name().to_owned()));
+            pairs.push(field("key", |m| format!("{:x?}", m.key)));
         }
         pairs.into_iter().find(|(_, a, b)| a != b)
     }

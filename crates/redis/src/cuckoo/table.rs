@@ -155,13 +155,7 @@ impl Cuckoo {
     /// stale metadata as corrupt.
     fn script_error(keys: &Keys, e: &redis::ServerError) -> Error {
         let detail = e.details().unwrap_or("");
-        let shard = || {
-            detail
-                .split_whitespace()
-                .next()
-                .and_then(|s| s.parse::<u64>().ok())
-                .map(|s| keys.shard(s))
-        };
+        let shard = || layout::marked_index::<u64>(detail).map(|s| keys.shard(s));
         match (e.code(), shard()) {
             (SHARD_MISSING, Some(key)) => Error::ShardMissing { key },
             (SHARD_WRONGTYPE, Some(key)) => Error::WrongType { key },
