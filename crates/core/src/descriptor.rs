@@ -265,12 +265,12 @@ pub trait AnyFilter<T: ?Sized>: Lookup<T> {
         Self: 'static;
     /// The filter as a [`Deletable`], when it can delete.
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>>;
-    /// The encoded filter ([`Persist::to_bytes`](crate::Persist::to_bytes)).
+    /// The encoded filter ([`Persist::to_bytes`]).
     fn to_bytes(&self) -> Vec<u8>;
     /// What the table holds now, read from the table itself.
     fn state(&self) -> State;
     /// Cache lines a look-up reads, at most
-    /// ([`HashMembership::lookup_lines`](crate::HashMembership::lookup_lines)).
+    /// ([`HashMembership::lookup_lines`]).
     fn lookup_lines(&self) -> usize;
 }
 

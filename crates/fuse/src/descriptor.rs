@@ -34,14 +34,14 @@ pub struct Segments {
 
 impl Segments {
     /// The array [`BinaryFuseFilter::builder`] lays out for `n` keys at
-    /// rate `p` ([`plan`](crate::plan)); for a rate below `2^−32`, the
+    /// rate `p` ([`plan`]); for a rate below `2^−32`, the
     /// array of 32-bit fingerprints, which [`Table::unbuildable`] refuses.
     ///
     /// # Errors
     ///
     /// [`ParamError::InvalidFpr`] for a rate outside (0, 1),
     /// [`ParamError::ZeroItems`] for no keys, [`ParamError::TooLarge`] past
-    /// [`MAX_KEYS`](crate::MAX_KEYS).
+    /// [`MAX_KEYS`].
     pub fn plan(n: u64, p: f64) -> Result<Plan, ParamError> {
         let needed_bits = lower_bound_bits_per_item(check_fpr(p)?).ceil() as u32;
         let stored = p.max(theory::fpr(32));
@@ -151,7 +151,7 @@ impl Table for Segments {
 }
 
 /// The descriptor of [`BinaryFuseFilter`]: built from its keys, 3- or
-/// 4-wise as [`plan`](crate::plan) chooses.
+/// 4-wise as [`plan`] chooses.
 pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
     vec![Descriptor {
         id: "fuse",

@@ -7,7 +7,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bloomlab::catalog::Descriptor;
-use bloomlab_core::Membership;
+use bloomlab::catalog::Build;
+use bloomlab_core::{Lookup, Membership};
 use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
 use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
 use bloomlab_lab::peers::{
@@ -20,10 +21,13 @@ use super::super::{Error, ns_per_item, subject};
 pub const PASSES: usize = 3;
 
 /// A filter behind the trait every filter of the comparison is timed through.
-pub type Boxed = Box<dyn Membership<u64>>;
+pub type Boxed = Box<dyn Lookup<u64>>;
+
+/// A filter that takes inserts.
+pub type Inserts = Box<dyn Membership<u64>>;
 
 /// Builds an empty filter, to be filled one insert at a time.
-type Empty = Box<dyn Fn() -> Result<Boxed, Error>>;
+type Empty = Box<dyn Fn() -> Result<Inserts, Error>>;
 
 /// Builds a static filter from all its keys at once.
 type FromKeys = Box<dyn Fn(&[u64]) -> Result<Boxed, Error>>;
@@ -58,7 +62,7 @@ impl Contender {
     fn empty(
         name: impl Into<String>,
         crate_name: &'static str,
-        build: impl Fn() -> Result<Boxed, Error> + 'static,
+        build: impl Fn() -> Result<Inserts, Error> + 'static,
     ) -> Self {
         Self {
             name: name.into(),
@@ -93,8 +97,10 @@ pub fn time_pass<T, R>(items: &[T], mut op: impl FnMut(&T) -> R) -> Duration {
     start.elapsed()
 }
 
-/// Every catalog variant at `fpr`, built by the experiments' rule
-/// ([`subject::build`]: a growing filter starts at a tenth of the items).
+/// Every catalog variant at `fpr`: one that takes inserts built by the
+/// experiments' rule ([`subject::build`]: a growing filter starts at a
+/// tenth of the items) and filled one insert at a time, one built from its
+/// keys built from them.
 pub fn bloomlab(
     variants: Vec<Descriptor<u64>>,
     items: usize,
@@ -106,6 +112,20 @@ pub fn bloomlab(
         .map(|v| {
             let seed = seed(v.id);
             let (name, crate_name) = (format!("bloomlab {}", v.id), v.crate_name);
+            if let Build::FromKeys(build) = v.build {
+                let err = format!("throughput: {} of {{}} keys", v.id);
+                return Contender {
+                    name,
+                    crate_name,
+                    make: Make::FromKeys(Box::new(move |keys| {
+                        let keys: Vec<&u64> = keys.iter().collect();
+                        let f = build(&keys, fpr, seed)
+                            .map_err(Error::filter(err.replace("{}", &keys.len().to_string())))?;
+                        Ok(f as Boxed)
+                    })),
+                    seeded: true,
+                };
+            }
             Contender::empty(name, crate_name, move || {
                 let s = subject::build(&v, items, fpr, seed)?;
                 s.filter
@@ -264,7 +284,7 @@ fn fill(c: &Contender, keys: &[u64]) -> Result<(Boxed, Duration), Error> {
                     keys.len()
                 )));
             }
-            Ok((f, took))
+            Ok((Box::new(f), took))
         }
         Make::FromKeys(build) => {
             let start = Instant::now();
@@ -273,3 +293,4 @@ fn fill(c: &Contender, keys: &[u64]) -> Result<(Boxed, Duration), Error> {
         }
     }
 }
+
