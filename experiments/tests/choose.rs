@@ -75,7 +75,7 @@ mod choose {
     #[test]
     fn json_has_a_stable_shape() {
         let report = json(&["--items", "10000", "--fpr", "0.001"]);
-        assert_eq!(report["version"], 2);
+        assert_eq!(report["version"], 3);
         let keys = |v: &Value| -> Vec<String> {
             let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
             k.sort();
@@ -100,7 +100,8 @@ mod choose {
                 "fpr",
                 "growth",
                 "items",
-                "max_memory"
+                "max_memory",
+                "rebuilt"
             ]
         );
         let candidates = report["candidates"].as_array().expect("a list");
@@ -118,6 +119,7 @@ mod choose {
                     "notes",
                     "rank",
                     "reasons",
+                    "rebuild",
                     "supports",
                     "verdict"
                 ]

@@ -66,6 +66,15 @@ pub struct ChooseArgs {
     /// Many threads of one process insert at the same time.
     #[cfg_attr(feature = "cli", arg(long))]
     pub concurrent: bool,
+    /// The set is built at once from all its items and rebuilt when it
+    /// changes (every id of a table, loaded at start-up and reloaded now and
+    /// then): no item is added to a built filter, so the filters built from
+    /// their keys are weighed too, with what a rebuild costs.
+    #[cfg_attr(feature = "cli", arg(
+        long = "static",
+        conflicts_with_all = ["deletes", "grows_to", "unknown_size", "concurrent"]
+    ))]
+    pub static_set: bool,
     /// The most memory the filter may take, in whole bytes: 200000000,
     /// 64MiB, 1.5GB, … (kB, MB, GB, TB are powers of 1000; KiB, MiB, GiB,
     /// TiB powers of 1024).
@@ -81,8 +90,10 @@ pub struct ChooseArgs {
 /// Everything `choose` concludes about a workload; `--json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// The format's version: 2 (a candidate's `params` became its table's
-    /// line and its parameters by name).
+    /// The format's version: 3 (the workload's `rebuilt`, `--static`, and a
+    /// candidate's `rebuild`, its cost where it is built from its keys;
+    /// 2: a candidate's `params` became its table's line and its
+    /// parameters by name).
     pub version: u32,
     /// The workload, as checked.
     pub workload: Workload,
@@ -107,7 +118,7 @@ pub fn choose_in(catalog: &bloomlab::catalog::Catalog<u64>, w: &Workload) -> Rep
     let candidates = decide::evaluate(catalog, w);
     let recommendation = decide::recommend(w, &candidates);
     Report {
-        version: 2,
+        version: 3,
         workload: *w,
         lower_bound_bits_per_item: theory::lower_bound_bits_per_item(w.fpr),
         candidates,

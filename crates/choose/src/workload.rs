@@ -34,6 +34,9 @@ pub struct Workload {
     pub growth: Growth,
     /// Several threads of one process insert at the same time.
     pub concurrent: bool,
+    /// The set is built at once from all its items and rebuilt when it
+    /// changes: no item is added to a built filter.
+    pub rebuilt: bool,
     /// The most bytes the filter may take, if limited.
     pub max_memory: Option<u64>,
 }
@@ -47,7 +50,17 @@ impl Workload {
             deletes: false,
             growth: Growth::Fixed,
             concurrent: false,
+            rebuilt: false,
             max_memory: None,
+        }
+    }
+
+    /// A set of `items` at rate `fpr` built at once and rebuilt when it
+    /// changes (`--static`).
+    pub fn rebuilt(items: u64, fpr: f64) -> Self {
+        Self {
+            rebuilt: true,
+            ..Self::fixed(items, fpr)
         }
     }
 
@@ -56,7 +69,9 @@ impl Workload {
     /// # Errors
     ///
     /// A message for a rate outside (0, 1), zero items, a growth bound below
-    /// the starting size, or a memory limit of zero bytes.
+    /// the starting size, a memory limit of zero bytes, or `--static` with
+    /// a change made to a live filter (`--deletes`, `--grows-to`,
+    /// `--unknown-size`, `--concurrent`).
     pub fn from_args(args: &ChooseArgs) -> Result<Self, String> {
         if !(args.fpr > 0.0 && args.fpr < 1.0) {
             return Err(format!(
@@ -82,6 +97,21 @@ impl Workload {
             (None, true) => Growth::Unknown,
             (None, false) => Growth::Fixed,
         };
+        if args.static_set {
+            let live = [
+                (args.deletes, "--deletes"),
+                (args.grows_to.is_some(), "--grows-to"),
+                (args.unknown_size, "--unknown-size"),
+                (args.concurrent, "--concurrent"),
+            ];
+            if let Some((_, flag)) = live.iter().find(|(given, _)| *given) {
+                return Err(format!(
+                    "--static and {flag} contradict each other: --static says the filter is \
+                     rebuilt from the whole set whenever it changes, {flag} describes changes \
+                     made to a live filter"
+                ));
+            }
+        }
         if args.max_memory == Some(0) {
             return Err("--max-memory must be at least 1 byte".to_owned());
         }
@@ -91,6 +121,7 @@ impl Workload {
             deletes: args.deletes,
             growth,
             concurrent: args.concurrent,
+            rebuilt: args.static_set,
             max_memory: args.max_memory,
         })
     }
@@ -262,8 +293,38 @@ mod tests {
             grows_to: None,
             unknown_size: false,
             concurrent: false,
+            static_set: false,
             max_memory: None,
             json: false,
+        }
+    }
+
+    #[test]
+    fn static_refuses_changes_to_a_live_filter() {
+        let w = Workload::from_args(&ChooseArgs {
+            static_set: true,
+            ..args(1_000, 0.01)
+        })
+        .unwrap();
+        assert_eq!(w, Workload::rebuilt(1_000, 0.01));
+        type Set = fn(&mut ChooseArgs);
+        let live: [(&str, Set); 4] = [
+            ("--deletes", |a| a.deletes = true),
+            ("--grows-to", |a| a.grows_to = Some(2_000)),
+            ("--unknown-size", |a| a.unknown_size = true),
+            ("--concurrent", |a| a.concurrent = true),
+        ];
+        for (flag, set) in live {
+            let mut a = ChooseArgs {
+                static_set: true,
+                ..args(1_000, 0.01)
+            };
+            set(&mut a);
+            let err = Workload::from_args(&a).unwrap_err();
+            assert!(
+                err.starts_with(&format!("--static and {flag} contradict")),
+                "{err}"
+            );
         }
     }
 

@@ -160,6 +160,15 @@ pub trait Table: fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// Bytes that building this table from `items` keys holds beyond the
+    /// table itself, at the peak of the construction: the hashes and
+    /// working arrays of a filter built from its keys ([`Build::FromKeys`]),
+    /// `0` for one that takes inserts.
+    fn build_scratch_bytes(&self, items: u64) -> u64 {
+        let _ = items;
+        0
+    }
+
     /// Why the variant's crate would refuse to build this table (empty when
     /// it builds).
     fn unbuildable(&self) -> Vec<String> {

@@ -80,7 +80,7 @@ fn build_wise<F: Fingerprint, const A: usize>(
 }
 
 /// The working arrays of construction, allocated once for every attempt.
-struct Scratch {
+pub(crate) struct Scratch {
     /// The hashes bucketed by segment; then the peeled keys, in order.
     order: Buffer<u64>,
     /// Which of its slots each peeled key was peeled from.
@@ -96,6 +96,12 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Bytes of the arrays [`Scratch::new`] allocates.
+    pub(crate) fn bytes(keys: u64, slots: u64, segments: u64) -> u64 {
+        // order and found per key; counts, xors and queue per slot.
+        keys * (8 + 1) + slots * (1 + 8 + 4) + (segments + 1) * 4
+    }
+
     fn new(keys: usize, slots: usize, segments: usize) -> Result<Self, BuildError> {
         Ok(Scratch {
             order: alloc::buffer(keys)?,

@@ -9,7 +9,7 @@ use bloomlab_core::builder::Settings;
 use bloomlab_core::theory::fuse as theory;
 use bloomlab_core::{DefaultHasher, OutOfMemory, ParamError, check_fpr};
 
-use crate::build::build;
+use crate::build::{Scratch, build};
 use crate::error::{BuildError, Invalid};
 use crate::filter::BinaryFuseFilter;
 use crate::layout::{ARITIES, Layout, MAX_KEYS};
@@ -47,6 +47,27 @@ impl Plan {
     /// Bytes of the array: what the filter's `memory_bytes()` will be.
     pub fn memory_bytes(&self) -> u64 {
         self.slots() * u64::from(self.fingerprint_bits / 8)
+    }
+
+    /// Bytes construction from `keys` keys allocates besides the array, at
+    /// its peak: the keys' 64-bit hashes and the working arrays of the
+    /// peeling (about 30 bytes a key), all freed when the filter is built.
+    ///
+    /// ```
+    /// let plan = bloomlab_fuse::plan(1_000_000, 0.01)?;
+    /// // 17 bytes a key (its hash, its place in the peeling order, the slot
+    /// // it was peeled from), 13 a slot, 4 a segment boundary.
+    /// let (slots, segments) = (1_077_248, 260);
+    /// assert_eq!(plan.slots(), slots);
+    /// assert_eq!(plan.segment_count, segments);
+    /// assert_eq!(
+    ///     plan.build_scratch_bytes(1_000_000),
+    ///     17 * 1_000_000 + 13 * slots + 4 * (u64::from(segments) + 1)
+    /// );
+    /// # Ok::<(), bloomlab_fuse::BuildError>(())
+    /// ```
+    pub fn build_scratch_bytes(&self, keys: u64) -> u64 {
+        keys * 8 + Scratch::bytes(keys, self.slots(), self.segment_count.into())
     }
 
     /// The rate of an absent item, `2^−f`.

@@ -5,8 +5,8 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_core::descriptor::{
-    AnyFilter, Build, BuildError, Capabilities, Descriptor, Lines, Plan, State, Table, Value,
-    grouped,
+    AnyFilter, Build, BuildError, Capabilities, Choice, Descriptor, Lines, Plan, State, Table,
+    Value, grouped,
 };
 use bloomlab_core::theory::{fuse as theory, lower_bound_bits_per_item};
 use bloomlab_core::{
@@ -137,6 +137,17 @@ impl Table for Segments {
         )
     }
 
+    /// [`Plan::build_scratch_bytes`](crate::Plan::build_scratch_bytes).
+    fn build_scratch_bytes(&self, items: u64) -> u64 {
+        crate::Plan {
+            fingerprint_bits: self.fingerprint_bits,
+            arity: self.arity,
+            segment_length: self.segment_length,
+            segment_count: self.segment_count,
+        }
+        .build_scratch_bytes(items)
+    }
+
     fn unbuildable(&self) -> Vec<String> {
         let widest = FINGERPRINT_BITS[FINGERPRINT_BITS.len() - 1];
         if self.needed_bits > widest {
@@ -165,10 +176,14 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
             ..Capabilities::default()
         },
         plan: Segments::plan,
-        // Not weighed by the chooser until it asks whether a set is built
-        // once (issue 51, point 3): it would rule it out for every
-        // workload, which inserts.
-        choices: Vec::new(),
+        // The chooser weighs it for a set built at once and rebuilt
+        // (`--static`), and rules it out wherever items are inserted.
+        choices: vec![Choice {
+            suffix: "",
+            option: "",
+            call: "",
+            plan: Segments::plan,
+        }],
         build: Build::FromKeys(|keys, p, seed| {
             let built = BinaryFuseFilter::<T>::builder(p)
                 .seed(seed)

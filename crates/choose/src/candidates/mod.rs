@@ -15,12 +15,14 @@
 //! with the prediction here, so a change of policy in a filter crate fails
 //! them instead of silently making `choose` wrong.
 
+use std::hint::black_box;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use bloomlab::ParamError;
-use bloomlab::catalog::{Catalog, Choice, Descriptor, Table, Value};
+use bloomlab::catalog::{Build, Catalog, Choice, Descriptor, Table, Value};
 
 use super::numbers::{bytes, grouped};
 use super::workload::Workload;
@@ -97,6 +99,10 @@ impl Kind {
         let fpr = format!("{fpr:?}");
         let n = grouped(items).replace(',', "_");
         let head = format!("{}::", self.type_name());
+        if self.variant.can.from_keys {
+            // Built from the keys themselves: `n` is their number.
+            return format!("{head}from_keys(&keys, {fpr})");
+        }
         match self.choice.call {
             "" => format!("{head}new({n}, {fpr})"),
             call => format!("{head}builder({n}, {fpr}){call}.build()"),
@@ -123,6 +129,59 @@ pub struct Supports {
     pub grow: bool,
     /// Inserts through `&self` from many threads, without a lock.
     pub concurrent_insert: bool,
+}
+
+/// What rebuilding a filter built from its keys costs: the memory it holds
+/// besides the filter while it is built, and the time of one build timed
+/// on this machine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rebuild {
+    /// Bytes held besides the filter at the peak of a build from the
+    /// workload's items: the keys' hashes and the working arrays
+    /// ([`Table::build_scratch_bytes`]).
+    pub scratch_bytes: u64,
+    /// Keys of the timed build: the workload's items, at most [`TIMED_KEYS`].
+    pub timed_keys: u64,
+    /// Nanoseconds per key of the fastest of three builds of `timed_keys`
+    /// keys, on the machine `choose` runs on.
+    pub ns_per_key: f64,
+}
+
+/// The most keys [`rebuild`] times a build of.
+pub const TIMED_KEYS: u64 = 1 << 20;
+
+/// What rebuilding `kind` for `items` keys at rate `fpr` costs, from its
+/// table's scratch space and the fastest of three builds of
+/// `min(items, TIMED_KEYS)` distinct keys timed here; `None` for a filter
+/// that takes inserts.
+///
+/// # Errors
+///
+/// The filter crate's refusal to build the timed filter.
+pub fn rebuild(
+    kind: &Kind,
+    table: &dyn Table,
+    items: u64,
+    fpr: f64,
+) -> Result<Option<Rebuild>, String> {
+    let Build::FromKeys(build) = kind.variant.build else {
+        return Ok(None);
+    };
+    let timed_keys = items.min(TIMED_KEYS);
+    let keys: Vec<u64> = (0..timed_keys).collect();
+    let keys: Vec<&u64> = keys.iter().collect();
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let built = build(&keys, fpr, 1).map_err(|e| format!("cannot be built: {e}"))?;
+        best = best.min(start.elapsed());
+        drop(black_box(built));
+    }
+    Ok(Some(Rebuild {
+        scratch_bytes: table.build_scratch_bytes(items),
+        timed_keys,
+        ns_per_key: best.as_nanos() as f64 / timed_keys as f64,
+    }))
 }
 
 /// The table a candidate is sized to: its theory, its parameters by name

@@ -60,6 +60,14 @@ fn real_memory(kind: &Kind, w: &Workload) -> (usize, String) {
                 .build()
                 .unwrap(),
         ),
+        // A static filter is built from the n keys themselves.
+        _ if kind.variant.can.from_keys => {
+            let Build::FromKeys(build) = kind.variant.build else {
+                unreachable!("from_keys")
+            };
+            let keys: Vec<u64> = (0..n as u64).collect();
+            build(&keys.iter().collect::<Vec<_>>(), p, 1).unwrap()
+        }
         (_, "") => (kind.variant.empty().unwrap())(n, p, 1).unwrap(),
         (id, call) => panic!("{id}: no builder for {call}"),
     };
@@ -251,6 +259,7 @@ fn every_kind_is_a_catalog_entry_of_its_type() {
             "cuckoo-4",
             "cuckoo-2",
             "cuckoo-8",
+            "fuse",
         ]
     );
 }

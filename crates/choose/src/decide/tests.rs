@@ -356,3 +356,42 @@ fn e1_guava_1_000_integers() {
     let (_, rec, _) = cuckoo_then_classic(1_000, 0.001, (14_656, 8), 1_832);
     assert!(rec.text.contains("1.8 kB"), "{}", rec.text);
 }
+
+#[test]
+fn a_rebuilt_set_weighs_the_static_filter_and_prices_its_rebuild() {
+    // The workload: 10^8 ids at 1e-4, loaded at once and reloaded.
+    let (n, p) = (100_000_000, 1e-4);
+    let (ranked, rec) = run(&Workload::rebuilt(n, p));
+    let fuse = find(&ranked, "fuse");
+    assert_eq!(rec.id.as_deref(), Some("fuse"), "{}", rec.text);
+    assert_eq!(fuse.verdict, Verdict::Fits);
+    // Its memory is the one the crate's plan (which the constructor
+    // follows: `predictions_match_what_the_constructors_build` builds it
+    // at smaller sizes) gives, and smaller than every other fitting filter.
+    let plan = bloomlab::fuse::plan(n, p).unwrap();
+    assert_eq!(memory(fuse), plan.memory_bytes());
+    assert!(ranked.iter().skip(1).all(|c| memory(c) > memory(fuse)));
+    let rebuild = fuse.rebuild.as_ref().unwrap();
+    assert_eq!(rebuild.scratch_bytes, plan.build_scratch_bytes(n));
+    assert_eq!(rebuild.timed_keys, candidates::TIMED_KEYS);
+    assert!(rebuild.ns_per_key > 0.0);
+    assert!(
+        rec.text
+            .contains("BinaryFuseFilter::from_keys(&keys, 0.0001)")
+    );
+    assert!(rec.text.contains("besides the filter while it runs"));
+    // Every other filter is weighed too, and none has a rebuild cost.
+    assert!(
+        ranked
+            .iter()
+            .filter(|c| c.id != "fuse")
+            .all(|c| c.rebuild.is_none())
+    );
+
+    // Where items are inserted, the static filter is ruled out, unpriced.
+    let (ranked, rec) = run(&Workload::fixed(n, p));
+    let fuse = find(&ranked, "fuse");
+    assert!(has_rule(fuse, Rule::Inserts));
+    assert!(fuse.rebuild.is_none());
+    assert_ne!(rec.id.as_deref(), Some("fuse"));
+}

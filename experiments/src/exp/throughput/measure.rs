@@ -6,8 +6,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use bloomlab::catalog::Descriptor;
 use bloomlab::catalog::Build;
+use bloomlab::catalog::Descriptor;
 use bloomlab_core::{Lookup, Membership};
 use bloomlab_lab::peers::cuckoofilter::KeyedSip13;
 use bloomlab_lab::peers::growable::{DEFAULT_GROWTH_FACTOR, DEFAULT_TIGHTENING_RATIO, Params};
@@ -293,4 +293,3 @@ fn fill(c: &Contender, keys: &[u64]) -> Result<(Boxed, Duration), Error> {
         }
     }
 }
-
