@@ -1,9 +1,9 @@
 //! bloomlab-fuse's binary fuse filters against `xorf`'s, at 1,000,000 and
 //! 20,000,000 keys (`FUSE_BIG_KEYS` sets the second; 100,000 in test
 //! mode): construction per key, and lookups of keys (hits) and of other
-//! items (misses), beside the floor of a lookup (the key's hash, then three
-//! independent reads of a table as large as the 8-bit 3-wise filter's, in
-//! `bloomlab_benches::floor`).
+//! items (misses), beside the floor of a lookup in `fuse/floor` (the key's
+//! hash, then three independent reads of a table as large as the 8-bit
+//! 3-wise filter's, from `bloomlab_benches::floor`).
 //!
 //! Subjects: bloomlab `BinaryFuseFilter` with 8- and 16-bit fingerprints,
 //! 3-wise and 4-wise; `xorf::BinaryFuse8` and `xorf::BinaryFuse16` (3-wise,
@@ -86,17 +86,6 @@ fn lookup(c: &mut Criterion, name: &str, keys: &[u64], probes: &[u64], hasher: &
     let n = keys.len();
     let mut group = c.benchmark_group(format!("fuse/{name}"));
     group.throughput(Throughput::Elements(BATCH as u64));
-    // The floor over a table of the 8-bit 3-wise filter's size.
-    let floor = FloorTable::new(ours(keys, 8, 3).memory_bytes() as u64, hasher.clone());
-    let mut next = batches(probes);
-    group.bench_function(BenchmarkId::new(HASH, n), |b| {
-        b.iter(|| floor.hash_only(next()))
-    });
-    let mut next = batches(probes);
-    group.bench_function(BenchmarkId::new(THREE_LINES, n), |b| {
-        b.iter(|| floor.one_at_a_time::<3>(next()))
-    });
-    drop(floor);
     for (bits, arity) in SHAPES {
         let filter = ours(keys, bits, arity);
         let label = format!("bloomlab {bits}-bit {arity}-wise");
@@ -141,10 +130,30 @@ fn bench(c: &mut Criterion) {
     ] {
         let keys = members(1, n);
         sizes(&keys, &hasher);
+        floor(c, &keys, &hasher);
         build(c, &keys, &hasher);
         lookup(c, "lookup_hit", &keys, &keys, &hasher);
         lookup(c, "lookup_miss", &keys, &others(2, n), &hasher);
     }
+}
+
+/// The floors of a lookup, in `fuse/floor`: the key's hash, and the hash
+/// then three independent reads of a table the size of the 8-bit 3-wise
+/// filter's (every subject's lookup does at least that work).
+fn floor(c: &mut Criterion, keys: &[u64], hasher: &DefaultHasher) {
+    let n = keys.len();
+    let table = FloorTable::new(ours(keys, 8, 3).memory_bytes() as u64, hasher.clone());
+    let mut group = c.benchmark_group("fuse/floor");
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let mut next = batches(keys);
+    group.bench_function(BenchmarkId::new(HASH, n), |b| {
+        b.iter(|| table.hash_only(next()))
+    });
+    let mut next = batches(keys);
+    group.bench_function(BenchmarkId::new(THREE_LINES, n), |b| {
+        b.iter(|| table.one_at_a_time::<3>(next()))
+    });
+    group.finish();
 }
 
 /// Prints each subject's bits per key for `keys`, after checking that

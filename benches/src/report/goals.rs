@@ -1,8 +1,8 @@
-//! The performance goals of issues 8 and 20, as data, and their verdicts.
+//! The performance goals of issues 8, 20 and 51, as data, and their verdicts.
 
 use super::compare::{FLOOR_PREFIX, find, find_at, is_floor_group, ratio, turns_group};
 use super::criterion::Measurement;
-use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH};
+use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH, THREE_LINES};
 use crate::harness::turns_id;
 
 /// One goal: `subject` in `group` takes at most `max_ratio` times the time of
@@ -92,6 +92,13 @@ pub const SCALE_PEERS: [(&str, &str, f64); 7] = [
         0.8,
     ),
 ];
+
+/// The sizes of issue 51's goals: the settings of `fuse/*`, in keys.
+pub const FUSE_SETTINGS: [&str; 2] = ["1000000", "20000000"];
+
+/// The bloomlab row of issue 51's goals: the shape of xorf's
+/// `BinaryFuse8`, 8-bit fingerprints, 3-wise.
+pub const FUSE_SUBJECT: &str = "bloomlab 8-bit 3-wise";
 
 /// The setting of the 1 GiB rows of `big/*` and their floors.
 pub const BIG_SETTING: &str = "1 GiB, 1%";
@@ -232,6 +239,66 @@ pub fn all() -> Vec<Goal> {
                 });
             }
         }
+    }
+    goals.extend(issue51());
+    goals
+}
+
+/// Issue 51's goals, at each of [`FUSE_SETTINGS`]: lookups at most 0.8
+/// times xorf's `BinaryFuse8` and construction at most its time; and, for
+/// where 0.8 times lies below what any lookup costs, lookups within 1.1
+/// times their floor (the hash and three reads), reported beside them.
+fn issue51() -> Vec<Goal> {
+    let mut goals = Vec::new();
+    let goal = |description: String, group, reference_group, reference, setting, max_ratio| Goal {
+        issue: 51,
+        description,
+        group,
+        subject: FUSE_SUBJECT,
+        reference_group,
+        reference,
+        setting: Some(setting),
+        max_ratio,
+        informational: false,
+    };
+    for setting in FUSE_SETTINGS {
+        let keys = if setting == FUSE_SETTINGS[0] {
+            "1M"
+        } else {
+            "20M"
+        };
+        for (kind, group) in [("miss", "fuse/lookup_miss"), ("hit", "fuse/lookup_hit")] {
+            goals.push(goal(
+                format!(
+                    "BinaryFuseFilter 8-bit {kind} lookup at {keys} keys, against xorf::BinaryFuse8"
+                ),
+                group,
+                group,
+                "xorf::BinaryFuse8",
+                setting,
+                0.8,
+            ));
+            goals.push(goal(
+                format!(
+                    "BinaryFuseFilter 8-bit {kind} lookup at {keys} keys within 1.1x its floor"
+                ),
+                group,
+                "fuse/floor",
+                THREE_LINES,
+                setting,
+                1.1,
+            ));
+        }
+        goals.push(goal(
+            format!(
+                "BinaryFuseFilter 8-bit construction at {keys} keys, against xorf::BinaryFuse8"
+            ),
+            "fuse/build",
+            "fuse/build",
+            "xorf::BinaryFuse8",
+            setting,
+            1.0,
+        ));
     }
     goals
 }
