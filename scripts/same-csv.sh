@@ -14,7 +14,7 @@
 # choose the runs.
 #
 # Timing columns are those whose header names a time: `*seconds*`, `*_ns`,
-# `*_ns_*`. Everything else, every row and the set of files, must match.
+# `*_ns_*`, `*_ms`, `*_ms_*`. Everything else, every row and the set of files, must match.
 # Exit status 0 when every CSV matches, 1 with the differences otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,7 +69,7 @@ build "$other" other
 strip_timings() {
   python3 - "$1" <<'EOF'
 import csv, re, sys
-timing = re.compile(r"seconds|_ns$|_ns_")
+timing = re.compile(r"seconds|_ns$|_ns_|_ms$|_ms_")
 with open(sys.argv[1], newline="") as f:
     rows = list(csv.reader(f))
 keep = [i for i, name in enumerate(rows[0]) if not timing.search(name)] if rows else []
