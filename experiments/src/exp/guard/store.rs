@@ -126,6 +126,21 @@ impl Database {
             .map_err(Error::store(format!("SQLite delete of {id}")))
     }
 
+    /// Every id in the table, read with one `SELECT` (in the table's
+    /// order): what a static guard is built from.
+    pub(super) fn ids(&self) -> Result<Vec<u64>, Error> {
+        let sql = Error::store("SQLite SELECT of every id");
+        let mut q = self
+            .conn
+            .prepare_cached("SELECT id FROM rows")
+            .map_err(sql)?;
+        let ids = q
+            .query_map([], |row| row.get::<_, i64>(0))
+            .and_then(|rows| rows.map(|id| id.map(|id| id as u64)).collect())
+            .map_err(Error::store("SQLite SELECT of every id"));
+        ids
+    }
+
     pub(super) fn insert(&self, id: u64) -> Result<(), Error> {
         self.conn
             .prepare_cached("INSERT INTO rows (id, name) VALUES (?1, ?2)")
