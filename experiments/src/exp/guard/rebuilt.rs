@@ -173,6 +173,9 @@ impl Rebuilt {
             build_ms: mean(|b| b.total),
             select_ms: mean(|b| b.select),
             static_bytes: self.static_part.memory_bytes() as u64,
+            static_keys: self.static_part.len() as u64,
+            fingerprint_bits: self.static_part.fingerprint_bits(),
+            static_fpr: self.static_part.expected_fpr(),
             delta_bytes: self.delta.memory_bytes() as u64,
         }
     }
@@ -192,6 +195,12 @@ pub(super) struct Rebuilds {
     pub(super) select_ms: f64,
     /// Bytes of the static filter after the last build.
     pub(super) static_bytes: u64,
+    /// The rows it was built from.
+    pub(super) static_keys: u64,
+    /// Its fingerprints' width.
+    pub(super) fingerprint_bits: u32,
+    /// Its rate, `2^−f`.
+    pub(super) static_fpr: f64,
     /// Bytes of the delta filter (fixed at its build).
     pub(super) delta_bytes: u64,
 }
