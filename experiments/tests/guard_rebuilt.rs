@@ -87,7 +87,11 @@ fn the_rebuilt_guard_finds_every_new_row_and_rebuilds_every_r_requests() {
         assert_eq!(count(r, "new_row_requests"), new_rows, "{what}");
         let (reads, inserts) = (count(r, "requests"), count(r, "inserts"));
         assert_eq!(reads + inserts, INSERTS_LENGTH * requests, "{what}");
-        assert_eq!(count(r, "rows_at_end"), count(r, "rows") + inserts, "{what}");
+        assert_eq!(
+            count(r, "rows_at_end"),
+            count(r, "rows") + inserts,
+            "{what}"
+        );
         assert_eq!(
             count(r, "absent_db_queries"),
             count(r, "false_positives"),
@@ -113,7 +117,9 @@ fn the_rebuilt_guard_finds_every_new_row_and_rebuilds_every_r_requests() {
             "{what}"
         );
         // Fewer database queries than with no guard.
-        let saved: f64 = cell(r, "db_queries_saved_per_1000").parse().expect("a number");
+        let saved: f64 = cell(r, "db_queries_saved_per_1000")
+            .parse()
+            .expect("a number");
         assert!(saved > 0.0, "{what}: {saved}");
         // Reads of rows inserted since the last build, which the static
         // filter would have answered absent: found through the delta.
@@ -124,7 +130,10 @@ fn the_rebuilt_guard_finds_every_new_row_and_rebuilds_every_r_requests() {
     }
     // The longer the interval, the more new rows only the delta holds, and
     // the larger it is sized.
-    assert!(found_by_delta.is_sorted_by(|a, b| a < b), "{found_by_delta:?}");
+    assert!(
+        found_by_delta.is_sorted_by(|a, b| a < b),
+        "{found_by_delta:?}"
+    );
     assert!(delta_bytes.is_sorted_by(|a, b| a < b), "{delta_bytes:?}");
 
     // Never rebuilt, the static filter holds no new row: it lets one

@@ -43,17 +43,24 @@ pub(super) fn delta_rows(every: Option<u64>, length: usize) -> usize {
 /// One build of the static part: the `SELECT` and the whole build.
 #[derive(Debug, Clone, Copy)]
 struct Build {
+    /// The `SELECT` of every id.
     select: Duration,
+    /// The `SELECT` and the construction.
     total: Duration,
 }
 
 /// A static filter of the database's ids, rebuilt now and then, and an
 /// insertable filter of the rows inserted since its last build.
 pub(super) struct Rebuilt {
+    /// Every id the database held at the last build.
     static_part: BinaryFuseFilter<u64>,
+    /// The ids inserted since the last build.
     delta: BloomFilter<u64>,
+    /// Ops between two builds; `None`: never rebuilt.
     every: Option<u64>,
+    /// The target rate of both parts.
     fpr: f64,
+    /// The static part's hash key, the same at every build.
     seed: u64,
     /// Ops counted since the last build.
     since: u64,
@@ -208,6 +215,7 @@ pub(super) struct Rebuilds {
 /// One row of `guard_rebuilt.csv`: a guard on the inserts stream.
 #[derive(Debug)]
 pub(super) struct RebuiltRow {
+    /// The counts, as a row of `guard.csv` has them.
     pub(super) row: Row,
     /// `None` for the reference guards.
     pub(super) rebuilds: Option<Rebuilds>,

@@ -251,7 +251,11 @@ fn rebuilt_body(rows: &[RebuiltRow], n_rows: u64, requests: usize) -> String {
         ]
     });
     out.push_str(&markdown(&heads, table));
-    let every = |i: usize| rebuilt.get(i).map_or_else(|| "–".into(), |(r, _)| r.every());
+    let every = |i: usize| {
+        rebuilt
+            .get(i)
+            .map_or_else(|| "–".into(), |(r, _)| r.every())
+    };
     let never = rebuilt.iter().find(|(_, b)| b.every.is_none());
     out += &format!(
         "\nR is a quarter of the other streams' {requests} requests ({}), all of them ({}), or \

@@ -129,16 +129,17 @@ impl Database {
     /// Every id in the table, read with one `SELECT` (in the table's
     /// order): what a static guard is built from.
     pub(super) fn ids(&self) -> Result<Vec<u64>, Error> {
-        let sql = Error::store("SQLite SELECT of every id");
+        let what = "SQLite SELECT of every id";
         let mut q = self
             .conn
             .prepare_cached("SELECT id FROM rows")
-            .map_err(sql)?;
+            .map_err(Error::store(what))?;
         let ids = q
             .query_map([], |row| row.get::<_, i64>(0))
-            .and_then(|rows| rows.map(|id| id.map(|id| id as u64)).collect())
-            .map_err(Error::store("SQLite SELECT of every id"));
-        ids
+            .map_err(Error::store(what))?;
+        ids.map(|id| id.map(|id| id as u64))
+            .collect::<Result<_, _>>()
+            .map_err(Error::store(what))
     }
 
     pub(super) fn insert(&self, id: u64) -> Result<(), Error> {
