@@ -215,6 +215,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     );
     Ok(Output::new(section)
         .appendix(appendix(&rows, n_rows, requests, &cache_note, seconds))
+        .appendix(rebuilt_appendix(&rebuilt, n_rows, requests))
         .table("guard.csv", t)
         .table(
             "guard_rebuilt.csv",
