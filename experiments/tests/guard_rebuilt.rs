@@ -5,10 +5,12 @@
 //! the test fails if it is dropped), and the rebuilds are as many as R
 //! implies.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bloomlab_lab::stats::clopper_pearson;
+
+mod common;
+use common::{cell, count, read_csv, scratch};
 
 /// The label of the rebuilt guard's rows.
 const REBUILT: &str = "fuse + delta 1%";
@@ -16,50 +18,9 @@ const REBUILT: &str = "fuse + delta 1%";
 /// Requests of the inserts stream per request of the other streams.
 const INSERTS_LENGTH: u64 = 5;
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bloomlab-rebuilt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// The CSV as rows of (column name → cell).
-fn read_csv(path: &Path) -> Vec<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .expect("a header")
-        .split(',')
-        .map(str::to_owned)
-        .collect();
-    lines
-        .map(|l| {
-            assert_eq!(l.split(',').count(), header.len(), "{l}");
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_owned))
-                .collect()
-        })
-        .collect()
-}
-
-fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
-    row.iter()
-        .find(|(c, _)| c == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_else(|| panic!("no column {name}"))
-}
-
-fn count(row: &[(String, String)], name: &str) -> u64 {
-    cell(row, name)
-        .parse()
-        .unwrap_or_else(|_| panic!("{name} = {:?}", cell(row, name)))
-}
-
 #[test]
 fn the_rebuilt_guard_finds_every_new_row_and_rebuilds_every_r_requests() {
-    let dir = scratch();
+    let dir = scratch("rebuilt");
     let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
         .args(["guard", "--scale", "quick", "--seed", "51", "--out"])
         .arg(&dir)
