@@ -2,10 +2,13 @@
 //! included; the database queries for absent ids are exactly the guard's
 //! false positives; and their count is what `expected_fpr()` predicts.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use bloomlab_lab::stats::clopper_pearson;
+
+mod common;
+use common::{cell, count, read_csv};
 
 /// The chance that the test fails on a correct implementation, over all
 /// rows together: each row's Clopper–Pearson interval (exact, from the
@@ -20,40 +23,6 @@ fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bloomlab-guard-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-/// The CSV as rows of (column name → cell).
-fn read_csv(path: &Path) -> Vec<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(path).expect("guard.csv");
-    let mut lines = text.lines();
-    let header: Vec<String> = lines
-        .next()
-        .expect("a header")
-        .split(',')
-        .map(str::to_owned)
-        .collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(str::to_owned))
-                .collect()
-        })
-        .collect()
-}
-
-fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
-    row.iter()
-        .find(|(c, _)| c == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_else(|| panic!("no column {name}"))
-}
-
-fn count(row: &[(String, String)], name: &str) -> u64 {
-    cell(row, name)
-        .parse()
-        .unwrap_or_else(|_| panic!("{name} = {:?}", cell(row, name)))
 }
 
 fn redis_installed() -> bool {

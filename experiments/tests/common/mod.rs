@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// `bloomlab` run with `args`, its output collected.
@@ -45,4 +45,42 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
+}
+
+/// A CSV file the run wrote, as rows of (column name, cell); every line
+/// has a cell for each column.
+pub fn read_csv(path: &Path) -> Vec<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    lines
+        .map(|l| {
+            assert_eq!(l.split(',').count(), header.len(), "{path:?}: {l}");
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
+
+/// The cell of column `name` in `row`.
+pub fn cell<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    row.iter()
+        .find(|(c, _)| c == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+/// The cell of column `name` in `row`, a count.
+pub fn count(row: &[(String, String)], name: &str) -> u64 {
+    cell(row, name)
+        .parse()
+        .unwrap_or_else(|_| panic!("{name} = {:?}", cell(row, name)))
 }

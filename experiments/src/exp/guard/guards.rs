@@ -1,4 +1,5 @@
-//! The guards: no filter, or one of bloomlab's filters in process or kept in Redis.
+//! The guards: no filter, or one of bloomlab's filters in process or kept
+//! in Redis, or a static filter rebuilt from the database ([`Rebuilt`]).
 
 use bloomlab::catalog::{self, AnyFilter, Descriptor};
 
@@ -12,6 +13,12 @@ pub(super) enum Kind {
     Local(&'static str),
     RedisBloom,
     RedisCounting,
+    /// A [`BinaryFuseFilter`] of every id in the database, rebuilt after
+    /// every `every` requests (`None`: never within the run), beside a
+    /// [`BloomFilter`] of the rows inserted since the last build.
+    Rebuilt {
+        every: Option<u64>,
+    },
 }
 
 /// One guard of the comparison: a kind at a target rate.
@@ -55,6 +62,7 @@ impl Guard {
             Kind::Local(_) => self.variant().map_or("?", |v| v.type_name),
             Kind::RedisBloom => "RedisBloomFilter",
             Kind::RedisCounting => "RedisCountingBloomFilter",
+            Kind::Rebuilt { .. } => "BinaryFuseFilter + BloomFilter",
         }
     }
 
@@ -67,7 +75,7 @@ impl Guard {
         match self.kind {
             Kind::None | Kind::RedisCounting => true,
             Kind::Local(_) => self.variant().is_some_and(|v| v.can.delete),
-            Kind::RedisBloom => false,
+            Kind::RedisBloom | Kind::Rebuilt { .. } => false,
         }
     }
 }
@@ -100,6 +108,8 @@ pub(super) enum Built {
     Local(Box<dyn AnyFilter<u64>>),
     RedisBloom(RedisBloomFilter<u64, redis::Connection>),
     RedisCounting(RedisCountingBloomFilter<u64, redis::Connection>),
+    /// A static filter rebuilt from the database, and its insertable part.
+    Rebuilt(Box<Rebuilt>),
 }
 
 impl Built {
@@ -113,6 +123,11 @@ impl Built {
         let err = format!("guard {}", guard.label);
         let mut filter = match guard.kind {
             Kind::None => return Ok(Built::None),
+            Kind::Rebuilt { .. } => {
+                return Err(Error::Invariant(format!(
+                    "{err}: built from the database by Rebuilt::build"
+                )));
+            }
             Kind::Local(id) => {
                 let v = guard
                     .variant()
@@ -147,6 +162,7 @@ impl Built {
             Built::Local(f) => Ok(f.contains(&id)),
             Built::RedisBloom(f) => f.contains(&id),
             Built::RedisCounting(f) => f.contains(&id),
+            Built::Rebuilt(g) => Ok(g.contains(id)),
         }
         .map_err(Error::filter("guard: Redis lookup"))
     }
@@ -161,15 +177,16 @@ impl Built {
             },
             Built::RedisBloom(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
             Built::RedisCounting(f) => f.insert(&id).map(drop).map_err(Error::filter(&what)),
+            Built::Rebuilt(g) => g.insert(id),
         }
     }
 
     /// Removes a deleted row's id where the filter can; a classic filter
-    /// keeps it (a stale entry).
+    /// (and a rebuilt one, until its next build) keeps it (a stale entry).
     pub(super) fn remove(&mut self, id: u64) -> Result<(), Error> {
         let what = format!("removing {id} from the guard");
         match self {
-            Built::None | Built::RedisBloom(_) => Ok(()),
+            Built::None | Built::RedisBloom(_) | Built::Rebuilt(_) => Ok(()),
             Built::Local(f) => match f.as_deletable() {
                 Some(f) => f.remove(&id).map_err(Error::filter(&what)),
                 None => Ok(()),
@@ -186,8 +203,38 @@ impl Built {
             Built::Local(f) => Ok(f.expected_fpr()),
             Built::RedisBloom(f) => f.expected_fpr(),
             Built::RedisCounting(f) => f.expected_fpr(),
+            Built::Rebuilt(g) => Ok(g.expected_fpr()),
         }
         .map_err(Error::filter("guard: Redis expected rate"))
+    }
+
+    /// The rate theory predicts now, for the guards in process (a Redis
+    /// filter's would cost a round trip per request).
+    pub(super) fn rate_now(&self) -> Option<f64> {
+        match self {
+            Built::None => Some(1.0),
+            Built::Local(f) => Some(f.expected_fpr()),
+            Built::Rebuilt(g) => Some(g.expected_fpr()),
+            Built::RedisBloom(_) | Built::RedisCounting(_) => None,
+        }
+    }
+
+    /// Whether the last look-up passed by a rebuilt guard's insertable
+    /// part alone (its static part said absent).
+    pub(super) fn passed_by_delta(&self) -> bool {
+        match self {
+            Built::Rebuilt(g) => g.last_by_delta(),
+            _ => false,
+        }
+    }
+
+    /// Counts one op of a script; rebuilds a rebuilt guard from `db` at the
+    /// end of its interval.
+    pub(super) fn after_op(&mut self, db: &Database) -> Result<(), Error> {
+        match self {
+            Built::Rebuilt(g) => g.after_op(db),
+            _ => Ok(()),
+        }
     }
 
     pub(super) fn memory_bytes(&self) -> u64 {
@@ -196,6 +243,7 @@ impl Built {
             Built::Local(f) => f.memory_bytes() as u64,
             Built::RedisBloom(f) => f.memory_bytes(),
             Built::RedisCounting(f) => f.memory_bytes(),
+            Built::Rebuilt(g) => g.memory_bytes(),
         }
     }
 

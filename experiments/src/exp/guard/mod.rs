@@ -12,13 +12,19 @@
 //!
 //! Every answer is checked against the truth, so a guard that hid an
 //! existing row (or a stale cache entry) would show as a wrong answer.
+//!
+//! Then a stream with inserts of new rows runs through a static filter
+//! rebuilt from the database at a few intervals, with an insertable filter
+//! of the rows inserted since its last build ([`rebuilt`]), and through no
+//! guard and the classic filter beside it: `guard_rebuilt.csv`.
 
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
 use std::time::Instant;
 
+use bloomlab::BinaryFuseFilter;
 use bloomlab::prelude::*;
-use bloomlab_lab::keys::{probes, rng};
+use bloomlab_lab::keys::{members, probes, rng};
 use bloomlab_lab::redis_server::RedisServer;
 use bloomlab_lab::stats::clopper_pearson;
 use bloomlab_redis::{
@@ -37,6 +43,7 @@ use crate::table::{Table, against_theory, fixed, markdown, rate, short_percent, 
 
 mod charts;
 mod guards;
+mod rebuilt;
 mod report;
 mod rows;
 mod stack;
@@ -45,6 +52,7 @@ mod workload;
 
 use charts::*;
 use guards::*;
+use rebuilt::*;
 use report::*;
 use rows::*;
 use stack::*;
@@ -110,8 +118,9 @@ fn redis_version(server: &RedisServer) -> String {
         .unwrap_or_else(|| "redis-server".into())
 }
 
-/// Runs the experiment: `guard.csv`, `guard_queries.svg`, `guard_latency.svg`,
-/// the report section and its appendix.
+/// Runs the experiment: `guard.csv`, `guard_rebuilt.csv`,
+/// `guard_queries.svg`, `guard_latency.svg`, the report section and its
+/// appendix.
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let (n_rows, requests) = sizes(ctx.scale);
     let (server, cache_note) = start_redis()?;
@@ -142,7 +151,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         .into_iter()
         .filter(|g| !g.needs_redis() || server.is_some())
         .collect();
-    let bar = progress::bar((guards.len() * streams.len()) as u64, "guard");
+    let runs = guards.len() * streams.len() + rebuilt::guards(requests).len();
+    let bar = progress::bar(runs as u64, "guard");
     let started = Instant::now();
     let mut rows = Vec::new();
     for &guard in &guards {
@@ -153,7 +163,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         // Churn is last: it is the only stream that changes the rows and the guard.
         for (&stream, ops) in streams.iter().zip(&scripts) {
             cache.clear()?;
-            let mut tally = Stack {
+            let tally = Stack {
                 filter: &mut filter,
                 cache: &mut cache,
                 db: &db,
@@ -162,26 +172,21 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             for id in left_deleted(ops) {
                 db.insert(id)?;
             }
-            tally.latencies_ns.sort_unstable();
-            let l = &tally.latencies_ns;
-            let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64;
-            rows.push(Row {
+            rows.push(Row::measured(
                 guard,
                 stream,
                 memory_bytes,
                 expected_fpr,
-                p50: quantile(l, 0.5),
-                p99: quantile(l, 0.99),
-                p999: quantile(l, 0.999),
-                mean,
                 tally,
-            });
+            ));
             bar.inc(1);
         }
         filter.discard()?;
     }
-    bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    // After every stream of `guard.csv`, whose rows it leaves as they were.
+    let rebuilt = run_inserts(ctx, n_rows, requests, &db, &mut cache, &bar)?;
+    bar.finish_and_clear();
     drop(db);
     scratch
         .close()
@@ -194,16 +199,28 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
              served a deleted one)"
         )));
     }
+    let hid: u64 = rebuilt.iter().map(|r| r.row.tally.wrong_answers).sum();
+    if hid > 0 {
+        return Err(Error::Invariant(format!(
+            "guard: {hid} requests of the inserts stream were answered wrongly (a guard \
+             answered absent for a row it holds)"
+        )));
+    }
     let t = table(&rows, n_rows, cache.name());
     let queries = plot::draw_categories("guard_queries.svg", &queries_chart(&rows))?;
     let latency = plot::draw_categories("guard_latency.svg", &latency_chart(&rows))?;
     let section = Section::new(
         "Guard: a filter in front of a real database",
-        body(&rows, n_rows, requests),
+        body(&rows, &rebuilt, n_rows, requests),
     );
     Ok(Output::new(section)
         .appendix(appendix(&rows, n_rows, requests, &cache_note, seconds))
+        .appendix(rebuilt_appendix(&rebuilt, n_rows, requests))
         .table("guard.csv", t)
+        .table(
+            "guard_rebuilt.csv",
+            rebuilt_table(&rebuilt, n_rows, cache.name()),
+        )
         .chart("guard_queries.svg", queries)
         .chart("guard_latency.svg", latency))
 }

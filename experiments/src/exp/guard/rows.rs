@@ -18,6 +18,31 @@ pub(super) struct Row {
 }
 
 impl Row {
+    /// The row of `guard` on `stream` from what its run counted: the
+    /// latencies sorted into their quantiles.
+    pub(super) fn measured(
+        guard: Guard,
+        stream: Stream,
+        memory_bytes: u64,
+        expected_fpr: f64,
+        mut tally: Tally,
+    ) -> Self {
+        tally.latencies_ns.sort_unstable();
+        let l = &tally.latencies_ns;
+        let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64;
+        Row {
+            guard,
+            stream,
+            memory_bytes,
+            expected_fpr,
+            p50: quantile(l, 0.5),
+            p99: quantile(l, 0.99),
+            p999: quantile(l, 0.999),
+            mean,
+            tally,
+        }
+    }
+
     pub(super) fn per_1000(&self, count: u64) -> f64 {
         1000.0 * count as f64 / self.tally.requests.max(1) as f64
     }

@@ -16,6 +16,18 @@ pub(super) struct Tally {
     pub(super) cache_hits: u64,
     pub(super) wrong_answers: u64,
     pub(super) latencies_ns: Vec<u64>,
+    /// New rows inserted (not counted in `requests`, which are the reads).
+    pub(super) inserts: u64,
+    /// Reads of rows inserted earlier in the run.
+    pub(super) new_row_requests: u64,
+    /// Reads of existing rows that only a rebuilt guard's insertable part
+    /// let through: without it, each would have been answered absent.
+    pub(super) found_by_delta: u64,
+    /// The guard's rate at each absent read, summed: the false positives
+    /// theory expects of a guard whose rate changes during the run. Only
+    /// on a stream with inserts, and for the guards that give it without a
+    /// round trip ([`Built::rate_now`]).
+    pub(super) expected_false_positives: f64,
 }
 
 /// The stack one run goes through.
@@ -61,8 +73,15 @@ impl Stack<'_> {
         }
     }
 
+    /// Runs the script `ops`; a rebuilt guard is rebuilt after every op
+    /// that completes its interval ([`Built::after_op`]), outside the
+    /// timed requests.
     pub(super) fn run(&mut self, ops: &[Op]) -> Result<Tally, Error> {
         let mut tally = Tally::default();
+        let mut inserted = HashSet::new();
+        // The other streams' rows take the rate at the build; some rates
+        // (the blocked filter's exact one) cost too much to ask per request.
+        let track_rate = ops.iter().any(|op| matches!(op, Op::Insert(_)));
         for &op in ops {
             match op {
                 Op::Get { id, exists } => {
@@ -73,6 +92,12 @@ impl Stack<'_> {
                     if !exists {
                         tally.absent_requests += 1;
                         tally.false_positives += u64::from(passed);
+                        if track_rate && let Some(rate) = self.filter.rate_now() {
+                            tally.expected_false_positives += rate;
+                        }
+                    } else {
+                        tally.new_row_requests += u64::from(inserted.contains(&id));
+                        tally.found_by_delta += u64::from(passed && self.filter.passed_by_delta());
                     }
                     let right = match &answer {
                         Some(row) => exists && *row == value_of(id),
@@ -89,7 +114,14 @@ impl Stack<'_> {
                     self.db.insert(id)?;
                     self.filter.insert(id)?;
                 }
+                Op::Insert(id) => {
+                    self.db.insert(id)?;
+                    self.filter.insert(id)?;
+                    tally.inserts += 1;
+                    inserted.insert(id);
+                }
             }
+            self.filter.after_op(self.db)?;
         }
         Ok(tally)
     }
@@ -106,7 +138,7 @@ pub(super) fn left_deleted(ops: &[Op]) -> Vec<u64> {
             Op::Readd(id) => {
                 gone.remove(&id);
             }
-            Op::Get { .. } => {}
+            Op::Get { .. } | Op::Insert(_) => {}
         }
     }
     let mut out: Vec<u64> = gone.into_iter().collect();

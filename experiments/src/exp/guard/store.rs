@@ -126,6 +126,22 @@ impl Database {
             .map_err(Error::store(format!("SQLite delete of {id}")))
     }
 
+    /// Every id in the table, read with one `SELECT` (in the table's
+    /// order): what a static guard is built from.
+    pub(super) fn ids(&self) -> Result<Vec<u64>, Error> {
+        let what = "SQLite SELECT of every id";
+        let mut q = self
+            .conn
+            .prepare_cached("SELECT id FROM rows")
+            .map_err(Error::store(what))?;
+        let ids = q
+            .query_map([], |row| row.get::<_, i64>(0))
+            .map_err(Error::store(what))?;
+        ids.map(|id| id.map(|id| id as u64))
+            .collect::<Result<_, _>>()
+            .map_err(Error::store(what))
+    }
+
     pub(super) fn insert(&self, id: u64) -> Result<(), Error> {
         self.conn
             .prepare_cached("INSERT INTO rows (id, name) VALUES (?1, ?2)")

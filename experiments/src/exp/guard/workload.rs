@@ -13,6 +13,11 @@ pub(super) enum Stream {
     /// Rows deleted (and asked for right after), rows re-added, and
     /// requests for present rows in between.
     Churn,
+    /// New rows inserted ([`INSERT_SHARE`] of the requests), and reads of
+    /// the rows inserted so far, of the rows loaded at start and of fresh
+    /// absent ids. Not in [`Stream::all`]: only the guards of
+    /// `guard_rebuilt.csv` run it.
+    Inserts,
 }
 
 /// A uniform stream with `absent` of its ids absent.
@@ -46,6 +51,7 @@ impl Stream {
             ),
             Stream::Attack => "attack".into(),
             Stream::Churn => "churn".into(),
+            Stream::Inserts => "inserts".into(),
         }
     }
 
@@ -62,6 +68,7 @@ impl Stream {
             Stream::Mixed { absent, .. } => absent,
             Stream::Attack => 1.0,
             Stream::Churn => 0.5,
+            Stream::Inserts => INSERTS_ABSENT,
         }
     }
 }
@@ -75,9 +82,22 @@ pub(super) enum Op {
     Delete(u64),
     /// A deleted row comes back: database and guard.
     Readd(u64),
+    /// A new row, never in the database before: database and guard.
+    Insert(u64),
 }
 
-/// The operations of `stream`: the same for every guard.
+/// The share of the inserts stream's requests that insert a new row.
+pub(super) const INSERT_SHARE: f64 = 0.05;
+
+/// The share of the inserts stream's reads that ask for a fresh absent id.
+pub(super) const INSERTS_ABSENT: f64 = 0.5;
+
+/// The share of the inserts stream's reads that ask for a row inserted
+/// earlier in the stream (uniform over those); the rest ask for a loaded row.
+pub(super) const INSERTS_NEW: f64 = 0.2;
+
+/// The operations of `stream`: the same for every guard. For
+/// [`Stream::Inserts`], `requests` counts the inserts as well as the reads.
 pub(super) fn script(
     stream: Stream,
     rows: u64,
@@ -158,8 +178,57 @@ pub(super) fn script(
                 });
             }
         }
+        Stream::Inserts => {
+            // New ids have the top bit clear and absent ones set (`probes`):
+            // never the same. Ids of loaded rows (below `rows`) and repeats
+            // are skipped, so that each insert is a row the database lacks.
+            let mut new_ids = members(sub_seed(seed, "guard/inserts/new"), requests)
+                .into_iter()
+                .filter(|&id| id >= rows);
+            let mut inserted: Vec<u64> = Vec::new();
+            let mut seen = HashSet::new();
+            for _ in 0..requests {
+                let u = r.random::<f64>();
+                let op = if u < INSERT_SHARE {
+                    let id = new_ids
+                        .by_ref()
+                        .find(|&id| seen.insert(id))
+                        .ok_or_else(|| Error::Invariant("guard: ran out of new ids".into()))?;
+                    inserted.push(id);
+                    Op::Insert(id)
+                } else if u < INSERT_SHARE + (1.0 - INSERT_SHARE) * INSERTS_ABSENT {
+                    Op::Get {
+                        id: absent()?,
+                        exists: false,
+                    }
+                } else if u < INSERT_SHARE + (1.0 - INSERT_SHARE) * (INSERTS_ABSENT + INSERTS_NEW)
+                    && !inserted.is_empty()
+                {
+                    Op::Get {
+                        id: inserted[r.random_range(0..inserted.len())],
+                        exists: true,
+                    }
+                } else {
+                    Op::Get {
+                        id: r.random_range(0..rows),
+                        exists: true,
+                    }
+                };
+                ops.push(op);
+            }
+        }
     }
     Ok(ops)
+}
+
+/// The new rows a script inserts, to delete before the next guard runs it.
+pub(super) fn inserted(ops: &[Op]) -> Vec<u64> {
+    ops.iter()
+        .filter_map(|op| match *op {
+            Op::Insert(id) => Some(id),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -200,5 +269,40 @@ mod tests {
         assert!((8_800..9_200).contains(&absent.len()), "{}", absent.len());
         assert!(absent.iter().all(|&id| id >= 1_000));
         assert_eq!(absent.iter().collect::<HashSet<_>>().len(), absent.len());
+    }
+
+    #[test]
+    fn the_inserts_stream_inserts_new_rows_and_asks_for_them_afterwards() {
+        let ops = script(Stream::Inserts, 1_000, 10_000, 3).unwrap();
+        assert_eq!(ops, script(Stream::Inserts, 1_000, 10_000, 3).unwrap());
+        assert_eq!(ops.len(), 10_000);
+        let new = inserted(&ops);
+        // 5% of 10,000: 500 expected, 428 to 572 in 99.9% of seeds (binomial).
+        assert!((428..=572).contains(&new.len()), "{}", new.len());
+        assert_eq!(new.iter().collect::<HashSet<_>>().len(), new.len());
+        assert!(new.iter().all(|&id| (1_000..1 << 63).contains(&id)));
+        let mut so_far = HashSet::new();
+        let (mut asked_new, mut absent) = (0, 0);
+        for op in &ops {
+            match *op {
+                Op::Insert(id) => {
+                    so_far.insert(id);
+                }
+                Op::Get { id, exists: true } if id >= 1_000 => {
+                    // A new row is asked for only once it was inserted.
+                    assert!(so_far.contains(&id), "{id} asked before its insert");
+                    asked_new += 1;
+                }
+                Op::Get { id, exists: false } => {
+                    assert!(id >> 63 == 1 && !new.contains(&id));
+                    absent += 1;
+                }
+                _ => {}
+            }
+        }
+        // Of 10,000 requests, 0.95 · 20% ask for new rows (1,900, σ = 39)
+        // and 0.95 · 50% for absent ids (4,750, σ = 50): ±5 σ and ±4 σ.
+        assert!((1_700..2_100).contains(&asked_new), "{asked_new}");
+        assert!((4_550..4_950).contains(&absent), "{absent}");
     }
 }
