@@ -100,6 +100,9 @@ pub const FUSE_SETTINGS: [&str; 2] = ["1000000", "20000000"];
 /// `BinaryFuse8`, 8-bit fingerprints, 3-wise.
 pub const FUSE_SUBJECT: &str = "bloomlab 8-bit 3-wise";
 
+/// [`FUSE_SUBJECT`]'s batch lookups (`contains_batch`, prefetching).
+pub const FUSE_BATCH_SUBJECT: &str = "bloomlab 8-bit 3-wise (batch)";
+
 /// The setting of the 1 GiB rows of `big/*` and their floors.
 pub const BIG_SETTING: &str = "1 GiB, 1%";
 
@@ -278,6 +281,22 @@ fn issue51() -> Vec<Goal> {
                 setting,
                 0.8,
             ));
+            // The batch, for information: xorf has none, so its single
+            // lookups are the reference.
+            goals.push(informational(Goal {
+                subject: FUSE_BATCH_SUBJECT,
+                ..goal(
+                    format!(
+                        "BinaryFuseFilter 8-bit batched {kind} lookup at {keys} keys, against \
+                         xorf::BinaryFuse8's single lookups"
+                    ),
+                    group,
+                    group,
+                    "xorf::BinaryFuse8",
+                    setting,
+                    0.8,
+                )
+            }));
             goals.push(goal(
                 format!(
                     "BinaryFuseFilter 8-bit {kind} lookup at {keys} keys within 1.1x its floor"
