@@ -67,20 +67,31 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
         .iter()
         .filter(|r| r.target == target && !r.takes_inserts)
     {
-        let beats_all = best
+        let beaten: Vec<&str> = best
             .iter()
-            .all(|b| r.bits_per_item < b.bits_per_item && r.measured.miss_ns < b.measured.miss_ns);
+            .filter(|b| {
+                r.bits_per_item < b.bits_per_item && r.measured.miss_ns < b.measured.miss_ns
+            })
+            .map(|b| b.name.as_str())
+            .collect();
+        let figures = format!(
+            "{:.2} bits/item, {:.1} ns a miss, {}",
+            r.bits_per_item,
+            r.measured.miss_ns,
+            percent(r.fpr(n))
+        );
         let verdict = if !r.on_target() {
             format!("cannot reach the target ({})", percent(r.fpr(n)))
-        } else if beats_all {
-            format!(
-                "beats all of them on both ({:.2} bits/item, {:.1} ns, {})",
-                r.bits_per_item,
-                r.measured.miss_ns,
-                percent(r.fpr(n))
-            )
+        } else if beaten.is_empty() {
+            format!("beats none of them on both ({figures})")
+        } else if beaten.len() == best.len() {
+            format!("beats all of them on both ({figures})")
         } else {
-            "beats none of them on both".into()
+            format!(
+                "beats {} of them on both, {} ({figures})",
+                beaten.len(),
+                beaten.join(", ")
+            )
         };
         out += &format!(
             " The static {}, built once from all keys, {verdict}.",
