@@ -170,7 +170,7 @@ pub fn descriptors<T: Hash + ?Sized + 'static>() -> Vec<Descriptor<T>> {
         option: "",
         crate_name: "bloomlab-fuse",
         tag: crate::TAG.id(),
-        caveat: "static: built at once from its keys; no inserts or removes; a changed set is rebuilt",
+        caveat: "static: built from its keys; a changed set is rebuilt",
         can: Capabilities {
             from_keys: true,
             ..Capabilities::default()

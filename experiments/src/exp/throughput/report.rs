@@ -16,24 +16,22 @@ pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
         body += &format!("{}\n", answer(rows, target, n));
     }
     body.push_str(
-        "The frontier (filters that take inserts and meet the target, none beaten on both \
-         bits per item and miss look-up time by another), against the fewest bits and the \
-         fastest miss of any such filter at its target:\n\n",
+        "The frontier: the filters that take inserts, meet the target and are beaten on both \
+         bits and miss time by none, against the fewest bits and fastest miss among them:\n\n",
     );
     body.push_str(&frontier_table(rows, n));
     body += &format!(
         "\n![miss look-up time against bits per item](pareto.svg)\n\n\
-         {count} items and {count} absent probes per filter; in-process wall clock, best of \
-         {PASSES} passes, every call through `dyn Membership<u64>`: **indicative** (the \
-         criterion benchmarks in `benches/` are the reference). Off target: the 95% interval \
-         lies wholly above {SLACK} × the target. How each peer was set up, and every filter: \
-         appendix; data: [`throughput.csv`](throughput.csv).\n"
+         {count} items, {count} absent probes a filter, best of {PASSES} in-process passes \
+         through `dyn Lookup<u64>`: **indicative** (`benches/` is the reference). Off target: \
+         the 95% interval wholly above {SLACK} × the target. Set-up and every filter: appendix; \
+         data: [`throughput.csv`](throughput.csv).\n"
     );
     let section = Section::new("Speed, space and accuracy", body);
     let setup = format!(
         "Each filter was built for {count} items, filled with the same keys and probed with \
          them and {count} non-members; times are in-process wall clock, best of {PASSES} passes \
-         that each visit every filter in turn, every call through `dyn Membership<u64>` (peers \
+         that each visit every filter in turn, every call through `dyn Lookup<u64>` (peers \
          through their `bloomlab_lab::peers` adapters). Bits per item are table bytes × 8 / \
          items. bloomlab's filters hash with their default, keyed AES-128-CMAC; crates \
          that take a hasher get keyed SipHash-1-3, bloomlab's default before, which \
@@ -74,29 +72,23 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
             })
             .map(|b| b.name.as_str())
             .collect();
-        let figures = format!(
-            "{:.2} bits/item, {:.1} ns a miss, {}",
-            r.bits_per_item,
-            r.measured.miss_ns,
-            percent(r.fpr(n))
-        );
-        let verdict = if !r.on_target() {
+        // Its figures, then the filters of the frontier it beats on both.
+        let sentence = if !r.on_target() {
             format!("cannot reach the target ({})", percent(r.fpr(n)))
-        } else if beaten.is_empty() {
-            format!("beats none of them on both ({figures})")
-        } else if beaten.len() == best.len() {
-            format!("beats all of them on both ({figures})")
         } else {
+            let beaten = match beaten.len() {
+                0 => "none of them".to_owned(),
+                k if k == best.len() => "all of them".to_owned(),
+                _ => beaten.join(", "),
+            };
             format!(
-                "beats {} of them on both, {} ({figures})",
-                beaten.len(),
-                beaten.join(", ")
+                "({:.2} bits, {:.1} ns, {}) beats {beaten} on both",
+                r.bits_per_item,
+                r.measured.miss_ns,
+                percent(r.fpr(n))
             )
         };
-        out += &format!(
-            " The static {}, built once from all keys, {verdict}.",
-            r.name
-        );
+        out += &format!(" The static {} {sentence}.", r.name);
     }
     let off: Vec<String> = rows
         .iter()
