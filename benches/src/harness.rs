@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use bloomlab_core::{Deletable, Membership};
+use bloomlab_core::{Deletable, Lookup, Membership};
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{BatchSize, Bencher, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 
@@ -391,7 +391,7 @@ pub fn remove_each<F: Deletable<u64> + ?Sized>(f: &mut F, keys: &[u64]) -> usize
 }
 
 /// How many of `keys` `f` reports present, one lookup at a time.
-pub fn hits<F: Membership<u64> + ?Sized>(f: &F, keys: &[u64]) -> usize {
+pub fn hits<F: Lookup<u64> + ?Sized>(f: &F, keys: &[u64]) -> usize {
     keys.iter().filter(|k| f.contains(k)).count()
 }
 

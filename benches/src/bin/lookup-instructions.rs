@@ -28,15 +28,16 @@ use std::hint::black_box;
 use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
+use bloomlab::fuse::BinaryFuseFilter;
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
     CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
 };
-use bloomlab_benches::big::{Progress, fill, hits_and_misses};
+use bloomlab_benches::big::{Progress, fill, hits_and_misses, member};
 use bloomlab_benches::harness;
-use bloomlab_core::{DefaultHasher, Membership};
+use bloomlab_core::{DefaultHasher, Lookup, Membership};
 use bloomlab_lab::peers::{
-    Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Growable,
+    Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Fuse8, Growable,
 };
 use clap::Parser;
 
@@ -44,7 +45,7 @@ const FPR: f64 = 0.01;
 
 /// Each bloomlab filter beside the peer the goals judge it against, in the
 /// `scale` bench's order; `None` for the hash alone, which has no peer.
-const PAIRS: [(&str, Option<&str>); 8] = [
+const PAIRS: [(&str, Option<&str>); 9] = [
     ("hash alone (default hasher)", None),
     ("bloomlab::BloomFilter", Some("fastbloom::BloomFilter")),
     (
@@ -68,6 +69,7 @@ const PAIRS: [(&str, Option<&str>); 8] = [
         "bloomlab::ScalableBloomFilter",
         Some("growable-bloom-filter"),
     ),
+    ("bloomlab::BinaryFuseFilter", Some("xorf::BinaryFuse8")),
 ];
 
 /// The two streams, as the child's argument.
@@ -255,6 +257,14 @@ fn run_child(subject: &str, stream: &str, items: u64, probes: usize) -> Result<u
             built(ScalableBloomFilter::<u64>::new(n, FPR))?,
             &keys,
         ),
+        "bloomlab::BinaryFuseFilter" => {
+            let f = built(BinaryFuseFilter::<u64>::from_keys(&all_members(items), FPR))?;
+            lookups_counted(&f, &keys)
+        }
+        "xorf::BinaryFuse8" => {
+            let f = built(Fuse8::new(&all_members(items), DefaultHasher::random()))?;
+            lookups_counted(&f, &keys)
+        }
         "fastbloom::BloomFilter" => counted(items, Fastbloom::with_default_hasher(n, FPR), &keys),
         "fastbloom::AtomicBloomFilter" => {
             counted(items, FastbloomAtomic::with_default_hasher(n, FPR), &keys)
@@ -290,10 +300,15 @@ fn counted<F: Membership<u64>>(items: u64, mut f: F, keys: &[u64]) -> usize {
     lookups_counted(&f, keys)
 }
 
+/// The bench's `items` members, for a filter built from its keys.
+fn all_members(items: u64) -> Vec<u64> {
+    (0..items).map(member).collect()
+}
+
 /// The loop callgrind counts (`--toggle-collect=*lookups_counted*`): the
 /// `scale` bench's single lookups.
 #[inline(never)]
-fn lookups_counted<F: Membership<u64>>(f: &F, keys: &[u64]) -> usize {
+fn lookups_counted<F: Lookup<u64>>(f: &F, keys: &[u64]) -> usize {
     harness::hits(f, black_box(keys))
 }
 

@@ -208,7 +208,7 @@ impl Scratch {
             let hash = self.order[k];
             let free = usize::from(self.found[k]);
             let slots = layout.slots_of::<A>(mixed(hash, seed));
-            let mut value = F::of(hash);
+            let mut value = F::of(hash, seed);
             for (i, &slot) in slots.iter().enumerate() {
                 if i != free {
                     value = value ^ table[slot];

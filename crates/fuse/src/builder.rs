@@ -76,11 +76,11 @@ impl Plan {
     }
 
     fn layout(&self) -> Layout {
-        Layout {
-            arity: self.arity,
-            segment_length_log2: self.segment_length.trailing_zeros(),
-            segment_count: self.segment_count,
-        }
+        Layout::new(
+            self.arity,
+            self.segment_length.trailing_zeros(),
+            self.segment_count,
+        )
     }
 }
 

@@ -180,7 +180,13 @@ impl Visit for Probe {
 
     #[inline]
     fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) -> bool {
-        passes::<F, A>(layout, slots, self.hash, mixed(self.hash, self.seed))
+        // The first attempt's seed, 0, separately: its slots need no mixing
+        // (`mixed`), and the branch is the same for every lookup.
+        if self.seed == 0 {
+            passes::<F, A>(layout, slots, self.hash, 0)
+        } else {
+            passes::<F, A>(layout, slots, self.hash, self.seed)
+        }
     }
 }
 

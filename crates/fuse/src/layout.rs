@@ -31,9 +31,25 @@ pub(crate) struct Layout {
     pub(crate) arity: u32,
     pub(crate) segment_length_log2: u32,
     pub(crate) segment_count: u32,
+    /// `2^segment_length_log2`, kept so that a lookup need not shift by it.
+    segment_length: u64,
+    /// Slots a key's first slot may fall in: `segment_count` segments.
+    span: u64,
 }
 
 impl Layout {
+    /// The layout of `segment_count + arity − 1` segments of
+    /// `2^segment_length_log2` slots (unchecked: see [`Layout::checked`]).
+    pub(crate) fn new(arity: u32, segment_length_log2: u32, segment_count: u32) -> Self {
+        Layout {
+            arity,
+            segment_length_log2,
+            segment_count,
+            segment_length: 1 << segment_length_log2,
+            span: u64::from(segment_count) << segment_length_log2,
+        }
+    }
+
     /// The paper's layout for `n` keys (§4 of Graf and Lemire): the segment
     /// length of [`theory::segment_length`] capped at
     /// `2^MAX_SEGMENT_LENGTH_LOG2`, and `round(n · factor)` slots, rounded
@@ -71,11 +87,8 @@ impl Layout {
         };
         let capacity = (n as f64 * factor).round() as u64;
         let segments = capacity.div_ceil(1 << log2).max(u64::from(arity)) - u64::from(arity - 1);
-        let layout = Layout {
-            arity,
-            segment_length_log2: log2,
-            segment_count: u32::try_from(segments).map_err(|_| Invalid::TooManyKeys { keys: n })?,
-        };
+        let segments = u32::try_from(segments).map_err(|_| Invalid::TooManyKeys { keys: n })?;
+        let layout = Layout::new(arity, log2, segments);
         if layout.slots() > MAX_SLOTS {
             return Err(Invalid::TooManyKeys { keys: n });
         }
@@ -84,15 +97,11 @@ impl Layout {
 
     /// The layout read from a file, checked.
     pub(crate) fn checked(arity: u32, log2: u32, segment_count: u32) -> Option<Self> {
-        let layout = Layout {
-            arity,
-            segment_length_log2: log2,
-            segment_count,
-        };
-        let fits = ARITIES.contains(&arity)
-            && log2 <= MAX_SEGMENT_LENGTH_LOG2
-            && segment_count > 0
-            && layout.slots() <= MAX_SLOTS;
+        if log2 > MAX_SEGMENT_LENGTH_LOG2 {
+            return None;
+        }
+        let layout = Layout::new(arity, log2, segment_count);
+        let fits = ARITIES.contains(&arity) && segment_count > 0 && layout.slots() <= MAX_SLOTS;
         fits.then_some(layout)
     }
 
@@ -107,36 +116,45 @@ impl Layout {
     /// offset in the segment XORed with the next `log2` low bits of `x`.
     #[inline]
     pub(crate) fn slots_of<const A: usize>(&self, x: u64) -> [usize; A] {
-        let log2 = self.segment_length_log2;
-        let mask = (1u64 << log2) - 1;
-        let span = u64::from(self.segment_count) << log2;
-        let first = reduce(x, span);
+        let length = self.segment_length;
+        let mask = length - 1;
+        let first = reduce(x, self.span);
         let mut slots = [0; A];
+        let mut bits = x;
+        let mut start = first;
         for (i, slot) in slots.iter_mut().enumerate() {
-            let step = i as u64;
-            let offset = if i == 0 {
-                0
-            } else {
-                (x >> ((step - 1) * u64::from(log2))) & mask
-            };
-            *slot = ((first + (step << log2)) ^ offset) as usize;
+            let offset = if i == 0 { 0 } else { bits & mask };
+            if i > 0 {
+                bits >>= self.segment_length_log2;
+            }
+            *slot = (start ^ offset) as usize;
+            start += length;
         }
         slots
     }
 }
 
 /// The hash of a key as its slots are drawn from it, for the attempt whose
-/// seed is `seed`: a bijection of the key's hash, so that distinct hashes
-/// stay distinct, and a new seed redraws every key's slots.
+/// seed is `seed`. The first attempt's seed is 0, and it takes the key's
+/// hash as it is: the family's hash is a keyed pseudo-random function
+/// already, as every filter of the family assumes (a Bloom filter's
+/// positions come from its bits directly), so mixing it again would only
+/// lengthen each lookup. A later attempt's seed is never 0, and its slots
+/// come from a bijection of the hash and the seed, so that distinct hashes
+/// stay distinct and every key's slots are drawn anew.
 #[inline]
 pub(crate) fn mixed(hash: u64, seed: u64) -> u64 {
-    mix64(hash ^ seed)
+    if seed == 0 { hash } else { mix64(hash ^ seed) }
 }
 
 /// The seed of construction attempt `attempt` (from 0): fixed, so that the
-/// same keys and hash key build the same filter.
+/// same keys and hash key build the same filter; 0 for the first attempt
+/// only ([`mixed`]).
 pub(crate) fn attempt_seed(attempt: u32) -> u64 {
-    mix64((u64::from(attempt) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+    match attempt {
+        0 => 0,
+        _ => mix64(u64::from(attempt).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+    }
 }
 
 #[cfg(test)]

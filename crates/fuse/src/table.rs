@@ -6,10 +6,14 @@ use std::ops::BitXor;
 
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 
-use crate::layout::Layout;
+use crate::layout::{Layout, mixed};
 
 /// The fingerprint widths a filter stores, in bits.
 pub const FINGERPRINT_BITS: [u32; 3] = [8, 16, 32];
+
+/// The odd multiplier of a first attempt's fingerprints
+/// ([`Fingerprint::of`]): the 64-bit golden ratio.
+const FINGERPRINT_MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// An unsigned integer a fingerprint is stored in.
 pub(crate) trait Fingerprint:
@@ -18,10 +22,21 @@ pub(crate) trait Fingerprint:
     /// Its width in bits.
     const BITS: u32;
 
-    /// The fingerprint of the key whose hash is `hash`: the low bits of the
-    /// hash folded onto its high half. Slots come from a mixed copy of the
-    /// hash ([`mixed`](crate::layout::mixed)), so the two are unrelated.
-    fn of(hash: u64) -> Self;
+    /// The fingerprint of the key whose hash is `hash`, for the attempt
+    /// whose seed is `seed`: what [`mixed`](crate::layout::mixed) does not
+    /// take from the hash. Under seed 0, where the slots come from the bits
+    /// of the hash itself, the top bits of the hash times an odd constant,
+    /// which depend on all of its bits; under any other seed, where the
+    /// slots come from a mixed copy of the hash, the low bits of the hash
+    /// folded onto its high half.
+    #[inline]
+    fn of(hash: u64, seed: u64) -> Self {
+        if seed == 0 {
+            Self::truncate(hash.wrapping_mul(FINGERPRINT_MULTIPLIER) >> (64 - Self::BITS))
+        } else {
+            Self::truncate(hash ^ (hash >> 32))
+        }
+    }
 
     /// The value of the low `BITS` bits of `x`.
     fn truncate(x: u64) -> Self;
@@ -37,11 +52,6 @@ macro_rules! fingerprint {
     ($($t:ty => $variant:ident),*) => {$(
         impl Fingerprint for $t {
             const BITS: u32 = <$t>::BITS;
-
-            #[inline]
-            fn of(hash: u64) -> Self {
-                Self::truncate(hash ^ (hash >> 32))
-            }
 
             #[inline]
             fn truncate(x: u64) -> Self {
@@ -127,17 +137,17 @@ impl Table {
     }
 }
 
-/// Whether the key of hash `hash` and mixed hash `x` passes: its
+/// Whether the key of hash `hash` passes in an array built with `seed`: its
 /// fingerprint equals the XOR of its slots.
 #[inline]
 pub(crate) fn passes<F: Fingerprint, const A: usize>(
     layout: &Layout,
     slots: &[F],
     hash: u64,
-    x: u64,
+    seed: u64,
 ) -> bool {
-    let mut acc = F::of(hash);
-    for slot in layout.slots_of::<A>(x) {
+    let mut acc = F::of(hash, seed);
+    for slot in layout.slots_of::<A>(mixed(hash, seed)) {
         acc = acc ^ slots[slot];
     }
     acc == F::zeroed()
