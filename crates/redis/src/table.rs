@@ -18,7 +18,7 @@ use crate::layout::{
     BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
 };
 use crate::meta::{Kind, Meta};
-use crate::ops::{self, Batches, Setup, Start};
+use crate::ops::{self, Batches, Guarded, Setup, Start};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -243,7 +243,7 @@ impl TableFilter {
                 b
             })
             .collect();
-        let start = Start::Import(meta, bytes);
+        let start = Start::Import(meta, bytes, 0);
         Ok(Self::start::<Bits>(keys, start, item, u64::MAX))
     }
 
@@ -268,27 +268,19 @@ impl TableFilter {
     }
 
     /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter of cells `L`.
+    /// with the filter of cells `L`, which is checked before its shards are
+    /// written, so that no stored size is acted on unchecked.
     fn start<L: Cells>(
         keys: Keys,
-        start: Start,
+        start: Start<Meta>,
         item: String,
         max_bytes: u64,
     ) -> impl Op<Output = Self, Error = Error> + use<L> {
-        // The filter is checked before its shards are written, so that no
-        // stored size is acted on unchecked.
         let check = {
             let keys = keys.clone();
-            move |m: &Meta| {
-                Self::from_meta(keys.clone(), m.clone(), L::KIND, &item, max_bytes)
-                    .map(|f| Some((f.table, f.shards)))
-            }
+            move |m: Meta| Self::from_meta(keys, m, L::KIND, &item, max_bytes)
         };
-        let setup = Setup::new(&keys, start, check);
-        ops::then(setup, move |(meta, _)| {
-            let item = meta.item.clone();
-            Self::from_meta(keys, meta, L::KIND, &item, u64::MAX)
-        })
+        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
     }
 
     /// The filter `meta` describes, if it is of `kind`, holds items of type
@@ -300,22 +292,7 @@ impl TableFilter {
         item: &str,
         max_bytes: u64,
     ) -> Result<Self, Error> {
-        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
-            name: keys.name().to_owned(),
-            field,
-            existing,
-            requested,
-        };
-        if meta.kind != kind {
-            return Err(mismatch(
-                "kind",
-                format!("{:?}", meta.kind),
-                format!("{kind:?}"),
-            ));
-        }
-        if meta.item != item {
-            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
-        }
+        meta.expect(keys.name(), kind, item)?;
         let table = table_of(&meta, kind.cell()).map_err(|e| Error::CorruptMetadata {
             key: keys.meta(),
             field: "blocks",
@@ -453,6 +430,20 @@ impl Batches for TableFilter {
 
     fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
         ops::lookup(Located::new(self.table, self.shards.clone(), &hashes))
+    }
+}
+
+impl Guarded for TableFilter {
+    fn num_shards(&self) -> u64 {
+        self.table.shards()
+    }
+
+    fn shard_key(&self, s: u64) -> String {
+        self.shards.key(s)
+    }
+
+    fn guard_cmd(&self, s: u64) -> redis::Cmd {
+        self.table.guard_cmd(&self.shards.key(s), s)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::conn::{Op, Replies};
 use crate::error::Error;
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
-use crate::ops::{self, OneRound, Setup, Start, single};
+use crate::ops::{self, Guarded, OneRound, Setup, Start, single};
 use crate::table::{check_design, within};
 
 /// The parameters and the layers a handle knows of.
@@ -245,21 +245,15 @@ impl Layers {
     /// written when they open.
     fn start(
         keys: Keys,
-        start: Start,
+        start: Start<Meta>,
         item: String,
         max_bytes: u64,
     ) -> impl Op<Output = Self, Error = Error> + use<> {
         let check = {
             let keys = keys.clone();
-            move |m: &Meta| {
-                let mut layers = Self::from_meta(keys.clone(), m.clone(), &item, max_bytes)?;
-                Ok(Some((layers.table(0)?, layers.shards(0))))
-            }
+            move |m: Meta| Self::from_meta(keys, m, &item, max_bytes)
         };
-        let setup = Setup::new(&keys, start, check);
-        ops::then(setup, move |(meta, state)| {
-            let item = meta.item.clone();
-            let mut layers = Self::from_meta(keys, meta, &item, max_bytes)?;
+        ops::then(Setup::new(&keys, start, check), |(mut layers, state)| {
             layers.check_counts(state.layers, state.count, state.inserts)?;
             layers.known = state.layers;
             Ok(layers)
@@ -269,19 +263,7 @@ impl Layers {
     /// The layers `meta` describes, if it is a scalable filter of items
     /// `item` whose first layer fits `max_bytes`.
     fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Self, Error> {
-        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
-            name: keys.name().to_owned(),
-            field,
-            existing,
-            requested,
-        };
-        if meta.kind != Kind::Scalable {
-            let existing = format!("{:?}", meta.kind);
-            return Err(mismatch("kind", existing, "Scalable".to_owned()));
-        }
-        if meta.item != item {
-            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
-        }
+        meta.expect(keys.name(), Kind::Scalable, item)?;
         // `Meta::parse` checked that a scalable filter has both.
         let ((initial, fpr), (growth, tightening)) =
             meta.design
@@ -543,5 +525,21 @@ impl Layers {
 
     pub(crate) fn hasher(&self) -> &DefaultHasher {
         &self.hasher
+    }
+}
+
+/// The shards a setup writes: the first layer's.
+impl Guarded for Layers {
+    fn num_shards(&self) -> u64 {
+        self.tables.first().map_or(0, Table::shards)
+    }
+
+    fn shard_key(&self, s: u64) -> String {
+        self.shards(0).key(s)
+    }
+
+    fn guard_cmd(&self, s: u64) -> redis::Cmd {
+        let first = self.tables.first().copied();
+        first.map_or_else(redis::Cmd::new, |t| t.guard_cmd(&self.shard_key(s), s))
     }
 }
