@@ -558,6 +558,19 @@ pub(crate) fn same(
     })
 }
 
+/// [`Error::OverLimit`] for the filter `name` when its tables' `bytes` are
+/// past the `limit` its client accepts.
+pub(crate) fn fits(name: &str, bytes: u64, limit: u64) -> Result<(), Error> {
+    if bytes > limit {
+        return Err(Error::OverLimit {
+            name: name.to_owned(),
+            bytes,
+            limit,
+        });
+    }
+    Ok(())
+}
+
 impl Meta {
     /// Refuses, as [`Error::Mismatch`], the metadata of a filter `name` of
     /// another kind than `kind` or item type than `item`.

@@ -8,7 +8,7 @@ use redis::{Cmd, Value, cmd};
 
 use crate::conn::{Op, Replies};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, Cell, GUARD, Keys, Located, Table};
+use crate::layout::{self, Cell, GUARD, Keys, Located, Shards, Table};
 use crate::meta::{Meta, State};
 use crate::scripts;
 
@@ -143,15 +143,18 @@ pub trait Batches {
 
     /// Inserts `items`: how many were new.
     fn insert_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = usize, Error = BatchError> {
-        then(self.insert(self.hashes(items)), |v| {
-            Ok(v.iter().filter(|&&new| new).count())
-        })
+        then(self.insert(self.hashes(items)), new_count)
     }
 
     /// Looks `items` up, in order.
     fn contains_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = Vec<bool>, Error = Error> {
         self.lookup(self.hashes(items))
     }
+}
+
+/// How many of a batch's insert answers say the item was new.
+pub fn new_count<E>(answers: Vec<bool>) -> Result<usize, E> {
+    Ok(answers.iter().filter(|&&new| new).count())
 }
 
 /// The single answer of a one-item batch.
@@ -596,39 +599,48 @@ pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = E
     then(read_shards(names, bodies), |bytes| Ok(words_of(bytes)))
 }
 
-/// Counts the non-zero cells of a table: `BITCOUNT` for bits, the counters
-/// read back for counters; each shard's guard is checked.
-pub fn nonzero_cells(table: Table, keys: &Keys) -> impl Op<Output = u64, Error = Error> + use<> {
-    let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
+/// The items `tables` hold, estimated from their non-zero cells
+/// ([`estimate_items`] of each table): one round trip that counts the cells
+/// set in every shard (`BITCOUNT` for bits, the counters read back for
+/// counters) and checks its guard.
+pub fn estimate_count(
+    tables: Vec<(Table, Shards)>,
+) -> impl Op<Output = f64, Error = Error> + use<> {
     let mut cmds = Vec::new();
-    for (s, key) in names.iter().enumerate() {
-        let body = (table.blocks_in(s as u64) * table.block_bytes()) as i64;
-        match table.cell {
-            Cell::Bit => cmds.push(cmd("BITCOUNT").arg(key).arg(0).arg(body - 1).take()),
-            Cell::Counter => cmds.push(cmd("GETRANGE").arg(key).arg(0).arg(body - 1).take()),
+    for (table, shards) in &tables {
+        for s in 0..table.shards() {
+            let key = shards.key(s);
+            let end = (table.blocks_in(s) * table.block_bytes()) as i64 - 1;
+            cmds.push(match table.cell {
+                Cell::Bit => cmd("BITCOUNT").arg(&key).arg(0).arg(end).take(),
+                Cell::Counter => cmd("GETRANGE").arg(&key).arg(0).arg(end).take(),
+            });
+            cmds.push(table.guard_read_cmd(&key, s));
         }
-        cmds.push(cmd("GETRANGE").arg(key).arg(body).arg(body).take());
     }
     OneRound::new(cmds, move |replies: Replies| {
         let values = replies.map_err(|f| Error::from_redis(f.error))?;
-        let mut total = 0;
-        for (key, pair) in names.iter().zip(values.chunks(2)) {
-            let [cells, guard] = pair else {
-                return Err(layout::unexpected(key, &Value::Array(pair.to_vec())));
-            };
-            layout::check(key, cells)?;
-            layout::check(key, guard)?;
-            if *guard != Value::BulkString(vec![GUARD]) {
-                return Err(Error::ShardMissing { key: key.clone() });
+        let mut pairs = values.chunks(2);
+        let mut total = 0.0;
+        for (table, shards) in &tables {
+            let mut nonzero = 0;
+            for s in 0..table.shards() {
+                let key = shards.key(s);
+                let Some([cells, guard]) = pairs.next() else {
+                    return Err(layout::unexpected(&key, &Value::Nil));
+                };
+                layout::check(&key, cells)?;
+                table.guard_intact(&key, guard)?;
+                nonzero += match cells {
+                    Value::Int(n) => *n as u64,
+                    Value::BulkString(b) => b
+                        .iter()
+                        .map(|&x| u64::from(x & 0x0f != 0) + u64::from(x >> 4 != 0))
+                        .sum(),
+                    _ => return Err(layout::unexpected(&key, cells)),
+                };
             }
-            total += match cells {
-                Value::Int(n) => *n as u64,
-                Value::BulkString(b) => b
-                    .iter()
-                    .map(|&x| u64::from(x & 0x0f != 0) + u64::from(x >> 4 != 0))
-                    .sum(),
-                _ => return Err(layout::unexpected(key, cells)),
-            };
+            total += estimate_items(table, nonzero);
         }
         Ok(total)
     })

@@ -299,13 +299,7 @@ impl TableFilter {
             value: Some(meta.blocks.to_string()),
             reason: format!("not a table: {e}"),
         })?;
-        if table.bytes() > max_bytes {
-            return Err(Error::OverLimit {
-                name: keys.name().to_owned(),
-                bytes: table.bytes(),
-                limit: max_bytes,
-            });
-        }
+        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
         Ok(Self {
             hasher: DefaultHasher::with_function(meta.hash, meta.key),
             shards: Shards::of(&keys),
@@ -352,12 +346,7 @@ impl TableFilter {
     pub fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
         let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
         ops::then(self.estimate_count(), move |items| {
-            let expected_fpr = if items.is_finite() {
-                let n = items.round() as u64;
-                blocked::fpr_exact(BLOCK_CELLS, table.blocks, n, table.hashes)
-            } else {
-                1.0
-            };
+            let expected_fpr = fpr_at(&table, items);
             Ok(Info {
                 name,
                 kind: meta.kind,
@@ -395,28 +384,30 @@ impl TableFilter {
 
     /// The items the table holds, estimated from its non-zero cells.
     pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
-        let table = self.table;
-        ops::then(ops::nonzero_cells(table, &self.keys), move |nonzero| {
-            Ok(ops::estimate_items(&table, nonzero))
-        })
+        ops::estimate_count(vec![(self.table, self.shards.clone())])
     }
 
     /// The rate the table has at its [`estimate_count`](Self::estimate_count).
     pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         let table = self.table;
         ops::then(self.estimate_count(), move |items| {
-            if !items.is_finite() {
-                return Ok(1.0);
-            }
-            let n = items.round() as u64;
-            Ok(blocked::fpr_exact(
-                BLOCK_CELLS,
-                table.blocks,
-                n,
-                table.hashes,
-            ))
+            Ok(fpr_at(&table, items))
         })
     }
+}
+
+/// The rate theory gives `table` holding `items` (estimated): 1 for a full
+/// table.
+fn fpr_at(table: &Table, items: f64) -> f64 {
+    if !items.is_finite() {
+        return 1.0;
+    }
+    blocked::fpr_exact(
+        BLOCK_CELLS,
+        table.blocks,
+        items.round() as u64,
+        table.hashes,
+    )
 }
 
 impl Batches for TableFilter {

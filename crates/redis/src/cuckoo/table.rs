@@ -141,13 +141,7 @@ impl Cuckoo {
             .geometry()
             .map_err(|e| corrupt(&keys.meta(), "max_shard_bytes", None, e.to_string()))?;
         meta::same(keys.name(), "item", meta.item.clone(), item.to_owned())?;
-        if geometry.bytes() > max_bytes {
-            return Err(Error::OverLimit {
-                name: keys.name().to_owned(),
-                bytes: geometry.bytes(),
-                limit: max_bytes,
-            });
-        }
+        meta::fits(keys.name(), geometry.bytes(), max_bytes)?;
         Ok(Self {
             hasher: meta.hasher(),
             keys,

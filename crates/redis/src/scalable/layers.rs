@@ -78,13 +78,7 @@ impl Layers {
             let shard = usize::try_from(self.meta.max_shard_bytes).unwrap_or(usize::MAX);
             let table = Table::new(blocks, hashes, Cell::Bit, shard).map_err(|_| Error::Full)?;
             let bytes: u64 = self.tables.iter().map(Table::bytes).sum::<u64>() + table.bytes();
-            if bytes > self.max_bytes {
-                return Err(Error::OverLimit {
-                    name: self.keys.name().to_owned(),
-                    bytes,
-                    limit: self.max_bytes,
-                });
-            }
+            crate::meta::fits(self.keys.name(), bytes, self.max_bytes)?;
             self.tables.push(table);
         }
         Ok(self.tables[i as usize])
@@ -450,41 +444,10 @@ impl Layers {
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = f64, Error = Error> + use<>, Error> {
-        let mut cmds = Vec::new();
-        let mut tables = Vec::new();
-        for i in 0..layers {
-            let t = self.table(i)?;
-            let shards = self.shards(i);
-            for s in 0..t.shards() {
-                let key = shards.key(s);
-                let body = (t.blocks_in(s) * t.block_bytes()) as i64;
-                cmds.push(cmd("BITCOUNT").arg(&key).arg(0).arg(body - 1).take());
-                cmds.push(t.guard_read_cmd(&key, s));
-            }
-            tables.push((t, shards));
-        }
-        Ok(OneRound::new(cmds, move |r: Replies| {
-            let values = r.map_err(|f| Error::from_redis(f.error))?;
-            let mut replies = values.chunks(2);
-            let mut total = 0.0;
-            for (t, shards) in &tables {
-                let mut set = 0;
-                for s in 0..t.shards() {
-                    let key = shards.key(s);
-                    let Some([bits, guard]) = replies.next() else {
-                        return Err(layout::unexpected(&key, &Value::Nil));
-                    };
-                    layout::check(&key, bits)?;
-                    t.guard_intact(&key, guard)?;
-                    match bits {
-                        Value::Int(n) => set += *n as u64,
-                        v => return Err(layout::unexpected(&key, v)),
-                    }
-                }
-                total += ops::estimate_items(t, set);
-            }
-            Ok(total)
-        }))
+        let tables = (0..layers)
+            .map(|i| Ok((self.table(i)?, self.shards(i))))
+            .collect::<Result<_, Error>>()?;
+        Ok(ops::estimate_count(tables))
     }
 
     /// Deletes the metadata, then every shard of the first `layers` layers.
@@ -492,13 +455,7 @@ impl Layers {
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = (), Error = Error> + use<>, Error> {
-        let mut keys = vec![self.keys.meta()];
-        for i in 0..layers {
-            let t = self.table(i)?;
-            let shards = self.shards(i);
-            keys.extend((0..t.shards()).map(|s| shards.key(s)));
-        }
-        Ok(ops::delete(keys))
+        Ok(ops::delete(self.all_keys(layers)?))
     }
 
     /// Writes the filter's `Debug` form as `name`.
