@@ -9,7 +9,7 @@ use bloomlab_classic::BlockedBloomFilter;
 use bloomlab_core::DefaultHasher;
 
 use crate::admin::Info;
-use crate::conn::{Connection, drive};
+use crate::conn::Connection;
 use crate::error::{BatchError, Error};
 use crate::handle::Handle;
 use crate::ops::Batches;
@@ -99,8 +99,7 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.insert_one(item))
+        self.0.take::<Error>()?.run(|table| table.insert_one(item))
     }
 
     /// [`contains`](RedisBlockedFilter::contains) on a connection of the
@@ -113,8 +112,9 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.contains_one(item))
+        self.0
+            .take::<Error>()?
+            .run(|table| table.contains_one(item))
     }
 
     /// [`insert_batch`](RedisBlockedFilter::insert_batch) on a connection
@@ -128,8 +128,9 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash + Sized,
     {
-        let (mut conn, mut table) = self.0.take::<BatchError>()?;
-        drive(&mut conn, table.insert_all(items))
+        self.0
+            .take::<BatchError>()?
+            .run(|table| table.insert_all(items))
     }
 
     /// [`contains_batch`](RedisBlockedFilter::contains_batch) on a
@@ -142,8 +143,9 @@ impl<T: ?Sized, S: Source, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.contains_all(items))
+        self.0
+            .take::<Error>()?
+            .run(|table| table.contains_all(items))
     }
 }
 

@@ -83,21 +83,22 @@ impl<T: ?Sized, C: crate::aio::AsyncConnection, I, L> Handle<T, C, I, L> {
 }
 
 impl<T: ?Sized, S: Source, I: Clone, L> Handle<T, Shared<S>, I, L> {
-    /// A connection from the source and a copy of the parameters (other
-    /// threads use them too), for one operation; `E` is how that operation
-    /// fails when the source has no connection to give.
-    pub(crate) fn take<E: Unsent>(&self) -> Result<(S::Conn, I), E> {
+    /// A handle of its own for one operation: a connection from the
+    /// source and a copy of the parameters (other threads use them too);
+    /// `E` is how that operation fails when the source has no connection
+    /// to give.
+    pub(crate) fn take<E: Unsent>(&self) -> Result<Handle<T, S::Conn, I, L>, E> {
         let conn = self.conn.0.connection().map_err(E::unsent)?;
-        Ok((conn, self.inner.clone()))
+        Ok(self.on(conn))
     }
 }
 
 #[cfg(feature = "tokio")]
 impl<T: ?Sized, S: crate::aio::AsyncSource, I: Clone, L> Handle<T, Shared<S>, I, L> {
     /// [`take`](Self::take) from a source of async connections.
-    pub(crate) async fn take_async<E: Unsent>(&self) -> Result<(S::Conn, I), E> {
+    pub(crate) async fn take_async<E: Unsent>(&self) -> Result<Handle<T, S::Conn, I, L>, E> {
         let conn = self.conn.0.connection().await.map_err(E::unsent)?;
-        Ok((conn, self.inner.clone()))
+        Ok(self.on(conn))
     }
 }
 

@@ -539,6 +539,52 @@ impl Meta {
     }
 }
 
+/// [`Error::Mismatch`] for the filter `name` unless its `field`, stored as
+/// `existing`, is the `requested` one.
+pub(crate) fn same(
+    name: &str,
+    field: &'static str,
+    existing: String,
+    requested: String,
+) -> Result<(), Error> {
+    if existing == requested {
+        return Ok(());
+    }
+    Err(Error::Mismatch {
+        name: name.to_owned(),
+        field,
+        existing,
+        requested,
+    })
+}
+
+/// [`Error::OverLimit`] for the filter `name` when its tables' `bytes` are
+/// past the `limit` its client accepts.
+pub(crate) fn fits(name: &str, bytes: u64, limit: u64) -> Result<(), Error> {
+    if bytes > limit {
+        return Err(Error::OverLimit {
+            name: name.to_owned(),
+            bytes,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+impl Meta {
+    /// Refuses, as [`Error::Mismatch`], the metadata of a filter `name` of
+    /// another kind than `kind` or item type than `item`.
+    pub(crate) fn expect(&self, name: &str, kind: Kind, item: &str) -> Result<(), Error> {
+        same(
+            name,
+            "kind",
+            format!("{:?}", self.kind),
+            format!("{kind:?}"),
+        )?;
+        same(name, "item", self.item.clone(), item.to_owned())
+    }
+}
+
 /// The fields a scalable filter's `state` covers, in order.
 pub(crate) const SCALABLE_STATE: [&str; 4] = ["layers", "count", "inserts", "checksum"];
 

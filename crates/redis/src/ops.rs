@@ -143,15 +143,18 @@ pub trait Batches {
 
     /// Inserts `items`: how many were new.
     fn insert_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = usize, Error = BatchError> {
-        then(self.insert(self.hashes(items)), |v| {
-            Ok(v.iter().filter(|&&new| new).count())
-        })
+        then(self.insert(self.hashes(items)), new_count)
     }
 
     /// Looks `items` up, in order.
     fn contains_all<Q: Hash>(&mut self, items: &[Q]) -> impl Op<Output = Vec<bool>, Error = Error> {
         self.lookup(self.hashes(items))
     }
+}
+
+/// How many of a batch's insert answers say the item was new.
+pub fn new_count<E>(answers: Vec<bool>) -> Result<usize, E> {
+    Ok(answers.iter().filter(|&&new| new).count())
 }
 
 /// The single answer of a one-item batch.
@@ -301,21 +304,22 @@ pub fn single(replies: Replies) -> Result<Value, Error> {
     }
 }
 
-/// How [`Setup`] starts.
+/// How [`Setup`] starts, for a filter whose metadata is `M`.
 #[derive(Debug, Clone)]
-pub enum Start {
+pub enum Start<M> {
     /// Read an existing filter.
     Open,
     /// Create `wanted` unless it exists; the bool says whether its hash key
     /// was chosen by the caller (then it must match too).
-    Create(Meta, bool),
-    /// Create `wanted` and fill its shards with these bytes (blocks, then
-    /// the guard); refuse if the name exists.
-    Import(Meta, Vec<Vec<u8>>),
+    Create(M, bool),
+    /// Create `wanted`, holding this many items (for the kinds that count
+    /// them), and fill its shards with these bytes (the body, then the
+    /// guard); refuse if the name exists.
+    Import(M, Vec<Vec<u8>>, u64),
 }
 
-/// Stages of [`Setup`], and of the cuckoo filter's: the metadata, then
-/// the shards, then the `ready` flag.
+/// Stages of [`Setup`]: the metadata, then the shards, then the `ready`
+/// flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stage {
     /// Create or read the metadata.
@@ -328,139 +332,174 @@ pub(crate) enum Stage {
     Done,
 }
 
-/// Creates or opens a filter: the metadata (atomically, by script), then,
-/// while it is not yet marked ready, every shard, then the mark.
-pub struct Setup<F> {
-    keys: Keys,
-    start: Start,
-    table_of: F,
-    stage: Stage,
-    found: Option<(Meta, State)>,
+/// What a kind of filter keeps in its metadata hash, as [`Setup`] writes,
+/// reads and compares it: [`Meta`] for the blocked and scalable filters,
+/// the cuckoo filter's own.
+pub trait Stored: Sized {
+    /// What the hash holds besides the parameters.
+    type State;
+
+    /// The fields a new filter holding `count` items is written with
+    /// (`ready` 0), checksums included.
+    fn written(&self, count: u64) -> Vec<(&'static str, String)>;
+
+    /// Reads and checks the metadata hash of the filter `keys`.
+    fn read(keys: &Keys, hash: &HashMap<String, String>) -> Result<(Self, Self::State), Error>;
+
+    /// Whether every shard was written.
+    fn ready(state: &Self::State) -> bool;
+
+    /// The first parameter in which `self` (in Redis) differs from
+    /// `wanted`, as (field, existing, requested); the hash function and key
+    /// only when `key_given`.
+    fn differs(&self, wanted: &Self, key_given: bool) -> Option<(&'static str, String, String)>;
 }
 
-impl<F: Fn(&Meta) -> Result<Option<(Table, Shards)>, Error>> Setup<F> {
-    /// A setup of `keys`' filter; `table_of` checks the metadata found and
-    /// gives the table whose shards must exist before the filter is ready.
-    pub fn new(keys: &Keys, start: Start, table_of: F) -> Self {
+impl Stored for Meta {
+    type State = State;
+
+    fn written(&self, _count: u64) -> Vec<(&'static str, String)> {
+        self.fields()
+    }
+
+    fn read(keys: &Keys, hash: &HashMap<String, String>) -> Result<(Self, State), Error> {
+        Meta::parse(&keys.meta(), hash)
+    }
+
+    fn ready(state: &State) -> bool {
+        state.ready
+    }
+
+    fn differs(&self, wanted: &Self, key_given: bool) -> Option<(&'static str, String, String)> {
+        Meta::differs(self, wanted, key_given)
+    }
+}
+
+/// A filter's shards as its setup writes them, each at its full length
+/// with its guard, before the filter is marked ready.
+pub trait Guarded {
+    /// How many shards.
+    fn num_shards(&self) -> u64;
+    /// The key of shard `s`.
+    fn shard_key(&self, s: u64) -> String;
+    /// The command that writes shard `s`'s guard, creating the shard
+    /// (zeroed) at its full length.
+    fn guard_cmd(&self, s: u64) -> Cmd;
+}
+
+/// Creates or opens a filter: the metadata (atomically, by script), then,
+/// while it is not yet marked ready, every shard, then the mark. `check`
+/// makes the filter `X` of the metadata found, or refuses it (another kind,
+/// item type or size), before any shard is written.
+pub struct Setup<M: Stored, X, F> {
+    keys: Keys,
+    start: Start<M>,
+    check: Option<F>,
+    stage: Stage,
+    found: Option<(X, M::State)>,
+}
+
+impl<M: Stored, X: Guarded, F: FnOnce(M) -> Result<X, Error>> Setup<M, X, F> {
+    /// A setup of `keys`' filter.
+    pub fn new(keys: &Keys, start: Start<M>, check: F) -> Self {
         Self {
             keys: keys.clone(),
             start,
-            table_of,
+            check: Some(check),
             stage: Stage::Meta,
             found: None,
         }
     }
+
+    /// Reads the reply to the metadata's round trip: the filter found, or
+    /// why it cannot be used.
+    fn absorb_meta(&mut self, replies: Replies) -> Result<(), Error> {
+        let meta_key = self.keys.meta();
+        let reply = single(replies)?;
+        let (created, hash) = match &self.start {
+            Start::Open => (false, read_hash(&meta_key, &reply)?),
+            _ => {
+                layout::check(&meta_key, &reply)?;
+                match &reply {
+                    Value::Array(v) if v.len() == 2 => {
+                        (v[0] == Value::Int(1), read_hash(&meta_key, &v[1])?)
+                    }
+                    _ => return Err(layout::unexpected(&meta_key, &reply)),
+                }
+            }
+        };
+        let name = self.keys.name().to_owned();
+        let hash = hash.ok_or(Error::NotFound { name: name.clone() })?;
+        let (found, state) = M::read(&self.keys, &hash)?;
+        let ready = M::ready(&state);
+        match &self.start {
+            Start::Create(wanted, key_given) => {
+                if let Some((field, existing, requested)) = found.differs(wanted, *key_given) {
+                    return Err(Error::Mismatch {
+                        name,
+                        field,
+                        existing,
+                        requested,
+                    });
+                }
+            }
+            Start::Import(..) if !created => return Err(Error::Exists { name }),
+            Start::Open if !ready => return Err(Error::Incomplete { name }),
+            _ => {}
+        }
+        let check = self.check.take().ok_or(Error::NotFound { name })?;
+        self.found = Some((check(found)?, state));
+        self.stage = if ready { Stage::Done } else { Stage::Shards };
+        Ok(())
+    }
 }
 
-fn meta_fields(meta: &Meta) -> Vec<String> {
-    meta.fields()
-        .into_iter()
-        .flat_map(|(k, v)| [k.to_owned(), v])
-        .collect()
-}
-
-impl<F: Fn(&Meta) -> Result<Option<(Table, Shards)>, Error>> Op for Setup<F> {
-    type Output = (Meta, State);
+impl<M: Stored, X: Guarded, F: FnOnce(M) -> Result<X, Error>> Op for Setup<M, X, F> {
+    type Output = (X, M::State);
     type Error = Error;
 
     fn commands(&mut self) -> Vec<Cmd> {
-        let meta = self.keys.meta();
         match self.stage {
             Stage::Meta => match &self.start {
-                Start::Open => vec![cmd("HGETALL").arg(&meta).take()],
-                Start::Create(wanted, _) | Start::Import(wanted, _) => {
-                    vec![evalsha(&scripts::CREATE, &[meta], meta_fields(wanted))]
-                }
+                Start::Open => vec![cmd("HGETALL").arg(self.keys.meta()).take()],
+                Start::Create(wanted, _) => vec![create_cmd(&self.keys, wanted, 0)],
+                Start::Import(wanted, _, count) => vec![create_cmd(&self.keys, wanted, *count)],
             },
             Stage::Shards => {
-                let Some((found, _)) = &self.found else {
+                let Some((filter, _)) = &self.found else {
                     return Vec::new();
                 };
-                let (table, shards) = match (self.table_of)(found) {
-                    Ok(Some(t)) => t,
-                    _ => return Vec::new(),
-                };
-                (0..table.shards())
+                (0..filter.num_shards())
                     .map(|s| match &self.start {
-                        Start::Import(_, bytes) => cmd("SET")
-                            .arg(shards.key(s))
+                        Start::Import(_, bytes, _) => cmd("SET")
+                            .arg(filter.shard_key(s))
                             .arg(bytes.get(s as usize).map_or(&[][..], Vec::as_slice))
                             .take(),
-                        _ => table.guard_cmd(&shards.key(s), s),
+                        _ => filter.guard_cmd(s),
                     })
                     .collect()
             }
-            Stage::Ready => vec![cmd("HSET").arg(&meta).arg("ready").arg(1).take()],
+            Stage::Ready => vec![cmd("HSET").arg(self.keys.meta()).arg("ready").arg(1).take()],
             Stage::Done => Vec::new(),
         }
     }
 
     fn absorb(&mut self, replies: Replies) -> Result<(), Error> {
-        let meta_key = self.keys.meta();
         match self.stage {
-            Stage::Meta => {
-                let reply = single(replies)?;
-                let (created, hash) = match &self.start {
-                    Start::Open => (false, read_hash(&meta_key, &reply)?),
-                    _ => {
-                        layout::check(&meta_key, &reply)?;
-                        match &reply {
-                            Value::Array(v) if v.len() == 2 => {
-                                (v[0] == Value::Int(1), read_hash(&meta_key, &v[1])?)
-                            }
-                            _ => return Err(layout::unexpected(&meta_key, &reply)),
-                        }
-                    }
-                };
-                let name = self.keys.name().to_owned();
-                let hash = hash.ok_or(Error::NotFound { name: name.clone() })?;
-                let (found, state) = Meta::parse(&meta_key, &hash)?;
-                match &self.start {
-                    Start::Create(wanted, key_given) => {
-                        if let Some((field, existing, requested)) =
-                            found.differs(wanted, *key_given)
-                        {
-                            return Err(Error::Mismatch {
-                                name,
-                                field,
-                                existing,
-                                requested,
-                            });
-                        }
-                    }
-                    Start::Import(..) if !created => return Err(Error::Exists { name }),
-                    Start::Open if !state.ready => return Err(Error::Incomplete { name }),
-                    _ => {}
-                }
-                self.stage = if state.ready {
-                    Stage::Done
-                } else {
-                    Stage::Shards
-                };
-                if (self.table_of)(&found)?.is_none() && self.stage == Stage::Shards {
-                    self.stage = Stage::Ready;
-                }
-                self.found = Some((found, state));
-            }
+            Stage::Meta => self.absorb_meta(replies)?,
             Stage::Shards => {
                 let values = replies.map_err(|f| Error::from_redis(f.error))?;
-                let shards = match &self.found {
-                    Some((found, _)) => (self.table_of)(found)?.map(|(_, s)| s),
-                    None => None,
-                };
                 for (s, v) in values.iter().enumerate() {
-                    let key = shards
+                    let key = self
+                        .found
                         .as_ref()
-                        .map_or_else(String::new, |k| k.key(s as u64));
+                        .map_or_else(String::new, |(f, _)| f.shard_key(s as u64));
                     layout::check(&key, v)?;
                 }
                 self.stage = Stage::Ready;
             }
             Stage::Ready => {
-                layout::check(&meta_key, &single(replies)?)?;
-                if let Some((_, state)) = &mut self.found {
-                    state.ready = true;
-                }
+                layout::check(&self.keys.meta(), &single(replies)?)?;
                 self.stage = Stage::Done;
             }
             Stage::Done => {}
@@ -468,11 +507,22 @@ impl<F: Fn(&Meta) -> Result<Option<(Table, Shards)>, Error>> Op for Setup<F> {
         Ok(())
     }
 
-    fn finish(self) -> Result<(Meta, State), Error> {
+    fn finish(self) -> Result<(X, M::State), Error> {
         self.found.ok_or(Error::NotFound {
             name: self.keys.name().to_owned(),
         })
     }
+}
+
+/// The `CREATE` script's call that writes `wanted`'s metadata, holding
+/// `count` items, unless the filter exists.
+fn create_cmd<M: Stored>(keys: &Keys, wanted: &M, count: u64) -> Cmd {
+    let fields: Vec<String> = wanted
+        .written(count)
+        .into_iter()
+        .flat_map(|(k, v)| [k.to_owned(), v])
+        .collect();
+    evalsha(&scripts::CREATE, &[keys.meta()], fields)
 }
 
 /// The `EVALSHA` command that runs `script` on `keys` with `args`.
@@ -549,39 +599,48 @@ pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = E
     then(read_shards(names, bodies), |bytes| Ok(words_of(bytes)))
 }
 
-/// Counts the non-zero cells of a table: `BITCOUNT` for bits, the counters
-/// read back for counters; each shard's guard is checked.
-pub fn nonzero_cells(table: Table, keys: &Keys) -> impl Op<Output = u64, Error = Error> + use<> {
-    let names: Vec<String> = (0..table.shards()).map(|s| keys.shard(s)).collect();
+/// The items `tables` hold, estimated from their non-zero cells
+/// ([`estimate_items`] of each table): one round trip that counts the cells
+/// set in every shard (`BITCOUNT` for bits, the counters read back for
+/// counters) and checks its guard.
+pub fn estimate_count(
+    tables: Vec<(Table, Shards)>,
+) -> impl Op<Output = f64, Error = Error> + use<> {
     let mut cmds = Vec::new();
-    for (s, key) in names.iter().enumerate() {
-        let body = (table.blocks_in(s as u64) * table.block_bytes()) as i64;
-        match table.cell {
-            Cell::Bit => cmds.push(cmd("BITCOUNT").arg(key).arg(0).arg(body - 1).take()),
-            Cell::Counter => cmds.push(cmd("GETRANGE").arg(key).arg(0).arg(body - 1).take()),
+    for (table, shards) in &tables {
+        for s in 0..table.shards() {
+            let key = shards.key(s);
+            let end = (table.blocks_in(s) * table.block_bytes()) as i64 - 1;
+            cmds.push(match table.cell {
+                Cell::Bit => cmd("BITCOUNT").arg(&key).arg(0).arg(end).take(),
+                Cell::Counter => cmd("GETRANGE").arg(&key).arg(0).arg(end).take(),
+            });
+            cmds.push(table.guard_read_cmd(&key, s));
         }
-        cmds.push(cmd("GETRANGE").arg(key).arg(body).arg(body).take());
     }
     OneRound::new(cmds, move |replies: Replies| {
         let values = replies.map_err(|f| Error::from_redis(f.error))?;
-        let mut total = 0;
-        for (key, pair) in names.iter().zip(values.chunks(2)) {
-            let [cells, guard] = pair else {
-                return Err(layout::unexpected(key, &Value::Array(pair.to_vec())));
-            };
-            layout::check(key, cells)?;
-            layout::check(key, guard)?;
-            if *guard != Value::BulkString(vec![GUARD]) {
-                return Err(Error::ShardMissing { key: key.clone() });
+        let mut pairs = values.chunks(2);
+        let mut total = 0.0;
+        for (table, shards) in &tables {
+            let mut nonzero = 0;
+            for s in 0..table.shards() {
+                let key = shards.key(s);
+                let Some([cells, guard]) = pairs.next() else {
+                    return Err(layout::unexpected(&key, &Value::Nil));
+                };
+                layout::check(&key, cells)?;
+                table.guard_intact(&key, guard)?;
+                nonzero += match cells {
+                    Value::Int(n) => *n as u64,
+                    Value::BulkString(b) => b
+                        .iter()
+                        .map(|&x| u64::from(x & 0x0f != 0) + u64::from(x >> 4 != 0))
+                        .sum(),
+                    _ => return Err(layout::unexpected(&key, cells)),
+                };
             }
-            total += match cells {
-                Value::Int(n) => *n as u64,
-                Value::BulkString(b) => b
-                    .iter()
-                    .map(|&x| u64::from(x & 0x0f != 0) + u64::from(x >> 4 != 0))
-                    .sum(),
-                _ => return Err(layout::unexpected(key, cells)),
-            };
+            total += estimate_items(table, nonzero);
         }
         Ok(total)
     })

@@ -18,7 +18,7 @@ use crate::layout::{
     BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
 };
 use crate::meta::{Kind, Meta};
-use crate::ops::{self, Batches, Setup, Start};
+use crate::ops::{self, Batches, Guarded, Setup, Start};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -243,7 +243,7 @@ impl TableFilter {
                 b
             })
             .collect();
-        let start = Start::Import(meta, bytes);
+        let start = Start::Import(meta, bytes, 0);
         Ok(Self::start::<Bits>(keys, start, item, u64::MAX))
     }
 
@@ -268,27 +268,19 @@ impl TableFilter {
     }
 
     /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter of cells `L`.
+    /// with the filter of cells `L`, which is checked before its shards are
+    /// written, so that no stored size is acted on unchecked.
     fn start<L: Cells>(
         keys: Keys,
-        start: Start,
+        start: Start<Meta>,
         item: String,
         max_bytes: u64,
     ) -> impl Op<Output = Self, Error = Error> + use<L> {
-        // The filter is checked before its shards are written, so that no
-        // stored size is acted on unchecked.
         let check = {
             let keys = keys.clone();
-            move |m: &Meta| {
-                Self::from_meta(keys.clone(), m.clone(), L::KIND, &item, max_bytes)
-                    .map(|f| Some((f.table, f.shards)))
-            }
+            move |m: Meta| Self::from_meta(keys, m, L::KIND, &item, max_bytes)
         };
-        let setup = Setup::new(&keys, start, check);
-        ops::then(setup, move |(meta, _)| {
-            let item = meta.item.clone();
-            Self::from_meta(keys, meta, L::KIND, &item, u64::MAX)
-        })
+        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
     }
 
     /// The filter `meta` describes, if it is of `kind`, holds items of type
@@ -300,35 +292,14 @@ impl TableFilter {
         item: &str,
         max_bytes: u64,
     ) -> Result<Self, Error> {
-        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
-            name: keys.name().to_owned(),
-            field,
-            existing,
-            requested,
-        };
-        if meta.kind != kind {
-            return Err(mismatch(
-                "kind",
-                format!("{:?}", meta.kind),
-                format!("{kind:?}"),
-            ));
-        }
-        if meta.item != item {
-            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
-        }
+        meta.expect(keys.name(), kind, item)?;
         let table = table_of(&meta, kind.cell()).map_err(|e| Error::CorruptMetadata {
             key: keys.meta(),
             field: "blocks",
             value: Some(meta.blocks.to_string()),
             reason: format!("not a table: {e}"),
         })?;
-        if table.bytes() > max_bytes {
-            return Err(Error::OverLimit {
-                name: keys.name().to_owned(),
-                bytes: table.bytes(),
-                limit: max_bytes,
-            });
-        }
+        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
         Ok(Self {
             hasher: DefaultHasher::with_function(meta.hash, meta.key),
             shards: Shards::of(&keys),
@@ -375,12 +346,7 @@ impl TableFilter {
     pub fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
         let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
         ops::then(self.estimate_count(), move |items| {
-            let expected_fpr = if items.is_finite() {
-                let n = items.round() as u64;
-                blocked::fpr_exact(BLOCK_CELLS, table.blocks, n, table.hashes)
-            } else {
-                1.0
-            };
+            let expected_fpr = fpr_at(&table, items);
             Ok(Info {
                 name,
                 kind: meta.kind,
@@ -418,28 +384,30 @@ impl TableFilter {
 
     /// The items the table holds, estimated from its non-zero cells.
     pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
-        let table = self.table;
-        ops::then(ops::nonzero_cells(table, &self.keys), move |nonzero| {
-            Ok(ops::estimate_items(&table, nonzero))
-        })
+        ops::estimate_count(vec![(self.table, self.shards.clone())])
     }
 
     /// The rate the table has at its [`estimate_count`](Self::estimate_count).
     pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         let table = self.table;
         ops::then(self.estimate_count(), move |items| {
-            if !items.is_finite() {
-                return Ok(1.0);
-            }
-            let n = items.round() as u64;
-            Ok(blocked::fpr_exact(
-                BLOCK_CELLS,
-                table.blocks,
-                n,
-                table.hashes,
-            ))
+            Ok(fpr_at(&table, items))
         })
     }
+}
+
+/// The rate theory gives `table` holding `items` (estimated): 1 for a full
+/// table.
+fn fpr_at(table: &Table, items: f64) -> f64 {
+    if !items.is_finite() {
+        return 1.0;
+    }
+    blocked::fpr_exact(
+        BLOCK_CELLS,
+        table.blocks,
+        items.round() as u64,
+        table.hashes,
+    )
 }
 
 impl Batches for TableFilter {
@@ -453,6 +421,20 @@ impl Batches for TableFilter {
 
     fn lookup(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = Error> {
         ops::lookup(Located::new(self.table, self.shards.clone(), &hashes))
+    }
+}
+
+impl Guarded for TableFilter {
+    fn num_shards(&self) -> u64 {
+        self.table.shards()
+    }
+
+    fn shard_key(&self, s: u64) -> String {
+        self.shards.key(s)
+    }
+
+    fn guard_cmd(&self, s: u64) -> redis::Cmd {
+        self.table.guard_cmd(&self.shards.key(s), s)
     }
 }
 

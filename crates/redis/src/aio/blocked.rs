@@ -10,7 +10,6 @@ use bloomlab_core::DefaultHasher;
 
 use super::{AsyncConnection, AsyncSource};
 use crate::admin::Info;
-use crate::conn::run as drive;
 use crate::error::{BatchError, Error};
 use crate::handle::Handle;
 use crate::ops::Batches;
@@ -290,8 +289,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash,
     {
-        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, table.insert_one(item)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|table| table.insert_one(item)).await
     }
 
     /// `contains` on a connection of the source.
@@ -303,8 +302,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, table.contains_one(item)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|table| table.contains_one(item)).await
     }
 
     /// `insert_batch` on a connection of the source.
@@ -316,8 +315,8 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Hash + Sized,
     {
-        let (mut conn, mut table) = self.0.take_async::<BatchError>().await?;
-        drive(&mut conn, table.insert_all(items)).await
+        let mut one = self.0.take_async::<BatchError>().await?;
+        one.run_async(|table| table.insert_all(items)).await
     }
 
     /// `contains_batch` on a connection of the source.
@@ -329,7 +328,7 @@ impl<T: ?Sized, S: AsyncSource, L: Cells> RedisBlockedFilter<T, Shared<S>, L> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, table.contains_all(items)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|table| table.contains_all(items)).await
     }
 }

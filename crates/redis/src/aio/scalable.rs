@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use super::{AsyncConnection, AsyncSource};
 use crate::admin::Info;
-use crate::conn::run as drive;
 use crate::error::{BatchError, Error};
 use crate::handle::Handle;
 use crate::ops::Batches;
@@ -262,8 +261,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, layers.insert_one(item)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|layers| layers.insert_one(item)).await
     }
 
     /// `contains` on a connection of the source.
@@ -275,8 +274,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, layers.contains_one(item)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|layers| layers.contains_one(item)).await
     }
 
     /// `insert_batch` on a connection of the source.
@@ -288,8 +287,8 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let (mut conn, mut layers) = self.0.take_async::<BatchError>().await?;
-        drive(&mut conn, layers.insert_all(items)).await
+        let mut one = self.0.take_async::<BatchError>().await?;
+        one.run_async(|layers| layers.insert_all(items)).await
     }
 
     /// `contains_batch` on a connection of the source.
@@ -301,7 +300,7 @@ impl<T: ?Sized, S: AsyncSource> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut layers) = self.0.take_async::<Error>().await?;
-        drive(&mut conn, layers.contains_all(items)).await
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|layers| layers.contains_all(items)).await
     }
 }

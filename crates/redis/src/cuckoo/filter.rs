@@ -9,7 +9,7 @@ use bloomlab_cuckoo::CuckooFilter;
 
 use super::Cuckoo;
 use crate::admin::Info;
-use crate::conn::{Connection, drive};
+use crate::conn::Connection;
 use crate::error::{BatchError, Error};
 use crate::handle::Handle;
 use crate::meta::item_name;
@@ -108,8 +108,7 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.insert_one(item))
+        self.0.take::<Error>()?.run(|table| table.insert_one(item))
     }
 
     /// [`contains`](RedisCuckooFilter::contains) on a connection of the
@@ -122,8 +121,9 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.contains_one(item))
+        self.0
+            .take::<Error>()?
+            .run(|table| table.contains_one(item))
     }
 
     /// [`insert_batch`](RedisCuckooFilter::insert_batch) on a connection of
@@ -137,8 +137,9 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let (mut conn, mut table) = self.0.take::<BatchError>()?;
-        drive(&mut conn, table.insert_all(items))
+        self.0
+            .take::<BatchError>()?
+            .run(|table| table.insert_all(items))
     }
 
     /// [`contains_batch`](RedisCuckooFilter::contains_batch) on a
@@ -151,8 +152,9 @@ impl<T: ?Sized, S: Source> RedisCuckooFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut table) = self.0.take::<Error>()?;
-        drive(&mut conn, table.contains_all(items))
+        self.0
+            .take::<Error>()?
+            .run(|table| table.contains_all(items))
     }
 }
 

@@ -44,7 +44,6 @@
 
 mod filter;
 mod lua;
-mod setup;
 mod shape;
 mod table;
 #[cfg(test)]
@@ -52,7 +51,6 @@ mod tests;
 
 pub use filter::RedisCuckooFilter;
 pub(crate) use lua::{INSERT, READ, REMOVE};
-use setup::{CuckooSetup, Start};
 pub(crate) use shape::{CuckooMeta, Geometry};
 pub(crate) use table::Cuckoo;
 use table::corrupt;

@@ -13,6 +13,7 @@ use super::{BUCKET_SIZE, KIND, MAX_SHARDS, PHI, corrupt};
 use crate::error::Error;
 use crate::layout::{Keys, REDIS_MAX_STRING};
 use crate::meta::{self, FORMAT, MAX_ITEM_NAME, check_state, checksum, seal, state_sum};
+use crate::ops::Stored;
 use crate::table::{Options, check_design};
 
 /// How the table is cut into shards, and where an item lives in it.
@@ -377,5 +378,25 @@ impl CuckooMeta {
             pairs.push(field("key", |m| format!("{:x?}", m.key)));
         }
         pairs.into_iter().find(|(_, a, b)| a != b)
+    }
+}
+
+impl Stored for CuckooMeta {
+    type State = CuckooState;
+
+    fn written(&self, count: u64) -> Vec<(&'static str, String)> {
+        self.fields(count)
+    }
+
+    fn read(keys: &Keys, hash: &HashMap<String, String>) -> Result<(Self, CuckooState), Error> {
+        CuckooMeta::parse(keys, hash)
+    }
+
+    fn ready(state: &CuckooState) -> bool {
+        state.ready
+    }
+
+    fn differs(&self, wanted: &Self, key_given: bool) -> Option<(&'static str, String, String)> {
+        CuckooMeta::differs(self, wanted, key_given)
     }
 }

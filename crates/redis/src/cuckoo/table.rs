@@ -13,15 +13,14 @@ use bloomlab_cuckoo::CuckooFilter;
 use redis::{Cmd, Script, Value, cmd};
 
 use super::{
-    CHUNK, CuckooMeta, CuckooSetup, Geometry, INSERT, READ, REMOVE, SHARD_MISSING, SHARD_WRONGTYPE,
-    STALE_META, Start,
+    CHUNK, CuckooMeta, Geometry, INSERT, READ, REMOVE, SHARD_MISSING, SHARD_WRONGTYPE, STALE_META,
 };
 use crate::admin::{self, Info};
 use crate::conn::{Failed, Op, Replies};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys};
-use crate::meta::{Kind, item_name};
-use crate::ops::{self, Batches, OneRound, Stage, evalsha, single};
+use crate::meta::{self, Kind, item_name};
+use crate::ops::{self, Batches, Guarded, OneRound, Setup, Start, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, within};
 
@@ -47,10 +46,10 @@ impl Cuckoo {
         options: &Options,
     ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
         let keys = Keys::tagged(name)?;
-        let wanted = CuckooMeta::planned(items, fpr, options, item)?;
+        let wanted = CuckooMeta::planned(items, fpr, options, item.clone())?;
         within(wanted.geometry()?.bytes(), options.get_max_bytes())?;
         let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::setup(keys, start))
+        Ok(Self::setup(keys, start, item, options.get_max_bytes()))
     }
 
     /// The op that opens the existing filter `name` of items `item`, if it
@@ -62,7 +61,9 @@ impl Cuckoo {
     ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
         Ok(Self::setup(
             Keys::tagged(name)?,
-            Start::Open(item, max_bytes),
+            Start::Open,
+            item,
+            max_bytes,
         ))
     }
 
@@ -114,17 +115,39 @@ impl Cuckoo {
             bytes.push(GUARD);
             shards.push(bytes);
         }
-        let count = filter.len() as u64;
-        Ok(Self::setup(keys, Start::Import(meta, shards, count)))
+        let start = Start::Import(meta, shards, filter.len() as u64);
+        Ok(Self::setup(keys, start, item_name::<T>(), u64::MAX))
     }
 
-    fn setup(keys: Keys, start: Start) -> impl Op<Output = Self, Error = Error> + use<> {
-        CuckooSetup {
+    /// The setup of `keys` from `start` (create, import or open), ending
+    /// with the filter, which is checked before its shards are written.
+    fn setup(
+        keys: Keys,
+        start: Start<CuckooMeta>,
+        item: String,
+        max_bytes: u64,
+    ) -> impl Op<Output = Self, Error = Error> + use<> {
+        let check = {
+            let keys = keys.clone();
+            move |m: CuckooMeta| Self::from_meta(keys, m, &item, max_bytes)
+        };
+        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
+    }
+
+    /// The filter `meta` describes, if it holds items of type `item` and
+    /// takes at most `max_bytes`.
+    fn from_meta(keys: Keys, meta: CuckooMeta, item: &str, max_bytes: u64) -> Result<Self, Error> {
+        let geometry = meta
+            .geometry()
+            .map_err(|e| corrupt(&keys.meta(), "max_shard_bytes", None, e.to_string()))?;
+        meta::same(keys.name(), "item", meta.item.clone(), item.to_owned())?;
+        meta::fits(keys.name(), geometry.bytes(), max_bytes)?;
+        Ok(Self {
+            hasher: meta.hasher(),
             keys,
-            start,
-            stage: Stage::Meta,
-            found: None,
-        }
+            meta,
+            geometry,
+        })
     }
 
     /// The `EVALSHA` of `script` on the items of `hashes`, after the
@@ -519,5 +542,23 @@ impl Batches for Cuckoo {
         ops::then(self.counts(&hashes), |counts| {
             Ok(counts.iter().map(|&c| c > 0).collect())
         })
+    }
+}
+
+impl Guarded for Cuckoo {
+    fn num_shards(&self) -> u64 {
+        self.geometry.shards()
+    }
+
+    fn shard_key(&self, s: u64) -> String {
+        self.keys.shard(s)
+    }
+
+    fn guard_cmd(&self, s: u64) -> Cmd {
+        cmd("SETRANGE")
+            .arg(self.keys.shard(s))
+            .arg(self.geometry.body_bytes(s))
+            .arg(&[GUARD][..])
+            .take()
     }
 }

@@ -6,12 +6,12 @@ use std::hash::Hash;
 
 use bloomlab_core::DefaultHasher;
 
-use super::{Insert, Layers, ScalableOptions};
+use super::{Layers, ScalableOptions};
 use crate::admin::Info;
-use crate::conn::{Connection, drive};
+use crate::conn::Connection;
 use crate::error::{BatchError, Error};
 use crate::handle::Handle;
-use crate::ops::{self, Batches};
+use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::Options;
 
@@ -54,8 +54,9 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash,
     {
-        let (mut conn, mut layers) = self.0.take::<Error>()?;
-        drive(&mut conn, layers.insert_one(item))
+        self.0
+            .take::<Error>()?
+            .run(|layers| layers.insert_one(item))
     }
 
     /// [`contains`](RedisScalableBloomFilter::contains) on a connection of
@@ -68,8 +69,9 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut layers) = self.0.take::<Error>()?;
-        drive(&mut conn, layers.contains_one(item))
+        self.0
+            .take::<Error>()?
+            .run(|layers| layers.contains_one(item))
     }
 
     /// [`insert_batch`](RedisScalableBloomFilter::insert_batch) on a
@@ -83,8 +85,9 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Hash + Sized,
     {
-        let (mut conn, mut layers) = self.0.take::<BatchError>()?;
-        drive(&mut conn, layers.insert_all(items))
+        self.0
+            .take::<BatchError>()?
+            .run(|layers| layers.insert_all(items))
     }
 
     /// [`contains_batch`](RedisScalableBloomFilter::contains_batch) on a
@@ -97,8 +100,9 @@ impl<T: ?Sized, S: Source> RedisScalableBloomFilter<T, Shared<S>> {
     where
         T: Borrow<Q>,
     {
-        let (mut conn, mut layers) = self.0.take::<Error>()?;
-        drive(&mut conn, layers.contains_all(items))
+        self.0
+            .take::<Error>()?
+            .run(|layers| layers.contains_all(items))
     }
 }
 
@@ -220,11 +224,7 @@ impl<T: ?Sized, C: Connection> RedisScalableBloomFilter<T, C> {
     where
         T: Hash + Sized,
     {
-        self.0.run(|layers| {
-            let hashes = layers.hashes(items);
-            let op = Insert::new(layers, hashes, true);
-            ops::then(op, |v: Vec<bool>| Ok(v.iter().filter(|&&new| new).count()))
-        })
+        self.0.run(|layers| layers.insert_one_by_one(items))
     }
 
     /// Looks up every item in one pipeline of plain `GETRANGE` reads of

@@ -14,7 +14,7 @@ use crate::conn::{Op, Replies};
 use crate::error::Error;
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
-use crate::ops::{self, OneRound, Setup, Start, single};
+use crate::ops::{self, Guarded, OneRound, Setup, Start, single};
 use crate::table::{check_design, within};
 
 /// The parameters and the layers a handle knows of.
@@ -78,13 +78,7 @@ impl Layers {
             let shard = usize::try_from(self.meta.max_shard_bytes).unwrap_or(usize::MAX);
             let table = Table::new(blocks, hashes, Cell::Bit, shard).map_err(|_| Error::Full)?;
             let bytes: u64 = self.tables.iter().map(Table::bytes).sum::<u64>() + table.bytes();
-            if bytes > self.max_bytes {
-                return Err(Error::OverLimit {
-                    name: self.keys.name().to_owned(),
-                    bytes,
-                    limit: self.max_bytes,
-                });
-            }
+            crate::meta::fits(self.keys.name(), bytes, self.max_bytes)?;
             self.tables.push(table);
         }
         Ok(self.tables[i as usize])
@@ -245,21 +239,15 @@ impl Layers {
     /// written when they open.
     fn start(
         keys: Keys,
-        start: Start,
+        start: Start<Meta>,
         item: String,
         max_bytes: u64,
     ) -> impl Op<Output = Self, Error = Error> + use<> {
         let check = {
             let keys = keys.clone();
-            move |m: &Meta| {
-                let mut layers = Self::from_meta(keys.clone(), m.clone(), &item, max_bytes)?;
-                Ok(Some((layers.table(0)?, layers.shards(0))))
-            }
+            move |m: Meta| Self::from_meta(keys, m, &item, max_bytes)
         };
-        let setup = Setup::new(&keys, start, check);
-        ops::then(setup, move |(meta, state)| {
-            let item = meta.item.clone();
-            let mut layers = Self::from_meta(keys, meta, &item, max_bytes)?;
+        ops::then(Setup::new(&keys, start, check), |(mut layers, state)| {
             layers.check_counts(state.layers, state.count, state.inserts)?;
             layers.known = state.layers;
             Ok(layers)
@@ -269,19 +257,7 @@ impl Layers {
     /// The layers `meta` describes, if it is a scalable filter of items
     /// `item` whose first layer fits `max_bytes`.
     fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Self, Error> {
-        let mismatch = |field, existing: String, requested: String| Error::Mismatch {
-            name: keys.name().to_owned(),
-            field,
-            existing,
-            requested,
-        };
-        if meta.kind != Kind::Scalable {
-            let existing = format!("{:?}", meta.kind);
-            return Err(mismatch("kind", existing, "Scalable".to_owned()));
-        }
-        if meta.item != item {
-            return Err(mismatch("item", meta.item.clone(), item.to_owned()));
-        }
+        meta.expect(keys.name(), Kind::Scalable, item)?;
         // `Meta::parse` checked that a scalable filter has both.
         let ((initial, fpr), (growth, tightening)) =
             meta.design
@@ -468,41 +444,10 @@ impl Layers {
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = f64, Error = Error> + use<>, Error> {
-        let mut cmds = Vec::new();
-        let mut tables = Vec::new();
-        for i in 0..layers {
-            let t = self.table(i)?;
-            let shards = self.shards(i);
-            for s in 0..t.shards() {
-                let key = shards.key(s);
-                let body = (t.blocks_in(s) * t.block_bytes()) as i64;
-                cmds.push(cmd("BITCOUNT").arg(&key).arg(0).arg(body - 1).take());
-                cmds.push(t.guard_read_cmd(&key, s));
-            }
-            tables.push((t, shards));
-        }
-        Ok(OneRound::new(cmds, move |r: Replies| {
-            let values = r.map_err(|f| Error::from_redis(f.error))?;
-            let mut replies = values.chunks(2);
-            let mut total = 0.0;
-            for (t, shards) in &tables {
-                let mut set = 0;
-                for s in 0..t.shards() {
-                    let key = shards.key(s);
-                    let Some([bits, guard]) = replies.next() else {
-                        return Err(layout::unexpected(&key, &Value::Nil));
-                    };
-                    layout::check(&key, bits)?;
-                    t.guard_intact(&key, guard)?;
-                    match bits {
-                        Value::Int(n) => set += *n as u64,
-                        v => return Err(layout::unexpected(&key, v)),
-                    }
-                }
-                total += ops::estimate_items(t, set);
-            }
-            Ok(total)
-        }))
+        let tables = (0..layers)
+            .map(|i| Ok((self.table(i)?, self.shards(i))))
+            .collect::<Result<_, Error>>()?;
+        Ok(ops::estimate_count(tables))
     }
 
     /// Deletes the metadata, then every shard of the first `layers` layers.
@@ -510,13 +455,7 @@ impl Layers {
         &mut self,
         layers: u32,
     ) -> Result<impl Op<Output = (), Error = Error> + use<>, Error> {
-        let mut keys = vec![self.keys.meta()];
-        for i in 0..layers {
-            let t = self.table(i)?;
-            let shards = self.shards(i);
-            keys.extend((0..t.shards()).map(|s| shards.key(s)));
-        }
-        Ok(ops::delete(keys))
+        Ok(ops::delete(self.all_keys(layers)?))
     }
 
     /// Writes the filter's `Debug` form as `name`.
@@ -543,5 +482,21 @@ impl Layers {
 
     pub(crate) fn hasher(&self) -> &DefaultHasher {
         &self.hasher
+    }
+}
+
+/// The shards a setup writes: the first layer's.
+impl Guarded for Layers {
+    fn num_shards(&self) -> u64 {
+        self.tables.first().map_or(0, Table::shards)
+    }
+
+    fn shard_key(&self, s: u64) -> String {
+        self.shards(0).key(s)
+    }
+
+    fn guard_cmd(&self, s: u64) -> redis::Cmd {
+        let first = self.tables.first().copied();
+        first.map_or_else(redis::Cmd::new, |t| t.guard_cmd(&self.shard_key(s), s))
     }
 }

@@ -10,7 +10,7 @@ use crate::conn::{Op, Replies};
 use crate::error::{BatchError, Error};
 use crate::insert::MASK_BLOCKS_PER_ITEM;
 use crate::layout::{self, Location};
-use crate::ops::Batches;
+use crate::ops::{self, Batches};
 
 /// One read round of a batch: the counts, the blocks of some of its items
 /// in every layer known, the guards of the shards they lie in, whether a
@@ -221,6 +221,20 @@ impl Batches for Layers {
             read: None,
             error: None,
         }
+    }
+}
+
+impl Layers {
+    /// Inserts `items` by one script each, which checks every layer and
+    /// adds the item in the server: how many were added. The path an
+    /// insert batch falls back to when other writers keep changing the
+    /// blocks it writes.
+    pub(crate) fn insert_one_by_one<Q: Hash>(
+        &mut self,
+        items: &[Q],
+    ) -> impl Op<Output = usize, Error = BatchError> {
+        let hashes = self.hashes(items);
+        ops::then(Insert::new(self, hashes, true), ops::new_count)
     }
 }
 
