@@ -4,7 +4,6 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
-use std::ops::BitOr;
 
 use bloomlab_core::by_hash;
 use bloomlab_core::hash::Scheme;
@@ -455,21 +454,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> BloomFilter<T, S> {
     }
 }
 
-/// `&a | &b`: a new filter holding the items of both, as
-/// [`union`](BloomFilter::union) makes it; a [`MergeError`] (an operator
-/// cannot panic on bad input) if they cannot merge. There is no `|=`, which
-/// would have no way to report that error: use `union`.
-impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BloomFilter<T, S>>
-    for &BloomFilter<T, S>
-{
-    type Output = Result<BloomFilter<T, S>, MergeError>;
-
-    fn bitor(self, other: &BloomFilter<T, S>) -> Self::Output {
-        let mut merged = self.clone();
-        merged.union(other)?;
-        Ok(merged)
-    }
-}
+bloomlab_core::impl_filter!(BitOr<MergeError> for BloomFilter<T, S> where S: BuildHasher + Clone + PartialEq);
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,6 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
-use std::ops::BitOr;
 
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
@@ -784,19 +783,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> BlockedBloomFilter<T, S> {
     }
 }
 
-/// `&a | &b`: a new filter holding the items of both, or the
-/// [`MergeError`] of [`union`](BlockedBloomFilter::union).
-impl<T: ?Sized, S: BuildHasher + Clone + PartialEq> BitOr<&BlockedBloomFilter<T, S>>
-    for &BlockedBloomFilter<T, S>
-{
-    type Output = Result<BlockedBloomFilter<T, S>, MergeError>;
-
-    fn bitor(self, other: &BlockedBloomFilter<T, S>) -> Self::Output {
-        let mut merged = self.clone();
-        merged.union(other)?;
-        Ok(merged)
-    }
-}
+bloomlab_core::impl_filter!(BitOr<MergeError> for BlockedBloomFilter<T, S> where S: BuildHasher + Clone + PartialEq);
 
 #[cfg(test)]
 mod tests {

@@ -177,13 +177,6 @@ impl Table for Blocks {
         }
     }
 
-    // Counters in blocks (a blocked counting filter).
-    fn remove_caveat(&self) -> String {
-        "remove only items that were inserted: removing one that never was can zero another \
-         item's counters (a false negative)"
-            .to_owned()
-    }
-
     fn counters(&self) -> bool {
         self.width > 1
     }

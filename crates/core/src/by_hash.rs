@@ -488,9 +488,30 @@ impl Inserted for Result<bool, InsertError> {
 /// - `Serde`: `serde`'s `Serialize` and `Deserialize` for the type with the
 ///   default hasher, through the bytes of the envelope (needs this
 ///   crate's feature `serde`).
+///
+/// `impl_filter!(BitOr<MergeError> for BloomFilter<T, S> where …)` writes
+/// `&a | &b` from the inherent `union`, whose error is `MergeError`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! impl_filter {
+    (BitOr<$error:ty> for $filter:ident<T, S> where $($bound:tt)+) => {
+        /// `&a | &b`: a new filter holding the items of both, as `a.union(&b)`
+        /// makes it, or the error of that `union` (an operator cannot panic
+        /// on bad input). There is no `|=`, which could not report the
+        /// error: use `union`.
+        impl<T: ?Sized, S> ::core::ops::BitOr<&$filter<T, S>> for &$filter<T, S>
+        where
+            $($bound)+
+        {
+            type Output = ::core::result::Result<$filter<T, S>, $error>;
+
+            fn bitor(self, other: &$filter<T, S>) -> Self::Output {
+                let mut merged = ::core::clone::Clone::clone(self);
+                merged.union(other)?;
+                ::core::result::Result::Ok(merged)
+            }
+        }
+    };
     ($($name:ident),+ for $filter:ident<T, S> $(where $($bound:tt)+)?) => {
         $crate::impl_filter!(@all [$($name)+] $filter [$($($bound)+)?]);
     };

@@ -177,10 +177,19 @@ pub trait Table: fmt::Debug + Send + Sync {
 
     /// What removing items asks of the caller (the chooser prints it for a
     /// workload that removes).
+    ///
+    /// By default, in a table of [`counters`](Self::counters) such a
+    /// removal zeroes counters; elsewhere it takes an entry away.
     fn remove_caveat(&self) -> String {
-        "remove only items that were inserted: removing one that never was can take \
-         another item's entry away (a false negative)"
-            .to_owned()
+        let lost = if self.counters() {
+            "zero another item's counters"
+        } else {
+            "take another item's entry away"
+        };
+        format!(
+            "remove only items that were inserted: removing one that never was can {lost} \
+             (a false negative)"
+        )
     }
 
     /// What happens to a table of fixed size filled past the `items` it was

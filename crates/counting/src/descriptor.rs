@@ -5,7 +5,7 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use bloomlab_classic::BlockLayout;
-use bloomlab_classic::descriptor::{Blocks, bits_state};
+use bloomlab_classic::descriptor::{Bits, Blocks, bits_state};
 use bloomlab_core::descriptor::{
     Build, BuildError, Capabilities, Choice, Describe, Descriptor, Lines, Plan, State, Table,
     Value, decode, grouped, sci,
@@ -27,6 +27,14 @@ pub struct Counters {
 }
 
 impl Counters {
+    /// The counters' positions as a classic table of as many bits.
+    fn positions(&self) -> Bits {
+        Bits {
+            bits: self.counters,
+            hashes: self.hashes,
+        }
+    }
+
     /// The table [`CountingBloomFilter::builder`] sizes for `n` items at
     /// rate `p` with counters of `width` bits.
     ///
@@ -54,13 +62,14 @@ impl Table for Counters {
         ]
     }
 
+    // A counter is zero where a bit would be unset: the classic table's
+    // theory, over counters.
     fn fpr(&self, items: u64) -> f64 {
-        classic::fpr(self.counters as f64, items as f64, f64::from(self.hashes))
+        self.positions().fpr(items)
     }
 
     fn rate_sd(&self, items: u64) -> Option<f64> {
-        let k = f64::from(self.hashes);
-        Some(classic::rate_sd(self.counters as f64, k * items as f64, k))
+        self.positions().rate_sd(items)
     }
 
     fn theory_bits_per_item(&self, eps: f64, _items: u64) -> f64 {
@@ -87,7 +96,7 @@ impl Table for Counters {
     }
 
     fn key_parameter(&self) -> String {
-        format!("k={}", self.hashes)
+        self.positions().key_parameter()
     }
 
     fn summary(&self, _items: u64) -> String {
@@ -112,12 +121,6 @@ impl Table for Counters {
             self.width,
             grouped(items),
         )]
-    }
-
-    fn remove_caveat(&self) -> String {
-        "remove only items that were inserted: removing one that never was can zero another \
-         item's counters (a false negative)"
-            .to_owned()
     }
 
     fn counters(&self) -> bool {

@@ -4,7 +4,6 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
-use std::ops::BitOr;
 
 use bloomlab_classic::BloomFilter;
 use bloomlab_core::batch;
@@ -649,20 +648,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> CountingBloomFilter<T, S> {
     }
 }
 
-/// `&a | &b`: a new filter holding the items of both, as
-/// [`union`](CountingBloomFilter::union) makes it, or its [`MergeError`].
-/// There is no `|=`, which could not report the error: use `union`.
-impl<T: ?Sized, S: BuildHasher + Clone> BitOr<&CountingBloomFilter<T, S>>
-    for &CountingBloomFilter<T, S>
-{
-    type Output = Result<CountingBloomFilter<T, S>, MergeError>;
-
-    fn bitor(self, other: &CountingBloomFilter<T, S>) -> Self::Output {
-        let mut merged = self.clone();
-        merged.union(other)?;
-        Ok(merged)
-    }
-}
+bloomlab_core::impl_filter!(BitOr<MergeError> for CountingBloomFilter<T, S> where S: BuildHasher + Clone);
 
 #[cfg(test)]
 mod tests {

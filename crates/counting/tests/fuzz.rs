@@ -98,14 +98,10 @@ fn use_counting(f: &mut CountingBloomFilter<u64>) {
         keys.iter().all(|k| bloom.contains(k)),
         "to_bloom loses a member"
     );
-    for h in EXTREME_HASHES {
-        let _ = f.remove_hash(h);
-    }
+    fuzz::remove_some(f, &keys[..8]);
     for k in &keys[..8] {
-        let _ = f.remove(k);
         let _ = f.count(k);
     }
-    let _ = f.remove(&u64::MAX);
     let copy = f.clone();
     f.union(&copy).expect("a filter merges with its copy");
     let other = common::seeded(m % 1000 + 1, 1, 9);

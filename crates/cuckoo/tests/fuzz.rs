@@ -127,13 +127,11 @@ fn use_cuckoo(f: &mut CuckooFilter<u64>) {
             assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
         }
         let _ = f.insert_unique_hash(h);
-        let _ = f.remove_hash(h);
     }
+    fuzz::remove_some(f, &keys[..8]);
     for k in &keys[..8] {
-        let _ = f.remove(k);
         let _ = f.count(k);
     }
-    let _ = f.remove(&u64::MAX);
     let copy = f.clone();
     assert!(copy == *f, "a clone differs");
     let _ = format!("{f:?}");

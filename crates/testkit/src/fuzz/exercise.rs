@@ -1,7 +1,7 @@
 //! Filling the samples of a plan, and the closures that use a decoded
 //! filter's every method.
 
-use bloomlab_core::{Deletable, Filter, Membership, Persist};
+use bloomlab_core::{Deletable, Filter, HashDeletable, Membership, Persist};
 
 use crate::batch::Methods;
 use crate::keys::{members, probes};
@@ -167,6 +167,25 @@ where
     round_trip(f, "after removes");
     use_membership(f);
     for k in keys.iter().take(4) {
+        let _ = Deletable::<u64>::remove(f, k);
+    }
+}
+
+/// Removes, from a decoded filter `f` that deletes, the items of
+/// [`EXTREME_HASHES`] by hash, then `keys` and `u64::MAX`, whether or not
+/// it holds them: a removal may be refused, never panic.
+///
+/// # Panics
+///
+/// If a removal panics.
+pub fn remove_some<F>(f: &mut F, keys: &[u64])
+where
+    F: HashDeletable<Item = u64>,
+{
+    for h in EXTREME_HASHES {
+        let _ = f.remove_hash(h);
+    }
+    for k in keys.iter().chain(&[u64::MAX]) {
         let _ = Deletable::<u64>::remove(f, k);
     }
 }

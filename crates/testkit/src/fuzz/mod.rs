@@ -60,7 +60,7 @@ mod tests;
 mod watchdog;
 
 pub use exercise::{
-    EXTREME_HASHES, fill, samples, seeded, use_deletable, use_items, use_membership,
+    EXTREME_HASHES, fill, remove_some, samples, seeded, use_deletable, use_items, use_membership,
 };
 pub use watchdog::{run, run_decoder};
 
