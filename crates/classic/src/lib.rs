@@ -54,6 +54,7 @@ mod error;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod sizing;
+mod stripes;
 mod table;
 
 pub use atomic::AtomicBloomFilter;

@@ -48,6 +48,37 @@ fn two_threads_lose_no_insert() {
 }
 
 #[test]
+fn eight_threads_with_overlapping_keys_lose_nothing() {
+    // Thread t inserts keys 100,000·t to 100,000·t + 200,000 of 900,000:
+    // each window overlaps the next by half, so every key but the first
+    // and last 100,000 is inserted by two threads at about the same time.
+    let keys = members(10, 900_000);
+    let f = AtomicBloomFilter::builder(900_000, 0.01)
+        .seed(11)
+        .build()
+        .unwrap();
+    let windows: Vec<&[u64]> = (0..8)
+        .map(|t| &keys[t * 100_000..t * 100_000 + 200_000])
+        .collect();
+    std::thread::scope(|s| {
+        for window in &windows {
+            let f = &f;
+            s.spawn(move || window.iter().for_each(|k| assert!(f.insert(k).is_ok())));
+        }
+    });
+    assert_eq!(f.len(), 8 * 200_000);
+    assert_eq!(keys.iter().filter(|k| !f.contains(k)).count(), 0);
+    let mut plain = BloomFilter::builder(900_000, 0.01)
+        .seed(11)
+        .build()
+        .unwrap();
+    for k in windows.iter().copied().flatten() {
+        plain.insert(k).unwrap();
+    }
+    assert_eq!(f.into_bloom(), plain);
+}
+
+#[test]
 fn conversions_keep_every_answer() {
     let keys = members(4, 5_000);
     let mut plain = BloomFilter::builder(10_000, 0.01).seed(5).build().unwrap();
