@@ -186,6 +186,33 @@ pub const AGAINST_THEORY_VIEW: [(&str, &str); 6] = [
     ("theory_in_ci95", "inside"),
 ];
 
+/// `hits` in `trials` (false positives in probes): a measured rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hits {
+    /// The events counted.
+    pub hits: u64,
+    /// The trials they were counted in.
+    pub trials: u64,
+}
+
+impl Hits {
+    /// The rate, `hits / trials`.
+    pub fn rate(self) -> f64 {
+        self.hits as f64 / self.trials as f64
+    }
+
+    /// Its 95% Clopper–Pearson interval.
+    pub fn interval(self) -> (f64, f64) {
+        bloomlab_lab::stats::clopper_pearson(self.hits, self.trials, 0.95)
+    }
+
+    /// Whether the 95% interval holds `x`.
+    pub fn holds(self, x: f64) -> bool {
+        let (lo, hi) = self.interval();
+        (lo..=hi).contains(&x)
+    }
+}
+
 /// `hits` false positives in `probes`: the count, the rate, its 95%
 /// Clopper–Pearson interval, `theory`, and whether the interval holds it.
 pub fn against_theory(hits: u64, probes: u64, theory: f64) -> [String; 6] {

@@ -1,24 +1,9 @@
 //! The same seed gives the same CSV: the runner's promise of reproducibility.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// `bloomlab reproduce` at quick scale into `out`, then `extra` arguments.
-fn run(out: &Path, seed: &str, extra: &[&str]) {
-    let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-        .args(["reproduce", "--scale", "quick", "--seed", seed, "--out"])
-        .arg(out)
-        .args(extra)
-        .status()
-        .expect("the bloomlab binary runs");
-    assert!(status.success(), "bloomlab reproduce failed: {status}");
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bloomlab-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+mod common;
+use common::{quick, scratch};
 
 /// Every CSV file in `dir`, by name, sorted.
 fn csv_files(dir: &Path) -> Vec<(String, String)> {
@@ -64,11 +49,11 @@ fn without_timings(csv: &str) -> String {
 #[test]
 fn same_seed_same_csv_other_seed_other_csv() {
     let (a, b, c) = (scratch("a"), scratch("b"), scratch("c"));
-    run(&a, "7", &[]);
-    run(&b, "7", &[]);
+    quick("reproduce", "7", &a, &[]);
+    quick("reproduce", "7", &b, &[]);
     // The other seed only for the false-positive experiment, whose counts
     // come from the seed's keys: a third whole run took 35 s of CI.
-    run(&c, "8", &["--only", "fpr"]);
+    quick("reproduce", "8", &c, &["--only", "fpr"]);
     let (fa, fb, fc) = (csv_files(&a), csv_files(&b), csv_files(&c));
     assert!(!fa.is_empty(), "no CSV written");
     assert_eq!(fa.len(), fb.len());

@@ -2,13 +2,12 @@
 //! included; the database queries for absent ids are exactly the guard's
 //! false positives; and their count is what `expected_fpr()` predicts.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use bloomlab_lab::stats::clopper_pearson;
 
 mod common;
-use common::{cell, count, read_csv};
+use common::{cell, count, quick, read_csv, scratch};
 
 /// The chance that the test fails on a correct implementation, over all
 /// rows together: each row's Clopper–Pearson interval (exact, from the
@@ -19,12 +18,6 @@ use common::{cell, count, read_csv};
 /// deterministic.
 const FAMILY: f64 = 0.001;
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bloomlab-guard-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 fn redis_installed() -> bool {
     Command::new("redis-server")
         .arg("--version")
@@ -34,13 +27,8 @@ fn redis_installed() -> bool {
 
 #[test]
 fn every_answer_is_right_and_false_positives_match_theory() {
-    let dir = scratch();
-    let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-        .args(["guard", "--scale", "quick", "--seed", "15", "--out"])
-        .arg(&dir)
-        .status()
-        .expect("the bloomlab binary runs");
-    assert!(status.success(), "bloomlab guard failed: {status}");
+    let dir = scratch("guard");
+    quick("guard", "15", &dir, &[]);
     let rows = read_csv(&dir.join("guard.csv"));
     assert!(!rows.is_empty());
 

@@ -5,12 +5,10 @@
 //! the test fails if it is dropped), and the rebuilds are as many as R
 //! implies.
 
-use std::process::Command;
-
 use bloomlab_lab::stats::clopper_pearson;
 
 mod common;
-use common::{cell, count, read_csv, scratch};
+use common::{cell, count, quick, read_csv, scratch};
 
 /// The label of the rebuilt guard's rows.
 const REBUILT: &str = "fuse + delta 1%";
@@ -21,12 +19,7 @@ const INSERTS_LENGTH: u64 = 5;
 #[test]
 fn the_rebuilt_guard_finds_every_new_row_and_rebuilds_every_r_requests() {
     let dir = scratch("rebuilt");
-    let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
-        .args(["guard", "--scale", "quick", "--seed", "51", "--out"])
-        .arg(&dir)
-        .status()
-        .expect("the bloomlab binary runs");
-    assert!(status.success(), "bloomlab guard failed: {status}");
+    quick("guard", "51", &dir, &[]);
     let guard = read_csv(&dir.join("guard.csv"));
     let rows = read_csv(&dir.join("guard_rebuilt.csv"));
 

@@ -331,44 +331,26 @@ fn items_for_rate(m: u64, k: u32, p: f64) -> u64 {
 }
 
 fn to_table(attacks: &[Attack]) -> Table {
-    let mut table = Table::new(&[
-        "victim",
-        "attacker",
-        "attacker_knows",
-        "items",
-        "victim_theory_fpr",
-        "candidates_tested",
-        "crafted_found",
-        "search_seconds",
-        "flood_passed",
-        "pass_rate",
-        "ci95_low",
-        "ci95_high",
-        "expected_pass_rate",
-        "expected_in_ci95",
-        "within_999_range",
-    ]);
-    for a in attacks {
+    Table::from_records(attacks.iter().map(|a| {
         let (lo, hi) = a.ci();
-        table.push(vec![
-            a.victim.name.into(),
-            a.attacker.into(),
-            a.knows.into(),
-            a.victim.items.to_string(),
-            rate(a.victim.fpr),
-            a.tested.to_string(),
-            a.crafted.to_string(),
-            format!("{:.6}", a.seconds),
-            a.passed.to_string(),
-            rate(a.pass_rate()),
-            rate(lo),
-            rate(hi),
-            rate(a.expected),
-            yes_no(a.expected_inside()).into(),
-            yes_no(a.within_chance()).into(),
-        ]);
-    }
-    table
+        vec![
+            ("victim", a.victim.name.into()),
+            ("attacker", a.attacker.into()),
+            ("attacker_knows", a.knows.into()),
+            ("items", a.victim.items.to_string()),
+            ("victim_theory_fpr", rate(a.victim.fpr)),
+            ("candidates_tested", a.tested.to_string()),
+            ("crafted_found", a.crafted.to_string()),
+            ("search_seconds", format!("{:.6}", a.seconds)),
+            ("flood_passed", a.passed.to_string()),
+            ("pass_rate", rate(a.pass_rate())),
+            ("ci95_low", rate(lo)),
+            ("ci95_high", rate(hi)),
+            ("expected_pass_rate", rate(a.expected)),
+            ("expected_in_ci95", yes_no(a.expected_inside()).into()),
+            ("within_999_range", yes_no(a.within_chance()).into()),
+        ]
+    }))
 }
 
 /// Candidates tested and crafted items found per second of search, as text.

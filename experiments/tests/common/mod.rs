@@ -14,6 +14,18 @@ pub fn bloomlab<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
         .expect("the bloomlab binary runs")
 }
 
+/// `bloomlab <command> --scale quick --seed <seed> --out <out>`, then
+/// `extra`: it must succeed.
+pub fn quick(command: &str, seed: &str, out: &Path, extra: &[&str]) {
+    let status = Command::new(env!("CARGO_BIN_EXE_bloomlab"))
+        .args([command, "--scale", "quick", "--seed", seed, "--out"])
+        .arg(out)
+        .args(extra)
+        .status()
+        .expect("the bloomlab binary runs");
+    assert!(status.success(), "bloomlab {command} failed: {status}");
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -177,15 +177,17 @@ impl<S: BuildHasher> Filter for FastbloomAtomic<S> {
     }
 }
 
+/// The inherent methods: `insert` is new where fastbloom says every bit
+/// was not set already.
 impl<T: Hash + ?Sized, S: BuildHasher> Membership<T> for FastbloomAtomic<S> {
     #[inline]
     fn insert(&mut self, item: &T) -> Result<bool, InsertError> {
-        Ok(!self.inner.insert(item))
+        Ok(!FastbloomAtomic::insert(self, item))
     }
 
     #[inline]
     fn contains(&self, item: &T) -> bool {
-        self.inner.contains(item)
+        FastbloomAtomic::contains(self, item)
     }
 }
 

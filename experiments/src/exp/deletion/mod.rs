@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     rows.extend(overfill_rows);
     bar.finish_and_clear();
 
-    let table = Table::with_rows(&COLUMNS, rows.iter().map(Row::cells));
+    let table = Table::from_records(rows.iter().map(Row::cells));
     let section = Section::new(
         "Deletion: what the counting and cuckoo filters lose",
         body(

@@ -112,71 +112,44 @@ impl Row {
         }
     }
 
-    /// The CSV cells; the measured values and denominators of unseeded rows
-    /// (and their theory, when computed from them) are `unseeded`.
-    pub(super) fn cells(&self) -> Vec<String> {
+    /// The CSV cells, by column; the measured values and denominators of
+    /// unseeded rows (and their theory, when computed from them) are
+    /// `unseeded`.
+    pub(super) fn cells(&self) -> Vec<(&'static str, String)> {
+        let unseeded = |cell: String| if self.seeded { cell } else { "unseeded".into() };
         let (lo, hi) = self
             .interval()
             .map_or((String::new(), String::new()), |(l, h)| (rate(l), rate(h)));
-        let mut measured = vec![
-            self.count.to_string(),
-            self.rate().map(rate).unwrap_or_default(),
-            lo,
-            hi,
-            self.check().to_string(),
-        ];
-        if !self.seeded {
-            measured = vec!["unseeded".to_string(); measured.len()];
-        }
-        let mut out = vec![
-            self.part.name().to_string(),
-            self.subject.name(),
-            self.params.clone(),
-            self.x_name.to_string(),
-            self.x.clone(),
-            self.metric.to_string(),
-            // An unseeded row's denominator may come from the run too
-            // (the crate's acknowledged inserts).
-            if self.seeded {
-                self.trials.map(|t| t.to_string()).unwrap_or_default()
-            } else {
-                "unseeded".to_string()
-            },
-        ];
-        out.extend(measured);
         let theory = if self.seeded || !self.theory_from_run {
             self.theory_value()
         } else {
             "unseeded".to_string()
         };
-        out.extend([
-            theory,
-            self.theory_kind.to_string(),
-            yes_no(self.seeded).to_string(),
-            self.note.clone(),
-        ]);
-        out
+        vec![
+            ("part", self.part.name().into()),
+            ("subject", self.subject.name()),
+            ("params", self.params.clone()),
+            ("x_name", self.x_name.into()),
+            ("x", self.x.clone()),
+            ("metric", self.metric.into()),
+            // An unseeded row's denominator may come from the run too
+            // (the crate's acknowledged inserts).
+            (
+                "trials",
+                unseeded(self.trials.map(|t| t.to_string()).unwrap_or_default()),
+            ),
+            ("count", unseeded(self.count.to_string())),
+            ("rate", unseeded(self.rate().map(rate).unwrap_or_default())),
+            ("ci95_low", unseeded(lo)),
+            ("ci95_high", unseeded(hi)),
+            ("theory_check", unseeded(self.check().into())),
+            ("theory", theory),
+            ("theory_kind", self.theory_kind.into()),
+            ("seeded", yes_no(self.seeded).into()),
+            ("note", self.note.clone()),
+        ]
     }
 }
-
-pub(super) const COLUMNS: [&str; 16] = [
-    "part",
-    "subject",
-    "params",
-    "x_name",
-    "x",
-    "metric",
-    "trials",
-    "count",
-    "rate",
-    "ci95_low",
-    "ci95_high",
-    "theory_check",
-    "theory",
-    "theory_kind",
-    "seeded",
-    "note",
-];
 
 /// Where rows are measured: one subject, one x. Its rows are seeded as the
 /// subject is, unless [`seeded`](Self::seeded) says otherwise.
@@ -267,13 +240,14 @@ mod tests {
             "model",
         );
         assert!(!r.seeded, "the crate's rows are unseeded");
-        let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap();
-        let cells = r.cells();
-        assert_eq!(cells.len(), COLUMNS.len());
-        assert_eq!(cells[col("count")], "unseeded");
-        assert_eq!(cells[col("trials")], "unseeded");
-        assert_eq!(cells[col("theory")], "3.0000e-1");
+        let cell = |r: &Row, name: &str| {
+            let cells = r.cells();
+            cells.into_iter().find(|c| c.0 == name).unwrap().1
+        };
+        assert_eq!(cell(&r, "count"), "unseeded");
+        assert_eq!(cell(&r, "trials"), "unseeded");
+        assert_eq!(cell(&r, "theory"), "3.0000e-1");
         r.theory_from_run = true;
-        assert_eq!(r.cells()[col("theory")], "unseeded");
+        assert_eq!(cell(&r, "theory"), "unseeded");
     }
 }

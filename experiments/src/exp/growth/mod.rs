@@ -6,7 +6,6 @@
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 
 use super::subject::scalable_theory;
 use super::{Ctx, Error, Output, sub_seed};
@@ -15,7 +14,7 @@ use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{
-    AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, markdown, rate, yes_no,
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown, rate, yes_no,
 };
 
 mod lines;
@@ -110,7 +109,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 label: which.name().into(),
                 theory: theory_line(which, n0, n_max),
                 points: rows_of(&rows, which)
-                    .map(|r| (r.n as f64, r.lo, r.measured, r.hi))
+                    .map(|r| {
+                        let (lo, hi) = r.fp.interval();
+                        (r.n as f64, lo, r.fp.rate(), hi)
+                    })
                     .collect(),
             })
             .collect(),

@@ -51,7 +51,7 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
             .find(|r| r.measured_above() == "yes")
             .map(|r| format!(" (from n = {})", r.n))
             .unwrap_or_default();
-        let worst = mine.iter().map(|r| r.measured).fold(0.0, f64::max);
+        let worst = mine.iter().map(|r| r.fp.rate()).fold(0.0, f64::max);
         let last = mine.last();
         [
             which.name().to_string(),
@@ -113,8 +113,15 @@ pub(super) fn appendix(
     );
     for which in Which::ALL {
         let mine: Vec<&Row> = rows_of(rows, which).collect();
-        let below = mine.iter().filter(|r| r.state.theory > r.hi).count();
-        let over = mine.iter().filter(|r| r.state.theory < r.lo).count();
+        let interval = |r: &&Row| r.fp.interval();
+        let below = mine
+            .iter()
+            .filter(|r| r.state.theory > interval(r).1)
+            .count();
+        let over = mine
+            .iter()
+            .filter(|r| r.state.theory < interval(r).0)
+            .count();
         let spread = mine.iter().filter(|r| r.within_spread()).count();
         out += &format!(
             " {}: measured above theory's interval in {over} rows, below it in {below}; \
@@ -131,7 +138,7 @@ pub(super) fn appendix(
         let beyond: Vec<&Row> = rows_of(rows, which)
             .filter(|r| !r.within_spread())
             .collect();
-        let all_high = beyond.iter().all(|r| r.state.theory < r.measured);
+        let all_high = beyond.iter().all(|r| r.state.theory < r.fp.rate());
         if beyond.len() * 2 < mine || !all_high {
             continue;
         }

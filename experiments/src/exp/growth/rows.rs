@@ -10,13 +10,8 @@ pub(super) struct Row {
     pub(super) n: u64,
     /// `n / n0`.
     pub(super) growth: u64,
-    /// Non-members probed, and the false positives among them.
-    pub(super) probes: u64,
-    pub(super) hits: u64,
-    /// The measured rate and its 95% Clopper–Pearson interval.
-    pub(super) measured: f64,
-    pub(super) lo: f64,
-    pub(super) hi: f64,
+    /// False positives among the non-members probed.
+    pub(super) fp: Hits,
     /// Theory and memory at this checkpoint.
     pub(super) state: State,
     /// Bits of a classic filter right-sized for `n` at `TARGET`.
@@ -34,19 +29,14 @@ impl Row {
     ) -> Result<Self, Error> {
         let n = n0 * growth;
         let hits = probes.iter().filter(|&&q| filter.contains(q)).count() as u64;
-        let probes = probes.len() as u64;
-        let (lo, hi) = clopper_pearson(hits, probes, 0.95);
+        let trials = probes.len() as u64;
         let (classic_bits, _) = theory::classic::size_for(n, TARGET)
             .map_err(Error::filter("growth: classic sizing"))?;
         Ok(Self {
             which,
             n,
             growth,
-            probes,
-            hits,
-            measured: hits as f64 / probes as f64,
-            lo,
-            hi,
+            fp: Hits { hits, trials },
             state: state(which, filter, n0, n)?,
             classic_bits,
         })
@@ -54,22 +44,23 @@ impl Row {
 
     /// Whether theory lies inside the 95% interval.
     pub(super) fn theory_inside(&self) -> bool {
-        (self.lo..=self.hi).contains(&self.state.theory)
+        self.fp.holds(self.state.theory)
     }
 
     /// Whether theory lies within the filter-to-filter spread ([`within_spread`]).
     pub(super) fn within_spread(&self) -> bool {
         within_spread(
-            self.measured,
+            self.fp.rate(),
             self.state.theory,
             self.state.spread,
-            self.probes as usize,
+            self.fp.trials as usize,
         )
     }
 
     /// Whether the measured rate lies above `TARGET` ([`above`]).
     pub(super) fn measured_above(&self) -> &'static str {
-        above(self.lo, self.hi, TARGET)
+        let (lo, hi) = self.fp.interval();
+        above(lo, hi, TARGET)
     }
 
     pub(super) fn theory_above(&self) -> bool {
@@ -90,7 +81,7 @@ impl Row {
 
     /// The row of `growth.csv`: (column, cell) pairs.
     pub(super) fn cells(&self, n0: u64) -> Vec<(&'static str, String)> {
-        let measured = against_theory(self.hits, self.probes, self.state.theory);
+        let measured = against_theory(self.fp.hits, self.fp.trials, self.state.theory);
         let head = [
             ("filter", self.which.name().into()),
             ("growth_factor", GROWTH.to_string()),
@@ -99,7 +90,7 @@ impl Row {
             ("items", self.n.to_string()),
             ("growth", self.growth.to_string()),
             ("layers", self.state.layers.to_string()),
-            ("probes", self.probes.to_string()),
+            ("probes", self.fp.trials.to_string()),
         ];
         let tail = [
             ("instance_sd", rate(self.state.spread)),

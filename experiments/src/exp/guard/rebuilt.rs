@@ -307,48 +307,6 @@ pub(super) fn run_inserts(
     Ok(out)
 }
 
-/// The columns of `guard_rebuilt.csv`: those of `guard.csv` that apply,
-/// and what a rebuilt guard adds ("-" for the references).
-pub(super) const REBUILT_COLUMNS: [&str; 37] = [
-    "guard",
-    "filter_type",
-    "target_fpr",
-    "rebuild_every",
-    "rebuilds",
-    "rebuild_ms",
-    "select_ms",
-    "static_bytes",
-    "delta_bytes",
-    "memory_bytes",
-    "bits_per_row",
-    "cache",
-    "workload",
-    "rows",
-    "rows_at_end",
-    "requests",
-    "inserts",
-    "absent_requests",
-    "new_row_requests",
-    "found_by_delta",
-    "db_queries",
-    "db_queries_per_1000",
-    "db_queries_saved_per_1000",
-    "absent_db_queries",
-    "absent_db_queries_per_1000",
-    "cache_hits",
-    "false_positives",
-    "measured_fpr",
-    "ci95_low",
-    "ci95_high",
-    "expected_fpr",
-    "theory_in_ci95",
-    "wrong_answers",
-    "mean_ns",
-    "p50_ns",
-    "p99_ns",
-    "p999_ns",
-];
-
 /// Database queries per 1,000 reads with no guard, on the inserts stream.
 pub(super) fn none_per_1000(rows: &[RebuiltRow]) -> Option<f64> {
     rows.iter()
@@ -356,56 +314,56 @@ pub(super) fn none_per_1000(rows: &[RebuiltRow]) -> Option<f64> {
         .map(RebuiltRow::queries_per_1000)
 }
 
-/// `guard_rebuilt.csv`.
+/// `guard_rebuilt.csv`: the columns of `guard.csv` that apply, and what a
+/// rebuilt guard adds ("-" for the references).
 pub(super) fn rebuilt_table(rows: &[RebuiltRow], n_rows: u64, cache: &str) -> Table {
-    let mut t = Table::new(&REBUILT_COLUMNS);
     let none = none_per_1000(rows);
-    for r in rows {
+    Table::from_records(rows.iter().map(|r| {
         let (row, tally) = (&r.row, &r.row.tally);
-        let some = tally.absent_requests > 0;
-        let (lo, hi) = row.interval().unwrap_or((f64::NAN, f64::NAN));
-        let or_dash = |ok: bool, s: String| if ok { s } else { "-".into() };
         let part = |f: fn(&Rebuilds) -> String| r.rebuilds.as_ref().map_or("-".into(), f);
         let at_end = r.rows_at_end(n_rows);
-        t.push(vec![
-            row.guard.label.into(),
-            row.guard.type_name().into(),
-            row.guard.fpr.to_string(),
-            r.every(),
-            part(|b| b.rebuilds.to_string()),
-            part(|b| format!("{:.3}", b.build_ms)),
-            part(|b| format!("{:.3}", b.select_ms)),
-            part(|b| b.static_bytes.to_string()),
-            part(|b| b.delta_bytes.to_string()),
-            row.memory_bytes.to_string(),
-            fixed(row.memory_bytes as f64 * 8.0 / at_end.max(1) as f64),
-            cache.into(),
-            row.stream.name(),
-            n_rows.to_string(),
-            at_end.to_string(),
-            tally.requests.to_string(),
-            tally.inserts.to_string(),
-            tally.absent_requests.to_string(),
-            tally.new_row_requests.to_string(),
-            tally.found_by_delta.to_string(),
-            row.db_queries().to_string(),
-            fixed(r.queries_per_1000()),
-            none.map_or("-".into(), |n| fixed(n - r.queries_per_1000())),
-            tally.db_not_found.to_string(),
-            fixed(row.per_1000(tally.db_not_found)),
-            tally.cache_hits.to_string(),
-            tally.false_positives.to_string(),
-            or_dash(some, rate(row.measured_fpr())),
-            or_dash(some, rate(lo)),
-            or_dash(some, rate(hi)),
-            rate(row.expected_fpr),
-            or_dash(some, yes_no(row.theory_inside()).into()),
-            tally.wrong_answers.to_string(),
-            format!("{:.0}", row.mean),
-            row.p50.to_string(),
-            row.p99.to_string(),
-            row.p999.to_string(),
-        ]);
-    }
-    t
+        let middle = [
+            ("rebuild_every", r.every()),
+            ("rebuilds", part(|b| b.rebuilds.to_string())),
+            ("rebuild_ms", part(|b| format!("{:.3}", b.build_ms))),
+            ("select_ms", part(|b| format!("{:.3}", b.select_ms))),
+            ("static_bytes", part(|b| b.static_bytes.to_string())),
+            ("delta_bytes", part(|b| b.delta_bytes.to_string())),
+            ("memory_bytes", row.memory_bytes.to_string()),
+            (
+                "bits_per_row",
+                fixed(row.memory_bytes as f64 * 8.0 / at_end.max(1) as f64),
+            ),
+            ("cache", cache.into()),
+            ("workload", row.stream.name()),
+            ("rows", n_rows.to_string()),
+            ("rows_at_end", at_end.to_string()),
+            ("requests", tally.requests.to_string()),
+            ("inserts", tally.inserts.to_string()),
+            ("absent_requests", tally.absent_requests.to_string()),
+            ("new_row_requests", tally.new_row_requests.to_string()),
+            ("found_by_delta", tally.found_by_delta.to_string()),
+            ("db_queries", row.db_queries().to_string()),
+            ("db_queries_per_1000", fixed(r.queries_per_1000())),
+            (
+                "db_queries_saved_per_1000",
+                none.map_or("-".into(), |n| fixed(n - r.queries_per_1000())),
+            ),
+            ("absent_db_queries", tally.db_not_found.to_string()),
+            (
+                "absent_db_queries_per_1000",
+                fixed(row.per_1000(tally.db_not_found)),
+            ),
+        ];
+        let inside = (
+            "theory_in_ci95",
+            row.or_dash(yes_no(row.theory_inside()).into()),
+        );
+        (row.guard_cells().into_iter())
+            .chain(middle)
+            .chain(row.rate_cells())
+            .chain([inside])
+            .chain(row.latency_cells())
+            .collect()
+    }))
 }

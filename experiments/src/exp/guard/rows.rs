@@ -84,83 +84,93 @@ impl Row {
     }
 }
 
-pub(super) const COLUMNS: [&str; 30] = [
-    "guard",
-    "filter_type",
-    "target_fpr",
-    "memory_bytes",
-    "bits_per_row",
-    "cache",
-    "workload",
-    "skew",
-    "absent_share",
-    "rows",
-    "requests",
-    "absent_requests",
-    "db_queries",
-    "db_queries_per_1000",
-    "absent_db_queries",
-    "absent_db_queries_per_1000",
-    "theory_absent_db_queries_per_1000",
-    "cache_hits",
-    "false_positives",
-    "measured_fpr",
-    "ci95_low",
-    "ci95_high",
-    "expected_fpr",
-    "theory_applies",
-    "theory_in_ci95",
-    "wrong_answers",
-    "mean_ns",
-    "p50_ns",
-    "p99_ns",
-    "p999_ns",
-];
+impl Row {
+    /// The guard's three columns, first in both CSV files.
+    pub(super) fn guard_cells(&self) -> [(&'static str, String); 3] {
+        [
+            ("guard", self.guard.label.into()),
+            ("filter_type", self.guard.type_name().into()),
+            ("target_fpr", self.guard.fpr.to_string()),
+        ]
+    }
 
+    /// The cache hits, the false positives and their rate ("-" without
+    /// absent requests), and the expected rate: in both CSV files.
+    pub(super) fn rate_cells(&self) -> [(&'static str, String); 6] {
+        let (lo, hi) = self.interval().unwrap_or((f64::NAN, f64::NAN));
+        let shown = |x: f64| self.or_dash(rate(x));
+        [
+            ("cache_hits", self.tally.cache_hits.to_string()),
+            ("false_positives", self.tally.false_positives.to_string()),
+            ("measured_fpr", shown(self.measured_fpr())),
+            ("ci95_low", shown(lo)),
+            ("ci95_high", shown(hi)),
+            ("expected_fpr", rate(self.expected_fpr)),
+        ]
+    }
+
+    /// `cell`, or "-" for a run without absent requests.
+    pub(super) fn or_dash(&self, cell: String) -> String {
+        if self.tally.absent_requests > 0 {
+            cell
+        } else {
+            "-".into()
+        }
+    }
+
+    /// The wrong answers and the latencies, last in both CSV files.
+    pub(super) fn latency_cells(&self) -> [(&'static str, String); 5] {
+        [
+            ("wrong_answers", self.tally.wrong_answers.to_string()),
+            ("mean_ns", format!("{:.0}", self.mean)),
+            ("p50_ns", self.p50.to_string()),
+            ("p99_ns", self.p99.to_string()),
+            ("p999_ns", self.p999.to_string()),
+        ]
+    }
+}
+
+/// `guard.csv`.
 pub(super) fn table(rows: &[Row], n_rows: u64, cache: &str) -> Table {
-    let mut t = Table::new(&COLUMNS);
-    for r in rows {
-        let (lo, hi) = r.interval().unwrap_or((f64::NAN, f64::NAN));
+    Table::from_records(rows.iter().map(|r| {
+        let t = &r.tally;
         let applies = r.theory_applies();
         let inside = if applies {
             yes_no(r.theory_inside())
         } else {
             "-"
         };
-        let or_dash = |ok: bool, s: String| if ok { s } else { "-".into() };
-        let some = r.tally.absent_requests > 0;
-        t.push(vec![
-            r.guard.label.into(),
-            r.guard.type_name().into(),
-            r.guard.fpr.to_string(),
-            r.memory_bytes.to_string(),
-            fixed(r.bits_per_row(n_rows)),
-            cache.into(),
-            r.stream.name(),
-            r.stream.skew().into(),
-            r.stream.absent_share().to_string(),
-            n_rows.to_string(),
-            r.tally.requests.to_string(),
-            r.tally.absent_requests.to_string(),
-            r.db_queries().to_string(),
-            fixed(r.per_1000(r.db_queries())),
-            r.tally.db_not_found.to_string(),
-            fixed(r.per_1000(r.tally.db_not_found)),
-            fixed(r.theory_absent_per_1000()),
-            r.tally.cache_hits.to_string(),
-            r.tally.false_positives.to_string(),
-            or_dash(some, rate(r.measured_fpr())),
-            or_dash(some, rate(lo)),
-            or_dash(some, rate(hi)),
-            rate(r.expected_fpr),
-            yes_no(applies).into(),
-            inside.into(),
-            r.tally.wrong_answers.to_string(),
-            format!("{:.0}", r.mean),
-            r.p50.to_string(),
-            r.p99.to_string(),
-            r.p999.to_string(),
-        ]);
-    }
-    t
+        let middle = [
+            ("memory_bytes", r.memory_bytes.to_string()),
+            ("bits_per_row", fixed(r.bits_per_row(n_rows))),
+            ("cache", cache.into()),
+            ("workload", r.stream.name()),
+            ("skew", r.stream.skew().into()),
+            ("absent_share", r.stream.absent_share().to_string()),
+            ("rows", n_rows.to_string()),
+            ("requests", t.requests.to_string()),
+            ("absent_requests", t.absent_requests.to_string()),
+            ("db_queries", r.db_queries().to_string()),
+            ("db_queries_per_1000", fixed(r.per_1000(r.db_queries()))),
+            ("absent_db_queries", t.db_not_found.to_string()),
+            (
+                "absent_db_queries_per_1000",
+                fixed(r.per_1000(t.db_not_found)),
+            ),
+            (
+                "theory_absent_db_queries_per_1000",
+                fixed(r.theory_absent_per_1000()),
+            ),
+        ];
+        let theory = [
+            ("theory_applies", yes_no(applies).into()),
+            ("theory_in_ci95", inside.into()),
+        ];
+        (r.guard_cells().into_iter())
+            .chain(middle)
+            .chain(r.rate_cells())
+            .chain(theory)
+            .chain(r.latency_cells())
+            .collect()
+    }))
 }

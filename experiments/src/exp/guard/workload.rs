@@ -86,6 +86,13 @@ pub(super) enum Op {
     Insert(u64),
 }
 
+impl Op {
+    /// A request for `id`, which has a row or not.
+    pub(super) fn get(id: u64, exists: bool) -> Op {
+        Op::Get { id, exists }
+    }
+}
+
 /// The share of the inserts stream's requests that insert a new row.
 pub(super) const INSERT_SHARE: f64 = 0.05;
 
@@ -124,32 +131,19 @@ pub(super) fn script(
                 .map_err(Error::size("guard: Zipf distribution"))?;
             for _ in 0..requests {
                 let op = if r.random::<f64>() < share {
-                    Op::Get {
-                        id: absent()?,
-                        exists: false,
-                    }
+                    Op::get(absent()?, false)
                 } else if zipf {
                     // Rank 1 is id 0; the keyed hash makes the order irrelevant.
-                    let rank = skew.sample(&mut r) as u64;
-                    Op::Get {
-                        id: rank.clamp(1, rows) - 1,
-                        exists: true,
-                    }
+                    Op::get((skew.sample(&mut r) as u64).clamp(1, rows) - 1, true)
                 } else {
-                    Op::Get {
-                        id: r.random_range(0..rows),
-                        exists: true,
-                    }
+                    Op::get(r.random_range(0..rows), true)
                 };
                 ops.push(op);
             }
         }
         Stream::Attack => {
             for _ in 0..requests {
-                ops.push(Op::Get {
-                    id: absent()?,
-                    exists: false,
-                });
+                ops.push(Op::get(absent()?, false));
             }
         }
         Stream::Churn => {
@@ -162,20 +156,14 @@ pub(super) fn script(
                 let gone = present.swap_remove(r.random_range(0..present.len()));
                 ops.push(Op::Delete(gone));
                 deleted.push_back(gone);
-                ops.push(Op::Get {
-                    id: gone,
-                    exists: false,
-                });
+                ops.push(Op::get(gone, false));
                 if deleted.len() > held
                     && let Some(back) = deleted.pop_front()
                 {
                     ops.push(Op::Readd(back));
                     present.push(back);
                 }
-                ops.push(Op::Get {
-                    id: present[r.random_range(0..present.len())],
-                    exists: true,
-                });
+                ops.push(Op::get(present[r.random_range(0..present.len())], true));
             }
         }
         Stream::Inserts => {
@@ -197,22 +185,13 @@ pub(super) fn script(
                     inserted.push(id);
                     Op::Insert(id)
                 } else if u < INSERT_SHARE + (1.0 - INSERT_SHARE) * INSERTS_ABSENT {
-                    Op::Get {
-                        id: absent()?,
-                        exists: false,
-                    }
+                    Op::get(absent()?, false)
                 } else if u < INSERT_SHARE + (1.0 - INSERT_SHARE) * (INSERTS_ABSENT + INSERTS_NEW)
                     && !inserted.is_empty()
                 {
-                    Op::Get {
-                        id: inserted[r.random_range(0..inserted.len())],
-                        exists: true,
-                    }
+                    Op::get(inserted[r.random_range(0..inserted.len())], true)
                 } else {
-                    Op::Get {
-                        id: r.random_range(0..rows),
-                        exists: true,
-                    }
+                    Op::get(r.random_range(0..rows), true)
                 };
                 ops.push(op);
             }

@@ -117,64 +117,56 @@ fn claims_table(claims: &[Claim]) -> Table {
 }
 
 fn to_table(claims: &[Claim]) -> Table {
-    let mut table = Table::new(
-        &[
-            &[
-                "id",
-                "subject",
-                "document_says",
-                "theory_says",
-                "bloomlab_measured",
-                "verdict",
-                "m",
+    Table::from_records(claims.iter().map(|c| {
+        // A claim without a measured rate leaves the rate's columns empty.
+        let of = |f: &dyn Fn(&Rate) -> String| c.rate.as_ref().map_or(String::new(), f);
+        let measured = (c.rate).map_or_else(Default::default, |r| {
+            against_theory(r.fp, r.probes, r.theory)
+        });
+        let head = [
+            ("id", c.id.to_string()),
+            ("subject", cell(&c.subject)),
+            ("document_says", cell(&c.doc)),
+            ("theory_says", cell(&c.theory)),
+            ("bloomlab_measured", cell(&c.measured)),
+            ("verdict", cell(&c.verdict)),
+            ("m", of(&|r| r.m.to_string())),
+            (
                 "k",
-                "n",
+                of(&|r| match r.k {
+                    0 => "varies".into(),
+                    k => k.to_string(),
+                }),
+            ),
+            ("n", of(&|r| r.n.to_string())),
+            (
                 "doc_probes",
+                of(&|r| r.doc.map_or(String::new(), |d| d.0.to_string())),
+            ),
+            (
                 "doc_false_positives",
-                "probes",
-            ][..],
-            &AGAINST_THEORY,
-            &["bits_set", "theory_at_fill", "at_fill_in_ci95", "fit"][..],
-        ]
-        .concat(),
-    );
-    for c in claims {
-        let mut row = vec![
-            c.id.to_string(),
-            cell(&c.subject),
-            cell(&c.doc),
-            cell(&c.theory),
-            cell(&c.measured),
-            cell(&c.verdict),
+                of(&|r| r.doc.map_or(String::new(), |d| d.1.to_string())),
+            ),
+            ("probes", of(&|r| r.probes.to_string())),
         ];
-        match c.rate {
-            Some(r) => {
-                let (dp, dfp) = r.doc.map_or((String::new(), String::new()), |(p, f)| {
-                    (p.to_string(), f.to_string())
-                });
-                row.extend([
-                    r.m.to_string(),
-                    if r.k == 0 {
-                        "varies".into()
-                    } else {
-                        r.k.to_string()
-                    },
-                    r.n.to_string(),
-                    dp,
-                    dfp,
-                    r.probes.to_string(),
-                ]);
-                row.extend(against_theory(r.fp, r.probes, r.theory));
-                row.extend([
-                    r.ones.map_or(String::new(), |x| x.to_string()),
-                    r.at_fill().map_or(String::new(), rate),
-                    r.at_fill_inside().map_or("", yes_no).into(),
-                    r.fit().name().into(),
-                ]);
-            }
-            None => row.extend(std::iter::repeat_n(String::new(), 16)),
-        }
-        table.push(row);
-    }
-    table
+        let tail = [
+            (
+                "bits_set",
+                of(&|r| r.ones.map_or(String::new(), |x| x.to_string())),
+            ),
+            (
+                "theory_at_fill",
+                of(&|r| r.at_fill().map_or(String::new(), rate)),
+            ),
+            (
+                "at_fill_in_ci95",
+                of(&|r| r.at_fill_inside().map_or("", yes_no).into()),
+            ),
+            ("fit", of(&|r| r.fit().name().into())),
+        ];
+        (head.into_iter())
+            .chain(AGAINST_THEORY.into_iter().zip(measured))
+            .chain(tail)
+            .collect()
+    }))
 }

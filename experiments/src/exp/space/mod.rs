@@ -7,7 +7,6 @@
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 
 use std::sync::Arc;
 
@@ -20,7 +19,7 @@ use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{
-    AGAINST_THEORY, AGAINST_THEORY_VIEW, Table, against_theory, fixed, markdown, rate, yes_no,
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown, rate, yes_no,
 };
 
 mod crossover;
@@ -70,8 +69,8 @@ struct Point {
     table: Arc<dyn catalog::Table>,
     target: f64,
     items: usize,
-    probes: usize,
-    hits: u64,
+    /// False positives among the probes.
+    fp: Hits,
     bits: f64,
     /// The theory rate at the filter's parameters and the load it reached.
     theory: f64,
@@ -80,12 +79,7 @@ struct Point {
 impl Point {
     /// Theory expects too few false positives in its probes to test it.
     fn underpowered(&self) -> bool {
-        self.theory * (self.probes as f64) < MIN_EXPECTED
-    }
-
-    /// The 95% Clopper–Pearson interval of the measured rate.
-    fn interval(&self) -> (f64, f64) {
-        clopper_pearson(self.hits, self.probes as u64, 0.95)
+        self.theory * (self.fp.trials as f64) < MIN_EXPECTED
     }
 }
 
@@ -127,8 +121,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 table: s.table.clone(),
                 target,
                 items: f.len(),
-                probes: n_probes,
-                hits,
+                fp: Hits {
+                    hits,
+                    trials: n_probes as u64,
+                },
                 bits: f.bits_per_item().unwrap_or(f64::NAN),
                 theory,
             });
@@ -136,29 +132,35 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
 
-    let head = ["variant", "target_fpr", "items", "probes"];
-    let power = ["expected_false_positives", "underpowered"];
-    let tail = ["bits_per_item", "theory_bits_per_item", "lower_bound_bits"];
-    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &power, &tail].concat());
-    for p in &points {
-        let head = vec![
-            p.kind.into(),
-            p.target.to_string(),
-            p.items.to_string(),
-            p.probes.to_string(),
+    let table = Table::from_records(points.iter().map(|p| {
+        let head = [
+            ("variant", p.kind.into()),
+            ("target_fpr", p.target.to_string()),
+            ("items", p.items.to_string()),
+            ("probes", p.fp.trials.to_string()),
         ];
-        let power = vec![
-            fixed(p.theory * p.probes as f64),
-            yes_no(p.underpowered()).into(),
+        let tail = [
+            (
+                "expected_false_positives",
+                fixed(p.theory * p.fp.trials as f64),
+            ),
+            ("underpowered", yes_no(p.underpowered()).into()),
+            ("bits_per_item", fixed(p.bits)),
+            (
+                "theory_bits_per_item",
+                fixed(p.table.theory_bits_per_item(p.target, p.items as u64)),
+            ),
+            (
+                "lower_bound_bits",
+                fixed(theory::lower_bound_bits_per_item(p.target)),
+            ),
         ];
-        let tail = vec![
-            fixed(p.bits),
-            fixed(p.table.theory_bits_per_item(p.target, p.items as u64)),
-            fixed(theory::lower_bound_bits_per_item(p.target)),
-        ];
-        let rate = against_theory(p.hits, p.probes as u64, p.theory);
-        table.push([head, rate.into(), power, tail].concat());
-    }
+        let rate = against_theory(p.fp.hits, p.fp.trials, p.theory);
+        (head.into_iter())
+            .chain(AGAINST_THEORY.into_iter().zip(rate))
+            .chain(tail)
+            .collect()
+    }));
     let charts = space_charts(&kinds, &points, capacity)?;
     let scan = Scan::run(capacity)?;
     let body = body(&kinds, &points, &scan, capacity, base_probes, max_probes);
@@ -204,7 +206,7 @@ fn space_charts(
     let lowest = points
         .iter()
         .flat_map(|p| {
-            let (lo, hi) = p.interval();
+            let (lo, hi) = p.fp.interval();
             [lo, hi]
         })
         .filter(|&y| y > 0.0)
@@ -259,8 +261,8 @@ fn space_charts(
                 .iter()
                 .filter(|p| p.kind == kind.id)
                 .map(|p| {
-                    let (lo, hi) = p.interval();
-                    (p.bits, lo, p.hits as f64 / p.probes as f64, hi)
+                    let (lo, hi) = p.fp.interval();
+                    (p.bits, lo, p.fp.rate(), hi)
                 })
                 .collect(),
         };
@@ -338,10 +340,7 @@ fn body(
     let powered: Vec<&Point> = points.iter().filter(|p| !p.underpowered()).collect();
     let missed: Vec<String> = powered
         .iter()
-        .filter(|p| {
-            let (lo, hi) = p.interval();
-            !(lo..=hi).contains(&p.theory)
-        })
+        .filter(|p| !p.fp.holds(p.theory))
         .map(|p| format!("{} at {:.0e}", p.kind, p.target))
         .collect();
     // The underpowered rows, by target: "at 1e-6: classic, blocked".
@@ -450,6 +449,8 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
 
 #[cfg(test)]
 mod tests {
+    use bloomlab_lab::stats::clopper_pearson;
+
     use super::crossover::ScanRow;
     use super::*;
 
