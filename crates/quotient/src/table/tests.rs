@@ -23,7 +23,9 @@ fn agrees(table: &mut Table, model: &Model) {
     assert_eq!(copy.used(), table.used());
     assert_eq!(table.entries().collect::<Vec<_>>(), flatten(model));
     for x in 0..table.canonical() as usize {
-        let run = table.run(x).map(|(s, e)| (s..e).map(|i| table.get(i)).collect::<Vec<_>>());
+        let run = table
+            .run(x)
+            .map(|(s, e)| (s..e).map(|i| table.get(i)).collect::<Vec<_>>());
         assert_eq!(run.as_ref(), model.get(&x), "quotient {x}");
     }
 }
@@ -74,7 +76,10 @@ fn exercise(q: u32, width: u32, spread: usize, steps: usize, seed: u64) {
 
 #[test]
 fn random_inserts_and_removes_agree_with_the_model() {
-    for (seed, (q, width)) in [(6, 7), (8, 13), (10, 1), (9, 64), (7, 33)].into_iter().enumerate() {
+    for (seed, (q, width)) in [(6, 7), (8, 13), (10, 1), (9, 64), (7, 33)]
+        .into_iter()
+        .enumerate()
+    {
         exercise(q, width, 1 << q, 2_500, seed as u64);
     }
 }
