@@ -249,6 +249,8 @@ impl<T: ?Sized, S> Builder<T, S> {
             generation: 0,
             max_bytes: options.max_bytes as u64,
         });
-        Ok(QuotientFilter::from_parts(table, false, r, 0, growth, hasher))
+        Ok(QuotientFilter::from_parts(
+            table, false, r, 0, growth, hasher,
+        ))
     }
 }

@@ -210,7 +210,10 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     fn decode(&self, value: u64) -> (u64, u32) {
         let len = self.length(value);
         if self.variable {
-            (value.checked_shr(self.table.width() - len).unwrap_or(0), len)
+            (
+                value.checked_shr(self.table.width() - len).unwrap_or(0),
+                len,
+            )
         } else {
             (value, len)
         }
@@ -606,5 +609,5 @@ impl<T: ?Sized, S: PartialEq> PartialEq for QuotientFilter<T, S> {
     }
 }
 
-bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable
+bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable, Persist
     for QuotientFilter<T, S> where S: BuildHasher);

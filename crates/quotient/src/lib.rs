@@ -4,8 +4,11 @@
 
 mod bits;
 mod builder;
+mod codec;
 mod error;
 mod filter;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod table;
 
 // The traits and errors this crate's API uses, so that a program depending
@@ -15,6 +18,7 @@ pub use bloomlab_core::{
     InsertError, Membership, ParamError, Persist, RemoveError, Tag,
 };
 pub use builder::{Builder, Plan, plan};
+pub use codec::TAG;
 pub use error::{BuildError, Invalid, MergeError};
 pub use filter::QuotientFilter;
 

@@ -5,7 +5,10 @@ use bloomlab_testkit::keys::{members, probes};
 
 #[test]
 fn inserted_items_are_found_counted_and_removed() {
-    let mut f = QuotientFilter::<u64>::builder(10_000, 0.01).seed(1).build().unwrap();
+    let mut f = QuotientFilter::<u64>::builder(10_000, 0.01)
+        .seed(1)
+        .build()
+        .unwrap();
     let keys = members(1, 9_000);
     for k in &keys {
         f.insert(k).unwrap();
@@ -25,7 +28,10 @@ fn inserted_items_are_found_counted_and_removed() {
 
 #[test]
 fn a_full_filter_refuses_and_keeps_everything() {
-    let mut f = QuotientFilter::<u64>::builder_with_bits(6, 8).seed(2).build().unwrap();
+    let mut f = QuotientFilter::<u64>::builder_with_bits(6, 8)
+        .seed(2)
+        .build()
+        .unwrap();
     let capacity = f.capacity();
     assert_eq!(capacity, 60);
     let keys = members(3, 60);

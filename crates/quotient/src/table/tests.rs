@@ -59,13 +59,10 @@ fn exercise(q: u32, width: u32, spread: usize, steps: usize, seed: u64) {
         } else {
             let x = (draw() % spread as u64) as usize;
             let v = (draw() & max_value).max(1);
-            match table.insert(x, v) {
-                Ok(()) => {
-                    let values = model.entry(x).or_default();
-                    let at = values.partition_point(|&w| w <= v);
-                    values.insert(at, v);
-                }
-                Err(Overflow) => {}
+            if table.insert(x, v) == Ok(()) {
+                let values = model.entry(x).or_default();
+                let at = values.partition_point(|&w| w <= v);
+                values.insert(at, v);
             }
         }
         if step % 7 == 0 || step + 1 == steps {
