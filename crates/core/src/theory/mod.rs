@@ -10,6 +10,7 @@ pub mod classic;
 pub mod counting;
 pub mod cuckoo;
 pub mod fuse;
+pub mod quotient;
 pub mod scalable;
 pub mod sectored;
 
