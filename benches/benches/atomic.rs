@@ -7,18 +7,16 @@
 //! machine has 2 cores: the 4-thread rows show behaviour when threads
 //! outnumber cores, not a speed-up.
 //!
-//! Groups, each iteration one batch of 10,000 keys split evenly between the
-//! threads (each takes a contiguous share), threads started once per
-//! measurement, wall time:
-//! - `atomic/insert`: a fill. The batches are the next 10,000 of the `n`
-//!   members not yet inserted; when they run out, the filter is cleared
-//!   (untimed) and the fill starts again, so the inserts run at every load
-//!   from empty to full, as when a filter is filled, and each is of a key
-//!   the filter does not hold.
-//! - `atomic/insert_batch`: the same fill through bloomlab's
+//! Groups, wall time per key, the keys split evenly between the threads
+//! (each takes a contiguous share):
+//! - `atomic/insert`: fills. Each iteration clears the filter (untimed)
+//!   and inserts all `n` members, so every row times the same inserts, at
+//!   every load from empty to full, each of a key the filter does not hold.
+//! - `atomic/insert_batch`: the same fills through bloomlab's
 //!   `insert_batch` of each thread's share (fastbloom has no batch insert).
 //! - `atomic/lookup`: the full filter, half members and half not, in a
-//!   seeded random order.
+//!   seeded random order; each iteration one batch of 10,000 keys, the
+//!   threads started once per measurement.
 //!
 //! Goals (issue 55, not a test): at 20M items, 2-thread inserts at most
 //! 0.8 times fastbloom's time, and bloomlab's 1-thread time at least 1.8
@@ -32,7 +30,9 @@ use bloomlab_benches::big::{hits_and_misses, member, mixed, size_from_env};
 use bloomlab_benches::harness::BATCH;
 use bloomlab_core::Filter;
 use bloomlab_lab::peers::FastbloomAtomic;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 
 const FPR: f64 = 0.01;
 
@@ -65,10 +65,11 @@ fn share(batch: &[u64], t: usize, threads: usize) -> &[u64] {
     &batch[start..(start + each).min(batch.len())]
 }
 
-/// A fill of `f` through `insert` (a thread's share of a batch at a time)
-/// from each count of [`THREADS`], as the group `id`: `iters` batches from
-/// where the last measurement stopped, the filter cleared (untimed) when
-/// the members run out.
+/// Fills of `f` through `insert` (a thread's share of the members at a
+/// time) from each count of [`THREADS`], as the group `id`: each iteration
+/// clears the filter (untimed), then inserts every member, the members
+/// split evenly between the threads, so that every row times the same
+/// work at every load from empty to full.
 fn fill<F: Filter + Sync>(
     c: &mut Criterion,
     id: &str,
@@ -76,29 +77,26 @@ fn fill<F: Filter + Sync>(
     members: &[u64],
     insert: impl Fn(&F, &[u64]) + Sync,
 ) {
-    let batches: Vec<&[u64]> = members.chunks_exact(BATCH).collect();
     let mut group = c.benchmark_group(id);
-    group.throughput(Throughput::Elements(BATCH as u64));
-    group.sample_size(20);
-    let mut at = 0;
+    group.throughput(Throughput::Elements(members.len() as u64));
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    let insert = &insert;
     for threads in THREADS {
         let param = setting(members.len(), threads);
         group.bench_function(BenchmarkId::new(name, param), |b| {
             b.iter_custom(|iters| {
                 let mut elapsed = Duration::ZERO;
-                let mut left = iters as usize;
-                while left > 0 {
-                    if at == batches.len() {
-                        f.clear();
-                        at = 0;
-                    }
-                    let run = left.min(batches.len() - at);
+                for _ in 0..iters {
+                    f.clear();
                     let f: &F = f;
-                    elapsed += on_threads(threads, &batches[at..at + run], |batch, t| {
-                        insert(f, share(batch, t, threads));
+                    let start = Instant::now();
+                    std::thread::scope(|scope| {
+                        for t in 0..threads {
+                            scope.spawn(move || insert(f, share(members, t, threads)));
+                        }
                     });
-                    at += run;
-                    left -= run;
+                    elapsed += start.elapsed();
                 }
                 elapsed
             })
@@ -107,11 +105,12 @@ fn fill<F: Filter + Sync>(
     group.finish();
 }
 
-/// Lookups of the mixed `stream` on the full `f` from each count of
-/// [`THREADS`].
+/// Lookups of the mixed `stream` on `f`, full with its `items` members,
+/// from each count of [`THREADS`].
 fn lookups<F: Sync>(
     c: &mut Criterion,
     (name, f): (&str, &F),
+    items: usize,
     stream: &[u64],
     contains: impl Fn(&F, &u64) -> bool + Sync,
 ) {
@@ -119,7 +118,7 @@ fn lookups<F: Sync>(
     let mut group = c.benchmark_group("atomic/lookup");
     group.throughput(Throughput::Elements(BATCH as u64));
     for threads in THREADS {
-        let param = setting(stream.len().max(BATCH), threads);
+        let param = setting(items, threads);
         group.bench_function(BenchmarkId::new(name, param), |b| {
             b.iter_custom(|iters| {
                 let cycle: Vec<&&[u64]> = batches.iter().cycle().take(iters as usize).collect();
@@ -160,7 +159,7 @@ fn bench(c: &mut Criterion) {
         members.iter().for_each(|k| {
             peer.insert(k);
         });
-        lookups(c, (name, &peer), &stream, |f, k| f.contains(k));
+        lookups(c, (name, &peer), items, &stream, |f, k| f.contains(k));
         drop(peer);
 
         let name = "bloomlab::AtomicBloomFilter";
@@ -189,7 +188,7 @@ fn bench(c: &mut Criterion) {
         ours.insert_batch(&members)
             .expect("an atomic filter takes every item");
         assert_eq!(ours.len(), items);
-        lookups(c, (name, &ours), &stream, |f, k| f.contains(k));
+        lookups(c, (name, &ours), items, &stream, |f, k| f.contains(k));
     }
 }
 

@@ -44,10 +44,7 @@
 //!   `scale/lookup_miss` (keys never inserted), and for the Bloom, counting
 //!   and cuckoo filters `scale/lookup_mixed` (half of each, in a seeded random
 //!   order); bloomlab's filters also have `(batch)` rows (`contains_batch`).
-//!   `scale/atomic_insert` and `scale/atomic_lookup` (the mixed stream) time
-//!   the two atomic filters from 1 and from 2 threads, the setting naming the
-//!   threads: each iteration is one batch of 10,000 keys, split between the
-//!   threads; the threads are started once per sample, not per batch.
+//!   The atomic filters from several threads are in `atomic.rs`.
 //! - **Floors** (`scale/floor`, see `bloomlab_benches::floor`), over a table
 //!   as large as the smallest of the size's subjects, so that they bound
 //!   every row of the size: the hash alone, hash + 1 or 3 lines one lookup at
@@ -101,8 +98,6 @@
 
 use std::collections::hash_map::DefaultHasher as StdSip13;
 use std::fmt::Debug;
-use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
@@ -156,8 +151,6 @@ fn in_turns(a: usize, b: usize) -> bool {
 }
 /// The tag of the progress lines.
 const TAG: &str = "scale";
-/// The thread counts of the atomic groups.
-const THREADS: [usize; 2] = [1, 2];
 
 /// One size: its items and the rows' setting.
 struct Size {
@@ -326,35 +319,6 @@ impl Run<'_> {
             group.finish();
         }
         self.against_peer([name, peer_name], &f, peer);
-    }
-
-    /// Inserts (of members: the same work at the same load) and lookups (the
-    /// mixed stream) on `f` from each count of [`THREADS`].
-    fn threads<F: Sync>(
-        &self,
-        c: &mut Criterion,
-        name: &str,
-        f: &F,
-        insert: impl Fn(&F, &u64) -> bool + Sync,
-        contains: impl Fn(&F, &u64) -> bool + Sync,
-    ) {
-        for threads in THREADS {
-            let noun = if threads == 1 { "thread" } else { "threads" };
-            let param = format!("{}, {threads} {noun}", self.size.param);
-            let setting = Setting::new(&param, SAMPLES);
-            let mut group = Group::new(c, "scale/atomic_insert", setting, BATCH);
-            group.bench(name, |b| {
-                b.iter_custom(|iters| on_threads(threads, iters, &self.keys.hits, |k| insert(f, k)))
-            });
-            group.finish();
-            let mut group = Group::new(c, "scale/atomic_lookup", setting, BATCH);
-            group.bench(name, |b| {
-                b.iter_custom(|iters| {
-                    on_threads(threads, iters, &self.keys.mixed, |k| contains(f, k))
-                })
-            });
-            group.finish();
-        }
     }
 
     /// The one-line floors `rows` ([`floor::own_rows`]) over a one-line
@@ -527,36 +491,6 @@ impl Run<'_> {
     }
 }
 
-/// Runs `iters` batches of `keys` (cycling), each split between `threads`
-/// threads started once; the wall time.
-fn on_threads(
-    threads: usize,
-    iters: u64,
-    keys: &[u64],
-    op: impl Fn(&u64) -> bool + Sync,
-) -> Duration {
-    let batches: Vec<&[u64]> = keys.chunks(BATCH).collect();
-    let op = &op;
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for t in 0..threads {
-            let batches = &batches;
-            scope.spawn(move || {
-                let mut count = 0usize;
-                for i in 0..iters as usize {
-                    let batch = batches[i % batches.len()];
-                    let share = batch.len().div_ceil(threads);
-                    for k in batch.iter().skip(t * share).take(share) {
-                        count += usize::from(op(black_box(k)));
-                    }
-                }
-                black_box(count)
-            });
-        }
-    });
-    start.elapsed()
-}
-
 /// The whole table of a classic-layout filter and its positions per hit.
 fn words_of<'t>(
     words: &'t [u64],
@@ -608,23 +542,9 @@ fn atomic(c: &mut Criterion, run: &mut Run<'_>) {
         FastbloomAtomic::with_default_hasher(n, FPR),
         true,
     );
-    run.threads(
-        c,
-        peer_name,
-        &peer,
-        |f, k| f.insert(k),
-        |f, k| f.contains(k),
-    );
     let name = "bloomlab::AtomicBloomFilter";
     let ours = AtomicBloomFilter::<u64>::new(n, FPR).expect("valid size");
     let f = run.measure(c, name, ours, true);
-    run.threads(
-        c,
-        name,
-        &f,
-        |f, k| f.insert(k).unwrap_or(false),
-        |f, k| f.contains(k),
-    );
     run.against_peer([name, peer_name], &f, &peer);
     // Its words are atomic: the floor reads a plain copy of them.
     let copy = f.to_bloom();

@@ -24,6 +24,9 @@ pub struct Goal {
     /// The setting both rows are taken at; `None`: the subject's only (or
     /// first) setting, and the reference at the same one if measured there.
     pub setting: Option<&'static str>,
+    /// The reference's own setting, where it differs from `setting` (one
+    /// filter against itself at another thread count).
+    pub reference_setting: Option<&'static str>,
     /// The largest ratio (subject's time over reference's) that meets the goal.
     pub max_ratio: f64,
     /// Reported for information; not one of the issue's goals.
@@ -45,6 +48,7 @@ fn issue8(
         reference_group,
         reference,
         setting: None,
+        reference_setting: None,
         max_ratio,
         informational: false,
     }
@@ -179,6 +183,7 @@ pub fn all() -> Vec<Goal> {
                     reference_group: group,
                     reference: peer,
                     setting: Some(setting),
+                    reference_setting: None,
                     max_ratio,
                     informational: false,
                 });
@@ -200,6 +205,7 @@ pub fn all() -> Vec<Goal> {
             reference_group: group,
             reference: "fastbloom-rs::CountingBloomFilter",
             setting: Some(SCALE_SETTINGS[1]),
+            reference_setting: None,
             max_ratio: 0.5,
             informational: false,
         });
@@ -237,6 +243,7 @@ pub fn all() -> Vec<Goal> {
                     reference_group: floor_group,
                     reference: floor,
                     setting: Some(setting),
+                    reference_setting: None,
                     max_ratio,
                     informational,
                 });
@@ -244,6 +251,7 @@ pub fn all() -> Vec<Goal> {
         }
     }
     goals.extend(issue51());
+    goals.extend(issue55());
     goals
 }
 
@@ -261,6 +269,7 @@ fn issue51() -> Vec<Goal> {
         reference_group,
         reference,
         setting: Some(setting),
+        reference_setting: None,
         max_ratio,
         informational: false,
     };
@@ -320,6 +329,46 @@ fn issue51() -> Vec<Goal> {
         ));
     }
     goals
+}
+
+/// The settings of issue 55's goals (`benches/benches/atomic.rs`): 20M
+/// items from 1 and from 2 threads.
+pub const ATOMIC_SETTINGS: [&str; 2] = ["20000000 items, 1 thread", "20000000 items, 2 threads"];
+
+/// Issue 55's goals at 20M items: `AtomicBloomFilter`'s inserts from 2
+/// threads at most 0.8 times fastbloom's `AtomicBloomFilter`'s, and at
+/// least 1.8 times as fast as its own from 1 thread (its 2-thread time at
+/// most 1/1.8 of its 1-thread time).
+fn issue55() -> Vec<Goal> {
+    let [one, two] = ATOMIC_SETTINGS;
+    let goal = |description: &str, reference, reference_setting, max_ratio| Goal {
+        issue: 55,
+        description: description.to_owned(),
+        group: "atomic/insert",
+        subject: "bloomlab::AtomicBloomFilter",
+        reference_group: "atomic/insert",
+        reference,
+        setting: Some(two),
+        reference_setting,
+        max_ratio,
+        informational: false,
+    };
+    vec![
+        goal(
+            "AtomicBloomFilter inserts from 2 threads at 20M items, against \
+             fastbloom::AtomicBloomFilter from 2 threads",
+            "fastbloom::AtomicBloomFilter",
+            None,
+            0.8,
+        ),
+        goal(
+            "AtomicBloomFilter inserts from 2 threads at 20M items, against its own from 1 \
+             thread (a speed-up of at least 1.8)",
+            "bloomlab::AtomicBloomFilter",
+            Some(one),
+            1.0 / 1.8,
+        ),
+    ]
 }
 
 /// Whether a goal was met in this run.
@@ -479,7 +528,7 @@ fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
                 measurements,
                 goal.reference_group,
                 goal.reference,
-                Some(setting),
+                Some(goal.reference_setting.unwrap_or(setting)),
             ),
         ),
         None => {
@@ -495,7 +544,11 @@ fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
             // A zero-time reference cannot be compared with.
             None => (
                 None,
-                Verdict::NotMeasured(vec![id(goal.reference_group, goal.reference, goal.setting)]),
+                Verdict::NotMeasured(vec![id(
+                    goal.reference_group,
+                    goal.reference,
+                    goal.reference_setting.or(goal.setting),
+                )]),
             ),
         },
         _ => {
@@ -504,7 +557,8 @@ fn evaluate_apart(goal: &Goal, measurements: &[Measurement]) -> Outcome {
                 missing.push(id(goal.group, goal.subject, goal.setting));
             }
             if reference.is_none() {
-                missing.push(id(goal.reference_group, goal.reference, goal.setting));
+                let setting = goal.reference_setting.or(goal.setting);
+                missing.push(id(goal.reference_group, goal.reference, setting));
             }
             (None, Verdict::NotMeasured(missing))
         }

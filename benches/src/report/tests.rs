@@ -318,12 +318,47 @@ fn goals_are_met_not_met_or_not_measured() {
     // counting layout at 0.5, and 8 against floors (4 of them, at 20M,
     // informational); issue 51's 14 at 1M and 20M keys: single lookups
     // against xorf and against the floor, construction against xorf, and
-    // (4, informational) batched lookups against xorf's single ones.
+    // (4, informational) batched lookups against xorf's single ones;
+    // issue 55's 2 at 20M items from 2 threads, against the peer and
+    // against the filter's own 1-thread time.
     let all = goals::all();
     assert_eq!(all.iter().filter(|g| g.issue == 8).count(), 9);
     assert_eq!(all.iter().filter(|g| g.issue == 20).count(), 38);
     assert_eq!(all.iter().filter(|g| g.issue == 51).count(), 14);
+    assert_eq!(all.iter().filter(|g| g.issue == 55).count(), 2);
     assert_eq!(all.iter().filter(|g| g.informational).count(), 9);
+}
+
+#[test]
+fn a_speed_up_compares_one_filter_at_two_settings() {
+    let f = Fixture::new("speed-up");
+    let [one, two] = goals::ATOMIC_SETTINGS;
+    let (ours, peer) = (
+        "bloomlab::AtomicBloomFilter",
+        "fastbloom::AtomicBloomFilter",
+    );
+    f.benches_at(
+        one,
+        &[
+            ("atomic/insert", ours, 1_000_000.0),
+            ("atomic/insert", peer, 1_300_000.0),
+        ],
+    );
+    f.benches_at(
+        two,
+        &[
+            ("atomic/insert", ours, 600_000.0),
+            ("atomic/insert", peer, 700_000.0),
+        ],
+    );
+    let ms = f.results();
+    let speed_up = outcome_of(&ms, |g| g.issue == 55 && g.reference == ours);
+    // 600 against 1,000 at 1 thread: a speed-up of 1.67, short of 1.8.
+    assert_close(speed_up.ratio.expect("both measured"), 0.6);
+    assert_eq!(speed_up.verdict, Verdict::NotMet);
+    let against_peer = outcome_of(&ms, |g| g.issue == 55 && g.reference == peer);
+    assert_close(against_peer.ratio.expect("both measured"), 600.0 / 700.0);
+    assert_eq!(against_peer.verdict, Verdict::NotMet);
 }
 
 #[test]

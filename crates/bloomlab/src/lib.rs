@@ -6,11 +6,11 @@
 //! - the filter types at the top level ([`BloomFilter`],
 //!   [`BlockedBloomFilter`], [`AtomicBloomFilter`], [`CountingBloomFilter`],
 //!   [`BlockedCountingBloomFilter`], [`ScalableBloomFilter`], [`CuckooFilter`],
-//!   [`BinaryFuseFilter`]), with every error a program
+//!   [`BinaryFuseFilter`], [`QuotientFilter`]), with every error a program
 //!   meets, the variant crates' own errors named after their variant
 //!   ([`ClassicBuildError`], …);
 //! - the variant crates whole, as [`classic`], [`counting`], [`scalable`],
-//!   [`cuckoo`] and [`fuse`], and the shared [`core`] with its [`theory`];
+//!   [`cuckoo`], [`fuse`] and [`quotient`], and the shared [`core`] with its [`theory`];
 //! - [`catalog`]: every variant in one list, with what it can do, how its
 //!   constructor sizes a table, and a constructor and a decoder behind
 //!   `Box<dyn …>`.
@@ -26,6 +26,7 @@ pub use bloomlab_core as core;
 pub use bloomlab_counting as counting;
 pub use bloomlab_cuckoo as cuckoo;
 pub use bloomlab_fuse as fuse;
+pub use bloomlab_quotient as quotient;
 pub use bloomlab_scalable as scalable;
 
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};
@@ -36,6 +37,7 @@ pub use bloomlab_core::{
 pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
 pub use bloomlab_cuckoo::CuckooFilter;
 pub use bloomlab_fuse::BinaryFuseFilter;
+pub use bloomlab_quotient::QuotientFilter;
 pub use bloomlab_scalable::ScalableBloomFilter;
 
 // Each variant crate has its own build and merge errors (its build error is
@@ -49,6 +51,9 @@ pub use bloomlab_counting::{
 };
 pub use bloomlab_cuckoo::{BuildError as CuckooBuildError, Invalid as CuckooInvalid};
 pub use bloomlab_fuse::{BuildError as FuseBuildError, Invalid as FuseInvalid};
+pub use bloomlab_quotient::{
+    BuildError as QuotientBuildError, Invalid as QuotientInvalid, MergeError as QuotientMergeError,
+};
 pub use bloomlab_scalable::{BuildError as ScalableBuildError, Invalid as ScalableInvalid};
 
 /// Every family's descriptors, in report order: the catalog's list
@@ -61,6 +66,7 @@ fn families<T: Hash + ?Sized + 'static>() -> Vec<catalog::Descriptor<T>> {
         bloomlab_scalable::descriptor::descriptors(),
         bloomlab_cuckoo::descriptor::descriptors(),
         bloomlab_fuse::descriptor::descriptors(),
+        bloomlab_quotient::descriptor::descriptors(),
     ]
     .concat()
 }
@@ -74,5 +80,6 @@ pub mod prelude {
     };
     pub use bloomlab_counting::{BlockedCountingBloomFilter, CountingBloomFilter};
     pub use bloomlab_cuckoo::CuckooFilter;
+    pub use bloomlab_quotient::QuotientFilter;
     pub use bloomlab_scalable::ScalableBloomFilter;
 }

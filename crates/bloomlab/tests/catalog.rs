@@ -39,6 +39,7 @@ fn catalog_is_the_only_list() {
         bloomlab::scalable::descriptor::descriptors(),
         bloomlab::cuckoo::descriptor::descriptors(),
         bloomlab::fuse::descriptor::descriptors(),
+        bloomlab::quotient::descriptor::descriptors(),
     ]
     .iter()
     .flatten()
@@ -138,6 +139,7 @@ fn lookups_by_id_and_tag() {
         "CuckooFilter (semi-sorted)"
     );
     assert_eq!(catalog::by_tag::<str>(6).unwrap().id, "cuckoo");
-    assert!(catalog::find::<str>("quotient").is_none());
+    assert_eq!(catalog::by_tag::<str>(9).unwrap().id, "quotient");
+    assert!(catalog::find::<str>("xor").is_none());
     assert!(catalog::by_tag::<str>(99).is_none());
 }

@@ -474,10 +474,11 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     }
 
     /// Cache lines a lookup reads (`HashMembership::lookup_lines`): the
-    /// block of its quotient (a run that crosses into the next block reads
-    /// one more).
+    /// block of its quotient, its two metadata words and 64 slots, which
+    /// spans two lines once the slots are wider than 6 bits (a run that
+    /// crosses into the next block reads more).
     pub(crate) fn lookup_cache_lines(&self) -> usize {
-        1
+        crate::table::block_lines(self.table.width())
     }
 
     /// Starts loading the block of the item's quotient.

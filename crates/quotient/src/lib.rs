@@ -155,6 +155,7 @@
 mod bits;
 mod builder;
 mod codec;
+pub mod descriptor;
 mod error;
 mod filter;
 #[cfg(feature = "serde")]

@@ -49,6 +49,12 @@ pub(crate) fn blocks_for(q: u32) -> Option<usize> {
     canonical.div_ceil(BLOCK).checked_add(extra_blocks(q))
 }
 
+/// Cache lines of a block of 64 slots of `width` bits: its two metadata
+/// words and its slots, more than one line once `width` passes 6.
+pub(crate) fn block_lines(width: u32) -> usize {
+    if 8 * (2 + width) > 64 { 2 } else { 1 }
+}
+
 /// Bytes of a table of `2^q` canonical slots of `width` bits: the blocks'
 /// words and their offsets, computed in `u128`.
 pub(crate) fn table_bytes(q: u32, width: u32) -> u128 {

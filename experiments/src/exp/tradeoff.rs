@@ -59,8 +59,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 theory_bits_per_item(p, &s),
                 f.bits_per_item().unwrap_or(f64::NAN),
             ];
-            // Capabilities and caveat: in every CSV row, on the variant's first
-            // row of the section.
+            // Capabilities and caveat: in every CSV row; the capabilities on
+            // the variant's row of the section, the caveat in the appendix.
             let about = [
                 yes_no(v.can.delete),
                 yes_no(v.can.grow),
@@ -105,13 +105,18 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 bits[1],
                 hits as f64 / n_probes as f64,
                 f.lookup_lines(),
-                about.join(" | ")
+                about[..4].join(" | ")
             );
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
     let section = Section::new("The trade-off table", body);
+    let caveats: String = ctx
+        .catalog
+        .iter()
+        .map(|v| format!("- {}: {}\n", v.id, v.caveat))
+        .collect();
     let appendix = table.to_markdown(&[
         ("variant", "variant"),
         ("target_fpr", "target"),
@@ -127,6 +132,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         ("theory_fpr", "theory rate"),
         ("theory_in_ci95", "inside"),
     ]);
+    let appendix = format!("{appendix}\nWhat each variant asks of its user:\n\n{caveats}");
     Ok(Output::new(section)
         .table("tradeoff.csv", table)
         .appendix(appendix))
@@ -151,15 +157,15 @@ fn memory_for(v: &Descriptor<u64>, n: usize, p: f64) -> Result<usize, Error> {
 /// The section's opening: how the table was made, and the table's head.
 fn intro(capacity: usize, n_probes: usize) -> String {
     format!(
-        "Each variant built by its `builder(n, p)` for n = {capacity} (the scalable filter \
+        "Each variant built by its `builder(n, p)` for n = {capacity} (a growing filter \
          from n/10, grown to n), filled, and probed with {n_probes} absent keys. Bits per \
          item: theory from the parameters → the table built. Rate: measured, 95% interval, ✓ \
          when theory is inside. Lines: cache lines a look-up reads at most. ns: per miss and \
          per insert through `dyn Membership`, table in cache; indicative (see the speed \
-         section). One row a variant, at 1%; every rate, with memory and counts: \
-         appendix, [`tradeoff.csv`](tradeoff.csv).\n\n\
+         section). One row a variant, at 1%; every rate, with memory, counts and each \
+         variant's caveats: appendix, [`tradeoff.csv`](tradeoff.csv).\n\n\
          | variant | target | bits/item | measured rate (95%) | lines | miss ns | insert ns | \
-         delete | grow | concurrent insert | merge | caveat |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n"
+         delete | grow | concurrent insert | merge |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n"
     )
 }

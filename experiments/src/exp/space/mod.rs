@@ -5,6 +5,8 @@
 //! filter holding the same items.
 
 use bloomlab::prelude::*;
+use std::collections::BTreeSet;
+
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
 
@@ -254,9 +256,10 @@ fn space_charts(
             line.push((bits, plan.table.fpr(items as u64)));
         }
         line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        line.dedup();
         let curve = Curve {
             label: kind.label(),
-            theory: line,
+            theory: staircase(&line),
             points: points
                 .iter()
                 .filter(|p| p.kind == kind.id)
@@ -292,6 +295,22 @@ fn space_charts(
             .into(),
     );
     Ok(vec![main, counting])
+}
+
+/// The line through `points` (by bits per item) drawn as the sizes it
+/// joins are: a rate holds until the next table, so each step down comes
+/// at the next table's bits. Where the tables are dense (a Bloom filter's
+/// bits) the steps do not show; where they are few (a binary fuse
+/// filter's 8-, 16- and 32-bit fingerprints) the line does not suggest
+/// tables between them that no constructor builds.
+fn staircase(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut line = Vec::with_capacity(points.len() * 2);
+    for pair in points.windows(2) {
+        let ((x0, y0), (x1, _)) = (pair[0], pair[1]);
+        line.extend([(x0, y0), (x1, y0)]);
+    }
+    line.extend(points.last());
+    line
 }
 
 /// Rows, per variant, of the bits per item a filter built for each of
@@ -343,18 +362,31 @@ fn body(
         .filter(|p| !p.fp.holds(p.theory))
         .map(|p| format!("{} at {:.0e}", p.kind, p.target))
         .collect();
-    // The underpowered rows, by target: "at 1e-6: classic, blocked".
-    let mut under = Vec::new();
+    // The underpowered rows, the targets of one list of variants together:
+    // "classic, blocked at 3e-6, 1e-6"; "every variant" where all are.
+    let every = points.iter().map(|p| p.kind).collect::<BTreeSet<_>>().len();
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for target in TARGETS {
         let kinds: Vec<&str> = points
             .iter()
             .filter(|p| p.target == target && p.underpowered())
             .map(|p| p.kind)
             .collect();
-        if !kinds.is_empty() {
-            under.push(format!("at {target:.0e}: {}", kinds.join(", ")));
+        let which = match kinds.len() {
+            0 => continue,
+            n if n == every => "every variant".to_owned(),
+            _ => kinds.join(", "),
+        };
+        let target = format!("{target:.0e}");
+        match groups.iter_mut().find(|(w, _)| *w == which) {
+            Some((_, targets)) => targets.push(target),
+            None => groups.push((which, vec![target])),
         }
     }
+    let under: Vec<String> = groups
+        .into_iter()
+        .map(|(which, targets)| format!("{which} at {}", targets.join(", ")))
+        .collect();
     let n_under = points.iter().filter(|p| p.underpowered()).count();
     out += &format!(
         "**Theory against measurement.** Theory lies inside the 95% interval in {} of the {} \
@@ -453,6 +485,21 @@ mod tests {
 
     use super::crossover::ScanRow;
     use super::*;
+
+    #[test]
+    fn a_staircase_steps_down_at_the_next_table() {
+        let tables = [(9.0, 4e-3), (18.0, 2e-5), (36.0, 2e-10)];
+        let steps = [
+            (9.0, 4e-3),
+            (18.0, 4e-3),
+            (18.0, 2e-5),
+            (36.0, 2e-5),
+            (36.0, 2e-10),
+        ];
+        assert_eq!(staircase(&tables), steps);
+        assert_eq!(staircase(&tables[..1]), tables[..1]);
+        assert!(staircase(&[]).is_empty());
+    }
 
     #[test]
     fn semi_sorting_saves_one_bit_a_slot_in_theory() {

@@ -113,14 +113,14 @@ pub fn bloomlab(
             let seed = seed(v.id);
             let (name, crate_name) = (format!("bloomlab {}", v.id), v.crate_name);
             if let Build::FromKeys(build) = v.build {
-                let err = format!("throughput: {} of {{}} keys", v.id);
+                let id = v.id;
                 return Contender {
                     name,
                     crate_name,
                     make: Make::FromKeys(Box::new(move |keys| {
                         let keys: Vec<&u64> = keys.iter().collect();
-                        let f = build(&keys, fpr, seed)
-                            .map_err(Error::filter(err.replace("{}", &keys.len().to_string())))?;
+                        let subject = format!("throughput: {id} of {} keys", keys.len());
+                        let f = build(&keys, fpr, seed).map_err(Error::filter(subject))?;
                         Ok(f as Boxed)
                     })),
                     seeded: true,
