@@ -248,6 +248,7 @@ fn cases() -> Vec<Case> {
     counting_cases(&mut v);
     cuckoo_cases(&mut v);
     scalable_cases(&mut v);
+    quotient_cases(&mut v);
     alloc_cases(&mut v);
     v
 }
@@ -603,6 +604,54 @@ fn scalable_case(
         format!("ScalableBloomFilter::builder({n0}, {fpr:?}){how}, then 1,000 inserts"),
         move || shape(ScalableBloomFilter::builder(n0, fpr)).seed(3).build(),
     )
+}
+
+fn quotient_cases(v: &mut Vec<Case>) {
+    new_cases(v, "QuotientFilter", QuotientFilter::<u64>::new, works_case);
+    for items in ITEMS {
+        v.push(works_case(
+            format!("QuotientFilter::builder({items}, 1e-12).growth(true).build()"),
+            move || {
+                QuotientFilter::<u64>::builder(items, 1e-12)
+                    .growth(true)
+                    .build()
+            },
+        ));
+    }
+    // Quotient and remainder bits at and past every limit: a table of up to
+    // 2^40 slots of up to 64 bits, or a typed refusal.
+    for (q, r) in [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (30, 24),
+        (40, 24),
+        (40, 64),
+        (41, 8),
+        (u32::MAX, 8),
+    ] {
+        for grows in [false, true] {
+            v.push(works_case(
+                format!("QuotientFilter::builder_with_bits({q}, {r}).growth({grows}).build()"),
+                move || {
+                    QuotientFilter::<u64>::builder_with_bits(q, r)
+                        .growth(grows)
+                        .build()
+                },
+            ));
+        }
+    }
+    for max in MAX_BYTES {
+        v.push(works_case(
+            format!("QuotientFilter::builder(1_000, 0.01).growth(true).max_bytes({max}).build()"),
+            move || {
+                QuotientFilter::<u64>::builder(1_000, 0.01)
+                    .growth(true)
+                    .max_bytes(max)
+                    .build()
+            },
+        ));
+    }
 }
 
 fn alloc_cases(v: &mut Vec<Case>) {

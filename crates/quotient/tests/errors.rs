@@ -1,7 +1,7 @@
 //! Bad input: typed errors, never a panic; and the conformance suite.
 
 use bloomlab_core::ParamError;
-use bloomlab_quotient::{BuildError, Invalid, MergeError, QuotientFilter};
+use bloomlab_quotient::{BuildError, InsertError, Invalid, MergeError, QuotientFilter};
 use bloomlab_testkit::{conformance, inputs};
 
 #[test]
@@ -141,4 +141,35 @@ fn a_growing_filter_stops_at_its_byte_limit() {
     assert_eq!(full, bloomlab_core::InsertError::Full);
     assert!(f.memory_bytes() <= 20_000 && f.expansions() >= 2);
     assert!((0..stored).all(|k| f.contains(&k)));
+}
+
+#[test]
+fn a_promise_past_64_bits_stops_growth_with_nothing_lost() {
+    // At 1e-12 the first table's remainders take 41 bits; each doubling
+    // adds a bit to the quotient and about one to the newest remainder, so
+    // after a few doublings the two would need more than the 64 bits they
+    // share: inserts are refused from there, and every item taken before is
+    // still found.
+    let mut f = QuotientFilter::<u64>::builder(100, 1e-12)
+        .growth(true)
+        .seed(4)
+        .build()
+        .unwrap();
+    let mut taken = Vec::new();
+    for i in 0..1_000_000u64 {
+        match f.insert(&i) {
+            Ok(_) => taken.push(i),
+            Err(e) => {
+                assert_eq!(e, InsertError::Full, "insert {i}");
+                break;
+            }
+        }
+    }
+    assert!(
+        (100..1_000_000).contains(&taken.len()),
+        "{} taken",
+        taken.len()
+    );
+    assert!(taken.iter().all(|i| f.contains(i)));
+    assert_eq!(f.len(), taken.len());
 }

@@ -106,6 +106,16 @@ pub fn fpr_of_entries(log2_slots: u32, entries_by_length: &[u64]) -> f64 {
 /// assert_eq!(remainder_bits(0.5, 0.01)?, 6);
 /// # Ok::<(), bloomlab_core::ParamError>(())
 /// ```
+/// A rate no 64-bit slot reaches gives 65 bits at once (a subnormal rate
+/// included):
+///
+/// ```
+/// use bloomlab_core::theory::quotient::remainder_bits;
+///
+/// assert_eq!(remainder_bits(0.5, 5e-324)?, 65);
+/// assert_eq!(remainder_bits(0.95, 1e-300)?, 65);
+/// # Ok::<(), bloomlab_core::ParamError>(())
+/// ```
 pub fn remainder_bits(load: f64, eps: f64) -> Result<u32, ParamError> {
     let budget = lambda_budget(check_fpr(eps)?);
     Ok(bits_for_share(load, budget))
@@ -116,17 +126,20 @@ fn lambda_budget(eps: f64) -> f64 {
     -(-eps).ln_1p()
 }
 
-/// The least `F ≥ 1` with `load·2^−F ≤ share`.
+/// The least `F ≥ 1` with `load·2^−F ≤ share`, or 65 (more than any
+/// slot holds) where that takes more than 64 bits: a subnormal share puts
+/// `load/share` at infinity, and counting down from there would take
+/// billions of steps.
 fn bits_for_share(load: f64, share: f64) -> u32 {
     if !(load > 0.0 && load <= 1.0) {
         return 1;
     }
-    let mut bits = (load / share).log2().ceil().max(1.0) as u32;
+    let mut bits = (load / share).log2().ceil().clamp(1.0, 65.0) as u32;
     // The logarithm's rounding, either way.
     while bits > 1 && load * (-f64::from(bits - 1)).exp2() <= share {
         bits -= 1;
     }
-    while load * (-f64::from(bits)).exp2() > share {
+    while bits < 65 && load * (-f64::from(bits)).exp2() > share {
         bits += 1;
     }
     bits
