@@ -392,6 +392,48 @@ mod choose {
         assert!(text.contains("f=1077"), "{text}");
     }
 
+    /// Issue 52: rows removed from a table that keeps growing. The growing
+    /// quotient filter is recommended, and its figures are those of the
+    /// filter its constructor builds, filled with the million items.
+    #[test]
+    fn deletes_and_an_unknown_size_get_the_growing_quotient_filter() {
+        use bloomlab::prelude::*;
+
+        let args = [
+            "--items",
+            "1e6",
+            "--fpr",
+            "0.01",
+            "--deletes",
+            "--unknown-size",
+        ];
+        let report = json(&args);
+        let id = report["recommendation"]["id"].as_str().expect("a pick");
+        assert_eq!(id, "quotient-grow");
+        let pick = report["candidates"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .find(|c| c["id"] == id)
+            .expect("listed");
+        let figures = &pick["figures"];
+        let mut f = QuotientFilter::<u64>::builder(1_000_000, 0.01)
+            .growth(true)
+            .seed(1)
+            .build()
+            .expect("a valid size");
+        for i in 0..1_000_000u64 {
+            f.insert(&i).expect("room for the planned items");
+        }
+        let params = &figures["params"]["parameters"];
+        assert_eq!(params["quotient_bits"], u64::from(f.quotient_bits()));
+        assert_eq!(params["remainder_bits"], u64::from(f.remainder_bits()));
+        assert_eq!(figures["memory_bytes"], f.memory_bytes() as u64);
+        let expected = figures["expected_fpr"].as_f64().expect("a rate");
+        assert!((expected - f.expected_fpr()).abs() < 1e-12, "{expected}");
+        assert!(text(&args).contains("Recommendation: Use QuotientFilter (growing)"));
+    }
+
     /// Issue 12, point 2: the filter `choose` recommends for 10^12 items
     /// with deletes takes terabytes (the counting filter it recommended
     /// then, 4.9 TB, aborted the process before its constructor returned
