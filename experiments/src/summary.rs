@@ -312,8 +312,8 @@ mod tests {
     fn anchors_follow_github() {
         assert_eq!(anchor("The trade-off table"), "the-trade-off-table");
         assert_eq!(
-            anchor("Growth: the scalable filter from 1× to 1,000× its initial capacity"),
-            "growth-the-scalable-filter-from-1-to-1000-its-initial-capacity"
+            anchor(crate::exp::growth::TITLE),
+            "growth-filters-that-grow-from-1-to-1000-their-initial-capacity"
         );
     }
 
