@@ -118,7 +118,7 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
     let mut out = format!(
         "**Which filter.** What `bloomlab choose` recommends for one million items, and what \
          this run measured of that filter at the same rate ({table_link}, built for \
-         {} items):\n\n\
+         {} items; a filter that grows, grown tenfold from a tenth of them):\n\n\
          | workload | use | bits/item | lines per look-up | measured rate (95% interval) |\n\
          |---|---|---|---|---|\n",
         tradeoff.first().map_or("–", |r| cell(r, "items"))
@@ -134,29 +134,34 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
             continue;
         };
         let id = pick.kind.variant.id;
-        let measured = tradeoff
+        let row = tradeoff
             .iter()
-            .find(|r| cell(r, "variant") == id && cell(r, "target_fpr").parse() == Ok(w.fpr))
-            .map_or_else(
-                || "–".to_owned(),
-                |r| {
-                    format!(
-                        "{} ({}–{}){}",
-                        cell(r, "measured_fpr"),
-                        cell(r, "ci95_low"),
-                        cell(r, "ci95_high"),
-                        if flag(r, "theory_in_ci95") {
-                            ", theory inside"
-                        } else {
-                            ", theory outside"
-                        }
-                    )
-                },
-            );
-        let (bits, lines) = pick
-            .figures
-            .as_ref()
-            .map_or((f64::NAN, f64::NAN), |f| (f.bits_per_item, f.lines_miss));
+            .find(|r| cell(r, "variant") == id && cell(r, "target_fpr").parse() == Ok(w.fpr));
+        let measured = row.map_or_else(
+            || "–".to_owned(),
+            |r| {
+                format!(
+                    "{} ({}–{}){}",
+                    cell(r, "measured_fpr"),
+                    cell(r, "ci95_low"),
+                    cell(r, "ci95_high"),
+                    if flag(r, "theory_in_ci95") {
+                        ", theory inside"
+                    } else {
+                        ", theory outside"
+                    }
+                )
+            },
+        );
+        // The built filter's own figures, as the trade-off table measured
+        // them (a growing filter's after it has grown), else the chooser's.
+        let number = |col: &str| row.and_then(|r| cell(r, col).parse::<f64>().ok());
+        let (bits, lines) = pick.figures.as_ref().map_or((f64::NAN, f64::NAN), |f| {
+            (
+                number("bits_per_item_measured").unwrap_or(f.bits_per_item),
+                number("lookup_lines").unwrap_or(f.lines_miss),
+            )
+        });
         out += &format!(
             "| {what} | `{}` | {bits:.2} | {lines:.1} | {measured} |\n",
             pick.filter
