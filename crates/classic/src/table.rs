@@ -9,12 +9,12 @@ use std::fmt;
 
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
+use bloomlab_core::codec::WordTable;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, ParamError, Tag, check_hashes};
 
 use crate::error::{BuildError, Invalid, MergeError};
-use bloomlab_core::codec::WordTable;
 
 /// The word holding bit `bit`, and the bit's mask in it: bit i lives in
 /// `words[i / 64]` at `1 << (i % 64)`.
