@@ -185,12 +185,18 @@ impl Table {
     }
 
     fn set_occupied(&mut self, x: usize, on: bool) {
-        let i = self.block_base(x / BLOCK);
-        let bit = 1 << (x % BLOCK);
+        self.set_meta(0, x, on);
+    }
+
+    /// Sets or clears the bit of slot `i` in metadata word `word` of its
+    /// block (0 `occupieds`, 1 `runends`).
+    fn set_meta(&mut self, word: usize, i: usize, on: bool) {
+        let w = self.block_base(i / BLOCK) + word;
+        let bit = 1 << (i % BLOCK);
         if on {
-            self.words[i] |= bit;
+            self.words[w] |= bit;
         } else {
-            self.words[i] &= !bit;
+            self.words[w] &= !bit;
         }
     }
 
@@ -200,13 +206,7 @@ impl Table {
     }
 
     fn set_runend(&mut self, i: usize, on: bool) {
-        let w = self.block_base(i / BLOCK) + 1;
-        let bit = 1 << (i % BLOCK);
-        if on {
-            self.words[w] |= bit;
-        } else {
-            self.words[w] &= !bit;
-        }
+        self.set_meta(1, i, on);
     }
 
     /// The value in slot `i`.
