@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
-use std::time::Duration;
 
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
@@ -11,14 +10,15 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
-use crate::admin::{self, Info};
+use crate::admin::Info;
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
 use crate::layout::{
     BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
 };
 use crate::meta::{Kind, Meta};
-use crate::ops::{self, Batches, Guarded, Setup, Start};
+use crate::ops::{self, Batches, Guarded, Start};
+use crate::variant::{Bits, Cells, Inner, Variant};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -192,22 +192,7 @@ impl TableFilter {
         let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
         within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
         let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::start::<L>(keys, start, item, options.get_max_bytes()))
-    }
-
-    /// The op that opens the existing filter `name` of cells `L` and items
-    /// of type `item`, refusing one over `max_bytes`.
-    pub fn open<L: Cells>(
-        name: &str,
-        item: String,
-        max_bytes: u64,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
-        Ok(Self::start::<L>(
-            Keys::spread(name)?,
-            Start::Open,
-            item,
-            max_bytes,
-        ))
+        Ok(L::setup(keys, start, item, options.get_max_bytes()))
     }
 
     /// The op that copies `filter` into Redis as the new filter `name`: its
@@ -244,7 +229,7 @@ impl TableFilter {
             })
             .collect();
         let start = Start::Import(meta, bytes, 0);
-        Ok(Self::start::<Bits>(keys, start, item, u64::MAX))
+        Ok(Bits::setup(keys, start, item, u64::MAX))
     }
 
     /// The in-memory filter of an exported table's words; its `len` is the
@@ -265,22 +250,6 @@ impl TableFilter {
                 value: Some(self.table.blocks.to_string()),
                 reason: format!("not a table the in-memory filter can hold: {e}"),
             })
-    }
-
-    /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter of cells `L`, which is checked before its shards are
-    /// written, so that no stored size is acted on unchecked.
-    fn start<L: Cells>(
-        keys: Keys,
-        start: Start<Meta>,
-        item: String,
-        max_bytes: u64,
-    ) -> impl Op<Output = Self, Error = Error> + use<L> {
-        let check = {
-            let keys = keys.clone();
-            move |m: Meta| Self::from_meta(keys, m, L::KIND, &item, max_bytes)
-        };
-        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
     }
 
     /// The filter `meta` describes, if it is of `kind`, holds items of type
@@ -309,61 +278,6 @@ impl TableFilter {
         })
     }
 
-    /// Writes the filter's `Debug` form as `name`.
-    pub fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
-        f.debug_struct(name)
-            .field("name", &self.keys.name())
-            .field("kind", &self.meta.kind)
-            .field("blocks", &self.table.blocks)
-            .field("hashes", &self.table.hashes)
-            .field("shards", &self.table.shards())
-            .finish()
-    }
-
-    /// Every key of the filter, metadata first.
-    pub fn all_keys(&self) -> Vec<String> {
-        std::iter::once(self.keys.meta())
-            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
-            .collect()
-    }
-
-    /// Sets (or, for `None`, removes) every key's time to live.
-    pub fn expire(&self, ttl: Option<Duration>) -> impl Op<Output = (), Error = Error> + use<> {
-        admin::expire(self.keys.name().to_owned(), self.all_keys(), ttl)
-    }
-
-    /// The least time to live of the filter's keys.
-    pub fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
-        admin::ttl(self.keys.name().to_owned(), self.all_keys())
-    }
-
-    /// Deletes every key of the filter, metadata first.
-    pub fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
-        ops::delete(self.all_keys())
-    }
-
-    /// What the filter is and holds, from its cells set.
-    pub fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
-        let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
-        ops::then(self.estimate_count(), move |items| {
-            let expected_fpr = fpr_at(&table, items);
-            Ok(Info {
-                name,
-                kind: meta.kind,
-                item: meta.item,
-                design: meta.design,
-                capacity: meta.design.map(|(n, _)| n),
-                bytes: table.bytes(),
-                shards: table.shards(),
-                layers: 1,
-                growth_factor: None,
-                len: None,
-                estimate_count: items,
-                expected_fpr,
-            })
-        })
-    }
-
     /// Reads the table back into memory.
     pub fn export<T: ?Sized>(
         &self,
@@ -386,12 +300,61 @@ impl TableFilter {
     pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         ops::estimate_count(vec![(self.table, self.shards.clone())])
     }
+}
+
+impl Inner for TableFilter {
+    fn name(&self) -> &str {
+        self.keys.name()
+    }
+
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
+    }
+
+    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
+        f.debug_struct(type_name)
+            .field("name", &self.keys.name())
+            .field("kind", &self.meta.kind)
+            .field("blocks", &self.table.blocks)
+            .field("hashes", &self.table.hashes)
+            .field("shards", &self.table.shards())
+            .finish()
+    }
+
+    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error> {
+        let keys = std::iter::once(self.keys.meta())
+            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
+            .collect();
+        ops::done(keys)
+    }
 
     /// The rate the table has at its [`estimate_count`](Self::estimate_count).
-    pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
         let table = self.table;
         ops::then(self.estimate_count(), move |items| {
             Ok(fpr_at(&table, items))
+        })
+    }
+
+    /// What the filter is and holds, from its cells set.
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
+        let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
+        ops::then(self.estimate_count(), move |items| {
+            let expected_fpr = fpr_at(&table, items);
+            Ok(Info {
+                name,
+                kind: meta.kind,
+                item: meta.item,
+                design: meta.design,
+                capacity: meta.design.map(|(n, _)| n),
+                bytes: table.bytes(),
+                shards: table.shards(),
+                layers: 1,
+                growth_factor: None,
+                len: None,
+                estimate_count: items,
+                expected_fpr,
+            })
         })
     }
 }
@@ -436,41 +399,4 @@ impl Guarded for TableFilter {
     fn guard_cmd(&self, s: u64) -> redis::Cmd {
         self.table.guard_cmd(&self.shards.key(s), s)
     }
-}
-
-/// What a table's cells are: a bit ([`Bits`]) or a 4-bit counter
-/// ([`Counters`]).
-pub trait Cells: private::Sealed {
-    /// The cell.
-    #[doc(hidden)]
-    const CELL: Cell;
-    /// The filter kind recorded in the metadata.
-    #[doc(hidden)]
-    const KIND: Kind;
-}
-
-mod private {
-    pub trait Sealed {}
-}
-
-/// Cells of one bit: [`RedisBloomFilter`](crate::RedisBloomFilter).
-#[derive(Debug, Clone, Copy)]
-pub enum Bits {}
-
-/// Cells of 4-bit saturating counters:
-/// [`RedisCountingBloomFilter`](crate::RedisCountingBloomFilter).
-#[derive(Debug, Clone, Copy)]
-pub enum Counters {}
-
-impl private::Sealed for Bits {}
-impl private::Sealed for Counters {}
-
-impl Cells for Bits {
-    const CELL: Cell = Cell::Bit;
-    const KIND: Kind = Kind::Bloom;
-}
-
-impl Cells for Counters {
-    const CELL: Cell = Cell::Counter;
-    const KIND: Kind = Kind::Counting;
 }

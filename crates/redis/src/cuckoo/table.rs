@@ -1,10 +1,9 @@
-//! [`Cuckoo`]: what a handle knows of a cuckoo filter, and the operations
+//! [`CuckooTable`]: what a handle knows of a cuckoo filter, and the operations
 //! on it as [`Op`]s.
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::ops::Range;
-use std::time::Duration;
 
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
@@ -15,26 +14,27 @@ use redis::{Cmd, Script, Value, cmd};
 use super::{
     CHUNK, CuckooMeta, Geometry, INSERT, READ, REMOVE, SHARD_MISSING, SHARD_WRONGTYPE, STALE_META,
 };
-use crate::admin::{self, Info};
+use crate::admin::Info;
 use crate::conn::{Failed, Op, Replies};
 use crate::error::{BatchError, Error};
 use crate::layout::{self, GUARD, Keys};
 use crate::meta::{self, Kind, item_name};
-use crate::ops::{self, Batches, Guarded, OneRound, Setup, Start, evalsha, single};
+use crate::ops::{self, Batches, Guarded, OneRound, Start, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, within};
+use crate::variant::{Cuckoo, Inner, Variant};
 
 /// One cuckoo filter in Redis, as a handle knows it; its operations are
 /// [`Op`]s, run by the blocking and the async types alike.
 #[derive(Debug, Clone)]
-pub(crate) struct Cuckoo {
+pub struct CuckooTable {
     pub(super) keys: Keys,
     pub(super) meta: CuckooMeta,
     pub(super) geometry: Geometry,
     pub(super) hasher: DefaultHasher,
 }
 
-impl Cuckoo {
+impl CuckooTable {
     /// The op that creates filter `name` sized as `CuckooFilter::new(items,
     /// fpr)` (or opens it if it exists with the same parameters); the
     /// parameters are checked before any command is sent.
@@ -49,22 +49,7 @@ impl Cuckoo {
         let wanted = CuckooMeta::planned(items, fpr, options, item.clone())?;
         within(wanted.geometry()?.bytes(), options.get_max_bytes())?;
         let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::setup(keys, start, item, options.get_max_bytes()))
-    }
-
-    /// The op that opens the existing filter `name` of items `item`, if it
-    /// takes at most `max_bytes`.
-    pub(crate) fn open(
-        name: &str,
-        item: String,
-        max_bytes: u64,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        Ok(Self::setup(
-            Keys::tagged(name)?,
-            Start::Open,
-            item,
-            max_bytes,
-        ))
+        Ok(Cuckoo::setup(keys, start, item, options.get_max_bytes()))
     }
 
     /// The op that copies `filter` into Redis as the new filter `name`.
@@ -116,27 +101,17 @@ impl Cuckoo {
             shards.push(bytes);
         }
         let start = Start::Import(meta, shards, filter.len() as u64);
-        Ok(Self::setup(keys, start, item_name::<T>(), u64::MAX))
-    }
-
-    /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter, which is checked before its shards are written.
-    fn setup(
-        keys: Keys,
-        start: Start<CuckooMeta>,
-        item: String,
-        max_bytes: u64,
-    ) -> impl Op<Output = Self, Error = Error> + use<> {
-        let check = {
-            let keys = keys.clone();
-            move |m: CuckooMeta| Self::from_meta(keys, m, &item, max_bytes)
-        };
-        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
+        Ok(Cuckoo::setup(keys, start, item_name::<T>(), u64::MAX))
     }
 
     /// The filter `meta` describes, if it holds items of type `item` and
     /// takes at most `max_bytes`.
-    fn from_meta(keys: Keys, meta: CuckooMeta, item: &str, max_bytes: u64) -> Result<Self, Error> {
+    pub(crate) fn from_meta(
+        keys: Keys,
+        meta: CuckooMeta,
+        item: &str,
+        max_bytes: u64,
+    ) -> Result<Self, Error> {
         let geometry = meta
             .geometry()
             .map_err(|e| corrupt(&keys.meta(), "max_shard_bytes", None, e.to_string()))?;
@@ -381,52 +356,6 @@ impl Cuckoo {
         )
     }
 
-    /// Every key of the filter, metadata first.
-    pub(crate) fn all_keys(&self) -> Vec<String> {
-        let mut keys = vec![self.keys.meta()];
-        keys.extend((0..self.geometry.shards()).map(|s| self.keys.shard(s)));
-        keys
-    }
-
-    /// Sets (or, for `None`, removes) every key's time to live.
-    pub(crate) fn expire(
-        &self,
-        ttl: Option<Duration>,
-    ) -> impl Op<Output = (), Error = Error> + use<> {
-        admin::expire(self.name().to_owned(), self.all_keys(), ttl)
-    }
-
-    /// The least time to live of the filter's keys.
-    pub(crate) fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
-        admin::ttl(self.name().to_owned(), self.all_keys())
-    }
-
-    /// Deletes the metadata, then every shard.
-    pub(crate) fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
-        ops::delete(self.all_keys())
-    }
-
-    /// What the filter is and holds: its parameters and its count.
-    pub(crate) fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
-        let this = self.clone();
-        ops::then(self.len(), move |len| {
-            Ok(Info {
-                name: this.keys.name().to_owned(),
-                kind: Kind::Cuckoo,
-                item: this.meta.item.clone(),
-                design: this.meta.design,
-                capacity: Some(this.capacity()),
-                bytes: this.geometry.bytes(),
-                shards: this.geometry.shards(),
-                layers: 1,
-                growth_factor: None,
-                len: Some(len),
-                estimate_count: len as f64,
-                expected_fpr: this.expected_fpr(len),
-            })
-        })
-    }
-
     /// Reads the table back as the in-memory table's words, checking every
     /// shard's length and guard.
     pub(crate) fn export_words(&self) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
@@ -468,28 +397,14 @@ impl Cuckoo {
         })
     }
 
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
-        f.debug_struct(type_name)
-            .field("name", &self.keys.name())
-            .field("num_buckets", &self.geometry.buckets)
-            .field("bucket_size", &self.geometry.bucket_size)
-            .field("fingerprint_bits", &self.geometry.fingerprint_bits)
-            .field("max_relocations", &self.meta.max_relocations)
-            .field("shards", &self.geometry.shards())
-            .finish()
-    }
-
-    pub(crate) fn expected_fpr(&self, len: u64) -> f64 {
+    /// The rate theory gives the table holding `len` fingerprints.
+    pub(crate) fn fpr_at(&self, len: u64) -> f64 {
         let capacity = self.capacity() as f64;
         theory::fpr(
             self.geometry.fingerprint_bits,
             self.geometry.bucket_size,
             len as f64 / capacity,
         )
-    }
-
-    pub(crate) fn name(&self) -> &str {
-        self.keys.name()
     }
 
     pub(crate) fn capacity(&self) -> u64 {
@@ -529,7 +444,7 @@ pub(super) fn too_large_u128(bytes: u128) -> Error {
     .into()
 }
 
-impl Batches for Cuckoo {
+impl Batches for CuckooTable {
     fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
         self.hasher.hash_one(item)
     }
@@ -545,7 +460,61 @@ impl Batches for Cuckoo {
     }
 }
 
-impl Guarded for Cuckoo {
+impl Inner for CuckooTable {
+    fn name(&self) -> &str {
+        self.keys.name()
+    }
+
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
+    }
+
+    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
+        f.debug_struct(type_name)
+            .field("name", &self.keys.name())
+            .field("num_buckets", &self.geometry.buckets)
+            .field("bucket_size", &self.geometry.bucket_size)
+            .field("fingerprint_bits", &self.geometry.fingerprint_bits)
+            .field("max_relocations", &self.meta.max_relocations)
+            .field("shards", &self.geometry.shards())
+            .finish()
+    }
+
+    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error> {
+        let mut keys = vec![self.keys.meta()];
+        keys.extend((0..self.geometry.shards()).map(|s| self.keys.shard(s)));
+        ops::done(keys)
+    }
+
+    /// The rate at the count the scripts keep ([`len`](CuckooTable::len)).
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
+        let this = self.clone();
+        ops::then(self.len(), move |len| Ok(this.fpr_at(len)))
+    }
+
+    /// What the filter is and holds: its parameters and its count.
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
+        let this = self.clone();
+        ops::then(self.len(), move |len| {
+            Ok(Info {
+                name: this.keys.name().to_owned(),
+                kind: Kind::Cuckoo,
+                item: this.meta.item.clone(),
+                design: this.meta.design,
+                capacity: Some(this.capacity()),
+                bytes: this.geometry.bytes(),
+                shards: this.geometry.shards(),
+                layers: 1,
+                growth_factor: None,
+                len: Some(len),
+                estimate_count: len as f64,
+                expected_fpr: this.fpr_at(len),
+            })
+        })
+    }
+}
+
+impl Guarded for CuckooTable {
     fn num_shards(&self) -> u64 {
         self.geometry.shards()
     }

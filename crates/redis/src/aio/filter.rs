@@ -1,0 +1,269 @@
+//! The async [`RedisFilter`]: what every kind of filter has, written once.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::Hash;
+use std::time::Duration;
+
+use bloomlab_core::DefaultHasher;
+
+use super::{AsyncConnection, AsyncSource};
+use crate::admin::Info;
+use crate::error::{BatchError, Error};
+use crate::handle::Handle;
+use crate::ops::Batches;
+use crate::shared::Shared;
+use crate::table::Options;
+use crate::variant::{Inner, Variant};
+
+/// [`crate::RedisFilter`] over an async connection: the same methods, each
+/// a future, built from the same commands, scripts and replies.
+pub struct RedisFilter<T: ?Sized, C, K: Variant>(pub(crate) Handle<T, C, K::Inner, K>);
+
+/// A handle on the same filter over a clone of the connection: the way
+/// to share one filter among tasks over a `MultiplexedConnection` or a
+/// `ConnectionManager`, whose clones share one connection.
+impl<T: ?Sized, C: Clone, K: Variant> Clone for RedisFilter<T, C, K> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<T: ?Sized, C, K: Variant> fmt::Debug for RedisFilter<T, C, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.inner.describe(f, &format!("aio::{}", K::NAME))
+    }
+}
+
+impl<T: ?Sized, C, K: Variant> RedisFilter<T, C, K> {
+    /// The same filter over `conn`, with no round trip.
+    pub fn on<C2>(&self, conn: C2) -> RedisFilter<T, C2, K> {
+        RedisFilter(self.0.on(conn))
+    }
+
+    /// The filter's name.
+    pub fn name(&self) -> &str {
+        self.0.inner.name()
+    }
+
+    /// The hasher items go through.
+    pub fn hasher(&self) -> &DefaultHasher {
+        self.0.inner.hasher()
+    }
+
+    /// Gives the connection back.
+    pub fn into_connection(self) -> C {
+        self.0.conn
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection, K: Variant> RedisFilter<T, C, K> {
+    /// See [`crate::RedisFilter::create`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create(
+        conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+    ) -> Result<Self, Error> {
+        Self::create_with(conn, name, expected_items, fpr, K::Options::default()).await
+    }
+
+    /// See [`crate::RedisFilter::create_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn create_with(
+        conn: C,
+        name: &str,
+        expected_items: usize,
+        fpr: f64,
+        options: K::Options,
+    ) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = K::create(name, item, expected_items, fpr, &options)?;
+        Handle::start_async(conn, op).await.map(Self)
+    }
+
+    /// See [`crate::RedisFilter::open`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open(conn: C, name: &str) -> Result<Self, Error> {
+        Self::open_with(conn, name, Options::new()).await
+    }
+
+    /// See [`crate::RedisFilter::open_with`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
+        let item = crate::meta::item_name::<T>();
+        let op = K::open(name, item, options.get_max_bytes())?;
+        Handle::start_async(conn, op).await.map(Self)
+    }
+
+    /// See [`crate::RedisFilter::insert`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert(&mut self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        self.0.run_async(|inner| inner.insert_one(item)).await
+    }
+
+    /// See [`crate::RedisFilter::contains`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        self.0.run_async(|inner| inner.contains_one(item)).await
+    }
+
+    /// See [`crate::RedisFilter::insert_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn insert_batch(&mut self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        self.0.run_async(|inner| inner.insert_all(items)).await
+    }
+
+    /// See [`crate::RedisFilter::contains_batch`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn contains_batch<Q: Hash>(&mut self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        self.0.run_async(|inner| inner.contains_all(items)).await
+    }
+
+    /// See [`crate::RedisFilter::expected_fpr`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run_async(|inner| inner.expected_fpr()).await
+    }
+
+    /// See [`crate::RedisFilter::info`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn info(&mut self) -> Result<Info, Error> {
+        self.0.run_async(|inner| inner.info()).await
+    }
+
+    /// See [`crate::RedisFilter::expire`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expire(&mut self, ttl: Duration) -> Result<(), Error> {
+        self.0.run_async(|inner| inner.expire(Some(ttl))).await
+    }
+
+    /// See [`crate::RedisFilter::ttl`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn ttl(&mut self) -> Result<Option<Duration>, Error> {
+        self.0.run_async(|inner| inner.ttl()).await
+    }
+
+    /// See [`crate::RedisFilter::persist`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn persist(&mut self) -> Result<(), Error> {
+        self.0.run_async(|inner| inner.expire(None)).await
+    }
+
+    /// See [`crate::RedisFilter::delete`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn delete(&mut self) -> Result<(), Error> {
+        self.0.run_async(|inner| inner.delete()).await
+    }
+}
+
+/// Lookups and inserts of a filter shared among tasks: each takes a
+/// connection from the source for its round trips.
+impl<T: ?Sized, S: AsyncSource, K: Variant> RedisFilter<T, Shared<S>, K> {
+    /// `insert` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert(&self, item: &T) -> Result<bool, Error>
+    where
+        T: Hash,
+    {
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|inner| inner.insert_one(item)).await
+    }
+
+    /// `contains` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains<Q: ?Sized + Hash>(&self, item: &Q) -> Result<bool, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|inner| inner.contains_one(item)).await
+    }
+
+    /// `insert_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn insert_batch(&self, items: &[T]) -> Result<usize, BatchError>
+    where
+        T: Hash + Sized,
+    {
+        let mut one = self.0.take_async::<BatchError>().await?;
+        one.run_async(|inner| inner.insert_all(items)).await
+    }
+
+    /// `contains_batch` on a connection of the source.
+    ///
+    /// # Errors
+    ///
+    /// As the exclusive method.
+    pub async fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Result<Vec<bool>, Error>
+    where
+        T: Borrow<Q>,
+    {
+        let mut one = self.0.take_async::<Error>().await?;
+        one.run_async(|inner| inner.contains_all(items)).await
+    }
+}

@@ -1,0 +1,284 @@
+//! [`Variant`]: what makes each filter kept in Redis the kind it is, so that
+//! one [`RedisFilter`](crate::RedisFilter) (and one
+//! [`aio::RedisFilter`](crate::aio::RedisFilter)) carries, written once, the
+//! methods every kind has: setup, lookups, inserts, time to live, deletion.
+
+use std::fmt;
+use std::time::Duration;
+
+use bloomlab_core::DefaultHasher;
+
+use crate::admin::{self, Info};
+use crate::conn::Op;
+use crate::cuckoo::CuckooTable;
+use crate::error::Error;
+use crate::layout::{Cell, Keys};
+use crate::meta::{Kind, Meta};
+use crate::ops::{self, Batches, Guarded, Setup, Start, Stored};
+use crate::scalable::{Layers, ScalableOptions};
+use crate::table::{Options, TableFilter};
+
+/// The kind of filter a [`RedisFilter`](crate::RedisFilter) is:
+/// [`Bits`] (the Bloom filter), [`Counters`] (the counting Bloom filter),
+/// [`Cuckoo`] or [`Scalable`]. Sealed: the crate's kinds are all there are.
+pub trait Variant: private::Sealed + Sized {
+    /// What a handle knows of the filter: its parameters, as read.
+    #[doc(hidden)]
+    type Inner: Inner;
+    /// What the metadata hash holds.
+    #[doc(hidden)]
+    type Meta: Stored;
+    /// What `create_with` takes besides the items and the rate:
+    /// [`Options`], or [`ScalableOptions`] for a scalable filter.
+    type Options: Default;
+    /// The type's name in `Debug` output.
+    #[doc(hidden)]
+    const NAME: &'static str;
+
+    /// The op that creates the filter `name` for `items` items of type
+    /// `item` at rate `fpr` (or opens it if it exists with the same
+    /// parameters); the parameters are checked before any command is sent.
+    #[doc(hidden)]
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Self::Options,
+    ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error>;
+
+    /// The keys of the filter `name`: spread over a Cluster's slots, or
+    /// under one hash tag.
+    #[doc(hidden)]
+    fn keys(name: &str) -> Result<Keys, Error>;
+
+    /// The filter `meta` describes, if it is of this kind, holds items of
+    /// type `item` and takes at most `max_bytes`.
+    #[doc(hidden)]
+    fn from_meta(
+        keys: Keys,
+        meta: Self::Meta,
+        item: &str,
+        max_bytes: u64,
+    ) -> Result<Self::Inner, Error>;
+
+    /// The filter, once its setup found the metadata in `state`.
+    #[doc(hidden)]
+    fn ready(
+        inner: Self::Inner,
+        state: <Self::Meta as Stored>::State,
+    ) -> Result<Self::Inner, Error> {
+        let _ = state;
+        Ok(inner)
+    }
+
+    /// The setup of `keys` from `start` (create, import or open), ending
+    /// with the filter, which is checked before its shards are written, so
+    /// that no stored size is acted on unchecked.
+    #[doc(hidden)]
+    fn setup(
+        keys: Keys,
+        start: Start<Self::Meta>,
+        item: String,
+        max_bytes: u64,
+    ) -> impl Op<Output = Self::Inner, Error = Error> {
+        let check = {
+            let keys = keys.clone();
+            move |m| Self::from_meta(keys, m, &item, max_bytes)
+        };
+        ops::then(Setup::new(&keys, start, check), |(inner, state)| {
+            Self::ready(inner, state)
+        })
+    }
+
+    /// The op that opens the existing filter `name` of items `item`, if it
+    /// takes at most `max_bytes`.
+    #[doc(hidden)]
+    fn open(
+        name: &str,
+        item: String,
+        max_bytes: u64,
+    ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error> {
+        Ok(Self::setup(Self::keys(name)?, Start::Open, item, max_bytes))
+    }
+}
+
+/// What a handle knows of a filter of any kind, and the operations every
+/// kind has beyond [`Batches`], as ops the blocking and async types run.
+pub trait Inner: Batches + Guarded + Clone {
+    /// The filter's name.
+    fn name(&self) -> &str;
+
+    /// The hasher items go through.
+    fn hasher(&self) -> &DefaultHasher;
+
+    /// Writes the filter's `Debug` form as `type_name`.
+    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result;
+
+    /// Every key of the filter, metadata first (for a scalable filter, of
+    /// the layers open now).
+    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error>;
+
+    /// The rate theory gives the filter at its present load.
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error>;
+
+    /// What the filter is and holds.
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error>;
+
+    /// Sets (or, for `None`, removes) every key's time to live.
+    fn expire(&mut self, ttl: Option<Duration>) -> impl Op<Output = (), Error = Error> {
+        let name = self.name().to_owned();
+        ops::and_then(self.all_keys(), move |keys| {
+            Ok(admin::expire(name, keys, ttl))
+        })
+    }
+
+    /// The least time to live of the filter's keys.
+    fn ttl(&mut self) -> impl Op<Output = Option<Duration>, Error = Error> {
+        let name = self.name().to_owned();
+        ops::and_then(self.all_keys(), move |keys| Ok(admin::ttl(name, keys)))
+    }
+
+    /// Deletes every key of the filter, metadata first.
+    fn delete(&mut self) -> impl Op<Output = (), Error = Error> {
+        ops::and_then(self.all_keys(), |keys| Ok(ops::delete(keys)))
+    }
+}
+
+/// What a blocked table's cells are: a bit ([`Bits`]) or a 4-bit counter
+/// ([`Counters`]).
+pub trait Cells: private::Sealed {
+    /// The cell.
+    #[doc(hidden)]
+    const CELL: Cell;
+    /// The filter kind recorded in the metadata.
+    #[doc(hidden)]
+    const KIND: Kind;
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// Cells of one bit: [`RedisBloomFilter`](crate::RedisBloomFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Bits {}
+
+/// Cells of 4-bit saturating counters:
+/// [`RedisCountingBloomFilter`](crate::RedisCountingBloomFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Counters {}
+
+/// Buckets of fingerprints:
+/// [`RedisCuckooFilter`](crate::RedisCuckooFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Cuckoo {}
+
+/// Layers of blocked Bloom filters that open as it fills:
+/// [`RedisScalableBloomFilter`](crate::RedisScalableBloomFilter).
+#[derive(Debug, Clone, Copy)]
+pub enum Scalable {}
+
+impl private::Sealed for Bits {}
+impl private::Sealed for Counters {}
+impl private::Sealed for Cuckoo {}
+impl private::Sealed for Scalable {}
+
+impl Cells for Bits {
+    const CELL: Cell = Cell::Bit;
+    const KIND: Kind = Kind::Bloom;
+}
+
+impl Cells for Counters {
+    const CELL: Cell = Cell::Counter;
+    const KIND: Kind = Kind::Counting;
+}
+
+/// The Bloom and counting filters: one blocked table, its shards spread
+/// over a Cluster's slots.
+impl<L: Cells> Variant for L {
+    type Inner = TableFilter;
+    type Meta = Meta;
+    type Options = Options;
+    const NAME: &'static str = "RedisBlockedFilter";
+
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<impl Op<Output = TableFilter, Error = Error>, Error> {
+        TableFilter::create::<L>(name, item, items, fpr, options)
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::spread(name)
+    }
+
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<TableFilter, Error> {
+        TableFilter::from_meta(keys, meta, L::KIND, item, max_bytes)
+    }
+}
+
+/// The cuckoo filter: its keys under the hash tag `{name}`.
+impl Variant for Cuckoo {
+    type Inner = CuckooTable;
+    type Meta = crate::cuckoo::CuckooMeta;
+    type Options = Options;
+    const NAME: &'static str = "RedisCuckooFilter";
+
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<impl Op<Output = CuckooTable, Error = Error>, Error> {
+        CuckooTable::create(name, item, items, fpr, options)
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::tagged(name)
+    }
+
+    fn from_meta(
+        keys: Keys,
+        meta: Self::Meta,
+        item: &str,
+        max_bytes: u64,
+    ) -> Result<CuckooTable, Error> {
+        CuckooTable::from_meta(keys, meta, item, max_bytes)
+    }
+}
+
+/// The scalable filter: its keys under the hash tag `{name}`, its counts
+/// checked against its layers when it opens.
+impl Variant for Scalable {
+    type Inner = Layers;
+    type Meta = Meta;
+    type Options = ScalableOptions;
+    const NAME: &'static str = "RedisScalableBloomFilter";
+
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &ScalableOptions,
+    ) -> Result<impl Op<Output = Layers, Error = Error>, Error> {
+        Layers::create(name, item, items, fpr, options)
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::tagged(name)
+    }
+
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Layers, Error> {
+        Layers::from_meta(keys, meta, item, max_bytes)
+    }
+
+    fn ready(layers: Layers, state: crate::meta::State) -> Result<Layers, Error> {
+        layers.opened(state)
+    }
+}
