@@ -4,13 +4,9 @@
 use std::borrow::Borrow;
 use std::hash::Hash;
 
-use bloomlab_classic::BlockedBloomFilter;
-
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::handle::Handle;
-use crate::table::TableFilter;
 use crate::variant::{Bits, Cells, Counters};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
@@ -81,41 +77,6 @@ impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
     /// The items and rate the filter was sized for (`None` when imported).
     pub fn design(&self) -> Option<(u64, f64)> {
         self.0.inner.meta.design
-    }
-}
-
-impl<T: ?Sized, C: Connection> RedisFilter<T, C, Bits> {
-    /// Copies an in-memory filter into Redis as a new filter `name`, with
-    /// its hash key, blocks and bits. The filter must be in the
-    /// [`BlockLayout::Positions`](bloomlab_classic::BlockLayout::Positions)
-    /// layout, the one Redis tables use (build it with
-    /// `.layout(BlockLayout::Positions)`); [`export`](Self::export) gives one.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Layout`] for a filter in another layout (nothing is written);
-    /// [`Error::Exists`] if `name` is taken (nothing is overwritten);
-    /// connection errors (the filter is then left incomplete, and
-    /// [`open`](Self::open) refuses it until it is deleted).
-    pub fn import(
-        conn: C,
-        name: &str,
-        filter: &BlockedBloomFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<Self, Error> {
-        Handle::start(conn, TableFilter::import(name, filter, max_shard_bytes)?).map(Self)
-    }
-
-    /// Copies the filter into memory: the same blocks, bits and hash key, so
-    /// it answers exactly as this one does. Its `len` is the
-    /// [`estimate_count`](Self::estimate_count), rounded.
-    ///
-    /// # Errors
-    ///
-    /// Connection errors; [`Error::ShardMissing`] for a shard of the wrong
-    /// length or without its guard.
-    pub fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        self.0.run(|table| table.export())
     }
 }
 

@@ -15,7 +15,7 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::Options;
-use crate::variant::{Inner, Variant};
+use crate::variant::{Inner, Portable, Variant};
 
 /// A filter kept in Redis, over a blocking connection `C`, of the kind `K`:
 /// use it through [`RedisBloomFilter`](crate::RedisBloomFilter),
@@ -378,5 +378,50 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
     /// Connection errors; the keys not yet deleted stay.
     pub fn delete(&mut self) -> Result<(), Error> {
         self.0.run(|inner| inner.delete())
+    }
+}
+
+/// Copies between memory and Redis, for the kinds that have an in-memory
+/// twin of the same layout: the Bloom filter and the cuckoo filter.
+impl<T: ?Sized, C: Connection, K: Portable> RedisFilter<T, C, K> {
+    /// Copies an in-memory filter into Redis as the new filter `name`, with
+    /// its hash key and table, so it answers as `filter` does. A Bloom
+    /// filter must be in the
+    /// [`BlockLayout::Positions`](bloomlab_classic::BlockLayout::Positions)
+    /// layout, the one Redis tables use (build it with
+    /// `.layout(BlockLayout::Positions)`); a cuckoo filter's table must be
+    /// plain (not semi-sorted), and its relocation bound comes along.
+    /// [`export`](Self::export) gives either.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Layout`] or [`Error::CuckooLayout`] for a filter in another
+    /// layout (nothing is written); [`Error::Exists`] if `name` is taken
+    /// (nothing is overwritten); [`Error::ShardTooSmall`] for cuckoo shards
+    /// that cannot hold 8 buckets and a guard; connection errors (the filter
+    /// is then left incomplete, and [`open`](Self::open) refuses it until it
+    /// is deleted).
+    pub fn import(
+        conn: C,
+        name: &str,
+        filter: &K::Memory<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        Handle::start(conn, K::import(name, filter, max_shard_bytes)?).map(Self)
+    }
+
+    /// Copies the filter into memory: the same table and hash key (and a
+    /// cuckoo filter's relocation bound), so it answers exactly as this one
+    /// does. A Bloom filter's `len` is the
+    /// [`estimate_count`](RedisFilter::estimate_count), rounded; a cuckoo
+    /// filter's, the count of occupied slots.
+    ///
+    /// # Errors
+    ///
+    /// Connection errors; [`Error::ShardMissing`] for a shard of the wrong
+    /// length or without its guard, [`Error::WrongType`]; [`Error::Param`]
+    /// if the table cannot be allocated.
+    pub fn export(&mut self) -> Result<K::Memory<T>, Error> {
+        self.0.run(|inner| K::export(inner))
     }
 }

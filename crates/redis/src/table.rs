@@ -2,7 +2,7 @@
 //! keys, its metadata, and the operations on it.
 
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
+use std::hash::Hash;
 
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
@@ -13,12 +13,10 @@ use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 use crate::admin::Info;
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
-use crate::layout::{
-    BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
-};
+use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Located, Shards, Table};
 use crate::meta::{Kind, Meta};
 use crate::ops::{self, Batches, Guarded, Start};
-use crate::variant::{Bits, Cells, Inner, Variant};
+use crate::variant::{Bits, Cells, Inner, Portable, Variant};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -177,117 +175,6 @@ pub(crate) fn within(bytes: u64, limit: u64) -> Result<(), Error> {
 }
 
 impl TableFilter {
-    /// The op that creates filter `name` of cells `L` (or opens it if it
-    /// exists with the same parameters) and ends with it; its parameters are
-    /// checked before any command is sent.
-    pub fn create<L: Cells>(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
-        let keys = Keys::spread(name)?;
-        check_design(items, fpr)?;
-        let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
-        within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(L::setup(keys, start, item, options.get_max_bytes()))
-    }
-
-    /// The op that copies `filter` into Redis as the new filter `name`: its
-    /// words, little-endian, go into shards with their guards.
-    pub fn import<T: ?Sized>(
-        name: &str,
-        filter: &BlockedBloomFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<T>, Error> {
-        let keys = Keys::spread(name)?;
-        if filter.layout() != BlockLayout::Positions {
-            return Err(Error::Layout(filter.layout()));
-        }
-        let item = crate::meta::item_name::<T>();
-        let meta = Meta {
-            kind: Kind::Bloom,
-            item: item.clone(),
-            design: None,
-            blocks: filter.num_blocks(),
-            hashes: filter.num_hashes(),
-            max_shard_bytes: max_shard_bytes as u64,
-            hash: filter.hasher().function(),
-            key: filter.hasher().key(),
-            growth: None,
-        };
-        let table = table_of(&meta, Cell::Bit)?;
-        let words: Vec<u64> = filter.words().collect();
-        let bytes = words
-            .chunks((table.shard_blocks * table.block_bytes() / 8) as usize)
-            .map(|chunk| {
-                let mut b: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
-                b.push(GUARD);
-                b
-            })
-            .collect();
-        let start = Start::Import(meta, bytes, 0);
-        Ok(Bits::setup(keys, start, item, u64::MAX))
-    }
-
-    /// The in-memory filter of an exported table's words; its `len` is the
-    /// estimate of the items they hold.
-    pub fn to_memory<T: ?Sized>(&self, words: Vec<u64>) -> Result<BlockedBloomFilter<T>, Error> {
-        let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
-        let len = ops::estimate_items(&self.table, nonzero);
-        let len = if len.is_finite() {
-            len.round() as usize
-        } else {
-            usize::MAX
-        };
-        let layout = BlockLayout::Positions;
-        BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher.clone())
-            .map_err(|e| Error::CorruptMetadata {
-                key: self.keys.meta(),
-                field: "blocks",
-                value: Some(self.table.blocks.to_string()),
-                reason: format!("not a table the in-memory filter can hold: {e}"),
-            })
-    }
-
-    /// The filter `meta` describes, if it is of `kind`, holds items of type
-    /// `item` and takes at most `max_bytes`.
-    pub fn from_meta(
-        keys: Keys,
-        meta: Meta,
-        kind: Kind,
-        item: &str,
-        max_bytes: u64,
-    ) -> Result<Self, Error> {
-        meta.expect(keys.name(), kind, item)?;
-        let table = table_of(&meta, kind.cell()).map_err(|e| Error::CorruptMetadata {
-            key: keys.meta(),
-            field: "blocks",
-            value: Some(meta.blocks.to_string()),
-            reason: format!("not a table: {e}"),
-        })?;
-        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
-        Ok(Self {
-            hasher: DefaultHasher::with_function(meta.hash, meta.key),
-            shards: Shards::of(&keys),
-            keys,
-            meta,
-            table,
-        })
-    }
-
-    /// Reads the table back into memory.
-    pub fn export<T: ?Sized>(
-        &self,
-    ) -> impl Op<Output = BlockedBloomFilter<T>, Error = Error> + use<T> {
-        let filter = self.clone();
-        ops::then(ops::export(self.table, &self.keys), move |words| {
-            filter.to_memory(words)
-        })
-    }
-
     /// Removes one occurrence of `item` from a counting table.
     pub fn remove<Q: Hash + ?Sized>(
         &self,
@@ -302,30 +189,121 @@ impl TableFilter {
     }
 }
 
+/// The Bloom and counting filters: one blocked table, its shards spread
+/// over a Cluster's slots.
+impl<L: Cells> Variant for L {
+    type Inner = TableFilter;
+    type Meta = Meta;
+    type Options = Options;
+    const NAME: &'static str = "RedisBlockedFilter";
+
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<impl Op<Output = TableFilter, Error = Error>, Error> {
+        let keys = Keys::spread(name)?;
+        check_design(items, fpr)?;
+        let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
+        within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
+        let start = Start::Create(wanted, options.get_seed().is_some());
+        Ok(L::setup(keys, start, item, options.get_max_bytes()))
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::spread(name)
+    }
+
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<TableFilter, Error> {
+        meta.expect(keys.name(), L::KIND, item)?;
+        let table = table_of(&meta, L::CELL).map_err(|e| Error::CorruptMetadata {
+            key: keys.meta(),
+            field: "blocks",
+            value: Some(meta.blocks.to_string()),
+            reason: format!("not a table: {e}"),
+        })?;
+        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
+        Ok(TableFilter {
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
+            shards: Shards::of(&keys),
+            keys,
+            meta,
+            table,
+        })
+    }
+}
+
+/// The Bloom filter, to and from a [`BlockedBloomFilter`] in the
+/// [`BlockLayout::Positions`] layout.
+impl Portable for Bits {
+    type Memory<T: ?Sized> = BlockedBloomFilter<T>;
+
+    /// Its words, little-endian, go into shards with their guards.
+    fn image<T: ?Sized>(
+        filter: &BlockedBloomFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Start<Meta>, Error> {
+        if filter.layout() != BlockLayout::Positions {
+            return Err(Error::Layout(filter.layout()));
+        }
+        let meta = Meta {
+            kind: Kind::Bloom,
+            item: crate::meta::item_name::<T>(),
+            design: None,
+            blocks: filter.num_blocks(),
+            hashes: filter.num_hashes(),
+            max_shard_bytes: max_shard_bytes as u64,
+            hash: filter.hasher().function(),
+            key: filter.hasher().key(),
+            growth: None,
+        };
+        let table = table_of(&meta, Cell::Bit)?;
+        let words: Vec<u64> = filter.words().collect();
+        let shards = ops::shard_images(&words, (0..table.shards()).map(|s| table.body_bytes(s)))?;
+        Ok(Start::Import(meta, shards, 0))
+    }
+
+    /// Its `len` is the estimate of the items the words hold.
+    fn to_memory<T: ?Sized>(
+        filter: &TableFilter,
+        words: Vec<u64>,
+    ) -> Result<BlockedBloomFilter<T>, Error> {
+        let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+        let len = ops::estimate_items(&filter.table, nonzero);
+        let len = if len.is_finite() {
+            len.round() as usize
+        } else {
+            usize::MAX
+        };
+        let layout = BlockLayout::Positions;
+        BlockedBloomFilter::from_words(
+            words,
+            layout,
+            filter.table.hashes,
+            len,
+            filter.hasher.clone(),
+        )
+        .map_err(|e| Error::CorruptMetadata {
+            key: filter.keys.meta(),
+            field: "blocks",
+            value: Some(filter.table.blocks.to_string()),
+            reason: format!("not a table the in-memory filter can hold: {e}"),
+        })
+    }
+}
+
 impl Inner for TableFilter {
-    fn name(&self) -> &str {
-        self.keys.name()
+    fn keys(&self) -> &Keys {
+        &self.keys
     }
 
-    fn hasher(&self) -> &DefaultHasher {
-        &self.hasher
-    }
-
-    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
-        f.debug_struct(type_name)
-            .field("name", &self.keys.name())
-            .field("kind", &self.meta.kind)
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>) {
+        d.field("kind", &self.meta.kind)
             .field("blocks", &self.table.blocks)
             .field("hashes", &self.table.hashes)
-            .field("shards", &self.table.shards())
-            .finish()
-    }
-
-    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error> {
-        let keys = std::iter::once(self.keys.meta())
-            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
-            .collect();
-        ops::done(keys)
+            .field("shards", &self.table.shards());
     }
 
     /// The rate the table has at its [`estimate_count`](Self::estimate_count).
@@ -374,8 +352,8 @@ fn fpr_at(table: &Table, items: f64) -> f64 {
 }
 
 impl Batches for TableFilter {
-    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
@@ -396,7 +374,7 @@ impl Guarded for TableFilter {
         self.shards.key(s)
     }
 
-    fn guard_cmd(&self, s: u64) -> redis::Cmd {
-        self.table.guard_cmd(&self.shards.key(s), s)
+    fn body_bytes(&self, s: u64) -> u64 {
+        self.table.body_bytes(s)
     }
 }

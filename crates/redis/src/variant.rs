@@ -6,17 +6,12 @@
 use std::fmt;
 use std::time::Duration;
 
-use bloomlab_core::DefaultHasher;
-
 use crate::admin::{self, Info};
 use crate::conn::Op;
-use crate::cuckoo::CuckooTable;
 use crate::error::Error;
 use crate::layout::{Cell, Keys};
-use crate::meta::{Kind, Meta};
+use crate::meta::{Kind, item_name};
 use crate::ops::{self, Batches, Guarded, Setup, Start, Stored};
-use crate::scalable::{Layers, ScalableOptions};
-use crate::table::{Options, TableFilter};
 
 /// The kind of filter a [`RedisFilter`](crate::RedisFilter) is:
 /// [`Bits`] (the Bloom filter), [`Counters`] (the counting Bloom filter),
@@ -29,7 +24,8 @@ pub trait Variant: private::Sealed + Sized {
     #[doc(hidden)]
     type Meta: Stored;
     /// What `create_with` takes besides the items and the rate:
-    /// [`Options`], or [`ScalableOptions`] for a scalable filter.
+    /// [`Options`](crate::Options), or
+    /// [`ScalableOptions`](crate::ScalableOptions) for a scalable filter.
     type Options: Default;
     /// The type's name in `Debug` output.
     #[doc(hidden)]
@@ -106,18 +102,33 @@ pub trait Variant: private::Sealed + Sized {
 /// What a handle knows of a filter of any kind, and the operations every
 /// kind has beyond [`Batches`], as ops the blocking and async types run.
 pub trait Inner: Batches + Guarded + Clone {
+    /// The filter's keys.
+    fn keys(&self) -> &Keys;
+
     /// The filter's name.
-    fn name(&self) -> &str;
+    fn name(&self) -> &str {
+        self.keys().name()
+    }
 
-    /// The hasher items go through.
-    fn hasher(&self) -> &DefaultHasher;
+    /// Adds the parameters that tell the filter apart to its `Debug` form.
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>);
 
-    /// Writes the filter's `Debug` form as `type_name`.
-    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result;
+    /// Writes the filter's `Debug` form as `type_name`: its name, then its
+    /// parameters.
+    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
+        let mut d = f.debug_struct(type_name);
+        d.field("name", &self.name());
+        self.parameters(&mut d);
+        d.finish()
+    }
 
-    /// Every key of the filter, metadata first (for a scalable filter, of
+    /// Every key of the filter, metadata first: by default its metadata
+    /// and the shards its setup writes (a scalable filter has the shards of
     /// the layers open now).
-    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error>;
+    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error> {
+        let shards = (0..self.num_shards()).map(|s| self.shard_key(s));
+        ops::done(std::iter::once(self.keys().meta()).chain(shards).collect())
+    }
 
     /// The rate theory gives the filter at its present load.
     fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error>;
@@ -142,6 +153,53 @@ pub trait Inner: Batches + Guarded + Clone {
     /// Deletes every key of the filter, metadata first.
     fn delete(&mut self) -> impl Op<Output = (), Error = Error> {
         ops::and_then(self.all_keys(), |keys| Ok(ops::delete(keys)))
+    }
+}
+
+/// A kind whose filters copy to and from memory: [`Bits`], as a
+/// [`BlockedBloomFilter`](bloomlab_classic::BlockedBloomFilter), and
+/// [`Cuckoo`], as a [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter).
+pub trait Portable: Variant {
+    /// The in-memory filter of items `T`.
+    type Memory<T: ?Sized>;
+
+    /// What `filter` is kept as in Redis, as the setup that writes it
+    /// ([`Start::Import`]): its metadata, its shards (each body, then its
+    /// guard) of at most `max_shard_bytes`, and the items it holds; an
+    /// error, before anything is sent, for a filter whose layout Redis
+    /// filters do not keep.
+    #[doc(hidden)]
+    fn image<T: ?Sized>(
+        filter: &Self::Memory<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Start<Self::Meta>, Error>;
+
+    /// The in-memory filter of the words read back from `inner`'s shards.
+    #[doc(hidden)]
+    fn to_memory<T: ?Sized>(inner: &Self::Inner, words: Vec<u64>)
+    -> Result<Self::Memory<T>, Error>;
+
+    /// The op that copies `filter` into Redis as the new filter `name`.
+    #[doc(hidden)]
+    fn import<T: ?Sized>(
+        name: &str,
+        filter: &Self::Memory<T>,
+        max_shard_bytes: usize,
+    ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error> {
+        let keys = Self::keys(name)?;
+        let start = Self::image(filter, max_shard_bytes)?;
+        Ok(Self::setup(keys, start, item_name::<T>(), u64::MAX))
+    }
+
+    /// The op that copies the filter `inner` into memory.
+    #[doc(hidden)]
+    fn export<T: ?Sized>(
+        inner: &mut Self::Inner,
+    ) -> impl Op<Output = Self::Memory<T>, Error = Error> {
+        let this = inner.clone();
+        ops::then(inner.read_words(), move |words| {
+            Self::to_memory(&this, words)
+        })
     }
 }
 
@@ -192,93 +250,4 @@ impl Cells for Bits {
 impl Cells for Counters {
     const CELL: Cell = Cell::Counter;
     const KIND: Kind = Kind::Counting;
-}
-
-/// The Bloom and counting filters: one blocked table, its shards spread
-/// over a Cluster's slots.
-impl<L: Cells> Variant for L {
-    type Inner = TableFilter;
-    type Meta = Meta;
-    type Options = Options;
-    const NAME: &'static str = "RedisBlockedFilter";
-
-    fn create(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = TableFilter, Error = Error>, Error> {
-        TableFilter::create::<L>(name, item, items, fpr, options)
-    }
-
-    fn keys(name: &str) -> Result<Keys, Error> {
-        Keys::spread(name)
-    }
-
-    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<TableFilter, Error> {
-        TableFilter::from_meta(keys, meta, L::KIND, item, max_bytes)
-    }
-}
-
-/// The cuckoo filter: its keys under the hash tag `{name}`.
-impl Variant for Cuckoo {
-    type Inner = CuckooTable;
-    type Meta = crate::cuckoo::CuckooMeta;
-    type Options = Options;
-    const NAME: &'static str = "RedisCuckooFilter";
-
-    fn create(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = CuckooTable, Error = Error>, Error> {
-        CuckooTable::create(name, item, items, fpr, options)
-    }
-
-    fn keys(name: &str) -> Result<Keys, Error> {
-        Keys::tagged(name)
-    }
-
-    fn from_meta(
-        keys: Keys,
-        meta: Self::Meta,
-        item: &str,
-        max_bytes: u64,
-    ) -> Result<CuckooTable, Error> {
-        CuckooTable::from_meta(keys, meta, item, max_bytes)
-    }
-}
-
-/// The scalable filter: its keys under the hash tag `{name}`, its counts
-/// checked against its layers when it opens.
-impl Variant for Scalable {
-    type Inner = Layers;
-    type Meta = Meta;
-    type Options = ScalableOptions;
-    const NAME: &'static str = "RedisScalableBloomFilter";
-
-    fn create(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &ScalableOptions,
-    ) -> Result<impl Op<Output = Layers, Error = Error>, Error> {
-        Layers::create(name, item, items, fpr, options)
-    }
-
-    fn keys(name: &str) -> Result<Keys, Error> {
-        Keys::tagged(name)
-    }
-
-    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Layers, Error> {
-        Layers::from_meta(keys, meta, item, max_bytes)
-    }
-
-    fn ready(layers: Layers, state: crate::meta::State) -> Result<Layers, Error> {
-        layers.opened(state)
-    }
 }

@@ -3,12 +3,8 @@
 use std::borrow::Borrow;
 use std::hash::Hash;
 
-use bloomlab_classic::BlockedBloomFilter;
-
 use super::{AsyncConnection, RedisFilter};
 use crate::error::Error;
-use crate::handle::Handle;
-use crate::table::TableFilter;
 use crate::variant::{Bits, Cells, Counters};
 
 /// [`crate::RedisBloomFilter`] over an async connection.
@@ -40,32 +36,6 @@ impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
     /// `k`, the cells per item.
     pub fn num_hashes(&self) -> u32 {
         self.0.inner.table.hashes
-    }
-}
-
-impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Bits> {
-    /// See [`crate::RedisBloomFilter::import`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn import(
-        conn: C,
-        name: &str,
-        filter: &BlockedBloomFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<Self, Error> {
-        let op = TableFilter::import(name, filter, max_shard_bytes)?;
-        Handle::start_async(conn, op).await.map(Self)
-    }
-
-    /// See [`crate::RedisBloomFilter::export`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn export(&mut self) -> Result<BlockedBloomFilter<T>, Error> {
-        self.0.run_async(|table| table.export()).await
     }
 }
 

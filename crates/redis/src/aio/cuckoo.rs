@@ -3,12 +3,8 @@
 use std::borrow::Borrow;
 use std::hash::Hash;
 
-use bloomlab_cuckoo::CuckooFilter;
-
 use super::{AsyncConnection, RedisFilter};
-use crate::cuckoo::CuckooTable;
 use crate::error::Error;
-use crate::handle::Handle;
 use crate::variant::Cuckoo;
 
 /// [`crate::RedisCuckooFilter`] over an async connection: the same scripts
@@ -16,21 +12,6 @@ use crate::variant::Cuckoo;
 pub type RedisCuckooFilter<T, C> = RedisFilter<T, C, Cuckoo>;
 
 impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Cuckoo> {
-    /// See [`crate::RedisCuckooFilter::import`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn import(
-        conn: C,
-        name: &str,
-        filter: &CuckooFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<Self, Error> {
-        let op = CuckooTable::import(name, filter, max_shard_bytes)?;
-        Handle::start_async(conn, op).await.map(Self)
-    }
-
     /// See [`crate::RedisCuckooFilter::insert_unique`].
     ///
     /// # Errors
@@ -83,14 +64,5 @@ impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Cuckoo> {
     /// As the blocking method.
     pub async fn is_empty(&mut self) -> Result<bool, Error> {
         Ok(self.len().await? == 0)
-    }
-
-    /// See [`crate::RedisCuckooFilter::export`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn export(&mut self) -> Result<CuckooFilter<T>, Error> {
-        self.0.run_async(|table| table.export()).await
     }
 }

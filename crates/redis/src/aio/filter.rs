@@ -14,7 +14,7 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::Shared;
 use crate::table::Options;
-use crate::variant::{Inner, Variant};
+use crate::variant::{Inner, Portable, Variant};
 
 /// [`crate::RedisFilter`] over an async connection: the same methods, each
 /// a future, built from the same commands, scripts and replies.
@@ -265,5 +265,31 @@ impl<T: ?Sized, S: AsyncSource, K: Variant> RedisFilter<T, Shared<S>, K> {
     {
         let mut one = self.0.take_async::<Error>().await?;
         one.run_async(|inner| inner.contains_all(items)).await
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection, K: Portable> RedisFilter<T, C, K> {
+    /// See [`crate::RedisFilter::import`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn import(
+        conn: C,
+        name: &str,
+        filter: &K::Memory<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Self, Error> {
+        let op = K::import(name, filter, max_shard_bytes)?;
+        Handle::start_async(conn, op).await.map(Self)
+    }
+
+    /// See [`crate::RedisFilter::export`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn export(&mut self) -> Result<K::Memory<T>, Error> {
+        self.0.run_async(|inner| K::export(inner)).await
     }
 }

@@ -3,22 +3,18 @@
 use std::borrow::Borrow;
 use std::hash::Hash;
 
-use bloomlab_cuckoo::CuckooFilter;
-
-use super::CuckooTable;
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::handle::Handle;
 use crate::variant::Cuckoo;
 
-/// A cuckoo filter kept in Redis: [`CuckooFilter`]'s sizing, hashing and
+/// A cuckoo filter kept in Redis: [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter)'s sizing, hashing and
 /// answers, shared by every process that opens it, and RedisBloom's
 /// `CF.ADD`, `CF.ADDNX`, `CF.EXISTS`, `CF.DEL` and `CF.COUNT` on stock Redis
 /// (no module).
 ///
 /// - [`create`](RedisFilter::create)`(conn, name, n, ε)` sizes the table as
-///   [`CuckooFilter::new`]`(n, ε)` does (4-slot buckets, the same bucket
+///   [`CuckooFilter::new`](bloomlab_cuckoo::CuckooFilter::new)`(n, ε)` does (4-slot buckets, the same bucket
 ///   count and fingerprint width, plain buckets), and a filter created and
 ///   an in-memory one built with the same seed give the same answer for
 ///   every item, as long as neither has refused an insert.
@@ -76,25 +72,6 @@ use crate::variant::Cuckoo;
 pub type RedisCuckooFilter<T, C> = RedisFilter<T, C, Cuckoo>;
 
 impl<T: ?Sized, C: Connection> RedisFilter<T, C, Cuckoo> {
-    /// Copies an in-memory filter into Redis as the new filter `name`: its
-    /// table's bytes, hash key and relocation bound, so it answers as
-    /// `filter` does. The table must be plain (not semi-sorted).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::CuckooLayout`] for a semi-sorted table or the first
-    /// format's XOR map (nothing is written); [`Error::Exists`] if `name`
-    /// is taken; [`Error::ShardTooSmall`]; connection errors (the filter is
-    /// then left incomplete, and `open` refuses it until it is deleted).
-    pub fn import(
-        conn: C,
-        name: &str,
-        filter: &CuckooFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<Self, Error> {
-        Handle::start(conn, CuckooTable::import(name, filter, max_shard_bytes)?).map(Self)
-    }
-
     /// Stores `item` only if it is not reported present (`CF.ADDNX`);
     /// `true` if it was stored.
     ///
@@ -152,19 +129,6 @@ impl<T: ?Sized, C: Connection> RedisFilter<T, C, Cuckoo> {
     /// As [`len`](Self::len).
     pub fn is_empty(&mut self) -> Result<bool, Error> {
         Ok(self.len()? == 0)
-    }
-
-    /// Copies the filter into memory: the same table, key and relocation
-    /// bound, so it answers exactly as this one does; its `len` is the
-    /// count of occupied slots.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ShardMissing`] for a shard of the wrong length or without
-    /// its guard, [`Error::WrongType`], [`Error::Param`] if the table cannot
-    /// be allocated, connection errors.
-    pub fn export(&mut self) -> Result<CuckooFilter<T>, Error> {
-        self.0.run(|table| table.export())
     }
 }
 

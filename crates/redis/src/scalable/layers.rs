@@ -181,98 +181,6 @@ impl Layers {
 }
 
 impl Layers {
-    /// The op that creates filter `name` (or opens it if it exists with the
-    /// same parameters) and ends with its layers; its parameters are checked
-    /// before any command is sent.
-    pub(crate) fn create(
-        name: &str,
-        item: String,
-        initial_capacity: usize,
-        fpr: f64,
-        options: &ScalableOptions,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        let keys = Keys::tagged(name)?;
-        check_design(initial_capacity, fpr)?;
-        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
-            return Err(Error::GrowthFactor(options.growth));
-        }
-        if !(options.tightening > 0.0 && options.tightening < 1.0) {
-            return Err(Error::TighteningRatio(options.tightening));
-        }
-        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
-        let growth = Some((options.growth, options.tightening));
-        let wanted = options.table.meta(
-            Kind::Scalable,
-            item.clone(),
-            (initial_capacity, fpr),
-            rate,
-            growth,
-        )?;
-        let max_shard_bytes = options.table.get_max_shard_bytes();
-        let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
-        within(first.bytes(), options.table.get_max_bytes())?;
-        let start = Start::Create(wanted, options.table.get_seed().is_some());
-        Ok(Scalable::setup(
-            keys,
-            start,
-            item,
-            options.table.get_max_bytes(),
-        ))
-    }
-
-    /// The layers once their setup read the metadata's `state`: its counts
-    /// checked against them.
-    pub(crate) fn opened(mut self, state: State) -> Result<Self, Error> {
-        self.check_counts(state.layers, state.count, state.inserts)?;
-        self.known = state.layers;
-        Ok(self)
-    }
-
-    /// The layers `meta` describes, if it is a scalable filter of items
-    /// `item` whose first layer fits `max_bytes`.
-    pub(crate) fn from_meta(
-        keys: Keys,
-        meta: Meta,
-        item: &str,
-        max_bytes: u64,
-    ) -> Result<Self, Error> {
-        meta.expect(keys.name(), Kind::Scalable, item)?;
-        // `Meta::parse` checked that a scalable filter has both.
-        let ((initial, fpr), (growth, tightening)) =
-            meta.design
-                .zip(meta.growth)
-                .ok_or_else(|| Error::CorruptMetadata {
-                    key: keys.meta(),
-                    field: "items",
-                    value: None,
-                    reason: "missing".to_owned(),
-                })?;
-        let mut layers = Layers {
-            hasher: DefaultHasher::with_function(meta.hash, meta.key),
-            keys,
-            meta,
-            initial,
-            fpr,
-            growth,
-            tightening,
-            tables: Vec::new(),
-            known: 1,
-            max_bytes,
-            meta_checksum: None,
-        };
-        layers.meta_checksum = Some(layers.meta.checksum());
-        let first = match layers.table(0) {
-            Err(Error::Full) => None,
-            Err(e) => return Err(e),
-            Ok(t) => Some(t),
-        };
-        if first.map(|t| (t.blocks, t.hashes)) != Some((layers.meta.blocks, layers.meta.hashes)) {
-            let blocks = layers.meta.blocks;
-            return Err(layers.corrupt("blocks", blocks, "not the first layer's size"));
-        }
-        Ok(layers)
-    }
-
     /// Reads the metadata's counts, takes in the layer count, then runs
     /// the op `next` makes of the state.
     fn after_state<B: Op<Error = Error>>(
@@ -373,22 +281,109 @@ impl Layers {
     }
 }
 
+/// The scalable filter: its keys under the hash tag `{name}`, its counts
+/// checked against its layers when it opens.
+impl Variant for Scalable {
+    type Inner = Layers;
+    type Meta = Meta;
+    type Options = ScalableOptions;
+    const NAME: &'static str = "RedisScalableBloomFilter";
+
+    /// `items` is the first layer's capacity; the layers together keep
+    /// `fpr`.
+    fn create(
+        name: &str,
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &ScalableOptions,
+    ) -> Result<impl Op<Output = Layers, Error = Error>, Error> {
+        let keys = Keys::tagged(name)?;
+        check_design(items, fpr)?;
+        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
+            return Err(Error::GrowthFactor(options.growth));
+        }
+        if !(options.tightening > 0.0 && options.tightening < 1.0) {
+            return Err(Error::TighteningRatio(options.tightening));
+        }
+        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
+        let growth = Some((options.growth, options.tightening));
+        let wanted =
+            options
+                .table
+                .meta(Kind::Scalable, item.clone(), (items, fpr), rate, growth)?;
+        let max_shard_bytes = options.table.get_max_shard_bytes();
+        let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
+        within(first.bytes(), options.table.get_max_bytes())?;
+        let start = Start::Create(wanted, options.table.get_seed().is_some());
+        Ok(Scalable::setup(
+            keys,
+            start,
+            item,
+            options.table.get_max_bytes(),
+        ))
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::tagged(name)
+    }
+
+    /// Its first layer must fit `max_bytes`.
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Layers, Error> {
+        meta.expect(keys.name(), Kind::Scalable, item)?;
+        // `Meta::parse` checked that a scalable filter has both.
+        let ((initial, fpr), (growth, tightening)) =
+            meta.design
+                .zip(meta.growth)
+                .ok_or_else(|| Error::CorruptMetadata {
+                    key: keys.meta(),
+                    field: "items",
+                    value: None,
+                    reason: "missing".to_owned(),
+                })?;
+        let mut layers = Layers {
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
+            keys,
+            meta,
+            initial,
+            fpr,
+            growth,
+            tightening,
+            tables: Vec::new(),
+            known: 1,
+            max_bytes,
+            meta_checksum: None,
+        };
+        layers.meta_checksum = Some(layers.meta.checksum());
+        let first = match layers.table(0) {
+            Err(Error::Full) => None,
+            Err(e) => return Err(e),
+            Ok(t) => Some(t),
+        };
+        if first.map(|t| (t.blocks, t.hashes)) != Some((layers.meta.blocks, layers.meta.hashes)) {
+            let blocks = layers.meta.blocks;
+            return Err(layers.corrupt("blocks", blocks, "not the first layer's size"));
+        }
+        Ok(layers)
+    }
+
+    /// Its counts checked against the layers.
+    fn ready(mut layers: Layers, state: State) -> Result<Layers, Error> {
+        layers.check_counts(state.layers, state.count, state.inserts)?;
+        layers.known = state.layers;
+        Ok(layers)
+    }
+}
+
 impl Inner for Layers {
-    fn name(&self) -> &str {
-        self.keys.name()
+    fn keys(&self) -> &Keys {
+        &self.keys
     }
 
-    fn hasher(&self) -> &DefaultHasher {
-        &self.hasher
-    }
-
-    fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
-        f.debug_struct(type_name)
-            .field("name", &self.keys.name())
-            .field("initial_capacity", &self.initial)
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>) {
+        d.field("initial_capacity", &self.initial)
             .field("fpr", &self.fpr)
-            .field("layers", &self.known)
-            .finish()
+            .field("layers", &self.known);
     }
 
     /// Every key of the layers open now, metadata first; a layer opened
@@ -448,8 +443,7 @@ impl Guarded for Layers {
         self.shards(0).key(s)
     }
 
-    fn guard_cmd(&self, s: u64) -> redis::Cmd {
-        let first = self.tables.first().copied();
-        first.map_or_else(redis::Cmd::new, |t| t.guard_cmd(&self.shard_key(s), s))
+    fn body_bytes(&self, s: u64) -> u64 {
+        self.tables.first().map_or(0, |t| t.body_bytes(s))
     }
 }
