@@ -1,9 +1,6 @@
 //! The blocking API of the Bloom and counting filters: what they add to
 //! [`RedisFilter`].
 
-use std::borrow::Borrow;
-use std::hash::Hash;
-
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
@@ -77,21 +74,5 @@ impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
     /// The items and rate the filter was sized for (`None` when imported).
     pub fn design(&self) -> Option<(u64, f64)> {
         self.0.inner.meta.design
-    }
-}
-
-impl<T: ?Sized, C: Connection> RedisFilter<T, C, Counters> {
-    /// Removes one occurrence of `item`: one script on its shard decrements
-    /// each of its counters that is not saturated.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotPresent`], with nothing changed, when the counters prove
-    /// `item` absent; connection errors; [`Error::ShardMissing`].
-    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
-    where
-        T: Borrow<Q>,
-    {
-        self.0.run(|table| table.remove(item))
     }
 }

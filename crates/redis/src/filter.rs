@@ -15,7 +15,7 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::Options;
-use crate::variant::{Inner, Portable, Variant};
+use crate::variant::{Counted, Inner, Portable, Removes, Variant};
 
 /// A filter kept in Redis, over a blocking connection `C`, of the kind `K`:
 /// use it through [`RedisBloomFilter`](crate::RedisBloomFilter),
@@ -423,5 +423,62 @@ impl<T: ?Sized, C: Connection, K: Portable> RedisFilter<T, C, K> {
     /// if the table cannot be allocated.
     pub fn export(&mut self) -> Result<K::Memory<T>, Error> {
         self.0.run(|inner| K::export(inner))
+    }
+}
+
+/// Removal, for the kinds that can: the counting filter and the cuckoo
+/// filter.
+impl<T: ?Sized, C: Connection, K: Removes> RedisFilter<T, C, K> {
+    /// Removes one occurrence of `item`, as the in-memory filter's
+    /// `remove`: for the counting filter, one script on its shard
+    /// decrements each of its counters that is not saturated; for a cuckoo
+    /// filter, one script deletes one fingerprint equal to the item's
+    /// (`CF.DEL`). Removing from a cuckoo filter an item that was never
+    /// inserted but is reported present (a false positive) removes another
+    /// item's fingerprint, which may then be reported absent: remove only
+    /// what you inserted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotPresent`], with nothing changed, when the filter proves
+    /// `item` absent (a counter of it at zero, or neither of its buckets
+    /// holding its fingerprint); connection errors; [`Error::ShardMissing`],
+    /// [`Error::WrongType`]; for a cuckoo filter, [`Error::NotFound`] and
+    /// [`Error::CorruptMetadata`].
+    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
+    where
+        T: Borrow<Q>,
+    {
+        self.0.run(|inner| {
+            let hash = inner.hash(item);
+            K::remove(inner, hash)
+        })
+    }
+}
+
+/// Exact counts, for the kinds whose scripts keep them: the cuckoo filter
+/// and the scalable filter.
+impl<T: ?Sized, C: Connection, K: Counted> RedisFilter<T, C, K> {
+    /// The in-memory filter's `len`, counted exactly by the scripts in the
+    /// metadata: for a cuckoo filter the fingerprints stored (successful
+    /// inserts minus successful removes), for a scalable filter every
+    /// insert so far, duplicates included (its
+    /// [`added`](RedisFilter::added) are the items the layers took).
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::NotFound`], [`Error::CorruptMetadata`]
+    /// (for a cuckoo filter, also when the metadata changed since `open`).
+    pub fn len(&mut self) -> Result<u64, Error> {
+        self.0.run(|inner| K::len(inner))
+    }
+
+    /// Whether [`len`](Self::len) is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`len`](Self::len).
+    pub fn is_empty(&mut self) -> Result<bool, Error> {
+        self.len().map(|n| n == 0)
     }
 }

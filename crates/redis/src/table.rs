@@ -2,7 +2,6 @@
 //! keys, its metadata, and the operations on it.
 
 use std::fmt;
-use std::hash::Hash;
 
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
@@ -16,7 +15,7 @@ use crate::error::{BatchError, Error};
 use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Located, Shards, Table};
 use crate::meta::{Kind, Meta};
 use crate::ops::{self, Batches, Guarded, Start};
-use crate::variant::{Bits, Cells, Inner, Portable, Variant};
+use crate::variant::{Bits, Cells, Counters, Inner, Portable, Removes, Variant};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -175,14 +174,6 @@ pub(crate) fn within(bytes: u64, limit: u64) -> Result<(), Error> {
 }
 
 impl TableFilter {
-    /// Removes one occurrence of `item` from a counting table.
-    pub fn remove<Q: Hash + ?Sized>(
-        &self,
-        item: &Q,
-    ) -> impl Op<Output = (), Error = Error> + use<Q> {
-        ops::remove(self.table, &self.keys, self.hash(item))
-    }
-
     /// The items the table holds, estimated from its non-zero cells.
     pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
         ops::estimate_count(vec![(self.table, self.shards.clone())])
@@ -291,6 +282,13 @@ impl Portable for Bits {
             value: Some(filter.table.blocks.to_string()),
             reason: format!("not a table the in-memory filter can hold: {e}"),
         })
+    }
+}
+
+/// The counting filter: one script on the item's shard.
+impl Removes for Counters {
+    fn remove(table: &mut TableFilter, hash: u64) -> impl Op<Output = (), Error = Error> {
+        ops::remove(table.table, &table.keys, hash)
     }
 }
 

@@ -203,6 +203,21 @@ pub trait Portable: Variant {
     }
 }
 
+/// A kind whose filters remove items: [`Counters`] and [`Cuckoo`].
+pub trait Removes: Variant {
+    /// The op that removes one occurrence of the item of hash `hash`.
+    #[doc(hidden)]
+    fn remove(inner: &mut Self::Inner, hash: u64) -> impl Op<Output = (), Error = Error>;
+}
+
+/// A kind whose scripts count its items exactly, in its metadata:
+/// [`Cuckoo`] and [`Scalable`].
+pub trait Counted: Variant {
+    /// The op that reads the count its in-memory twin calls `len`.
+    #[doc(hidden)]
+    fn len(inner: &mut Self::Inner) -> impl Op<Output = u64, Error = Error>;
+}
+
 /// What a blocked table's cells are: a bit ([`Bits`]) or a 4-bit counter
 /// ([`Counters`]).
 pub trait Cells: private::Sealed {

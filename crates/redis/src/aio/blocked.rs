@@ -1,8 +1,5 @@
 //! What the async Bloom and counting filters add to [`RedisFilter`].
 
-use std::borrow::Borrow;
-use std::hash::Hash;
-
 use super::{AsyncConnection, RedisFilter};
 use crate::error::Error;
 use crate::variant::{Bits, Cells, Counters};
@@ -36,19 +33,5 @@ impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
     /// `k`, the cells per item.
     pub fn num_hashes(&self) -> u32 {
         self.0.inner.table.hashes
-    }
-}
-
-impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Counters> {
-    /// See [`crate::RedisCountingBloomFilter::remove`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
-    where
-        T: Borrow<Q>,
-    {
-        self.0.run_async(|table| table.remove(item)).await
     }
 }

@@ -35,34 +35,4 @@ impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Cuckoo> {
     {
         self.0.run_async(|table| table.count(item)).await
     }
-
-    /// See [`crate::RedisCuckooFilter::remove`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
-    where
-        T: Borrow<Q>,
-    {
-        self.0.run_async(|table| table.remove(item)).await
-    }
-
-    /// See [`crate::RedisCuckooFilter::len`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn len(&mut self) -> Result<u64, Error> {
-        self.0.run_async(|table| table.len()).await
-    }
-
-    /// See [`crate::RedisCuckooFilter::is_empty`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn is_empty(&mut self) -> Result<bool, Error> {
-        Ok(self.len().await? == 0)
-    }
 }

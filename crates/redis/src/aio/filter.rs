@@ -14,7 +14,7 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::Shared;
 use crate::table::Options;
-use crate::variant::{Inner, Portable, Variant};
+use crate::variant::{Counted, Inner, Portable, Removes, Variant};
 
 /// [`crate::RedisFilter`] over an async connection: the same methods, each
 /// a future, built from the same commands, scripts and replies.
@@ -291,5 +291,44 @@ impl<T: ?Sized, C: AsyncConnection, K: Portable> RedisFilter<T, C, K> {
     /// As the blocking method.
     pub async fn export(&mut self) -> Result<K::Memory<T>, Error> {
         self.0.run_async(|inner| K::export(inner)).await
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection, K: Removes> RedisFilter<T, C, K> {
+    /// See [`crate::RedisFilter::remove`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
+    where
+        T: Borrow<Q>,
+    {
+        self.0
+            .run_async(|inner| {
+                let hash = inner.hash(item);
+                K::remove(inner, hash)
+            })
+            .await
+    }
+}
+
+impl<T: ?Sized, C: AsyncConnection, K: Counted> RedisFilter<T, C, K> {
+    /// See [`crate::RedisFilter::len`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn len(&mut self) -> Result<u64, Error> {
+        self.0.run_async(|inner| K::len(inner)).await
+    }
+
+    /// See [`crate::RedisFilter::is_empty`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn is_empty(&mut self) -> Result<bool, Error> {
+        self.len().await.map(|n| n == 0)
     }
 }

@@ -17,24 +17,6 @@ impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Scalable> {
         self.0.run_async(|layers| layers.count()).await
     }
 
-    /// See [`crate::RedisScalableBloomFilter::len`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn len(&mut self) -> Result<u64, Error> {
-        self.0.run_async(|layers| layers.inserts()).await
-    }
-
-    /// See [`crate::RedisScalableBloomFilter::is_empty`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn is_empty(&mut self) -> Result<bool, Error> {
-        self.len().await.map(|n| n == 0)
-    }
-
     /// See [`crate::RedisScalableBloomFilter::num_layers`].
     ///
     /// # Errors

@@ -97,39 +97,6 @@ impl<T: ?Sized, C: Connection> RedisFilter<T, C, Cuckoo> {
     {
         self.0.run(|table| table.count(item))
     }
-
-    /// Removes one copy of `item` (`CF.DEL`).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotPresent`] when neither of its buckets holds its
-    /// fingerprint (nothing changed); as [`contains`](Self::contains).
-    pub fn remove<Q: ?Sized + Hash>(&mut self, item: &Q) -> Result<(), Error>
-    where
-        T: Borrow<Q>,
-    {
-        self.0.run(|table| table.remove(item))
-    }
-
-    /// Fingerprints stored: successful inserts minus successful removes,
-    /// counted exactly by the scripts in the metadata.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotFound`], [`Error::CorruptMetadata`] (the metadata changed
-    /// since `open`), connection errors.
-    pub fn len(&mut self) -> Result<u64, Error> {
-        self.0.run(|table| table.len())
-    }
-
-    /// Whether no fingerprint is stored.
-    ///
-    /// # Errors
-    ///
-    /// As [`len`](Self::len).
-    pub fn is_empty(&mut self) -> Result<bool, Error> {
-        Ok(self.len()? == 0)
-    }
 }
 
 impl<T: ?Sized, C> RedisFilter<T, C, Cuckoo> {

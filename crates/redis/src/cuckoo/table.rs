@@ -22,7 +22,7 @@ use crate::meta::{self, Kind, item_name};
 use crate::ops::{self, Batches, Guarded, OneRound, Start, evalsha, single};
 use crate::scripts;
 use crate::table::{Options, within};
-use crate::variant::{Cuckoo, Inner, Portable, Variant};
+use crate::variant::{Counted, Cuckoo, Inner, Portable, Removes, Variant};
 
 /// One cuckoo filter in Redis, as a handle knows it; its operations are
 /// [`Op`]s, run by the blocking and the async types alike.
@@ -224,48 +224,6 @@ impl CuckooTable {
         })
     }
 
-    /// Removes one fingerprint of `item`.
-    pub(crate) fn remove<Q: Hash + ?Sized>(
-        &self,
-        item: &Q,
-    ) -> impl Op<Output = (), Error = Error> + use<Q> {
-        let (fp, i1, i2) = self.geometry.locate(self.hash(item));
-        let mut c = self.call(&REMOVE, &[], None, false);
-        c.arg(fp).arg(i1).arg(i2);
-        let keys = self.keys.clone();
-        OneRound::new(vec![c], move |replies: Replies| match single(replies)? {
-            Value::Int(1) => Ok(()),
-            Value::Int(0) => Err(Error::NotPresent),
-            Value::ServerError(e) => Err(Self::script_error(&keys, &e)),
-            other => Err(layout::unexpected(&keys.meta(), &other)),
-        })
-    }
-
-    /// Fingerprints stored, as the scripts counted them; the metadata is
-    /// read and checked again.
-    pub(crate) fn len(&self) -> impl Op<Output = u64, Error = Error> + use<> {
-        let keys = self.keys.clone();
-        let meta = self.meta.clone();
-        OneRound::new(
-            vec![cmd("HGETALL").arg(keys.meta()).take()],
-            move |r: Replies| {
-                let hash = ops::read_hash(&keys.meta(), &single(r)?)?.ok_or(Error::NotFound {
-                    name: keys.name().to_owned(),
-                })?;
-                let (now, state) = CuckooMeta::parse(&keys, &hash)?;
-                if now != meta {
-                    return Err(corrupt(
-                        &keys.meta(),
-                        "buckets",
-                        None,
-                        "changed: the metadata no longer describes the table this handle opened",
-                    ));
-                }
-                Ok(state.count)
-            },
-        )
-    }
-
     /// The rate theory gives the table holding `len` fingerprints.
     pub(crate) fn fpr_at(&self, len: u64) -> f64 {
         let capacity = self.capacity() as f64;
@@ -434,6 +392,49 @@ impl Portable for Cuckoo {
     }
 }
 
+impl Removes for Cuckoo {
+    /// One fingerprint of the item, by script (`CF.DEL`).
+    fn remove(table: &mut CuckooTable, hash: u64) -> impl Op<Output = (), Error = Error> {
+        let (fp, i1, i2) = table.geometry.locate(hash);
+        let mut c = table.call(&REMOVE, &[], None, false);
+        c.arg(fp).arg(i1).arg(i2);
+        let keys = table.keys.clone();
+        OneRound::new(vec![c], move |replies: Replies| match single(replies)? {
+            Value::Int(1) => Ok(()),
+            Value::Int(0) => Err(Error::NotPresent),
+            Value::ServerError(e) => Err(CuckooTable::script_error(&keys, &e)),
+            other => Err(layout::unexpected(&keys.meta(), &other)),
+        })
+    }
+}
+
+impl Counted for Cuckoo {
+    /// Fingerprints stored, as the scripts counted them; the metadata is
+    /// read and checked again.
+    fn len(table: &mut CuckooTable) -> impl Op<Output = u64, Error = Error> {
+        let keys = table.keys.clone();
+        let meta = table.meta.clone();
+        OneRound::new(
+            vec![cmd("HGETALL").arg(keys.meta()).take()],
+            move |r: Replies| {
+                let hash = ops::read_hash(&keys.meta(), &single(r)?)?.ok_or(Error::NotFound {
+                    name: keys.name().to_owned(),
+                })?;
+                let (now, state) = CuckooMeta::parse(&keys, &hash)?;
+                if now != meta {
+                    return Err(corrupt(
+                        &keys.meta(),
+                        "buckets",
+                        None,
+                        "changed: the metadata no longer describes the table this handle opened",
+                    ));
+                }
+                Ok(state.count)
+            },
+        )
+    }
+}
+
 impl Inner for CuckooTable {
     fn keys(&self) -> &Keys {
         &self.keys
@@ -450,13 +451,13 @@ impl Inner for CuckooTable {
     /// The rate at the count the scripts keep ([`len`](CuckooTable::len)).
     fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
         let this = self.clone();
-        ops::then(self.len(), move |len| Ok(this.fpr_at(len)))
+        ops::then(Cuckoo::len(self), move |len| Ok(this.fpr_at(len)))
     }
 
     /// What the filter is and holds: its parameters and its count.
     fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
         let this = self.clone();
-        ops::then(self.len(), move |len| {
+        ops::then(Cuckoo::len(self), move |len| {
             Ok(Info {
                 name: this.keys.name().to_owned(),
                 kind: Kind::Cuckoo,

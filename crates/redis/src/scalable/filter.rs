@@ -50,25 +50,6 @@ impl<T: ?Sized, C: Connection> RedisFilter<T, C, Scalable> {
         self.0.run(|layers| layers.count())
     }
 
-    /// Every insert so far, duplicates included, as the in-memory filter's
-    /// `len`.
-    ///
-    /// # Errors
-    ///
-    /// As [`added`](Self::added).
-    pub fn len(&mut self) -> Result<u64, Error> {
-        self.0.run(|layers| layers.inserts())
-    }
-
-    /// Whether [`len`](Self::len) is zero.
-    ///
-    /// # Errors
-    ///
-    /// As [`added`](Self::added).
-    pub fn is_empty(&mut self) -> Result<bool, Error> {
-        self.len().map(|n| n == 0)
-    }
-
     /// Layers open now.
     ///
     /// # Errors

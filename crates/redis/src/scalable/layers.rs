@@ -16,7 +16,7 @@ use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
 use crate::ops::{self, Guarded, OneRound, Start, single};
 use crate::table::{check_design, within};
-use crate::variant::{Inner, Scalable, Variant};
+use crate::variant::{Counted, Inner, Scalable, Variant};
 
 /// The parameters and the layers a handle knows of.
 #[derive(Debug, Clone)]
@@ -199,11 +199,6 @@ impl Layers {
         self.after_state(|layers, state| Ok(ops::done(layers.loads(&state)?.iter().sum())))
     }
 
-    /// Every insert, duplicates included.
-    pub(crate) fn inserts(&mut self) -> impl Op<Output = u64, Error = Error> {
-        self.after_state(|_, state| Ok(ops::done(state.inserts)))
-    }
-
     /// Layers open now.
     pub(crate) fn num_layers(&mut self) -> impl Op<Output = u32, Error = Error> {
         self.after_state(|_, state| Ok(ops::done(state.layers)))
@@ -372,6 +367,13 @@ impl Variant for Scalable {
         layers.check_counts(state.layers, state.count, state.inserts)?;
         layers.known = state.layers;
         Ok(layers)
+    }
+}
+
+/// Every insert, duplicates included, as the in-memory filter's `len`.
+impl Counted for Scalable {
+    fn len(layers: &mut Layers) -> impl Op<Output = u64, Error = Error> {
+        layers.after_state(|_, state| Ok(ops::done(state.inserts)))
     }
 }
 
