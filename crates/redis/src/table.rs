@@ -188,19 +188,15 @@ impl<L: Cells> Variant for L {
     type Options = Options;
     const NAME: &'static str = "RedisBlockedFilter";
 
-    fn create(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = TableFilter, Error = Error>, Error> {
-        let keys = Keys::spread(name)?;
+    fn plan(item: String, items: usize, fpr: f64, options: &Options) -> Result<(Meta, u64), Error> {
         check_design(items, fpr)?;
-        let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
-        within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(L::setup(keys, start, item, options.get_max_bytes()))
+        let wanted = options.meta(L::KIND, item, (items, fpr), fpr, None)?;
+        let bytes = table_of(&wanted, L::CELL)?.bytes();
+        Ok((wanted, bytes))
+    }
+
+    fn table_options(options: &Options) -> &Options {
+        options
     }
 
     fn keys(name: &str) -> Result<Keys, Error> {

@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::layout::{Cell, Keys};
 use crate::meta::{Kind, item_name};
 use crate::ops::{self, Batches, Guarded, Setup, Start, Stored};
+use crate::table::{Options, within};
 
 /// The kind of filter a [`RedisFilter`](crate::RedisFilter) is:
 /// [`Bits`] (the Bloom filter), [`Counters`] (the counting Bloom filter),
@@ -24,16 +25,31 @@ pub trait Variant: private::Sealed + Sized {
     #[doc(hidden)]
     type Meta: Stored;
     /// What `create_with` takes besides the items and the rate:
-    /// [`Options`](crate::Options), or
+    /// [`Options`], or
     /// [`ScalableOptions`](crate::ScalableOptions) for a scalable filter.
     type Options: Default;
     /// The type's name in `Debug` output.
     #[doc(hidden)]
     const NAME: &'static str;
 
-    /// The op that creates the filter `name` for `items` items of type
-    /// `item` at rate `fpr` (or opens it if it exists with the same
-    /// parameters); the parameters are checked before any command is sent.
+    /// The metadata of a new filter for `items` items of type `item` at
+    /// rate `fpr`, and the bytes its tables take in Redis (for a scalable
+    /// filter, its first layer's): refused, before any command is sent,
+    /// when no filter can have them.
+    #[doc(hidden)]
+    fn plan(
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Self::Options,
+    ) -> Result<(Self::Meta, u64), Error>;
+
+    /// The seed, shard size and byte cap among `options`.
+    #[doc(hidden)]
+    fn table_options(options: &Self::Options) -> &Options;
+
+    /// The op that creates the filter `name` (or opens it if it exists with
+    /// the same parameters): [`plan`](Self::plan)'s, if it fits the cap.
     #[doc(hidden)]
     fn create(
         name: &str,
@@ -41,7 +57,14 @@ pub trait Variant: private::Sealed + Sized {
         items: usize,
         fpr: f64,
         options: &Self::Options,
-    ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error>;
+    ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error> {
+        let keys = Self::keys(name)?;
+        let (wanted, bytes) = Self::plan(item.clone(), items, fpr, options)?;
+        let table = Self::table_options(options);
+        within(bytes, table.get_max_bytes())?;
+        let start = Start::Create(wanted, table.get_seed().is_some());
+        Ok(Self::setup(keys, start, item, table.get_max_bytes()))
+    }
 
     /// The keys of the filter `name`: spread over a Cluster's slots, or
     /// under one hash tag.

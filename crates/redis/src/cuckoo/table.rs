@@ -21,7 +21,7 @@ use crate::layout::{self, Keys};
 use crate::meta::{self, Kind, item_name};
 use crate::ops::{self, Batches, Guarded, OneRound, Start, evalsha, single};
 use crate::scripts;
-use crate::table::{Options, within};
+use crate::table::Options;
 use crate::variant::{Counted, Cuckoo, Inner, Portable, Removes, Variant};
 
 /// One cuckoo filter in Redis, as a handle knows it; its operations are
@@ -291,18 +291,19 @@ impl Variant for Cuckoo {
     const NAME: &'static str = "RedisCuckooFilter";
 
     /// Sized as `CuckooFilter::new(items, fpr)`.
-    fn create(
-        name: &str,
+    fn plan(
         item: String,
         items: usize,
         fpr: f64,
         options: &Options,
-    ) -> Result<impl Op<Output = CuckooTable, Error = Error>, Error> {
-        let keys = Keys::tagged(name)?;
-        let wanted = CuckooMeta::planned(items, fpr, options, item.clone())?;
-        within(wanted.geometry()?.bytes(), options.get_max_bytes())?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Cuckoo::setup(keys, start, item, options.get_max_bytes()))
+    ) -> Result<(CuckooMeta, u64), Error> {
+        let wanted = CuckooMeta::planned(items, fpr, options, item)?;
+        let bytes = wanted.geometry()?.bytes();
+        Ok((wanted, bytes))
+    }
+
+    fn table_options(options: &Options) -> &Options {
+        options
     }
 
     fn keys(name: &str) -> Result<Keys, Error> {

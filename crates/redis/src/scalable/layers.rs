@@ -14,8 +14,8 @@ use crate::conn::{Op, Replies};
 use crate::error::Error;
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
-use crate::ops::{self, Guarded, OneRound, Start, single};
-use crate::table::{check_design, within};
+use crate::ops::{self, Guarded, OneRound, single};
+use crate::table::{Options, check_design};
 use crate::variant::{Counted, Inner, Scalable, Variant};
 
 /// The parameters and the layers a handle knows of.
@@ -286,14 +286,12 @@ impl Variant for Scalable {
 
     /// `items` is the first layer's capacity; the layers together keep
     /// `fpr`.
-    fn create(
-        name: &str,
+    fn plan(
         item: String,
         items: usize,
         fpr: f64,
         options: &ScalableOptions,
-    ) -> Result<impl Op<Output = Layers, Error = Error>, Error> {
-        let keys = Keys::tagged(name)?;
+    ) -> Result<(Meta, u64), Error> {
         check_design(items, fpr)?;
         if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
             return Err(Error::GrowthFactor(options.growth));
@@ -303,20 +301,16 @@ impl Variant for Scalable {
         }
         let rate = scalable::layer_fpr(fpr, options.tightening, 0);
         let growth = Some((options.growth, options.tightening));
-        let wanted =
-            options
-                .table
-                .meta(Kind::Scalable, item.clone(), (items, fpr), rate, growth)?;
+        let wanted = options
+            .table
+            .meta(Kind::Scalable, item, (items, fpr), rate, growth)?;
         let max_shard_bytes = options.table.get_max_shard_bytes();
         let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
-        within(first.bytes(), options.table.get_max_bytes())?;
-        let start = Start::Create(wanted, options.table.get_seed().is_some());
-        Ok(Scalable::setup(
-            keys,
-            start,
-            item,
-            options.table.get_max_bytes(),
-        ))
+        Ok((wanted, first.bytes()))
+    }
+
+    fn table_options(options: &ScalableOptions) -> &Options {
+        &options.table
     }
 
     fn keys(name: &str) -> Result<Keys, Error> {
