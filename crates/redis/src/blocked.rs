@@ -4,7 +4,7 @@
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::variant::{Bits, Cells, Counters};
+use crate::variant::{Bits, Cells, Counters, Mode};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
 /// 1 MiB, sized and hashed exactly as
@@ -42,7 +42,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisFilter<T, C, L> {
     }
 }
 
-impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
+impl<T: ?Sized, C, L: Cells, M: Mode> RedisFilter<T, C, L, M> {
     /// Blocks of 512 cells.
     pub fn num_blocks(&self) -> u64 {
         self.0.inner.table.blocks

@@ -15,7 +15,7 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::{Shared, Source};
 use crate::table::Options;
-use crate::variant::{Counted, Inner, Portable, Removes, Variant};
+use crate::variant::{Blocking, Counted, Inner, Mode, Portable, Removes, Variant};
 
 /// A filter kept in Redis, over a blocking connection `C`, of the kind `K`:
 /// use it through [`RedisBloomFilter`](crate::RedisBloomFilter),
@@ -26,24 +26,31 @@ use crate::variant::{Counted, Inner, Portable, Removes, Variant};
 ///
 /// `T` is the item type, as in the in-memory filters: items are hashed with
 /// the filter's hash function and key, kept in its metadata so that every
-/// process hashes alike.
-pub struct RedisFilter<T: ?Sized, C, K: Variant>(pub(crate) Handle<T, C, K::Inner, K>);
+/// process hashes alike. `M` is how it talks to Redis: [`Blocking`] here,
+/// `Async` for `aio::RedisFilter` (feature `tokio`), whose methods of the
+/// same names are futures.
+pub struct RedisFilter<T: ?Sized, C, K: Variant, M: Mode = Blocking>(
+    pub(crate) Handle<T, C, K::Inner, (K, M)>,
+);
 
 /// A handle on the same filter over a clone of the connection: for a
-/// connection made to be shared (a pool's, or one that multiplexes).
-impl<T: ?Sized, C: Clone, K: Variant> Clone for RedisFilter<T, C, K> {
+/// connection made to be shared (a pool's, one that multiplexes, a
+/// `ConnectionManager`, whose clones share one connection).
+impl<T: ?Sized, C: Clone, K: Variant, M: Mode> Clone for RedisFilter<T, C, K, M> {
     fn clone(&self) -> Self {
         Self(self.0.clone())
     }
 }
 
-impl<T: ?Sized, C, K: Variant> fmt::Debug for RedisFilter<T, C, K> {
+impl<T: ?Sized, C, K: Variant, M: Mode> fmt::Debug for RedisFilter<T, C, K, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.inner.describe(f, K::NAME)
+        self.0
+            .inner
+            .describe(f, &format!("{}{}", M::PREFIX, K::NAME))
     }
 }
 
-impl<T: ?Sized, C, K: Variant> RedisFilter<T, C, K> {
+impl<T: ?Sized, C, K: Variant, M: Mode> RedisFilter<T, C, K, M> {
     /// The same filter over `conn`, with no round trip: the parameters this
     /// handle read are reused. How a service shares one opened filter among
     /// threads: open it once, keep it without a connection (`on(())`, which
@@ -76,7 +83,7 @@ impl<T: ?Sized, C, K: Variant> RedisFilter<T, C, K> {
     /// });
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn on<C2>(&self, conn: C2) -> RedisFilter<T, C2, K> {
+    pub fn on<C2>(&self, conn: C2) -> RedisFilter<T, C2, K, M> {
         RedisFilter(self.0.on(conn))
     }
 
@@ -205,8 +212,7 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
         fpr: f64,
         options: K::Options,
     ) -> Result<Self, Error> {
-        let item = crate::meta::item_name::<T>();
-        let op = K::create(name, item, expected_items, fpr, &options)?;
+        let op = K::create::<T>(name, expected_items, fpr, &options)?;
         Handle::start(conn, op).map(Self)
     }
 
@@ -235,8 +241,7 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
     ///
     /// As [`open`](Self::open).
     pub fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
-        let item = crate::meta::item_name::<T>();
-        Handle::start(conn, K::open(name, item, options.get_max_bytes())?).map(Self)
+        Handle::start(conn, K::open::<T>(name, options.get_max_bytes())?).map(Self)
     }
 
     /// Adds `item`; `true` if it was not reported present before. The Bloom

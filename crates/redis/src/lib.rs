@@ -116,4 +116,6 @@ pub use meta::{FORMAT, Kind, MAX_ITEM_NAME};
 pub use scalable::{RedisScalableBloomFilter, ScalableOptions};
 pub use shared::{Shared, Source};
 pub use table::{DEFAULT_MAX_BYTES, Options};
-pub use variant::{Bits, Cells, Counted, Counters, Cuckoo, Portable, Removes, Scalable, Variant};
+pub use variant::{
+    Bits, Blocking, Cells, Counted, Counters, Cuckoo, Mode, Portable, Removes, Scalable, Variant,
+};

@@ -1,7 +1,7 @@
 //! [`Variant`]: what makes each filter kept in Redis the kind it is, so that
-//! one [`RedisFilter`](crate::RedisFilter) (and one
-//! [`aio::RedisFilter`](crate::aio::RedisFilter)) carries, written once, the
-//! methods every kind has: setup, lookups, inserts, time to live, deletion.
+//! one [`RedisFilter`](crate::RedisFilter), blocking or async, carries,
+//! written once, the methods every kind has: setup, lookups, inserts, time
+//! to live, deletion.
 
 use std::fmt;
 use std::time::Duration;
@@ -48,17 +48,18 @@ pub trait Variant: private::Sealed + Sized {
     #[doc(hidden)]
     fn table_options(options: &Self::Options) -> &Options;
 
-    /// The op that creates the filter `name` (or opens it if it exists with
-    /// the same parameters): [`plan`](Self::plan)'s, if it fits the cap.
+    /// The op that creates the filter `name` of items `T` (or opens it if
+    /// it exists with the same parameters): [`plan`](Self::plan)'s, if it
+    /// fits the cap.
     #[doc(hidden)]
-    fn create(
+    fn create<T: ?Sized>(
         name: &str,
-        item: String,
         items: usize,
         fpr: f64,
         options: &Self::Options,
     ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error> {
         let keys = Self::keys(name)?;
+        let item = item_name::<T>();
         let (wanted, bytes) = Self::plan(item.clone(), items, fpr, options)?;
         let table = Self::table_options(options);
         within(bytes, table.get_max_bytes())?;
@@ -110,15 +111,19 @@ pub trait Variant: private::Sealed + Sized {
         })
     }
 
-    /// The op that opens the existing filter `name` of items `item`, if it
+    /// The op that opens the existing filter `name` of items `T`, if it
     /// takes at most `max_bytes`.
     #[doc(hidden)]
-    fn open(
+    fn open<T: ?Sized>(
         name: &str,
-        item: String,
         max_bytes: u64,
     ) -> Result<impl Op<Output = Self::Inner, Error = Error>, Error> {
-        Ok(Self::setup(Self::keys(name)?, Start::Open, item, max_bytes))
+        Ok(Self::setup(
+            Self::keys(name)?,
+            Start::Open,
+            item_name::<T>(),
+            max_bytes,
+        ))
     }
 }
 
@@ -254,6 +259,38 @@ pub trait Cells: private::Sealed {
 
 mod private {
     pub trait Sealed {}
+}
+
+/// How a [`RedisFilter`](crate::RedisFilter) talks to Redis: [`Blocking`],
+/// or `aio::Async` (feature `tokio`), whose methods are futures. Sealed.
+pub trait Mode: private::Sealed {
+    /// What the type's name in `Debug` output starts with.
+    #[doc(hidden)]
+    const PREFIX: &'static str;
+}
+
+/// Blocking I/O: the methods of [`RedisFilter`](crate::RedisFilter) over a
+/// [`Connection`](crate::Connection) (the default).
+#[derive(Debug, Clone, Copy)]
+pub enum Blocking {}
+
+/// Async I/O: the methods of [`aio::RedisFilter`](crate::aio::RedisFilter)
+/// over an [`AsyncConnection`](crate::aio::AsyncConnection), each a future.
+#[cfg(feature = "tokio")]
+#[derive(Debug, Clone, Copy)]
+pub enum Async {}
+
+impl private::Sealed for Blocking {}
+#[cfg(feature = "tokio")]
+impl private::Sealed for Async {}
+
+impl Mode for Blocking {
+    const PREFIX: &'static str = "";
+}
+
+#[cfg(feature = "tokio")]
+impl Mode for Async {
+    const PREFIX: &'static str = "aio::";
 }
 
 /// Cells of one bit: [`RedisBloomFilter`](crate::RedisBloomFilter).

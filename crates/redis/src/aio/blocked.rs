@@ -23,15 +23,3 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisFilter<T, C, L> {
         self.0.run_async(|table| table.estimate_count()).await
     }
 }
-
-impl<T: ?Sized, C, L: Cells> RedisFilter<T, C, L> {
-    /// Blocks of 512 cells.
-    pub fn num_blocks(&self) -> u64 {
-        self.0.inner.table.blocks
-    }
-
-    /// `k`, the cells per item.
-    pub fn num_hashes(&self) -> u32 {
-        self.0.inner.table.hashes
-    }
-}

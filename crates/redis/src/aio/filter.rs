@@ -1,11 +1,9 @@
-//! The async [`RedisFilter`]: what every kind of filter has, written once.
+//! The async [`RedisFilter`]'s I/O: what every kind of filter does,
+//! written once.
 
 use std::borrow::Borrow;
-use std::fmt;
 use std::hash::Hash;
 use std::time::Duration;
-
-use bloomlab_core::DefaultHasher;
 
 use super::{AsyncConnection, AsyncSource};
 use crate::admin::Info;
@@ -14,48 +12,11 @@ use crate::handle::Handle;
 use crate::ops::Batches;
 use crate::shared::Shared;
 use crate::table::Options;
-use crate::variant::{Counted, Inner, Portable, Removes, Variant};
+use crate::variant::{Async, Counted, Inner, Portable, Removes, Variant};
 
 /// [`crate::RedisFilter`] over an async connection: the same methods, each
 /// a future, built from the same commands, scripts and replies.
-pub struct RedisFilter<T: ?Sized, C, K: Variant>(pub(crate) Handle<T, C, K::Inner, K>);
-
-/// A handle on the same filter over a clone of the connection: the way
-/// to share one filter among tasks over a `MultiplexedConnection` or a
-/// `ConnectionManager`, whose clones share one connection.
-impl<T: ?Sized, C: Clone, K: Variant> Clone for RedisFilter<T, C, K> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<T: ?Sized, C, K: Variant> fmt::Debug for RedisFilter<T, C, K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.inner.describe(f, &format!("aio::{}", K::NAME))
-    }
-}
-
-impl<T: ?Sized, C, K: Variant> RedisFilter<T, C, K> {
-    /// The same filter over `conn`, with no round trip.
-    pub fn on<C2>(&self, conn: C2) -> RedisFilter<T, C2, K> {
-        RedisFilter(self.0.on(conn))
-    }
-
-    /// The filter's name.
-    pub fn name(&self) -> &str {
-        self.0.inner.name()
-    }
-
-    /// The hasher items go through.
-    pub fn hasher(&self) -> &DefaultHasher {
-        self.0.inner.hasher()
-    }
-
-    /// Gives the connection back.
-    pub fn into_connection(self) -> C {
-        self.0.conn
-    }
-}
+pub type RedisFilter<T, C, K> = crate::RedisFilter<T, C, K, Async>;
 
 impl<T: ?Sized, C: AsyncConnection, K: Variant> RedisFilter<T, C, K> {
     /// See [`crate::RedisFilter::create`].
@@ -84,8 +45,7 @@ impl<T: ?Sized, C: AsyncConnection, K: Variant> RedisFilter<T, C, K> {
         fpr: f64,
         options: K::Options,
     ) -> Result<Self, Error> {
-        let item = crate::meta::item_name::<T>();
-        let op = K::create(name, item, expected_items, fpr, &options)?;
+        let op = K::create::<T>(name, expected_items, fpr, &options)?;
         Handle::start_async(conn, op).await.map(Self)
     }
 
@@ -104,8 +64,7 @@ impl<T: ?Sized, C: AsyncConnection, K: Variant> RedisFilter<T, C, K> {
     ///
     /// As the blocking method.
     pub async fn open_with(conn: C, name: &str, options: Options) -> Result<Self, Error> {
-        let item = crate::meta::item_name::<T>();
-        let op = K::open(name, item, options.get_max_bytes())?;
+        let op = K::open::<T>(name, options.get_max_bytes())?;
         Handle::start_async(conn, op).await.map(Self)
     }
 

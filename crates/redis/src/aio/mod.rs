@@ -34,6 +34,7 @@ mod cuckoo;
 mod filter;
 mod scalable;
 
+pub use crate::variant::Async;
 pub use blocked::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use connection::{AsyncConnection, AsyncSource};
 pub use cuckoo::RedisCuckooFilter;

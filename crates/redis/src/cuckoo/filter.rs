@@ -6,7 +6,7 @@ use std::hash::Hash;
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::variant::Cuckoo;
+use crate::variant::{Cuckoo, Mode};
 
 /// A cuckoo filter kept in Redis: [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter)'s sizing, hashing and
 /// answers, shared by every process that opens it, and RedisBloom's
@@ -99,7 +99,7 @@ impl<T: ?Sized, C: Connection> RedisFilter<T, C, Cuckoo> {
     }
 }
 
-impl<T: ?Sized, C> RedisFilter<T, C, Cuckoo> {
+impl<T: ?Sized, C, M: Mode> RedisFilter<T, C, Cuckoo, M> {
     /// Buckets in the table.
     pub fn num_buckets(&self) -> u64 {
         self.0.inner.geometry.buckets

@@ -6,7 +6,7 @@ use std::hash::Hash;
 use crate::conn::Connection;
 use crate::error::{BatchError, Error};
 use crate::filter::RedisFilter;
-use crate::variant::Scalable;
+use crate::variant::{Mode, Scalable};
 
 /// A scalable Bloom filter kept in Redis: RedisBloom's `BF.RESERVE …
 /// EXPANSION` on stock Redis. Layer `i` is a blocked Bloom filter for
@@ -71,7 +71,7 @@ impl<T: ?Sized, C: Connection> RedisFilter<T, C, Scalable> {
     }
 }
 
-impl<T: ?Sized, C> RedisFilter<T, C, Scalable> {
+impl<T: ?Sized, C, M: Mode> RedisFilter<T, C, Scalable, M> {
     /// The total rate the filter keeps.
     pub fn target_fpr(&self) -> f64 {
         self.0.inner.target_fpr()
