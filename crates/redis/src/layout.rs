@@ -223,9 +223,14 @@ impl Table {
         self.shard_blocks.min(self.blocks - s * self.shard_blocks)
     }
 
+    /// Bytes of shard `s`'s blocks, before its guard.
+    pub fn body_bytes(&self, s: u64) -> u64 {
+        self.blocks_in(s) * self.block_bytes()
+    }
+
     /// The Redis bit offset of shard `s`'s guard byte.
     pub fn guard_offset(&self, s: u64) -> u64 {
-        self.blocks_in(s) * self.block_bytes() * 8
+        self.body_bytes(s) * 8
     }
 
     /// Bytes of the table in Redis, guards included.
@@ -335,18 +340,6 @@ impl Table {
             }),
             _ => Err(unexpected(key, reply)),
         }
-    }
-
-    /// The command that writes shard `s`'s guard byte, creating the shard at
-    /// its full size (zeroed) if it does not exist.
-    pub fn guard_cmd(&self, key: &str, s: u64) -> Cmd {
-        let mut c = cmd("BITFIELD");
-        c.arg(key)
-            .arg("SET")
-            .arg("u8")
-            .arg(self.guard_offset(s))
-            .arg(GUARD);
-        c
     }
 
     /// Whether an insert was new, from its reply (the cells' old values,

@@ -16,6 +16,11 @@
 //!   and answers, by scripts on keys that share the hash tag `{name}`
 //!   (RedisBloom's `CF.*`; [module docs](cuckoo)).
 //!
+//! Each is a [`RedisFilter`] of its kind ([`Variant`]), which carries the
+//! methods they all have (`create`, `open`, `insert`, `contains`, the
+//! batches, `info`, `expire`, `delete` …); a kind's own methods (`remove`,
+//! `count`, `export` …) are on the page of its type.
+//!
 //! ## Layout
 //!
 //! A filter `name` is a metadata hash `name:meta` (format version, kind,
@@ -84,6 +89,7 @@
 mod admin;
 #[cfg(feature = "tokio")]
 pub mod aio;
+mod blocked;
 mod conn;
 pub mod cuckoo;
 mod error;
@@ -97,14 +103,19 @@ mod scalable;
 mod scripts;
 mod shared;
 mod table;
+mod variant;
 
 pub use admin::Info;
+pub use blocked::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use conn::Connection;
 pub use cuckoo::RedisCuckooFilter;
 pub use error::{BatchError, Error};
-pub use filter::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
+pub use filter::RedisFilter;
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD, MAX_NAME_BYTES, MAX_SHARDS};
 pub use meta::{FORMAT, Kind, MAX_ITEM_NAME};
 pub use scalable::{RedisScalableBloomFilter, ScalableOptions};
 pub use shared::{Shared, Source};
-pub use table::{Bits, Cells, Counters, DEFAULT_MAX_BYTES, Options};
+pub use table::{DEFAULT_MAX_BYTES, Options};
+pub use variant::{
+    Bits, Blocking, Cells, Counted, Counters, Cuckoo, Mode, Portable, Removes, Scalable, Variant,
+};

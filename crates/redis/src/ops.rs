@@ -2,7 +2,9 @@
 //! the replies mean. No I/O here.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash};
+
+use bloomlab_core::DefaultHasher;
 
 use redis::{Cmd, Value, cmd};
 
@@ -114,8 +116,13 @@ impl<O: Op, E, G: Fn(O::Error) -> E> Op for MapErr<O, G> {
 /// under the filter's key and insert or look them up as a batch, a single
 /// item being a batch of one. The blocking and async types run these ops.
 pub trait Batches {
+    /// The hasher items go through: the filter's function and key.
+    fn hasher(&self) -> &DefaultHasher;
+
     /// The 64-bit hash of `item` under the filter's key.
-    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64;
+    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
+        self.hasher().hash_one(item)
+    }
 
     /// Inserts the items of `hashes`; the answers say which were new.
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError>;
@@ -382,9 +389,26 @@ pub trait Guarded {
     fn num_shards(&self) -> u64;
     /// The key of shard `s`.
     fn shard_key(&self, s: u64) -> String;
+    /// Bytes of shard `s` before its guard.
+    fn body_bytes(&self, s: u64) -> u64;
+
     /// The command that writes shard `s`'s guard, creating the shard
     /// (zeroed) at its full length.
-    fn guard_cmd(&self, s: u64) -> Cmd;
+    fn guard_cmd(&self, s: u64) -> Cmd {
+        cmd("SETRANGE")
+            .arg(self.shard_key(s))
+            .arg(self.body_bytes(s))
+            .arg(&[GUARD][..])
+            .take()
+    }
+
+    /// Reads every shard back, each checked for its length and guard: the
+    /// bodies, in order, as the in-memory table's words, little-endian.
+    fn read_words(&self) -> impl Op<Output = Vec<u64>, Error = Error> {
+        let names = (0..self.num_shards()).map(|s| self.shard_key(s)).collect();
+        let bodies = (0..self.num_shards()).map(|s| self.body_bytes(s)).collect();
+        then(read_shards(names, bodies), |bytes| Ok(words_of(bytes)))
+    }
 }
 
 /// Creates or opens a filter: the metadata (atomically, by script), then,
@@ -589,14 +613,30 @@ pub fn words_of(mut bytes: Vec<u8>) -> Vec<u64> {
         .collect()
 }
 
-/// Reads a whole table back: each shard's blocks, after checking its length
-/// and guard. The bytes are the in-memory table's words, little-endian.
-pub fn export(table: Table, keys: &Keys) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
-    let names = (0..table.shards()).map(|s| keys.shard(s)).collect();
-    let bodies = (0..table.shards())
-        .map(|s| table.blocks_in(s) * table.block_bytes())
-        .collect();
-    then(read_shards(names, bodies), |bytes| Ok(words_of(bytes)))
+/// The shards that hold `words`, a table's words in little-endian order,
+/// cut into bodies of `bodies` bytes, each followed by its guard (each
+/// reserved fallibly: the sizes come from a caller's filter).
+pub fn shard_images(
+    words: &[u64],
+    bodies: impl IntoIterator<Item = u64>,
+) -> Result<Vec<Vec<u8>>, Error> {
+    let mut start = 0;
+    bodies
+        .into_iter()
+        .map(|body| {
+            let mut bytes = Vec::new();
+            bytes
+                .try_reserve_exact(body as usize + 1)
+                .map_err(|_| Error::OutOfMemory { bytes: body + 1 })?;
+            bytes.extend((start..start + body).map(|k| {
+                let w = words.get((k / 8) as usize).copied().unwrap_or(0);
+                (w >> (8 * (k % 8))) as u8
+            }));
+            bytes.push(GUARD);
+            start += body;
+            Ok(bytes)
+        })
+        .collect()
 }
 
 /// The items `tables` hold, estimated from their non-zero cells
@@ -610,7 +650,7 @@ pub fn estimate_count(
     for (table, shards) in &tables {
         for s in 0..table.shards() {
             let key = shards.key(s);
-            let end = (table.blocks_in(s) * table.block_bytes()) as i64 - 1;
+            let end = table.body_bytes(s) as i64 - 1;
             cmds.push(match table.cell {
                 Cell::Bit => cmd("BITCOUNT").arg(&key).arg(0).arg(end).take(),
                 Cell::Counter => cmd("GETRANGE").arg(&key).arg(0).arg(end).take(),

@@ -2,8 +2,6 @@
 //! keys, its metadata, and the operations on it.
 
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
-use std::time::Duration;
 
 use bloomlab_core::hash::HashFunction;
 use bloomlab_core::theory::blocked;
@@ -11,14 +9,13 @@ use bloomlab_core::{DefaultHasher, check_fpr};
 
 use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
 
-use crate::admin::{self, Info};
+use crate::admin::Info;
 use crate::conn::Op;
 use crate::error::{BatchError, Error};
-use crate::layout::{
-    BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, GUARD, Keys, Located, Shards, Table,
-};
+use crate::layout::{BLOCK_CELLS, Cell, DEFAULT_MAX_SHARD_BYTES, Keys, Located, Shards, Table};
 use crate::meta::{Kind, Meta};
-use crate::ops::{self, Batches, Guarded, Setup, Start};
+use crate::ops::{self, Batches, Guarded, Start};
+use crate::variant::{Bits, Cells, Counters, Inner, Portable, Removes, Variant};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
@@ -177,54 +174,70 @@ pub(crate) fn within(bytes: u64, limit: u64) -> Result<(), Error> {
 }
 
 impl TableFilter {
-    /// The op that creates filter `name` of cells `L` (or opens it if it
-    /// exists with the same parameters) and ends with it; its parameters are
-    /// checked before any command is sent.
-    pub fn create<L: Cells>(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
-        let keys = Keys::spread(name)?;
+    /// The items the table holds, estimated from its non-zero cells.
+    pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
+        ops::estimate_count(vec![(self.table, self.shards.clone())])
+    }
+}
+
+/// The Bloom and counting filters: one blocked table, its shards spread
+/// over a Cluster's slots.
+impl<L: Cells> Variant for L {
+    type Inner = TableFilter;
+    type Meta = Meta;
+    type Options = Options;
+    const NAME: &'static str = "RedisBlockedFilter";
+
+    fn plan(item: String, items: usize, fpr: f64, options: &Options) -> Result<(Meta, u64), Error> {
         check_design(items, fpr)?;
-        let wanted = options.meta(L::KIND, item.clone(), (items, fpr), fpr, None)?;
-        within(table_of(&wanted, L::CELL)?.bytes(), options.get_max_bytes())?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::start::<L>(keys, start, item, options.get_max_bytes()))
+        let wanted = options.meta(L::KIND, item, (items, fpr), fpr, None)?;
+        let bytes = table_of(&wanted, L::CELL)?.bytes();
+        Ok((wanted, bytes))
     }
 
-    /// The op that opens the existing filter `name` of cells `L` and items
-    /// of type `item`, refusing one over `max_bytes`.
-    pub fn open<L: Cells>(
-        name: &str,
-        item: String,
-        max_bytes: u64,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<L>, Error> {
-        Ok(Self::start::<L>(
-            Keys::spread(name)?,
-            Start::Open,
-            item,
-            max_bytes,
-        ))
+    fn table_options(options: &Options) -> &Options {
+        options
     }
 
-    /// The op that copies `filter` into Redis as the new filter `name`: its
-    /// words, little-endian, go into shards with their guards.
-    pub fn import<T: ?Sized>(
-        name: &str,
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::spread(name)
+    }
+
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<TableFilter, Error> {
+        meta.expect(keys.name(), L::KIND, item)?;
+        let table = table_of(&meta, L::CELL).map_err(|e| Error::CorruptMetadata {
+            key: keys.meta(),
+            field: "blocks",
+            value: Some(meta.blocks.to_string()),
+            reason: format!("not a table: {e}"),
+        })?;
+        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
+        Ok(TableFilter {
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
+            shards: Shards::of(&keys),
+            keys,
+            meta,
+            table,
+        })
+    }
+}
+
+/// The Bloom filter, to and from a [`BlockedBloomFilter`] in the
+/// [`BlockLayout::Positions`] layout.
+impl Portable for Bits {
+    type Memory<T: ?Sized> = BlockedBloomFilter<T>;
+
+    /// Its words, little-endian, go into shards with their guards.
+    fn image<T: ?Sized>(
         filter: &BlockedBloomFilter<T>,
         max_shard_bytes: usize,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<T>, Error> {
-        let keys = Keys::spread(name)?;
+    ) -> Result<Start<Meta>, Error> {
         if filter.layout() != BlockLayout::Positions {
             return Err(Error::Layout(filter.layout()));
         }
-        let item = crate::meta::item_name::<T>();
         let meta = Meta {
             kind: Kind::Bloom,
-            item: item.clone(),
+            item: crate::meta::item_name::<T>(),
             design: None,
             blocks: filter.num_blocks(),
             hashes: filter.num_hashes(),
@@ -235,115 +248,68 @@ impl TableFilter {
         };
         let table = table_of(&meta, Cell::Bit)?;
         let words: Vec<u64> = filter.words().collect();
-        let bytes = words
-            .chunks((table.shard_blocks * table.block_bytes() / 8) as usize)
-            .map(|chunk| {
-                let mut b: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
-                b.push(GUARD);
-                b
-            })
-            .collect();
-        let start = Start::Import(meta, bytes, 0);
-        Ok(Self::start::<Bits>(keys, start, item, u64::MAX))
+        let shards = ops::shard_images(&words, (0..table.shards()).map(|s| table.body_bytes(s)))?;
+        Ok(Start::Import(meta, shards, 0))
     }
 
-    /// The in-memory filter of an exported table's words; its `len` is the
-    /// estimate of the items they hold.
-    pub fn to_memory<T: ?Sized>(&self, words: Vec<u64>) -> Result<BlockedBloomFilter<T>, Error> {
+    /// Its `len` is the estimate of the items the words hold.
+    fn to_memory<T: ?Sized>(
+        filter: &TableFilter,
+        words: Vec<u64>,
+    ) -> Result<BlockedBloomFilter<T>, Error> {
         let nonzero: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
-        let len = ops::estimate_items(&self.table, nonzero);
+        let len = ops::estimate_items(&filter.table, nonzero);
         let len = if len.is_finite() {
             len.round() as usize
         } else {
             usize::MAX
         };
         let layout = BlockLayout::Positions;
-        BlockedBloomFilter::from_words(words, layout, self.table.hashes, len, self.hasher.clone())
-            .map_err(|e| Error::CorruptMetadata {
-                key: self.keys.meta(),
-                field: "blocks",
-                value: Some(self.table.blocks.to_string()),
-                reason: format!("not a table the in-memory filter can hold: {e}"),
-            })
-    }
-
-    /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter of cells `L`, which is checked before its shards are
-    /// written, so that no stored size is acted on unchecked.
-    fn start<L: Cells>(
-        keys: Keys,
-        start: Start<Meta>,
-        item: String,
-        max_bytes: u64,
-    ) -> impl Op<Output = Self, Error = Error> + use<L> {
-        let check = {
-            let keys = keys.clone();
-            move |m: Meta| Self::from_meta(keys, m, L::KIND, &item, max_bytes)
-        };
-        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
-    }
-
-    /// The filter `meta` describes, if it is of `kind`, holds items of type
-    /// `item` and takes at most `max_bytes`.
-    pub fn from_meta(
-        keys: Keys,
-        meta: Meta,
-        kind: Kind,
-        item: &str,
-        max_bytes: u64,
-    ) -> Result<Self, Error> {
-        meta.expect(keys.name(), kind, item)?;
-        let table = table_of(&meta, kind.cell()).map_err(|e| Error::CorruptMetadata {
-            key: keys.meta(),
+        BlockedBloomFilter::from_words(
+            words,
+            layout,
+            filter.table.hashes,
+            len,
+            filter.hasher.clone(),
+        )
+        .map_err(|e| Error::CorruptMetadata {
+            key: filter.keys.meta(),
             field: "blocks",
-            value: Some(meta.blocks.to_string()),
-            reason: format!("not a table: {e}"),
-        })?;
-        crate::meta::fits(keys.name(), table.bytes(), max_bytes)?;
-        Ok(Self {
-            hasher: DefaultHasher::with_function(meta.hash, meta.key),
-            shards: Shards::of(&keys),
-            keys,
-            meta,
-            table,
+            value: Some(filter.table.blocks.to_string()),
+            reason: format!("not a table the in-memory filter can hold: {e}"),
+        })
+    }
+}
+
+/// The counting filter: one script on the item's shard.
+impl Removes for Counters {
+    fn remove(table: &mut TableFilter, hash: u64) -> impl Op<Output = (), Error = Error> {
+        ops::remove(table.table, &table.keys, hash)
+    }
+}
+
+impl Inner for TableFilter {
+    fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>) {
+        d.field("kind", &self.meta.kind)
+            .field("blocks", &self.table.blocks)
+            .field("hashes", &self.table.hashes)
+            .field("shards", &self.table.shards());
+    }
+
+    /// The rate the table has at its [`estimate_count`](Self::estimate_count).
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
+        let table = self.table;
+        ops::then(self.estimate_count(), move |items| {
+            Ok(fpr_at(&table, items))
         })
     }
 
-    /// Writes the filter's `Debug` form as `name`.
-    pub fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
-        f.debug_struct(name)
-            .field("name", &self.keys.name())
-            .field("kind", &self.meta.kind)
-            .field("blocks", &self.table.blocks)
-            .field("hashes", &self.table.hashes)
-            .field("shards", &self.table.shards())
-            .finish()
-    }
-
-    /// Every key of the filter, metadata first.
-    pub fn all_keys(&self) -> Vec<String> {
-        std::iter::once(self.keys.meta())
-            .chain((0..self.table.shards()).map(|s| self.shards.key(s)))
-            .collect()
-    }
-
-    /// Sets (or, for `None`, removes) every key's time to live.
-    pub fn expire(&self, ttl: Option<Duration>) -> impl Op<Output = (), Error = Error> + use<> {
-        admin::expire(self.keys.name().to_owned(), self.all_keys(), ttl)
-    }
-
-    /// The least time to live of the filter's keys.
-    pub fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
-        admin::ttl(self.keys.name().to_owned(), self.all_keys())
-    }
-
-    /// Deletes every key of the filter, metadata first.
-    pub fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
-        ops::delete(self.all_keys())
-    }
-
     /// What the filter is and holds, from its cells set.
-    pub fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
         let (name, meta, table) = (self.keys.name().to_owned(), self.meta.clone(), self.table);
         ops::then(self.estimate_count(), move |items| {
             let expected_fpr = fpr_at(&table, items);
@@ -363,37 +329,6 @@ impl TableFilter {
             })
         })
     }
-
-    /// Reads the table back into memory.
-    pub fn export<T: ?Sized>(
-        &self,
-    ) -> impl Op<Output = BlockedBloomFilter<T>, Error = Error> + use<T> {
-        let filter = self.clone();
-        ops::then(ops::export(self.table, &self.keys), move |words| {
-            filter.to_memory(words)
-        })
-    }
-
-    /// Removes one occurrence of `item` from a counting table.
-    pub fn remove<Q: Hash + ?Sized>(
-        &self,
-        item: &Q,
-    ) -> impl Op<Output = (), Error = Error> + use<Q> {
-        ops::remove(self.table, &self.keys, self.hash(item))
-    }
-
-    /// The items the table holds, estimated from its non-zero cells.
-    pub fn estimate_count(&self) -> impl Op<Output = f64, Error = Error> + use<> {
-        ops::estimate_count(vec![(self.table, self.shards.clone())])
-    }
-
-    /// The rate the table has at its [`estimate_count`](Self::estimate_count).
-    pub fn expected_fpr(&self) -> impl Op<Output = f64, Error = Error> + use<> {
-        let table = self.table;
-        ops::then(self.estimate_count(), move |items| {
-            Ok(fpr_at(&table, items))
-        })
-    }
 }
 
 /// The rate theory gives `table` holding `items` (estimated): 1 for a full
@@ -411,8 +346,8 @@ fn fpr_at(table: &Table, items: f64) -> f64 {
 }
 
 impl Batches for TableFilter {
-    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
@@ -433,44 +368,7 @@ impl Guarded for TableFilter {
         self.shards.key(s)
     }
 
-    fn guard_cmd(&self, s: u64) -> redis::Cmd {
-        self.table.guard_cmd(&self.shards.key(s), s)
+    fn body_bytes(&self, s: u64) -> u64 {
+        self.table.body_bytes(s)
     }
-}
-
-/// What a table's cells are: a bit ([`Bits`]) or a 4-bit counter
-/// ([`Counters`]).
-pub trait Cells: private::Sealed {
-    /// The cell.
-    #[doc(hidden)]
-    const CELL: Cell;
-    /// The filter kind recorded in the metadata.
-    #[doc(hidden)]
-    const KIND: Kind;
-}
-
-mod private {
-    pub trait Sealed {}
-}
-
-/// Cells of one bit: [`RedisBloomFilter`](crate::RedisBloomFilter).
-#[derive(Debug, Clone, Copy)]
-pub enum Bits {}
-
-/// Cells of 4-bit saturating counters:
-/// [`RedisCountingBloomFilter`](crate::RedisCountingBloomFilter).
-#[derive(Debug, Clone, Copy)]
-pub enum Counters {}
-
-impl private::Sealed for Bits {}
-impl private::Sealed for Counters {}
-
-impl Cells for Bits {
-    const CELL: Cell = Cell::Bit;
-    const KIND: Kind = Kind::Bloom;
-}
-
-impl Cells for Counters {
-    const CELL: Cell = Cell::Counter;
-    const KIND: Kind = Kind::Counting;
 }

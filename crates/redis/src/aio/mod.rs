@@ -31,11 +31,14 @@ use crate::conn::{Replies, Transport};
 mod blocked;
 mod connection;
 mod cuckoo;
+mod filter;
 mod scalable;
 
+pub use crate::variant::Async;
 pub use blocked::{RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter};
 pub use connection::{AsyncConnection, AsyncSource};
 pub use cuckoo::RedisCuckooFilter;
+pub use filter::RedisFilter;
 pub use scalable::RedisScalableBloomFilter;
 
 impl<C: AsyncConnection + ?Sized> Transport for C {

@@ -52,7 +52,6 @@ mod tests;
 pub use filter::RedisCuckooFilter;
 pub(crate) use lua::{INSERT, READ, REMOVE};
 pub(crate) use shape::{CuckooMeta, Geometry};
-pub(crate) use table::Cuckoo;
 use table::corrupt;
 
 /// Items per script call: a batch is cut into scripts of at most this many

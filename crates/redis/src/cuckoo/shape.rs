@@ -119,7 +119,7 @@ impl Geometry {
 
 /// A cuckoo filter's parameters, as its metadata hash holds them.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct CuckooMeta {
+pub struct CuckooMeta {
     /// The item type ([`item_name`]).
     pub(super) item: String,
     pub(super) buckets: u64,
@@ -135,7 +135,7 @@ pub(crate) struct CuckooMeta {
 
 /// What the metadata holds besides the parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct CuckooState {
+pub struct CuckooState {
     pub(super) ready: bool,
     pub(super) count: u64,
 }

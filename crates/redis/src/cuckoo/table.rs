@@ -1,10 +1,9 @@
-//! [`Cuckoo`]: what a handle knows of a cuckoo filter, and the operations
+//! [`CuckooTable`]: what a handle knows of a cuckoo filter, and the operations
 //! on it as [`Op`]s.
 
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
+use std::hash::Hash;
 use std::ops::Range;
-use std::time::Duration;
 
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
@@ -15,141 +14,27 @@ use redis::{Cmd, Script, Value, cmd};
 use super::{
     CHUNK, CuckooMeta, Geometry, INSERT, READ, REMOVE, SHARD_MISSING, SHARD_WRONGTYPE, STALE_META,
 };
-use crate::admin::{self, Info};
+use crate::admin::Info;
 use crate::conn::{Failed, Op, Replies};
 use crate::error::{BatchError, Error};
-use crate::layout::{self, GUARD, Keys};
+use crate::layout::{self, Keys};
 use crate::meta::{self, Kind, item_name};
-use crate::ops::{self, Batches, Guarded, OneRound, Setup, Start, evalsha, single};
+use crate::ops::{self, Batches, Guarded, OneRound, Start, evalsha, single};
 use crate::scripts;
-use crate::table::{Options, within};
+use crate::table::Options;
+use crate::variant::{Counted, Cuckoo, Inner, Portable, Removes, Variant};
 
 /// One cuckoo filter in Redis, as a handle knows it; its operations are
 /// [`Op`]s, run by the blocking and the async types alike.
 #[derive(Debug, Clone)]
-pub(crate) struct Cuckoo {
+pub struct CuckooTable {
     pub(super) keys: Keys,
     pub(super) meta: CuckooMeta,
     pub(super) geometry: Geometry,
     pub(super) hasher: DefaultHasher,
 }
 
-impl Cuckoo {
-    /// The op that creates filter `name` sized as `CuckooFilter::new(items,
-    /// fpr)` (or opens it if it exists with the same parameters); the
-    /// parameters are checked before any command is sent.
-    pub(crate) fn create(
-        name: &str,
-        item: String,
-        items: usize,
-        fpr: f64,
-        options: &Options,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        let keys = Keys::tagged(name)?;
-        let wanted = CuckooMeta::planned(items, fpr, options, item.clone())?;
-        within(wanted.geometry()?.bytes(), options.get_max_bytes())?;
-        let start = Start::Create(wanted, options.get_seed().is_some());
-        Ok(Self::setup(keys, start, item, options.get_max_bytes()))
-    }
-
-    /// The op that opens the existing filter `name` of items `item`, if it
-    /// takes at most `max_bytes`.
-    pub(crate) fn open(
-        name: &str,
-        item: String,
-        max_bytes: u64,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        Ok(Self::setup(
-            Keys::tagged(name)?,
-            Start::Open,
-            item,
-            max_bytes,
-        ))
-    }
-
-    /// The op that copies `filter` into Redis as the new filter `name`.
-    pub(crate) fn import<T: ?Sized>(
-        name: &str,
-        filter: &CuckooFilter<T>,
-        max_shard_bytes: usize,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<T>, Error> {
-        let keys = Keys::tagged(name)?;
-        if filter.is_semi_sorted() {
-            return Err(Error::CuckooLayout(
-                "its buckets are semi-sorted; Redis keeps plain buckets \
-                 (build it with .semi_sorted(false))",
-            ));
-        }
-        if filter.has_xor_map() {
-            return Err(Error::CuckooLayout(
-                "it uses the first format's XOR alternate-bucket map, which Redis \
-                 filters do not use",
-            ));
-        }
-        let meta = CuckooMeta {
-            item: item_name::<T>(),
-            buckets: filter.num_buckets(),
-            bucket_size: filter.bucket_size(),
-            fingerprint_bits: filter.fingerprint_bits(),
-            max_relocations: filter.max_relocations(),
-            max_shard_bytes: max_shard_bytes as u64,
-            hash: filter.hasher().function(),
-            key: filter.hasher().key(),
-            design: None,
-        };
-        let g = meta.geometry()?;
-        let words = filter.table_words();
-        let shard_bytes = g.shard_buckets * g.bucket_bits() / 8;
-        let mut shards = Vec::new();
-        for s in 0..g.shards() {
-            let start = s * shard_bytes;
-            let body = g.body_bytes(s);
-            let mut bytes = Vec::new();
-            bytes
-                .try_reserve_exact(body as usize + 1)
-                .map_err(|_| too_large(body + 1))?;
-            bytes.extend((start..start + body).map(|k| {
-                let w = words.get((k / 8) as usize).copied().unwrap_or(0);
-                (w >> (8 * (k % 8))) as u8
-            }));
-            bytes.push(GUARD);
-            shards.push(bytes);
-        }
-        let start = Start::Import(meta, shards, filter.len() as u64);
-        Ok(Self::setup(keys, start, item_name::<T>(), u64::MAX))
-    }
-
-    /// The setup of `keys` from `start` (create, import or open), ending
-    /// with the filter, which is checked before its shards are written.
-    fn setup(
-        keys: Keys,
-        start: Start<CuckooMeta>,
-        item: String,
-        max_bytes: u64,
-    ) -> impl Op<Output = Self, Error = Error> + use<> {
-        let check = {
-            let keys = keys.clone();
-            move |m: CuckooMeta| Self::from_meta(keys, m, &item, max_bytes)
-        };
-        ops::then(Setup::new(&keys, start, check), |(filter, _)| Ok(filter))
-    }
-
-    /// The filter `meta` describes, if it holds items of type `item` and
-    /// takes at most `max_bytes`.
-    fn from_meta(keys: Keys, meta: CuckooMeta, item: &str, max_bytes: u64) -> Result<Self, Error> {
-        let geometry = meta
-            .geometry()
-            .map_err(|e| corrupt(&keys.meta(), "max_shard_bytes", None, e.to_string()))?;
-        meta::same(keys.name(), "item", meta.item.clone(), item.to_owned())?;
-        meta::fits(keys.name(), geometry.bytes(), max_bytes)?;
-        Ok(Self {
-            hasher: meta.hasher(),
-            keys,
-            meta,
-            geometry,
-        })
-    }
-
+impl CuckooTable {
     /// The `EVALSHA` of `script` on the items of `hashes`, after the
     /// geometry and `extra` arguments.
     fn call(&self, script: &Script, hashes: &[u64], extra: Option<u64>, seeds: bool) -> Cmd {
@@ -339,157 +224,14 @@ impl Cuckoo {
         })
     }
 
-    /// Removes one fingerprint of `item`.
-    pub(crate) fn remove<Q: Hash + ?Sized>(
-        &self,
-        item: &Q,
-    ) -> impl Op<Output = (), Error = Error> + use<Q> {
-        let (fp, i1, i2) = self.geometry.locate(self.hash(item));
-        let mut c = self.call(&REMOVE, &[], None, false);
-        c.arg(fp).arg(i1).arg(i2);
-        let keys = self.keys.clone();
-        OneRound::new(vec![c], move |replies: Replies| match single(replies)? {
-            Value::Int(1) => Ok(()),
-            Value::Int(0) => Err(Error::NotPresent),
-            Value::ServerError(e) => Err(Self::script_error(&keys, &e)),
-            other => Err(layout::unexpected(&keys.meta(), &other)),
-        })
-    }
-
-    /// Fingerprints stored, as the scripts counted them; the metadata is
-    /// read and checked again.
-    pub(crate) fn len(&self) -> impl Op<Output = u64, Error = Error> + use<> {
-        let keys = self.keys.clone();
-        let meta = self.meta.clone();
-        OneRound::new(
-            vec![cmd("HGETALL").arg(keys.meta()).take()],
-            move |r: Replies| {
-                let hash = ops::read_hash(&keys.meta(), &single(r)?)?.ok_or(Error::NotFound {
-                    name: keys.name().to_owned(),
-                })?;
-                let (now, state) = CuckooMeta::parse(&keys, &hash)?;
-                if now != meta {
-                    return Err(corrupt(
-                        &keys.meta(),
-                        "buckets",
-                        None,
-                        "changed: the metadata no longer describes the table this handle opened",
-                    ));
-                }
-                Ok(state.count)
-            },
-        )
-    }
-
-    /// Every key of the filter, metadata first.
-    pub(crate) fn all_keys(&self) -> Vec<String> {
-        let mut keys = vec![self.keys.meta()];
-        keys.extend((0..self.geometry.shards()).map(|s| self.keys.shard(s)));
-        keys
-    }
-
-    /// Sets (or, for `None`, removes) every key's time to live.
-    pub(crate) fn expire(
-        &self,
-        ttl: Option<Duration>,
-    ) -> impl Op<Output = (), Error = Error> + use<> {
-        admin::expire(self.name().to_owned(), self.all_keys(), ttl)
-    }
-
-    /// The least time to live of the filter's keys.
-    pub(crate) fn ttl(&self) -> impl Op<Output = Option<Duration>, Error = Error> + use<> {
-        admin::ttl(self.name().to_owned(), self.all_keys())
-    }
-
-    /// Deletes the metadata, then every shard.
-    pub(crate) fn delete(&self) -> impl Op<Output = (), Error = Error> + use<> {
-        ops::delete(self.all_keys())
-    }
-
-    /// What the filter is and holds: its parameters and its count.
-    pub(crate) fn info(&self) -> impl Op<Output = Info, Error = Error> + use<> {
-        let this = self.clone();
-        ops::then(self.len(), move |len| {
-            Ok(Info {
-                name: this.keys.name().to_owned(),
-                kind: Kind::Cuckoo,
-                item: this.meta.item.clone(),
-                design: this.meta.design,
-                capacity: Some(this.capacity()),
-                bytes: this.geometry.bytes(),
-                shards: this.geometry.shards(),
-                layers: 1,
-                growth_factor: None,
-                len: Some(len),
-                estimate_count: len as f64,
-                expected_fpr: this.expected_fpr(len),
-            })
-        })
-    }
-
-    /// Reads the table back as the in-memory table's words, checking every
-    /// shard's length and guard.
-    pub(crate) fn export_words(&self) -> impl Op<Output = Vec<u64>, Error = Error> + use<> {
-        let g = self.geometry;
-        let names = (0..g.shards()).map(|s| self.keys.shard(s)).collect();
-        let bodies = (0..g.shards()).map(|s| g.body_bytes(s)).collect();
-        ops::then(ops::read_shards(names, bodies), |bytes| {
-            Ok(ops::words_of(bytes))
-        })
-    }
-
-    /// Copies the filter into memory: [`export_words`](Self::export_words),
-    /// then [`to_filter`](Self::to_filter).
-    pub(crate) fn export<T: ?Sized>(
-        &self,
-    ) -> impl Op<Output = CuckooFilter<T>, Error = Error> + use<T> {
-        let this = self.clone();
-        ops::then(self.export_words(), move |words| this.to_filter(&words))
-    }
-
-    /// The in-memory filter of `words` read back from this one.
-    pub(crate) fn to_filter<T: ?Sized>(&self, words: &[u64]) -> Result<CuckooFilter<T>, Error> {
-        CuckooFilter::from_table_words(
-            self.geometry.buckets,
-            self.geometry.bucket_size,
-            self.geometry.fingerprint_bits,
-            words,
-            self.meta.max_relocations,
-            self.hasher.clone(),
-        )
-        .map_err(|e| match e {
-            bloomlab_core::DecodeError::OutOfMemory { bytes } => too_large_u128(bytes),
-            e => corrupt(
-                &self.keys.meta(),
-                "buckets",
-                None,
-                format!("not the shape of the table in the shards: {e}"),
-            ),
-        })
-    }
-
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, type_name: &str) -> fmt::Result {
-        f.debug_struct(type_name)
-            .field("name", &self.keys.name())
-            .field("num_buckets", &self.geometry.buckets)
-            .field("bucket_size", &self.geometry.bucket_size)
-            .field("fingerprint_bits", &self.geometry.fingerprint_bits)
-            .field("max_relocations", &self.meta.max_relocations)
-            .field("shards", &self.geometry.shards())
-            .finish()
-    }
-
-    pub(crate) fn expected_fpr(&self, len: u64) -> f64 {
+    /// The rate theory gives the table holding `len` fingerprints.
+    pub(crate) fn fpr_at(&self, len: u64) -> f64 {
         let capacity = self.capacity() as f64;
         theory::fpr(
             self.geometry.fingerprint_bits,
             self.geometry.bucket_size,
             len as f64 / capacity,
         )
-    }
-
-    pub(crate) fn name(&self) -> &str {
-        self.keys.name()
     }
 
     pub(crate) fn capacity(&self) -> u64 {
@@ -517,10 +259,6 @@ pub(super) fn corrupt(
 
 /// An allocation the allocator refused, as the crate reports sizes past
 /// what the machine holds.
-pub(super) fn too_large(bytes: u64) -> Error {
-    too_large_u128(u128::from(bytes))
-}
-
 pub(super) fn too_large_u128(bytes: u128) -> Error {
     ParamError::TooLarge {
         needed: bytes,
@@ -529,9 +267,9 @@ pub(super) fn too_large_u128(bytes: u128) -> Error {
     .into()
 }
 
-impl Batches for Cuckoo {
-    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
+impl Batches for CuckooTable {
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
@@ -545,7 +283,201 @@ impl Batches for Cuckoo {
     }
 }
 
-impl Guarded for Cuckoo {
+/// The cuckoo filter: its keys under the hash tag `{name}`.
+impl Variant for Cuckoo {
+    type Inner = CuckooTable;
+    type Meta = CuckooMeta;
+    type Options = Options;
+    const NAME: &'static str = "RedisCuckooFilter";
+
+    /// Sized as `CuckooFilter::new(items, fpr)`.
+    fn plan(
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &Options,
+    ) -> Result<(CuckooMeta, u64), Error> {
+        let wanted = CuckooMeta::planned(items, fpr, options, item)?;
+        let bytes = wanted.geometry()?.bytes();
+        Ok((wanted, bytes))
+    }
+
+    fn table_options(options: &Options) -> &Options {
+        options
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::tagged(name)
+    }
+
+    fn from_meta(
+        keys: Keys,
+        meta: CuckooMeta,
+        item: &str,
+        max_bytes: u64,
+    ) -> Result<CuckooTable, Error> {
+        let geometry = meta
+            .geometry()
+            .map_err(|e| corrupt(&keys.meta(), "max_shard_bytes", None, e.to_string()))?;
+        meta::same(keys.name(), "item", meta.item.clone(), item.to_owned())?;
+        meta::fits(keys.name(), geometry.bytes(), max_bytes)?;
+        Ok(CuckooTable {
+            hasher: meta.hasher(),
+            keys,
+            meta,
+            geometry,
+        })
+    }
+}
+
+/// The cuckoo filter, to and from a plain [`CuckooFilter`].
+impl Portable for Cuckoo {
+    type Memory<T: ?Sized> = CuckooFilter<T>;
+
+    fn image<T: ?Sized>(
+        filter: &CuckooFilter<T>,
+        max_shard_bytes: usize,
+    ) -> Result<Start<CuckooMeta>, Error> {
+        if filter.is_semi_sorted() {
+            return Err(Error::CuckooLayout(
+                "its buckets are semi-sorted; Redis keeps plain buckets \
+                 (build it with .semi_sorted(false))",
+            ));
+        }
+        if filter.has_xor_map() {
+            return Err(Error::CuckooLayout(
+                "it uses the first format's XOR alternate-bucket map, which Redis \
+                 filters do not use",
+            ));
+        }
+        let meta = CuckooMeta {
+            item: item_name::<T>(),
+            buckets: filter.num_buckets(),
+            bucket_size: filter.bucket_size(),
+            fingerprint_bits: filter.fingerprint_bits(),
+            max_relocations: filter.max_relocations(),
+            max_shard_bytes: max_shard_bytes as u64,
+            hash: filter.hasher().function(),
+            key: filter.hasher().key(),
+            design: None,
+        };
+        let g = meta.geometry()?;
+        let shards = ops::shard_images(
+            filter.table_words(),
+            (0..g.shards()).map(|s| g.body_bytes(s)),
+        )?;
+        Ok(Start::Import(meta, shards, filter.len() as u64))
+    }
+
+    fn to_memory<T: ?Sized>(
+        table: &CuckooTable,
+        words: Vec<u64>,
+    ) -> Result<CuckooFilter<T>, Error> {
+        CuckooFilter::from_table_words(
+            table.geometry.buckets,
+            table.geometry.bucket_size,
+            table.geometry.fingerprint_bits,
+            &words,
+            table.meta.max_relocations,
+            table.hasher.clone(),
+        )
+        .map_err(|e| match e {
+            bloomlab_core::DecodeError::OutOfMemory { bytes } => too_large_u128(bytes),
+            e => corrupt(
+                &table.keys.meta(),
+                "buckets",
+                None,
+                format!("not the shape of the table in the shards: {e}"),
+            ),
+        })
+    }
+}
+
+impl Removes for Cuckoo {
+    /// One fingerprint of the item, by script (`CF.DEL`).
+    fn remove(table: &mut CuckooTable, hash: u64) -> impl Op<Output = (), Error = Error> {
+        let (fp, i1, i2) = table.geometry.locate(hash);
+        let mut c = table.call(&REMOVE, &[], None, false);
+        c.arg(fp).arg(i1).arg(i2);
+        let keys = table.keys.clone();
+        OneRound::new(vec![c], move |replies: Replies| match single(replies)? {
+            Value::Int(1) => Ok(()),
+            Value::Int(0) => Err(Error::NotPresent),
+            Value::ServerError(e) => Err(CuckooTable::script_error(&keys, &e)),
+            other => Err(layout::unexpected(&keys.meta(), &other)),
+        })
+    }
+}
+
+impl Counted for Cuckoo {
+    /// Fingerprints stored, as the scripts counted them; the metadata is
+    /// read and checked again.
+    fn len(table: &mut CuckooTable) -> impl Op<Output = u64, Error = Error> {
+        let keys = table.keys.clone();
+        let meta = table.meta.clone();
+        OneRound::new(
+            vec![cmd("HGETALL").arg(keys.meta()).take()],
+            move |r: Replies| {
+                let hash = ops::read_hash(&keys.meta(), &single(r)?)?.ok_or(Error::NotFound {
+                    name: keys.name().to_owned(),
+                })?;
+                let (now, state) = CuckooMeta::parse(&keys, &hash)?;
+                if now != meta {
+                    return Err(corrupt(
+                        &keys.meta(),
+                        "buckets",
+                        None,
+                        "changed: the metadata no longer describes the table this handle opened",
+                    ));
+                }
+                Ok(state.count)
+            },
+        )
+    }
+}
+
+impl Inner for CuckooTable {
+    fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>) {
+        d.field("num_buckets", &self.geometry.buckets)
+            .field("bucket_size", &self.geometry.bucket_size)
+            .field("fingerprint_bits", &self.geometry.fingerprint_bits)
+            .field("max_relocations", &self.meta.max_relocations)
+            .field("shards", &self.geometry.shards());
+    }
+
+    /// The rate at the count the scripts keep ([`len`](CuckooTable::len)).
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
+        let this = self.clone();
+        ops::then(Cuckoo::len(self), move |len| Ok(this.fpr_at(len)))
+    }
+
+    /// What the filter is and holds: its parameters and its count.
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
+        let this = self.clone();
+        ops::then(Cuckoo::len(self), move |len| {
+            Ok(Info {
+                name: this.keys.name().to_owned(),
+                kind: Kind::Cuckoo,
+                item: this.meta.item.clone(),
+                design: this.meta.design,
+                capacity: Some(this.capacity()),
+                bytes: this.geometry.bytes(),
+                shards: this.geometry.shards(),
+                layers: 1,
+                growth_factor: None,
+                len: Some(len),
+                estimate_count: len as f64,
+                expected_fpr: this.fpr_at(len),
+            })
+        })
+    }
+}
+
+impl Guarded for CuckooTable {
     fn num_shards(&self) -> u64 {
         self.geometry.shards()
     }
@@ -554,11 +486,7 @@ impl Guarded for Cuckoo {
         self.keys.shard(s)
     }
 
-    fn guard_cmd(&self, s: u64) -> Cmd {
-        cmd("SETRANGE")
-            .arg(self.keys.shard(s))
-            .arg(self.geometry.body_bytes(s))
-            .arg(&[GUARD][..])
-            .take()
+    fn body_bytes(&self, s: u64) -> u64 {
+        self.geometry.body_bytes(s)
     }
 }

@@ -9,17 +9,18 @@ use bloomlab_core::theory::{blocked, scalable};
 use redis::{Value, cmd};
 
 use super::ScalableOptions;
-use crate::admin::{self, Info};
+use crate::admin::Info;
 use crate::conn::{Op, Replies};
 use crate::error::Error;
 use crate::layout::{self, BLOCK_CELLS, Cell, Keys, Shards, Table};
 use crate::meta::{Kind, MAX_COUNT, MAX_LAYERS, Meta, Reader, SCALABLE_STATE, State, check_state};
-use crate::ops::{self, Guarded, OneRound, Setup, Start, single};
-use crate::table::{check_design, within};
+use crate::ops::{self, Guarded, OneRound, single};
+use crate::table::{Options, check_design};
+use crate::variant::{Counted, Inner, Scalable, Variant};
 
 /// The parameters and the layers a handle knows of.
 #[derive(Debug, Clone)]
-pub(crate) struct Layers {
+pub struct Layers {
     pub(super) keys: Keys,
     meta: Meta,
     pub(super) hasher: DefaultHasher,
@@ -180,120 +181,6 @@ impl Layers {
 }
 
 impl Layers {
-    /// The op that creates filter `name` (or opens it if it exists with the
-    /// same parameters) and ends with its layers; its parameters are checked
-    /// before any command is sent.
-    pub(crate) fn create(
-        name: &str,
-        item: String,
-        initial_capacity: usize,
-        fpr: f64,
-        options: &ScalableOptions,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        let keys = Keys::tagged(name)?;
-        check_design(initial_capacity, fpr)?;
-        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
-            return Err(Error::GrowthFactor(options.growth));
-        }
-        if !(options.tightening > 0.0 && options.tightening < 1.0) {
-            return Err(Error::TighteningRatio(options.tightening));
-        }
-        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
-        let growth = Some((options.growth, options.tightening));
-        let wanted = options.table.meta(
-            Kind::Scalable,
-            item.clone(),
-            (initial_capacity, fpr),
-            rate,
-            growth,
-        )?;
-        let max_shard_bytes = options.table.get_max_shard_bytes();
-        let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
-        within(first.bytes(), options.table.get_max_bytes())?;
-        let start = Start::Create(wanted, options.table.get_seed().is_some());
-        Ok(Self::start(
-            keys,
-            start,
-            item,
-            options.table.get_max_bytes(),
-        ))
-    }
-
-    /// The op that opens the existing filter `name` of items `item`, whose
-    /// layers may take up to `max_bytes`.
-    pub(crate) fn open(
-        name: &str,
-        item: String,
-        max_bytes: u64,
-    ) -> Result<impl Op<Output = Self, Error = Error> + use<>, Error> {
-        Ok(Self::start(
-            Keys::tagged(name)?,
-            Start::Open,
-            item,
-            max_bytes,
-        ))
-    }
-
-    /// The setup of `keys` from `start`, ending with the layers. It writes
-    /// the metadata and the first layer's shards; later layers' shards are
-    /// written when they open.
-    fn start(
-        keys: Keys,
-        start: Start<Meta>,
-        item: String,
-        max_bytes: u64,
-    ) -> impl Op<Output = Self, Error = Error> + use<> {
-        let check = {
-            let keys = keys.clone();
-            move |m: Meta| Self::from_meta(keys, m, &item, max_bytes)
-        };
-        ops::then(Setup::new(&keys, start, check), |(mut layers, state)| {
-            layers.check_counts(state.layers, state.count, state.inserts)?;
-            layers.known = state.layers;
-            Ok(layers)
-        })
-    }
-
-    /// The layers `meta` describes, if it is a scalable filter of items
-    /// `item` whose first layer fits `max_bytes`.
-    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Self, Error> {
-        meta.expect(keys.name(), Kind::Scalable, item)?;
-        // `Meta::parse` checked that a scalable filter has both.
-        let ((initial, fpr), (growth, tightening)) =
-            meta.design
-                .zip(meta.growth)
-                .ok_or_else(|| Error::CorruptMetadata {
-                    key: keys.meta(),
-                    field: "items",
-                    value: None,
-                    reason: "missing".to_owned(),
-                })?;
-        let mut layers = Layers {
-            hasher: DefaultHasher::with_function(meta.hash, meta.key),
-            keys,
-            meta,
-            initial,
-            fpr,
-            growth,
-            tightening,
-            tables: Vec::new(),
-            known: 1,
-            max_bytes,
-            meta_checksum: None,
-        };
-        layers.meta_checksum = Some(layers.meta.checksum());
-        let first = match layers.table(0) {
-            Err(Error::Full) => None,
-            Err(e) => return Err(e),
-            Ok(t) => Some(t),
-        };
-        if first.map(|t| (t.blocks, t.hashes)) != Some((layers.meta.blocks, layers.meta.hashes)) {
-            let blocks = layers.meta.blocks;
-            return Err(layers.corrupt("blocks", blocks, "not the first layer's size"));
-        }
-        Ok(layers)
-    }
-
     /// Reads the metadata's counts, takes in the layer count, then runs
     /// the op `next` makes of the state.
     fn after_state<B: Op<Error = Error>>(
@@ -312,95 +199,14 @@ impl Layers {
         self.after_state(|layers, state| Ok(ops::done(layers.loads(&state)?.iter().sum())))
     }
 
-    /// Every insert, duplicates included.
-    pub(crate) fn inserts(&mut self) -> impl Op<Output = u64, Error = Error> {
-        self.after_state(|_, state| Ok(ops::done(state.inserts)))
-    }
-
     /// Layers open now.
     pub(crate) fn num_layers(&mut self) -> impl Op<Output = u32, Error = Error> {
         self.after_state(|_, state| Ok(ops::done(state.layers)))
     }
 
-    /// `1 − Π (1 − ε_i)` over the layers open now at their counts.
-    pub(crate) fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
-        self.after_state(|layers, state| Ok(ops::done(layers.fpr_of(&state)?)))
-    }
-
     /// The items the layers open now hold, estimated from `BITCOUNT`.
     pub(crate) fn estimate_count(&mut self) -> impl Op<Output = f64, Error = Error> {
         self.after_state(|layers, state| layers.estimate(state.layers))
-    }
-
-    /// Deletes the metadata, then every shard of the layers open now.
-    pub(crate) fn delete(&mut self) -> impl Op<Output = (), Error = Error> {
-        self.after_state(|layers, state| layers.delete_layers(state.layers))
-    }
-
-    /// Every key of the layers open now, metadata first.
-    fn all_keys(&mut self, layers: u32) -> Result<Vec<String>, Error> {
-        let mut keys = vec![self.keys.meta()];
-        for i in 0..layers {
-            let t = self.table(i)?;
-            let shards = self.shards(i);
-            keys.extend((0..t.shards()).map(|s| shards.key(s)));
-        }
-        Ok(keys)
-    }
-
-    /// Sets (or, for `None`, removes) the time to live of every key of the
-    /// layers open now; a layer opened later takes the metadata's.
-    pub(crate) fn expire(
-        &mut self,
-        ttl: Option<std::time::Duration>,
-    ) -> impl Op<Output = (), Error = Error> {
-        self.after_state(move |layers, state| {
-            let keys = layers.all_keys(state.layers)?;
-            Ok(admin::expire(layers.name().to_owned(), keys, ttl))
-        })
-    }
-
-    /// The least time to live of the keys of the layers open now.
-    pub(crate) fn ttl(&mut self) -> impl Op<Output = Option<std::time::Duration>, Error = Error> {
-        self.after_state(|layers, state| {
-            let keys = layers.all_keys(state.layers)?;
-            Ok(admin::ttl(layers.name().to_owned(), keys))
-        })
-    }
-
-    /// What the filter is and holds: its counts and layers, and the items
-    /// the layers' cells say they hold.
-    pub(crate) fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
-        self.after_state(|layers, state| {
-            let estimate = layers.estimate(state.layers)?;
-            let mut bytes = 0;
-            let mut shards = 0;
-            let mut capacity = 0u64;
-            for i in 0..state.layers {
-                let t = layers.table(i)?;
-                bytes += t.bytes();
-                shards += t.shards();
-                capacity = capacity.saturating_add(layers.capacity(i)?);
-            }
-            let expected_fpr = layers.fpr_of(&state)?;
-            let (name, meta) = (layers.name().to_owned(), layers.meta.clone());
-            Ok(ops::then(estimate, move |items| {
-                Ok(Info {
-                    name,
-                    kind: meta.kind,
-                    item: meta.item,
-                    design: meta.design,
-                    capacity: Some(capacity),
-                    bytes,
-                    shards,
-                    layers: state.layers,
-                    growth_factor: meta.growth.map(|(g, _)| g),
-                    len: Some(state.inserts),
-                    estimate_count: items,
-                    expected_fpr,
-                })
-            }))
-        })
     }
 
     /// Reads the metadata, checksum included.
@@ -450,26 +256,15 @@ impl Layers {
         Ok(ops::estimate_count(tables))
     }
 
-    /// Deletes the metadata, then every shard of the first `layers` layers.
-    fn delete_layers(
-        &mut self,
-        layers: u32,
-    ) -> Result<impl Op<Output = (), Error = Error> + use<>, Error> {
-        Ok(ops::delete(self.all_keys(layers)?))
-    }
-
-    /// Writes the filter's `Debug` form as `name`.
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
-        f.debug_struct(name)
-            .field("name", &self.keys.name())
-            .field("initial_capacity", &self.initial)
-            .field("fpr", &self.fpr)
-            .field("layers", &self.known)
-            .finish()
-    }
-
-    pub(crate) fn name(&self) -> &str {
-        self.keys.name()
+    /// Every key of the first `layers` layers, metadata first.
+    fn keys_of(&mut self, layers: u32) -> Result<Vec<String>, Error> {
+        let mut keys = vec![self.keys.meta()];
+        for i in 0..layers {
+            let t = self.table(i)?;
+            let shards = self.shards(i);
+            keys.extend((0..t.shards()).map(|s| shards.key(s)));
+        }
+        Ok(keys)
     }
 
     pub(crate) fn target_fpr(&self) -> f64 {
@@ -479,9 +274,158 @@ impl Layers {
     pub(crate) fn initial_capacity(&self) -> u64 {
         self.initial
     }
+}
 
-    pub(crate) fn hasher(&self) -> &DefaultHasher {
-        &self.hasher
+/// The scalable filter: its keys under the hash tag `{name}`, its counts
+/// checked against its layers when it opens.
+impl Variant for Scalable {
+    type Inner = Layers;
+    type Meta = Meta;
+    type Options = ScalableOptions;
+    const NAME: &'static str = "RedisScalableBloomFilter";
+
+    /// `items` is the first layer's capacity; the layers together keep
+    /// `fpr`.
+    fn plan(
+        item: String,
+        items: usize,
+        fpr: f64,
+        options: &ScalableOptions,
+    ) -> Result<(Meta, u64), Error> {
+        check_design(items, fpr)?;
+        if !bloomlab_scalable::GROWTH_FACTORS.contains(&options.growth) {
+            return Err(Error::GrowthFactor(options.growth));
+        }
+        if !(options.tightening > 0.0 && options.tightening < 1.0) {
+            return Err(Error::TighteningRatio(options.tightening));
+        }
+        let rate = scalable::layer_fpr(fpr, options.tightening, 0);
+        let growth = Some((options.growth, options.tightening));
+        let wanted = options
+            .table
+            .meta(Kind::Scalable, item, (items, fpr), rate, growth)?;
+        let max_shard_bytes = options.table.get_max_shard_bytes();
+        let first = Table::new(wanted.blocks, wanted.hashes, Cell::Bit, max_shard_bytes)?;
+        Ok((wanted, first.bytes()))
+    }
+
+    fn table_options(options: &ScalableOptions) -> &Options {
+        &options.table
+    }
+
+    fn keys(name: &str) -> Result<Keys, Error> {
+        Keys::tagged(name)
+    }
+
+    /// Its first layer must fit `max_bytes`.
+    fn from_meta(keys: Keys, meta: Meta, item: &str, max_bytes: u64) -> Result<Layers, Error> {
+        meta.expect(keys.name(), Kind::Scalable, item)?;
+        // `Meta::parse` checked that a scalable filter has both.
+        let ((initial, fpr), (growth, tightening)) =
+            meta.design
+                .zip(meta.growth)
+                .ok_or_else(|| Error::CorruptMetadata {
+                    key: keys.meta(),
+                    field: "items",
+                    value: None,
+                    reason: "missing".to_owned(),
+                })?;
+        let mut layers = Layers {
+            hasher: DefaultHasher::with_function(meta.hash, meta.key),
+            keys,
+            meta,
+            initial,
+            fpr,
+            growth,
+            tightening,
+            tables: Vec::new(),
+            known: 1,
+            max_bytes,
+            meta_checksum: None,
+        };
+        layers.meta_checksum = Some(layers.meta.checksum());
+        let first = match layers.table(0) {
+            Err(Error::Full) => None,
+            Err(e) => return Err(e),
+            Ok(t) => Some(t),
+        };
+        if first.map(|t| (t.blocks, t.hashes)) != Some((layers.meta.blocks, layers.meta.hashes)) {
+            let blocks = layers.meta.blocks;
+            return Err(layers.corrupt("blocks", blocks, "not the first layer's size"));
+        }
+        Ok(layers)
+    }
+
+    /// Its counts checked against the layers.
+    fn ready(mut layers: Layers, state: State) -> Result<Layers, Error> {
+        layers.check_counts(state.layers, state.count, state.inserts)?;
+        layers.known = state.layers;
+        Ok(layers)
+    }
+}
+
+/// Every insert, duplicates included, as the in-memory filter's `len`.
+impl Counted for Scalable {
+    fn len(layers: &mut Layers) -> impl Op<Output = u64, Error = Error> {
+        layers.after_state(|_, state| Ok(ops::done(state.inserts)))
+    }
+}
+
+impl Inner for Layers {
+    fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    fn parameters(&self, d: &mut fmt::DebugStruct<'_, '_>) {
+        d.field("initial_capacity", &self.initial)
+            .field("fpr", &self.fpr)
+            .field("layers", &self.known);
+    }
+
+    /// Every key of the layers open now, metadata first; a layer opened
+    /// later takes the metadata's time to live.
+    fn all_keys(&mut self) -> impl Op<Output = Vec<String>, Error = Error> {
+        self.after_state(|layers, state| Ok(ops::done(layers.keys_of(state.layers)?)))
+    }
+
+    /// `1 − Π (1 − ε_i)` over the layers open now at their counts.
+    fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
+        self.after_state(|layers, state| Ok(ops::done(layers.fpr_of(&state)?)))
+    }
+
+    /// What the filter is and holds: its counts and layers, and the items
+    /// the layers' cells say they hold.
+    fn info(&mut self) -> impl Op<Output = Info, Error = Error> {
+        self.after_state(|layers, state| {
+            let estimate = layers.estimate(state.layers)?;
+            let mut bytes = 0;
+            let mut shards = 0;
+            let mut capacity = 0u64;
+            for i in 0..state.layers {
+                let t = layers.table(i)?;
+                bytes += t.bytes();
+                shards += t.shards();
+                capacity = capacity.saturating_add(layers.capacity(i)?);
+            }
+            let expected_fpr = layers.fpr_of(&state)?;
+            let (name, meta) = (layers.name().to_owned(), layers.meta.clone());
+            Ok(ops::then(estimate, move |items| {
+                Ok(Info {
+                    name,
+                    kind: meta.kind,
+                    item: meta.item,
+                    design: meta.design,
+                    capacity: Some(capacity),
+                    bytes,
+                    shards,
+                    layers: state.layers,
+                    growth_factor: meta.growth.map(|(g, _)| g),
+                    len: Some(state.inserts),
+                    estimate_count: items,
+                    expected_fpr,
+                })
+            }))
+        })
     }
 }
 
@@ -495,8 +439,7 @@ impl Guarded for Layers {
         self.shards(0).key(s)
     }
 
-    fn guard_cmd(&self, s: u64) -> redis::Cmd {
-        let first = self.tables.first().copied();
-        first.map_or_else(redis::Cmd::new, |t| t.guard_cmd(&self.shard_key(s), s))
+    fn body_bytes(&self, s: u64) -> u64 {
+        self.tables.first().map_or(0, |t| t.body_bytes(s))
     }
 }

@@ -1,8 +1,9 @@
 //! Reading a batch's blocks in every layer, and the batch lookup.
 
 use std::collections::BTreeMap;
-use std::hash::{BuildHasher, Hash};
+use std::hash::Hash;
 
+use bloomlab_core::DefaultHasher;
 use redis::{Cmd, Value, cmd};
 
 use super::{COUNTS, Counts, Insert, Layers};
@@ -204,8 +205,8 @@ impl Layers {
 }
 
 impl Batches for Layers {
-    fn hash<Q: Hash + ?Sized>(&self, item: &Q) -> u64 {
-        self.hasher.hash_one(item)
+    fn hasher(&self) -> &DefaultHasher {
+        &self.hasher
     }
 
     fn insert(&mut self, hashes: Vec<u64>) -> impl Op<Output = Vec<bool>, Error = BatchError> {
