@@ -261,73 +261,110 @@ pub fn all() -> Vec<Goal> {
 /// where 0.8 times lies below what any lookup costs, lookups within 1.1
 /// times their floor (the hash and three reads), reported beside them.
 fn issue51() -> Vec<Goal> {
-    let mut goals = Vec::new();
-    let goal = |description: String, group, reference_group, reference, setting, max_ratio| Goal {
-        issue: 51,
-        description,
-        group,
-        subject: FUSE_SUBJECT,
-        reference_group,
-        reference,
-        setting: Some(setting),
-        reference_setting: None,
-        max_ratio,
-        informational: false,
-    };
-    for setting in FUSE_SETTINGS {
-        let keys = if setting == FUSE_SETTINGS[0] {
-            "1M"
-        } else {
-            "20M"
+    let groups = ["fuse/lookup_miss", "fuse/lookup_hit", "fuse/floor"];
+    let peer = "xorf::BinaryFuse8";
+    let mut goals = lookup_goals(
+        Lookups {
+            issue: 51,
+            name: "BinaryFuseFilter 8-bit",
+            subject: FUSE_SUBJECT,
+            groups,
+            peer,
+            floor: THREE_LINES,
+            settings: FUSE_SETTINGS,
+            unit: "keys",
+        },
+        0.8,
+    );
+    for (setting, keys) in FUSE_SETTINGS.into_iter().zip(["1M", "20M"]) {
+        let goal = |description: String, group, subject, max_ratio| Goal {
+            issue: 51,
+            description,
+            group,
+            subject,
+            reference_group: group,
+            reference: peer,
+            setting: Some(setting),
+            reference_setting: None,
+            max_ratio,
+            informational: false,
         };
-        for (kind, group) in [("miss", "fuse/lookup_miss"), ("hit", "fuse/lookup_hit")] {
-            goals.push(goal(
+        // The batch, for information: xorf has none, so its single lookups
+        // are the reference.
+        for (kind, group) in [("miss", groups[0]), ("hit", groups[1])] {
+            goals.push(informational(goal(
                 format!(
-                    "BinaryFuseFilter 8-bit {kind} lookup at {keys} keys, against xorf::BinaryFuse8"
+                    "BinaryFuseFilter 8-bit batched {kind} lookup at {keys} keys, against \
+                     {peer}'s single lookups"
                 ),
                 group,
-                group,
-                "xorf::BinaryFuse8",
-                setting,
+                FUSE_BATCH_SUBJECT,
                 0.8,
-            ));
-            // The batch, for information: xorf has none, so its single
-            // lookups are the reference.
-            goals.push(informational(Goal {
-                subject: FUSE_BATCH_SUBJECT,
-                ..goal(
-                    format!(
-                        "BinaryFuseFilter 8-bit batched {kind} lookup at {keys} keys, against \
-                         xorf::BinaryFuse8's single lookups"
-                    ),
-                    group,
-                    group,
-                    "xorf::BinaryFuse8",
-                    setting,
-                    0.8,
-                )
-            }));
-            goals.push(goal(
-                format!(
-                    "BinaryFuseFilter 8-bit {kind} lookup at {keys} keys within 1.1x its floor"
-                ),
+            )));
+        }
+        goals.push(goal(
+            format!("BinaryFuseFilter 8-bit construction at {keys} keys, against {peer}"),
+            "fuse/build",
+            FUSE_SUBJECT,
+            1.0,
+        ));
+    }
+    goals
+}
+
+/// A family's lookups judged against a peer and against their floor.
+struct Lookups {
+    issue: u32,
+    /// The subject in words.
+    name: &'static str,
+    /// Its row.
+    subject: &'static str,
+    /// The groups of its misses and hits, and of its floors.
+    groups: [&'static str; 3],
+    /// The peer's row.
+    peer: &'static str,
+    /// The floor's row.
+    floor: &'static str,
+    /// The settings, 1M and 20M.
+    settings: [&'static str; 2],
+    /// What the settings count: `keys`, `items`.
+    unit: &'static str,
+}
+
+/// At each setting, the subject's miss and hit lookups at most
+/// `max_ratio` times the peer's, and within 1.1 times their floor (the
+/// goal where `max_ratio` lies below what any lookup costs).
+fn lookup_goals(l: Lookups, max_ratio: f64) -> Vec<Goal> {
+    let [miss, hit, floor_group] = l.groups;
+    let mut goals = Vec::new();
+    for (setting, size) in l.settings.into_iter().zip(["1M", "20M"]) {
+        for (kind, group) in [("miss", miss), ("hit", hit)] {
+            let what = format!("{} {kind} lookup at {size} {}", l.name, l.unit);
+            let goal = |description, reference_group, reference, max_ratio| Goal {
+                issue: l.issue,
+                description,
                 group,
-                "fuse/floor",
-                THREE_LINES,
-                setting,
+                subject: l.subject,
+                reference_group,
+                reference,
+                setting: Some(setting),
+                reference_setting: None,
+                max_ratio,
+                informational: false,
+            };
+            goals.push(goal(
+                format!("{what}, against {}", l.peer),
+                group,
+                l.peer,
+                max_ratio,
+            ));
+            goals.push(goal(
+                format!("{what} within 1.1x its floor"),
+                floor_group,
+                l.floor,
                 1.1,
             ));
         }
-        goals.push(goal(
-            format!(
-                "BinaryFuseFilter 8-bit construction at {keys} keys, against xorf::BinaryFuse8"
-            ),
-            "fuse/build",
-            "fuse/build",
-            "xorf::BinaryFuse8",
-            setting,
-            1.0,
-        ));
     }
     goals
 }
@@ -387,53 +424,23 @@ pub const GROWN_SETTINGS: [&str; 2] = ["1x (20000 items)", "1000x (20000000 item
 /// at most twice those at 1×, with the scalable Bloom filter's beside them
 /// for comparison.
 fn issue52() -> Vec<Goal> {
-    let mut goals = Vec::new();
-    let goal = |description: String, group, subject, reference_group, reference, max_ratio| Goal {
-        issue: 52,
-        description,
-        group,
-        subject,
-        reference_group,
-        reference,
-        setting: None,
-        reference_setting: None,
-        max_ratio,
-        informational: false,
-    };
-    for setting in QUOTIENT_SETTINGS {
-        let items = if setting == QUOTIENT_SETTINGS[0] {
-            "1M"
-        } else {
-            "20M"
-        };
-        for (kind, group) in [
-            ("miss", "quotient/lookup_miss"),
-            ("hit", "quotient/lookup_hit"),
-        ] {
-            goals.push(Goal {
-                setting: Some(setting),
-                ..goal(
-                    format!("QuotientFilter {kind} lookup at {items} items, against qfilter"),
-                    group,
-                    "bloomlab QuotientFilter",
-                    group,
-                    "qfilter",
-                    0.8,
-                )
-            });
-            goals.push(Goal {
-                setting: Some(setting),
-                ..goal(
-                    format!("QuotientFilter {kind} lookup at {items} items within 1.1x its floor"),
-                    group,
-                    "bloomlab QuotientFilter",
-                    "quotient/floor",
-                    ONE_LINE,
-                    1.1,
-                )
-            });
-        }
-    }
+    let mut goals = lookup_goals(
+        Lookups {
+            issue: 52,
+            name: "QuotientFilter",
+            subject: "bloomlab QuotientFilter",
+            groups: [
+                "quotient/lookup_miss",
+                "quotient/lookup_hit",
+                "quotient/floor",
+            ],
+            peer: "qfilter",
+            floor: ONE_LINE,
+            settings: QUOTIENT_SETTINGS,
+            unit: "items",
+        },
+        0.8,
+    );
     let [one, grown] = GROWN_SETTINGS;
     for (name, subject, informational) in [
         (
@@ -444,17 +451,18 @@ fn issue52() -> Vec<Goal> {
         ("ScalableBloomFilter", "bloomlab ScalableBloomFilter", true),
     ] {
         goals.push(Goal {
+            issue: 52,
+            description: format!(
+                "Misses of {name} after growing 1,000-fold, against its misses at 1x"
+            ),
+            group: "quotient/grown_miss",
+            subject,
+            reference_group: "quotient/grown_miss",
+            reference: subject,
             setting: Some(grown),
             reference_setting: Some(one),
+            max_ratio: 2.0,
             informational,
-            ..goal(
-                format!("Misses of {name} after growing 1,000-fold, against its misses at 1x"),
-                "quotient/grown_miss",
-                subject,
-                "quotient/grown_miss",
-                subject,
-                2.0,
-            )
         });
     }
     goals
