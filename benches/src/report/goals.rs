@@ -54,6 +54,29 @@ fn issue8(
     }
 }
 
+/// Goal of `issue`: `subject`'s row of `group` at `setting`, at most
+/// `max_ratio` times the `reference` row of the same group and setting.
+fn at_setting(
+    issue: u32,
+    description: String,
+    [group, subject, reference]: [&'static str; 3],
+    setting: &'static str,
+    max_ratio: f64,
+) -> Goal {
+    Goal {
+        issue,
+        description,
+        group,
+        subject,
+        reference_group: group,
+        reference,
+        setting: Some(setting),
+        reference_setting: None,
+        max_ratio,
+        informational: false,
+    }
+}
+
 fn informational(goal: Goal) -> Goal {
     Goal {
         informational: true,
@@ -172,21 +195,16 @@ pub fn all() -> Vec<Goal> {
     for setting in SCALE_SETTINGS {
         for (subject, peer, max_ratio) in SCALE_PEERS {
             for (kind, group) in [("miss", "scale/lookup_miss"), ("hit", "scale/lookup_hit")] {
-                goals.push(Goal {
-                    issue: 20,
-                    description: format!(
+                goals.push(at_setting(
+                    20,
+                    format!(
                         "{} {kind} lookup at {setting}, default constructors, against {peer}",
                         subject.trim_start_matches("bloomlab::")
                     ),
-                    group,
-                    subject,
-                    reference_group: group,
-                    reference: peer,
-                    setting: Some(setting),
-                    reference_setting: None,
+                    [group, subject, peer],
+                    setting,
                     max_ratio,
-                    informational: false,
-                });
+                ));
             }
         }
     }
@@ -277,17 +295,8 @@ fn issue51() -> Vec<Goal> {
         0.8,
     );
     for (setting, keys) in FUSE_SETTINGS.into_iter().zip(["1M", "20M"]) {
-        let goal = |description: String, group, subject, max_ratio| Goal {
-            issue: 51,
-            description,
-            group,
-            subject,
-            reference_group: group,
-            reference: peer,
-            setting: Some(setting),
-            reference_setting: None,
-            max_ratio,
-            informational: false,
+        let goal = |description, group, subject, max_ratio| {
+            at_setting(51, description, [group, subject, peer], setting, max_ratio)
         };
         // The batch, for information: xorf has none, so its single lookups
         // are the reference.
@@ -340,30 +349,23 @@ fn lookup_goals(l: Lookups, max_ratio: f64) -> Vec<Goal> {
     for (setting, size) in l.settings.into_iter().zip(["1M", "20M"]) {
         for (kind, group) in [("miss", miss), ("hit", hit)] {
             let what = format!("{} {kind} lookup at {size} {}", l.name, l.unit);
-            let goal = |description, reference_group, reference, max_ratio| Goal {
-                issue: l.issue,
-                description,
-                group,
-                subject: l.subject,
-                reference_group,
-                reference,
-                setting: Some(setting),
-                reference_setting: None,
-                max_ratio,
-                informational: false,
-            };
-            goals.push(goal(
+            goals.push(at_setting(
+                l.issue,
                 format!("{what}, against {}", l.peer),
-                group,
-                l.peer,
+                [group, l.subject, l.peer],
+                setting,
                 max_ratio,
             ));
-            goals.push(goal(
-                format!("{what} within 1.1x its floor"),
-                floor_group,
-                l.floor,
-                1.1,
-            ));
+            goals.push(Goal {
+                reference_group: floor_group,
+                ..at_setting(
+                    l.issue,
+                    format!("{what} within 1.1x its floor"),
+                    [group, l.subject, l.floor],
+                    setting,
+                    1.1,
+                )
+            });
         }
     }
     goals
