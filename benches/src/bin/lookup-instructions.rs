@@ -33,11 +33,12 @@ use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
     CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
 };
+use bloomlab::quotient::QuotientFilter;
 use bloomlab_benches::big::{Progress, fill, hits_and_misses, member};
 use bloomlab_benches::harness;
 use bloomlab_core::{DefaultHasher, Lookup, Membership};
 use bloomlab_lab::peers::{
-    Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Fuse8, Growable,
+    Cuckoofilter, Fastbloom, FastbloomAtomic, FastbloomRsCounting, Fuse8, Growable, Qfilter,
 };
 use clap::Parser;
 
@@ -45,7 +46,7 @@ const FPR: f64 = 0.01;
 
 /// Each bloomlab filter beside the peer the goals judge it against, in the
 /// `scale` bench's order; `None` for the hash alone, which has no peer.
-const PAIRS: [(&str, Option<&str>); 9] = [
+const PAIRS: [(&str, Option<&str>); 10] = [
     ("hash alone (default hasher)", None),
     ("bloomlab::BloomFilter", Some("fastbloom::BloomFilter")),
     (
@@ -70,6 +71,7 @@ const PAIRS: [(&str, Option<&str>); 9] = [
         Some("growable-bloom-filter"),
     ),
     ("bloomlab::BinaryFuseFilter", Some("xorf::BinaryFuse8")),
+    ("bloomlab::QuotientFilter", Some("qfilter")),
 ];
 
 /// The two streams, as the child's argument.
@@ -265,6 +267,14 @@ fn run_child(subject: &str, stream: &str, items: u64, probes: usize) -> Result<u
             let f = built(Fuse8::new(&all_members(items), DefaultHasher::random()))?;
             lookups_counted(&f, &keys)
         }
+        "bloomlab::QuotientFilter" => {
+            counted(items, built(QuotientFilter::<u64>::new(n, FPR))?, &keys)
+        }
+        "qfilter" => counted(
+            items,
+            built(Qfilter::new(items, FPR, DefaultHasher::random()))?,
+            &keys,
+        ),
         "fastbloom::BloomFilter" => counted(items, Fastbloom::with_default_hasher(n, FPR), &keys),
         "fastbloom::AtomicBloomFilter" => {
             counted(items, FastbloomAtomic::with_default_hasher(n, FPR), &keys)
