@@ -179,12 +179,19 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
     }
 }
 
-/// Parses a rate: a decimal (`0.001`, `1e-3`) or a fraction `1/1000`.
+/// Parses a rate: a decimal (`0.001`, `1e-3`), a fraction `1/1000`, or a
+/// percentage (`1%`, `0.1%`).
 /// The range is checked by [`Workload::from_args`], with the other rules;
 /// a rate is a float wherever it is used, so it is read as one, but a
 /// non-zero rate too small for a float is refused rather than read as 0.
 pub fn parse_rate(s: &str) -> Result<f64, String> {
     let t = s.trim();
+    if let Some(percent) = t.strip_suffix('%') {
+        if percent.contains(['/', '%']) {
+            return Err(bad_rate(s));
+        }
+        return parse_rate(percent.trim_end()).map(|p| p / 100.0);
+    }
     let (num, den) = t.split_once('/').unwrap_or((t, "1"));
     let parse = |x: &str| x.trim().parse::<f64>().map_err(|_| bad_rate(s));
     let value = parse(num)? / parse(den)?;
@@ -205,7 +212,7 @@ pub fn parse_rate(s: &str) -> Result<f64, String> {
 }
 
 fn bad_rate(s: &str) -> String {
-    format!("'{s}' is not a rate (write 0.001, 1e-3 or 1/1000)")
+    format!("'{s}' is not a rate (write 0.001, 1e-3, 1/1000 or 0.1%)")
 }
 
 /// Units of [`parse_bytes`] and their sizes, in the order its messages list them.
@@ -221,7 +228,27 @@ const BYTE_UNITS: [(&str, u64); 9] = [
     ("TiB", 1 << 40),
 ];
 
-/// Parses a size in bytes: a decimal number with an optional unit, decimal
+/// Where the number at the start of `t` ends: digits, `_` and `.`, then an
+/// exponent (`e3`, `E-2`) if digits follow its `e`, as in a count.
+fn number_end(t: &str) -> usize {
+    let mantissa = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .unwrap_or(t.len());
+    let rest = &t[mantissa..];
+    let Some(power) = rest.strip_prefix(['e', 'E']) else {
+        return mantissa;
+    };
+    let signed = power.strip_prefix(['-', '+']).unwrap_or(power);
+    let digits = signed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(signed.len());
+    if digits == 0 {
+        return mantissa;
+    }
+    t.len() - (signed.len() - digits)
+}
+
+/// Parses a size in bytes: a decimal number (`1.5`, `2e9`) with an optional unit, decimal
 /// (`kB`, `MB`, `GB`, `TB`: powers of 1000; `k`, `M`, `G`, `T` for short)
 /// or binary (`KiB`, `MiB`, `GiB`, `TiB`: powers of 1024),
 /// case-insensitive, e.g. `64MiB`, `1.5GB`, `200000`.
@@ -240,9 +267,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
             },
         );
     }
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
-        .unwrap_or(t.len());
+    let split = number_end(t);
     let (number, unit) = t.split_at(split);
     let number: String = number.chars().filter(|&c| c != '_').collect();
     let unit = unit.trim();
@@ -262,7 +287,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
             names[names.len() - 1]
         ));
     };
-    let product = Decimal::parse(&number, false)
+    let product = Decimal::parse(&number, true)
         .map_err(|_| format!("'{s}' is not a size in bytes (e.g. 200000000, 64MiB, 1.5GB)"))?;
     let too_large = || {
         format!(
@@ -405,9 +430,12 @@ mod tests {
                 ("1.5", 1.5), // out of range, refused by from_args
                 ("0", 0.0),   // likewise
                 ("5e-324", f64::from_bits(1)),
+                ("1%", 0.01),
+                ("0.1 %", 0.001),
+                ("1e-2%", 1e-4),
             ],
         );
-        for bad in ["", "abc", "1/x", "NaN", "0/0"] {
+        for bad in ["", "abc", "1/x", "NaN", "0/0", "%", "1%%", "1/2%", "1%0"] {
             assert!(parse_rate(bad).unwrap_err().contains("not a rate"), "{bad}");
         }
         // Below the smallest float: refused for what it is, not read as 0.
@@ -432,9 +460,15 @@ mod tests {
                 ("1_000", 1_000),
                 (".5KiB", 512),
                 ("3.TB", 3_000_000_000_000),
+                ("1e3", 1_000),
+                ("1e9", 1_000_000_000),
+                ("1.5e3kB", 1_500_000),
+                ("2E+2 MiB", 200 << 20),
             ],
         );
-        for bad in ["", "MB", "1.2.3MB", ".", "1e9", "+1", "--json", "1 000"] {
+        for bad in [
+            "", "MB", "1.2.3MB", ".", "1e", "+1", "--json", "1 000", "e9",
+        ] {
             let e = parse_bytes(bad).unwrap_err();
             assert!(
                 e.contains("is not a size in bytes") || e.contains("unknown unit"),
