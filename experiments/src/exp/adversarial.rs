@@ -575,7 +575,7 @@ mod tests {
         assert_eq!(text.lines().filter(|l| l.starts_with("| ")).count(), 5);
         assert!(text.split_whitespace().count() <= 200, "{text}");
         // A guessed key whose crafted items pass far above the base rate.
-        attacks[1].passed = 100;
+        attacks[1].flood.hits = 100;
         let text = body(&attacks, 1_000);
         assert!(!text.contains("**Whoever"), "{text}");
         assert!(
