@@ -2,7 +2,7 @@
 
 use super::compare::{FLOOR_PREFIX, find, find_at, is_floor_group, ratio, turns_group};
 use super::criterion::Measurement;
-use crate::floor::{OWN_ONE_LINE, OWN_ONE_LINE_BATCH, THREE_LINES};
+use crate::floor::{ONE_LINE, OWN_ONE_LINE, OWN_ONE_LINE_BATCH, THREE_LINES};
 use crate::harness::turns_id;
 
 /// One goal: `subject` in `group` takes at most `max_ratio` times the time of
@@ -252,6 +252,7 @@ pub fn all() -> Vec<Goal> {
     }
     goals.extend(issue51());
     goals.extend(issue55());
+    goals.extend(issue52());
     goals
 }
 
@@ -369,6 +370,94 @@ fn issue55() -> Vec<Goal> {
             1.0 / 1.8,
         ),
     ]
+}
+
+/// The sizes of issue 52's lookup goals: the settings of
+/// `quotient/lookup_*`, in items.
+pub const QUOTIENT_SETTINGS: [&str; 2] = ["1000000", "20000000"];
+
+/// The settings of issue 52's growth goals (`quotient/grown_miss`): n0 and
+/// 1,000 n0 items.
+pub const GROWN_SETTINGS: [&str; 2] = ["1x (20000 items)", "1000x (20000000 items)"];
+
+/// Issue 52's goals (`benches/benches/quotient.rs`): `QuotientFilter`'s
+/// lookups at most 0.8 times qfilter's at 1M and 20M items, or, where that
+/// lies below what any lookup costs, within 1.1 times their floor (the hash
+/// and one line); and misses of the growing filter after 1,000-fold growth
+/// at most twice those at 1×, with the scalable Bloom filter's beside them
+/// for comparison.
+fn issue52() -> Vec<Goal> {
+    let mut goals = Vec::new();
+    let goal = |description: String, group, subject, reference_group, reference, max_ratio| Goal {
+        issue: 52,
+        description,
+        group,
+        subject,
+        reference_group,
+        reference,
+        setting: None,
+        reference_setting: None,
+        max_ratio,
+        informational: false,
+    };
+    for setting in QUOTIENT_SETTINGS {
+        let items = if setting == QUOTIENT_SETTINGS[0] {
+            "1M"
+        } else {
+            "20M"
+        };
+        for (kind, group) in [
+            ("miss", "quotient/lookup_miss"),
+            ("hit", "quotient/lookup_hit"),
+        ] {
+            goals.push(Goal {
+                setting: Some(setting),
+                ..goal(
+                    format!("QuotientFilter {kind} lookup at {items} items, against qfilter"),
+                    group,
+                    "bloomlab QuotientFilter",
+                    group,
+                    "qfilter",
+                    0.8,
+                )
+            });
+            goals.push(Goal {
+                setting: Some(setting),
+                ..goal(
+                    format!("QuotientFilter {kind} lookup at {items} items within 1.1x its floor"),
+                    group,
+                    "bloomlab QuotientFilter",
+                    "quotient/floor",
+                    ONE_LINE,
+                    1.1,
+                )
+            });
+        }
+    }
+    let [one, grown] = GROWN_SETTINGS;
+    for (name, subject, informational) in [
+        (
+            "the growing QuotientFilter",
+            "bloomlab QuotientFilter (growing)",
+            false,
+        ),
+        ("ScalableBloomFilter", "bloomlab ScalableBloomFilter", true),
+    ] {
+        goals.push(Goal {
+            setting: Some(grown),
+            reference_setting: Some(one),
+            informational,
+            ..goal(
+                format!("Misses of {name} after growing 1,000-fold, against its misses at 1x"),
+                "quotient/grown_miss",
+                subject,
+                "quotient/grown_miss",
+                subject,
+                2.0,
+            )
+        });
+    }
+    goals
 }
 
 /// Whether a goal was met in this run.

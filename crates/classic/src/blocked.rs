@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
-use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION};
+use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION, WordTable};
 use bloomlab_core::hash::{SECTORS, SectorTest, mix64, reduce, sector_mask, sector_masks};
 use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
@@ -17,7 +17,7 @@ use bloomlab_core::{
 };
 
 use crate::builder::BlockedBuilder;
-use crate::codec::{self, BLOCKED_TAG};
+use crate::codec::BLOCKED_TAG;
 use crate::error::{BuildError, Invalid, MergeError};
 use crate::sizing::BLOCK_BITS;
 use crate::table::invalid;
@@ -279,7 +279,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     /// [`crate::codec`] for the fields), in its layout's format version
     /// ([`BlockLayout::version`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        codec::encode(
+        WordTable::encode(
             BLOCKED_TAG,
             self.layout.version(),
             &self.hasher,
@@ -296,7 +296,7 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
     ///
     /// A [`DecodeError`] for any bad input.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let s = codec::decode(bytes, BLOCKED_TAG, |blocks| {
+        let s = WordTable::decode(bytes, BLOCKED_TAG, |blocks| {
             blocks.checked_mul(BLOCK_WORDS as u64)
         })?;
         if s.size == 0 {

@@ -9,11 +9,11 @@ use std::fmt;
 
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 use bloomlab_core::batch;
+use bloomlab_core::codec::WordTable;
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, ParamError, Tag, check_hashes};
 
-use crate::codec;
 use crate::error::{BuildError, Invalid, MergeError};
 
 /// The word holding bit `bit`, and the bit's mask in it: bit i lives in
@@ -135,7 +135,7 @@ impl Table<u64> {
         bytes: &[u8],
         tag: Tag,
     ) -> Result<(Self, usize, DefaultHasher), DecodeError> {
-        let s = codec::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
+        let s = WordTable::decode(bytes, tag, |bits| Some(bits.div_ceil(64)))?;
         let mut table = Self::new(s.words, s.size, s.num_hashes).map_err(invalid)?;
         table.scheme = Scheme::of_version(s.version);
         Ok((table, s.len, s.hasher))
@@ -240,7 +240,7 @@ impl<W: Word> Table<W> {
     pub(crate) fn encode(&self, tag: Tag, hasher: &DefaultHasher, len: usize) -> Vec<u8> {
         let words = self.words.iter().map(Word::bits);
         let version = self.scheme.version();
-        codec::encode(
+        WordTable::encode(
             tag,
             version,
             hasher,

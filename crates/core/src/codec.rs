@@ -214,6 +214,33 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+impl From<crate::alloc::OutOfMemory> for DecodeError {
+    fn from(e: crate::alloc::OutOfMemory) -> Self {
+        DecodeError::OutOfMemory { bytes: e.bytes }
+    }
+}
+
+/// The little-endian words of `bytes` (a trailing part of fewer than 8
+/// bytes is left out), in a table's `Buffer`: a payload's table, once its
+/// length was checked against the parameters.
+///
+/// # Errors
+///
+/// [`DecodeError::OutOfMemory`] if the allocator refuses them.
+pub fn le_words(bytes: &[u8]) -> Result<crate::alloc::Buffer<u64>, DecodeError> {
+    let mut words = crate::alloc::buffer::<u64>(bytes.len() / 8)?;
+    for (word, raw) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+        *word = u64::from_le_bytes(raw.try_into().unwrap_or([0; 8]));
+    }
+    Ok(words)
+}
+
+/// [`DecodeError::InvalidParameters`] naming `what`: how a variant's decoder
+/// refuses parameters that are impossible or do not fit the payload.
+pub fn invalid(what: &'static str) -> DecodeError {
+    DecodeError::InvalidParameters { what }
+}
+
 /// A filter that can be written to and read back from the binary envelope.
 ///
 /// Implemented by every variant with its default hasher, whose key is stored.
@@ -261,6 +288,12 @@ impl Envelope {
         for w in words {
             payload.extend_from_slice(&w.to_le_bytes());
         }
+        Self::new(tag, hasher, params, payload)
+    }
+
+    /// An envelope of `tag` in [`FORMAT_VERSION`] holding `params` and
+    /// `payload`, for a filter hashed by `hasher` (its function and key).
+    pub fn new(tag: Tag, hasher: &DefaultHasher, params: Vec<u8>, payload: Vec<u8>) -> Self {
         Self {
             version: FORMAT_VERSION,
             tag,
@@ -296,16 +329,13 @@ impl Envelope {
         words: Option<u64>,
         what: &'static str,
     ) -> Result<crate::alloc::Buffer<u64>, DecodeError> {
-        let words = words
+        let fits = words
             .and_then(|w| usize::try_from(w).ok())
-            .filter(|&w| w.checked_mul(8) == Some(self.payload.len()))
-            .ok_or(DecodeError::InvalidParameters { what })?;
-        let mut table = crate::alloc::buffer::<u64>(words)
-            .map_err(|e| DecodeError::OutOfMemory { bytes: e.bytes })?;
-        for (word, raw) in table.iter_mut().zip(self.payload.chunks_exact(8)) {
-            *word = u64::from_le_bytes(raw.try_into().unwrap_or([0; 8]));
+            .is_some_and(|w| w.checked_mul(8) == Some(self.payload.len()));
+        if !fits {
+            return Err(invalid(what));
         }
-        Ok(table)
+        le_words(&self.payload)
     }
 
     /// The envelope as bytes, checksum included.
@@ -379,6 +409,90 @@ impl Envelope {
             key,
             params,
             payload,
+        })
+    }
+}
+
+/// The stored form of a table of words sized by one count: parameters
+/// `size: u64`, `num_hashes: u32`, `len: u64` (little-endian), and the
+/// words as the payload. The classic, blocked and atomic Bloom filters and
+/// the one-line counting filter are stored so, each under its own tag.
+#[derive(Debug)]
+pub struct WordTable {
+    /// The file's format version, from which a variant reads where its
+    /// items' bits or counters sit.
+    pub version: u16,
+    /// The hasher: the stored function and key.
+    pub hasher: DefaultHasher,
+    /// Bits, or blocks: what sizes the table.
+    pub size: u64,
+    /// Hashes per item.
+    pub num_hashes: u32,
+    /// Items recorded.
+    pub len: usize,
+    /// The table.
+    pub words: crate::alloc::Buffer<u64>,
+}
+
+impl WordTable {
+    /// The envelope of `tag` in format `version` holding the fields and
+    /// `words`.
+    pub fn encode(
+        tag: Tag,
+        version: u16,
+        hasher: &DefaultHasher,
+        size: u64,
+        num_hashes: u32,
+        len: usize,
+        words: impl Iterator<Item = u64>,
+    ) -> Vec<u8> {
+        let params = Writer::new()
+            .u64(size)
+            .u32(num_hashes)
+            .u64(len as u64)
+            .finish();
+        Envelope {
+            version,
+            ..Envelope::of_words(tag, hasher, params, words)
+        }
+        .encode()
+    }
+
+    /// Reads the envelope of `tag` and its fields; `words_for(size)` is how
+    /// many words the payload must hold (`None` if that overflows). The
+    /// variant's own constructor still checks the values.
+    ///
+    /// # Errors
+    ///
+    /// Every envelope fault as its [`DecodeError`];
+    /// [`DecodeError::InvalidParameters`] for parameters of another length,
+    /// a `len` this platform cannot hold, or a payload of other than
+    /// `words_for(size)` words; [`DecodeError::OutOfMemory`] if the
+    /// allocator refuses the table.
+    pub fn decode(
+        bytes: &[u8],
+        tag: Tag,
+        words_for: impl Fn(u64) -> Option<u64>,
+    ) -> Result<Self, DecodeError> {
+        let env = Envelope::decode(bytes, tag)?;
+        let mut params = Reader::new(&env.params);
+        let size = params.u64()?;
+        let num_hashes = params.u32()?;
+        let len = params.u64()?;
+        params.finish("parameters longer than expected")?;
+        let len =
+            usize::try_from(len).map_err(|_| invalid("item count does not fit this platform"))?;
+        let words = env.payload_words(
+            words_for(size),
+            "payload length does not match the table size",
+        )?;
+        Ok(Self {
+            version: env.version,
+            hasher: env.hasher(),
+            size,
+            num_hashes,
+            len,
+            words,
         })
     }
 }
@@ -551,7 +665,7 @@ impl<'a> Reader<'a> {
         if self.bytes.is_empty() {
             Ok(())
         } else {
-            Err(DecodeError::InvalidParameters { what })
+            Err(invalid(what))
         }
     }
 }

@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
 use bloomlab_classic::BlockLayout;
-use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::codec::{WordTable, invalid};
 use bloomlab_core::hash::{
     BlockPositions, SECTORS, SectorTest, mix64, reduce, sector_cell_masks, sector_round,
     sector_slot,
@@ -264,15 +264,15 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     /// ([`BlockLayout::version`]: 2 for positions, 3 for sectors). The key
     /// is written in the clear.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let params = Writer::new()
-            .u64(self.num_blocks())
-            .u32(self.num_hashes)
-            .u64(self.len as u64)
-            .finish();
-        let words = self.counters.words().iter().copied();
-        let mut envelope = Envelope::of_words(BLOCKED_TAG, &self.hasher, params, words);
-        envelope.version = self.layout.version();
-        envelope.encode()
+        WordTable::encode(
+            BLOCKED_TAG,
+            self.layout.version(),
+            &self.hasher,
+            self.num_blocks(),
+            self.num_hashes,
+            self.len,
+            self.counters.words().iter().copied(),
+        )
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -285,33 +285,19 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
     /// `len` this platform cannot hold, or a payload of the wrong size;
     /// [`DecodeError::OutOfMemory`] if the table cannot be allocated.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
-        let env = Envelope::decode(bytes, BLOCKED_TAG)?;
-        let mut params = Reader::new(&env.params);
-        let blocks = params.u64()?;
-        let num_hashes = params.u32()?;
-        let len = params.u64()?;
-        params.finish("trailing bytes after the parameters")?;
-        let invalid = |what| DecodeError::InvalidParameters { what };
+        let s = WordTable::decode(bytes, BLOCKED_TAG, |blocks| blocks.checked_mul(BLOCK_WORDS))?;
+        let (blocks, num_hashes) = (s.size, s.num_hashes);
         if blocks == 0 {
             return Err(invalid("zero blocks"));
         }
         check_hashes(num_hashes).map_err(|_| invalid("number of hashes outside 1..=64"))?;
-        let layout = BlockLayout::of_version(env.version);
+        let layout = BlockLayout::of_version(s.version);
         layout
             .check_hashes(num_hashes)
             .map_err(|_| invalid("sectored layout with hashes not a multiple of 8"))?;
-        let len = usize::try_from(len).map_err(|_| invalid("len exceeds this platform"))?;
-        let words = env.payload_words(
-            blocks.checked_mul(BLOCK_WORDS),
-            "payload size does not match the blocks",
-        )?;
-        let counters = Counters::from_words(words, blocks * u64::from(BLOCK_COUNTERS), WIDTH);
+        let counters = Counters::from_words(s.words, blocks * u64::from(BLOCK_COUNTERS), WIDTH);
         Ok(Self::from_parts(
-            counters,
-            layout,
-            num_hashes,
-            len,
-            env.hasher(),
+            counters, layout, num_hashes, s.len, s.hasher,
         ))
     }
 }

@@ -9,7 +9,7 @@
 //! ([`Scheme::of_version`], [`Scheme::version`]). The layout is the same in
 //! both.
 
-use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer, invalid};
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::{DecodeError, Tag, check_hashes};
 
@@ -60,7 +60,6 @@ impl<T: ?Sized> CountingBloomFilter<T> {
         let len = params.u64()?;
         params.finish("trailing bytes after the parameters")?;
 
-        let invalid = |what| DecodeError::InvalidParameters { what };
         if !WIDTHS.contains(&width) {
             return Err(invalid("counter width is not 4, 8 or 16"));
         }

@@ -15,7 +15,7 @@
 //!
 //! Payload: the packed table, `⌈buckets · bits per bucket / 64⌉` words.
 
-use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer, invalid};
 use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 use crate::builder::{MAX_BUCKETS, MAX_RELOCATIONS};
@@ -69,7 +69,6 @@ impl<T: ?Sized> CuckooFilter<T, DefaultHasher> {
     /// that differs from the fingerprints in the table.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
         let env = Envelope::decode(bytes, TAG)?;
-        let invalid = |what| DecodeError::InvalidParameters { what };
         let mut r = Reader::new(&env.params);
         let b = u32::from(r.u8()?);
         let f = u32::from(r.u8()?);

@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
 use bloomlab_core::by_hash;
+use bloomlab_core::codec::invalid;
 use bloomlab_core::hash::mix64;
 use bloomlab_core::theory::cuckoo as theory;
 use bloomlab_core::{DecodeError, DefaultHasher, InsertBatchError, InsertError, RemoveError};
@@ -183,7 +184,6 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         max_relocations: u32,
         hasher: S,
     ) -> Result<Self, DecodeError> {
-        let invalid = |what| DecodeError::InvalidParameters { what };
         if !BUCKET_SIZES.contains(&bucket_size) {
             return Err(invalid("unsupported bucket size"));
         }
@@ -200,8 +200,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         if Table::words_for(num_buckets, bits) != Some(words.len()) {
             return Err(invalid("table size does not match the parameters"));
         }
-        let buffer = bloomlab_core::alloc::buffer_from(words)
-            .map_err(|e| DecodeError::OutOfMemory { bytes: e.bytes })?;
+        let buffer = bloomlab_core::alloc::buffer_from(words)?;
         let table = Table::from_words(
             buffer,
             num_buckets,

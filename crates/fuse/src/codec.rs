@@ -10,7 +10,7 @@
 
 use std::marker::PhantomData;
 
-use bloomlab_core::codec::{Envelope, FORMAT_VERSION, Reader, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer, invalid};
 use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
 use crate::filter::BinaryFuseFilter;
@@ -46,15 +46,8 @@ impl<T: ?Sized> BinaryFuseFilter<T, DefaultHasher> {
             .u64(self.seed)
             .u64(self.len as u64)
             .finish();
-        Envelope {
-            version: FORMAT_VERSION,
-            tag: TAG,
-            hash: self.hasher.function(),
-            key: self.hasher.key(),
-            params,
-            payload: self.table.visit(&self.layout, Encode),
-        }
-        .encode()
+        let payload = self.table.visit(&self.layout, Encode);
+        Envelope::new(TAG, &self.hasher, params, payload).encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -68,7 +61,6 @@ impl<T: ?Sized> BinaryFuseFilter<T, DefaultHasher> {
     /// [`DecodeError::OutOfMemory`] if the allocator refuses the array.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
         let env = Envelope::decode(bytes, TAG)?;
-        let invalid = |what| DecodeError::InvalidParameters { what };
         let mut r = Reader::new(&env.params);
         let bits = u32::from(r.u8()?);
         let arity = u32::from(r.u8()?);
@@ -93,10 +85,7 @@ impl<T: ?Sized> BinaryFuseFilter<T, DefaultHasher> {
         if slots.checked_mul(width) != Some(env.payload.len()) {
             return Err(invalid("array size does not match the parameters"));
         }
-        let oom = |bytes| DecodeError::OutOfMemory { bytes };
-        let table = Table::zeroed(bits, slots)
-            .map_err(|e| oom(e.bytes))?
-            .ok_or(invalid("unsupported fingerprint width"))?;
+        let table = Table::zeroed(bits, slots)?.ok_or(invalid("unsupported fingerprint width"))?;
         Ok(BinaryFuseFilter {
             table: fill(table, &env.payload),
             layout,

@@ -14,7 +14,7 @@
 //! ⌈10·√(2^q)/64⌉` blocks.
 
 use bloomlab_core::alloc;
-use bloomlab_core::codec::{Envelope, FORMAT_VERSION, Reader, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer, invalid, le_words};
 use bloomlab_core::theory::quotient as theory;
 use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
@@ -47,15 +47,7 @@ impl<T: ?Sized> QuotientFilter<T, DefaultHasher> {
         let mut payload = Writer::new();
         payload.words(self.table.words());
         payload.bytes(self.table.offset_bytes());
-        Envelope {
-            version: FORMAT_VERSION,
-            tag: TAG,
-            hash: self.hasher.function(),
-            key: self.hasher.key(),
-            params,
-            payload: payload.finish(),
-        }
-        .encode()
+        Envelope::new(TAG, &self.hasher, params, payload.finish()).encode()
     }
 
     /// Reads a filter written by [`to_bytes`](Self::to_bytes).
@@ -76,7 +68,6 @@ impl<T: ?Sized> QuotientFilter<T, DefaultHasher> {
     /// [`DecodeError::OutOfMemory`] if the allocator refuses the table.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DecodeError> {
         let env = Envelope::decode(bytes, TAG)?;
-        let invalid = |what| DecodeError::InvalidParameters { what };
         let mut r = Reader::new(&env.params);
         let q = u32::from(r.u8()?);
         let width = u32::from(r.u8()?);
@@ -131,12 +122,8 @@ impl<T: ?Sized> QuotientFilter<T, DefaultHasher> {
             return Err(invalid("table size does not match the parameters"));
         }
         let (word_part, offset_part) = env.payload.split_at(word_bytes);
-        let oom = |e: bloomlab_core::OutOfMemory| DecodeError::OutOfMemory { bytes: e.bytes };
-        let mut table_words = alloc::buffer::<u64>(words).map_err(oom)?;
-        for (word, raw) in table_words.iter_mut().zip(word_part.chunks_exact(8)) {
-            *word = u64::from_le_bytes(raw.try_into().unwrap_or([0; 8]));
-        }
-        let offsets = alloc::buffer_from::<u8>(offset_part).map_err(oom)?;
+        let table_words = le_words(word_part)?;
+        let offsets = alloc::buffer_from::<u8>(offset_part)?;
         let mut table = Table::from_parts(q, width, table_words, offsets)
             .ok_or(invalid("table size does not match the parameters"))?;
         table.check(|v| !variable || v != 0).map_err(invalid)?;

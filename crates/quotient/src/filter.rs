@@ -267,11 +267,25 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let (x, rest) = self.split(hash);
-        let Some((start, end)) = self.table.run(x) else {
+        let Some(end) = self.table.run_end(x) else {
             return false;
         };
         let probe = self.probe(rest);
-        (start..end).any(|i| self.matches(probe, self.table.get(i)))
+        // From the run's end back to its start, found on the way (slot `x`,
+        // or the slot after the previous run's end), so that finding the
+        // start costs no search of its own. A run of fixed-length values is
+        // in ascending order: past the probe's value, nothing can match.
+        let mut i = end - 1;
+        loop {
+            let value = self.table.get(i);
+            if self.matches(probe, value) {
+                return true;
+            }
+            if (!self.variable && value < probe) || i == x || self.table.is_runend(i - 1) {
+                return false;
+            }
+            i -= 1;
+        }
     }
 
     /// How many entries match an item with this 64-bit hash.

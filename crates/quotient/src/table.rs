@@ -185,28 +185,28 @@ impl Table {
     }
 
     fn set_occupied(&mut self, x: usize, on: bool) {
-        let i = self.block_base(x / BLOCK);
-        let bit = 1 << (x % BLOCK);
-        if on {
-            self.words[i] |= bit;
-        } else {
-            self.words[i] &= !bit;
-        }
+        self.set_meta(0, x, on);
     }
 
-    #[inline]
-    fn is_runend(&self, i: usize) -> bool {
-        self.runends(i / BLOCK) >> (i % BLOCK) & 1 == 1
-    }
-
-    fn set_runend(&mut self, i: usize, on: bool) {
-        let w = self.block_base(i / BLOCK) + 1;
+    /// Sets or clears the bit of slot `i` in metadata word `word` of its
+    /// block (0 `occupieds`, 1 `runends`).
+    fn set_meta(&mut self, word: usize, i: usize, on: bool) {
+        let w = self.block_base(i / BLOCK) + word;
         let bit = 1 << (i % BLOCK);
         if on {
             self.words[w] |= bit;
         } else {
             self.words[w] &= !bit;
         }
+    }
+
+    #[inline]
+    pub(crate) fn is_runend(&self, i: usize) -> bool {
+        self.runends(i / BLOCK) >> (i % BLOCK) & 1 == 1
+    }
+
+    fn set_runend(&mut self, i: usize, on: bool) {
+        self.set_meta(1, i, on);
     }
 
     /// The value in slot `i`.
@@ -276,20 +276,32 @@ impl Table {
 
     /// The position of the `k`-th (from 0) set `runends` bit at or after
     /// slot `from`.
-    fn select_runend_from(&self, from: usize, mut k: u32) -> Option<usize> {
-        let mut b = from / BLOCK;
-        let mut word = self.runends(b) & !low_mask((from % BLOCK) as u32);
+    #[inline]
+    fn select_runend_from(&self, from: usize, k: u32) -> Option<usize> {
+        let b = from / BLOCK;
+        let word = self.runends(b) & !low_mask((from % BLOCK) as u32);
+        match select(word, k) {
+            Some(bit) => Some(b * BLOCK + bit as usize),
+            None => self.select_runend_after(b, k - word.count_ones()),
+        }
+    }
+
+    /// The position of the `k`-th (from 0) set `runends` bit in the blocks
+    /// after block `b`: a run that reaches past its block (rare below the
+    /// maximum load).
+    #[inline(never)]
+    fn select_runend_after(&self, mut b: usize, mut k: u32) -> Option<usize> {
         loop {
+            b += 1;
+            if b >= self.blocks {
+                return None;
+            }
+            let word = self.runends(b);
             let ones = word.count_ones();
             if k < ones {
                 return select(word, k).map(|bit| b * BLOCK + bit as usize);
             }
             k -= ones;
-            b += 1;
-            if b >= self.blocks {
-                return None;
-            }
-            word = self.runends(b);
         }
     }
 
@@ -330,6 +342,14 @@ impl Table {
             b -= 1;
             word = self.runends(b);
         }
+    }
+
+    /// One past the last slot of quotient `x`'s run, if it has one: its
+    /// slots are those before it back to slot `x` or to the slot after the
+    /// previous run's end, whichever comes later.
+    #[inline]
+    pub(crate) fn run_end(&self, x: usize) -> Option<usize> {
+        self.is_occupied(x).then(|| self.runs_end_upto(x))
     }
 
     /// The slots `start .. end` of quotient `x`'s run, if it has one.

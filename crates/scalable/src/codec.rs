@@ -25,7 +25,7 @@
 //! per item added, and the layers together respect the memory cap.
 
 use bloomlab_classic::BloomFilter;
-use bloomlab_core::codec::{Envelope, Reader, Writer};
+use bloomlab_core::codec::{Envelope, Reader, Writer, invalid};
 use bloomlab_core::hash::Scheme;
 use bloomlab_core::theory::classic;
 use bloomlab_core::{DecodeError, DefaultHasher, Tag, check_hashes};
@@ -40,10 +40,6 @@ pub const TAG: Tag = Tag::new(5, "ScalableBloomFilter");
 /// A layer's rate may exceed its target by this relative amount in a decoded
 /// file: `exp` and `powf` may round differently on the platform that wrote it.
 const RATE_SLACK: f64 = 1e-9;
-
-fn invalid(what: &'static str) -> DecodeError {
-    DecodeError::InvalidParameters { what }
-}
 
 /// The filter as bytes.
 pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Vec<u8> {
@@ -69,11 +65,7 @@ pub(crate) fn encode<T: ?Sized>(f: &ScalableBloomFilter<T, DefaultHasher>) -> Ve
     }
     Envelope {
         version: f.scheme().version(),
-        tag: TAG,
-        hash: f.hasher().function(),
-        key: f.hasher().key(),
-        params: params.finish(),
-        payload: payload.finish(),
+        ..Envelope::new(TAG, f.hasher(), params.finish(), payload.finish())
     }
     .encode()
 }

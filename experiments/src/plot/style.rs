@@ -24,7 +24,7 @@ pub(super) const REFERENCE_DASH: &[i32] = &[7, 4];
 
 /// Markers told apart without colour (the open down-triangle is kept for
 /// upper limits).
-pub(super) const MARKERS: usize = 9;
+pub(super) const MARKERS: usize = 11;
 
 /// The polyline `points` (pixels of `area`) with dash `pattern`, which
 /// runs on across the vertices.
@@ -101,7 +101,7 @@ pub(super) fn same_line_as(chart: &Chart, i: usize) -> Option<usize> {
 
 /// Series `i`'s marker at pixel `at` of `area`: filled circle, triangle,
 /// cross, filled square, filled diamond, open circle, open square, plus,
-/// open diamond.
+/// open diamond, open triangle, asterisk.
 pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor) -> Drawn {
     let (x, y) = at;
     let line = color.stroke_width(2);
@@ -129,10 +129,19 @@ pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor)
             area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
             area.draw(&PathElement::new([(x, y - 5), (x, y + 5)], line))?;
         }
-        _ => area.draw(&PathElement::new(
+        8 => area.draw(&PathElement::new(
             [(x, y - 6), (x + 5, y), (x, y + 6), (x - 5, y), (x, y - 6)],
             line,
         ))?,
+        9 => area.draw(&PathElement::new(
+            [(x - 5, y + 4), (x + 5, y + 4), (x, y - 5), (x - 5, y + 4)],
+            line,
+        ))?,
+        _ => {
+            area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
+            area.draw(&PathElement::new([(x - 3, y - 5), (x + 3, y + 5)], line))?;
+            area.draw(&PathElement::new([(x - 3, y + 5), (x + 3, y - 5)], line))?;
+        }
     }
     Ok(())
 }
@@ -176,6 +185,7 @@ pub(super) fn upper_limit(area: &Area<'_>, at: (i32, i32), color: RGBColor) -> D
 /// not touch.
 const UPPER_LIMIT_HALF_WIDTH: i32 = 3;
 const _: () = assert!(2 * UPPER_LIMIT_HALF_WIDTH + 2 < DODGE_PIXELS as i32);
+const _: () = assert!(SAFE.len() == MARKERS);
 
 /// Black for the first reference line, grey for the others.
 pub(super) fn reference_color(j: usize) -> RGBColor {
@@ -285,8 +295,9 @@ pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
 
 /// Colours that read on white and for colour-blind readers: Okabe and
 /// Ito's, black first, with a darker yellow in place of their pale one,
-/// then grey.
-pub(crate) const SAFE: [RGBColor; 9] = [
+/// then grey, then Tol's indigo and wine: with [`MARKERS`] as many, every
+/// series of a chart of eleven has a colour and a marker of its own.
+pub(crate) const SAFE: [RGBColor; 11] = [
     RGBColor(0, 0, 0),
     RGBColor(230, 159, 0),
     RGBColor(86, 180, 233),
@@ -296,6 +307,8 @@ pub(crate) const SAFE: [RGBColor; 9] = [
     RGBColor(213, 94, 0),
     RGBColor(204, 121, 167),
     RGBColor(120, 120, 120),
+    RGBColor(51, 34, 136),
+    RGBColor(136, 34, 85),
 ];
 
 /// Pixels to the right of a [`Chart`]'s plot, for its legend (labels name

@@ -5,9 +5,8 @@
 use std::hash::Hash;
 
 use bloomlab_core::DefaultHasher;
-use bloomlab_core::theory::classic;
 
-use super::counted::{Bits, Counted, ItemBits};
+use super::counted::{Bits, Counted, ItemBits, classic_rate};
 
 /// `bloomfilter::Bloom<T>` behind bloomlab's traits.
 ///
@@ -56,11 +55,7 @@ impl<T: ?Sized> Bits for bloomfilter::Bloom<T> {
     }
 
     fn rate_after(&self, inserts: usize) -> f64 {
-        classic::fpr(
-            self.len() as f64,
-            inserts as f64,
-            f64::from(self.number_of_hash_functions()),
-        )
+        classic_rate(self.len(), self.number_of_hash_functions(), inserts)
     }
 
     fn unset_all(&mut self) {

@@ -1,7 +1,15 @@
 //! [`Counted`]: the one [`Filter`] and [`Membership`] of the peers whose
 //! Bloom table keeps no count of its items.
 
+use bloomlab_core::theory::classic;
 use bloomlab_core::{Filter, InsertError, Membership};
+
+/// bloomlab's theory for a classic table of `bits` bits and `hashes`
+/// hashes after `inserts` inserts: the rate of every peer's one-layer
+/// table that says its shape.
+pub(super) fn classic_rate(bits: u64, hashes: u32, inserts: usize) -> f64 {
+    classic::fpr(bits as f64, inserts as f64, f64::from(hashes))
+}
 
 /// A peer crate's Bloom table (one layer or several), as [`Counted`] reads
 /// it.

@@ -5,10 +5,9 @@
 
 use std::hash::{BuildHasher, Hash};
 
-use bloomlab_core::theory::classic;
 use bloomlab_core::{DefaultHasher, Filter, InsertError, Membership};
 
-use super::counted::{Bits, Counted, ItemBits};
+use super::counted::{Bits, Counted, ItemBits, classic_rate};
 
 /// fastbloom's own default hasher (SipHash-1-3 with a random key): what
 /// `BloomFilter::with_false_pos(p).expected_items(n)` hashes with when it is
@@ -67,11 +66,7 @@ impl<S: BuildHasher> Bits for ::fastbloom::BloomFilter<S> {
     }
 
     fn rate_after(&self, inserts: usize) -> f64 {
-        classic::fpr(
-            self.num_bits() as f64,
-            inserts as f64,
-            f64::from(self.num_hashes()),
-        )
+        classic_rate(self.num_bits() as u64, self.num_hashes(), inserts)
     }
 
     fn unset_all(&mut self) {

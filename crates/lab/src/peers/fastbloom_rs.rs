@@ -2,9 +2,10 @@
 //! on the way up but are still decremented on the way down. It hashes the
 //! key's bytes with two seeded xxh3 calls and takes no hasher.
 
-use bloomlab_core::theory::classic;
 use bloomlab_core::{Deletable, Filter, InsertError, Membership, RemoveError};
 use fastbloom_rs::{Deletable as _, FilterBuilder, Hashes as _, Membership as _};
+
+use super::counted::classic_rate;
 
 /// `fastbloom_rs::CountingBloomFilter` behind bloomlab's traits, for `u64`
 /// keys (it hashes their little-endian bytes).
@@ -78,11 +79,7 @@ impl Filter for FastbloomRsCounting {
     }
 
     fn expected_fpr(&self) -> f64 {
-        classic::fpr(
-            self.num_counters() as f64,
-            self.len as f64,
-            f64::from(self.num_hashes()),
-        )
+        classic_rate(self.num_counters(), self.num_hashes(), self.len)
     }
 
     fn clear(&mut self) {

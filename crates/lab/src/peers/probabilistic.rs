@@ -5,13 +5,13 @@
 
 use std::hash::{BuildHasher, Hash};
 
-use bloomlab_core::theory::{classic, cuckoo};
+use bloomlab_core::theory::cuckoo;
 use bloomlab_core::{Deletable, Filter, InsertError, Membership, RemoveError};
 use probabilistic_collections::bloom::{BloomFilter, ScalableBloomFilter};
 use probabilistic_collections::cuckoo::CuckooFilter;
 
 use super::SipKey;
-use super::counted::{Bits, Counted, ItemBits};
+use super::counted::{Bits, Counted, ItemBits, classic_rate};
 
 /// `probabilistic_collections::bloom::BloomFilter` behind bloomlab's traits.
 ///
@@ -46,11 +46,7 @@ impl<T, S: BuildHasher> Bits for BloomFilter<T, S> {
     }
 
     fn rate_after(&self, inserts: usize) -> f64 {
-        classic::fpr(
-            self.len() as f64,
-            inserts as f64,
-            self.hasher_count() as f64,
-        )
+        classic_rate(self.len() as u64, self.hasher_count() as u32, inserts)
     }
 
     fn unset_all(&mut self) {

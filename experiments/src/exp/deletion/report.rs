@@ -94,8 +94,26 @@ pub(super) fn body(
     let names: Vec<String> = paired.iter().map(|k| k.name()).collect();
     let mut heads = vec!["items reported absent that must not be"];
     heads.extend(names.iter().map(String::as_str));
-    let line = |label: String, part: Part, metric: &str, x: &str| {
-        std::iter::once(label).chain(paired.map(|k| shown(find(rows, part, k, metric, x))))
+    let line = |label: String, part: Part, metric: &str, x: &str| -> Vec<String> {
+        std::iter::once(label)
+            .chain(paired.map(|k| shown(find(rows, part, k, metric, x))))
+            .collect()
+    };
+    // Kept items lost, and beside them the price of losing none: the rate
+    // the filter answers with afterwards.
+    let saturation = |label: String, x: &str| -> Vec<String> {
+        std::iter::once(label)
+            .chain(paired.map(|k| {
+                let kept = shown(find(rows, Part::Saturation, k, "kept_items_absent", x));
+                match find(rows, Part::Saturation, k, "fpr_after_removal", x) {
+                    Some(r) if r.trials.is_some_and(|t| t > 0) => format!(
+                        "{kept}; then a rate of {}",
+                        rate(r.count as f64 / r.trials.unwrap_or(1) as f64)
+                    ),
+                    _ => kept,
+                }
+            }))
+            .collect()
     };
     let saturation_x = |label: &str| {
         rows.iter()
@@ -117,16 +135,12 @@ pub(super) fn body(
             "members_absent",
             &wrongful_x,
         ),
-        line(
+        saturation(
             format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
-            Part::Saturation,
-            "kept_items_absent",
             &eight,
         ),
-        line(
+        saturation(
             format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
-            Part::Saturation,
-            "kept_items_absent",
             &issue,
         ),
         line(

@@ -4,7 +4,7 @@
 //! instances of every configuration, with the rate's spread between them.
 
 mod charts;
-mod spread;
+pub(crate) mod spread;
 mod text;
 
 use std::collections::HashMap;

@@ -2,39 +2,27 @@
 
 use super::*;
 
-/// The theory line of `which` over n0..n_max (on [`grid`]). Ours
-/// and the preset: `subject::scalable_theory`, layers full in order with n
-/// items; the peer: its own sizing. Both assume every insert adds an item,
-/// where the filters skip the few already reported present (table's theory
-/// uses the layers' actual fill instead).
-pub(super) fn theory_line(which: Which, n0: u64, n_max: u64) -> Vec<(f64, f64)> {
+/// The theory line of `subject` over n0..n_max (on [`grid`]), from its
+/// parameters alone ([`Subject::fpr_after`]): n distinct items, where the
+/// filters skip the few inserts already reported present (each row's
+/// theory uses the items the filter recorded instead).
+pub(super) fn theory_line(subject: &Subject, n0: u64, n_max: u64) -> Vec<(f64, f64)> {
     grid(n0, n_max)
         .into_iter()
-        .map(|n| {
-            let y = match which {
-                Which::Ours | Which::Redis => scalable_theory(n0, GROWTH, TARGET, which.ratio(), n),
-                Which::Peer => peer_sizing(n0).fpr_after(n),
-            };
-            (n as f64, y)
-        })
+        .map(|n| (n as f64, subject.fpr_after(n0, n)))
         .collect()
 }
 
 /// Bits per item the sizing rules predict over n0..n_max, on the grid of
-/// [`grid`]: the sawtooth of layers allocated whole.
-pub(super) fn memory_line(which: Which, n0: u64, n_max: u64) -> Result<Vec<(f64, f64)>, Error> {
+/// [`grid`]: the sawtooth of tables allocated whole.
+pub(super) fn memory_line(
+    subject: &Subject,
+    n0: u64,
+    n_max: u64,
+) -> Result<Vec<(f64, f64)>, Error> {
     grid(n0, n_max)
         .into_iter()
-        .map(|n| {
-            let bits = match which {
-                Which::Ours | Which::Redis => {
-                    theory::scalable::bits_after(n0, GROWTH, TARGET, which.ratio(), n)
-                        .map_err(Error::filter("growth: memory line"))?
-                }
-                Which::Peer => peer_sizing(n0).layers(n).iter().map(|l| l.bytes * 8).sum(),
-            };
-            Ok((n as f64, bits as f64 / n as f64))
-        })
+        .map(|n| Ok((n as f64, subject.bits_after(n0, n)? as f64 / n as f64)))
         .collect()
 }
 
@@ -52,14 +40,6 @@ pub(super) fn grid(n0: u64, n_max: u64) -> Vec<u64> {
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// Whether `measured` lies within 1.96 standard deviations of `theory`,
-/// counting both the probes' binomial variance and the filter-to-filter
-/// variance `spread²`.
-pub(super) fn within_spread(measured: f64, theory: f64, spread: f64, probes: usize) -> bool {
-    let var = theory * (1.0 - theory) / probes as f64 + spread * spread;
-    (measured - theory).abs() <= 1.96 * var.sqrt()
 }
 
 /// Whether a measured rate is above `target`: "yes" when the whole 95%

@@ -1,36 +1,46 @@
 //! The report section (short) and its appendix (the method in full, the
-//! verdicts row by row, the layer-boundary rows).
+//! verdicts row by row, the rows where the tables have just doubled).
 
 use super::*;
 
-/// The first n at which `which`'s theory passes P.
-fn theory_passes(rows: &[Row], which: Which) -> Option<u64> {
+/// The first n at which subject `which`'s theory passes P.
+fn theory_passes(rows: &[Row], which: usize) -> Option<u64> {
     rows_of(rows, which).find(|r| r.theory_above()).map(|r| r.n)
 }
 
-pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String {
+pub(super) fn body(
+    rows: &[Row],
+    subjects: &[Subject],
+    n0: u64,
+    n_max: u64,
+    n_probes: usize,
+) -> String {
+    let names: Vec<String> = subjects.iter().map(|s| format!("`{}`", s.name)).collect();
     let mut out = format!(
-        "Three growing filters asked for a total rate P = {TARGET} from n0 = {n0} take the \
-         same {n_max} keys (ten doublings) and are probed with {n_probes} non-members at every \
-         layer boundary and half-full layer. bloomlab's `ScalableBloomFilter` (r = 0.85) and \
-         its RedisBloom preset (r = 0.5) split P over the layers; `growable-bloom-filter` 2.1 \
-         gives P to its first layer, so its total is bounded only by P/(1 − r) = {:.4}. \
-         Memory is compared with a classic filter right-sized for n.\n\n",
-        Which::Peer.bound()
+        "{} growing filters asked for a total rate P = {TARGET} from n0 = {n0} take {n_max} \
+         keys (ten doublings) and are probed with {n_probes} non-members at every doubling and \
+         halfway between, each in {INSTANCES} instances with their own hash keys and keys: {}. \
+         bloomlab's filters keep P at every size (the scalable filter splits it over its \
+         layers, the quotient filter over the generations of its entries); \
+         `growable-bloom-filter` 2.1 gives P to its first layer, so its total is bounded only \
+         by P/(1 − r) = {:.4}. Memory is compared with a classic filter right-sized for n, \
+         and the cost of a miss by the cache lines it reads at most.\n\n",
+        subjects.len(),
+        names.join(", "),
+        peer_bound()
     );
     out += &format!(
-        "Theory (the compound rate of each filter's layers at their fill) lies inside the 95% \
-         interval in {} of {} rows, and within the filter-to-filter spread in {} of them (appendix).",
-        rows.iter().filter(|r| r.theory_inside()).count(),
+        "Theory (each filter's own, at the items it holds) lies inside the 95% interval of the \
+         instances' mean rate in {} of {} rows (appendix).",
+        rows.iter().filter(|r| r.within_spread()).count(),
         rows.len(),
-        rows.iter().filter(|r| r.within_spread()).count()
     );
-    for which in Which::ALL {
-        let over = theory_passes(rows, which).map_or_else(
+    for (s, subject) in subjects.iter().enumerate() {
+        let over = theory_passes(rows, s).map_or_else(
             || "stays under P".to_string(),
             |n| format!("passes P from n = {n}"),
         );
-        out += &format!(" {}: theory {over}.", which.name());
+        out += &format!(" {}: theory {over}.", subject.name);
     }
     out.push_str("\n\n");
     let heads = [
@@ -39,11 +49,12 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
         "rows whose interval lies above P",
         "rows where theory exceeds P",
         "largest measured rate",
+        "lines a miss reads at 1× / at the end",
         "bits/item at the end",
         "memory vs classic at the end",
     ];
-    let table = Which::ALL.map(|which| {
-        let mine: Vec<&Row> = rows_of(rows, which).collect();
+    let table = subjects.iter().enumerate().map(|(s, subject)| {
+        let mine: Vec<&Row> = rows_of(rows, s).collect();
         let over = mine.iter().filter(|r| r.measured_above() == "yes").count();
         let theory_over = mine.iter().filter(|r| r.theory_above()).count();
         let first_over = mine
@@ -52,13 +63,15 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
             .map(|r| format!(" (from n = {})", r.n))
             .unwrap_or_default();
         let worst = mine.iter().map(|r| r.fp.rate()).fold(0.0, f64::max);
-        let last = mine.last();
-        [
-            which.name().to_string(),
+        let (first, last) = (mine.first(), mine.last());
+        let lines = |r: Option<&&Row>| r.map(|r| r.lines.to_string()).unwrap_or_default();
+        vec![
+            subject.name.clone(),
             mine.len().to_string(),
             format!("{over}{first_over}"),
             theory_over.to_string(),
             rate(worst),
+            format!("{} / {}", lines(first), lines(last)),
             last.map(|r| fixed(r.bits_per_item())).unwrap_or_default(),
             format!(
                 "{}×",
@@ -72,7 +85,7 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
          ![bits per item while growing, one panel per filter](growth_memory.svg)\n\n",
     );
     out.push_str(
-        "Data: [`growth.csv`](growth.csv); the rows at the layer boundaries and the verdicts \
+        "Data: [`growth.csv`](growth.csv); the rows at the doublings and the verdicts \
          row by row are in the appendix.\n",
     );
     out
@@ -80,115 +93,91 @@ pub(super) fn body(rows: &[Row], n0: u64, n_max: u64, n_probes: usize) -> String
 
 pub(super) fn appendix(
     rows: &[Row],
+    subjects: &[Subject],
     table: &Table,
     n0: u64,
     n_max: u64,
     n_probes: usize,
 ) -> String {
     let mut out = format!(
-        "**Method.** n grows to {n_max} = 1,023 × n0 (n0 = {n0}; ten full layers of growth \
-         factor 2); each checkpoint is probed with the same {n_probes} keys never inserted. \
-         `bloomlab r=0.85` is `ScalableBloomFilter` with its defaults (layer i at \
-         P·(1 − r)·r^i); the RedisBloom preset is `.redisbloom()` (layer i at P·0.5^(i+1)); \
-         `growable-bloom-filter` 2.1 is built with `desired_error_ratio(P)`, the rate of its \
-         *first* layer (then P·0.8515625^i), and hashes with its own xxh3, taking no key. \
-         *Theory* is the compound rate 1 − Π(1 − p_i) of each filter's present layers at \
-         their actual fill: classic layers for ours, partitioned layers (one bit per slice) \
-         for the peer. Memory: the filters' tables (ours measured; the peer's from its sizing \
-         rule, which a unit test checks against its serialized buffers) against \
-         `theory::classic::size_for(n, P)`.\n\n"
+        "**Method.** n grows to {n_max} = 1,023 × n0 (n0 = {n0}; ten doublings). Every \
+         catalog variant that grows is built by its descriptor for n0 items at P; the \
+         RedisBloom preset is `ScalableBloomFilter`'s `.redisbloom()` (layer i at \
+         P·0.5^(i+1)); `growable-bloom-filter` 2.1 is built with `desired_error_ratio(P)`, the \
+         rate of its *first* layer (then P·0.8515625^i), and hashes with its own xxh3, taking \
+         no key. Each filter is measured in {INSTANCES} instances: instance i has its own \
+         hash key and its own {n_max} keys, and {} of the {n_probes} non-members of a \
+         checkpoint, never inserted. *Theory* is each filter's own at the items it holds: the \
+         compound rate 1 − Π(1 − p_i) of the scalable filters' layers, the quotient filter's \
+         generations (`Table::fpr` of their descriptors), the peer's partitioned layers \
+         (one bit per slice). Memory: the filters' tables (bloomlab's measured; the peer's \
+         from its sizing rule, which a unit test checks against its serialized buffers) \
+         against `theory::classic::size_for(n, P)`; *lines* are the cache lines a miss reads \
+         at most (a scalable filter's every layer).\n\n",
+        n_probes / INSTANCES
     );
-    let within = rows.iter().filter(|r| r.within_spread()).count();
     out += &format!(
-        "Theory falls inside the 95% interval in {} of {} rows. That interval covers only the \
-         probes; each row measures one filter, whose rate differs from theory's (the mean over \
-         filters with other hash keys) by the chance occupancy of its tables, and successive \
-         rows measure the same filter, so a deviation carries from row to row. The column \
-         `instance_sd` gives that filter-to-filter standard deviation (from the occupancy \
-         variance of each layer); counting it too, theory lies within 1.96 standard deviations \
-         of the measurement in {within} of {} rows.\n",
+        "The interval of a row is Student's t over its {INSTANCES} instances' rates, which \
+         holds both the probes' noise and the spread of the tables (hash keys and items) \
+         around theory; the Clopper–Pearson interval of the pooled probes, which counts the \
+         probes alone, holds theory in {} of {} rows, this one in {}. The rows of one filter \
+         are not independent: its instances are measured again at every checkpoint, so a \
+         deviation at one (a few more entries that match, a few more bits set) carries into \
+         the next, and misses come in runs.",
         rows.iter().filter(|r| r.theory_inside()).count(),
         rows.len(),
-        rows.len()
+        rows.iter().filter(|r| r.within_spread()).count(),
     );
-    for which in Which::ALL {
-        let mine: Vec<&Row> = rows_of(rows, which).collect();
-        let interval = |r: &&Row| r.fp.interval();
-        let below = mine
-            .iter()
-            .filter(|r| r.state.theory > interval(r).1)
-            .count();
-        let over = mine
-            .iter()
-            .filter(|r| r.state.theory < interval(r).0)
-            .count();
-        let spread = mine.iter().filter(|r| r.within_spread()).count();
+    for (s, subject) in subjects.iter().enumerate() {
+        let mine: Vec<&Row> = rows_of(rows, s).collect();
+        let interval = |r: &&Row| r.instance_interval().unwrap_or_else(|| r.fp.interval());
+        let below = mine.iter().filter(|r| r.theory > interval(r).1).count();
+        let over = mine.iter().filter(|r| r.theory < interval(r).0).count();
         out += &format!(
-            " {}: measured above theory's interval in {over} rows, below it in {below}; \
-             within the spread in {spread} of {}.",
-            which.name(),
+            " {}: measured above theory in {over} rows, below it in {below}, of {}.",
+            subject.name,
             mine.len()
         );
     }
     out.push_str("\n\n");
-    // A filter whose rows sit beyond the spread, all on the high side, is
-    // not unlucky: say what it has that the others lack.
-    for which in [Which::Ours, Which::Redis] {
-        let mine = rows_of(rows, which).count();
-        let beyond: Vec<&Row> = rows_of(rows, which)
-            .filter(|r| !r.within_spread())
-            .collect();
-        let all_high = beyond.iter().all(|r| r.state.theory < r.fp.rate());
-        if beyond.len() * 2 < mine || !all_high {
-            continue;
-        }
-        let first = theory::scalable::layer_size(n0, GROWTH, TARGET, which.ratio(), 0)
-            .map(|(m, k)| format!("{m} bits with k = {k}"))
-            .unwrap_or_default();
-        out += &format!(
-            "{}: {} of {mine} rows lie above theory beyond that spread, none below. Its first \
-             layer is a table of {first}. The classic formula assumes independent positions; \
-             in tables this small, bloomlab's double-hashed positions \
-             (`bloomlab_core::hash::FixedPositions`) pass more probes than it predicts, more so \
-             for larger k, and the first layer's excess stays in every later row's compound \
-             rate. It is a property of the hashing in small tables, not of the layering, and \
-             fades as the tables grow (see the default scale, whose n0 is larger).\n\n",
-            which.name(),
-            beyond.len()
-        );
-    }
     out.push_str(
         "Lines are theory for n distinct items; points are measured (with 95% intervals on \
-         the rates). The compound rate rises at each new layer and flattens as the layers' \
-         rates shrink.",
+         the rates). The scalable filters' compound rate rises at each new layer and \
+         flattens as the layers' rates shrink; the quotient filter's rises with the entries \
+         each generation adds, at a remainder that widens as it grows.",
     );
-    for which in Which::ALL {
-        let over = theory_passes(rows, which).map_or_else(
+    for (s, subject) in subjects.iter().enumerate() {
+        let over = theory_passes(rows, s).map_or_else(
             || "stays under P at every size".to_string(),
             |n| format!("passes P from n = {n} on"),
         );
-        out += &format!(" {}: theory {over}.", which.name());
+        out += &format!(" {}: theory {over}.", subject.name);
     }
     if let Some(last) = rows.last() {
-        let at_end = |which: Which| {
-            rows_of(rows, which)
-                .last()
-                .map(|r| fixed(r.bits_per_item()))
-                .unwrap_or_default()
-        };
+        let ends: Vec<String> = subjects
+            .iter()
+            .enumerate()
+            .filter_map(|(s, subject)| {
+                let r = rows_of(rows, s).last()?;
+                Some(format!(
+                    "{} ({}, {} lines a miss)",
+                    fixed(r.bits_per_item()),
+                    subject.name,
+                    r.lines
+                ))
+            })
+            .collect();
         out += &format!(
-            " At n = {} the bits per item are {} (r = 0.85), {} (preset) and {} (peer), \
-             against {} for a classic filter right-sized for n: the guarantee of the total \
-             rate costs memory, and more with the preset's halving rates.",
+            " At n = {} the bits per item are {}, against {} for a classic filter right-sized \
+             for n: keeping the total rate while growing costs memory, more with the preset's \
+             halving rates.",
             last.n,
-            at_end(Which::Ours),
-            at_end(Which::Redis),
-            at_end(Which::Peer),
+            ends.join(", "),
             fixed(last.classic_bits_per_item())
         );
     }
     out.push_str("\n\n");
-    out.push_str("The rows at the layer boundaries (all layers full):\n\n");
+    out.push_str("The rows at the doublings (the scalable filters' layers all full):\n\n");
     let growth = table.column("growth").unwrap_or(0);
     let full: Vec<String> = checkpoints(LAYERS)
         .iter()
@@ -202,11 +191,15 @@ pub(super) fn appendix(
                     ("filter", "filter"),
                     ("items", "n"),
                     ("growth", "n/n0"),
-                    ("layers", "layers"),
+                    ("lookup_lines", "lines"),
                 ][..],
                 // The measured rate against theory, without the count.
-                &AGAINST_THEORY_VIEW[1..],
+                &AGAINST_THEORY_VIEW[1..3],
                 &[
+                    ("instance_ci95_low", "95% low"),
+                    ("instance_ci95_high", "95% high"),
+                    ("theory_fpr", "theory"),
+                    ("theory_in_instance_ci95", "inside"),
                     ("measured_above_target", "above P"),
                     ("bits_per_item", "bits/item"),
                     ("classic_bits_per_item", "classic bits/item"),
