@@ -7,7 +7,6 @@
 
 pub mod exp;
 pub mod files;
-pub mod inspect;
 pub mod naive;
 pub mod plot;
 pub mod progress;

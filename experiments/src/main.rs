@@ -14,8 +14,7 @@
 //! ([`files`]).
 #![forbid(unsafe_code)]
 
-use bloomlab_choose as choose;
-use bloomlab_experiments::{exp, files, inspect, report, summary};
+use bloomlab_experiments::{exp, files, report, summary};
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -55,22 +54,9 @@ enum Command {
         #[arg(long, value_delimiter = ',', value_parser = experiment_names())]
         only: Vec<String>,
     },
-    /// Recommend a filter for a workload, from theory alone.
-    Choose(choose::ChooseArgs),
-    /// Say what filter a file holds: a bloomlab file of any variant, or a
-    /// Guava BloomFilter written with writeTo.
-    ///
-    /// Prints the variant, its parameters, how full it is, the items it
-    /// recorded or holds by estimate, and the false-positive rate a probe
-    /// sees now. Exit code 2, with the reason on stderr, for a file of
-    /// neither format.
-    Inspect {
-        /// The file to read.
-        file: PathBuf,
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    /// `choose` and `inspect`, from the light command line (bloomlab-cli).
+    #[command(flatten)]
+    Tool(bloomlab_cli::Command),
 }
 
 /// The names `--only` accepts: every experiment's.
@@ -121,36 +107,19 @@ fn main() -> ExitCode {
                 .collect();
             finish(run(&common, &chosen, false))
         }
-        Command::Inspect { file, json } => match inspect::inspect(&file) {
-            Ok(found) if json => match serde_json::to_string_pretty(&found) {
-                Ok(text) => {
-                    println!("{text}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => fail("bloomlab inspect", e, 1),
-            },
-            Ok(found) => {
-                println!("{found}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail("bloomlab inspect", e, 2),
-        },
-        Command::Choose(args) => match choose::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail("bloomlab choose", e, 2),
-        },
+        Command::Tool(tool) => bloomlab_cli::run(&tool, "bloomlab"),
     }
 }
 
 /// The exit code of a run, its error on stderr.
 fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
-    result.map_or_else(|e| fail("bloomlab", e, 1), |()| ExitCode::SUCCESS)
-}
-
-/// Exit code `code`, with `e` on stderr after `who`.
-fn fail(who: &str, e: impl std::fmt::Display, code: u8) -> ExitCode {
-    eprintln!("{who}: {e}");
-    ExitCode::from(code)
+    result.map_or_else(
+        |e| {
+            eprintln!("bloomlab: {e}");
+            ExitCode::FAILURE
+        },
+        |()| ExitCode::SUCCESS,
+    )
 }
 
 /// Runs `experiments`, writes the files each returns, and writes their

@@ -201,15 +201,33 @@ impl Hits {
         self.hits as f64 / self.trials as f64
     }
 
-    /// Its 95% Clopper–Pearson interval.
+    /// Its 95% Clopper–Pearson interval; all of `[0, 1]` without trials.
     pub fn interval(self) -> (f64, f64) {
-        bloomlab_lab::stats::clopper_pearson(self.hits, self.trials, 0.95)
+        match self.trials {
+            0 => (0.0, 1.0),
+            n => bloomlab_lab::stats::clopper_pearson(self.hits, n, 0.95),
+        }
     }
 
     /// Whether the 95% interval holds `x`.
     pub fn holds(self, x: f64) -> bool {
         let (lo, hi) = self.interval();
         (lo..=hi).contains(&x)
+    }
+
+    /// Whether the count lies in the 99.9% binomial range of the rate `p`
+    /// (all of it at `p` ≥ 1): a miss of the 95% interval that chance
+    /// explains (one row in twenty misses it by chance). Never without
+    /// trials.
+    pub fn within_chance(self, p: f64) -> bool {
+        match self.trials {
+            0 => false,
+            n if p >= 1.0 => self.hits == n,
+            n => {
+                let (lo, hi) = bloomlab_lab::stats::binomial_interval(n, p, 0.999);
+                (lo..=hi).contains(&self.hits)
+            }
+        }
     }
 }
 

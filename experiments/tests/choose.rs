@@ -463,4 +463,18 @@ mod choose {
         );
         assert!(text.contains("1.3 TB"), "{text}");
     }
+
+    /// `bloomlab inspect` is bloomlab-cli's (whose tests cover it): the
+    /// runner's binary hands it over, exit codes and all.
+    #[test]
+    fn inspect_is_the_light_tools() {
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../crates/guava/tests/fixtures/integer_n1000_p0.001.bin"
+        );
+        let out = common::bloomlab(["inspect", fixture]);
+        assert!(succeeded(&out, fixture).contains("expected rate  1.052e-3"));
+        let missing = common::bloomlab(["inspect", "/nonexistent/filter"]);
+        common::refused(&missing, "a missing file", "bloomlab inspect: cannot read");
+    }
 }

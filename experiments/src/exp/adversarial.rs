@@ -27,7 +27,6 @@ use std::time::Instant;
 use bloomlab::prelude::*;
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::{binomial_interval, clopper_pearson};
 
 use super::seeds::{BitTable, Keys, fill, hits, strings};
 use super::{Ctx, Error, Output, sub_seed};
@@ -35,7 +34,7 @@ use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, markdown, rate, yes_no};
+use crate::table::{Hits, Table, fixed, markdown, rate, yes_no};
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
@@ -48,48 +47,11 @@ struct Attack {
     attacker: &'static str,
     knows: &'static str,
     tested: u64,
-    crafted: u64,
     seconds: f64,
-    passed: u64,
+    /// The crafted items found, flooded at the victim: how many passed.
+    flood: Hits,
     /// The pass rate the threat model predicts for the flood.
     expected: f64,
-}
-
-impl Attack {
-    fn pass_rate(&self) -> f64 {
-        if self.crafted == 0 {
-            f64::NAN
-        } else {
-            self.passed as f64 / self.crafted as f64
-        }
-    }
-
-    fn ci(&self) -> (f64, f64) {
-        if self.crafted == 0 {
-            (0.0, 1.0)
-        } else {
-            clopper_pearson(self.passed, self.crafted, 0.95)
-        }
-    }
-
-    fn expected_inside(&self) -> bool {
-        let (lo, hi) = self.ci();
-        (lo..=hi).contains(&self.expected)
-    }
-
-    /// Whether the number that passed lies in the 99.9% binomial range of
-    /// the expected rate: a miss of the 95% interval chance explains (one
-    /// row in twenty misses it by chance).
-    fn within_chance(&self) -> bool {
-        if self.crafted == 0 {
-            return false;
-        }
-        if self.expected >= 1.0 {
-            return self.passed == self.crafted;
-        }
-        let (lo, hi) = binomial_interval(self.crafted, self.expected, 0.999);
-        (lo..=hi).contains(&self.passed)
-    }
 }
 
 /// A filter under attack: its name, its load and theory's rate at it.
@@ -121,9 +83,11 @@ impl Victim {
             attacker,
             knows,
             tested: *tested,
-            crafted: found.len() as u64,
             seconds: *seconds,
-            passed: found.iter().filter(|c| passes(c)).count() as u64,
+            flood: Hits {
+                hits: found.iter().filter(|c| passes(c)).count() as u64,
+                trials: found.len() as u64,
+            },
             expected,
         }
     }
@@ -305,9 +269,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         attacker: "none: random addresses (the base rate)",
         knows: "nothing",
         tested: 0,
-        crafted: flood,
         seconds: 0.0,
-        passed: hits(&mut h1, string_candidates(seed("h1 random"), flood)),
+        flood: Hits {
+            hits: hits(&mut h1, string_candidates(seed("h1 random"), flood)),
+            trials: flood,
+        },
         expected: h1_victim.fpr,
     });
     bar.inc(1);
@@ -332,7 +298,7 @@ fn items_for_rate(m: u64, k: u32, p: f64) -> u64 {
 
 fn to_table(attacks: &[Attack]) -> Table {
     Table::from_records(attacks.iter().map(|a| {
-        let (lo, hi) = a.ci();
+        let (lo, hi) = a.flood.interval();
         vec![
             ("victim", a.victim.name.into()),
             ("attacker", a.attacker.into()),
@@ -340,15 +306,18 @@ fn to_table(attacks: &[Attack]) -> Table {
             ("items", a.victim.items.to_string()),
             ("victim_theory_fpr", rate(a.victim.fpr)),
             ("candidates_tested", a.tested.to_string()),
-            ("crafted_found", a.crafted.to_string()),
+            ("crafted_found", a.flood.trials.to_string()),
             ("search_seconds", format!("{:.6}", a.seconds)),
-            ("flood_passed", a.passed.to_string()),
-            ("pass_rate", rate(a.pass_rate())),
+            ("flood_passed", a.flood.hits.to_string()),
+            ("pass_rate", rate(a.flood.rate())),
             ("ci95_low", rate(lo)),
             ("ci95_high", rate(hi)),
             ("expected_pass_rate", rate(a.expected)),
-            ("expected_in_ci95", yes_no(a.expected_inside()).into()),
-            ("within_999_range", yes_no(a.within_chance()).into()),
+            ("expected_in_ci95", yes_no(a.flood.holds(a.expected)).into()),
+            (
+                "within_999_range",
+                yes_no(a.flood.within_chance(a.expected)).into(),
+            ),
         ]
     }))
 }
@@ -360,7 +329,7 @@ fn speed(a: &Attack) -> (String, String) {
     }
     (
         format!("{:.0}", a.tested as f64 / a.seconds),
-        format!("{:.0}", a.crafted as f64 / a.seconds),
+        format!("{:.0}", a.flood.trials as f64 / a.seconds),
     )
 }
 
@@ -374,7 +343,7 @@ fn find<'a>(attacks: &'a [Attack], attacker: &str, victim: &str) -> Option<&'a A
 
 /// "9 of 1000".
 fn passed(a: &Attack) -> String {
-    format!("{} of {}", a.passed, a.crafted)
+    format!("{} of {}", a.flood.hits, a.flood.trials)
 }
 
 /// The section: the verdict and the four attacks that carry it.
@@ -390,7 +359,7 @@ fn body(attacks: &[Attack], want: usize) -> String {
     // The verdict as the threat model predicts it, if this run bears it out.
     let as_predicted = [a, b, c, r, guava, h1]
         .iter()
-        .all(|x| x.is_some_and(|x| x.expected_inside() || x.within_chance()));
+        .all(|x| x.is_some_and(|x| x.flood.holds(x.expected) || x.flood.within_chance(x.expected)));
     let verdict = if as_predicted {
         "**Whoever can compute the positions crafts ids that pass every time; a secret random \
          key (bloomlab's keyed AES-CMAC) brings them back to the base rate.** An attacker who \
@@ -454,14 +423,14 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
         "inside",
     ];
     let table = attacks.iter().map(|a| {
-        let (lo, hi) = a.ci();
+        let (lo, hi) = a.flood.interval();
         let (tps, cps) = speed(a);
         [
             a.victim.name.to_string(),
             a.attacker.into(),
             a.knows.into(),
             a.tested.to_string(),
-            a.crafted.to_string(),
+            a.flood.trials.to_string(),
             if a.tested == 0 {
                 "-".to_string()
             } else {
@@ -470,7 +439,7 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
             tps,
             cps,
             passed(a),
-            fixed(a.pass_rate()),
+            fixed(a.flood.rate()),
             format!("[{}; {}]", fixed(lo), fixed(hi)),
             rate(a.expected),
             standing(a).0.into(),
@@ -486,19 +455,19 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
             "\nWith the key the search tests {:.0} candidates per item kept (1/p), about {} crafted \
              items per second of one core. Without it the crafted items pass at {} (theory {}: \
              {}); the replay after re-keying at {} ({}).\n",
-            a.tested as f64 / a.crafted.max(1) as f64,
+            a.tested as f64 / a.flood.trials.max(1) as f64,
             speed(a).1,
-            fixed(b.pass_rate()),
+            fixed(b.flood.rate()),
             fixed(b.expected),
             standing(b).1,
-            fixed(r.pass_rate()),
+            fixed(r.flood.rate()),
             standing(r).1
         );
     }
     if let Some(h) = attacks.iter().find(|a| a.attacker.starts_with("none")) {
         out += &format!(
             "\nRandom addresses pass document 001's H1 at {} (theory {}: {}).\n",
-            fixed(h.pass_rate()),
+            fixed(h.flood.rate()),
             fixed(h.expected),
             standing(h).1
         );
@@ -513,9 +482,9 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
 /// Where the expected rate stands against the flood's pass count: the
 /// appendix's column and the words of its prose.
 fn standing(a: &Attack) -> (&'static str, &'static str) {
-    if a.expected_inside() {
+    if a.flood.holds(a.expected) {
         ("yes", "inside the 95% interval")
-    } else if a.within_chance() {
+    } else if a.flood.within_chance(a.expected) {
         (
             "no (inside the 99.9% range)",
             "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains",
@@ -576,9 +545,11 @@ mod tests {
             attacker,
             knows: "",
             tested: 100_000,
-            crafted: 1_000,
             seconds: 0.01,
-            passed,
+            flood: Hits {
+                hits: passed,
+                trials: 1_000,
+            },
             expected,
         }
     }
@@ -604,7 +575,7 @@ mod tests {
         assert_eq!(text.lines().filter(|l| l.starts_with("| ")).count(), 5);
         assert!(text.split_whitespace().count() <= 200, "{text}");
         // A guessed key whose crafted items pass far above the base rate.
-        attacks[1].passed = 100;
+        attacks[1].flood.hits = 100;
         let text = body(&attacks, 1_000);
         assert!(!text.contains("**Whoever"), "{text}");
         assert!(

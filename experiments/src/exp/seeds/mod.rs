@@ -29,7 +29,7 @@ use bloomlab::theory;
 use bloomlab_core::hash::mix64;
 use bloomlab_guava::{GuavaBloomFilter, IntegerFunnel};
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::{binomial_interval, clopper_pearson};
+use bloomlab_lab::stats::clopper_pearson;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::subject::scalable_theory;
@@ -38,7 +38,7 @@ use crate::naive::{NaiveFilter, Strategy, java_string_hash};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Table, against_theory, markdown, rate, yes_no};
+use crate::table::{AGAINST_THEORY, Hits, Table, against_theory, markdown, rate, yes_no};
 
 mod examples;
 mod fixed;

@@ -137,13 +137,19 @@ impl Rate {
         self.fp as f64 / self.probes as f64
     }
 
+    fn hits(&self) -> Hits {
+        Hits {
+            hits: self.fp,
+            trials: self.probes,
+        }
+    }
+
     pub(super) fn ci(&self) -> (f64, f64) {
-        clopper_pearson(self.fp, self.probes, 0.95)
+        self.hits().interval()
     }
 
     pub(super) fn inside(&self) -> bool {
-        let (lo, hi) = self.ci();
-        (lo..=hi).contains(&self.theory)
+        self.hits().holds(self.theory)
     }
 
     /// The rate of this very table if its probes' positions are uniform:
@@ -159,8 +165,7 @@ impl Rate {
     }
 
     pub(super) fn at_fill_inside(&self) -> Option<bool> {
-        let (lo, hi) = self.ci();
-        self.at_fill().map(|t| (lo..=hi).contains(&t))
+        self.at_fill().map(|t| self.hits().holds(t))
     }
 
     /// How far this table's bits set are from the average table's, in
@@ -179,10 +184,7 @@ impl Rate {
             .into_iter()
             .flatten()
             .filter(|p| *p > 0.0 && *p < 1.0)
-            .any(|p| {
-                let (lo, hi) = binomial_interval(self.probes, p, 0.999);
-                (lo..=hi).contains(&self.fp)
-            })
+            .any(|p| self.hits().within_chance(p))
     }
 
     /// Whether this table's bits set lie inside the 99.9% range of the

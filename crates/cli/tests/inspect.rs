@@ -1,23 +1,32 @@
-//! `bloomlab inspect` as a user runs it: every Guava fixture (written by the
-//! real Guava jar), a file of every bloomlab variant, and files that are
-//! neither.
+//! `bloomlab-cli inspect` as a user runs it: every Guava fixture (written by
+//! the real Guava jar), a file of every bloomlab variant, and files that are
+//! neither, or not files at all.
 
-mod common;
-
-// In a module named `inspect` so that `cargo test -p bloomlab-experiments inspect`
+// In a module named `inspect` so that `cargo test -p bloomlab-cli inspect`
 // selects these tests.
 mod inspect {
     use std::path::{Path, PathBuf};
-    use std::process::Output;
+    use std::process::{Command, Output};
 
     use bloomlab::prelude::*;
     use bloomlab_core::codec::FORMAT_VERSION;
     use serde_json::Value;
 
-    use crate::common::{self, succeeded};
-
     fn bloomlab_inspect(args: &[&Path]) -> Output {
-        common::bloomlab([Path::new("inspect")].iter().chain(args))
+        Command::new(env!("CARGO_BIN_EXE_bloomlab-cli"))
+            .arg("inspect")
+            .args(args)
+            .output()
+            .expect("the bloomlab-cli binary runs")
+    }
+
+    fn stderr(out: &Output) -> String {
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
+    fn succeeded(out: &Output, what: &str) -> String {
+        assert!(out.status.success(), "{what}: {}", stderr(out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     fn json(file: &Path) -> Value {
@@ -30,13 +39,18 @@ mod inspect {
     /// file and containing `says`.
     fn refused(file: &Path, says: &str) {
         let name = file.display().to_string();
-        let stderr = common::refused(&bloomlab_inspect(&[file]), &name, says);
-        assert!(stderr.contains(&name), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
+        let out = bloomlab_inspect(&[file]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}: {:?}", out.stdout);
+        assert!(err.contains(says), "{name}: expected '{says}' in: {err}");
+        assert!(err.starts_with("bloomlab-cli inspect: "), "{err}");
+        assert!(err.contains(&name), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
     }
 
     fn fixtures() -> Vec<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/guava/tests/fixtures");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guava/tests/fixtures");
         let mut bins: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("the Guava fixtures")
             .map(|e| e.expect("a directory entry").path())
@@ -332,7 +346,7 @@ mod inspect {
 
         let guava = std::fs::read(
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../crates/guava/tests/fixtures/integer_n1000_p0.001.bin"),
+                .join("../guava/tests/fixtures/integer_n1000_p0.001.bin"),
         )
         .unwrap();
         refused(
@@ -353,5 +367,43 @@ mod inspect {
             &file(d, "guava_huge", &[1, 3, 0x7f, 0xff, 0xff, 0xff]),
             "truncated Guava filter",
         );
+    }
+
+    /// A FIFO with no writer would make `open` wait forever: it is refused
+    /// unopened (the run is killed, and the test fails, if it waits), as is
+    /// a folder.
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_unopened() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success(), "mkfifo {fifo:?}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bloomlab-cli"))
+            .arg("inspect")
+            .arg(&fifo)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the bloomlab-cli binary runs");
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed().as_secs() >= 30 {
+                child.kill().unwrap();
+                panic!("inspect of a FIFO still waits after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr(&out).contains("is a FIFO, not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+        refused(dir.path(), "is a folder, not a regular file");
     }
 }

@@ -1,4 +1,4 @@
-//! `bloomlab inspect FILE`: what a stored filter is, how full, and what rate
+//! `bloomlab-cli inspect FILE` (and `bloomlab inspect FILE`): what a stored filter is, how full, and what rate
 //! it gives now.
 //!
 //! Two formats are recognised from their first bytes:
@@ -10,6 +10,8 @@
 //!   reported here depends on it.
 //!
 //! Anything else is an [`InspectError`]: the file is read, never trusted.
+//! Only a regular file is opened: a FIFO with no writer, a device or a
+//! folder is refused before anything would wait on it.
 
 use std::fmt;
 use std::io::Read;
@@ -70,6 +72,15 @@ pub enum InspectError {
         /// Why.
         source: std::io::Error,
     },
+    /// The path names something other than a regular file (a FIFO, a
+    /// socket, a device, a folder), which is refused unopened: opening a
+    /// FIFO with no writer would wait forever.
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead: `"a FIFO"`, `"a folder"`, ….
+        kind: &'static str,
+    },
     /// The allocator refused a buffer the size of the file.
     OutOfMemory {
         /// The file.
@@ -116,6 +127,11 @@ impl fmt::Display for InspectError {
             InspectError::Read { path, source } => {
                 write!(f, "cannot read {}: {source}", path.display())
             }
+            InspectError::NotAFile { path, kind } => write!(
+                f,
+                "{} is {kind}, not a regular file: inspect reads only files",
+                path.display()
+            ),
             InspectError::OutOfMemory { path, bytes } => write!(
                 f,
                 "cannot hold {} ({bytes} bytes) in memory: the allocator refused",
@@ -174,7 +190,8 @@ impl std::error::Error for InspectError {
             InspectError::Read { source, .. } => Some(source),
             InspectError::Bloomlab { source, .. } => Some(source),
             InspectError::Guava { source, .. } => Some(source),
-            InspectError::OutOfMemory { .. }
+            InspectError::NotAFile { .. }
+            | InspectError::OutOfMemory { .. }
             | InspectError::UnknownVariant { .. }
             | InspectError::Unrecognised { .. } => None,
         }
@@ -198,8 +215,20 @@ fn read(path: &Path) -> Result<Vec<u8>, InspectError> {
         path: path.to_owned(),
         source,
     };
+    // Asked of the path before opening it (`stat` never waits, `open` of a
+    // FIFO does), and of the file opened, in case the path changed between.
+    let regular = |kind: std::fs::FileType| match kind.is_file() {
+        true => Ok(()),
+        false => Err(InspectError::NotAFile {
+            path: path.to_owned(),
+            kind: kind_of(kind),
+        }),
+    };
+    regular(std::fs::metadata(path).map_err(failed)?.file_type())?;
     let mut file = std::fs::File::open(path).map_err(failed)?;
-    let len = file.metadata().map_err(failed)?.len();
+    let meta = file.metadata().map_err(failed)?;
+    regular(meta.file_type())?;
+    let len = meta.len();
     let mut bytes = Vec::new();
     usize::try_from(len)
         .ok()
@@ -210,6 +239,28 @@ fn read(path: &Path) -> Result<Vec<u8>, InspectError> {
         })?;
     file.read_to_end(&mut bytes).map_err(failed)?;
     Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for [`InspectError::NotAFile`].
+fn kind_of(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "an unknown kind of file"
+    }
 }
 
 /// [`inspect`] of bytes already read from `path`.

@@ -1,0 +1,86 @@
+//! The light bloomlab command line: `choose` a filter for a workload, and
+//! `inspect` a stored one, with the library crates and a command-line
+//! parser only (no database, plotting or Redis client), so that
+//! `cargo install --path crates/cli` is quick.
+//!
+//! The binary is `bloomlab-cli`; the experiment runner's `bloomlab` binary
+//! (bloomlab-experiments) has the same two commands through [`Command`].
+//!
+//! ```no_run
+//! use clap::Parser;
+//!
+//! #[derive(Parser)]
+//! struct Cli {
+//!     #[command(subcommand)]
+//!     command: bloomlab_cli::Command,
+//! }
+//!
+//! let cli = Cli::parse_from(["tool", "choose", "--items", "1000", "--fpr", "0.01"]);
+//! let code = bloomlab_cli::run(&cli.command, "tool");
+//! # let _ = code;
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod inspect;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub use bloomlab_choose::ChooseArgs;
+
+/// The commands of this crate, as a clap subcommand enum: flatten it into a
+/// program's own (`#[command(flatten)]`) to offer them.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Recommend a filter for a workload, from theory alone.
+    Choose(ChooseArgs),
+    /// Say what filter a file holds: a bloomlab file of any variant, or a
+    /// Guava BloomFilter written with writeTo.
+    ///
+    /// Prints the variant, its parameters, how full it is, the items it
+    /// recorded or holds by estimate, and the false-positive rate a probe
+    /// sees now. Exit code 2, with the reason on stderr, for a file of
+    /// neither format or anything that is not a regular file.
+    Inspect(InspectArgs),
+}
+
+/// The arguments of `inspect`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InspectArgs {
+    /// The file to read.
+    pub file: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `command`, printing to stdout; its errors go to stderr after
+/// `program` and the command's name (`bloomlab inspect: …`). Exit code 2 for
+/// input refused (a workload that makes no sense, a file that is not a
+/// filter), 1 for output that cannot be written.
+pub fn run(command: &Command, program: &str) -> ExitCode {
+    let fail = |name: &str, e: &dyn std::fmt::Display, code: u8| {
+        eprintln!("{program} {name}: {e}");
+        ExitCode::from(code)
+    };
+    match command {
+        Command::Choose(args) => match bloomlab_choose::run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail("choose", &e, 2),
+        },
+        Command::Inspect(InspectArgs { file, json }) => match inspect::inspect(file) {
+            Ok(found) if *json => match serde_json::to_string_pretty(&found) {
+                Ok(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail("inspect", &e, 1),
+            },
+            Ok(found) => {
+                println!("{found}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail("inspect", &e, 2),
+        },
+    }
+}
