@@ -68,7 +68,7 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
     out += &format!(
         "Sections: {}. Long per-row tables: [APPENDIX.md](APPENDIX.md); every number: the \
          CSV files beside this report.\n\n",
-        all.join(" · ")
+        all.join(", ")
     );
     out
 }

@@ -195,27 +195,30 @@ pub(super) fn body(
         per_removal(cuckoo),
         per_removal(crate_)
     );
-    let outside: Vec<String> = rows
+    // Counted by part: each row is in the appendix, with its note.
+    let mut outside: Vec<(&str, usize)> = Vec::new();
+    for r in rows
         .iter()
         .filter(|r| matches!(r.check(), "outside" | "differs"))
-        .map(|r| {
-            format!(
-                "{} {} {} at {}",
-                r.part.name(),
-                r.subject.name(),
-                r.metric,
-                r.x
-            )
-        })
+    {
+        match outside.iter_mut().find(|(part, _)| *part == r.part.name()) {
+            Some((_, n)) => *n += 1,
+            None => outside.push((r.part.name(), 1)),
+        }
+    }
+    let total: usize = outside.iter().map(|(_, n)| n).sum();
+    let parts: Vec<String> = outside
+        .iter()
+        .map(|(part, n)| format!("{part} {n}"))
         .collect();
     out += &format!(
-        "Rows where the measurement disagrees with its theory: {} (the appendix has every \
-         row, and its note says what the model leaves out). Data: \
-         [`deletion.csv`](deletion.csv) (one row per measured value).\n",
-        if outside.is_empty() {
+        "Rows where the measurement disagrees with its theory: {}; each is in the appendix, \
+         whose note says what the model leaves out. Data: [`deletion.csv`](deletion.csv) (one \
+         row per measured value).\n",
+        if total == 0 {
             "none".to_string()
         } else {
-            outside.join("; ")
+            format!("{total} ({})", parts.join(", "))
         }
     );
     out

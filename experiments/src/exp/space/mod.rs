@@ -422,8 +422,8 @@ fn body(
          {:.2e}; the plain layout below {:.2e}, in bands up to {:.2e}. Fingerprints come in \
          whole bits, so the answer is a set of rates, not one threshold (Fan et al.'s \
          \"below about 3%\" assumes real-valued widths). Theory's bands are {} (appendix). \
-         Against the optimal Bloom filter (log2(1/ε)/ln 2 bits, k not rounded) rather than \
-         the one the constructor builds, the semi-sorted table is smaller only below {:.2e}.\n\n",
+         Against the optimal Bloom filter (k not rounded), the semi-sorted table is smaller \
+         only below {:.2e}.\n\n",
         scan.items,
         last(&crossovers[1].1),
         first(&crossovers[1].1),
