@@ -74,8 +74,9 @@ struct Common {
     /// and checked for writing before any experiment runs).
     #[arg(long, default_value = "results")]
     out: PathBuf,
-    /// Seed of every key, probe and hash key: same seed, same CSV.
-    #[arg(long, default_value_t = 2024)]
+    /// Seed of every key, probe and hash key: same seed, same CSV (a whole
+    /// number from 0 to 2^64 − 1).
+    #[arg(long, default_value_t = 2024, allow_negative_numbers = true)]
     seed: u64,
 }
 

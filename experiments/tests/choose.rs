@@ -214,9 +214,16 @@ mod choose {
         );
     }
 
+    /// Stdout of a run that found no filter: exit code 3, the report printed.
+    fn unmet(args: &[&str]) -> String {
+        let out = bloomlab_choose(args);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    }
+
     #[test]
-    fn a_memory_limit_nothing_meets_is_an_answer_not_an_error() {
-        let text = text(&[
+    fn a_memory_limit_nothing_meets_is_an_answer_with_its_own_exit_code() {
+        let text = unmet(&[
             "--items",
             "100000000",
             "--fpr",
@@ -226,7 +233,16 @@ mod choose {
         ]);
         assert!(text.contains("No filter meets every requirement"), "{text}");
         assert!(text.contains("reaches"), "{text}");
-        let report = json(&["--items", "1e8", "--fpr", "1e-4", "--max-memory", "64MiB"]);
+        let args = [
+            "--items",
+            "1e8",
+            "--fpr",
+            "1e-4",
+            "--max-memory",
+            "64MiB",
+            "--json",
+        ];
+        let report: Value = serde_json::from_str(&unmet(&args)).expect("valid JSON");
         assert_eq!(report["recommendation"]["id"], Value::Null);
         assert_eq!(report["workload"]["max_memory"], 64 << 20);
     }
@@ -286,7 +302,23 @@ mod choose {
             ("0.07GB", 70_000_000),
             ("1.5GiB", 1_610_612_736),
         ] {
-            let report = json(&["--items", "1000", "--fpr", "0.01", "--max-memory", given]);
+            // Whether a filter fits (exit 0) or not (3), the limit is read exactly.
+            let args = [
+                "--items",
+                "1000",
+                "--fpr",
+                "0.01",
+                "--max-memory",
+                given,
+                "--json",
+            ];
+            let out = bloomlab_choose(&args);
+            assert!(
+                matches!(out.status.code(), Some(0 | 3)),
+                "{given}: {}",
+                stderr(&out)
+            );
+            let report: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
             assert_eq!(report["workload"]["max_memory"], bytes, "{given}");
         }
         let out = bloomlab_choose(&[
@@ -354,7 +386,7 @@ mod choose {
                 let out = bloomlab_choose(&args);
                 let (text, err) = (stdout(&out), stderr(&out));
                 assert!(
-                    matches!(out.status.code(), Some(0 | 2)),
+                    matches!(out.status.code(), Some(0 | 2 | 3)),
                     "{args:?}: {:?} {err}",
                     out.status
                 );
@@ -363,7 +395,7 @@ mod choose {
                     !text.contains(U128_MAX) && !err.contains(U128_MAX),
                     "{args:?}: {text}{err}"
                 );
-                if out.status.success() {
+                if out.status.code() == Some(3) {
                     assert!(
                         text.contains("No filter meets every requirement")
                             || text.contains("\"id\": null"),

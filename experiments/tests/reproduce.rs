@@ -192,3 +192,15 @@ fn every_experiment_subcommand_says_what_it_runs() {
         assert!(own.contains(about) && own.contains("--scale"), "{own}");
     }
 }
+
+/// A negative seed is refused for its value, not as an unknown flag.
+#[test]
+fn a_negative_seed_is_refused_for_its_value() {
+    let out = common::bloomlab(["reproduce", "--seed", "-1"]);
+    let err = common::refused(
+        &out,
+        "reproduce --seed -1",
+        "invalid value '-1' for '--seed",
+    );
+    assert!(!err.contains("unexpected argument"), "{err}");
+}

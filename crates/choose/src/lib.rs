@@ -127,20 +127,24 @@ pub fn choose_in(catalog: &bloomlab::catalog::Catalog<u64>, w: &Workload) -> Rep
     }
 }
 
-/// Prints the recommendation for `args`.
+/// Prints the recommendation for `args`; `Ok(false)` when no filter meets
+/// every requirement (the report, printed all the same, says what comes
+/// closest), so that a script can tell.
 ///
 /// # Errors
 ///
 /// A message for a workload that makes no sense (see
 /// [`Workload::from_args`]) or output that cannot be written.
-pub fn run(args: &ChooseArgs) -> Result<(), String> {
+pub fn run(args: &ChooseArgs) -> Result<bool, String> {
     let w = Workload::from_args(args)?;
     let report = choose(&w);
+    let fits = report.recommendation.id.is_some();
     let out = if args.json {
         serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode JSON: {e}"))?
     } else {
         render::text(&report)
     };
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", out.trim_end()).map_err(|e| format!("cannot write the report: {e}"))
+    writeln!(stdout, "{}", out.trim_end()).map_err(|e| format!("cannot write the report: {e}"))?;
+    Ok(fits)
 }

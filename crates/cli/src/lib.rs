@@ -54,10 +54,14 @@ pub struct InspectArgs {
     pub json: bool,
 }
 
+/// The exit code of a `choose` whose workload no filter meets.
+pub const NOTHING_FITS: u8 = 3;
+
 /// Runs `command`, printing to stdout; its errors go to stderr after
 /// `program` and the command's name (`bloomlab inspect: …`). Exit code 2 for
 /// input refused (a workload that makes no sense, a file that is not a
-/// filter), 1 for output that cannot be written.
+/// filter), 1 for output that cannot be written, 3 when `choose` finds no
+/// filter that meets every requirement (its report is printed all the same).
 pub fn run(command: &Command, program: &str) -> ExitCode {
     let fail = |name: &str, e: &dyn std::fmt::Display, code: u8| {
         eprintln!("{program} {name}: {e}");
@@ -65,7 +69,8 @@ pub fn run(command: &Command, program: &str) -> ExitCode {
     };
     match command {
         Command::Choose(args) => match bloomlab_choose::run(args) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(NOTHING_FITS),
             Err(e) => fail("choose", &e, 2),
         },
         Command::Inspect(InspectArgs { file, json }) => match inspect::inspect(file) {
