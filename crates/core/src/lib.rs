@@ -23,6 +23,7 @@
 #[doc(hidden)]
 pub mod alloc;
 pub mod batch;
+pub mod bits;
 #[doc(hidden)]
 pub mod builder;
 pub mod by_hash;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
+use bloomlab_core::bits::Routine;
 use bloomlab_core::theory::quotient as theory;
 use bloomlab_core::{DefaultHasher, InsertBatchError, InsertError, RemoveError, by_hash};
 
@@ -266,6 +267,13 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     /// Whether an item with this 64-bit hash is reported present.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
+        self.table.ops().run(Find(self, hash))
+    }
+
+    /// [`contains_hash`](Self::contains_hash), compiled into the copy
+    /// [`BitOps::run`](bloomlab_core::bits::BitOps::run) makes.
+    #[inline(always)]
+    fn find(&self, hash: u64) -> bool {
         let (x, rest) = self.split(hash);
         let Some(end) = self.table.run_end(x) else {
             return false;
@@ -290,6 +298,12 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
 
     /// How many entries match an item with this 64-bit hash.
     pub fn count_hash(&self, hash: u64) -> usize {
+        self.table.ops().run(Count(self, hash))
+    }
+
+    /// [`count_hash`](Self::count_hash), compiled into the caller's copy.
+    #[inline(always)]
+    fn count_entries(&self, hash: u64) -> usize {
         let (x, rest) = self.split(hash);
         let Some((start, end)) = self.table.run(x) else {
             return 0;
@@ -310,7 +324,14 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     /// (past its byte limit, its largest table, or the memory the
     /// allocator gives); nothing was changed.
     pub fn insert_hash(&mut self, hash: u64) -> Result<bool, InsertError> {
-        let present = self.contains_hash(hash);
+        let ops = self.table.ops();
+        ops.run(Store(self, hash))
+    }
+
+    /// [`insert_hash`](Self::insert_hash), compiled into the caller's copy.
+    #[inline(always)]
+    fn store(&mut self, hash: u64) -> Result<bool, InsertError> {
+        let present = self.find(hash);
         loop {
             if self.table.used() < self.capacity() {
                 let (x, rest) = self.split(hash);
@@ -332,6 +353,13 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
     ///
     /// [`RemoveError::NotPresent`] when no entry matches; nothing changed.
     pub fn remove_hash(&mut self, hash: u64) -> Result<(), RemoveError> {
+        let ops = self.table.ops();
+        ops.run(Take(self, hash))
+    }
+
+    /// [`remove_hash`](Self::remove_hash), compiled into the caller's copy.
+    #[inline(always)]
+    fn take(&mut self, hash: u64) -> Result<(), RemoveError> {
         let (x, rest) = self.split(hash);
         let (start, end) = self.table.run(x).ok_or(RemoveError::NotPresent)?;
         let probe = self.probe(rest);
@@ -626,3 +654,42 @@ impl<T: ?Sized, S: PartialEq> PartialEq for QuotientFilter<T, S> {
 
 bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable, Persist
     for QuotientFilter<T, S> where S: BuildHasher);
+
+/// The filter's operations as [`Routine`]s, which [`BitOps::run`](bloomlab_core::bits::BitOps::run) compiles
+/// with the processor's bit instructions where it has them.
+struct Find<'a, T: ?Sized, S>(&'a QuotientFilter<T, S>, u64);
+struct Count<'a, T: ?Sized, S>(&'a QuotientFilter<T, S>, u64);
+struct Store<'a, T: ?Sized, S>(&'a mut QuotientFilter<T, S>, u64);
+struct Take<'a, T: ?Sized, S>(&'a mut QuotientFilter<T, S>, u64);
+
+impl<T: ?Sized, S> Routine for Find<'_, T, S> {
+    type Output = bool;
+    #[inline(always)]
+    fn call(self) -> bool {
+        self.0.find(self.1)
+    }
+}
+
+impl<T: ?Sized, S> Routine for Count<'_, T, S> {
+    type Output = usize;
+    #[inline(always)]
+    fn call(self) -> usize {
+        self.0.count_entries(self.1)
+    }
+}
+
+impl<T: ?Sized, S> Routine for Store<'_, T, S> {
+    type Output = Result<bool, InsertError>;
+    #[inline(always)]
+    fn call(self) -> Result<bool, InsertError> {
+        self.0.store(self.1)
+    }
+}
+
+impl<T: ?Sized, S> Routine for Take<'_, T, S> {
+    type Output = Result<(), RemoveError>;
+    #[inline(always)]
+    fn call(self) -> Result<(), RemoveError> {
+        self.0.take(self.1)
+    }
+}

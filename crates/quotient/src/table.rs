@@ -24,7 +24,9 @@
 use bloomlab_core::OutOfMemory;
 use bloomlab_core::alloc::{self, Buffer};
 
-use crate::bits::{low_mask, select};
+use bloomlab_core::bits::BitOps;
+
+use crate::bits::low_mask;
 
 /// Slots per block.
 pub(crate) const BLOCK: usize = 64;
@@ -66,6 +68,8 @@ pub(crate) fn table_bytes(q: u32, width: u32) -> u128 {
 /// The table.
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Table {
+    /// How rank and select run on this processor (not stored).
+    ops: BitOps,
     q: u32,
     width: u32,
     blocks: usize,
@@ -88,6 +92,7 @@ impl Table {
             .and_then(|n| alloc::buffer::<u64>(n).map_err(|_| refused))?;
         let offsets = alloc::buffer::<u8>(blocks).map_err(|_| refused)?;
         Ok(Self {
+            ops: BitOps::detect(),
             q,
             width,
             blocks,
@@ -111,6 +116,7 @@ impl Table {
             && offsets.len() == blocks
             && (1..=64).contains(&width);
         sizes_fit.then_some(Self {
+            ops: BitOps::detect(),
             q,
             width,
             blocks,
@@ -163,23 +169,23 @@ impl Table {
         self.used = 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn block_base(&self, b: usize) -> usize {
         b * (2 + self.width as usize)
     }
 
-    #[inline]
+    #[inline(always)]
     fn occupieds(&self, b: usize) -> u64 {
         self.words[self.block_base(b)]
     }
 
-    #[inline]
+    #[inline(always)]
     fn runends(&self, b: usize) -> u64 {
         self.words[self.block_base(b) + 1]
     }
 
     /// Whether quotient `x` has a run.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_occupied(&self, x: usize) -> bool {
         self.occupieds(x / BLOCK) >> (x % BLOCK) & 1 == 1
     }
@@ -200,7 +206,7 @@ impl Table {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_runend(&self, i: usize) -> bool {
         self.runends(i / BLOCK) >> (i % BLOCK) & 1 == 1
     }
@@ -210,7 +216,7 @@ impl Table {
     }
 
     /// The value in slot `i`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> u64 {
         let w = self.width;
         let bit = (i % BLOCK) as u32 * w;
@@ -237,8 +243,14 @@ impl Table {
         }
     }
 
+    /// How rank and select run on this processor.
+    #[inline(always)]
+    pub(crate) fn ops(&self) -> BitOps {
+        self.ops
+    }
+
     /// The exact offset of block `b` (see the module's docs).
-    #[inline]
+    #[inline(always)]
     fn offset(&self, b: usize) -> usize {
         let stored = self.offsets[b];
         if stored != SATURATED {
@@ -276,11 +288,11 @@ impl Table {
 
     /// The position of the `k`-th (from 0) set `runends` bit at or after
     /// slot `from`.
-    #[inline]
+    #[inline(always)]
     fn select_runend_from(&self, from: usize, k: u32) -> Option<usize> {
         let b = from / BLOCK;
         let word = self.runends(b) & !low_mask((from % BLOCK) as u32);
-        match select(word, k) {
+        match self.ops.select(word, k) {
             Some(bit) => Some(b * BLOCK + bit as usize),
             None => self.select_runend_after(b, k - word.count_ones()),
         }
@@ -299,7 +311,7 @@ impl Table {
             let word = self.runends(b);
             let ones = word.count_ones();
             if k < ones {
-                return select(word, k).map(|bit| b * BLOCK + bit as usize);
+                return self.ops.select(word, k).map(|bit| b * BLOCK + bit as usize);
             }
             k -= ones;
         }
@@ -309,7 +321,7 @@ impl Table {
     /// before `y` that reaches into `y`'s block or past it; the first slot
     /// of `y`'s block past the runs of earlier blocks when no quotient of
     /// `y`'s block up to `y` is occupied (the paper's `rank_select`, one past).
-    #[inline]
+    #[inline(always)]
     fn runs_end_upto(&self, y: usize) -> usize {
         let b = y / BLOCK;
         let start = b * BLOCK;
@@ -347,7 +359,7 @@ impl Table {
     /// One past the last slot of quotient `x`'s run, if it has one: its
     /// slots are those before it back to slot `x` or to the slot after the
     /// previous run's end, whichever comes later.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_end(&self, x: usize) -> Option<usize> {
         self.is_occupied(x).then(|| self.runs_end_upto(x))
     }
