@@ -274,6 +274,7 @@ impl Table {
 
     /// The offset of block `c + 1`, given the exact offset `off` of block
     /// `c`: how far the runs of quotients up to `64c + 63` reach past it.
+    #[inline(always)]
     fn spill_after(&self, c: usize, off: usize) -> usize {
         let start = c * BLOCK;
         let runs = self.occupieds(c).count_ones();
@@ -335,6 +336,7 @@ impl Table {
     }
 
     /// The highest set `runends` bit in `lo .. hi`.
+    #[inline(always)]
     fn last_runend_in(&self, lo: usize, hi: usize) -> Option<usize> {
         if lo >= hi {
             return None;
@@ -365,7 +367,7 @@ impl Table {
     }
 
     /// The slots `start .. end` of quotient `x`'s run, if it has one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run(&self, x: usize) -> Option<(usize, usize)> {
         if !self.is_occupied(x) {
             return None;
@@ -376,6 +378,7 @@ impl Table {
     }
 
     /// The first slot quotient `x`'s run starts at, or would.
+    #[inline(always)]
     fn run_start(&self, x: usize) -> usize {
         if x == 0 {
             0
@@ -385,6 +388,7 @@ impl Table {
     }
 
     /// The first slot at or after `i` that no run holds; `physical()` if none.
+    #[inline(always)]
     fn first_unused(&self, mut i: usize) -> usize {
         while i < self.physical() {
             let end = self.runs_end_upto(i);
@@ -424,6 +428,7 @@ impl Table {
     }
 
     /// Adds `value` to the run of quotient `x`, after the values up to it.
+    #[inline(always)]
     pub(crate) fn insert(&mut self, x: usize, value: u64) -> Result<(), Overflow> {
         let occupied = self.is_occupied(x);
         let (pos, end) = match self.run(x) {
@@ -501,6 +506,7 @@ impl Table {
 
     /// Recomputes the offsets of the blocks that start in `x + 1 ..= last`:
     /// those a change of the runs from quotient `x` to slot `last` moves.
+    #[inline(always)]
     fn fix_offsets(&mut self, x: usize, last: usize) {
         let first = x / BLOCK + 1;
         let last = (last / BLOCK).min(self.blocks - 1);
