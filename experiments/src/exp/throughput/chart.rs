@@ -21,13 +21,43 @@ const LEGEND_WIDTH: u32 = 290;
 
 const SIZE: (u32, u32) = (1400, 620);
 
+/// Where the legend's first row stands, and the pixels of each row.
+const LEGEND_TOP: i32 = 60;
+const LEGEND_ROW: i32 = 22;
+
+/// The notes under the legend, in pairs of lines (a wider gap between pairs).
+const NOTES: [&str; 9] = [
+    "filled: bloomlab; hollow: peer crate",
+    "frontier: filters that take inserts,",
+    "on target, no other beating both axes",
+    "grey: off target (its measured rate),",
+    "or static (built once from all keys)",
+    "markers that would overlap are set",
+    "a few pixels apart sideways",
+    "a label set away from its marker",
+    "has a grey line back to it",
+];
+
+/// The gap above note `j` of [`NOTES`].
+fn note_gap(j: usize) -> i32 {
+    if j % 2 == 1 { 26 } else { 16 }
+}
+
+/// The chart's size: [`SIZE`], taller where the legend of `filters` rows
+/// and its notes would run past the bottom.
+fn size(filters: usize) -> (u32, u32) {
+    let notes: i32 = (0..NOTES.len()).map(note_gap).sum();
+    let bottom = LEGEND_TOP + LEGEND_ROW * filters as i32 + 6 + notes + 20;
+    (SIZE.0, SIZE.1.max(u32::try_from(bottom).unwrap_or(SIZE.1)))
+}
+
 /// The frontier's dash pattern (pixels on, off).
 const FRONTIER_DASH: &[i32] = &[8, 5];
 
 /// The chart of `rows` (every filter at every rate of [`RATES`]) as SVG;
 /// `name` (its file name) labels an error.
 pub(super) fn draw(name: &str, rows: &[Row], n: usize) -> Result<String, Error> {
-    svg(name, SIZE, |root| panels(root, rows, n))
+    svg(name, size(names(rows).len()), |root| panels(root, rows, n))
 }
 
 /// The filters in order of first appearance: each one's colour and marker.
@@ -309,7 +339,7 @@ fn marker(root: &Area<'_>, shape: usize, filled: bool, at: (i32, i32), color: RG
 /// frontier's line, and what the fills and grey labels mean.
 fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
     let x0 = (SIZE.0 - LEGEND_WIDTH) as i32 + 10;
-    let mut y = 60;
+    let mut y = LEGEND_TOP;
     let font = ("sans-serif", 13);
     for (i, (name, filled)) in names.iter().enumerate() {
         marker(
@@ -320,7 +350,7 @@ fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
             SAFE[i % SAFE.len()],
         )?;
         root.draw(&Text::new(name.to_string(), (x0 + 26, y - 7), font))?;
-        y += 22;
+        y += LEGEND_ROW;
     }
     y += 6;
     dashed(
@@ -330,20 +360,8 @@ fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
         BLACK.stroke_width(2),
     )?;
     root.draw(&Text::new("Pareto frontier", (x0 + 26, y - 7), font))?;
-    let notes = [
-        "filled: bloomlab; hollow: peer crate",
-        "frontier: filters that take inserts,",
-        "on target, no other beating both axes",
-        "grey: off target (its measured rate),",
-        "or static (built once from all keys)",
-        "markers that would overlap are set",
-        "a few pixels apart sideways",
-        "a label set away from its marker",
-        "has a grey line back to it",
-    ];
-    for (j, note) in notes.iter().enumerate() {
-        let gap = if j % 2 == 1 { 26 } else { 16 };
-        y += gap;
+    for (j, note) in NOTES.iter().enumerate() {
+        y += note_gap(j);
         root.draw(&Text::new(*note, (x0, y - 6), ("sans-serif", 12)))?;
     }
     Ok(())
