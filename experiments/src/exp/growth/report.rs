@@ -130,7 +130,7 @@ pub(super) fn appendix(
     );
     for (s, subject) in subjects.iter().enumerate() {
         let mine: Vec<&Row> = rows_of(rows, s).collect();
-        let interval = |r: &&Row| r.instance_interval().unwrap_or_else(|| r.fp.interval());
+        let interval = |r: &&Row| r.instance_ci.unwrap_or_else(|| r.fp.interval());
         let below = mine.iter().filter(|r| r.theory > interval(r).1).count();
         let over = mine.iter().filter(|r| r.theory < interval(r).0).count();
         out += &format!(

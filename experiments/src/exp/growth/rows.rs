@@ -15,7 +15,6 @@ pub(super) struct Sample {
     pub(super) theory: f64,
     pub(super) bits: u64,
     pub(super) lines: u64,
-    pub(super) ratio: Option<f64>,
 }
 
 impl Sample {
@@ -29,7 +28,6 @@ impl Sample {
             theory: filter.theory(),
             bits: filter.bits(),
             lines: filter.lines(),
-            ratio: filter.ratio(),
         }
     }
 }
@@ -44,7 +42,11 @@ pub(super) struct Row {
     pub(super) growth: u64,
     /// False positives among all instances' probes.
     pub(super) fp: Hits,
-    pub(super) instances: Vec<Hits>,
+    /// The 95% interval of the mean rate over the instances
+    /// ([`instance_interval`]); `None` for fewer than two.
+    pub(super) instance_ci: Option<(f64, f64)>,
+    /// How many instances.
+    pub(super) instances: usize,
     /// The mean of the instances' theory.
     pub(super) theory: f64,
     /// The spread of the instances' rates beyond their probes' noise.
@@ -53,7 +55,6 @@ pub(super) struct Row {
     pub(super) bits: f64,
     /// Cache lines a miss reads, at most, in the largest instance.
     pub(super) lines: u64,
-    pub(super) ratio: Option<f64>,
     /// Bits per item theory allocates for n items, from the parameters.
     pub(super) theory_bits_per_item: f64,
     /// Bits of a classic filter right-sized for `n` at `TARGET`.
@@ -84,12 +85,12 @@ impl Row {
                 hits: instances.iter().map(|h| h.hits).sum(),
                 trials: instances.iter().map(|h| h.trials).sum(),
             },
-            instances,
+            instance_ci: instance_interval(&instances),
+            instances: instances.len(),
             theory: samples.iter().map(|s| s.theory).sum::<f64>() / count,
             spread,
             bits: samples.iter().map(|s| s.bits as f64).sum::<f64>() / count,
             lines: samples.iter().map(|s| s.lines).max().unwrap_or(0),
-            ratio: samples.first().and_then(|s| s.ratio),
             theory_bits_per_item: subject.bits_after(n0, n)? as f64 / n as f64,
             classic_bits,
         })
@@ -101,36 +102,16 @@ impl Row {
         self.fp.holds(self.theory)
     }
 
-    /// The 95% interval of the mean rate over the instances: Student's t
-    /// on the instances' rates, whose scatter holds both the probes' noise
-    /// and the tables' spread. `None` for fewer than two instances.
-    pub(super) fn instance_interval(&self) -> Option<(f64, f64)> {
-        let r = self.instances.len();
-        if r < 2 {
-            return None;
-        }
-        let rates: Vec<f64> = self.instances.iter().map(|h| h.rate()).collect();
-        let mean = rates.iter().sum::<f64>() / r as f64;
-        let var = rates.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
-        let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
-            .ok()?
-            .inverse_cdf(0.975);
-        let half = t * (var / r as f64).sqrt();
-        Some((mean - half, mean + half))
-    }
-
-    /// Whether theory lies inside [`Row::instance_interval`].
+    /// Whether theory lies inside the instances' interval.
     pub(super) fn within_spread(&self) -> bool {
-        self.instance_interval()
+        self.instance_ci
             .is_some_and(|(lo, hi)| (lo..=hi).contains(&self.theory))
     }
 
     /// Whether the measured rate lies above `TARGET`, judged on the
     /// instances' interval ([`above`]).
     pub(super) fn measured_above(&self) -> &'static str {
-        let (lo, hi) = self
-            .instance_interval()
-            .unwrap_or_else(|| self.fp.interval());
+        let (lo, hi) = self.instance_ci.unwrap_or_else(|| self.fp.interval());
         above(lo, hi, TARGET)
     }
 
@@ -153,7 +134,7 @@ impl Row {
     /// The row of `growth.csv`: (column, cell) pairs.
     pub(super) fn cells(&self, subjects: &[Subject], n0: u64) -> Vec<(&'static str, String)> {
         let measured = against_theory(self.fp.hits, self.fp.trials, self.theory);
-        let (lo, hi) = self.instance_interval().unwrap_or((f64::NAN, f64::NAN));
+        let (lo, hi) = self.instance_ci.unwrap_or((f64::NAN, f64::NAN));
         let sd =
             |pick: fn(&Spread) -> f64| self.spread.as_ref().map(pick).map_or(String::new(), rate);
         let head = [
@@ -161,13 +142,16 @@ impl Row {
             ("growth_factor", GROWTH.to_string()),
             (
                 "tightening_ratio",
-                self.ratio.map(|r| r.to_string()).unwrap_or_default(),
+                subjects[self.which]
+                    .ratio()
+                    .map(|r| r.to_string())
+                    .unwrap_or_default(),
             ),
             ("n0", n0.to_string()),
             ("items", self.n.to_string()),
             ("growth", self.growth.to_string()),
             ("lookup_lines", self.lines.to_string()),
-            ("instances", self.instances.len().to_string()),
+            ("instances", self.instances.to_string()),
             ("probes", self.fp.trials.to_string()),
         ];
         let tail = [
@@ -204,4 +188,22 @@ pub(super) fn table(rows: &[Row], subjects: &[Subject], n0: u64) -> Table {
 /// The rows of subject `which`.
 pub(super) fn rows_of(rows: &[Row], which: usize) -> impl Iterator<Item = &Row> {
     rows.iter().filter(move |r| r.which == which)
+}
+
+/// The 95% interval of the mean rate over `instances`: Student's t on the
+/// instances' rates, whose scatter holds both the probes' noise and the
+/// tables' spread. `None` for fewer than two instances.
+fn instance_interval(instances: &[Hits]) -> Option<(f64, f64)> {
+    let r = instances.len();
+    if r < 2 {
+        return None;
+    }
+    let rates: Vec<f64> = instances.iter().map(|h| h.rate()).collect();
+    let mean = rates.iter().sum::<f64>() / r as f64;
+    let var = rates.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
+    let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.975);
+    let half = t * (var / r as f64).sqrt();
+    Some((mean - half, mean + half))
 }

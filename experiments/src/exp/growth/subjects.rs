@@ -81,6 +81,21 @@ impl Subject {
         if self.is_peer() { peer_bound() } else { TARGET }
     }
 
+    /// The tightening ratio of its layers, where it has layers: a
+    /// parameter of its theory's table, or the peer's default.
+    pub(super) fn ratio(&self) -> Option<f64> {
+        match &self.table {
+            Some(table) => table
+                .parameters()
+                .into_iter()
+                .find_map(|(name, v)| match v {
+                    Value::Real(r) if name == "tightening_ratio" => Some(r),
+                    _ => None,
+                }),
+            None => Some(PEER_RATIO),
+        }
+    }
+
     /// Theory's rate once `n` distinct items are in, from the parameters.
     pub(super) fn fpr_after(&self, n0: u64, n: u64) -> f64 {
         match &self.table {
@@ -176,17 +191,6 @@ impl Grower {
         match self {
             Grower::Any(f) => f.lookup_lines() as u64,
             Grower::Peer(f) => f.layers().iter().map(|l| l.slices).sum(),
-        }
-    }
-
-    /// The filter's tightening ratio, where it has one.
-    pub(super) fn ratio(&self) -> Option<f64> {
-        match self {
-            Grower::Any(f) => f.state().parameters.iter().find_map(|(name, v)| match v {
-                Value::Real(r) if *name == "tightening_ratio" => Some(*r),
-                _ => None,
-            }),
-            Grower::Peer(_) => Some(PEER_RATIO),
         }
     }
 }
