@@ -655,8 +655,13 @@ impl<T: ?Sized, S: PartialEq> PartialEq for QuotientFilter<T, S> {
 bloomlab_core::impl_filter!(Filter, HashMembership, HashDeletable, Persist
     for QuotientFilter<T, S> where S: BuildHasher);
 
-/// The filter's operations as [`Routine`]s, which [`BitOps::run`](bloomlab_core::bits::BitOps::run) compiles
-/// with the processor's bit instructions where it has them.
+/// The filter's operations as [`Routine`]s, which
+/// [`BitOps::run`](bloomlab_core::bits::BitOps::run) compiles with the
+/// processor's bit instructions where it has them. One struct each, each
+/// `call` marked `#[inline(always)]`: a closure, or a method passed as a
+/// function value (through `FnOnce::call_once`), was left out of line, and
+/// so compiled without the instructions (callgrind, 1M items: 233
+/// instructions a hit that way, 192 this way).
 struct Find<'a, T: ?Sized, S>(&'a QuotientFilter<T, S>, u64);
 struct Count<'a, T: ?Sized, S>(&'a QuotientFilter<T, S>, u64);
 struct Store<'a, T: ?Sized, S>(&'a mut QuotientFilter<T, S>, u64);
