@@ -33,6 +33,9 @@ pub use bloomlab_choose::ChooseArgs;
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// Recommend a filter for a workload, from theory alone.
+    ///
+    /// Exit code 3 when no filter meets every requirement (the report,
+    /// printed all the same, says what comes closest).
     Choose(ChooseArgs),
     /// Say what filter a file holds: a bloomlab file of any variant, or a
     /// Guava BloomFilter written with writeTo.
