@@ -118,10 +118,12 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
     let mut out = format!(
         "**Which filter.** What `bloomlab choose` recommends for one million items, and what \
          this run measured of that filter at the same rate ({table_link}, built for \
-         {} items; a filter that grows, grown tenfold from a tenth of them):\n\n\
+         {} items in {} keyed instances; a filter that grows, grown tenfold from a tenth of \
+         them):\n\n\
          | workload | use | bits/item | lines per look-up | measured rate (95% interval) |\n\
          |---|---|---|---|---|\n",
-        tradeoff.first().map_or("–", |r| cell(r, "items"))
+        tradeoff.first().map_or("–", |r| cell(r, "items")),
+        tradeoff.first().map_or("–", |r| cell(r, "instances"))
     );
     for (what, w) in workloads {
         let report = choose(&w);
@@ -143,9 +145,9 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
                 format!(
                     "{} ({}–{}){}",
                     cell(r, "measured_fpr"),
-                    cell(r, "ci95_low"),
-                    cell(r, "ci95_high"),
-                    if flag(r, "theory_in_ci95") {
+                    cell(r, "instance_ci95_low"),
+                    cell(r, "instance_ci95_high"),
+                    if flag(r, "theory_in_instance_ci95") {
                         ", theory inside"
                     } else {
                         ", theory outside"

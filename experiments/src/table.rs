@@ -196,6 +196,19 @@ pub struct Hits {
 }
 
 impl Hits {
+    /// `hits` in `trials`.
+    pub fn new(hits: u64, trials: u64) -> Self {
+        Self { hits, trials }
+    }
+
+    /// The counts of `instances` added together.
+    pub fn pooled(instances: &[Hits]) -> Self {
+        Self {
+            hits: instances.iter().map(|h| h.hits).sum(),
+            trials: instances.iter().map(|h| h.trials).sum(),
+        }
+    }
+
     /// The rate, `hits / trials`.
     pub fn rate(self) -> f64 {
         self.hits as f64 / self.trials as f64
@@ -229,6 +242,36 @@ impl Hits {
             }
         }
     }
+}
+
+/// The columns of a rate measured over keyed instances, beside
+/// [`AGAINST_THEORY`]'s pooled ones.
+pub const AGAINST_INSTANCES: [&str; 4] = [
+    "instances",
+    "instance_ci95_low",
+    "instance_ci95_high",
+    "theory_in_instance_ci95",
+];
+
+/// The 95% interval of the mean rate of `instances` whose tables differ:
+/// the pooled Clopper–Pearson interval widened by their scatter
+/// ([`bloomlab_lab::stats::overdispersed_interval`]); all of `[0, 1]` when
+/// an instance has no trials.
+pub fn instance_interval(instances: &[Hits]) -> (f64, f64) {
+    let pairs: Vec<(u64, u64)> = instances.iter().map(|h| (h.hits, h.trials)).collect();
+    bloomlab_lab::stats::overdispersed_interval(&pairs, 0.95).unwrap_or((0.0, 1.0))
+}
+
+/// [`AGAINST_INSTANCES`]' cells: how many instances, their interval
+/// ([`instance_interval`]), and whether it holds `theory`.
+pub fn against_instances(instances: &[Hits], theory: f64) -> [String; 4] {
+    let (lo, hi) = instance_interval(instances);
+    [
+        instances.len().to_string(),
+        rate(lo),
+        rate(hi),
+        yes_no((lo..=hi).contains(&theory)).to_owned(),
+    ]
 }
 
 /// `hits` false positives in `probes`: the count, the rate, its 95%

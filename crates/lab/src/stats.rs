@@ -58,22 +58,80 @@ pub fn binomial_upper(trials: u64, p: f64, confidence: f64) -> u64 {
 /// If `trials` is 0, `successes > trials`, or `confidence` is outside (0, 1).
 pub fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> (f64, f64) {
     assert!(trials > 0 && successes <= trials, "{successes} of {trials}");
+    beta_interval(successes as f64, trials as f64, confidence)
+}
+
+/// The 95%-style interval of the mean rate of replicated instances whose
+/// own rates differ: instance `i` passed `hits` of `trials` probes, as
+/// `(hits, trials)` pairs.
+///
+/// Pooling the counts into one binomial sample treats the instances as one
+/// table and makes the interval too narrow when the tables' rates differ.
+/// Here the pooled counts are divided by the dispersion factor
+/// `φ = max(1, X²/(R − 1))`, `X²` Pearson's statistic of the `R` instances
+/// against their pooled rate (the quasi-binomial or Williams correction of
+/// a beta-binomial sample), and the Clopper–Pearson interval is taken of
+/// `hits/φ` in `trials/φ`: as exact as Clopper–Pearson when the instances
+/// agree (φ = 1, also when no instance passed a probe), and as wide as
+/// their scatter when they do not. `None` without instances, or with an
+/// instance without trials or with more hits than trials.
+///
+/// # Panics
+///
+/// If `confidence` is outside (0, 1).
+pub fn overdispersed_interval(instances: &[(u64, u64)], confidence: f64) -> Option<(f64, f64)> {
+    if instances.is_empty() || instances.iter().any(|&(x, n)| n == 0 || x > n) {
+        return None;
+    }
+    let hits: u64 = instances.iter().map(|&(x, _)| x).sum();
+    let trials: u64 = instances.iter().map(|&(_, n)| n).sum();
+    let phi = dispersion(instances);
+    Some(beta_interval(
+        hits as f64 / phi,
+        trials as f64 / phi,
+        confidence,
+    ))
+}
+
+/// The dispersion factor of [`overdispersed_interval`]: Pearson's `X²` over
+/// its `R − 1` degrees of freedom, at least 1 (1 for one instance, or when
+/// the pooled rate is 0 or 1 and every instance agrees with it).
+pub fn dispersion(instances: &[(u64, u64)]) -> f64 {
+    let r = instances.len();
+    let hits: u64 = instances.iter().map(|&(x, _)| x).sum();
+    let trials: u64 = instances.iter().map(|&(_, n)| n).sum();
+    if r < 2 || hits == 0 || hits == trials {
+        return 1.0;
+    }
+    let p = hits as f64 / trials as f64;
+    let x2: f64 = instances
+        .iter()
+        .map(|&(x, n)| {
+            let expected = n as f64 * p;
+            (x as f64 - expected).powi(2) / (expected * (1.0 - p))
+        })
+        .sum();
+    (x2 / (r - 1) as f64).max(1.0)
+}
+
+/// The Clopper–Pearson bounds of `x` successes in `n` trials, both real
+/// (the scaled counts of [`overdispersed_interval`]).
+fn beta_interval(x: f64, n: f64, confidence: f64) -> (f64, f64) {
     assert!(
         confidence > 0.0 && confidence < 1.0,
         "confidence {confidence}"
     );
     let tail = (1.0 - confidence) / 2.0;
-    let (x, n) = (successes as f64, trials as f64);
     // The bounds solve I_lo(x, n − x + 1) = α/2 and I_hi(x + 1, n − x) =
     // 1 − α/2, I the regularized incomplete beta function. statrs' own
     // inverse (`Beta::inverse_cdf`) does not return for some counts met in
     // practice (97 of 15,587,080), so they are found by bisection.
-    let lo = if successes == 0 {
+    let lo = if x <= 0.0 {
         0.0
     } else {
         solve(|p| checked_beta_reg(x, n - x + 1.0, p), tail)
     };
-    let hi = if successes == trials {
+    let hi = if x >= n {
         1.0
     } else {
         solve(|p| checked_beta_reg(x + 1.0, n - x, p), 1.0 - tail)
@@ -109,6 +167,37 @@ mod tests {
         // mean 10,000, sd 99.5: the 99.9% interval is about ±3.29 sd.
         assert!((9_660..=9_680).contains(&lo), "{lo}");
         assert!((10_320..=10_340).contains(&hi), "{hi}");
+    }
+
+    #[test]
+    fn agreeing_instances_give_the_pooled_interval() {
+        // Ten instances of 50 in 1,000 each: X² = 0, φ = 1.
+        let same = [(50, 1_000); 10];
+        assert_eq!(dispersion(&same), 1.0);
+        assert_eq!(
+            overdispersed_interval(&same, 0.95),
+            Some(clopper_pearson(500, 10_000, 0.95))
+        );
+        // No instance passed a probe: the pooled interval, from 0.
+        let none = [(0, 1_000); 10];
+        assert_eq!(
+            overdispersed_interval(&none, 0.95),
+            Some(clopper_pearson(0, 10_000, 0.95))
+        );
+    }
+
+    #[test]
+    fn scattered_instances_widen_the_interval() {
+        // 20 and 80 in 1,000 each: pooled 5%, X² = 2·30²/(50·0.95) = 37.9
+        // on one degree of freedom.
+        let two = [(20, 1_000), (80, 1_000)];
+        let phi = 2.0 * 900.0 / (50.0 * 0.95);
+        assert!((dispersion(&two) - phi).abs() < 1e-12);
+        let (lo, hi) = overdispersed_interval(&two, 0.95).unwrap();
+        let (plo, phi_) = clopper_pearson(100, 2_000, 0.95);
+        assert!(lo < plo && hi > phi_, "{lo} {hi} against {plo} {phi_}");
+        assert_eq!(overdispersed_interval(&[], 0.95), None);
+        assert_eq!(overdispersed_interval(&[(1, 0)], 0.95), None);
     }
 
     #[test]

@@ -2,21 +2,27 @@
 //! the table at the top of the report.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bloomlab::catalog::Descriptor;
 use bloomlab::prelude::*;
 use bloomlab_lab::keys::{members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 
 use super::subject;
 use super::{Ctx, Error, Output, ns_per_item, sub_seed};
 use crate::progress;
 use crate::report::Section;
-use crate::table::{AGAINST_THEORY, Table, against_theory, fixed, yes_no};
+use crate::table::{
+    AGAINST_INSTANCES, AGAINST_THEORY, Hits, Table, against_instances, against_theory, fixed,
+    instance_interval, yes_no,
+};
 
 /// The rates of the table.
 pub const RATES: [f64; 3] = [0.01, 0.001, 0.0001];
+
+/// Keyed instances of each row: each its own hash key and keys, the scale's
+/// probes shared out among them.
+pub const INSTANCES: usize = 20;
 
 /// Runs the experiment: `tradeoff.csv` and the report's first table.
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
@@ -39,22 +45,39 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "items",
     ];
     let timing = ["insert_ns", "miss_lookup_ns"];
-    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &timing].concat());
+    let mut table =
+        Table::new(&[&head[..], &AGAINST_THEORY, &AGAINST_INSTANCES, &timing].concat());
+    let per_instance = n_probes / INSTANCES;
     let mut body = intro(capacity, n_probes);
     let bar = progress::bar((ctx.catalog.len() * RATES.len()) as u64, "tradeoff");
     for v in ctx.catalog {
         for (j, &p) in RATES.iter().enumerate() {
             let part = format!("tradeoff/{}/{p}", v.id);
-            let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
-            let absent: Vec<u64> =
-                probes(sub_seed(ctx.seed, &format!("{part}/probes")), n_probes).collect();
-            // Inserts timed one by one, or the construction from the keys.
-            let (s, took) = subject::holding(v, &keys, p, sub_seed(ctx.seed, &part))?;
-            let insert_ns = ns_per_item(took, keys.len());
+            // INSTANCES keyed instances, each with its own keys, sharing the
+            // probes; the first one's table gives the row's bits and lines
+            // (every instance has the same parameters).
+            let mut fp = Vec::with_capacity(INSTANCES);
+            let (mut first, mut theory) = (None, 0.0);
+            let (mut took, mut looked) = (Duration::ZERO, Duration::ZERO);
+            for i in 0..INSTANCES {
+                let part = format!("{part}/{i}");
+                let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
+                let absent: Vec<u64> =
+                    probes(sub_seed(ctx.seed, &format!("{part}/probes")), per_instance).collect();
+                // Inserts timed one by one, or the construction from the keys.
+                let (s, fill) = subject::holding(v, &keys, p, sub_seed(ctx.seed, &part))?;
+                took += fill;
+                let t = Instant::now();
+                let hits = absent.iter().filter(|q| s.filter.contains(black_box(q))).count();
+                looked += t.elapsed();
+                fp.push(Hits::new(hits as u64, per_instance as u64));
+                theory += s.theory(s.filter.len() as u64) / INSTANCES as f64;
+                first.get_or_insert(s);
+            }
+            let s = first.expect("at least one instance");
+            let insert_ns = ns_per_item(took, capacity * INSTANCES);
+            let miss_ns = ns_per_item(looked, per_instance * INSTANCES);
             let f = &s.filter;
-            let t = Instant::now();
-            let hits = absent.iter().filter(|q| f.contains(black_box(q))).count() as u64;
-            let miss_ns = ns_per_item(t.elapsed(), absent.len());
             let bits = [
                 theory_bits_per_item(p, &s),
                 f.bits_per_item().unwrap_or(f64::NAN),
@@ -80,10 +103,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ];
             row.extend(about.map(String::from));
             row.push(capacity.to_string());
-            let theory = s.theory(f.len() as u64);
-            let measured = against_theory(hits, n_probes as u64, theory);
+            let pooled = Hits::pooled(&fp);
+            let measured = against_theory(pooled.hits, pooled.trials, theory);
+            let spread = against_instances(&fp, theory);
             let timed = vec![format!("{insert_ns:.1}"), format!("{miss_ns:.1}")];
-            table.push([row, measured.into(), timed].concat());
+            table.push([row, measured.into(), spread.into(), timed].concat());
             // The section's row: each variant at the first rate (1%); the
             // others are the appendix's, so the report grows by one row a
             // variant.
@@ -91,7 +115,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 bar.inc(1);
                 continue;
             }
-            let (lo, hi) = clopper_pearson(hits, n_probes as u64, 0.95);
+            let (lo, hi) = instance_interval(&fp);
             let tick = if (lo..=hi).contains(&theory) {
                 " ✓"
             } else {
@@ -103,7 +127,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 v.id,
                 bits[0],
                 bits[1],
-                hits as f64 / n_probes as f64,
+                pooled.rate(),
                 f.lookup_lines(),
                 about[..4].join(" | ")
             );
@@ -158,9 +182,11 @@ fn memory_for(v: &Descriptor<u64>, n: usize, p: f64) -> Result<usize, Error> {
 fn intro(capacity: usize, n_probes: usize) -> String {
     format!(
         "Each variant built by its `builder(n, p)` for n = {capacity} (a growing filter \
-         from n/10, grown to n), filled, and probed with {n_probes} absent keys. Bits per \
-         item: theory from the parameters → the table built. Rate: measured, 95% interval, ✓ \
-         when theory is inside. Lines: cache lines a look-up reads at most. ns: per miss and \
+         from n/10, grown to n) in {INSTANCES} instances, each with its own hash key and \
+         items, filled, and probed with {n_probes} absent keys in all. Bits per item: theory \
+         from the parameters → the table built. Rate: measured over the instances, the 95% \
+         interval of their mean rate widened by their scatter (`instance_ci95_*`), ✓ when \
+         theory is inside. Lines: cache lines a look-up reads at most. ns: per miss and \
          per insert through `dyn Membership`, table in cache; indicative (see the speed \
          section). One row a variant, at 1%; every rate, with memory, counts and each \
          variant's caveats: appendix, [`tradeoff.csv`](tradeoff.csv).\n\n\

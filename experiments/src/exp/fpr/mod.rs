@@ -263,7 +263,7 @@ fn instance(
 
 /// `f(0), …, f(n − 1)`, on as many threads as the machine has: each
 /// instance has its own seeds, so the results do not depend on the order.
-fn parallel<T: Send>(
+pub(crate) fn parallel<T: Send>(
     n: usize,
     f: impl Fn(usize) -> Result<T, Error> + Sync,
 ) -> Result<Vec<T>, Error> {

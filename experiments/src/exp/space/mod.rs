@@ -14,14 +14,16 @@ use std::sync::Arc;
 
 use bloomlab::catalog::{self, Catalog, Descriptor};
 
-use super::fpr::MIN_EXPECTED;
+use super::fpr::{MIN_EXPECTED, parallel};
+use super::tradeoff::INSTANCES;
 use super::subject;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{
-    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown, rate, yes_no,
+    self, AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed,
+    instance_interval, markdown, rate, yes_no,
 };
 
 mod crossover;
@@ -71,8 +73,12 @@ struct Point {
     table: Arc<dyn catalog::Table>,
     target: f64,
     items: usize,
-    /// False positives among the probes.
+    /// False positives among the probes of all instances.
     fp: Hits,
+    /// The instances' 95% interval ([`instance_interval`]).
+    interval: (f64, f64),
+    /// How many keyed instances.
+    instances: usize,
     bits: f64,
     /// The theory rate at the filter's parameters and the load it reached.
     theory: f64,
@@ -82,6 +88,11 @@ impl Point {
     /// Theory expects too few false positives in its probes to test it.
     fn underpowered(&self) -> bool {
         self.theory * (self.fp.trials as f64) < MIN_EXPECTED
+    }
+
+    /// Whether the instances' interval holds theory.
+    fn holds_theory(&self) -> bool {
+        (self.interval.0..=self.interval.1).contains(&self.theory)
     }
 }
 
@@ -101,9 +112,14 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             let part = format!("space/{}/{target}", kind.id);
             // Every filter holds the capacity it was built for: for the
             // cuckoo filter that is its design load, which it must hold.
-            let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
-            let s = match subject::holding(kind, &keys, target, sub_seed(ctx.seed, &part)) {
-                Ok((s, _)) => s,
+            let build = |i: usize| {
+                let part = format!("{part}/{i}");
+                let keys = members(sub_seed(ctx.seed, &format!("{part}/members")), capacity);
+                subject::holding(kind, &keys, target, sub_seed(ctx.seed, &part)).map(|(s, _)| s)
+            };
+            // The first instance tells whether the rate can be built at all.
+            let first = match build(0) {
+                Ok(s) => s,
                 // Full before its capacity: a failure of the filter.
                 Err(e @ Error::Invariant(_)) => return Err(e),
                 // A rate a variant cannot be built for is a finding, not a failure.
@@ -112,22 +128,30 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                     continue;
                 }
             };
-            let f = &s.filter;
-            let theory = s.theory(f.len() as u64);
-            let n_probes = probes_for(theory, base_probes, max_probes);
-            let hits = probes(sub_seed(ctx.seed, &format!("{part}/probes")), n_probes)
-                .filter(|q| f.contains(q))
-                .count() as u64;
+            let theory = first.theory(first.filter.len() as u64);
+            // The row's probes shared out among the instances.
+            let per_instance = probes_for(theory, base_probes, max_probes).div_ceil(INSTANCES);
+            let probe = |i: usize, s: &subject::Subject| {
+                let seed = sub_seed(ctx.seed, &format!("{part}/{i}/probes"));
+                let hits = probes(seed, per_instance)
+                    .filter(|q| s.filter.contains(q))
+                    .count();
+                Hits::new(hits as u64, per_instance as u64)
+            };
+            let mut instances = vec![probe(0, &first)];
+            instances.extend(parallel(INSTANCES - 1, |i| {
+                let s = build(i + 1)?;
+                Ok(probe(i + 1, &s))
+            })?);
             points.push(Point {
                 kind: kind.id,
-                table: s.table.clone(),
+                table: first.table.clone(),
                 target,
-                items: f.len(),
-                fp: Hits {
-                    hits,
-                    trials: n_probes as u64,
-                },
-                bits: f.bits_per_item().unwrap_or(f64::NAN),
+                items: first.filter.len(),
+                fp: Hits::pooled(&instances),
+                interval: instance_interval(&instances),
+                instances: instances.len(),
+                bits: first.filter.bits_per_item().unwrap_or(f64::NAN),
                 theory,
             });
         }
@@ -158,8 +182,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ),
         ];
         let rate = against_theory(p.fp.hits, p.fp.trials, p.theory);
+        let (lo, hi) = p.interval;
+        let spread = [
+            ("instances", p.instances.to_string()),
+            ("instance_ci95_low", table::rate(lo)),
+            ("instance_ci95_high", table::rate(hi)),
+            ("theory_in_instance_ci95", yes_no(p.holds_theory()).into()),
+        ];
         (head.into_iter())
             .chain(AGAINST_THEORY.into_iter().zip(rate))
+            .chain(spread)
             .chain(tail)
             .collect()
     }));
@@ -208,7 +240,7 @@ fn space_charts(
     let lowest = points
         .iter()
         .flat_map(|p| {
-            let (lo, hi) = p.fp.interval();
+            let (lo, hi) = p.interval;
             [lo, hi]
         })
         .filter(|&y| y > 0.0)
@@ -264,7 +296,7 @@ fn space_charts(
                 .iter()
                 .filter(|p| p.kind == kind.id)
                 .map(|p| {
-                    let (lo, hi) = p.fp.interval();
+                    let (lo, hi) = p.interval;
                     (p.bits, lo, p.fp.rate(), hi)
                 })
                 .collect(),
@@ -350,8 +382,9 @@ fn body(
         "Each variant is built for {} target rates from 10^-1 to 10^-6 for {items} items, \
          filled to that load (cuckoo filters to their design load) and probed with {base} \
          non-members, or up to {cap} so that theory expects at least {MIN_EXPECTED} false \
-         positives. Points: measured rates with 95% Clopper–Pearson intervals at each table's \
-         bits per item; lines: theory for the tables the constructors build, on the same x; \
+         positives, in {INSTANCES} instances with their own hash keys and items that share \
+         the probes. Points: measured rates with the 95% interval of the instances' mean \
+         (Clopper–Pearson widened by their scatter) at each table's bits per item; lines: theory for the tables the constructors build, on the same x; \
          lower bound 2^−bits.\n\n",
         TARGETS.len()
     );
@@ -359,7 +392,7 @@ fn body(
     let powered: Vec<&Point> = points.iter().filter(|p| !p.underpowered()).collect();
     let missed: Vec<String> = powered
         .iter()
-        .filter(|p| !p.fp.holds(p.theory))
+        .filter(|p| !p.holds_theory())
         .map(|p| format!("{} at {:.0e}", p.kind, p.target))
         .collect();
     // The underpowered rows, the targets of one list of variants together:
