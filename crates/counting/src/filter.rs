@@ -534,36 +534,40 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     /// or hash items differently (checked by comparing the hashes of a few
     /// fixed probes).
     pub fn union(&mut self, other: &Self) -> Result<(), MergeError> {
-        if self.counters.len() != other.counters.len() {
-            return Err(MergeError::NumCounters {
-                ours: self.counters.len(),
-                theirs: other.counters.len(),
-            });
-        }
-        if self.num_hashes != other.num_hashes {
-            return Err(MergeError::NumHashes {
-                ours: self.num_hashes,
-                theirs: other.num_hashes,
-            });
-        }
-        if self.counters.width() != other.counters.width() {
-            return Err(MergeError::CounterWidth {
-                ours: self.counters.width(),
-                theirs: other.counters.width(),
-            });
-        }
-        if self.scheme != other.scheme {
-            return Err(MergeError::Scheme {
-                ours: self.scheme,
-                theirs: other.scheme,
-            });
-        }
+        agree(self.counters.len(), other.counters.len(), |ours, theirs| {
+            MergeError::NumCounters { ours, theirs }
+        })?;
+        agree(self.num_hashes, other.num_hashes, |ours, theirs| {
+            MergeError::NumHashes { ours, theirs }
+        })?;
+        agree(
+            self.counters.width(),
+            other.counters.width(),
+            |ours, theirs| MergeError::CounterWidth { ours, theirs },
+        )?;
+        agree(self.scheme, other.scheme, |ours, theirs| {
+            MergeError::Scheme { ours, theirs }
+        })?;
         if !same_hashing(&self.hasher, &other.hasher) {
             return Err(MergeError::Hasher);
         }
         self.counters.saturating_add(&other.counters);
         self.len = self.len.saturating_add(other.len);
         Ok(())
+    }
+}
+
+/// `Ok` where this filter's value of a parameter, `ours`, is `theirs`;
+/// else the error `differ` makes of the two.
+fn agree<V: PartialEq>(
+    ours: V,
+    theirs: V,
+    differ: impl FnOnce(V, V) -> MergeError,
+) -> Result<(), MergeError> {
+    if ours == theirs {
+        Ok(())
+    } else {
+        Err(differ(ours, theirs))
     }
 }
 
