@@ -254,7 +254,7 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     /// The value of counter `index`, or `None` past the last counter.
     pub fn counter(&self, index: u64) -> Option<u32> {
-        (index < self.counters.len()).then(|| self.counters.get(index) as u32)
+        self.counters.checked_get(index)
     }
 
     /// The packed counters: counter i in `words[i / (64 / width)]`, at bit
@@ -265,7 +265,7 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     /// Bytes of the counter table.
     pub fn memory_bytes(&self) -> usize {
-        self.counters.words().len() * 8
+        self.counters.memory_bytes()
     }
 
     /// The classic rate `(1 − e^{−k·len/m})^k` at the present [`len`](Self::len):
