@@ -27,6 +27,16 @@ mod choose {
         serde_json::from_str(&text(&all)).expect("valid JSON")
     }
 
+    /// The candidate `id` of a JSON report.
+    fn candidate<'a>(report: &'a Value, id: &str) -> &'a Value {
+        report["candidates"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .find(|c| c["id"] == id)
+            .expect("the candidate is listed")
+    }
+
     /// A refused command line: exit code 2, nothing on stdout, and a message
     /// on stderr that contains `says`.
     fn refused(args: &[&str], says: &str) {
@@ -153,10 +163,7 @@ mod choose {
         assert!(table["table"].as_str().is_some_and(|t| t.contains(" f=")));
         assert_eq!(table["parameters"]["bucket_size"], 4);
         assert_eq!(table["parameters"]["semi_sorted"], 0);
-        let classic = candidates
-            .iter()
-            .find(|c| c["id"] == "classic")
-            .expect("listed");
+        let classic = candidate(&report, "classic");
         assert_eq!(classic["verdict"], "fits");
         assert_eq!(classic["figures"]["memory_bytes"], 18_264);
         let table = &classic["figures"]["params"];
@@ -173,13 +180,7 @@ mod choose {
         // CLAIMS E1.
         let report = json(&["--items", "1000", "--fpr", "0.001"]);
         assert_eq!(report["recommendation"]["id"], "cuckoo-4");
-        let classic = report["candidates"]
-            .as_array()
-            .expect("a list")
-            .iter()
-            .find(|c| c["id"] == "classic")
-            .expect("listed")
-            .clone();
+        let classic = candidate(&report, "classic");
         // Guava's 14,377 bits with 10 hashes would round up to 225 words;
         // 8 hashes need 229.
         assert_eq!(classic["figures"]["memory_bytes"], 1_832);
@@ -202,11 +203,7 @@ mod choose {
         let report = json(&[&base[..], &["--grows-to", "4000000"]].concat());
         assert_eq!(report["workload"]["growth"]["kind"], "grows_to");
         assert_eq!(report["workload"]["growth"]["to"], 4_000_000);
-        let candidates = report["candidates"].as_array().expect("a list");
-        let scalable = candidates
-            .iter()
-            .find(|c| c["id"] == "scalable-2")
-            .expect("listed");
+        let scalable = candidate(&report, "scalable-2");
         assert_eq!(scalable["verdict"], "fits");
         assert!(
             scalable["figures"]["initial_memory_bytes"].as_u64()
@@ -442,12 +439,7 @@ mod choose {
         let report = json(&args);
         let id = report["recommendation"]["id"].as_str().expect("a pick");
         assert_eq!(id, "quotient-grow");
-        let pick = report["candidates"]
-            .as_array()
-            .expect("a list")
-            .iter()
-            .find(|c| c["id"] == id)
-            .expect("listed");
+        let pick = candidate(&report, id);
         let figures = &pick["figures"];
         let mut f = QuotientFilter::<u64>::builder(1_000_000, 0.01)
             .growth(true)
@@ -479,12 +471,7 @@ mod choose {
             .as_str()
             .expect("a recommendation");
         assert_eq!(id, "quotient");
-        let pick = report["candidates"]
-            .as_array()
-            .expect("a list")
-            .iter()
-            .find(|c| c["id"] == id)
-            .expect("the recommended filter is listed");
+        let pick = candidate(&report, id);
         assert_eq!(pick["figures"]["memory_bytes"], 1_254_142_410_752u64);
         let said = report["recommendation"]["text"].as_str().expect("a text");
         assert!(said.contains("1.3 TB"), "{said}");

@@ -363,7 +363,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
 
     /// Counter `index` (`< num_counters`), or `None` past the end.
     pub fn counter(&self, index: u64) -> Option<u32> {
-        (index < self.counters.len()).then(|| self.counters.get(index) as u32)
+        self.counters.checked_get(index)
     }
 
     /// The packed counter words: counter `i` in `words[i / 16]` at bits
@@ -374,7 +374,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
 
     /// Bytes of the counters.
     pub fn memory_bytes(&self) -> usize {
-        self.counters.words().len() * 8
+        self.counters.memory_bytes()
     }
 
     /// The rate theory predicts at the current count, saturation left out:

@@ -129,6 +129,17 @@ impl Counters {
         &self.words[(i >> self.log2_per_word) as usize]
     }
 
+    /// The value of counter `i`, or `None` past the last: a filter's
+    /// public `counter`.
+    pub(crate) fn checked_get(&self, i: u64) -> Option<u32> {
+        (i < self.len()).then(|| self.get(i) as u32)
+    }
+
+    /// Bytes of the packed words: a filter's `memory_bytes`.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
     /// The value of counter `i < len` (any width; for cold paths).
     #[inline]
     pub(crate) fn get(&self, i: u64) -> u64 {

@@ -254,7 +254,7 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     /// The value of counter `index`, or `None` past the last counter.
     pub fn counter(&self, index: u64) -> Option<u32> {
-        (index < self.counters.len()).then(|| self.counters.get(index) as u32)
+        self.counters.checked_get(index)
     }
 
     /// The packed counters: counter i in `words[i / (64 / width)]`, at bit
@@ -265,7 +265,7 @@ impl<T: ?Sized, S> CountingBloomFilter<T, S> {
 
     /// Bytes of the counter table.
     pub fn memory_bytes(&self) -> usize {
-        self.counters.words().len() * 8
+        self.counters.memory_bytes()
     }
 
     /// The classic rate `(1 − e^{−k·len/m})^k` at the present [`len`](Self::len):
@@ -534,36 +534,40 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     /// or hash items differently (checked by comparing the hashes of a few
     /// fixed probes).
     pub fn union(&mut self, other: &Self) -> Result<(), MergeError> {
-        if self.counters.len() != other.counters.len() {
-            return Err(MergeError::NumCounters {
-                ours: self.counters.len(),
-                theirs: other.counters.len(),
-            });
-        }
-        if self.num_hashes != other.num_hashes {
-            return Err(MergeError::NumHashes {
-                ours: self.num_hashes,
-                theirs: other.num_hashes,
-            });
-        }
-        if self.counters.width() != other.counters.width() {
-            return Err(MergeError::CounterWidth {
-                ours: self.counters.width(),
-                theirs: other.counters.width(),
-            });
-        }
-        if self.scheme != other.scheme {
-            return Err(MergeError::Scheme {
-                ours: self.scheme,
-                theirs: other.scheme,
-            });
-        }
+        agree(self.counters.len(), other.counters.len(), |ours, theirs| {
+            MergeError::NumCounters { ours, theirs }
+        })?;
+        agree(self.num_hashes, other.num_hashes, |ours, theirs| {
+            MergeError::NumHashes { ours, theirs }
+        })?;
+        agree(
+            self.counters.width(),
+            other.counters.width(),
+            |ours, theirs| MergeError::CounterWidth { ours, theirs },
+        )?;
+        agree(self.scheme, other.scheme, |ours, theirs| {
+            MergeError::Scheme { ours, theirs }
+        })?;
         if !same_hashing(&self.hasher, &other.hasher) {
             return Err(MergeError::Hasher);
         }
         self.counters.saturating_add(&other.counters);
         self.len = self.len.saturating_add(other.len);
         Ok(())
+    }
+}
+
+/// `Ok` where this filter's value of a parameter, `ours`, is `theirs`;
+/// else the error `differ` makes of the two.
+fn agree<V: PartialEq>(
+    ours: V,
+    theirs: V,
+    differ: impl FnOnce(V, V) -> MergeError,
+) -> Result<(), MergeError> {
+    if ours == theirs {
+        Ok(())
+    } else {
+        Err(differ(ours, theirs))
     }
 }
 

@@ -91,15 +91,8 @@ impl Table {
             .ok_or(refused)
             .and_then(|n| alloc::buffer::<u64>(n).map_err(|_| refused))?;
         let offsets = alloc::buffer::<u8>(blocks).map_err(|_| refused)?;
-        Ok(Self {
-            ops: BitOps::detect(),
-            q,
-            width,
-            blocks,
-            words,
-            offsets,
-            used: 0,
-        })
+        // The buffers have the sizes `from_parts` checks.
+        Self::from_parts(q, width, words, offsets).ok_or(refused)
     }
 
     /// A table of `2^q` slots of `width` bits from its stored words and

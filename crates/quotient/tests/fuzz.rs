@@ -13,6 +13,7 @@
 
 use bloomlab_quotient::{QuotientFilter, TAG};
 use bloomlab_testkit::fuzz::{self, EXTREME_HASHES, Field, Kind, Plan};
+use bloomlab_testkit::item_methods;
 use bloomlab_testkit::keys::members;
 
 /// Random cases after the directed ones. Most mutations fail the decoder's
@@ -77,15 +78,8 @@ fn use_quotient(f: &mut QuotientFilter<u64>) {
         let _ = (f.contains_hash(h), f.count_hash(h));
     }
     let keys = members(40, 24);
-    let _ = f.contains_batch(&keys);
-    for k in &keys {
-        if f.insert(k).is_ok() {
-            assert!(f.contains(k), "an inserted item is absent");
-        }
-    }
-    let _ = f.insert(&u64::MAX);
-    let _ = (f.contains(&u64::MAX), f.count(&u64::MAX));
-    let _ = f.insert_batch(&members(41, 8));
+    fuzz::use_items(f, &item_methods!(QuotientFilter<u64>), &keys);
+    let _ = f.count(&u64::MAX);
     for h in EXTREME_HASHES {
         if f.insert_hash(h).is_ok() {
             assert!(f.contains_hash(h), "hash {h:#x} absent after insert_hash");
