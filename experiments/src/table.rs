@@ -262,6 +262,23 @@ pub fn instance_interval(instances: &[Hits]) -> (f64, f64) {
     bloomlab_lab::stats::overdispersed_interval(&pairs, 0.95).unwrap_or((0.0, 1.0))
 }
 
+/// The 95% Student-t interval of the mean of `values`, one a run or an
+/// instance: `None` for fewer than two.
+pub fn t_interval(values: &[f64]) -> Option<(f64, f64)> {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let r = values.len();
+    if r < 2 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / r as f64;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
+    let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.975);
+    let half = t * (var / r as f64).sqrt();
+    Some((mean - half, mean + half))
+}
+
 /// [`AGAINST_INSTANCES`]' cells: how many instances, their interval
 /// ([`instance_interval`]), and whether it holds `theory`.
 pub fn against_instances(instances: &[Hits], theory: f64) -> [String; 4] {

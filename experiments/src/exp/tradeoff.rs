@@ -45,8 +45,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         "items",
     ];
     let timing = ["insert_ns", "miss_lookup_ns"];
-    let mut table =
-        Table::new(&[&head[..], &AGAINST_THEORY, &AGAINST_INSTANCES, &timing].concat());
+    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &AGAINST_INSTANCES, &timing].concat());
     let per_instance = n_probes / INSTANCES;
     let mut body = intro(capacity, n_probes);
     let bar = progress::bar((ctx.catalog.len() * RATES.len()) as u64, "tradeoff");
@@ -68,7 +67,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 let (s, fill) = subject::holding(v, &keys, p, sub_seed(ctx.seed, &part))?;
                 took += fill;
                 let t = Instant::now();
-                let hits = absent.iter().filter(|q| s.filter.contains(black_box(q))).count();
+                let hits = absent
+                    .iter()
+                    .filter(|q| s.filter.contains(black_box(q)))
+                    .count();
                 looked += t.elapsed();
                 fp.push(Hits::new(hits as u64, per_instance as u64));
                 theory += s.theory(s.filter.len() as u64) / INSTANCES as f64;

@@ -1,8 +1,6 @@
 //! Rows of `growth.csv`: one a filter and checkpoint, pooled over its
 //! instances, measured once and read by the table, the charts and the report.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
-
 use super::*;
 use crate::exp::fpr::spread::{self, Spread};
 
@@ -194,16 +192,6 @@ pub(super) fn rows_of(rows: &[Row], which: usize) -> impl Iterator<Item = &Row> 
 /// instances' rates, whose scatter holds both the probes' noise and the
 /// tables' spread. `None` for fewer than two instances.
 fn instance_interval(instances: &[Hits]) -> Option<(f64, f64)> {
-    let r = instances.len();
-    if r < 2 {
-        return None;
-    }
     let rates: Vec<f64> = instances.iter().map(|h| h.rate()).collect();
-    let mean = rates.iter().sum::<f64>() / r as f64;
-    let var = rates.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
-    let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
-        .ok()?
-        .inverse_cdf(0.975);
-    let half = t * (var / r as f64).sqrt();
-    Some((mean - half, mean + half))
+    crate::table::t_interval(&rates)
 }

@@ -66,7 +66,9 @@ pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
         s.theory.push((c, r.theory_absent_per_1000()));
     });
     plot::CategoryChart {
-        title: "Database queries for absent ids, per 1,000 requests (uniform streams)".into(),
+        title: "Database queries for absent ids, per 1,000 requests (uniform streams; markers \
+                measured with 95% intervals, lines theory)"
+            .into(),
         x_label: "share of requests for ids without a row".into(),
         y_label: "queries per 1,000 requests (log scale)".into(),
         categories,
@@ -78,19 +80,24 @@ pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
     let shares = [(0.0, "0%"), (0.9, "90%")];
     let mut categories = Vec::new();
     for (_, share) in shares {
-        for q in ["p50", "p99", "p99.9"] {
+        for q in ["mean", "p50", "p99"] {
             categories.push(format!("{q}, {share} absent"));
         }
     }
     let streams = shares.map(|(absent, _)| uniform(absent));
     let series = series(rows, &streams, |s, i, r| {
-        for (j, v) in [r.p50, r.p99, r.p999].into_iter().enumerate() {
-            let us = v as f64 / 1000.0;
-            s.points.push((3 * i + j, us, us, us));
+        let shown = [Some(r.mean), r.p50, r.p99];
+        for (j, e) in shown.into_iter().enumerate() {
+            let Some(e) = e else { continue };
+            let us = |x: f64| x / 1000.0;
+            let (lo, hi) = e.interval.unwrap_or((e.value, e.value));
+            s.points.push((3 * i + j, us(lo), us(e.value), us(hi)));
         }
     });
     plot::CategoryChart {
-        title: "Latency per request (uniform streams)".into(),
+        title: "Latency per request over repeated runs, with the 95% interval of their mean \
+                (uniform streams)"
+            .into(),
         x_label: "percentile, and share of requests for ids without a row".into(),
         y_label: "µs per request (log scale)".into(),
         categories,

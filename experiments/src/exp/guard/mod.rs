@@ -26,7 +26,6 @@ use bloomlab::BinaryFuseFilter;
 use bloomlab::prelude::*;
 use bloomlab_lab::keys::{members, probes, rng};
 use bloomlab_lab::redis_server::RedisServer;
-use bloomlab_lab::stats::clopper_pearson;
 use bloomlab_redis::{
     Cells, Options, RedisBlockedFilter, RedisBloomFilter, RedisCountingBloomFilter,
 };
@@ -39,7 +38,10 @@ use crate::plot;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, against_theory, fixed, markdown, rate, short_percent, yes_no};
+use crate::table::{
+    Hits, Table, against_theory, fixed, instance_interval, markdown, rate, short_percent,
+    t_interval, yes_no,
+};
 
 mod charts;
 mod guards;
@@ -65,6 +67,10 @@ const TTL_SECONDS: u64 = 3_600;
 
 /// YCSB's default skew: the id of rank r is asked with weight 1/r^0.99.
 const ZIPF_EXPONENT: f64 = 0.99;
+
+/// Runs of every guard on every stream, each with its own requests and
+/// its own filter: a row's latencies and rate are read over them.
+pub const RUNS: usize = 5;
 
 /// The shares of absent ids in the mixed streams.
 const ABSENT_SHARES: [f64; 4] = [0.0, 0.5, 0.9, 0.99];
@@ -143,45 +149,58 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let db = Database::create(&scratch.path().join("rows.sqlite"), n_rows)?;
 
     let streams = Stream::all();
-    let scripts: Vec<Vec<Op>> = streams
-        .iter()
-        .map(|&w| script(w, n_rows, requests, ctx.seed))
+    // Each run its own requests and its own filters (hash keys).
+    let scripts: Vec<Vec<Vec<Op>>> = (0..RUNS)
+        .map(|run| {
+            let seed = sub_seed(ctx.seed, &format!("guard/run/{run}"));
+            streams
+                .iter()
+                .map(|&w| script(w, n_rows, requests, seed))
+                .collect()
+        })
         .collect::<Result<_, _>>()?;
     let guards: Vec<Guard> = GUARDS
         .into_iter()
         .filter(|g| !g.needs_redis() || server.is_some())
         .collect();
-    let runs = guards.len() * streams.len() + rebuilt::guards(requests).len();
+    let runs = guards.len() * streams.len() * RUNS + rebuilt::guards(requests).len();
     let bar = progress::bar(runs as u64, "guard");
     let started = Instant::now();
     let mut rows = Vec::new();
     for &guard in &guards {
-        let seed = sub_seed(ctx.seed, &format!("guard/filter/{}", guard.label));
-        let mut filter = Built::build(guard, n_rows, seed, filter_url.as_deref())?;
-        let expected_fpr = filter.expected_fpr()?;
-        let memory_bytes = filter.memory_bytes();
-        // Churn is last: it is the only stream that changes the rows and the guard.
-        for (&stream, ops) in streams.iter().zip(&scripts) {
-            cache.clear()?;
-            let tally = Stack {
-                filter: &mut filter,
-                cache: &mut cache,
-                db: &db,
+        let mut tallies: Vec<Vec<Tally>> = streams.iter().map(|_| Vec::new()).collect();
+        let (mut expected_fpr, mut memory_bytes) = (0.0, 0);
+        for (run, scripts) in scripts.iter().enumerate() {
+            let seed = sub_seed(ctx.seed, &format!("guard/filter/{}/{run}", guard.label));
+            let mut filter = Built::build(guard, n_rows, seed, filter_url.as_deref())?;
+            expected_fpr += filter.expected_fpr()? / RUNS as f64;
+            memory_bytes = memory_bytes.max(filter.memory_bytes());
+            // Churn is last: it is the only stream that changes the rows and the guard.
+            for (ops, runs) in scripts.iter().zip(&mut tallies) {
+                cache.clear()?;
+                let tally = Stack {
+                    filter: &mut filter,
+                    cache: &mut cache,
+                    db: &db,
+                }
+                .run(ops)?;
+                for id in left_deleted(ops) {
+                    db.insert(id)?;
+                }
+                runs.push(tally);
+                bar.inc(1);
             }
-            .run(ops)?;
-            for id in left_deleted(ops) {
-                db.insert(id)?;
-            }
+            filter.discard()?;
+        }
+        for (&stream, runs) in streams.iter().zip(tallies) {
             rows.push(Row::measured(
                 guard,
                 stream,
                 memory_bytes,
                 expected_fpr,
-                tally,
+                runs,
             ));
-            bar.inc(1);
         }
-        filter.discard()?;
     }
     let seconds = started.elapsed().as_secs_f64();
     // After every stream of `guard.csv`, whose rows it leaves as they were.

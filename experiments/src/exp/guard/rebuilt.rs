@@ -299,7 +299,7 @@ pub(super) fn run_inserts(
             Stream::Inserts,
             filter.memory_bytes(),
             expected,
-            tally,
+            vec![tally],
         );
         out.push(RebuiltRow { row, rebuilds });
         bar.inc(1);

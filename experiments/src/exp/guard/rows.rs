@@ -2,44 +2,95 @@
 
 use super::*;
 
-/// One row of the results.
+/// Requests a run must have beyond a latency quantile for the row to
+/// report it: with fewer, the quantile is a handful of the run's slowest
+/// requests (p99.9 of 10,000 requests is the 10th-worst), noise that reads
+/// as an effect.
+pub(super) const TAIL: f64 = 50.0;
+
+/// The latency quantiles a row reports: p50, p99, p99.9.
+const QUANTILES: [f64; 3] = [0.5, 0.99, 0.999];
+
+/// A latency statistic of a row over its runs: the mean of the runs'
+/// values, and the 95% Student-t interval of that mean (none for one run).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Estimate {
+    pub(super) value: f64,
+    pub(super) interval: Option<(f64, f64)>,
+}
+
+impl Estimate {
+    fn over(values: &[f64]) -> Self {
+        Estimate {
+            value: values.iter().sum::<f64>() / values.len().max(1) as f64,
+            interval: t_interval(values),
+        }
+    }
+
+    /// The value in µs, one decimal.
+    pub(super) fn micros(&self) -> String {
+        format!("{:.1}", self.value / 1000.0)
+    }
+}
+
+/// One row of the results: a guard on a stream, over its runs.
 #[derive(Debug)]
 pub(super) struct Row {
     pub(super) guard: Guard,
     pub(super) stream: Stream,
     pub(super) memory_bytes: u64,
     pub(super) expected_fpr: f64,
+    /// The runs' counts added together (latencies left out).
     pub(super) tally: Tally,
-    /// Latency quantiles (p50, p99, p99.9) and mean, in ns.
-    pub(super) p50: u64,
-    pub(super) p99: u64,
-    pub(super) p999: u64,
-    pub(super) mean: f64,
+    /// Each run's false positives among its absent requests.
+    pub(super) runs: Vec<Hits>,
+    /// Latency in ns: the mean and the quantiles p50, p99, p99.9, each
+    /// over the runs; a quantile is `None` where a run has fewer than
+    /// [`TAIL`] requests beyond it.
+    pub(super) mean: Estimate,
+    pub(super) p50: Option<Estimate>,
+    pub(super) p99: Option<Estimate>,
+    pub(super) p999: Option<Estimate>,
 }
 
 impl Row {
-    /// The row of `guard` on `stream` from what its run counted: the
-    /// latencies sorted into their quantiles.
+    /// The row of `guard` on `stream` from what its runs counted: each
+    /// run's latencies sorted into their quantiles, the counts added.
     pub(super) fn measured(
         guard: Guard,
         stream: Stream,
         memory_bytes: u64,
         expected_fpr: f64,
-        mut tally: Tally,
+        runs: Vec<Tally>,
     ) -> Self {
-        tally.latencies_ns.sort_unstable();
-        let l = &tally.latencies_ns;
-        let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64;
+        let requests = runs.iter().map(|r| r.latencies_ns.len()).min().unwrap_or(0);
+        let mut means = Vec::with_capacity(runs.len());
+        let mut quantiles: [Vec<f64>; 3] = Default::default();
+        let mut hits = Vec::with_capacity(runs.len());
+        let mut tally = Tally::default();
+        for mut run in runs {
+            run.latencies_ns.sort_unstable();
+            let l = &run.latencies_ns;
+            means.push(l.iter().sum::<u64>() as f64 / l.len().max(1) as f64);
+            for (values, q) in quantiles.iter_mut().zip(QUANTILES) {
+                values.push(quantile(l, q) as f64);
+            }
+            hits.push(Hits::new(run.false_positives, run.absent_requests));
+            tally.add(run);
+        }
+        let [p50, p99, p999] = quantiles.map(|values| Estimate::over(&values));
+        let supported = |q: f64| requests as f64 * (1.0 - q) >= TAIL;
         Row {
             guard,
             stream,
             memory_bytes,
             expected_fpr,
-            p50: quantile(l, 0.5),
-            p99: quantile(l, 0.99),
-            p999: quantile(l, 0.999),
-            mean,
             tally,
+            runs: hits,
+            mean: Estimate::over(&means),
+            p50: supported(QUANTILES[0]).then_some(p50),
+            p99: supported(QUANTILES[1]).then_some(p99),
+            p999: supported(QUANTILES[2]).then_some(p999),
         }
     }
 
@@ -58,9 +109,10 @@ impl Row {
         self.tally.absent_requests > 0 && (self.stream != Stream::Churn || self.guard.deletes())
     }
 
+    /// The 95% interval of the rate over the runs, each with its own
+    /// filter ([`instance_interval`]).
     pub(super) fn interval(&self) -> Option<(f64, f64)> {
-        (self.tally.absent_requests > 0)
-            .then(|| clopper_pearson(self.tally.false_positives, self.tally.absent_requests, 0.95))
+        (self.tally.absent_requests > 0).then(|| instance_interval(&self.runs))
     }
 
     /// Whether the measured rate's 95% interval holds `expected_fpr`.
@@ -118,15 +170,35 @@ impl Row {
         }
     }
 
-    /// The wrong answers and the latencies, last in both CSV files.
-    pub(super) fn latency_cells(&self) -> [(&'static str, String); 5] {
-        [
+    /// The wrong answers, the runs and the latencies with their
+    /// intervals ("-" where there is none), last in both CSV files.
+    pub(super) fn latency_cells(&self) -> Vec<(&'static str, String)> {
+        let mut cells = vec![
             ("wrong_answers", self.tally.wrong_answers.to_string()),
-            ("mean_ns", format!("{:.0}", self.mean)),
-            ("p50_ns", self.p50.to_string()),
-            ("p99_ns", self.p99.to_string()),
-            ("p999_ns", self.p999.to_string()),
-        ]
+            ("runs", self.runs.len().to_string()),
+        ];
+        let stats = [
+            (
+                ["mean_ns", "mean_ns_ci95_low", "mean_ns_ci95_high"],
+                Some(self.mean),
+            ),
+            (["p50_ns", "p50_ns_ci95_low", "p50_ns_ci95_high"], self.p50),
+            (["p99_ns", "p99_ns_ci95_low", "p99_ns_ci95_high"], self.p99),
+            (
+                ["p999_ns", "p999_ns_ci95_low", "p999_ns_ci95_high"],
+                self.p999,
+            ),
+        ];
+        for (names, estimate) in stats {
+            let ns = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.0}"));
+            let interval = estimate.and_then(|e| e.interval);
+            cells.extend(names.into_iter().zip([
+                ns(estimate.map(|e| e.value)),
+                ns(interval.map(|i| i.0)),
+                ns(interval.map(|i| i.1)),
+            ]));
+        }
+        cells
     }
 }
 

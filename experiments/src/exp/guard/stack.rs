@@ -30,6 +30,24 @@ pub(super) struct Tally {
     pub(super) expected_false_positives: f64,
 }
 
+impl Tally {
+    /// Adds `run`'s counts to these (its latencies are left out: each run's
+    /// are read on their own).
+    pub(super) fn add(&mut self, run: Tally) {
+        self.requests += run.requests;
+        self.absent_requests += run.absent_requests;
+        self.false_positives += run.false_positives;
+        self.db_found += run.db_found;
+        self.db_not_found += run.db_not_found;
+        self.cache_hits += run.cache_hits;
+        self.wrong_answers += run.wrong_answers;
+        self.inserts += run.inserts;
+        self.new_row_requests += run.new_row_requests;
+        self.found_by_delta += run.found_by_delta;
+        self.expected_false_positives += run.expected_false_positives;
+    }
+}
+
 /// The stack one run goes through.
 pub(super) struct Stack<'a> {
     pub(super) filter: &'a mut Built,

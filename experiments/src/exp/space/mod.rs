@@ -15,8 +15,8 @@ use std::sync::Arc;
 use bloomlab::catalog::{self, Catalog, Descriptor};
 
 use super::fpr::{MIN_EXPECTED, parallel};
-use super::tradeoff::INSTANCES;
 use super::subject;
+use super::tradeoff::INSTANCES;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::plot::{self, Chart, Curve};
 use crate::progress;
