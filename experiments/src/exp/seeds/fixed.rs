@@ -270,7 +270,7 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         sci(r.theory)
     );
     let verdict = by_kind(&[("addresses", e), ("11-digit", ph), ("decimals", r)]);
-    set_gist(&mut out, "H2", verdict, key);
+    set_gist(&mut out, "H2", format!("{verdict}{tested}"), key);
     Ok(out)
 }
 
