@@ -435,9 +435,12 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
         .expect("fixture parses")
         .to_markdown();
     assert!(md.contains(
-        "0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a time`) \
-         **below its floor"
+        "- `big/lookup_miss` `bloomlab::BlockedBloomFilter` (1 GiB, 1%): 0.90 of `floor: hash + 1 \
+         line over the blocked filter's own table, one lookup at a time` apart\n"
     ));
+    // Above its floor, or bounded by none: not listed.
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BloomFilter`"));
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BloomFilter (foldhash)`"));
 }
 
 #[test]
@@ -505,29 +508,35 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
     assert!(matches!(miss.verdict, Verdict::NotMeasured(_)));
     assert_eq!(miss.in_turns, None);
 
-    let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
-        .expect("fixture parses")
-        .to_markdown();
+    let report =
+        Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER).expect("fixture parses");
+    let md = report.to_markdown();
     for line in [
-        "### `big/turns_miss` (1 GiB, 1%)\n\n| pair, timed in turns | median ratio | 95% CI |",
-        "| `bloomlab::BlockedBloomFilter vs floor: hash + 1 line over the blocked filter's own \
-         table, one lookup at a time` (at its floor: the interval holds 1) | 0.98 | 0.93 – 1.02 |",
-        "| `bloomlab::BlockedBloomFilter (batch) vs floor: hash + 1 line over the blocked \
-         filter's own table, batched` **below its floor: not a lower bound** | 0.95 | 0.90 – 0.99 |",
-        "| `bloomlab::BloomFilter vs fastbloom::BloomFilter` | 0.85 | 0.80 – 0.90 |",
-        "| 20M items, 1% | 0.85 | 0.70 | ≤ 0.80 | – | not met |",
-        "| 1 GiB, 1% | 0.98 | 0.90 | ≤ 1.20 | – | met |",
-        // In the time table, the ratio apart with the one in turns beside
-        // it, which decides the mark.
-        "| 0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a \
-         time`; in turns 0.98) |",
-        "| 0.90 (`floor: hash + 1 line over the blocked filter's own table, batched`; in turns \
-         0.95) **below its floor in turns: not a lower bound** |",
+        "| BloomFilter hit lookup at 20M items, 1%, default constructors, against \
+         fastbloom::BloomFilter | 0.85 | 0.70 | ≤ 0.80 | not met |",
+        "| BlockedBloomFilter miss lookup at 1 GiB, 1% within 1.2x its floor | 0.98 | 0.90 | \
+         ≤ 1.20 | met |",
+        // Below its floor in turns, the whole interval under 1; the single
+        // row's interval holds 1, so it is at its floor, not below.
+        "- `big/lookup_miss` `bloomlab::BlockedBloomFilter (batch)` (1 GiB, 1%): 0.90 of \
+         `floor: hash + 1 line over the blocked filter's own table, batched` apart, 0.95 in \
+         turns\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
-    // The ratios are no time table's rows.
-    assert!(!md.contains("| `bloomlab::BloomFilter vs fastbloom::BloomFilter` (per iteration)"));
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BlockedBloomFilter` "));
+    // The rows in turns are ratios in the CSV, with their intervals; the
+    // time rows carry both ratios to their floor.
+    let csv = report.rows_csv();
+    for line in [
+        ",big/turns_miss,\"1 GiB, 1%\",\"bloomlab::BlockedBloomFilter vs floor: hash + 1 line \
+         over the blocked filter's own table, one lookup at a time\",ratio,0.980,0.930,1.020,,,,\n",
+        ",big/lookup_miss,\"1 GiB, 1%\",bloomlab::BlockedBloomFilter,ns/op,90.000,86.400,93.600,,\
+         \"floor: hash + 1 line over the blocked filter's own table, one lookup at a time\",0.900,\
+         0.980\n",
+    ] {
+        assert!(csv.contains(line), "missing {line:?} in:\n{csv}");
+    }
 }
 
 #[test]
@@ -597,9 +606,12 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     for line in [
         "0 met, 3 not met (1 of them out of reach), ",
         &format!(
-            "| 20M items, 1% | 0.90 | – | ≤ 0.80 | 0.98 | not met, out of reach: the target is below `{floor}` |"
+            "| BloomFilter hit lookup at 20M items, 1%, default constructors, against \
+             fastbloom::BloomFilter | 0.90 | – | ≤ 0.80 | 0.98 | not met, out of reach: the \
+             target is below `{floor}` |"
         ),
-        "| 20M items, 1% | 1.07 | – | ≤ 0.80 | 1.25 | not met |",
+        "| AtomicBloomFilter hit lookup at 20M items, 1%, default constructors, against \
+         fastbloom::AtomicBloomFilter | 1.07 | – | ≤ 0.80 | 1.25 | not met |",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
@@ -607,6 +619,10 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     assert_eq!(md.matches("A goal is out of reach when").count(), 1);
     let said = md.find("A goal is out of reach when").expect("said");
     assert!(said < md.find("### Issue 8").expect("issue 8's goals"));
+    // The column is there only where some goal of the issue has a reach.
+    assert!(md.contains("### Issue 8\n\n"));
+    assert!(md.contains("| goal | in turns | apart | target | verdict |"));
+    assert!(md.contains("| goal | in turns | apart | target | target over floor | verdict |"));
 }
 
 #[test]
@@ -667,26 +683,41 @@ fn markdown_holds_tables_goals_and_findings() {
     let f = Fixture::standard();
     let findings = f.root.join("FINDINGS.md");
     fs::write(&findings, "The miss path is | bound by hashing.\n").expect("writable");
-    let report = Report::read(&f.root, &findings, STALE_AFTER).expect("fixture parses");
+    let mut report = Report::read(&f.root, &findings, STALE_AFTER).expect("fixture parses");
+    report.commit = Some("abc1234".to_owned());
+    report.machine.cpu = Some("Some CPU".to_owned());
+    report.machine.cpus = Some(2);
+    report.machine.flags = vec!["aes".to_owned(), "avx2".to_owned()];
+    report.machine.chosen = vec![("hash".to_owned(), "aes-ni".to_owned())];
     let md = report.to_markdown();
     for line in [
-        "### `classic/lookup_miss` (1M items, 1%)",
-        "| `bloomlab::BloomFilter` | 25.0 | 24.0 – 26.0 | 0.83 |",
-        "| `fastbloom (SipHash-1-3)` **best peer** | 30.0 | 28.8 – 31.2 | 1.00 |",
-        "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
-        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line over the blocked filter's own table, batched`) |",
-        "| `floor: hash + 1 line, one lookup at a time` | 100 | 96.0 – 104 | – |",
+        "**Run:** commit `abc1234`, ",
+        "**CPU:** Some CPU, 2 logical CPUs. **Instruction sets:** `/proc/cpuinfo` flags aes, \
+         avx2; `bloomlab-core` chose hash aes-ni",
+        "`results/bench_rows.csv`",
+        "`results/bench_history.csv`",
+        "cargo bench -p bloomlab-benches\ncargo run --release -p bloomlab-benches --bin bench-report\n",
+        // One line per operation and setting: the fastest single bloomlab
+        // row, the fastest batch, the best peer (not the static xorf).
+        "### classic\n\n| operation | setting | bloomlab | ns/op | batch | best peer | ns/op | ratio |",
+        "| lookup_miss | 1M items, 1% | `bloomlab::BlockedBloomFilter` | 18.0 | – | \
+         `fastbloom (SipHash-1-3)` | 30.0 | 0.60 |",
+        "| lookup_miss | 1 GiB, 1% | `bloomlab::BlockedBloomFilter` | 120 | 50.0 | – | – | – |",
         "### Issue 8\n\n1 met, 1 not met (0 of them out of reach), 6 not measured, 0 below their floor",
         "### Issue 20\n\n1 met, 1 not met (0 of them out of reach), 32 not measured, 0 below their floor",
-        "| – | – | ≤ 0.50 | – | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
+        "| BlockedBloomFilter batched miss lookup against the same target | – | – | ≤ 0.50 | not \
+         measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
         "## Findings\n\nThe miss path is | bound by hashing.\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
-    // Goals come after the results, findings last.
-    let results = md.find("## Results").expect("results");
+    // The floors are no family's key rows; the per-row tables are gone.
+    assert!(!md.contains("| floor |"));
+    assert!(!md.contains("95% CI (ns/op)"));
+    // Goals, then the families, findings last.
     let goals = md.find("## Goals").expect("goals");
-    assert!(results < goals && goals < md.find("## Findings").expect("findings"));
+    let families = md.find("## Results by family").expect("families");
+    assert!(goals < families && families < md.find("## Findings").expect("findings"));
 }
 
 #[test]
@@ -821,7 +852,10 @@ fn stale_results_are_set_apart() {
          1%`, written "
     ));
     // A stale floor is in no table: the batch row loses its floor ratio.
-    assert!(md.contains("| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | – |"));
+    assert!(report.rows_csv().contains(
+        ",big/lookup_miss,\"1 GiB, 1%\",bloomlab::BlockedBloomFilter (batch),ns/op,50.000,48.000,\
+         52.000,,,,\n"
+    ));
 }
 
 #[test]
