@@ -87,16 +87,14 @@ fn header(out: &mut String, report: &Report) {
          cargo run --release -p bloomlab-benches --bin bench-report\n\
          ```\n\n\
          ## How to read it\n\n\
-         - **ns/op:** criterion's median per iteration over its `Throughput::Elements`; the \
-         interval in the CSV is criterion's 95% bootstrap interval of that median.\n\
-         - **Ratios:** a row's median over its reference's; below 1 is faster. The best peer \
-         is the fastest row of the group and setting that is not bloomlab's.\n\
-         - **In turns:** two loops alternate batches of 10,000 keys, both objects alive \
-         (`harness::Turns`). Rows measured apart can move by a sixth between runs of the same \
-         code, so a goal with such a pair is judged by it.\n\
-         - **Floors:** the keyed hash plus the lines a lookup must read, measured in the same \
-         run (`benches/src/floor.rs`). A ratio is below a floor only when its whole interval \
-         is. A goal is out of reach when its target lies below its subject's floor.\n\n",
+         - ns/op: criterion's median per iteration over its `Throughput::Elements`. A ratio is \
+         a row's median over its reference's; below 1 is faster.\n\
+         - In turns: two loops alternate batches of 10,000 keys, both objects alive \
+         (`harness::Turns`). Rows measured apart move by up to a sixth between runs of the same \
+         code.\n\
+         - A floor: the keyed hash plus the lines a lookup must read, measured in the same run \
+         (`benches/src/floor.rs`). A row is below its floor only when its whole interval is. A \
+         goal is out of reach when its target lies below its subject's floor.\n\n",
     );
 }
 
@@ -122,166 +120,279 @@ fn machine(out: &mut String, m: &Machine) {
     );
 }
 
-/// The goals, one table per issue, newest issue first: each goal's ratio
-/// in turns and apart, its target and verdict, and the target over the
-/// subject's floor where the run measured it. Which rows a goal compares
-/// is in `results/bench_history.csv`.
+/// The goals, one table per issue, newest issue first. A row is one
+/// comparison (subject, reference, target); a column one operation at one
+/// setting; a cell the ratio judged and the verdict. Each goal's words,
+/// rows and both ratios are in `results/bench_history.csv`.
 fn goals(out: &mut String, outcomes: &[Outcome]) {
-    out.push_str("## Goals\n\n");
+    out.push_str(
+        "## Goals\n\n\
+         A cell is the subject's time over the reference's, in turns where the run has the pair, \
+         else apart (†). ✓ met, ✗ not met. Informational rows are not counted. Each goal's \
+         words, rows and both ratios are in `results/bench_history.csv`.\n\n",
+    );
     let mut issues: Vec<u32> = outcomes.iter().map(|o| o.goal.issue).collect();
     issues.sort_unstable_by(|a, b| b.cmp(a));
     issues.dedup();
     for issue in issues {
         let outcomes: Vec<&Outcome> = outcomes.iter().filter(|o| o.goal.issue == issue).collect();
-        let count = |want: fn(&Verdict) -> bool| {
-            outcomes
-                .iter()
-                .filter(|o| !o.goal.informational && want(&o.verdict))
-                .count()
-        };
-        let reach = outcomes.iter().any(|o| o.reach.is_some());
-        let _ = write!(
-            out,
-            "### Issue {issue}\n\n{} met, {} not met ({} of them out of reach), {} not measured, \
-             {} below their floor (informational rows not counted).\n\n\
-             | goal | in turns | apart | target |{} verdict |\n\
-             |---|--:|--:|--:|{}---|\n",
-            count(|v| *v == Verdict::Met),
+        let _ = writeln!(out, "### Issue {issue}\n\n{}.\n", tally(&outcomes));
+        // An issue none of whose rows this run measured has no table.
+        if outcomes
+            .iter()
+            .any(|o| !matches!(o.verdict, Verdict::NotMeasured(_)))
+        {
+            goal_table(out, &outcomes);
+        }
+    }
+}
+
+/// `34 of 38 met, 4 not met, …`: the counts of an issue's goals that are
+/// not informational, naming only the verdicts that occur.
+fn tally(outcomes: &[&Outcome]) -> String {
+    let count = |want: fn(&Verdict) -> bool| {
+        outcomes
+            .iter()
+            .filter(|o| !o.goal.informational && want(&o.verdict))
+            .count()
+    };
+    let counted = outcomes.iter().filter(|o| !o.goal.informational).count();
+    let mut tally = format!("{} of {counted} met", count(|v| *v == Verdict::Met));
+    for (n, what) in [
+        (
             count(|v| matches!(v, Verdict::NotMet | Verdict::OutOfReach)),
-            count(|v| *v == Verdict::OutOfReach),
+            "not met",
+        ),
+        (count(|v| *v == Verdict::OutOfReach), "out of reach"),
+        (
             count(|v| matches!(v, Verdict::NotMeasured(_))),
-            count(|v| *v == Verdict::BelowFloor),
-            if reach { " target over floor |" } else { "" },
-            if reach { "--:|" } else { "" },
-        );
-        for o in outcomes {
-            let g = &o.goal;
-            let mut verdict = match &o.verdict {
-                Verdict::Met => "met".to_owned(),
-                Verdict::NotMet => "not met".to_owned(),
-                Verdict::BelowFloor => "not judged: faster than its floor".to_owned(),
-                Verdict::OutOfReach => o.reach.as_ref().map_or_else(
-                    || "not met, out of reach".to_owned(),
-                    |r| {
-                        format!(
-                            "not met, out of reach: the target is below `{}`",
-                            escape(&r.floor)
-                        )
-                    },
-                ),
-                Verdict::NotMeasured(missing) => format!(
-                    "not measured (missing {})",
-                    missing
-                        .iter()
-                        .map(|id| format!("`{}`", escape(id)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            if g.informational {
-                verdict.push_str(", informational");
+            "not measured",
+        ),
+        (count(|v| *v == Verdict::BelowFloor), "below their floor"),
+    ] {
+        if n > 0 {
+            let _ = write!(tally, ", {n} {what}");
+        }
+    }
+    tally
+}
+
+/// A filter's name without bloomlab's prefix.
+fn short(subject: &str) -> &str {
+    subject
+        .strip_prefix(compare::OURS_PREFIX)
+        .or_else(|| subject.strip_prefix("bloomlab "))
+        .unwrap_or(subject)
+}
+
+/// One issue's goals as rows of comparisons and columns of operations at
+/// a setting, then what the cells cannot hold: the floors of goals out of
+/// reach and the rows of goals not measured.
+fn goal_table(out: &mut String, outcomes: &[&Outcome]) {
+    let column = |o: &Outcome| {
+        let operation = o
+            .goal
+            .group
+            .split_once('/')
+            .map_or(o.goal.group, |(_, op)| op);
+        let operation = operation.strip_prefix("lookup_").unwrap_or(operation);
+        match o.goal.setting {
+            Some(setting) => format!("{operation}, {setting}"),
+            None => operation.to_owned(),
+        }
+    };
+    let label = |o: &Outcome| {
+        let g = &o.goal;
+        let reference = if compare::is_floor_group(g.reference_group) {
+            "its floor".to_owned()
+        } else if g.reference == g.subject {
+            format!(
+                "itself at {}",
+                g.reference_setting.map_or("another setting", |s| s)
+            )
+        } else {
+            format!("`{}`", escape(short(g.reference)))
+        };
+        let note = if g.informational {
+            ", informational"
+        } else {
+            ""
+        };
+        format!(
+            "`{}` vs {reference}, ≤ {}{note}",
+            escape(short(g.subject)),
+            ratio(g.max_ratio)
+        )
+    };
+    let mut columns: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Vec<(String, &Outcome)>)> = Vec::new();
+    for o in outcomes {
+        let (c, l) = (column(o), label(o));
+        if !columns.contains(&c) {
+            columns.push(c.clone());
+        }
+        match rows.iter_mut().find(|(label, _)| *label == l) {
+            Some((_, cells)) => cells.push((c, o)),
+            None => rows.push((l, vec![(c, o)])),
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| goal | {} |\n|---|{}",
+        columns
+            .iter()
+            .map(|c| escape(c))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "--:|".repeat(columns.len())
+    );
+    let mut notes = Vec::new();
+    let mut missing: Vec<&str> = Vec::new();
+    for (label, cells) in &rows {
+        let _ = write!(out, "| {label} |");
+        for c in &columns {
+            let cell = cells
+                .iter()
+                .find(|(column, _)| column == c)
+                .map_or_else(String::new, |(_, o)| goal_cell(o, &mut notes));
+            if let Some((_, o)) = cells.iter().find(|(column, _)| column == c)
+                && let Verdict::NotMeasured(ids) = &o.verdict
+            {
+                for id in ids {
+                    if !missing.contains(&id.as_str()) {
+                        missing.push(id);
+                    }
+                }
             }
-            let over_floor = if reach {
-                let cell = o.reach.as_ref().map_or_else(
-                    || "–".to_owned(),
-                    |r| ratio(r.target_over_floor(g.max_ratio)),
-                );
-                format!(" {cell} |")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | ≤ {} |{over_floor} {verdict} |",
-                escape(&g.description),
-                o.in_turns.map_or_else(|| "–".to_owned(), ratio),
-                o.apart.map_or_else(|| "–".to_owned(), ratio),
-                ratio(g.max_ratio),
-            );
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    if !missing.is_empty() {
+        notes.push(format!(
+            "Not measured: {}.",
+            missing
+                .iter()
+                .map(|id| format!("`{}`", escape(id)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !notes.is_empty() {
+        for note in notes {
+            let _ = writeln!(out, "- {note}");
         }
         out.push('\n');
     }
 }
 
+/// A goal's cell: the ratio judged, † when measured apart, and the
+/// verdict; the floor of a goal out of reach goes to `notes`.
+fn goal_cell(o: &Outcome, notes: &mut Vec<String>) -> String {
+    let g = &o.goal;
+    let judged = match (o.in_turns, o.apart) {
+        (Some(x), _) => ratio(x),
+        (None, Some(x)) => format!("{}†", ratio(x)),
+        (None, None) => "–".to_owned(),
+    };
+    match &o.verdict {
+        Verdict::Met => format!("{judged} ✓"),
+        Verdict::NotMet => format!("{judged} ✗"),
+        Verdict::BelowFloor => format!("{judged} below floor"),
+        Verdict::OutOfReach => {
+            if let Some(r) = &o.reach {
+                notes.push(format!(
+                    "`{}` {}: out of reach, the target is {} of `{}`.",
+                    escape(short(g.subject)),
+                    escape(g.setting.unwrap_or_default()),
+                    ratio(r.target_over_floor(g.max_ratio)),
+                    escape(&r.floor)
+                ));
+            }
+            format!("{judged} ✗ out of reach")
+        }
+        Verdict::NotMeasured(_) => "not measured".to_owned(),
+    }
+}
+
 /// Whether a table is one of its family's key rows: not the floors or the
 /// rows timed in turns (the goals quote those), not the cuckoo layouts,
-/// the 4 KiB-page repeats or the floors' sweep over table sizes.
+/// the 4 KiB-page repeats or 4 threads on this 2-core machine.
 pub fn is_key_table(table: &Table) -> bool {
     let setting = table.setting.as_deref().unwrap_or_default();
     !compare::is_floor_group(&table.group)
         && !compare::is_turns_group(&table.group)
         && table.group != "cuckoo/layout"
         && !setting.contains("4 KiB pages")
+        && !setting.contains("4 threads")
 }
 
-/// A bloomlab row that speaks for its filter with the default hash: not
-/// the rows hashing with foldhash or SipHash-1-3.
+/// Suffixes of bloomlab rows whose filter hashes with another hash than
+/// its default: foldhash, SipHash-1-3, `mix64`.
+const OTHER_HASH_SUFFIXES: [&str; 3] = [
+    compare::FOLDHASH_SUFFIX,
+    compare::SIPHASH_SUFFIX,
+    " (Mix64)",
+];
+
+/// A bloomlab row that speaks for its filter with the default hash.
 fn is_default_ours(subject: &str) -> bool {
     compare::is_ours(subject)
-        && ![compare::FOLDHASH_SUFFIX, compare::SIPHASH_SUFFIX]
+        && !OTHER_HASH_SUFFIXES
             .iter()
             .any(|suffix| subject.ends_with(suffix))
 }
 
 /// One table per family: for each operation and setting, bloomlab's
-/// fastest single row (default hash), its fastest batch row, the best peer
-/// and the ratio of the single rows; then the rows below their floor.
+/// fastest single row (default hash), the best peer and their ratio (the
+/// batch rows are in the CSV); then the rows below their floor.
 fn families(out: &mut String, tables: &[Table]) {
     out.push_str(
         "## Results by family\n\n\
-         Each line: bloomlab's fastest single row of an operation at one setting (default \
-         hash), its fastest batch row, the fastest peer, and the ratio of the single rows, in \
-         ns/op.\n\n",
+         A line per operation and setting, in ns/op: bloomlab's fastest single row (default \
+         hash), the best peer, and their ratio.\n",
     );
     let mut family: Option<&str> = None;
     for table in tables.iter().filter(|t| is_key_table(t)) {
-        let this = table
+        let (this, operation) = table
             .group
             .split_once('/')
-            .map_or(table.group.as_str(), |(f, _)| f);
+            .unwrap_or((table.group.as_str(), ""));
         if family != Some(this) {
             family = Some(this);
             let _ = write!(
                 out,
                 "\n### {}\n\n\
-                 | operation | setting | bloomlab | ns/op | batch | best peer | ns/op | ratio |\n\
-                 |---|---|---|--:|--:|---|--:|--:|\n",
+                 | operation, setting | bloomlab | best peer | ratio |\n\
+                 |---|---|---|--:|\n",
                 escape(this)
             );
         }
-        let fastest = |batch: bool| {
-            table
-                .rows
-                .iter()
-                .map(|r| &r.measurement)
-                .filter(|m| is_default_ours(&m.subject))
-                .filter(|m| m.subject.ends_with(compare::BATCH_SUFFIX) == batch)
-                .min_by(|a, b| a.ns_per_op().total_cmp(&b.ns_per_op()))
-        };
-        let ours = fastest(false);
-        let batch = fastest(true).map_or_else(|| "–".to_owned(), |m| ns(m.ns_per_op()));
+        let ours = table
+            .rows
+            .iter()
+            .map(|r| &r.measurement)
+            .filter(|m| is_default_ours(&m.subject) && !m.subject.ends_with(compare::BATCH_SUFFIX))
+            .min_by(|a, b| a.ns_per_op().total_cmp(&b.ns_per_op()));
         let peer = table.best_peer.map(|i| &table.rows[i].measurement);
-        let name = |m: Option<&super::Measurement>| {
+        let cell = |m: Option<&super::Measurement>| {
             m.map_or_else(
-                || ("–".to_owned(), "–".to_owned()),
-                |m| (format!("`{}`", escape(&m.subject)), ns(m.ns_per_op())),
+                || "–".to_owned(),
+                |m| format!("`{}` {}", escape(short(&m.subject)), ns(m.ns_per_op())),
             )
         };
-        let ((our_name, our_ns), (peer_name, peer_ns)) = (name(ours), name(peer));
         let vs = ours
             .zip(peer)
             .and_then(|(o, p)| compare::ratio(o.ns_per_op(), p.ns_per_op()))
             .map_or_else(|| "–".to_owned(), ratio);
-        let operation = table.group.split_once('/').map_or("", |(_, op)| op);
-        let _ = writeln!(
-            out,
-            "| {} | {} | {our_name} | {our_ns} | {batch} | {peer_name} | {peer_ns} | {vs} |",
-            escape(operation),
-            table
-                .setting
-                .as_deref()
-                .map_or_else(|| "–".to_owned(), escape),
-        );
+        let operation = operation.strip_prefix("lookup_").unwrap_or(operation);
+        let what = match (&table.setting, operation.is_empty()) {
+            (Some(setting), true) => escape(setting),
+            (Some(setting), false) => format!("{}, {}", escape(operation), escape(setting)),
+            (None, _) => escape(operation),
+        };
+        let _ = writeln!(out, "| {what} | {} | {} | {vs} |", cell(ours), cell(peer));
     }
     out.push('\n');
     let below = below_floor(tables);
