@@ -24,6 +24,9 @@ three significant figures for times); a column an old format lacked is
 left empty (the condensed tables name no subject, reference or setting;
 before rows were timed in turns, the one measured ratio is `ratio_apart`).
 
+Versions written since `bench-report` upserts the history itself (goal
+tables with a column per operation and setting) are not read.
+
 Run once from the workspace root:
 
     python3 scripts/bench-history-backfill.py
@@ -74,9 +77,12 @@ def run_identity(text):
         if m:
             start = end = iso(m[1], m[2])
         else:
-            # The condensed form: "one run at `ea8e487`, 2026-12-05 01:46–02:20 UTC".
+            # The condensed form: "one run at `ea8e487`, 2026-12-05 01:46–02:20
+            # UTC", or "**Run:** commit `ea8e487`, 2026-12-05 01:46–02:20 UTC".
             m = re.search(r"run at `([0-9a-f]+)`, (\d{4}-\d\d-\d\d) "
-                          r"(\d\d:\d\d)[–-](\d\d:\d\d) UTC", text)
+                          r"(\d\d:\d\d)[–-](\d\d:\d\d) UTC", text) or re.search(
+                r"\*\*Run:\*\* commit `([0-9a-f]+)`, (\d{4}-\d\d-\d\d) "
+                r"(\d\d:\d\d)[–-](\d\d:\d\d) UTC", text)
             if not m:
                 return None
             return iso(m[2], m[3]), iso(m[2], m[4]), m[1]
@@ -148,7 +154,10 @@ def goal_lines(text, run):
             continue
         row = cells(line)
         if row and row[0] == "goal":
-            header = [COLUMNS.get(c) for c in row]
+            # A table with a verdict column per goal; the tables bench-report
+            # writes since it writes the history (a column per setting) are
+            # not read: their runs are in the CSV already.
+            header = [COLUMNS.get(c) for c in row] if "verdict" in row else None
             continue
         if header is None or set("".join(row)) <= set("-:") or issue is None:
             continue
