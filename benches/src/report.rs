@@ -151,7 +151,7 @@ impl Report {
     /// Writes every row of this run to `rows` and upserts this run's goals
     /// into the history at `history`.
     pub fn write_csv(&self, rows: &Path, history: &Path) -> Result<(), ReportError> {
-        csv::write_file(rows, &self.rows_csv())?;
+        write_file(rows, &self.rows_csv())?;
         let run = self.run_id();
         csv::upsert_history(history, &run, &csv::history_lines(&run, &self.outcomes()))
     }
@@ -177,13 +177,6 @@ pub const KEPT_MARKER: &str = "<!-- kept by bench-report: ";
 /// Writes `text` to `path`, creating its parent directory, and keeps the
 /// part of the old file from [`KEPT_MARKER`] on.
 pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
-    let write_err = |source| ReportError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(write_err)?;
-    }
     let kept = read_findings(path)?
         .and_then(|old| old.find(KEPT_MARKER).map(|at| old[at..].to_owned()))
         .unwrap_or_default();
@@ -193,7 +186,19 @@ pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
         out.push('\n');
         out.push_str(&kept);
     }
-    fs::write(path, out).map_err(write_err)
+    write_file(path, &out)
+}
+
+/// Writes `text` to `path`, creating its parent directory.
+pub fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
+    let write_err = |source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(write_err)?;
+    }
+    fs::write(path, text).map_err(write_err)
 }
 
 /// The workspace root: the current directory when it is this workspace's

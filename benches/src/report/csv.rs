@@ -10,14 +10,13 @@
 //! markdown of earlier runs.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::compare::Table;
 use super::criterion::Unit;
 use super::goals::{Outcome, Verdict};
-use super::{ReportError, read_findings};
+use super::{ReportError, read_findings, write_file};
 
 /// The columns of `results/bench_rows.csv`.
 pub const ROWS_HEADER: [&str; 14] = [
@@ -245,18 +244,6 @@ pub fn upsert_history(path: &Path, run: &RunId, lines: &[Vec<String>]) -> Result
         out.push_str(&line(record));
     }
     write_file(path, &out)
-}
-
-/// Writes `text` to `path`, creating its parent directory.
-pub fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
-    let write_err = |source| ReportError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(write_err)?;
-    }
-    fs::write(path, text).map_err(write_err)
 }
 
 #[cfg(test)]
