@@ -30,16 +30,25 @@
 //!
 //! # What it writes
 //!
-//! A header (commands, date, commit), the machine, one table per group and
-//! setting ([`compare::tables`]) with each row's ratio against the group's
-//! best peer and, where its family has floors (`big/*`, `scale/*`), against
-//! the floor that bounds it; the goals of issues 20 and 8 ([`goals::all`])
-//! with their verdicts; then the hand-written findings file, in which
-//! `{{group|subject|setting}}` stands for that row's median ns/op
-//! ([`render::expand`]), so a number quoted from the tables has one source.
+//! `results/BENCH.md` ([`render`]), kept under 3,000 words: the run's
+//! identity (commit, dates, CPU, instruction-set flags and the code
+//! `bloomlab-core` chose), how to reproduce it, the machine, the goals of
+//! issues 8, 20, 51, 52 and 55 ([`goals::all`]) with their verdicts, one
+//! summary table per bench family ([`render::is_key_table`]), then the
+//! hand-written findings file, in which `{{group|subject|setting}}` stands
+//! for that row's median ns/op ([`render::expand`]), so a number quoted
+//! from the tables has one source.
+//!
+//! Beside it, two CSV files ([`csv`]): `results/bench_rows.csv`, every row
+//! of the run with its interval, its ratio against the group's best peer
+//! and, where its family has floors (`big/*`, `scale/*`), against the floor
+//! that bounds it ([`compare::tables`]); and `results/bench_history.csv`,
+//! one line per run and goal, where this run's lines replace those of the
+//! same run and the others stay.
 
 pub mod compare;
 pub mod criterion;
+pub mod csv;
 mod error;
 pub mod goals;
 pub mod machine;
@@ -119,6 +128,33 @@ impl Report {
     pub fn to_markdown(&self) -> String {
         render::render(self)
     }
+
+    /// The run's identity in the CSV files: its first and last result's
+    /// times (the report's time when the files carry none) and its commit.
+    pub fn run_id(&self) -> csv::RunId {
+        let (start, end) = render::run_dates(self).unwrap_or_else(|| {
+            let now = std::time::SystemTime::now();
+            (now, now)
+        });
+        csv::RunId {
+            start: csv::timestamp(start),
+            end: csv::timestamp(end),
+            commit: self.commit.clone().unwrap_or_else(|| "unknown".to_owned()),
+        }
+    }
+
+    /// `results/bench_rows.csv`: every row of this run.
+    pub fn rows_csv(&self) -> String {
+        csv::rows_csv(&self.run_id(), &compare::tables(&self.measurements))
+    }
+
+    /// Writes every row of this run to `rows` and upserts this run's goals
+    /// into the history at `history`.
+    pub fn write_csv(&self, rows: &Path, history: &Path) -> Result<(), ReportError> {
+        write_file(rows, &self.rows_csv())?;
+        let run = self.run_id();
+        csv::upsert_history(history, &run, &csv::history_lines(&run, &self.outcomes()))
+    }
 }
 
 /// The findings file's text; `None` when it does not exist.
@@ -141,13 +177,6 @@ pub const KEPT_MARKER: &str = "<!-- kept by bench-report: ";
 /// Writes `text` to `path`, creating its parent directory, and keeps the
 /// part of the old file from [`KEPT_MARKER`] on.
 pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
-    let write_err = |source| ReportError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(write_err)?;
-    }
     let kept = read_findings(path)?
         .and_then(|old| old.find(KEPT_MARKER).map(|at| old[at..].to_owned()))
         .unwrap_or_default();
@@ -157,7 +186,19 @@ pub fn write_report(path: &Path, text: &str) -> Result<(), ReportError> {
         out.push('\n');
         out.push_str(&kept);
     }
-    fs::write(path, out).map_err(write_err)
+    write_file(path, &out)
+}
+
+/// Writes `text` to `path`, creating its parent directory.
+pub fn write_file(path: &Path, text: &str) -> Result<(), ReportError> {
+    let write_err = |source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(write_err)?;
+    }
+    fs::write(path, text).map_err(write_err)
 }
 
 /// The workspace root: the current directory when it is this workspace's

@@ -1,9 +1,12 @@
-//! Turns criterion's saved results into `results/BENCH.md`.
+//! Turns criterion's saved results into `results/BENCH.md`, writes every
+//! row to `results/bench_rows.csv` and upserts the run's goals into
+//! `results/bench_history.csv`.
 //!
 //! ```text
 //! cargo bench -p bloomlab-benches
 //! cargo run --release -p bloomlab-benches --bin bench-report -- \
-//!     [--criterion DIR] [--out FILE] [--findings FILE] [--stale-after-minutes N]
+//!     [--criterion DIR] [--out FILE] [--rows FILE] [--history FILE] \
+//!     [--findings FILE] [--stale-after-minutes N] [--commit COMMIT]
 //! ```
 //!
 //! Exits with status 2 and a message naming the file when the results cannot
@@ -19,7 +22,7 @@ use clap::Parser;
 /// Command-line options; relative defaults are taken from the workspace root.
 #[derive(Parser, Debug)]
 #[command(
-    about = "Write results/BENCH.md from criterion's saved results",
+    about = "Write results/BENCH.md, bench_rows.csv and bench_history.csv from criterion's saved results",
     after_help = "WORKSPACE is the current directory when it is the bloomlab workspace root, else the root this tool was built from."
 )]
 struct Args {
@@ -30,6 +33,13 @@ struct Args {
     /// The markdown file to write [default: WORKSPACE/results/BENCH.md].
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Every row of the run, as CSV [default: WORKSPACE/results/bench_rows.csv].
+    #[arg(long, value_name = "FILE")]
+    rows: Option<PathBuf>,
+    /// The history of runs and goals, as CSV, upserted
+    /// [default: WORKSPACE/results/bench_history.csv].
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
     /// Hand-written findings appended verbatim [default: WORKSPACE/benches/FINDINGS.md].
     #[arg(long, value_name = "FILE")]
     findings: Option<PathBuf>,
@@ -60,6 +70,12 @@ fn run(args: Args) -> Result<(), ReportError> {
         .criterion
         .unwrap_or_else(|| report::default_criterion_dir(&root));
     let out = args.out.unwrap_or_else(|| root.join("results/BENCH.md"));
+    let rows = args
+        .rows
+        .unwrap_or_else(|| root.join("results/bench_rows.csv"));
+    let history = args
+        .history
+        .unwrap_or_else(|| root.join("results/bench_history.csv"));
     let findings = args
         .findings
         .unwrap_or_else(|| root.join("benches/FINDINGS.md"));
@@ -75,6 +91,7 @@ fn run(args: Args) -> Result<(), ReportError> {
         report.findings_path = relative.to_path_buf();
     }
     report::write_report(&out, &report.to_markdown())?;
+    report.write_csv(&rows, &history)?;
 
     let outcomes = report.outcomes();
     let counted = outcomes.iter().filter(|o| !o.goal.informational);
@@ -83,8 +100,10 @@ fn run(args: Args) -> Result<(), ReportError> {
         .filter(|o| o.verdict == Verdict::Met)
         .count();
     println!(
-        "wrote {}: {} benchmarks ({} stale left out), {met} of {} goals met",
+        "wrote {}, {} and {}: {} benchmarks ({} stale left out), {met} of {} goals met",
         out.display(),
+        rows.display(),
+        history.display(),
         report.measurements.len(),
         report.stale.len(),
         counted.count()

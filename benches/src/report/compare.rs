@@ -46,14 +46,32 @@ pub const THREE_LINE_SUBJECTS: [&str; 3] = [
 /// Group families in report order; groups outside them follow alphabetically.
 const FAMILY_ORDER: [&str; 6] = ["classic", "counting", "cuckoo", "scalable", "scale", "big"];
 
-/// Whether a function id is one of bloomlab's own.
+/// Whether a function id is one of bloomlab's own: `bloomlab::…`, or
+/// `bloomlab …` as the fuse and quotient benches name their rows.
 pub fn is_ours(subject: &str) -> bool {
-    subject.starts_with(OURS_PREFIX)
+    subject.starts_with(OURS_PREFIX) || subject.starts_with("bloomlab ")
 }
 
 /// Whether a function id may be a best peer: not bloomlab, not a static reference.
 pub fn is_peer(subject: &str) -> bool {
     !is_ours(subject) && !STATIC_REFERENCES.iter().any(|r| subject.starts_with(r))
+}
+
+/// The family whose rows are all static filters: there the static
+/// references are the peers.
+pub const STATIC_FAMILY: &str = "fuse";
+
+/// Whether a function id may be the best peer of `group`: [`is_peer`],
+/// except that in the [`STATIC_FAMILY`] every row not bloomlab's may be.
+pub fn is_peer_in(group: &str, subject: &str) -> bool {
+    let static_family = group
+        .split_once('/')
+        .is_some_and(|(family, _)| family == STATIC_FAMILY);
+    if static_family {
+        !is_ours(subject)
+    } else {
+        is_peer(subject)
+    }
 }
 
 /// The start of the last part of a group of [`Turns`](crate::harness::Turns)
@@ -202,10 +220,10 @@ pub struct Table {
     pub has_floor: bool,
 }
 
-/// The fastest eligible peer among `rows` (see [`is_peer`]).
+/// The fastest eligible peer among `rows` (see [`is_peer_in`]).
 pub fn best_peer<'m>(rows: impl IntoIterator<Item = &'m Measurement>) -> Option<&'m Measurement> {
     rows.into_iter()
-        .filter(|m| is_peer(&m.subject))
+        .filter(|m| is_peer_in(&m.group, &m.subject))
         .min_by(|a, b| a.ns_per_op().total_cmp(&b.ns_per_op()))
 }
 

@@ -35,6 +35,13 @@ pub enum ReportError {
         /// What the field should have been.
         expected: &'static str,
     },
+    /// A CSV file this tool upserts does not hold what it wrote.
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What it should have held.
+        expected: &'static str,
+    },
     /// The report could not be written.
     Write {
         /// The output file.
@@ -71,6 +78,11 @@ impl fmt::Display for ReportError {
                 "unexpected content in {}: field `{field}` should be {expected}",
                 path.display()
             ),
+            Self::Csv { path, expected } => write!(
+                f,
+                "unexpected content in {}: it should hold {expected}",
+                path.display()
+            ),
             Self::Write { path, source } => {
                 write!(f, "cannot write {}: {source}", path.display())
             }
@@ -83,7 +95,10 @@ impl std::error::Error for ReportError {
         match self {
             Self::Read { source, .. } | Self::Write { source, .. } => Some(source),
             Self::Json { source, .. } => Some(source),
-            Self::MissingCriterionDir(_) | Self::NoBenchmarks(_) | Self::Field { .. } => None,
+            Self::MissingCriterionDir(_)
+            | Self::NoBenchmarks(_)
+            | Self::Field { .. }
+            | Self::Csv { .. } => None,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The machine the benchmarks ran on, from `/proc`, `/sys` and `rustc -V`.
-//! Every field is optional: on another OS it reads "unknown".
+//! The machine the benchmarks ran on, from `/proc`, `/sys` and `rustc -V`,
+//! and the code `bloomlab-core` picks on it at run time. Every field is
+//! optional: on another OS it reads "unknown".
 
 use std::fs;
 use std::path::Path;
@@ -43,7 +44,20 @@ pub struct Machine {
     pub kernel: Option<String>,
     /// `rustc -V`.
     pub rustc: Option<String>,
+    /// The instruction-set flags of [`FLAGS`] that `/proc/cpuinfo` lists
+    /// for the first processor, in [`FLAGS`]'s order.
+    pub flags: Vec<String>,
+    /// The code `bloomlab-core` chose on this processor, as
+    /// `(what, code)` pairs: the hash, the sectored test, rank and select.
+    pub chosen: Vec<(String, String)>,
 }
+
+/// The `/proc/cpuinfo` flags the report names: those `bloomlab-core`
+/// chooses code by (`aes`, `avx2`, `avx512f` with `avx512vl`, `popcnt`,
+/// `bmi1`, `bmi2`).
+pub const FLAGS: [&str; 7] = [
+    "aes", "avx2", "avx512f", "avx512vl", "popcnt", "bmi1", "bmi2",
+];
 
 impl Machine {
     /// Reads the running machine's description.
@@ -61,8 +75,46 @@ impl Machine {
                 .map(|s| s.trim().to_owned())
                 .filter(|s| !s.is_empty()),
             rustc: rustc_version(),
+            flags: flags(&cpuinfo),
+            chosen: chosen(),
         }
     }
+}
+
+/// The flags of [`FLAGS`] on the first `flags` line of `/proc/cpuinfo`.
+pub fn flags(cpuinfo: &str) -> Vec<String> {
+    let Some(listed) = field(cpuinfo, "flags").next() else {
+        return Vec::new();
+    };
+    let listed: Vec<&str> = listed.split_whitespace().collect();
+    FLAGS
+        .iter()
+        .filter(|f| listed.contains(f))
+        .map(|f| (*f).to_owned())
+        .collect()
+}
+
+/// What `bloomlab-core` runs on this processor, asked the way a filter
+/// asks: the keyed hash (AES-NI or portable AES), the sectored test of the
+/// one-line filters (AVX-512, AVX2 or portable) and rank and select of the
+/// quotient filter (BMI2 or portable).
+pub fn chosen() -> Vec<(String, String)> {
+    use bloomlab_core::AesCmac;
+    use bloomlab_core::bits::BitOps;
+    use bloomlab_core::hash::SectorTest;
+    let aes = if AesCmac::from_seed(1).accelerated() {
+        "aes-ni"
+    } else {
+        "portable"
+    };
+    [
+        ("hash", aes),
+        ("sectored test", SectorTest::detect().name()),
+        ("rank and select", BitOps::detect().name()),
+    ]
+    .into_iter()
+    .map(|(what, code)| (what.to_owned(), code.to_owned()))
+    .collect()
 }
 
 /// The first `model name` line of `/proc/cpuinfo` (x86), else `Hardware` or
@@ -128,8 +180,9 @@ fn rustc_version() -> Option<String> {
 mod tests {
     use super::*;
 
-    const CPUINFO: &str = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9B14\n\n\
-                           processor\t: 1\nmodel name\t: AMD EPYC 9B14\n";
+    const CPUINFO: &str = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9B14\n\
+                           flags\t\t: fpu sse4_2 popcnt aes avx2 bmi1 avx512f avx512bw\n\n\
+                           processor\t: 1\nmodel name\t: AMD EPYC 9B14\nflags\t\t: fpu\n";
 
     #[test]
     fn reads_model_count_and_memory() {
@@ -140,6 +193,17 @@ mod tests {
         let meminfo = "MemTotal:       24684084 kB\nMemFree:        20797844 kB\n";
         assert_eq!(mem_total_kib(meminfo), Some(24_684_084));
         assert_eq!(mem_total_kib("MemFree: 3 kB\n"), None);
+    }
+
+    #[test]
+    fn reads_the_flags_code_is_chosen_by() {
+        // The first processor's line, in the report's order; flags the
+        // report does not name are left out.
+        assert_eq!(flags(CPUINFO), ["aes", "avx2", "avx512f", "popcnt", "bmi1"]);
+        assert!(flags("processor : 0\n").is_empty());
+        let chosen = chosen();
+        let whats: Vec<&str> = chosen.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(whats, ["hash", "sectored test", "rank and select"]);
     }
 
     #[test]

@@ -4,121 +4,97 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Report;
-use super::compare::{self, FLOOR_PREFIX, Table};
-use super::criterion::Unit;
+use super::compare::{self, Table};
 use super::goals::{Outcome, Verdict};
 use super::machine::Machine;
 
-/// The whole `BENCH.md`.
+/// The whole `BENCH.md`: the run's identity, how to reproduce and read
+/// it, the machine, the goals, one summary table per family, the stale
+/// results and the findings. Every row is in `results/bench_rows.csv`
+/// ([`super::csv::rows_csv`]), so the markdown keeps only the key rows.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
+    let tables = compare::tables(&report.measurements);
     header(&mut out, report);
     machine(&mut out, &report.machine);
-    results(&mut out, &compare::tables(&report.measurements));
     goals(&mut out, &report.outcomes());
+    families(&mut out, &tables);
     stale(&mut out, report);
     findings(&mut out, report);
     out
 }
 
-fn header(out: &mut String, report: &Report) {
+/// The run's first and last result times, when the files carry them.
+pub fn run_dates(report: &Report) -> Option<(SystemTime, SystemTime)> {
     let dates = report.measurements.iter().filter_map(|m| m.modified);
-    let newest = dates.clone().max();
-    let oldest = dates.min();
+    Some((dates.clone().min()?, dates.max()?))
+}
+
+fn header(out: &mut String, report: &Report) {
+    let m = &report.machine;
+    let unknown = || "unknown".to_owned();
     out.push_str("# bloomlab benchmarks\n\n");
-    out.push_str(
-        "Measured with `cargo bench -p bloomlab-benches`, then written by \
-         `cargo run --release -p bloomlab-benches --bin bench-report`.\n\n",
-    );
-    let _ = writeln!(
+    let date = match run_dates(report) {
+        Some((old, new)) if format_utc(old) != format_utc(new) => {
+            let (old, new) = (format_utc(old), format_utc(new));
+            // The same day is said once: `2026-12-05 01:46–02:20 UTC`.
+            match (old.split_once(' '), new.split_once(' ')) {
+                (Some((day, from)), Some((same, to))) if day == same => {
+                    format!("{day} {}–{to}", from.trim_end_matches(" UTC"))
+                }
+                _ => format!("{old} to {new}"),
+            }
+        }
+        Some((_, new)) => format_utc(new),
+        None => format!(
+            "{} (the result files carry no date: the report's time)",
+            format_utc(SystemTime::now())
+        ),
+    };
+    let flags = if m.flags.is_empty() {
+        "none found".to_owned()
+    } else {
+        m.flags.join(", ")
+    };
+    let chosen = if m.chosen.is_empty() {
+        unknown()
+    } else {
+        m.chosen
+            .iter()
+            .map(|(what, code)| format!("{what} {code}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = write!(
         out,
-        "- Results: {} benchmarks read from `{}`.",
-        report.measurements.len(),
-        report.criterion_dir.display()
-    );
-    match (oldest, newest) {
-        (Some(old), Some(new)) if format_utc(old) != format_utc(new) => {
-            let _ = writeln!(
-                out,
-                "- Date: results written from {} to {}.",
-                format_utc(old),
-                format_utc(new)
-            );
-        }
-        (_, Some(new)) => {
-            let _ = writeln!(out, "- Date: results written {}.", format_utc(new));
-        }
-        _ => {
-            let _ = writeln!(
-                out,
-                "- Date: report written {} (the result files carry no date).",
-                format_utc(SystemTime::now())
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "- Commit: {}.",
+        "**Run:** commit {}, {date}, {} benchmarks. **CPU:** {}, {} logical CPUs. \
+         **Instruction sets:** `/proc/cpuinfo` flags {flags}; `bloomlab-core` chose {chosen} \
+         (both read by `bench-report` when it wrote this file).\n\n\
+         Every row, with its interval and ratios, is in `results/bench_rows.csv`; every run's \
+         goals are in `results/bench_history.csv`.\n\n",
         report
             .commit
             .as_deref()
-            .map_or_else(|| "unknown".to_owned(), |c| format!("`{c}`"))
+            .map_or_else(|| "unknown".to_owned(), |c| format!("`{c}`")),
+        report.measurements.len(),
+        m.cpu.clone().unwrap_or_else(unknown),
+        m.cpus.map_or_else(unknown, |n| n.to_string()),
     );
     out.push_str(
-        "- ns/op: criterion's median time per iteration divided by the iteration's \
-         `Throughput::Elements` count; the 95% CI is criterion's bootstrap interval of that \
-         median, divided the same way.\n\
-         - Ratios: this row's median over the reference's (below 1 is faster). The best peer is \
-         the fastest row of the same group and setting that is neither bloomlab's \
-         (`bloomlab::…`) nor a static reference (`xorf::BinaryFuse8`).\n\
-         - Timed in turns (`scale/turns_hit`, `scale/turns_miss`, `scale/turns_mixed`, \
-         `big/turns_hit`, `big/turns_miss`): each row times two loops alternately, one batch of 10,000 keys \
-         each, both objects alive, and its value is the first loop's time over the second's \
-         (`bloomlab_benches::harness::Turns`: criterion's median of ten samples, and its \
-         interval). Rows measured apart can differ by a sixth on this virtual machine with \
-         nothing changed; a ratio taken in turns has the same moments on both sides. The \
-         one-line filters are timed so against the floors over their own tables at every \
-         size, and every filter against its peer where both tables fit 4 MiB of cache \
-         together or neither fits 16 MiB alone (every pair at 20M items; at 1M items, where \
-         rows measured apart moved by up to eleven times between runs of the same code, all \
-         but the counting pairs): between the two, the filter that touches more \
-         lines in a turn evicts more of the other's table. A goal with such a row is \
-         judged by it; the ratio of the two rows measured \
-         apart is shown beside it. Against a floor, a ratio counts as below it only when its \
-         whole interval is: a filter at its floor measures on either side of 1. The \
-         filters whose hits read k positions anywhere in their table, and their \
-         peers, are also timed against the floor of such a hit over that filter's table (`floor: \
-         hash + k lines over …`), and the one-line filters' peers against those filters' \
-         one-line floors: a goal's *target over floor* is its target times its reference's \
-         ratio to that floor.\n\
-         - Floors (`big/floor`, `scale/floor`): lower bounds measured in the same run over a \
-         table as large as the smallest filter's of the setting (a larger table is no faster, so \
-         the bound holds for every filter of the setting; `benches/src/floor.rs`): the keyed \
-         hash of each \
-         key (the filters' default, AES-128-CMAC) plus one random line read per key, one key at a time (`floor: hash + 1 line, one \
-         lookup at a time`; a loop of independent lookups overlaps its reads just as this does) \
-         or hashed a chunk ahead (`floor: hash + 1 line, batched`, as `contains_batch` does), and \
-         three lines per key for the filters whose first round reads three \
-         (`BloomFilter`, `AtomicBloomFilter`, `CountingBloomFilter`). The rows of the two \
-         one-line filters, the blocked Bloom filter and the one-line counting filter, are \
-         divided by the two one-line loops over that filter's own table, hashing with its \
-         hasher, so that each key reads the very line its lookup reads (`floor: hash + 1 line \
-         over the blocked filter's own table`, `floor: hash + 1 line over the one-line \
-         counting table itself`): on this virtual machine two tables of the same size \
-         read at speeds up to a sixth apart, with the same code, so only a floor over the same \
-         memory bounds the one-line lookup closely, and the counting filter's four-bit \
-         counters make its table the largest of the setting. Every bloomlab row of a \
-         family with floors is divided by the floor that bounds it; a ratio below 1 would mean \
-         the floor is not one, and is marked, except where the pair was also timed in turns: \
-         that ratio is shown beside it (`in turns`) and decides the mark. The dependent chain's latency is shown beside the \
-         floors for reference; a loop of independent lookups beats it, so nothing is judged \
-         against it. So is the one-line loop with `mix64` for the hash (`reference: mix64 + 1 \
-         line`): it does less than any filter here, and shows what the hash's instructions cost \
-         once the reads miss the cache. The `scale` rows named `(foldhash)` are bloomlab \
-         filters hashing with foldhash in place of their default hash, and those named \
-         `(SipHash-1-3)` the same filters keyed with SipHash-1-3, their default before \
-         AES-128-CMAC (`benches/scale.rs`): they show what another hash does, no floor bounds \
-         them, and no goal judges them.\n\n",
+        "## How to reproduce\n\n\
+         ```sh\n\
+         cargo bench -p bloomlab-benches\n\
+         cargo run --release -p bloomlab-benches --bin bench-report\n\
+         ```\n\n\
+         ## How to read it\n\n\
+         - ns/op: criterion's median per iteration over its `Throughput::Elements`. A ratio is \
+         a row's median over its reference's; below 1 is faster.\n\
+         - In turns: two loops alternate batches of 10,000 keys, both objects alive \
+         (`harness::Turns`). Rows measured apart move by up to a sixth between runs of the same \
+         code.\n\
+         - A floor: the keyed hash plus the lines a lookup must read, measured in the same run \
+         (`benches/src/floor.rs`). A row is below its floor only when its whole interval is. A \
+         goal is out of reach when its target lies below its subject's floor.\n\n",
     );
 }
 
@@ -133,222 +109,332 @@ fn machine(out: &mut String, m: &Machine) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let rows = [
-        ("CPU", m.cpu.clone().unwrap_or_else(unknown)),
-        (
-            "Logical CPUs",
-            m.cpus.map_or_else(unknown, |n| n.to_string()),
-        ),
-        ("Caches (cpu0)", caches),
-        (
-            "Memory",
-            m.memory_kib.map_or_else(unknown, |kib| {
-                format!("{:.1} GiB", kib as f64 / (1024.0 * 1024.0))
-            }),
-        ),
-        ("Kernel", m.kernel.clone().unwrap_or_else(unknown)),
-        ("Compiler", m.rustc.clone().unwrap_or_else(unknown)),
-    ];
-    out.push_str("## Machine\n\n| | |\n|---|---|\n");
-    for (name, value) in rows {
-        let _ = writeln!(out, "| {name} | {} |", escape(&value));
-    }
-    out.push('\n');
-}
-
-fn results(out: &mut String, tables: &[Table]) {
-    out.push_str("## Results\n\n");
-    for table in tables {
-        let _ = write!(out, "### `{}`", escape(&table.group));
-        if let Some(setting) = &table.setting {
-            let _ = write!(out, " ({})", escape(setting));
-        }
-        if compare::is_turns_group(&table.group) {
-            turns_table(out, table);
-            continue;
-        }
-        out.push_str("\n\n| subject | median ns/op | 95% CI (ns/op) | ratio vs best peer |");
-        if table.has_floor {
-            out.push_str(" ratio vs floor |");
-        }
-        out.push_str("\n|---|--:|--:|--:|");
-        if table.has_floor {
-            out.push_str("--:|");
-        }
-        out.push('\n');
-        for (i, row) in table.rows.iter().enumerate() {
-            let m = &row.measurement;
-            let (lo, hi) = m.ci_per_op();
-            let mut subject = format!("`{}`", escape(&m.subject));
-            if m.unit == Unit::Iteration || matches!(m.unit, Unit::Bytes(_) | Unit::Bits(_)) {
-                let _ = write!(subject, " (per {})", m.unit.noun());
-            }
-            if table.best_peer == Some(i) {
-                subject.push_str(" **best peer**");
-            }
-            let cells = interval(ns, [m.ns_per_op(), lo, hi]);
-            let vs_best_peer = row.vs_best_peer.map_or_else(|| "–".to_owned(), ratio);
-            let _ = write!(out, "| {subject} | {cells} | {vs_best_peer} |");
-            if table.has_floor {
-                let cell = row.vs_floor.map_or_else(
-                    || "–".to_owned(),
-                    |(floor, r)| floor_cell(floor, r, row.vs_floor_in_turns),
-                );
-                let _ = write!(out, " {cell} |");
-            }
-            out.push('\n');
-        }
-        out.push('\n');
-        if compare::is_floor_group(&table.group) {
-            continue;
-        }
-        match table.best_peer.map(|i| &table.rows[i].measurement) {
-            Some(best) => {
-                let _ = writeln!(
-                    out,
-                    "Best peer: `{}`, {} ns/op.\n",
-                    escape(&best.subject),
-                    ns(best.ns_per_op())
-                );
-            }
-            None => out.push_str("No peer measured in this group.\n\n"),
-        }
-    }
-}
-
-/// The ratio-vs-floor cell of a time table: the ratio of the two rows
-/// measured apart, and the pair's ratio timed in turns when there is one.
-/// Marked below its floor when the ratio in turns is (its whole interval
-/// under 1), or, without one, when the ratio apart is.
-fn floor_cell(floor: &str, apart: f64, in_turns: Option<(f64, f64)>) -> String {
-    match in_turns {
-        Some((median, upper)) => {
-            let mark = if upper < 1.0 {
-                " **below its floor in turns: not a lower bound**"
-            } else {
-                ""
-            };
-            format!(
-                "{} (`{floor}`; in turns {}){mark}",
-                ratio(apart),
-                ratio(median)
-            )
-        }
-        None => {
-            let mark = if apart < 1.0 {
-                " **below its floor: not a lower bound**"
-            } else {
-                ""
-            };
-            format!("{} (`{floor}`){mark}", ratio(apart))
-        }
-    }
-}
-
-/// A table of rows timed in turns: each row's median ratio and its
-/// interval; below 1 against a floor is marked as in the time tables.
-fn turns_table(out: &mut String, table: &Table) {
-    out.push_str(
-        "\n\n| pair, timed in turns | median ratio | 95% CI |\n\
-         |---|--:|--:|\n",
+    let memory = m.memory_kib.map_or_else(unknown, |kib| {
+        format!("{:.1} GiB", kib as f64 / (1024.0 * 1024.0))
+    });
+    let _ = write!(
+        out,
+        "## Machine\n\nCaches (cpu0): {caches}. Memory: {memory}. Kernel: {}. Compiler: {}.\n\n",
+        m.kernel.clone().unwrap_or_else(unknown),
+        m.rustc.clone().unwrap_or_else(unknown),
     );
-    for row in &table.rows {
-        let m = &row.measurement;
-        let against_floor = m
-            .subject
-            .split_once(" vs ")
-            .is_some_and(|(_, reference)| reference.starts_with(FLOOR_PREFIX));
-        let mark = match (against_floor, m.median_ns < 1.0, m.upper_ns < 1.0) {
-            (true, _, true) => " **below its floor: not a lower bound**",
-            (true, true, false) => " (at its floor: the interval holds 1)",
-            _ => "",
-        };
-        let cells = interval(ratio, [m.median_ns, m.lower_ns, m.upper_ns]);
-        let _ = writeln!(out, "| `{}`{mark} | {cells} |", escape(&m.subject));
-    }
-    out.push('\n');
 }
 
+/// The goals, one table per issue, newest issue first. A row is one
+/// comparison (subject, reference, target); a column one operation at one
+/// setting; a cell the ratio judged and the verdict. Each goal's words,
+/// rows and both ratios are in `results/bench_history.csv`.
 fn goals(out: &mut String, outcomes: &[Outcome]) {
     out.push_str(
         "## Goals\n\n\
-         A goal is out of reach when its target, as a fraction of the reference's time, is below \
-         a floor of its subject: the reference was timed in turns against the hash and the lines \
-         that every such lookup of the subject reads, over the subject's own table, and the \
-         target times that ratio (at the upper end of its interval), the column *target over \
-         floor*, is under 1.\n\n",
+         A cell is the subject's time over the reference's, in turns where the run has the pair, \
+         else apart (†). ✓ met, ✗ not met. Informational rows are not counted. Each goal's \
+         words, rows and both ratios are in `results/bench_history.csv`.\n\n",
     );
     let mut issues: Vec<u32> = outcomes.iter().map(|o| o.goal.issue).collect();
     issues.sort_unstable_by(|a, b| b.cmp(a));
     issues.dedup();
     for issue in issues {
         let outcomes: Vec<&Outcome> = outcomes.iter().filter(|o| o.goal.issue == issue).collect();
-        let count = |want: fn(&Verdict) -> bool| {
-            outcomes
-                .iter()
-                .filter(|o| !o.goal.informational && want(&o.verdict))
-                .count()
-        };
-        let _ = write!(
-            out,
-            "### Issue {issue}\n\n{} met, {} not met ({} of them out of reach), {} not measured, \
-             {} below their floor (informational rows not counted).\n\n\
-             | goal | subject | reference | setting | ratio in turns | ratio apart | target | \
-             target over floor | verdict |\n\
-             |---|---|---|---|--:|--:|--:|--:|---|\n",
-            count(|v| *v == Verdict::Met),
+        let _ = writeln!(out, "### Issue {issue}\n\n{}.\n", tally(&outcomes));
+        // An issue none of whose rows this run measured has no table.
+        if outcomes
+            .iter()
+            .any(|o| !matches!(o.verdict, Verdict::NotMeasured(_)))
+        {
+            goal_table(out, &outcomes);
+        }
+    }
+}
+
+/// `34 of 38 met, 4 not met, …`: the counts of an issue's goals that are
+/// not informational, naming only the verdicts that occur.
+fn tally(outcomes: &[&Outcome]) -> String {
+    let count = |want: fn(&Verdict) -> bool| {
+        outcomes
+            .iter()
+            .filter(|o| !o.goal.informational && want(&o.verdict))
+            .count()
+    };
+    let counted = outcomes.iter().filter(|o| !o.goal.informational).count();
+    let mut tally = format!("{} of {counted} met", count(|v| *v == Verdict::Met));
+    for (n, what) in [
+        (
             count(|v| matches!(v, Verdict::NotMet | Verdict::OutOfReach)),
-            count(|v| *v == Verdict::OutOfReach),
+            "not met",
+        ),
+        (count(|v| *v == Verdict::OutOfReach), "out of reach"),
+        (
             count(|v| matches!(v, Verdict::NotMeasured(_))),
-            count(|v| *v == Verdict::BelowFloor),
-        );
-        for o in outcomes {
-            let g = &o.goal;
-            let mut verdict = match &o.verdict {
-                Verdict::Met => "met".to_owned(),
-                Verdict::NotMet => "not met".to_owned(),
-                Verdict::BelowFloor => "not judged: faster than its floor".to_owned(),
-                Verdict::OutOfReach => o.reach.as_ref().map_or_else(
-                    || "not met, out of reach".to_owned(),
-                    |r| {
-                        format!(
-                            "not met, out of reach: the target is below `{}`",
-                            escape(&r.floor)
-                        )
-                    },
-                ),
-                Verdict::NotMeasured(missing) => format!(
-                    "not measured (missing {})",
-                    missing
-                        .iter()
-                        .map(|id| format!("`{}`", escape(id)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            if g.informational {
-                verdict.push_str(", informational");
+            "not measured",
+        ),
+        (count(|v| *v == Verdict::BelowFloor), "below their floor"),
+    ] {
+        if n > 0 {
+            let _ = write!(tally, ", {n} {what}");
+        }
+    }
+    tally
+}
+
+/// A filter's name without bloomlab's prefix.
+fn short(subject: &str) -> &str {
+    subject
+        .strip_prefix(compare::OURS_PREFIX)
+        .or_else(|| subject.strip_prefix("bloomlab "))
+        .unwrap_or(subject)
+}
+
+/// One issue's goals as rows of comparisons and columns of operations at
+/// a setting, then what the cells cannot hold: the floors of goals out of
+/// reach and the rows of goals not measured.
+fn goal_table(out: &mut String, outcomes: &[&Outcome]) {
+    let column = |o: &Outcome| {
+        let operation = o
+            .goal
+            .group
+            .split_once('/')
+            .map_or(o.goal.group, |(_, op)| op);
+        let operation = operation.strip_prefix("lookup_").unwrap_or(operation);
+        match o.goal.setting {
+            Some(setting) => format!("{operation}, {setting}"),
+            None => operation.to_owned(),
+        }
+    };
+    let label = |o: &Outcome| {
+        let g = &o.goal;
+        let reference = if compare::is_floor_group(g.reference_group) {
+            "its floor".to_owned()
+        } else if g.reference == g.subject {
+            format!(
+                "itself at {}",
+                g.reference_setting.map_or("another setting", |s| s)
+            )
+        } else {
+            format!("`{}`", escape(short(g.reference)))
+        };
+        let note = if g.informational {
+            ", informational"
+        } else {
+            ""
+        };
+        format!(
+            "`{}` vs {reference}, ≤ {}{note}",
+            escape(short(g.subject)),
+            ratio(g.max_ratio)
+        )
+    };
+    let mut columns: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Vec<(String, &Outcome)>)> = Vec::new();
+    for o in outcomes {
+        let (c, l) = (column(o), label(o));
+        if !columns.contains(&c) {
+            columns.push(c.clone());
+        }
+        match rows.iter_mut().find(|(label, _)| *label == l) {
+            Some((_, cells)) => cells.push((c, o)),
+            None => rows.push((l, vec![(c, o)])),
+        }
+    }
+    let _ = writeln!(
+        out,
+        "| goal | {} |\n|---|{}",
+        columns
+            .iter()
+            .map(|c| escape(c))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "--:|".repeat(columns.len())
+    );
+    let mut notes = Vec::new();
+    let mut missing: Vec<&str> = Vec::new();
+    for (label, cells) in &rows {
+        let _ = write!(out, "| {label} |");
+        for c in &columns {
+            let cell = cells
+                .iter()
+                .find(|(column, _)| column == c)
+                .map_or_else(String::new, |(_, o)| goal_cell(o, &mut notes));
+            if let Some((_, o)) = cells.iter().find(|(column, _)| column == c)
+                && let Verdict::NotMeasured(ids) = &o.verdict
+            {
+                for id in ids {
+                    if !missing.contains(&id.as_str()) {
+                        missing.push(id);
+                    }
+                }
             }
-            let _ = writeln!(
-                out,
-                "| {} | `{}` `{}` | `{}` `{}` | {} | {} | {} | ≤ {} | {} | {verdict} |",
-                escape(&g.description),
-                escape(g.group),
-                escape(g.subject),
-                escape(g.reference_group),
-                escape(g.reference),
-                g.setting.map_or_else(|| "–".to_owned(), escape),
-                o.in_turns.map_or_else(|| "–".to_owned(), ratio),
-                o.apart.map_or_else(|| "–".to_owned(), ratio),
-                ratio(g.max_ratio),
-                o.reach.as_ref().map_or_else(
-                    || "–".to_owned(),
-                    |r| ratio(r.target_over_floor(g.max_ratio))
-                ),
-            );
+            let _ = write!(out, " {cell} |");
         }
         out.push('\n');
     }
+    out.push('\n');
+    if !missing.is_empty() {
+        notes.push(format!(
+            "Not measured: {}.",
+            missing
+                .iter()
+                .map(|id| format!("`{}`", escape(id)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !notes.is_empty() {
+        for note in notes {
+            let _ = writeln!(out, "- {note}");
+        }
+        out.push('\n');
+    }
+}
+
+/// A goal's cell: the ratio judged, † when measured apart, and the
+/// verdict; the floor of a goal out of reach goes to `notes`.
+fn goal_cell(o: &Outcome, notes: &mut Vec<String>) -> String {
+    let g = &o.goal;
+    let judged = match (o.in_turns, o.apart) {
+        (Some(x), _) => ratio(x),
+        (None, Some(x)) => format!("{}†", ratio(x)),
+        (None, None) => "–".to_owned(),
+    };
+    match &o.verdict {
+        Verdict::Met => format!("{judged} ✓"),
+        Verdict::NotMet => format!("{judged} ✗"),
+        Verdict::BelowFloor => format!("{judged} below floor"),
+        Verdict::OutOfReach => {
+            if let Some(r) = &o.reach {
+                notes.push(format!(
+                    "`{}` {}: out of reach, the target is {} of `{}`.",
+                    escape(short(g.subject)),
+                    escape(g.setting.unwrap_or_default()),
+                    ratio(r.target_over_floor(g.max_ratio)),
+                    escape(&r.floor)
+                ));
+            }
+            format!("{judged} ✗ out of reach")
+        }
+        Verdict::NotMeasured(_) => "not measured".to_owned(),
+    }
+}
+
+/// Whether a table is one of its family's key rows: not the floors or the
+/// rows timed in turns (the goals quote those), not the cuckoo layouts,
+/// the 4 KiB-page repeats or 4 threads on this 2-core machine.
+pub fn is_key_table(table: &Table) -> bool {
+    let setting = table.setting.as_deref().unwrap_or_default();
+    !compare::is_floor_group(&table.group)
+        && !compare::is_turns_group(&table.group)
+        && table.group != "cuckoo/layout"
+        && !setting.contains("4 KiB pages")
+        && !setting.contains("4 threads")
+}
+
+/// Suffixes of bloomlab rows whose filter hashes with another hash than
+/// its default: foldhash, SipHash-1-3, `mix64`.
+const OTHER_HASH_SUFFIXES: [&str; 3] = [
+    compare::FOLDHASH_SUFFIX,
+    compare::SIPHASH_SUFFIX,
+    " (Mix64)",
+];
+
+/// A bloomlab row that speaks for its filter with the default hash.
+fn is_default_ours(subject: &str) -> bool {
+    compare::is_ours(subject)
+        && !OTHER_HASH_SUFFIXES
+            .iter()
+            .any(|suffix| subject.ends_with(suffix))
+}
+
+/// One table per family: for each operation and setting, bloomlab's
+/// fastest single row (default hash), the best peer and their ratio (the
+/// batch rows are in the CSV); then the rows below their floor.
+fn families(out: &mut String, tables: &[Table]) {
+    out.push_str(
+        "## Results by family\n\n\
+         A line per operation and setting, in ns/op: bloomlab's fastest single row (default \
+         hash), the best peer, and their ratio.\n",
+    );
+    let mut family: Option<&str> = None;
+    for table in tables.iter().filter(|t| is_key_table(t)) {
+        let (this, operation) = table
+            .group
+            .split_once('/')
+            .unwrap_or((table.group.as_str(), ""));
+        if family != Some(this) {
+            family = Some(this);
+            let _ = write!(
+                out,
+                "\n### {}\n\n\
+                 | operation, setting | bloomlab | best peer | ratio |\n\
+                 |---|---|---|--:|\n",
+                escape(this)
+            );
+        }
+        let ours = table
+            .rows
+            .iter()
+            .map(|r| &r.measurement)
+            .filter(|m| is_default_ours(&m.subject) && !m.subject.ends_with(compare::BATCH_SUFFIX))
+            .min_by(|a, b| a.ns_per_op().total_cmp(&b.ns_per_op()));
+        let peer = table.best_peer.map(|i| &table.rows[i].measurement);
+        let cell = |m: Option<&super::Measurement>| {
+            m.map_or_else(
+                || "–".to_owned(),
+                |m| format!("`{}` {}", escape(short(&m.subject)), ns(m.ns_per_op())),
+            )
+        };
+        let vs = ours
+            .zip(peer)
+            .and_then(|(o, p)| compare::ratio(o.ns_per_op(), p.ns_per_op()))
+            .map_or_else(|| "–".to_owned(), ratio);
+        let operation = operation.strip_prefix("lookup_").unwrap_or(operation);
+        let what = match (&table.setting, operation.is_empty()) {
+            (Some(setting), true) => escape(setting),
+            (Some(setting), false) => format!("{}, {}", escape(operation), escape(setting)),
+            (None, _) => escape(operation),
+        };
+        let _ = writeln!(out, "| {what} | {} | {} | {vs} |", cell(ours), cell(peer));
+    }
+    out.push('\n');
+    let below = below_floor(tables);
+    if !below.is_empty() {
+        out.push_str(
+            "Rows faster than the floor that bounds them (that floor is then no lower bound):\n\n",
+        );
+        for line in below {
+            let _ = writeln!(out, "- {line}");
+        }
+        out.push('\n');
+    }
+}
+
+/// The rows faster than the floor that bounds them, each as a line: by the
+/// pair timed in turns when the run has it (its whole interval under 1),
+/// else by the two rows measured apart. A filter at its floor measures on
+/// either side of 1, so a ratio in turns whose interval holds 1 is not one.
+pub fn below_floor(tables: &[Table]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for table in tables {
+        for row in &table.rows {
+            let Some((floor, apart)) = row.vs_floor else {
+                continue;
+            };
+            let (below, turns) = match row.vs_floor_in_turns {
+                Some((median, upper)) => (upper < 1.0, format!(", {} in turns", ratio(median))),
+                None => (apart < 1.0, String::new()),
+            };
+            if below {
+                lines.push(format!(
+                    "`{}` `{}` ({}): {} of `{}` apart{turns}",
+                    escape(&table.group),
+                    escape(&row.measurement.subject),
+                    table.setting.as_deref().map_or("–", |s| s),
+                    ratio(apart),
+                    escape(floor),
+                ));
+            }
+        }
+    }
+    lines
 }
 
 fn stale(out: &mut String, report: &Report) {
@@ -362,7 +448,7 @@ fn stale(out: &mut String, report: &Report) {
          they are in no table or goal.\n\n",
         report.stale_after.as_secs() / 60
     );
-    for m in &report.stale {
+    for m in report.stale.iter().take(STALE_LISTED) {
         let when = m.modified.map_or_else(|| "unknown".to_owned(), format_utc);
         let setting = m
             .setting
@@ -376,8 +462,14 @@ fn stale(out: &mut String, report: &Report) {
             escape(&m.subject)
         );
     }
+    if report.stale.len() > STALE_LISTED {
+        let _ = writeln!(out, "- and {} more", report.stale.len() - STALE_LISTED);
+    }
     out.push('\n');
 }
+
+/// How many stale results the report names; the rest are counted.
+const STALE_LISTED: usize = 10;
 
 fn findings(out: &mut String, report: &Report) {
     out.push_str("## Findings\n\n");
@@ -424,12 +516,6 @@ pub fn expand(text: &str, measurements: &[super::Measurement]) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// A median and its interval as two table cells, `median | low – high`,
-/// each number written by `format`.
-fn interval(format: fn(f64) -> String, [median, low, high]: [f64; 3]) -> String {
-    format!("{} | {} – {}", format(median), format(low), format(high))
 }
 
 /// Nanoseconds with three significant figures or more: `1234`, `31.5`, `2.47`.

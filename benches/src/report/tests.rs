@@ -435,9 +435,12 @@ fn a_row_faster_than_its_floor_is_marked_and_not_judged() {
         .expect("fixture parses")
         .to_markdown();
     assert!(md.contains(
-        "0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a time`) \
-         **below its floor"
+        "- `big/lookup_miss` `bloomlab::BlockedBloomFilter` (1 GiB, 1%): 0.90 of `floor: hash + 1 \
+         line over the blocked filter's own table, one lookup at a time` apart\n"
     ));
+    // Above its floor, or bounded by none: not listed.
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BloomFilter`"));
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BloomFilter (foldhash)`"));
 }
 
 #[test]
@@ -505,29 +508,38 @@ fn a_goal_is_judged_in_turns_when_the_run_timed_its_pair_so() {
     assert!(matches!(miss.verdict, Verdict::NotMeasured(_)));
     assert_eq!(miss.in_turns, None);
 
-    let md = Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER)
-        .expect("fixture parses")
-        .to_markdown();
+    let report =
+        Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER).expect("fixture parses");
+    let md = report.to_markdown();
     for line in [
-        "### `big/turns_miss` (1 GiB, 1%)\n\n| pair, timed in turns | median ratio | 95% CI |",
-        "| `bloomlab::BlockedBloomFilter vs floor: hash + 1 line over the blocked filter's own \
-         table, one lookup at a time` (at its floor: the interval holds 1) | 0.98 | 0.93 – 1.02 |",
-        "| `bloomlab::BlockedBloomFilter (batch) vs floor: hash + 1 line over the blocked \
-         filter's own table, batched` **below its floor: not a lower bound** | 0.95 | 0.90 – 0.99 |",
-        "| `bloomlab::BloomFilter vs fastbloom::BloomFilter` | 0.85 | 0.80 – 0.90 |",
-        "| 20M items, 1% | 0.85 | 0.70 | ≤ 0.80 | – | not met |",
-        "| 1 GiB, 1% | 0.98 | 0.90 | ≤ 1.20 | – | met |",
-        // In the time table, the ratio apart with the one in turns beside
-        // it, which decides the mark.
-        "| 0.90 (`floor: hash + 1 line over the blocked filter's own table, one lookup at a \
-         time`; in turns 0.98) |",
-        "| 0.90 (`floor: hash + 1 line over the blocked filter's own table, batched`; in turns \
-         0.95) **below its floor in turns: not a lower bound** |",
+        // Judged in turns: no †.
+        "| `BloomFilter` vs `fastbloom::BloomFilter`, ≤ 0.80 | not measured | not measured | \
+         not measured | 0.85 ✗ |",
+        // Misses and hits at 1 GiB, the last two columns.
+        "| `BlockedBloomFilter` vs its floor, ≤ 1.20 |  |  |  |  | 0.98 ✓ | not measured |",
+        "| `BlockedBloomFilter (batch)` vs its floor, ≤ 1.50 |  |  |  |  | 0.95 below floor | not \
+         measured |",
+        // Below its floor in turns, the whole interval under 1; the single
+        // row's interval holds 1, so it is at its floor, not below.
+        "- `big/lookup_miss` `bloomlab::BlockedBloomFilter (batch)` (1 GiB, 1%): 0.90 of \
+         `floor: hash + 1 line over the blocked filter's own table, batched` apart, 0.95 in \
+         turns\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
-    // The ratios are no time table's rows.
-    assert!(!md.contains("| `bloomlab::BloomFilter vs fastbloom::BloomFilter` (per iteration)"));
+    assert!(!md.contains("- `big/lookup_miss` `bloomlab::BlockedBloomFilter` "));
+    // The rows in turns are ratios in the CSV, with their intervals; the
+    // time rows carry both ratios to their floor.
+    let csv = report.rows_csv();
+    for line in [
+        ",big/turns_miss,\"1 GiB, 1%\",\"bloomlab::BlockedBloomFilter vs floor: hash + 1 line \
+         over the blocked filter's own table, one lookup at a time\",ratio,0.980,0.930,1.020,,,,\n",
+        ",big/lookup_miss,\"1 GiB, 1%\",bloomlab::BlockedBloomFilter,ns/op,90.000,86.400,93.600,,\
+         \"floor: hash + 1 line over the blocked filter's own table, one lookup at a time\",0.900,\
+         0.980\n",
+    ] {
+        assert!(csv.contains(line), "missing {line:?} in:\n{csv}");
+    }
 }
 
 #[test]
@@ -595,11 +607,13 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
         .expect("fixture parses")
         .to_markdown();
     for line in [
-        "0 met, 3 not met (1 of them out of reach), ",
-        &format!(
-            "| 20M items, 1% | 0.90 | – | ≤ 0.80 | 0.98 | not met, out of reach: the target is below `{floor}` |"
-        ),
-        "| 20M items, 1% | 1.07 | – | ≤ 0.80 | 1.25 | not met |",
+        "### Issue 20\n\n0 of 34 met, 3 not met, 1 out of reach, 31 not measured.\n",
+        // Misses and hits at 1M, then at 20M items: timed in turns.
+        "| `BloomFilter` vs `fastbloom::BloomFilter`, ≤ 0.80 | not measured | not measured | \
+         0.90 ✗ | 0.90 ✗ out of reach |",
+        &format!("- `BloomFilter` 20M items, 1%: out of reach, the target is 0.98 of `{floor}`.\n"),
+        "| `AtomicBloomFilter` vs `fastbloom::AtomicBloomFilter`, ≤ 0.80 | not measured | not \
+         measured | not measured | 1.07 ✗ |",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
@@ -607,6 +621,8 @@ fn a_goal_whose_target_is_below_its_subjects_floor_is_out_of_reach() {
     assert_eq!(md.matches("A goal is out of reach when").count(), 1);
     let said = md.find("A goal is out of reach when").expect("said");
     assert!(said < md.find("### Issue 8").expect("issue 8's goals"));
+    // The atomic hit's target lies above its floor: no note.
+    assert!(!md.contains("- `AtomicBloomFilter` 20M items, 1%: out of reach"));
 }
 
 #[test]
@@ -667,26 +683,47 @@ fn markdown_holds_tables_goals_and_findings() {
     let f = Fixture::standard();
     let findings = f.root.join("FINDINGS.md");
     fs::write(&findings, "The miss path is | bound by hashing.\n").expect("writable");
-    let report = Report::read(&f.root, &findings, STALE_AFTER).expect("fixture parses");
+    let mut report = Report::read(&f.root, &findings, STALE_AFTER).expect("fixture parses");
+    report.commit = Some("abc1234".to_owned());
+    report.machine.cpu = Some("Some CPU".to_owned());
+    report.machine.cpus = Some(2);
+    report.machine.flags = vec!["aes".to_owned(), "avx2".to_owned()];
+    report.machine.chosen = vec![("hash".to_owned(), "aes-ni".to_owned())];
     let md = report.to_markdown();
     for line in [
-        "### `classic/lookup_miss` (1M items, 1%)",
-        "| `bloomlab::BloomFilter` | 25.0 | 24.0 – 26.0 | 0.83 |",
-        "| `fastbloom (SipHash-1-3)` **best peer** | 30.0 | 28.8 – 31.2 | 1.00 |",
-        "Best peer: `fastbloom (SipHash-1-3)`, 30.0 ns/op.",
-        "| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | 2.50 (`floor: hash + 1 line over the blocked filter's own table, batched`) |",
-        "| `floor: hash + 1 line, one lookup at a time` | 100 | 96.0 – 104 | – |",
-        "### Issue 8\n\n1 met, 1 not met (0 of them out of reach), 6 not measured, 0 below their floor",
-        "### Issue 20\n\n1 met, 1 not met (0 of them out of reach), 32 not measured, 0 below their floor",
-        "| – | – | ≤ 0.50 | – | not measured (missing `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`), informational |",
+        "**Run:** commit `abc1234`, ",
+        "**CPU:** Some CPU, 2 logical CPUs. **Instruction sets:** `/proc/cpuinfo` flags aes, \
+         avx2; `bloomlab-core` chose hash aes-ni",
+        "`results/bench_rows.csv`",
+        "`results/bench_history.csv`",
+        "cargo bench -p bloomlab-benches\ncargo run --release -p bloomlab-benches --bin bench-report\n",
+        // One line per operation and setting: the fastest single bloomlab
+        // row, the best peer (not the static xorf).
+        "### classic\n\n| operation, setting | bloomlab | best peer | ratio |",
+        "| miss, 1M items, 1% | `BlockedBloomFilter` 18.0 | `fastbloom (SipHash-1-3)` 30.0 | 0.60 |",
+        "### big\n\n| operation, setting | bloomlab | best peer | ratio |\n|---|---|---|--:|\n\
+         | miss, 1 GiB, 1% | `BlockedBloomFilter` 120 | – | – |\n\n",
+        "### Issue 8\n\n1 of 8 met, 1 not met, 6 not measured.\n",
+        "### Issue 20\n\n1 of 34 met, 1 not met, 32 not measured.\n",
+        "| `BloomFilter` vs `fastbloom (SipHash-1-3)`, ≤ 1.00 | 0.83† ✓ |",
+        "| `BlockedBloomFilter` vs `fastbloom (SipHash-1-3)`, ≤ 0.50 | 0.60† ✗ |",
+        "| `BlockedBloomFilter (batch)` vs `fastbloom (SipHash-1-3)`, ≤ 0.50, informational | not \
+         measured |",
+        // The rows missing, each once.
+        "- Not measured: `classic/lookup_miss/bloomlab::BlockedBloomFilter (batch)`, \
+         `cuckoo/lookup_miss/bloomlab::CuckooFilter`, `cuckoo/lookup_miss/cuckoofilter`, ",
         "## Findings\n\nThe miss path is | bound by hashing.\n",
     ] {
         assert!(md.contains(line), "missing {line:?} in:\n{md}");
     }
-    // Goals come after the results, findings last.
-    let results = md.find("## Results").expect("results");
+    assert_eq!(md.matches("`cuckoo/lookup_miss/cuckoofilter`").count(), 1);
+    // The floors are no family's key rows; the per-row tables are gone.
+    assert!(!md.contains("| floor |"));
+    assert!(!md.contains("95% CI (ns/op)"));
+    // Goals, then the families, findings last.
     let goals = md.find("## Goals").expect("goals");
-    assert!(results < goals && goals < md.find("## Findings").expect("findings"));
+    let families = md.find("## Results by family").expect("families");
+    assert!(goals < families && families < md.find("## Findings").expect("findings"));
 }
 
 #[test]
@@ -821,7 +858,10 @@ fn stale_results_are_set_apart() {
          1%`, written "
     ));
     // A stale floor is in no table: the batch row loses its floor ratio.
-    assert!(md.contains("| `bloomlab::BlockedBloomFilter (batch)` | 50.0 | 48.0 – 52.0 | – | – |"));
+    assert!(report.rows_csv().contains(
+        ",big/lookup_miss,\"1 GiB, 1%\",bloomlab::BlockedBloomFilter (batch),ns/op,50.000,48.000,\
+         52.000,,,,\n"
+    ));
 }
 
 #[test]
@@ -883,4 +923,221 @@ fn rewriting_the_report_keeps_the_part_it_does_not_write() {
         fs::read_to_string(f.root.join("plain.md")).unwrap(),
         "# b\n"
     );
+}
+
+/// Words as `wc -w` counts them: runs of characters between white space.
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+/// The rows of a `results/bench_rows.csv` as measurements: ns/op rows as
+/// one operation an iteration, rows timed in turns as ratios.
+fn measurements_from_rows(text: &str) -> Vec<Measurement> {
+    let records = super::csv::parse(text).expect("closed quotes");
+    assert_eq!(records[0], super::csv::ROWS_HEADER);
+    records[1..]
+        .iter()
+        .map(|r| {
+            let number = |i: usize| r[i].parse::<f64>().expect("a number");
+            Measurement {
+                group: r[3].clone(),
+                subject: r[5].clone(),
+                setting: Some(r[4].clone()).filter(|s| !s.is_empty()),
+                unit: if r[6] == "ratio" {
+                    Unit::Iteration
+                } else {
+                    Unit::Elements(1)
+                },
+                median_ns: number(7),
+                lower_ns: number(8),
+                upper_ns: number(9),
+                modified: None,
+                dir: PathBuf::new(),
+            }
+        })
+        .collect()
+}
+
+/// A full run as the benches make it today: the rows of the last full run
+/// in git (`results/bench_rows.csv`, 481 rows), plus the rows of the
+/// benches added since (atomic, catalog, cmac) and of every goal the file
+/// lacks (fuse, quotient): a subject at 10 ns, its peer at 12.5 and its
+/// floor at 8.
+fn full_run() -> Vec<Measurement> {
+    let path = workspace_root().join("results/bench_rows.csv");
+    let text = fs::read_to_string(&path).expect("results/bench_rows.csv is committed");
+    let mut ms = measurements_from_rows(&text);
+    let row = |group: &str, subject: &str, setting: Option<&str>, ns: f64| Measurement {
+        group: group.to_owned(),
+        subject: subject.to_owned(),
+        setting: setting.map(str::to_owned),
+        unit: Unit::Elements(1),
+        median_ns: ns,
+        lower_ns: ns * 0.98,
+        upper_ns: ns * 1.02,
+        modified: None,
+        dir: PathBuf::new(),
+    };
+    for group in ["atomic/insert", "atomic/insert_batch", "atomic/lookup"] {
+        for items in ["1000000", "20000000"] {
+            for threads in ["1 thread", "2 threads", "4 threads"] {
+                let setting = format!("{items} items, {threads}");
+                ms.push(row(
+                    group,
+                    "bloomlab::AtomicBloomFilter",
+                    Some(&setting),
+                    10.0,
+                ));
+                ms.push(row(
+                    group,
+                    "fastbloom::AtomicBloomFilter",
+                    Some(&setting),
+                    12.5,
+                ));
+            }
+        }
+    }
+    for group in [
+        "catalog/insert",
+        "catalog/lookup_hit",
+        "catalog/lookup_miss",
+    ] {
+        for subject in ["bloomlab::BloomFilter", "bloomlab::CuckooFilter"] {
+            ms.push(row(group, subject, Some("1M items, 1%"), 10.0));
+        }
+    }
+    for input in ["8 bytes", "64 bytes", "1024 bytes"] {
+        ms.push(row("cmac", "bloomlab::AesCmac", Some(input), 10.0));
+        ms.push(row("cmac", "cmac::Cmac<Aes128>", Some(input), 12.5));
+    }
+    for goal in goals::all() {
+        let reference_setting = goal.reference_setting.or(goal.setting);
+        for (group, subject, setting, ns) in [
+            (goal.group, goal.subject, goal.setting, 10.0),
+            (
+                goal.reference_group,
+                goal.reference,
+                reference_setting,
+                if compare::is_floor_group(goal.reference_group) {
+                    8.0
+                } else {
+                    12.5
+                },
+            ),
+        ] {
+            // A goal without a setting takes the subject's only one.
+            let measured = match setting {
+                Some(_) => compare::find_at(&ms, group, subject, setting),
+                None => compare::find(&ms, group, subject, None),
+            };
+            if measured.is_none() {
+                ms.push(row(group, subject, setting, ns));
+            }
+        }
+    }
+    ms
+}
+
+#[test]
+fn a_full_runs_report_stays_within_three_thousand_words() {
+    let ms = full_run();
+    assert!(ms.len() >= 480, "{} rows", ms.len());
+    let findings = workspace_root().join("benches/FINDINGS.md");
+    let report = Report {
+        criterion_dir: PathBuf::from("target/criterion"),
+        measurements: ms,
+        stale: Vec::new(),
+        stale_after: STALE_AFTER,
+        commit: Some("ea8e487".to_owned()),
+        machine: Machine::detect(),
+        findings: read_findings(&findings).expect("readable"),
+        findings_path: findings,
+    };
+    let outcomes = report.outcomes();
+    // Every goal is judged, as in a full run.
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| !matches!(o.verdict, Verdict::NotMeasured(_))),
+        "a goal's rows are missing from the fixture"
+    );
+    let md = report.to_markdown();
+    let count = words(&md);
+    assert!(count <= 3_000, "{count} words:\n{md}");
+    // Every family has its table; the rows are in the CSV, not the markdown.
+    for family in [
+        "classic", "counting", "cuckoo", "scalable", "scale", "big", "atomic", "fuse", "quotient",
+    ] {
+        assert!(
+            md.contains(&format!("\n### {family}\n")),
+            "no {family} table"
+        );
+    }
+    let csv = report.rows_csv();
+    assert_eq!(csv.lines().count(), 1 + report.measurements.len());
+}
+
+#[test]
+fn the_committed_reports_stay_within_their_caps() {
+    let root = workspace_root();
+    for (path, cap) in [("results/BENCH.md", 3_000), ("benches/FINDINGS.md", 4_000)] {
+        let text = fs::read_to_string(root.join(path)).expect("committed");
+        let count = words(&text);
+        assert!(count <= cap, "{path}: {count} words, over {cap}");
+    }
+}
+
+#[test]
+fn the_committed_csvs_have_the_columns_bench_report_writes() {
+    let root = workspace_root();
+    for (path, header) in [
+        ("results/bench_rows.csv", &super::csv::ROWS_HEADER[..]),
+        ("results/bench_history.csv", &super::csv::HISTORY_HEADER[..]),
+    ] {
+        let text = fs::read_to_string(root.join(path)).expect("committed");
+        let records = super::csv::parse(&text).expect("closed quotes");
+        assert_eq!(records[0], header, "{path}");
+        assert!(records.len() > 1, "{path} has no rows");
+        assert!(
+            records.iter().all(|r| r.len() == header.len()),
+            "{path}: a line with another number of fields"
+        );
+    }
+}
+
+#[test]
+fn the_history_replaces_a_runs_lines_and_keeps_the_others() {
+    let f = Fixture::standard();
+    let path = f.root.join("history.csv");
+    let mut report =
+        Report::read(&f.root, &f.root.join("none.md"), STALE_AFTER).expect("fixture parses");
+    report.commit = Some("aaaaaaa".to_owned());
+    let history = f.root.join("rows.csv");
+    report.write_csv(&history, &path).expect("writable");
+    let first = fs::read_to_string(&path).expect("written");
+    let goals = goals::all().len();
+    assert_eq!(first.lines().count(), 1 + goals);
+    // The same run again: the same file, not its lines twice.
+    report.write_csv(&history, &path).expect("writable");
+    assert_eq!(fs::read_to_string(&path).expect("written"), first);
+    // Another commit is another run: both kept.
+    report.commit = Some("bbbbbbb".to_owned());
+    report.write_csv(&history, &path).expect("writable");
+    let both = fs::read_to_string(&path).expect("written");
+    assert_eq!(both.lines().count(), 1 + 2 * goals);
+    assert_eq!(both.matches(",aaaaaaa,").count(), goals);
+    assert_eq!(both.matches(",bbbbbbb,").count(), goals);
+    // A line of the run's: the goal, its rows, its ratio and verdict.
+    assert!(both.contains(
+        ",aaaaaaa,8,\"BloomFilter miss lookup at most fastbloom's time, same hasher\",\
+         classic/lookup_miss/bloomlab::BloomFilter,classic/lookup_miss/fastbloom (SipHash-1-3),,,\
+         0.833,1.000,,met,false\n"
+    ));
+    // A file that is not the history is refused, not overwritten.
+    fs::write(&path, "something,else\n").expect("writable");
+    assert!(matches!(
+        report.write_csv(&history, &path),
+        Err(ReportError::Csv { .. })
+    ));
+    assert_eq!(fs::read_to_string(&path).expect("kept"), "something,else\n");
 }
