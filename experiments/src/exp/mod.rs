@@ -16,6 +16,7 @@ pub mod growth;
 pub mod guard;
 pub mod seeds;
 pub mod space;
+pub mod speed;
 pub mod subject;
 pub mod throughput;
 pub mod tradeoff;
@@ -134,6 +135,11 @@ pub const ALL: &[Experiment] = &[
         name: "throughput",
         about: "Speed, space and accuracy at 1% and 0.1%: every variant and peer crate, with a Pareto chart (timings indicative).",
         run: throughput::run,
+    },
+    Experiment {
+        name: "speed",
+        about: "Speed past the cache: the last criterion run's lookups at 1M, 20M items and 1 GiB, and two threads (reads results/bench_rows.csv).",
+        run: speed::run,
     },
     Experiment {
         name: "guard",
