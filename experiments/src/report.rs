@@ -235,6 +235,61 @@ impl Report {
     }
 }
 
+/// The run's identity, one line: the commit (`-dirty` if tracked files
+/// outside the output folder `out` differ from it), the UTC date, the CPU
+/// model and the instructions bloomlab-core's code chose on it. Whatever
+/// cannot be read says `unknown`. Not compared between runs.
+pub fn identity(out: &std::path::Path) -> String {
+    use bloomlab_core::{AesCmac, bits::BitOps, hash::SectorTest};
+    let run = |args: &[&str], program: &str| {
+        std::process::Command::new(program)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.trim().to_owned())
+    };
+    let git = |args: &[&str]| run(args, "git");
+    let commit = git(&["rev-parse", "--short", "HEAD"]).map(|hash| {
+        // The output folder is rewritten by the run itself.
+        let top = git(&["rev-parse", "--show-toplevel"]).map(std::path::PathBuf::from);
+        let inside = top.zip(out.canonicalize().ok()).and_then(|(top, out)| {
+            let top = top.canonicalize().ok()?;
+            Some(out.strip_prefix(top).ok()?.to_string_lossy().into_owned())
+        });
+        let exclude = inside.map(|dir| format!(":(exclude){dir}"));
+        let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--", "."];
+        status.extend(exclude.as_deref().filter(|d| d.len() > ":(exclude)".len()));
+        match git(&status) {
+            Some(changes) if changes.is_empty() => hash,
+            _ => format!("{hash}-dirty"),
+        }
+    });
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .filter_map(|l| l.split_once(':'))
+                .find(|(k, _)| k.trim() == "model name")
+                .map(|(_, v)| v.trim().to_owned())
+        });
+    let aes = if AesCmac::from_key([0, 0]).accelerated() {
+        "AES-NI"
+    } else {
+        "no AES-NI"
+    };
+    let unknown = |v: Option<String>| v.unwrap_or_else(|| "unknown".into());
+    format!(
+        "**Run:** commit `{}`, {} UTC, {} ({aes}; vector code: {}, {}).",
+        unknown(commit),
+        unknown(run(&["-u", "+%Y-%m-%d %H:%M"], "date")),
+        unknown(cpu),
+        SectorTest::detect().name(),
+        BitOps::detect().name()
+    )
+}
+
 /// `text` with every line of prose longer than `width` broken at spaces;
 /// tables, headings, images, HTML comments and code blocks are left as they
 /// are, and a list item's continuation lines are indented under its text.

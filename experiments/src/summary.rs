@@ -48,7 +48,7 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
             |(_, t)| format!("[{text}](#{})", anchor(t)),
         )
     };
-    let mut out = String::from("## Summary\n\n");
+    let mut out = format!("{}\n\n## Summary\n\n", crate::report::identity(dir));
     let tradeoff = read(dir, "tradeoff.csv").unwrap_or_default();
     out.push_str(&which_filter(
         &tradeoff,
@@ -213,15 +213,22 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
             .iter()
             .filter(|r| cell(r, "underpowered") == "no")
             .collect();
-        let inside = powered.iter().filter(|r| flag(r, "theory_in_ci95")).count();
-        let instances = fpr.first().map_or("", |r| cell(r, "instances"));
+        // The interval over instances where the file has it, else the pooled one.
+        let column = match powered
+            .first()
+            .is_some_and(|r| r.contains_key("theory_in_instance_ci95"))
+        {
+            true => ("theory_in_instance_ci95", "t interval over instances"),
+            false => ("theory_in_ci95", "pooled interval"),
+        };
+        let n = powered.len() as u64;
+        let missed = powered.iter().filter(|r| !flag(r, column.0)).count() as u64;
         lines.push(format!(
-            "Theory's rate is inside the pooled 95% interval of {inside} of {} rows that expect \
-             100 false positives or more ({instances} keyed instances a row; by chance about \
-             {:.0} would miss; {} rows expect fewer and are not counted) ({}).",
-            powered.len(),
-            powered.len() as f64 * 0.05,
-            fpr.len() - powered.len(),
+            "Theory's rate is outside the 95% {} in {missed} of {n} rows expecting 100 false \
+             positives or more; chance expects {:.1} (binomial P of as many or more: {:.2}) ({}).",
+            column.1,
+            n as f64 * 0.05,
+            crate::exp::fpr::spread::misses_p_value(missed, n),
             link("fpr", "rate against theory")
         ));
     }

@@ -14,6 +14,7 @@ mod error;
 pub mod fpr;
 pub mod growth;
 pub mod guard;
+pub mod literature;
 pub mod seeds;
 pub mod space;
 pub mod speed;
@@ -125,6 +126,11 @@ pub const ALL: &[Experiment] = &[
         name: "seeds",
         about: "Every claim of the source documents (shared/seeds/CLAIMS.md), checked.",
         run: seeds::run,
+    },
+    Experiment {
+        name: "literature",
+        about: "Each paper's headline figure against this run's measurement of it.",
+        run: literature::run,
     },
     Experiment {
         name: "adversarial",

@@ -59,7 +59,7 @@ fn residual_chart(title: String, curves: Vec<Curve>) -> Chart {
     Chart {
         title,
         x_label: "load (items / capacity)".into(),
-        y_label: "pooled rate / theory (95% interval), powered rows".into(),
+        y_label: "mean rate / theory (95% t interval over instances), powered rows".into(),
         references: vec![("theory".into(), 1.0)],
         dodge: true,
         y_range: Some((lo - pad, hi + pad)),
@@ -68,17 +68,17 @@ fn residual_chart(title: String, curves: Vec<Curve>) -> Chart {
     }
 }
 
-/// The powered rows of `variant` at `target` as (load, low, measured, high)
-/// over theory; underpowered rows are left out.
+/// The powered rows of `variant` at `target` as (load, low, mean, high) of
+/// the instance interval over theory; underpowered rows are left out.
 fn residuals(rows: &[Row], variant: &str, target: f64) -> Vec<(f64, f64, f64, f64)> {
     rows.iter()
         .filter(|r| r.variant == variant && r.target == target && r.powered)
         .map(|r| {
             (
                 r.load,
-                r.lo / r.theory,
-                r.pooled / r.theory,
-                r.hi / r.theory,
+                r.instance_lo / r.theory,
+                r.mean_rate / r.theory,
+                r.instance_hi / r.theory,
             )
         })
         .collect()

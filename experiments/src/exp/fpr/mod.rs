@@ -4,6 +4,7 @@
 //! instances of every configuration, with the rate's spread between them.
 
 mod charts;
+mod coverage;
 pub(crate) mod spread;
 mod text;
 
@@ -125,8 +126,14 @@ pub struct Row {
     hits: u64,
     mean_rate: f64,
     pooled: f64,
+    /// The pooled probes' Clopper–Pearson interval: probe noise alone.
     lo: f64,
     hi: f64,
+    /// Student's t over the instances' rates ([`spread::mean_interval`]):
+    /// probe noise and the tables' spread; the pooled interval where fewer
+    /// than two instances.
+    instance_lo: f64,
+    instance_hi: f64,
     theory: f64,
     expected: f64,
     powered: bool,
@@ -138,7 +145,13 @@ pub struct Row {
 }
 
 impl Row {
+    /// Theory inside the instance interval: what a row is judged by.
     fn inside(&self) -> bool {
+        (self.instance_lo..=self.instance_hi).contains(&self.theory)
+    }
+
+    /// Theory inside the pooled interval.
+    fn inside_pooled(&self) -> bool {
         (self.lo..=self.hi).contains(&self.theory)
     }
 }
@@ -168,10 +181,15 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
     let table = table(&rows, plan.capacity);
-    let body = text::body(&rows, &kinds, &plan);
+    let simulated = coverage::simulate(
+        sub_seed(ctx.seed, "fpr/coverage"),
+        &coverage::SIMULATED,
+        100,
+    );
+    let body = text::body(&rows, &kinds, &plan, &simulated);
     let section = Section::new("False-positive rate against theory", body);
     let mut out = Output::new(section)
-        .appendix(text::appendix(&table))
+        .appendix(text::appendix(&table, &rows, &plan, &simulated))
         .table("fpr.csv", table);
     for (name, svg) in charts::draw(&rows, &kinds, plan.capacity)? {
         out = out.chart(name, svg);
@@ -336,6 +354,7 @@ fn aggregate(
         let expected_hits: f64 = obs.iter().map(|o| o.theory * o.probes as f64).sum();
         let items = mean(|o| o.items as f64);
         let pairs: Vec<(u64, u64)> = obs.iter().map(|o| (o.hits, o.probes)).collect();
+        let (instance_lo, instance_hi) = spread::mean_interval(&pairs).unwrap_or((lo, hi));
         rows.push(Row {
             variant,
             target,
@@ -350,6 +369,8 @@ fn aggregate(
             pooled: hits as f64 / probes as f64,
             lo,
             hi,
+            instance_lo,
+            instance_hi,
             theory: expected_hits / probes as f64,
             expected: mean(|o| o.expected),
             powered: expected_hits >= MIN_EXPECTED,
@@ -405,7 +426,10 @@ fn table(rows: &[Row], capacity: usize) -> Table {
                 format!("{:.1}", row.theory * row.probes as f64),
             ),
             ("underpowered", yes_no(!row.powered).into()),
-            ("theory_in_ci95", yes_no(row.inside()).into()),
+            ("theory_in_ci95", yes_no(row.inside_pooled()).into()),
+            ("instance_ci95_low", rate(row.instance_lo)),
+            ("instance_ci95_high", rate(row.instance_hi)),
+            ("theory_in_instance_ci95", yes_no(row.inside()).into()),
             ("rate_sd", sd(|s| s.sd)),
             ("rate_sd_ci95_low", sd(|s| s.lo)),
             ("rate_sd_ci95_high", sd(|s| s.hi)),

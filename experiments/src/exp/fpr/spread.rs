@@ -7,7 +7,7 @@
 //! the `p̂_i` and subtracts the mean estimated binomial variance
 //! `p̂_i(1 − p̂_i)/N_i`, so that probe noise is not counted as spread.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF};
+use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, StudentsT};
 
 /// The measured spread of one configuration's rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,23 +59,86 @@ pub fn measure(instances: &[(u64, u64)]) -> Option<Spread> {
     })
 }
 
-/// Measured over theoretical spread, pooled over configurations: the
-/// inverse-variance weighted mean of `var_r/σ²_r` over rows `(spread, σ_r)`,
-/// and its standard error. Each row's ratio has variance
-/// `2(1 + v_r/σ²_r)²/(R_r − 1)` (`v_r` its probe variance), so rows whose
-/// probe noise swamps the spread count for little. `None` without a row
-/// whose model spread is positive.
-pub fn pooled_ratio(rows: &[(Spread, f64, usize)]) -> Option<(f64, f64)> {
-    let (mut sum, mut weights) = (0.0, 0.0);
-    for &(s, model, instances) in rows {
+/// A 95% interval for the mean rate of instances that passed `hits[i]` of
+/// `probes[i]` probes each: Student's t with `R − 1` degrees of freedom on
+/// the rates `x_i/N_i`. Their scatter carries both the probes' noise and the
+/// tables' spread, so the interval widens with either; a pooled binomial
+/// interval sees only the first. `None` for fewer than two instances or an
+/// instance with no probes.
+pub fn mean_interval(instances: &[(u64, u64)]) -> Option<(f64, f64)> {
+    if instances.iter().any(|&(x, n)| n == 0 || x > n) {
+        return None;
+    }
+    let rates: Vec<f64> = instances
+        .iter()
+        .map(|&(x, n)| x as f64 / n as f64)
+        .collect();
+    t_interval(&rates)
+}
+
+/// The 95% Student-t interval for the mean of `values` (`R − 1` degrees of
+/// freedom): `None` for fewer than two values.
+pub fn t_interval(values: &[f64]) -> Option<(f64, f64)> {
+    let r = values.len();
+    if r < 2 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / r as f64;
+    let sample = values.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
+    let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.975);
+    let half = t * (sample / r as f64).sqrt();
+    Some((mean - half, mean + half))
+}
+
+/// The chance that 95% intervals miss at least `misses` of `rows`
+/// independent rows, each with probability 0.05: the binomial upper tail,
+/// 1 when nothing missed.
+pub fn misses_p_value(misses: u64, rows: u64) -> f64 {
+    match (misses, Binomial::new(0.05, rows)) {
+        (0, _) | (_, Err(_)) => 1.0,
+        (x, Ok(b)) => b.sf(x - 1),
+    }
+}
+
+/// Measured over theoretical spread, pooled over configurations, and its
+/// standard error, from rows `(spread, σ_r, R_r, instances)` where
+/// `instances` names the filters a row measured.
+///
+/// Each row's ratio `var_r/σ²_r` has variance `2(1 + v_r/σ²_r)²/(R_r − 1)`
+/// (`v_r` its probe variance), so rows whose probe noise swamps the spread
+/// count for little. The rows of one configuration at successive loads
+/// measure the same filters, so their ratios move together: within a group
+/// the ratios are averaged by those weights and the group's error is taken
+/// as the same average of the rows' errors (as if perfectly correlated);
+/// the groups, independent, are then pooled by inverse variance. `None`
+/// without a row whose model spread is positive.
+pub fn pooled_ratio(rows: &[(Spread, f64, usize, u64)]) -> Option<(f64, f64)> {
+    // Per group: Σ w·ratio, Σ w, Σ w·error.
+    let mut groups: Vec<(u64, f64, f64, f64)> = Vec::new();
+    for &(s, model, instances, group) in rows {
         if !(model > 0.0 && model.is_finite()) || instances < 2 {
             continue;
         }
         let model_var = model * model;
         let noise = 1.0 + s.probe_sd * s.probe_sd / model_var;
         let w = (instances - 1) as f64 / (2.0 * noise * noise);
-        sum += w * s.var / model_var;
-        weights += w;
+        let ratio = s.var / model_var;
+        match groups.iter_mut().find(|g| g.0 == group) {
+            Some(g) => {
+                g.1 += w * ratio;
+                g.2 += w;
+                g.3 += w * w.recip().sqrt();
+            }
+            None => groups.push((group, w * ratio, w, w * w.recip().sqrt())),
+        }
+    }
+    let (mut sum, mut weights) = (0.0, 0.0);
+    for (_, weighted, w, error) in groups {
+        let (ratio, se) = (weighted / w, error / w);
+        sum += ratio / (se * se);
+        weights += 1.0 / (se * se);
     }
     (weights > 0.0).then(|| (sum / weights, weights.recip().sqrt()))
 }
@@ -129,8 +192,39 @@ mod tests {
             "{s:?}"
         );
         assert!(s.lo < sigma2.sqrt() && sigma2.sqrt() < s.hi, "{s:?}");
-        let (ratio, se) = pooled_ratio(&[(s, sigma2.sqrt(), instances)]).unwrap();
+        let (ratio, se) = pooled_ratio(&[(s, sigma2.sqrt(), instances, 0)]).unwrap();
         assert!((ratio - 1.0).abs() < 3.29 * se, "{ratio} ± {se}");
+        // The same filters measured twice are one sample, not two: the
+        // error does not shrink; two independent groups shrink it by √2.
+        let twice = pooled_ratio(&[(s, sigma2.sqrt(), instances, 0); 2]).unwrap();
+        assert!((twice.1 - se).abs() < 1e-12 * se, "{twice:?} {se}");
+        let apart = pooled_ratio(&[
+            (s, sigma2.sqrt(), instances, 0),
+            (s, sigma2.sqrt(), instances, 1),
+        ])
+        .unwrap();
+        assert!(
+            (apart.1 * 2f64.sqrt() - se).abs() < 1e-12 * se,
+            "{apart:?} {se}"
+        );
+    }
+
+    #[test]
+    fn the_miss_tail_is_binomial() {
+        // 2 of 2 rows: 0.05²; at least 1 of 2: 1 − 0.95².
+        assert!((misses_p_value(2, 2) - 0.0025).abs() < 1e-12);
+        assert!((misses_p_value(1, 2) - 0.0975).abs() < 1e-12);
+        assert_eq!(misses_p_value(0, 10), 1.0);
+    }
+
+    #[test]
+    fn the_mean_interval_is_students() {
+        // Rates 0.1 and 0.3: mean 0.2, s/√2 = 0.1, t(1) at 97.5% = 12.706.
+        let (lo, hi) = mean_interval(&[(1, 10), (3, 10)]).unwrap();
+        let half = 12.706_204_736 * 0.1;
+        assert!((lo - (0.2 - half)).abs() < 1e-6 && (hi - (0.2 + half)).abs() < 1e-6);
+        assert_eq!(mean_interval(&[(1, 10)]), None);
+        assert_eq!(mean_interval(&[(1, 10), (1, 0)]), None);
     }
 
     #[test]

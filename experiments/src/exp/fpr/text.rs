@@ -4,63 +4,48 @@
 use bloomlab::catalog::Descriptor;
 use bloomlab_lab::stats::clopper_pearson;
 
+use super::coverage::{Coverage, SIMULATED};
 use super::{LOADS, MIN_EXPECTED, Plan, Row, spread};
 use crate::table::{Table, markdown, short_percent};
 
 /// The section's body.
-pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> String {
+pub(super) fn body(
+    rows: &[Row],
+    kinds: &[Descriptor<u64>],
+    plan: &Plan,
+    simulated: &Coverage,
+) -> String {
     let mut out = format!(
-        "{r} instances per variant, target and load, each with its own hash key, built for \
-         {cap} items (scalable: a tenth, so it grows), filled to 10%–150% (cuckoo: to its \
-         first `Full`), probed with fresh non-members. A row's pooled probes expect {min} \
-         false positives by theory: at least {floor} per instance, at most {budget} per row. \
-         Rows that cannot are *underpowered* and not counted. Rows with a spread model get, \
-         budget allowing, probe noise below that spread. Spread: the rate's between-instance \
-         standard deviation less probe noise (method of moments), against `classic::rate_sd`, \
-         `blocked::rate_sd` or `sectored::rate_sd`.\n\n",
+        "{r} keyed instances per variant, target and load (10%–150% of {cap} items; cuckoo: \
+         to its first `Full`). Rows expecting under {min} false positives are not counted. A \
+         row is judged by Student's t over its instances' rates, which counts the tables' \
+         spread; the pooled Clopper–Pearson interval counts probe noise alone. Method and why \
+         rows miss: the appendix.\n\n",
         r = plan.instances,
         cap = plan.capacity,
         min = MIN_EXPECTED,
-        floor = plan.floor,
-        budget = plan.budget
     );
-    let heads = [
-        "variant",
-        "rows",
-        "underpowered",
-        "inside (powered)",
-        "spread",
-    ];
+    let heads = ["variant", "theory inside t", "spread"];
     let table = kinds.iter().map(|kind| {
         let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
         let powered: Vec<&&Row> = own.iter().filter(|r| r.powered).collect();
         let inside = powered.iter().filter(|r| r.inside()).count();
         [
             kind.label(),
-            own.len().to_string(),
-            (own.len() - powered.len()).to_string(),
             format!("{inside} of {}", powered.len()),
             spread_summary(&powered),
         ]
     });
     out.push_str(&markdown(&heads, table));
     out.push_str(
-        "\nSpread column: measured / theory variance, pooled over powered rows (± one \
-         standard error); without a model, the measured spread at the best-resolved row.\n\n",
+        "\nSpread: the rate's variance between instances over its theory's (± one standard \
+         error).\n\n",
     );
-    out.push_str(&misses(rows));
+    out.push_str(&misses(rows, simulated).0);
     out.push_str(
         "\n![every variant at 1%, measured over theory](fpr.svg)\n\n\
-         Per variant, rate by load (all rows; residuals of the powered rows in \
-         `fpr_residuals_<variant>.svg`):\n",
-    );
-    let links: Vec<String> = kinds
-        .iter()
-        .map(|k| format!("[{id}](fpr_{id}.svg)", id = k.id))
-        .collect();
-    out += &format!(
-        "{}. Data: [`fpr.csv`](fpr.csv); every row is in the appendix.\n",
-        links.join(", ")
+         Per variant: `fpr_<variant>.svg` (rate by load) and `fpr_residuals_<variant>.svg`. \
+         Data: [`fpr.csv`](fpr.csv); every row is in the appendix.\n",
     );
     out
 }
@@ -68,12 +53,14 @@ pub(super) fn body(rows: &[Row], kinds: &[Descriptor<u64>], plan: &Plan) -> Stri
 /// The spread column: the pooled variance ratio, or with no model the
 /// tightest upper limit relative to the rate.
 fn spread_summary(powered: &[&&Row]) -> String {
-    let with_model: Vec<(spread::Spread, f64, usize)> = powered
+    // A configuration's rows at successive loads measure the same filters:
+    // one group, named by its target's bits.
+    let with_model: Vec<(spread::Spread, f64, usize, u64)> = powered
         .iter()
-        .filter_map(|r| Some((r.spread?, r.spread_theory?, r.instances)))
+        .filter_map(|r| Some((r.spread?, r.spread_theory?, r.instances, r.target.to_bits())))
         .collect();
     if let Some((ratio, se)) = spread::pooled_ratio(&with_model) {
-        return format!("{ratio:.2} ± {se:.2} (variance)");
+        return format!("{ratio:.2} ± {se:.2}");
     }
     // No model: the row that resolves the spread best (most false
     // positives per instance), relative to its rate.
@@ -82,35 +69,35 @@ fn spread_summary(powered: &[&&Row]) -> String {
         .filter(|r| r.spread.is_some() && r.pooled > 0.0 && !r.full)
         .max_by_key(|r| r.hits / r.instances as u64);
     match best.and_then(|r| Some((r, r.spread?))) {
-        Some((r, s)) => format!(
-            "no model; {:.1}% of rate (≤ {:.1}%), {} at load {:.2}",
-            100.0 * s.sd / r.pooled,
-            100.0 * s.hi / r.pooled,
-            short_percent(r.target),
-            r.load
-        ),
+        Some((r, s)) => format!("no model; ≤ {:.1}% of rate", 100.0 * s.hi / r.pooled),
         None => "no model".into(),
     }
 }
 
-/// Why rows miss, from the measurements.
-fn misses(rows: &[Row]) -> String {
+/// How many rows miss against chance with the intervals' simulated
+/// coverage, and apart why rows miss, from the measurements.
+fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
     let mut out = String::new();
     let powered: Vec<&Row> = rows.iter().filter(|r| r.powered).collect();
-    let missed: Vec<&&Row> = powered.iter().filter(|r| !r.inside()).collect();
-    let spread_shown = missed
-        .iter()
-        .filter(|r| r.spread.is_some_and(|s| s.lo > 0.0))
-        .count();
+    let missed = powered.iter().filter(|r| !r.inside()).count() as u64;
+    let missed_pooled = powered.iter().filter(|r| !r.inside_pooled()).count() as u64;
+    let n = powered.len() as u64;
     out += &format!(
-        "**Why rows miss.** By chance about one powered row in twenty misses: {:.1} of {}; \
-         {} do. In {} of them the spread interval is above 0 (table scatter the pooled \
-         interval does not count).",
-        0.05 * powered.len() as f64,
-        powered.len(),
-        missed.len(),
-        spread_shown
+        "**Misses.** Theory is outside the t interval in {missed} of {n} counted rows, \
+         outside the pooled one in {missed_pooled}; chance expects {:.1} (binomial P of as many \
+         or more: {:.2} and {:.2e}). **Coverage**, simulated on {} rows of 20 classic tables \
+         drawn from their exact law (capacity {}, probes as here): t {:.1}%, pooled {:.1}% (a \
+         test holds t to 95% within binomial bounds).",
+        0.05 * n as f64,
+        spread::misses_p_value(missed, n),
+        spread::misses_p_value(missed_pooled, n),
+        simulated.rows,
+        SIMULATED.capacity,
+        100.0 * simulated.instance(),
+        100.0 * simulated.pooled(),
     );
+    let chance = std::mem::take(&mut out);
+    out += "**Why rows miss.**";
     // The cuckoo filters near full load: theory at the average occupancy
     // against the pooled rate, pooled over targets (the rows expecting the
     // most false positives weigh most).
@@ -170,7 +157,7 @@ fn misses(rows: &[Row]) -> String {
         );
     }
     out.push('\n');
-    out
+    (chance + "\n", out)
 }
 
 /// `0.012` as `+1.2%`.
@@ -178,11 +165,27 @@ fn signed_percent(x: f64) -> String {
     format!("{:+.1}%", 100.0 * x)
 }
 
-/// The appendix: every row.
-pub(super) fn appendix(table: &Table) -> String {
-    let mut out = String::from(
+/// The appendix: how rows are probed, why they miss, and every row.
+pub(super) fn appendix(table: &Table, rows: &[Row], plan: &Plan, simulated: &Coverage) -> String {
+    let mut out = format!(
+        "A row's pooled probes expect {min} false positives by theory: at least {floor} per \
+         instance, at most {budget} per row; rows that cannot are underpowered. Rows with a \
+         spread model get, budget allowing, probe noise below that spread. Spread: the rate's \
+         between-instance standard deviation less probe noise (method of moments), against \
+         `classic::rate_sd`, `blocked::rate_sd` or `sectored::rate_sd`; a configuration's rows \
+         at successive loads measure the same filters and count as one sample in the pooled \
+         ratio. `AtomicBloomFilter` stores the same bits as `BloomFilter` for the same key \
+         and items, so it has the same spread theory. Without a model the spread column shows the measured spread at the \
+         best-resolved row.\n\n{}\n",
+        misses(rows, simulated).1,
+        min = MIN_EXPECTED,
+        floor = plan.floor,
+        budget = plan.budget
+    );
+    out.push_str(
         "Every row of `fpr.csv`: the pooled rate over the instances' probes with its 95% \
-         Clopper–Pearson interval, theory, and the between-instance spread of the rate \
+         Clopper–Pearson interval, the Student-t interval over the instances' rates (the \
+         one rows are judged by), theory, and the between-instance spread of the rate \
          (method of moments, 95% chi-square interval) beside its theory and the probe \
          noise of one instance.\n\n",
     );
@@ -196,9 +199,11 @@ pub(super) fn appendix(table: &Table) -> String {
         ("measured_fpr", "pooled"),
         ("ci95_low", "95% low"),
         ("ci95_high", "95% high"),
+        ("instance_ci95_low", "t low"),
+        ("instance_ci95_high", "t high"),
         ("theory_fpr", "theory"),
         ("underpowered", "underpowered"),
-        ("theory_in_ci95", "inside"),
+        ("theory_in_instance_ci95", "inside"),
         ("rate_sd", "spread"),
         ("rate_sd_ci95_low", "spread low"),
         ("rate_sd_ci95_high", "spread high"),
