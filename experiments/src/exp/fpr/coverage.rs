@@ -11,7 +11,7 @@
 
 use bloomlab_core::theory::classic;
 use bloomlab_lab::keys::rng;
-use bloomlab_lab::stats::clopper_pearson;
+use bloomlab_lab::stats::{clopper_pearson, overdispersed_interval};
 use rand::Rng;
 use rand_distr::{Binomial, Distribution};
 
@@ -87,6 +87,10 @@ pub struct Coverage {
     pub instance_misses: u64,
     /// Rows whose pooled Clopper–Pearson interval missed it.
     pub pooled_misses: u64,
+    /// Rows whose pooled interval widened by the instances' scatter
+    /// ([`overdispersed_interval`], the trade-off, space and guard rows')
+    /// missed it.
+    pub dispersed_misses: u64,
 }
 
 impl Coverage {
@@ -98,6 +102,11 @@ impl Coverage {
     /// The share of rows the pooled interval covered.
     pub fn pooled(&self) -> f64 {
         1.0 - self.pooled_misses as f64 / self.rows as f64
+    }
+
+    /// The share of rows the widened pooled interval covered.
+    pub fn dispersed(&self) -> f64 {
+        1.0 - self.dispersed_misses as f64 / self.rows as f64
     }
 }
 
@@ -121,6 +130,7 @@ pub(super) fn simulate(seed: u64, plan: &Plan, per_config: u64) -> Coverage {
         rows: 0,
         instance_misses: 0,
         pooled_misses: 0,
+        dispersed_misses: 0,
     };
     for &target in &TARGETS {
         let Ok((m, k)) = classic::size_for(plan.capacity as u64, target) else {
@@ -148,9 +158,11 @@ pub(super) fn simulate(seed: u64, plan: &Plan, per_config: u64) -> Coverage {
                 let hits: u64 = row.iter().map(|h| h.0).sum();
                 let pooled = clopper_pearson(hits, probes * row.len() as u64, 0.95);
                 let instance = spread::mean_interval(&row).unwrap_or(pooled);
+                let dispersed = overdispersed_interval(&row, 0.95).unwrap_or(pooled);
                 out.rows += 1;
                 out.instance_misses += u64::from(!covers(instance));
                 out.pooled_misses += u64::from(!covers(pooled));
+                out.dispersed_misses += u64::from(!covers(dispersed));
             }
         }
     }
@@ -192,6 +204,17 @@ mod tests {
         let (lo, hi) = binomial_interval(c.rows, 0.05, 0.999);
         assert!(
             (lo..=hi).contains(&c.instance_misses),
+            "{c:?}: misses outside {lo}..={hi}"
+        );
+    }
+
+    /// The same for the pooled interval widened by the instances' scatter.
+    #[test]
+    fn the_widened_pooled_interval_covers_95_percent() {
+        let c = simulate(54, &SIMULATED, 150);
+        let (lo, hi) = binomial_interval(c.rows, 0.05, 0.999);
+        assert!(
+            (lo..=hi).contains(&c.dispersed_misses),
             "{c:?}: misses outside {lo}..={hi}"
         );
     }

@@ -7,7 +7,7 @@
 //! the `p̂_i` and subtracts the mean estimated binomial variance
 //! `p̂_i(1 − p̂_i)/N_i`, so that probe noise is not counted as spread.
 
-use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, StudentsT};
+use statrs::distribution::{Binomial, ChiSquared, ContinuousCDF, DiscreteCDF};
 
 /// The measured spread of one configuration's rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,23 +73,7 @@ pub fn mean_interval(instances: &[(u64, u64)]) -> Option<(f64, f64)> {
         .iter()
         .map(|&(x, n)| x as f64 / n as f64)
         .collect();
-    t_interval(&rates)
-}
-
-/// The 95% Student-t interval for the mean of `values` (`R − 1` degrees of
-/// freedom): `None` for fewer than two values.
-pub fn t_interval(values: &[f64]) -> Option<(f64, f64)> {
-    let r = values.len();
-    if r < 2 {
-        return None;
-    }
-    let mean = values.iter().sum::<f64>() / r as f64;
-    let sample = values.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
-    let t = StudentsT::new(0.0, 1.0, (r - 1) as f64)
-        .ok()?
-        .inverse_cdf(0.975);
-    let half = t * (sample / r as f64).sqrt();
-    Some((mean - half, mean + half))
+    crate::table::t_interval(&rates)
 }
 
 /// The chance that 95% intervals miss at least `misses` of `rows`

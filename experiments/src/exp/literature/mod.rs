@@ -13,7 +13,7 @@ use bloomlab_core::{InsertError, Membership};
 use bloomlab_lab::keys::{members, probes};
 use bloomlab_lab::stats::clopper_pearson;
 
-use super::fpr::{parallel, spread};
+use super::fpr::parallel;
 use super::{Ctx, Error, Output, sub_seed};
 use crate::report::Section;
 use crate::scale::Scale;
@@ -232,7 +232,7 @@ type Mean = (f64, (f64, f64));
 
 /// The mean of `values` over instances and its interval.
 fn mean_of(values: &[f64]) -> Result<Mean, Error> {
-    let interval = spread::t_interval(values)
+    let interval = crate::table::t_interval(values)
         .ok_or_else(|| Error::Invariant("literature: fewer than two instances".into()))?;
     Ok((values.iter().sum::<f64>() / values.len() as f64, interval))
 }
