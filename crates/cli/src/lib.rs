@@ -66,6 +66,18 @@ pub struct InspectArgs {
     pub json: bool,
 }
 
+/// What `inspect` found, as text or, with `json`, as one JSON object.
+fn show<T: serde::Serialize + std::fmt::Display>(
+    found: &T,
+    json: bool,
+) -> Result<String, serde_json::Error> {
+    if json {
+        serde_json::to_string_pretty(found)
+    } else {
+        Ok(found.to_string())
+    }
+}
+
 /// `inspect --redis url name`.
 #[cfg(feature = "redis")]
 fn inspect_redis(
@@ -111,41 +123,23 @@ pub fn run(command: &Command, program: &str) -> ExitCode {
             Ok(false) => ExitCode::from(NOTHING_FITS),
             Err(e) => fail("choose", &e, 2),
         },
-        Command::Inspect(InspectArgs {
-            file,
-            redis: Some(url),
-            json,
-        }) => match inspect_redis(url, file) {
-            Ok(found) if *json => match serde_json::to_string_pretty(&found) {
-                Ok(text) => {
+        Command::Inspect(InspectArgs { file, redis, json }) => {
+            let shown = match redis {
+                Some(url) => inspect_redis(url, file)
+                    .map(|found| show(&found, *json))
+                    .map_err(|e| e.to_string()),
+                None => inspect::inspect(file)
+                    .map(|found| show(&found, *json))
+                    .map_err(|e| e.to_string()),
+            };
+            match shown {
+                Ok(Ok(text)) => {
                     println!("{text}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => fail("inspect", &e, 1),
-            },
-            Ok(found) => {
-                println!("{found}");
-                ExitCode::SUCCESS
+                Ok(Err(e)) => fail("inspect", &e, 1),
+                Err(e) => fail("inspect", &e, 2),
             }
-            Err(e) => fail("inspect", &e, 2),
-        },
-        Command::Inspect(InspectArgs {
-            file,
-            redis: None,
-            json,
-        }) => match inspect::inspect(file) {
-            Ok(found) if *json => match serde_json::to_string_pretty(&found) {
-                Ok(text) => {
-                    println!("{text}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => fail("inspect", &e, 1),
-            },
-            Ok(found) => {
-                println!("{found}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail("inspect", &e, 2),
-        },
+        }
     }
 }
