@@ -44,8 +44,14 @@ fn offer(w: &Workload) -> Offer {
     }
     let bits = optimal_num_of_bits(n, w.fpr);
     let k = optimal_num_of_hash_functions(n, bits);
-    let words = words_for_bits(bits).filter(|_| bits > 0);
-    let Some(words) = words else {
+    if bits == 0 {
+        offer.reasons.push(format!(
+            "Guava's sizing gives 0 bits for {} at this rate, and `create` throws",
+            grouped(n)
+        ));
+        return offer;
+    }
+    let Some(words) = words_for_bits(bits) else {
         offer.reasons.push(format!(
             "Guava sizes {} bits, which its array of at most 2^31 − 1 longs cannot hold",
             grouped(bits)

@@ -120,6 +120,14 @@ fn guava_refuses_what_guava_refuses() {
     assert!(!o.fits);
     assert!(o.reasons[0].contains("hash functions"), "{:?}", o.reasons);
     assert!(GuavaBloomFilter::create(LongFunnel, 1_000, 1e-300).is_err());
+    // A rate so high that Guava sizes no bits.
+    let r = report(&workload(1, 0.999), Target::Guava);
+    assert!(
+        offer(&r, "guava").reasons[0].contains("0 bits"),
+        "{:?}",
+        r.offers
+    );
+    assert!(GuavaBloomFilter::create(LongFunnel, 1, 0.999).is_err());
 }
 
 #[test]
