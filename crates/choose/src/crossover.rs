@@ -23,6 +23,7 @@ use bloomlab::classic::descriptor::plan_bits;
 use bloomlab::cuckoo::descriptor::Buckets;
 
 use bloomlab::cuckoo::BUCKET_SIZES;
+use bloomlab::theory::classic;
 
 /// Scan points per decade of rates.
 pub const PER_DECADE: u32 = 200;
@@ -42,6 +43,65 @@ pub struct Crossover {
     /// The lowest rate of the scan at which bloomlab-cuckoo builds a table
     /// (32-bit fingerprints at most): below it only the Bloom filters exist.
     pub cuckoo_floor: f64,
+    /// The intervals read as a few: neighbours joined across the gaps
+    /// where the Bloom filter is smaller by no more than its own sizing
+    /// slack ([`classic::SLACK_PARTS`]), which are near-ties.
+    pub spans: Vec<Span>,
+}
+
+/// A run of rates where the cuckoo filter is smaller, but for near-ties.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Span {
+    /// The lowest rate of the run.
+    pub low: f64,
+    /// The end of the run (excluded).
+    pub high: f64,
+    /// Gaps inside the run where the Bloom filter is smaller.
+    pub exceptions: usize,
+    /// The most the Bloom filter saves in those gaps, as a fraction of the
+    /// cuckoo filter's bytes (0 without exceptions), at the rates sampled.
+    pub bloom_saves_at_most: f64,
+}
+
+/// Rates sampled in a gap to weigh it, spread evenly in log space from its
+/// start, where the Bloom filter is smaller or as small.
+const GAP_SAMPLES: u32 = 16;
+
+/// The most the Bloom filter saves against the cuckoo filter in the gap
+/// `[low, high)`, as a fraction of the cuckoo filter's bytes.
+fn bloom_saving(items: u64, low: f64, high: f64) -> f64 {
+    let (lo, hi) = (low.ln(), high.ln());
+    (0..GAP_SAMPLES)
+        .map(|i| (lo + (hi - lo) * f64::from(i) / f64::from(GAP_SAMPLES)).exp())
+        .filter_map(|eps| Some((cuckoo_bytes(items, eps)?, bloom_bytes(items, eps)?)))
+        .map(|(c, b)| (c as f64 - b as f64) / c as f64)
+        .fold(0.0, f64::max)
+}
+
+/// `intervals` joined across near-ties: a gap where the Bloom filter saves
+/// at most `1/SLACK_PARTS` of the bytes, the slack `BloomFilter::new`
+/// itself accepts to need fewer hashes, does not split a run.
+fn spans(items: u64, intervals: &[[f64; 2]]) -> Vec<Span> {
+    let tie = 1.0 / classic::SLACK_PARTS as f64;
+    let mut out: Vec<Span> = Vec::new();
+    for &[low, high] in intervals {
+        if let Some(last) = out.last_mut() {
+            let saving = bloom_saving(items, last.high, low);
+            if saving <= tie {
+                last.high = high;
+                last.exceptions += 1;
+                last.bloom_saves_at_most = last.bloom_saves_at_most.max(saving);
+                continue;
+            }
+        }
+        out.push(Span {
+            low,
+            high,
+            exceptions: 0,
+            bloom_saves_at_most: 0.0,
+        });
+    }
+    out
 }
 
 /// Bytes of the smallest cuckoo filter that bloomlab-cuckoo builds for
@@ -115,6 +175,7 @@ pub fn crossover(items: u64) -> Option<Crossover> {
     let bloom_smaller_above = intervals.last().map_or(floor, |last| last[1]);
     Some(Crossover {
         items,
+        spans: spans(items, &intervals),
         cuckoo_smaller: intervals,
         bloom_smaller_above,
         cuckoo_floor: floor,
@@ -254,6 +315,39 @@ mod tests {
             "{} vs {ideal}",
             x.bloom_smaller_above
         );
+    }
+
+    #[test]
+    fn spans_join_the_intervals_across_near_ties_only() {
+        let tie = 1.0 / classic::SLACK_PARTS as f64;
+        for items in [1_000, ITEMS] {
+            let x = crossover(items).unwrap();
+            let (first, last) = (x.cuckoo_smaller[0], x.cuckoo_smaller.last().unwrap());
+            assert_eq!(x.spans[0].low, first[0]);
+            assert_eq!(x.spans.last().unwrap().high, last[1]);
+            let joined: usize = x.spans.iter().map(|s| s.exceptions).sum();
+            assert_eq!(x.spans.len() + joined, x.cuckoo_smaller.len());
+            // Each gap is inside a span exactly when the Bloom filter saves
+            // at most the tie there; a span's figure is its worst gap's.
+            let mut worst = vec![0.0f64; x.spans.len()];
+            for pair in x.cuckoo_smaller.windows(2) {
+                let saving = bloom_saving(items, pair[0][1], pair[1][0]);
+                assert!(!cuckoo_wins(items, pair[0][1]), "{pair:?}");
+                let within = x
+                    .spans
+                    .iter()
+                    .position(|s| s.low <= pair[0][1] && pair[1][0] < s.high);
+                match within {
+                    Some(i) => {
+                        assert!(saving <= tie, "{saving}");
+                        worst[i] = worst[i].max(saving);
+                    }
+                    None => assert!(saving > tie, "{saving}"),
+                }
+            }
+            let stated: Vec<f64> = x.spans.iter().map(|s| s.bloom_saves_at_most).collect();
+            assert_eq!(stated, worst);
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod candidates;
 pub mod crossover;
 pub mod decide;
 mod decimal;
+pub mod family;
 pub mod numbers;
 pub mod render;
 pub mod workload;
@@ -34,6 +35,7 @@ use bloomlab::theory;
 
 pub use self::crossover::Crossover;
 pub use self::decide::{Candidate, Recommendation};
+pub use self::family::{FamilyReport, Target};
 pub use self::workload::{Growth, Workload, parse_bytes, parse_count, parse_rate};
 
 /// The workload an engineer describes.
@@ -82,9 +84,31 @@ pub struct ChooseArgs {
     // for being negative rather than taken for a flag.
     #[cfg_attr(feature = "cli", arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_hyphen_values = true))]
     pub max_memory: Option<u64>,
+    /// The filter is shared by several processes: answer with the filters
+    /// of bloomlab-redis, kept in Redis, and the memory Redis holds for them.
+    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "java"))]
+    pub shared: bool,
+    /// A Java service reads the filter: answer with bloomlab-guava's
+    /// filter, which writes Guava's BloomFilter file, and the file's size.
+    #[cfg_attr(feature = "cli", arg(long, visible_alias = "guava"))]
+    pub java: bool,
     /// Print the report as JSON instead of a table.
     #[cfg_attr(feature = "cli", arg(long))]
     pub json: bool,
+}
+
+impl ChooseArgs {
+    /// Where the filter lives: `None` in the process, else in Redis or in
+    /// a file for Java.
+    pub fn target(&self) -> Option<Target> {
+        if self.shared {
+            Some(Target::Redis)
+        } else if self.java {
+            Some(Target::Guava)
+        } else {
+            None
+        }
+    }
 }
 
 /// Everything `choose` concludes about a workload; `--json` prints it.
@@ -137,14 +161,32 @@ pub fn choose_in(catalog: &bloomlab::catalog::Catalog<u64>, w: &Workload) -> Rep
 /// [`Workload::from_args`]) or output that cannot be written.
 pub fn run(args: &ChooseArgs) -> Result<bool, String> {
     let w = Workload::from_args(args)?;
-    let report = choose(&w);
-    let fits = report.recommendation.id.is_some();
-    let out = if args.json {
-        serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode JSON: {e}"))?
-    } else {
-        render::text(&report)
+    let (fits, out) = match args.target() {
+        None => {
+            let report = choose(&w);
+            let out = if args.json {
+                json(&report)?
+            } else {
+                render::text(&report)
+            };
+            (report.recommendation.id.is_some(), out)
+        }
+        Some(target) => {
+            let report = family::report(&w, target);
+            let out = if args.json {
+                json(&report)?
+            } else {
+                render::family_text(&report)
+            };
+            (report.recommendation.id.is_some(), out)
+        }
     };
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{}", out.trim_end()).map_err(|e| format!("cannot write the report: {e}"))?;
     Ok(fits)
+}
+
+/// `value` as pretty JSON.
+fn json<T: Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| format!("cannot encode JSON: {e}"))
 }

@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 
 use super::Report;
+use super::crossover::Span;
 use super::decide::{Candidate, Rule, Verdict, lines};
+use super::family::FamilyReport;
 use super::numbers::{bytes, grouped, items, rate, sci};
 use super::workload::{Growth, Workload};
 
@@ -58,15 +60,11 @@ pub fn text(report: &Report) -> String {
                 sci(x.cuckoo_floor)
             );
         } else {
-            let spans: Vec<String> = x
-                .cuckoo_smaller
-                .iter()
-                .map(|[lo, hi]| format!("[{}, {})", sci(*lo), sci(*hi)))
-                .collect();
+            let spans: Vec<String> = x.spans.iter().map(span).collect();
             let _ = write!(
                 s,
-                "for rates in {}, and more at every other rate: the crossover is {}, above which the BloomFilter is always smaller. (Below {} bloomlab-cuckoo cannot build a table: 32-bit fingerprints at most.)",
-                spans.join(" ∪ "),
+                "for rates {}, and more at every other rate: the crossover is {}, above which the BloomFilter is always smaller. (Below {} bloomlab-cuckoo cannot build a table: 32-bit fingerprints at most.)",
+                and_list(&spans),
                 sci(x.bloom_smaller_above),
                 sci(x.cuckoo_floor)
             );
@@ -79,6 +77,82 @@ pub fn text(report: &Report) -> String {
         0,
     ));
     out
+}
+
+/// The report of `--shared` or `--java`: workload, offers, their reasons
+/// and caveats, and the recommendation.
+pub fn family_text(report: &FamilyReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "Workload: {}", describe(&report.workload));
+    out.push_str(&wrap(&format!("Figures: {}.", report.measure), 0));
+    out.push('\n');
+    let header = [
+        "#",
+        "filter",
+        "parameters",
+        "bytes",
+        "bits/item",
+        "expected FPR",
+        "verdict",
+    ];
+    let right = [true, false, false, true, true, true, false];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
+    for o in &report.offers {
+        rows.push(vec![
+            o.rank.to_string(),
+            o.filter.to_owned(),
+            o.parameters.clone(),
+            o.bytes.map(bytes).unwrap_or_default(),
+            o.bits_per_item
+                .map(|b| format!("{b:.2}"))
+                .unwrap_or_default(),
+            o.expected_fpr.map(sci).unwrap_or_default(),
+            if o.fits { "fits" } else { "no" }.to_owned(),
+        ]);
+    }
+    out.push_str(&aligned(&rows, &right));
+    out.push('\n');
+    for o in &report.offers {
+        let mut said: Vec<String> = o.reasons.iter().map(|r| format!("no: {r}")).collect();
+        said.extend(o.notes.iter().cloned());
+        if !said.is_empty() {
+            out.push_str(&wrap(
+                &format!("{}. {}: {}", o.rank, o.filter, said.join("; ")),
+                4,
+            ));
+        }
+    }
+    out.push('\n');
+    out.push_str(&wrap(
+        &format!("Recommendation: {}", report.recommendation.text),
+        0,
+    ));
+    out
+}
+
+/// "from 7.48e-10 to 8.90e-4" or "from about 9.18e-4 to 2.39e-3 (but for
+/// 2 narrow bands where the BloomFilter is up to 2.1% smaller)".
+fn span(s: &Span) -> String {
+    match s.exceptions {
+        0 => format!("from {} to {}", sci(s.low), sci(s.high)),
+        n => format!(
+            "from about {} to {} (but for {} narrow band{} where the BloomFilter is up to {:.1}% smaller)",
+            sci(s.low),
+            sci(s.high),
+            n,
+            if n == 1 { "" } else { "s" },
+            100.0 * s.bloom_saves_at_most
+        ),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// The workload in one sentence.
@@ -169,11 +243,17 @@ fn table(candidates: &[Candidate]) -> String {
             verdict(c),
         ]);
     }
-    let widths: Vec<usize> = (0..header.len())
+    aligned(&rows, &right)
+}
+
+/// `rows` in columns, each as wide as its widest cell; `right[i]` aligns
+/// column `i` to the right.
+fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+    let widths: Vec<usize> = (0..right.len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
-    for row in &rows {
+    for row in rows {
         let cells: Vec<String> = row
             .iter()
             .enumerate()

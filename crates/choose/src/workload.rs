@@ -320,6 +320,8 @@ mod tests {
             concurrent: false,
             static_set: false,
             max_memory: None,
+            shared: false,
+            java: false,
             json: false,
         }
     }

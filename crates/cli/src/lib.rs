@@ -22,6 +22,8 @@
 #![forbid(unsafe_code)]
 
 pub mod inspect;
+#[cfg(feature = "redis")]
+pub mod redis;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,7 +40,8 @@ pub enum Command {
     /// printed all the same, says what comes closest).
     Choose(ChooseArgs),
     /// Say what filter a file holds: a bloomlab file of any variant, or a
-    /// Guava BloomFilter written with writeTo.
+    /// Guava BloomFilter written with writeTo; with --redis, a filter kept
+    /// in Redis by bloomlab-redis.
     ///
     /// Prints the variant, its parameters, how full it is, the items it
     /// recorded or holds by estimate, and the false-positive rate a probe
@@ -50,11 +53,55 @@ pub enum Command {
 /// The arguments of `inspect`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct InspectArgs {
-    /// The file to read.
+    /// The file to read; with --redis, the name of the filter.
+    #[arg(value_name = "FILE|NAME")]
     pub file: PathBuf,
+    /// Look at the filter named NAME in the Redis server at URL
+    /// (redis://host:port/), as bloomlab-redis keeps it, instead of a file.
+    /// Needs a bloomlab-cli built with the feature `redis`.
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// What `inspect` found, as text or, with `json`, as one JSON object.
+fn show<T: serde::Serialize + std::fmt::Display>(
+    found: &T,
+    json: bool,
+) -> Result<String, serde_json::Error> {
+    if json {
+        serde_json::to_string_pretty(found)
+    } else {
+        Ok(found.to_string())
+    }
+}
+
+/// `inspect --redis url name`.
+#[cfg(feature = "redis")]
+fn inspect_redis(
+    url: &str,
+    name: &std::path::Path,
+) -> Result<redis::RedisInspection, Box<dyn std::error::Error>> {
+    let name = name.to_str().ok_or("a filter's name must be UTF-8")?;
+    Ok(redis::inspect(
+        url,
+        name,
+        bloomlab_core::shards::DEFAULT_MAX_BYTES,
+    )?)
+}
+
+/// `inspect --redis` in a build without Redis: a refusal that says how to
+/// get it.
+#[cfg(not(feature = "redis"))]
+fn inspect_redis(_url: &str, _name: &std::path::Path) -> Result<String, String> {
+    Err(
+        "this bloomlab-cli was built without Redis support: install it with \
+         `cargo install bloomlab-cli --features redis` (from a checkout: \
+         `cargo install --path crates/cli --features redis`)"
+            .to_owned(),
+    )
 }
 
 /// The exit code of a `choose` whose workload no filter meets.
@@ -76,19 +123,23 @@ pub fn run(command: &Command, program: &str) -> ExitCode {
             Ok(false) => ExitCode::from(NOTHING_FITS),
             Err(e) => fail("choose", &e, 2),
         },
-        Command::Inspect(InspectArgs { file, json }) => match inspect::inspect(file) {
-            Ok(found) if *json => match serde_json::to_string_pretty(&found) {
-                Ok(text) => {
+        Command::Inspect(InspectArgs { file, redis, json }) => {
+            let shown = match redis {
+                Some(url) => inspect_redis(url, file)
+                    .map(|found| show(&found, *json))
+                    .map_err(|e| e.to_string()),
+                None => inspect::inspect(file)
+                    .map(|found| show(&found, *json))
+                    .map_err(|e| e.to_string()),
+            };
+            match shown {
+                Ok(Ok(text)) => {
                     println!("{text}");
                     ExitCode::SUCCESS
                 }
-                Err(e) => fail("inspect", &e, 1),
-            },
-            Ok(found) => {
-                println!("{found}");
-                ExitCode::SUCCESS
+                Ok(Err(e)) => fail("inspect", &e, 1),
+                Err(e) => fail("inspect", &e, 2),
             }
-            Err(e) => fail("inspect", &e, 2),
-        },
+        }
     }
 }

@@ -182,14 +182,23 @@ pub trait Table: fmt::Debug + Send + Sync {
     /// removal zeroes counters; elsewhere it takes an entry away.
     fn remove_caveat(&self) -> String {
         let lost = if self.counters() {
-            "zero another item's counters"
+            "decrements counters that items still held need: those items can then answer absent"
         } else {
-            "take another item's entry away"
+            "takes away the entry of an item still held: that item then answers absent"
         };
         format!(
-            "remove only items that were inserted: removing one that never was can {lost} \
-             (a false negative)"
+            "remove only items that were inserted: `remove` of one that never was answers Ok \
+             whenever the filter reports it present (a false positive) and {lost}"
         )
+    }
+
+    /// What a caller of `insert` must know about this table planned for
+    /// `items` items, if anything: where inserts start to fail in a table
+    /// that can fill ([`Capabilities::can_fill`]), what repeated inserts of
+    /// one item do. `None` by default: inserts always succeed.
+    fn insert_caveat(&self, items: u64) -> Option<String> {
+        let _ = items;
+        None
     }
 
     /// What happens to a table of fixed size filled past the `items` it was

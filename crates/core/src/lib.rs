@@ -36,6 +36,7 @@ mod membership;
 mod raw;
 #[cfg(feature = "serde")]
 pub mod serde_envelope;
+pub mod shards;
 pub mod theory;
 
 pub use alloc::OutOfMemory;

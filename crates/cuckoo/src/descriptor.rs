@@ -134,11 +134,30 @@ impl Table for Buckets {
     }
 
     fn remove_caveat(&self) -> String {
-        format!(
-            "remove only items that were inserted; one item can be stored at most {} times \
-             (2b: each copy takes a slot in its two buckets)",
+        "remove only items that were inserted, once per insert; do not pair `insert_unique` \
+         with `remove`: `insert_unique` skips an item that shares a stored fingerprint (a false \
+         positive), and removing either item then takes the one fingerprint away, so the other, \
+         still live, answers absent"
+            .to_owned()
+    }
+
+    fn insert_caveat(&self, items: u64) -> Option<String> {
+        let slots = self.buckets.saturating_mul(u64::from(self.bucket_size));
+        let max = cuckoo::max_load(self.bucket_size)?;
+        let fails_near = (slots as f64 * max) as u64;
+        Some(format!(
+            "inserts start failing (InsertError::Full) near {:.0}% of its {} slots, about {} \
+             items: {:.1}% above the {} planned, so size it for the most items it will ever \
+             hold; `insert` stores a copy each time, so one key inserted {} times (2b) fills \
+             both its buckets and its next insert fails (for keys that repeat: `insert_unique` where \
+             nothing is removed; where items are removed, one insert per later remove)",
+            100.0 * max,
+            grouped(slots),
+            grouped(fails_near),
+            100.0 * (fails_near as f64 / items as f64 - 1.0),
+            grouped(items),
             2 * self.bucket_size
-        )
+        ))
     }
 
     fn beyond_capacity(&self, _items: u64) -> String {

@@ -16,7 +16,7 @@ use crate::filter::{GuavaBloomFilter, count_ones};
 use crate::strategy::Strategy;
 
 /// Bytes before the words.
-const HEADER: usize = 6;
+pub(crate) const HEADER: usize = 6;
 
 /// Words read per step from a [`Read`]: the most allocated ahead of the
 /// bytes that back them.

@@ -61,6 +61,24 @@ pub fn words_for_bits(bits: u64) -> Option<u32> {
     u32::try_from(words).ok().filter(|&w| w <= i32::MAX as u32)
 }
 
+/// The bytes [`write_to`](crate::GuavaBloomFilter::write_to) writes for a
+/// filter of `words` words: Guava's 6-byte header (strategy, `k`, word
+/// count), then 8 bytes a word.
+///
+/// ```
+/// use bloomlab_guava::sizing::{optimal_num_of_bits, words_for_bits, written_bytes};
+/// use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
+///
+/// let words = words_for_bits(optimal_num_of_bits(1000, 0.001)).unwrap();
+/// let filter = GuavaBloomFilter::create(LongFunnel, 1000, 0.001)?;
+/// assert_eq!(written_bytes(words), filter.to_bytes().len() as u64);
+/// assert_eq!(written_bytes(words), 1_806);
+/// # Ok::<(), bloomlab_guava::CreateError>(())
+/// ```
+pub fn written_bytes(words: u32) -> u64 {
+    crate::codec::HEADER as u64 + 8 * u64::from(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@
 //! byte copies.
 
 use bloomlab_core::hash::{BlockPositions, reduce};
+use bloomlab_core::shards::Split;
 use redis::{Cmd, Value, cmd};
 
 use crate::error::Error;
@@ -36,7 +37,7 @@ pub const GUARD: u8 = 0xA5;
 /// The default cap on a shard key's size: 1 MiB, small enough that no
 /// command on it stalls the server and that a Cluster spreads a large filter
 /// over its nodes.
-pub const DEFAULT_MAX_SHARD_BYTES: usize = 1 << 20;
+pub const DEFAULT_MAX_SHARD_BYTES: usize = bloomlab_core::shards::DEFAULT_MAX_SHARD_BYTES as usize;
 
 /// The longest filter name, in bytes: every command names a key built from
 /// it, so a long name multiplies the bytes a batch sends.
@@ -190,21 +191,24 @@ impl Table {
             }
             .into());
         }
-        let per_shard = (max_shard_bytes as u64 - 1) / block_bytes;
-        let shards = blocks.div_ceil(per_shard);
-        if shards > MAX_SHARDS {
+        let too_small = || {
             let needed = blocks.div_ceil(MAX_SHARDS) * block_bytes + 1;
-            return Err(Error::ShardTooSmall {
+            Error::ShardTooSmall {
                 max_shard_bytes,
                 needed: usize::try_from(needed).unwrap_or(usize::MAX),
-            });
+            }
+        };
+        // Balanced: every shard but the last holds `units_per_shard` blocks.
+        let split =
+            Split::new(blocks, block_bytes, max_shard_bytes as u64).ok_or_else(too_small)?;
+        if split.shards > MAX_SHARDS {
+            return Err(too_small());
         }
         Ok(Self {
             blocks,
             hashes,
             cell,
-            // Balanced: every shard but the last holds this many blocks.
-            shard_blocks: blocks.div_ceil(shards),
+            shard_blocks: split.units_per_shard,
         })
     }
 

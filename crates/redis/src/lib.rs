@@ -16,6 +16,9 @@
 //!   and answers, by scripts on keys that share the hash tag `{name}`
 //!   (RedisBloom's `CF.*`; [module docs](cuckoo)).
 //!
+//! [`inspect`] says what a filter is and holds knowing only its name, as
+//! `bloomlab-cli inspect --redis` does.
+//!
 //! Each is a [`RedisFilter`] of its kind ([`Variant`]), which carries the
 //! methods they all have (`create`, `open`, `insert`, `contains`, the
 //! batches, `info`, `expire`, `delete` …); a kind's own methods (`remove`,
@@ -96,6 +99,7 @@ mod error;
 mod filter;
 mod handle;
 mod insert;
+mod inspect;
 mod layout;
 mod meta;
 mod ops;
@@ -111,6 +115,7 @@ pub use conn::Connection;
 pub use cuckoo::RedisCuckooFilter;
 pub use error::{BatchError, Error};
 pub use filter::RedisFilter;
+pub use inspect::inspect;
 pub use layout::{DEFAULT_MAX_SHARD_BYTES, GUARD, MAX_NAME_BYTES, MAX_SHARDS};
 pub use meta::{FORMAT, Kind, MAX_ITEM_NAME};
 pub use scalable::{RedisScalableBloomFilter, ScalableOptions};

@@ -19,7 +19,7 @@ use crate::variant::{Bits, Cells, Counters, Inner, Portable, Removes, Variant};
 
 /// The default of [`Options::max_bytes`]: 4 GiB, a filter of about 3.4
 /// billion items at 1%.
-pub const DEFAULT_MAX_BYTES: u64 = 1 << 32;
+pub const DEFAULT_MAX_BYTES: u64 = bloomlab_core::shards::DEFAULT_MAX_BYTES;
 
 /// How a filter is created, besides its items and rate, and what size of
 /// filter a client accepts.

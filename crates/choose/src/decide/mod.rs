@@ -348,6 +348,7 @@ pub fn recommend(w: &Workload, ranked: &[Candidate]) -> Recommendation {
         lines(f.lines_miss),
         if f.lines_miss == 1.0 { "" } else { "s" },
     );
+    text.push_str(&caveats(w, top, f));
     if top.verdict == Verdict::FitsWithLock {
         text.push_str(
             " Its inserts need a lock: no lock-free filter (AtomicBloomFilter) meets the other requirements.",
@@ -389,6 +390,21 @@ pub fn recommend(w: &Workload, ranked: &[Candidate]) -> Recommendation {
         id: Some(top.id.clone()),
         runner_up: runner_up.map(|c| c.id.clone()),
         text,
+    }
+}
+
+/// What a user of `top` must know where it bites: where its inserts start
+/// to fail, and what its `remove` asks of the caller when items are removed.
+fn caveats(w: &Workload, top: &Candidate, f: &Figures) -> String {
+    let theory = &f.params.theory;
+    let mut said: Vec<String> = theory.insert_caveat(f.items).into_iter().collect();
+    if w.deletes && top.supports.remove {
+        said.push(theory.remove_caveat());
+    }
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(" Caveats: {}.", said.join("; "))
     }
 }
 

@@ -395,3 +395,51 @@ fn a_rebuilt_set_weighs_the_static_filter_and_prices_its_rebuild() {
     assert!(fuse.rebuild.is_none());
     assert_ne!(rec.id.as_deref(), Some("fuse"));
 }
+
+#[test]
+fn the_recommendation_states_the_caveats_of_the_filter_it_names() {
+    // At 1% with removes a cuckoo filter is the smallest: its inserts fail
+    // near the paper's maximum load, each insert stores a copy, and
+    // `insert_unique` with `remove` can hide a live item.
+    let mut w = Workload::fixed(1_000_000, 0.01);
+    w.deletes = true;
+    let (ranked, rec) = run(&w);
+    let top = find(&ranked, rec.id.as_deref().unwrap());
+    assert!(top.kind.variant.can.can_fill, "{}", top.id);
+    let f = top.figures.as_ref().unwrap();
+    let b = param(f, "bucket_size");
+    let slots = param(f, "buckets") * b;
+    let fails_near = (slots as f64 * cuckoo::max_load(b as u32).unwrap()) as u64;
+    for said in [
+        format!("about {} items", grouped(fails_near)),
+        format!("inserted {} times (2b)", 2 * b),
+        "do not pair `insert_unique` with `remove`".to_owned(),
+    ] {
+        assert!(rec.text.contains(&said), "{said}: {}", rec.text);
+    }
+    // Without removes, the insert caveat stays and the remove one goes.
+    w.deletes = false;
+    let rec = recommend(&w, &evaluate(&Catalog::standard(), &w));
+    let top = find(&ranked, rec.id.as_deref().unwrap());
+    if top.kind.variant.can.can_fill {
+        assert!(rec.text.contains("inserts start failing"), "{}", rec.text);
+    }
+    assert!(!rec.text.contains("`remove`"), "{}", rec.text);
+    // A Bloom filter has no caveat to state.
+    let (_, rec) = run(&Workload::fixed(1_000_000, 0.2));
+    assert_eq!(rec.id.as_deref(), Some("classic"));
+    assert!(!rec.text.contains("Caveats"), "{}", rec.text);
+}
+
+#[test]
+fn a_counting_filters_remove_caveat_says_how_it_hides_kept_items() {
+    let counting = Kind::all(&Catalog::standard())
+        .into_iter()
+        .filter(|k| k.variant.can.delete)
+        .filter_map(|k| (k.choice.plan)(1_000, 0.01).ok())
+        .find(|plan| plan.table.counters())
+        .expect("a filter of counters");
+    let caveat = counting.table.remove_caveat();
+    assert!(caveat.contains("answers Ok"), "{caveat}");
+    assert!(caveat.contains("answer absent"), "{caveat}");
+}

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use bloomlab_core::hash::HashFunction;
+use bloomlab_core::shards::Split;
 use bloomlab_core::{DefaultHasher, ParamError};
 use bloomlab_cuckoo::{
     BUCKET_SIZES, DEFAULT_MAX_RELOCATIONS, FINGERPRINT_BITS, MAX_BUCKETS, MAX_RELOCATIONS,
@@ -47,9 +48,16 @@ impl Geometry {
             }
             .into());
         }
-        let per = (max_shard_bytes - 1) / bits * 8;
-        let shards = buckets.div_ceil(per);
-        if shards > MAX_SHARDS {
+        // Cut in groups of eight buckets, `bits` bytes each: balanced, and
+        // a whole number of bytes in every shard but the last.
+        let Some(split) = Split::new(buckets.div_ceil(8), bits, max_shard_bytes) else {
+            return Err(Error::ShardTooSmall {
+                max_shard_bytes: usize::try_from(max_shard_bytes).unwrap_or(usize::MAX),
+                needed: needed as usize,
+            });
+        };
+        if split.shards > MAX_SHARDS {
+            let per = (max_shard_bytes - 1) / bits * 8;
             return Err(ParamError::TooLarge {
                 needed: (u128::from(buckets) * u128::from(bits)).div_ceil(8),
                 limit: u128::from(MAX_SHARDS) * u128::from(per * bits / 8),
@@ -60,8 +68,7 @@ impl Geometry {
             buckets,
             bucket_size: b,
             fingerprint_bits: f,
-            // Balanced, and still at most `per`, a multiple of 8.
-            shard_buckets: buckets.div_ceil(shards).div_ceil(8) * 8,
+            shard_buckets: split.units_per_shard * 8,
         })
     }
 
