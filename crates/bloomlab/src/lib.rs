@@ -14,6 +14,8 @@
 //! - [`catalog`]: every variant in one list, with what it can do, how its
 //!   constructor sizes a table, and a constructor and a decoder behind
 //!   `Box<dyn …>`.
+#![doc(html_root_url = "https://docs.rs/bloomlab/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -21,12 +23,19 @@ pub mod catalog;
 
 use std::hash::Hash;
 
+#[doc(inline)]
 pub use bloomlab_classic as classic;
+#[doc(inline)]
 pub use bloomlab_core as core;
+#[doc(inline)]
 pub use bloomlab_counting as counting;
+#[doc(inline)]
 pub use bloomlab_cuckoo as cuckoo;
+#[doc(inline)]
 pub use bloomlab_fuse as fuse;
+#[doc(inline)]
 pub use bloomlab_quotient as quotient;
+#[doc(inline)]
 pub use bloomlab_scalable as scalable;
 
 pub use bloomlab_classic::{AtomicBloomFilter, BlockedBloomFilter, BloomFilter};

@@ -600,7 +600,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     }
 
     /// Looks up every item of `items`, prefetching each one's line a few
-    /// items ahead ([`batch`]); the answers of [`contains`](Self::contains),
+    /// items ahead ([`batch`](bloomlab_core::batch)); the answers of [`contains`](Self::contains),
     /// in order.
     pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
     where

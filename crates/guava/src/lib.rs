@@ -21,6 +21,8 @@
 //!
 //! The filter is also a [`bloomlab_core::Membership`] of its funnel's items,
 //! so it runs wherever bloomlab's own filters do.
+#![doc(html_root_url = "https://docs.rs/bloomlab-guava/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -149,6 +149,8 @@
 //! stay (they keep matching probes of their quotients; no item is lost).
 //! [`merge`](QuotientFilter::merge) adds the entries of a filter of the
 //! same key and shape in one pass over both tables.
+#![doc(html_root_url = "https://docs.rs/bloomlab-quotient/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -29,6 +29,46 @@ use crate::variant::{Blocking, Counted, Inner, Mode, Portable, Removes, Variant}
 /// process hashes alike. `M` is how it talks to Redis: [`Blocking`] here,
 /// `Async` for `aio::RedisFilter` (feature `tokio`), whose methods of the
 /// same names are futures.
+///
+/// # Which item type
+///
+/// - A filter of `String` inserts `&String`. Single lookups take any
+///   borrowed form, so `contains("a")` works, but a batch is a slice of
+///   one type that `String` borrows as: `&[String]` works, and
+///   `contains_batch(&["a", "b"])` does not compile, since a `String`
+///   borrows as `str`, not as `&str`.
+/// - A filter of `&str` hashes as a filter of `String` or `str` does, takes
+///   `&"a"` in `insert`, and `&["a", "b"]` in both batches: the usual
+///   choice for text.
+/// - A filter of `str` has `insert` and `contains` but no batches: a slice
+///   of `str` values cannot exist.
+///
+/// ```compile_fail
+/// # fn f(users: &mut bloomlab_redis::RedisBloomFilter<String, redis::Connection>)
+/// # -> Result<(), bloomlab_redis::Error> {
+/// users.contains_batch(&["a", "b"])?; // `Borrow<&str>` is not implemented for `String`
+/// # Ok(()) }
+/// ```
+///
+/// ```compile_fail
+/// # fn f(users: &mut bloomlab_redis::RedisBloomFilter<str, redis::Connection>)
+/// # -> Result<(), bloomlab_redis::BatchError> {
+/// users.insert_batch(&["a", "b"])?; // `str` has no size known at compile time
+/// # Ok(()) }
+/// ```
+///
+/// ```no_run
+/// # fn f(
+/// #     owned: &mut bloomlab_redis::RedisBloomFilter<String, redis::Connection>,
+/// #     users: &mut bloomlab_redis::RedisBloomFilter<&str, redis::Connection>,
+/// # ) -> Result<(), Box<dyn std::error::Error>> {
+/// owned.insert(&"a".to_owned())?;
+/// assert!(owned.contains("a")?);
+/// owned.contains_batch(&["a".to_owned(), "b".to_owned()])?;
+/// users.insert_batch(&["a", "b"])?;
+/// users.contains_batch(&["a", "b"])?;
+/// # Ok(()) }
+/// ```
 pub struct RedisFilter<T: ?Sized, C, K: Variant, M: Mode = Blocking>(
     pub(crate) Handle<T, C, K::Inner, (K, M)>,
 );

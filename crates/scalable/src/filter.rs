@@ -242,7 +242,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for chains larger than the cache ([`batch`]): a chunk of
+    /// Pipelined for chains larger than the cache ([`batch`](bloomlab_core::batch)): a chunk of
     /// items is hashed first, then the words of each item's first-round bits
     /// in every layer (those [`contains_hash`](Self::contains_hash) reads
     /// before it branches) are prefetched a few items
