@@ -284,9 +284,19 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.len == 0
     }
 
-    /// The fraction of slots in use, `α = len / capacity`.
-    pub fn load_factor(&self) -> f64 {
+    /// The fraction of slots in use, `α = len / capacity`: the load
+    /// factor of the cuckoo-filter papers.
+    pub fn fill_ratio(&self) -> f64 {
         self.len as f64 / self.capacity() as f64
+    }
+
+    /// The old name of [`fill_ratio`](Self::fill_ratio).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `fill_ratio`, the name every bloomlab filter gives it"
+    )]
+    pub fn load_factor(&self) -> f64 {
+        self.fill_ratio()
     }
 
     /// Bytes of the table: `⌈buckets · bits_per_bucket / 64⌉` words.
@@ -307,7 +317,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     ///
     /// This is the rate for a probe whose two buckets hold the average
     /// `2b·α` fingerprints. The rate averaged over the table's actual bucket
-    /// occupancies, [`fpr_from_occupancy`](Self::fpr_from_occupancy), is never
+    /// occupancies, [`estimated_fpr`](Self::estimated_fpr), is never
     /// higher (Jensen's inequality) and differs only in the second order: at
     /// 95% load with 12-bit fingerprints, by under one part in a thousand. So
     /// this O(1) form is used, and it errs on the side of caution.
@@ -315,7 +325,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         theory::fpr(
             self.fingerprint_bits(),
             self.bucket_size(),
-            self.load_factor(),
+            self.fill_ratio(),
         )
     }
 
@@ -330,11 +340,20 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         hist
     }
 
-    /// The false-positive rate from the table's bucket occupancies,
-    /// [`theory::fpr_from_occupancy`]: a refinement of
+    /// The false-positive rate of the table as it stands, from its bucket
+    /// occupancies, [`theory::fpr_from_occupancy`]: a refinement of
     /// [`expected_fpr`](Self::expected_fpr) that reads the whole table.
-    pub fn fpr_from_occupancy(&self) -> f64 {
+    pub fn estimated_fpr(&self) -> f64 {
         theory::fpr_from_occupancy(self.fingerprint_bits(), &self.occupancy())
+    }
+
+    /// The old name of [`estimated_fpr`](Self::estimated_fpr).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `estimated_fpr`, the name every bloomlab filter gives it"
+    )]
+    pub fn fpr_from_occupancy(&self) -> f64 {
+        self.estimated_fpr()
     }
 
     /// Forgets every item; the table keeps its size and the hash key.

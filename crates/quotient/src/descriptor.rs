@@ -317,7 +317,7 @@ impl<T: Hash + ?Sized> Describe<T> for QuotientFilter<T> {
                 ("slot_bits", Value::Count(self.slot_bits().into())),
                 ("expansions", Value::Count(self.expansions().into())),
             ],
-            fill: self.load_factor(),
+            fill: self.fill_ratio(),
             items: self.len() as u64,
             estimated_items: self.used_slots() as f64,
             estimated_fpr: self.expected_fpr(),

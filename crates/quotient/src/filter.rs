@@ -144,9 +144,19 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
         max_used(self.table.q())
     }
 
-    /// The fraction of canonical slots in use.
-    pub fn load_factor(&self) -> f64 {
+    /// The fraction of canonical slots in use: the load factor of the
+    /// quotient-filter papers.
+    pub fn fill_ratio(&self) -> f64 {
         self.table.used() as f64 / self.table.canonical() as f64
+    }
+
+    /// The old name of [`fill_ratio`](Self::fill_ratio).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `fill_ratio`, the name every bloomlab filter gives it"
+    )]
+    pub fn load_factor(&self) -> f64 {
+        self.fill_ratio()
     }
 
     /// Whether the filter doubles when full.

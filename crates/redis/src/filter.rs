@@ -352,24 +352,6 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
         self.0.run(|inner| inner.contains_all(items))
     }
 
-    /// The false-positive rate the filter has now, from theory: for the
-    /// blocked filters
-    /// ([`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact))
-    /// at their [`estimate_count`](RedisFilter::estimate_count); for a
-    /// cuckoo filter at its exact [`len`](RedisFilter::len), as
-    /// [`CuckooFilter::expected_fpr`](bloomlab_cuckoo::CuckooFilter::expected_fpr);
-    /// for a scalable filter `1 − Π (1 − ε_i)` over its layers, each at its
-    /// exact count (below the promised total while the layers are sized as
-    /// designed).
-    ///
-    /// # Errors
-    ///
-    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
-    /// [`Error::CorruptMetadata`].
-    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.0.run(|inner| inner.expected_fpr())
-    }
-
     /// What the filter is and holds (RedisBloom's `BF.INFO` and `CF.INFO`):
     /// its kind, item type, design, bytes and shards, its layers, the items
     /// it holds (counted by the scripts, or estimated from the cells set)
@@ -377,7 +359,8 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
     ///
     /// # Errors
     ///
-    /// As [`expected_fpr`](Self::expected_fpr).
+    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
+    /// [`Error::CorruptMetadata`].
     pub fn info(&mut self) -> Result<Info, Error> {
         self.0.run(|inner| inner.info())
     }
@@ -516,6 +499,24 @@ impl<T: ?Sized, C: Connection, K: Counted> RedisFilter<T, C, K> {
     /// (for a cuckoo filter, also when the metadata changed since `open`).
     pub fn len(&mut self) -> Result<u64, Error> {
         self.0.run(|inner| K::len(inner))
+    }
+
+    /// The false-positive rate theory predicts at the filter's load, from
+    /// the counts its scripts keep: for a cuckoo filter at its exact
+    /// [`len`](RedisFilter::len), as
+    /// [`CuckooFilter::expected_fpr`](bloomlab_cuckoo::CuckooFilter::expected_fpr);
+    /// for a scalable filter `1 − Π (1 − ε_i)` over its layers, each at its
+    /// exact count (below the promised total while the layers are sized as
+    /// designed). The Bloom and counting filters keep no count: theirs is
+    /// the rate from the table,
+    /// [`estimated_fpr`](crate::RedisBlockedFilter::estimated_fpr).
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
+    /// [`Error::CorruptMetadata`].
+    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run(|inner| inner.expected_fpr())
     }
 
     /// Whether [`len`](Self::len) is zero.
