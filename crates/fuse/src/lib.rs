@@ -104,3 +104,8 @@ pub use error::{BuildError, Invalid};
 pub use filter::BinaryFuseFilter;
 pub use layout::{ARITIES, MAX_KEYS, MAX_SEGMENT_LENGTH_LOG2};
 pub use table::FINGERPRINT_BITS;
+
+/// The README's example, run as a doctest (the crate docs are their own).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -175,6 +175,11 @@ pub use codec::TAG;
 pub use error::{BuildError, Invalid, MergeError};
 pub use filter::QuotientFilter;
 
+/// The README's example, run as a doctest (the crate docs are their own).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// The fraction of its canonical slots a table fills before it is full
 /// (or grows): 95%, the highest load of the paper's measurements.
 pub const MAX_LOAD: f64 = 0.95;
