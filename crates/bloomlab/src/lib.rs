@@ -29,6 +29,7 @@
 //! | `count(item)` | How many times one item is held, at most: the filters that count copies (counting, cuckoo, quotient). |
 //! | `expected_fpr` | The false-positive rate theory predicts at the load `len` gives. |
 //! | `estimated_fpr` | The false-positive rate of the table as it stands, from its fill. |
+//! | `target_fpr` | Filters that grow: the total false-positive rate kept at every size. |
 //! | `fill_ratio` | The fraction of the table in use: bits set, counters not zero, or slots taken. |
 //!
 //! The two counts and the two rates part when items repeat:
@@ -50,7 +51,8 @@
 //! ```
 //!
 //! Old names stay for one release as deprecated aliases: `load_factor`
-//! (cuckoo, quotient) is `fill_ratio`, the cuckoo filter's
+//! (cuckoo, quotient) is `fill_ratio`; the scalable filter's `fpr` and the
+//! quotient filter's `promised_fpr` are `target_fpr`; the cuckoo filter's
 //! `fpr_from_occupancy` is `estimated_fpr`, and so is the Redis Bloom and
 //! counting filters' `expected_fpr`, since they keep no count of inserts.
 #![doc(html_root_url = "https://docs.rs/bloomlab/0.1.0")]

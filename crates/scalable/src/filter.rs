@@ -429,8 +429,17 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     }
 
     /// `P`, the total false-positive rate the filter keeps at every size.
-    pub fn fpr(&self) -> f64 {
+    pub fn target_fpr(&self) -> f64 {
         self.schedule.fpr
+    }
+
+    /// The old name of [`target_fpr`](Self::target_fpr).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `target_fpr`, the name every bloomlab filter that grows gives it"
+    )]
+    pub fn fpr(&self) -> f64 {
+        self.target_fpr()
     }
 
     /// `n0`, the capacity of the first layer.
@@ -466,7 +475,7 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// The compound rate theory predicts at the present load:
     /// [`scalable::compound_fpr`] of each layer's
     /// [`classic::fpr`]`(m_i, n_i, k_i)`, with `n_i` the items added to it.
-    /// Below [`fpr`](Self::fpr) at every size.
+    /// Below [`target_fpr`](Self::target_fpr) at every size.
     pub fn expected_fpr(&self) -> f64 {
         scalable::compound_fpr(self.layers.iter().map(|l| {
             classic::fpr(
