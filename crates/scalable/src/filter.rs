@@ -103,7 +103,20 @@ impl<T: ?Sized> ScalableBloomFilter<T, DefaultHasher> {
     }
 
     /// A builder for a filter that starts with room for `initial_capacity`
-    /// items and keeps the total rate `fpr`.
+    /// items and keeps the total rate `fpr`. Its options ([`Builder`]):
+    /// [`seed`](Builder::seed), [`hasher`](Builder::hasher),
+    /// [`growth_factor`](Builder::growth_factor),
+    /// [`tightening_ratio`](Builder::tightening_ratio),
+    /// [`redisbloom`](Builder::redisbloom) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build).
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let f = ScalableBloomFilter::<u64>::builder(1_000, 0.01).seed(7).growth_factor(4).build()?;
+    /// assert_eq!(f.growth_factor(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(initial_capacity: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::new(initial_capacity, fpr)
     }
