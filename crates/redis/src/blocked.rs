@@ -53,24 +53,7 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisFilter<T, C, L> {
     pub fn estimated_fpr(&mut self) -> Result<f64, Error> {
         self.0.run(|table| table.expected_fpr())
     }
-}
 
-impl<T: ?Sized, C: Connection> RedisFilter<T, C, Bits> {
-    /// The old name of [`estimated_fpr`](RedisFilter::estimated_fpr).
-    ///
-    /// # Errors
-    ///
-    /// As `estimated_fpr`.
-    #[deprecated(
-        since = "0.1.0",
-        note = "use `estimated_fpr`: the rate from the table, as the in-memory filters name it"
-    )]
-    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.estimated_fpr()
-    }
-}
-
-impl<T: ?Sized, C: Connection> RedisFilter<T, C, Counters> {
     /// The old name of [`estimated_fpr`](RedisFilter::estimated_fpr).
     ///
     /// # Errors

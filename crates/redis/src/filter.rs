@@ -501,24 +501,6 @@ impl<T: ?Sized, C: Connection, K: Counted> RedisFilter<T, C, K> {
         self.0.run(|inner| K::len(inner))
     }
 
-    /// The false-positive rate theory predicts at the filter's load, from
-    /// the counts its scripts keep: for a cuckoo filter at its exact
-    /// [`len`](RedisFilter::len), as
-    /// [`CuckooFilter::expected_fpr`](bloomlab_cuckoo::CuckooFilter::expected_fpr);
-    /// for a scalable filter `1 − Π (1 − ε_i)` over its layers, each at its
-    /// exact count (below the promised total while the layers are sized as
-    /// designed). The Bloom and counting filters keep no count: theirs is
-    /// the rate from the table,
-    /// [`estimated_fpr`](crate::RedisBlockedFilter::estimated_fpr).
-    ///
-    /// # Errors
-    ///
-    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
-    /// [`Error::CorruptMetadata`].
-    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.0.run(|inner| inner.expected_fpr())
-    }
-
     /// Whether [`len`](Self::len) is zero.
     ///
     /// # Errors

@@ -31,24 +31,7 @@ impl<T: ?Sized, C: AsyncConnection, L: Cells> RedisFilter<T, C, L> {
     pub async fn estimated_fpr(&mut self) -> Result<f64, Error> {
         self.0.run_async(|table| table.expected_fpr()).await
     }
-}
 
-impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Bits> {
-    /// The old name of [`estimated_fpr`](RedisFilter::estimated_fpr).
-    ///
-    /// # Errors
-    ///
-    /// As `estimated_fpr`.
-    #[deprecated(
-        since = "0.1.0",
-        note = "use `estimated_fpr`: the rate from the table, as the in-memory filters name it"
-    )]
-    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.estimated_fpr().await
-    }
-}
-
-impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Counters> {
     /// The old name of [`estimated_fpr`](RedisFilter::estimated_fpr).
     ///
     /// # Errors

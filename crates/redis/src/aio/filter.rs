@@ -273,15 +273,6 @@ impl<T: ?Sized, C: AsyncConnection, K: Counted> RedisFilter<T, C, K> {
         self.0.run_async(|inner| K::len(inner)).await
     }
 
-    /// See [`crate::RedisFilter::expected_fpr`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.0.run_async(|inner| inner.expected_fpr()).await
-    }
-
     /// See [`crate::RedisFilter::is_empty`].
     ///
     /// # Errors
