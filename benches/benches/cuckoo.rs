@@ -180,7 +180,7 @@ fn bench(c: &mut Criterion) {
          BinaryFuse8 {} bytes",
         a.memory_bytes(),
         s.memory_bytes(),
-        a.load_factor(),
+        a.fill_ratio(),
         b.memory_bytes(),
         p.slots(),
         p.fingerprint_bits(),

@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "full at {} of {} slots ({:.1}% load)",
         stored.len(),
         sessions.capacity(),
-        sessions.load_factor() * 100.0
+        sessions.fill_ratio() * 100.0
     );
     assert!(
         stored.iter().all(|id| sessions.contains(id)),

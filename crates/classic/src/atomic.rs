@@ -95,7 +95,12 @@ impl<T: ?Sized> AtomicBloomFilter<T, DefaultHasher> {
         Self::builder_with_bits(num_bits, num_hashes).build()
     }
 
-    /// A builder sized for `expected_items` at rate `fpr`.
+    /// A builder sized for `expected_items` at rate `fpr`. Its options
+    /// ([`AtomicBuilder`]): [`seed`](AtomicBuilder::seed),
+    /// [`hasher`](AtomicBuilder::hasher),
+    /// [`smallest_table`](AtomicBuilder::smallest_table) and
+    /// [`max_bytes`](AtomicBuilder::max_bytes); then
+    /// [`build`](AtomicBuilder::build).
     pub fn builder(expected_items: usize, fpr: f64) -> AtomicBuilder<T, DefaultHasher> {
         AtomicBuilder::new(Builder::items(expected_items, fpr))
     }

@@ -25,7 +25,7 @@ use crate::table::{OnTable, Table};
 /// bits. An item is reported present when all its `k` bits
 /// are set, which never misses an inserted item and errs the other way at
 /// the rate
-/// [`classic::fpr`]`(m, n, k) = (1 − e^{−kn/m})^k`.
+/// [`classic::fpr`](bloomlab_core::theory::classic::fpr)`(m, n, k) = (1 − e^{−kn/m})^k`.
 ///
 /// ```
 /// use bloomlab_classic::BloomFilter;
@@ -106,7 +106,7 @@ impl<T: ?Sized, S: Eq> Eq for BloomFilter<T, S> {}
 impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
     /// A filter for `expected_items` items at false-positive rate `fpr`, with
     /// a random hash key: the fewest hashes whose table is at most 1/32
-    /// larger than the smallest that reaches `fpr` ([`classic::size_for`];
+    /// larger than the smallest that reaches `fpr` ([`classic::size_for`](bloomlab_core::theory::classic::size_for);
     /// at 1%, 5 hashes and 9.85 bits an item). The builder's
     /// [`smallest_table`](crate::Builder::smallest_table) asks for the
     /// smallest table instead.
@@ -128,7 +128,20 @@ impl<T: ?Sized> BloomFilter<T, DefaultHasher> {
         Self::builder_with_bits(num_bits, num_hashes).build()
     }
 
-    /// A builder sized for `expected_items` items at rate `fpr`.
+    /// A builder sized for `expected_items` items at rate `fpr`. Its
+    /// options ([`Builder`]): [`seed`](Builder::seed) for a fixed hash key
+    /// (reproducible tables), [`hasher`](Builder::hasher),
+    /// [`smallest_table`](Builder::smallest_table) for the fewest bits at
+    /// the cost of more hashes, and [`max_bytes`](Builder::max_bytes);
+    /// then [`build`](Builder::build).
+    ///
+    /// ```
+    /// use bloomlab_classic::BloomFilter;
+    ///
+    /// let f = BloomFilter::<u64>::builder(10_000, 0.01).seed(7).smallest_table().build()?;
+    /// assert_eq!(f.num_hashes(), 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(expected_items: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::items(expected_items, fpr)
     }
@@ -249,6 +262,29 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     }
 
     /// Adds `item`; `true` if it was not reported present before.
+    ///
+    /// `item` is a `&T`: a `BloomFilter<String>` takes a `&String`, so a
+    /// string literal does not compile there. Insert `&"abc".to_owned()`, or
+    /// build a `BloomFilter<str>`, which takes `"abc"` as it is. Lookups take
+    /// any borrowed form of `T`, so `contains("abc")` works on both.
+    ///
+    /// ```compile_fail
+    /// # use bloomlab_classic::BloomFilter;
+    /// let mut names: BloomFilter<String> = BloomFilter::new(100, 0.01).unwrap();
+    /// names.insert("abc"); // expected `&String`, found `&str`
+    /// ```
+    ///
+    /// ```
+    /// # use bloomlab_classic::BloomFilter;
+    /// let mut names: BloomFilter<String> = BloomFilter::new(100, 0.01)?;
+    /// names.insert(&"abc".to_owned())?;
+    /// assert!(names.contains("abc"));
+    ///
+    /// let mut words: BloomFilter<str> = BloomFilter::new(100, 0.01)?;
+    /// words.insert("abc")?;
+    /// assert!(words.contains("abc"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn insert(&mut self, item: &T) -> Result<bool, InsertError>
     where
         T: Hash,
@@ -281,7 +317,7 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
+    /// Pipelined for tables larger than the cache ([`batch`](bloomlab_core::batch)): a chunk of
     /// items is hashed first, then each item's `k` words are prefetched a few
     /// items ([`ahead`](batch::ahead)) before it is probed, so that many
     /// memory loads are in flight at once. For a table of at most
@@ -341,20 +377,20 @@ impl<T: ?Sized, S: BuildHasher> BloomFilter<T, S> {
     }
 
     /// The number of distinct items the set bits suggest,
-    /// [`classic::estimate_count`]: `−(m/k) ln(1 − X/m)` for `X` bits set
+    /// [`classic::estimate_count`](bloomlab_core::theory::classic::estimate_count): `−(m/k) ln(1 − X/m)` for `X` bits set
     /// (Swamidass and Baldi 2007). Infinite when every bit is set.
     pub fn estimate_count(&self) -> f64 {
         self.table.estimate_count()
     }
 
-    /// [`classic::fpr`]`(m, len, k)`: the rate theory predicts after
+    /// [`classic::fpr`](bloomlab_core::theory::classic::fpr)`(m, len, k)`: the rate theory predicts after
     /// [`len`](Self::len) distinct inserts.
     pub fn expected_fpr(&self) -> f64 {
         self.table.expected_fpr(self.len)
     }
 
     /// The rate of a probe against the table as it stands,
-    /// [`classic::fpr_from_fill`]`(fill, k)`: exact for independent uniform
+    /// [`classic::fpr_from_fill`](bloomlab_core::theory::classic::fpr_from_fill)`(fill, k)`: exact for independent uniform
     /// positions. Where [`expected_fpr`](Self::expected_fpr) averages over
     /// every way the items could have fallen, this is the rate of these
     /// items' table.

@@ -48,7 +48,7 @@ fn ones(block: &Block) -> u32 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BlockLayout {
     /// `k / 8` bits in each of the block's eight 64-bit words, by
-    /// [`sector_masks`]: a lookup tests eight precomputed masks, with no
+    /// [`sector_masks`](bloomlab_core::hash::sector_masks): a lookup tests eight precomputed masks, with no
     /// position to extract. `k` is a multiple of 8. About 2% more memory
     /// than [`Positions`](Self::Positions) at 1%
     /// ([`theory::sectored`](bloomlab_core::theory::sectored)). The layout of
@@ -185,7 +185,7 @@ fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
 /// same memory, because some blocks receive more than their share of items.
 /// The block is `reduce(hash, blocks)`; where the bits go inside it is the
 /// filter's [`BlockLayout`]: by default `k / 8` bits in each 64-bit word
-/// ([`sector_masks`]), whose rate [`sectored::fpr_exact`] predicts, or `k`
+/// ([`sector_masks`](bloomlab_core::hash::sector_masks)), whose rate [`sectored::fpr_exact`] predicts, or `k`
 /// positions anywhere in the block, whose rate [`blocked::fpr_exact`]
 /// predicts. Both model the positions as independent uniform draws.
 ///
@@ -265,7 +265,23 @@ impl<T: ?Sized> BlockedBloomFilter<T, DefaultHasher> {
         Self::builder_with_blocks(blocks, num_hashes).build()
     }
 
-    /// A builder sized for `expected_items` at rate `fpr`.
+    /// A builder sized for `expected_items` at rate `fpr`. Its options
+    /// ([`BlockedBuilder`]): [`seed`](BlockedBuilder::seed),
+    /// [`hasher`](BlockedBuilder::hasher),
+    /// [`layout`](BlockedBuilder::layout) (how an item's bits sit in its
+    /// block) and [`max_bytes`](BlockedBuilder::max_bytes); then
+    /// [`build`](BlockedBuilder::build).
+    ///
+    /// ```
+    /// use bloomlab_classic::{BlockLayout, BlockedBloomFilter};
+    ///
+    /// let f = BlockedBloomFilter::<u64>::builder(10_000, 0.01)
+    ///     .seed(7)
+    ///     .layout(BlockLayout::Positions)
+    ///     .build()?;
+    /// assert_eq!(f.layout(), BlockLayout::Positions);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(expected_items: usize, fpr: f64) -> BlockedBuilder<T, DefaultHasher> {
         BlockedBuilder::items(expected_items, fpr)
     }
@@ -547,7 +563,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
+    /// Pipelined for tables larger than the cache ([`batch`](bloomlab_core::batch)): a chunk of
     /// items is hashed first, then each item's block is prefetched a few
     /// items ([`ahead`](batch::ahead)) before it is probed, so that many
     /// memory loads are in flight at once.

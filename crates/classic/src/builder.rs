@@ -174,7 +174,7 @@ impl<T: ?Sized, S: BuildHasher> Builder<T, S> {
     /// # Errors
     ///
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero bits,
-    /// zero hashes, more than [`MAX_HASHES`], or a table beyond the byte
+    /// zero hashes, more than [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES), or a table beyond the byte
     /// limit; [`BuildError::OutOfMemory`] if the allocator refuses the table.
     pub fn build(self) -> Result<BloomFilter<T, S>, BuildError> {
         let (spec, hasher) = self.0.into_parts();

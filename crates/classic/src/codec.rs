@@ -1,8 +1,10 @@
-//! The stored forms of the three filters, inside [`Envelope`].
+//! The stored forms of the three filters, inside core's
+//! [envelope](bloomlab_core::codec::Envelope).
 //!
-//! A classic or atomic filter is written in its [`Scheme`]'s format version:
+//! A classic or atomic filter is written in its
+//! [scheme](bloomlab_core::hash::Scheme)'s format version:
 //! 1 if it was read from a version-1 file (its bits sit where
-//! [`Scheme::Modular`] put them), the current one otherwise. A blocked filter
+//! [`Modular`](bloomlab_core::hash::Scheme::Modular) put them), the current one otherwise. A blocked filter
 //! is written in its [`BlockLayout`](crate::BlockLayout)'s: 2 for
 //! [`Positions`](crate::BlockLayout::Positions) (whose bits versions 1 and 2
 //! place alike), 3 for [`Sectors`](crate::BlockLayout::Sectors).

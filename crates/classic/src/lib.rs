@@ -41,6 +41,8 @@
 //! let false_positives = (10_000..110_000u64).filter(|i| f.contains(i)).count();
 //! assert_eq!(false_positives, 965); // 0.97% of 100,000 probes
 //! ```
+#![doc(html_root_url = "https://docs.rs/bloomlab-classic/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -307,8 +307,8 @@ mod inspect {
         );
         assert_eq!(got["items"], n - 100);
         assert_eq!(got["estimated_items"].as_f64().unwrap(), (n - 100) as f64);
-        assert_eq!(got["fill"].as_f64().unwrap(), cuckoo.load_factor());
-        assert_rate(&got, cuckoo.fpr_from_occupancy(), "cuckoo");
+        assert_eq!(got["fill"].as_f64().unwrap(), cuckoo.fill_ratio());
+        assert_rate(&got, cuckoo.estimated_fpr(), "cuckoo");
     }
 
     #[test]

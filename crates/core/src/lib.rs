@@ -17,6 +17,8 @@
 //!   stored in, with its typed [`DecodeError`];
 //! - the error types shared by all variants ([`InsertError`], [`RemoveError`],
 //!   [`ParamError`], and the [`BuildError`] every builder's is).
+#![doc(html_root_url = "https://docs.rs/bloomlab-core/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 

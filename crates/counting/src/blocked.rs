@@ -245,7 +245,13 @@ impl<T: ?Sized> BlockedCountingBloomFilter<T> {
         Self::builder_with_blocks(blocks, num_hashes).build()
     }
 
-    /// A builder sized for `expected_items` items at rate `fpr`.
+    /// A builder sized for `expected_items` items at rate `fpr`. Its
+    /// options ([`BlockedCountingBuilder`]):
+    /// [`seed`](BlockedCountingBuilder::seed),
+    /// [`hasher`](BlockedCountingBuilder::hasher),
+    /// [`layout`](BlockedCountingBuilder::layout) and
+    /// [`max_bytes`](BlockedCountingBuilder::max_bytes); then
+    /// [`build`](BlockedCountingBuilder::build).
     pub fn builder(expected_items: usize, fpr: f64) -> BlockedCountingBuilder<T> {
         BlockedCountingBuilder::with_size(Size::Target {
             items: expected_items,
@@ -600,7 +606,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
     }
 
     /// Looks up every item of `items`, prefetching each one's line a few
-    /// items ahead ([`batch`]); the answers of [`contains`](Self::contains),
+    /// items ahead ([`batch`](bloomlab_core::batch)); the answers of [`contains`](Self::contains),
     /// in order.
     pub fn contains_batch<Q: Hash>(&self, items: &[Q]) -> Vec<bool>
     where

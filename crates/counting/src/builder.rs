@@ -127,7 +127,7 @@ impl<T: ?Sized, S> Builder<T, S> {
     ///
     /// [`Invalid::UnsupportedWidth`](crate::Invalid::UnsupportedWidth) for a width other than 4, 8 or 16;
     /// [`BuildError::Param`] for a rate outside (0, 1), zero items, zero
-    /// counters, zero or more than [`MAX_HASHES`] hashes, or a table larger
+    /// counters, zero or more than [`MAX_HASHES`](bloomlab_core::theory::classic::MAX_HASHES) hashes, or a table larger
     /// than [`max_bytes`](Builder::max_bytes) (or than the platform can hold);
     /// [`BuildError::OutOfMemory`] if the allocator refuses the table (which
     /// is zeroed lazily: pages are committed only as counters are written).

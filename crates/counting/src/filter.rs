@@ -166,7 +166,20 @@ impl<T: ?Sized> CountingBloomFilter<T> {
             .build()
     }
 
-    /// A builder for `expected_items` items at rate `fpr`, sized as [`new`](Self::new).
+    /// A builder for `expected_items` items at rate `fpr`, sized as
+    /// [`new`](Self::new). Its options ([`Builder`]):
+    /// [`seed`](Builder::seed), [`hasher`](Builder::hasher),
+    /// [`counter_width`](Builder::counter_width) (4, 8 or 16 bits),
+    /// [`smallest_table`](Builder::smallest_table) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build).
+    ///
+    /// ```
+    /// use bloomlab_counting::CountingBloomFilter;
+    ///
+    /// let f = CountingBloomFilter::<u64>::builder(10_000, 0.01).seed(7).counter_width(8).build()?;
+    /// assert_eq!(f.counter_width(), 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(expected_items: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::target(expected_items, fpr)
     }
@@ -462,7 +475,7 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for tables larger than the cache ([`batch`]): a chunk of
+    /// Pipelined for tables larger than the cache ([`batch`](bloomlab_core::batch)): a chunk of
     /// items is hashed first, then each item's `k` counter words are prefetched a few
     /// items ([`ahead`](batch::ahead)) before it is probed, so that many
     /// memory loads are in flight at once. For a table of at most
@@ -500,6 +513,14 @@ impl<T: ?Sized, S: BuildHasher> CountingBloomFilter<T, S> {
     }
 
     /// Removes one occurrence of `item` (see [`remove_hash`](Self::remove_hash)).
+    ///
+    /// Remove only items you inserted. An item never inserted is refused
+    /// only when the filter can prove it absent; one that passes as a false
+    /// positive (about [`expected_fpr`](Self::expected_fpr) of them) is
+    /// "removed" with `Ok(())`, which decrements counters that inserted
+    /// items rely on, and some of those are then reported absent. A guard
+    /// that deletes on a user's request should check its store first and
+    /// remove from the filter only what the store held.
     ///
     /// # Errors
     ///

@@ -16,6 +16,8 @@
 //! [`Deletable::remove`] refuses an item the counters prove absent and
 //! changes nothing. The theory of saturation, and of how rarely a 4-bit
 //! counter saturates, is in [`bloomlab_core::theory::counting`].
+#![doc(html_root_url = "https://docs.rs/bloomlab-counting/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -35,7 +35,7 @@ fn main() {
                         break;
                     }
                 }
-                cf.load_factor()
+                cf.fill_ratio()
             })
             .collect();
         let min = loads.iter().copied().fold(f64::INFINITY, f64::min);

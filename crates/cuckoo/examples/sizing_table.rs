@@ -41,7 +41,7 @@ fn row(n: usize, eps: f64, semi: Option<bool>, max_probes: u64) {
         "| {n} | {eps:e} | {} | {} | {:.1}% | {bits:.2} | {:.3} | {:.3e} | {expected:.3e} | {hits} of {trials} | {lo}..={hi} |",
         cf.fingerprint_bits(),
         if semi { "semi-sorted" } else { "plain" },
-        cf.load_factor() * 100.0,
+        cf.fill_ratio() * 100.0,
         bits / paper,
         hits as f64 / trials as f64,
     );

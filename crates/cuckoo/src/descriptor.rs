@@ -287,10 +287,10 @@ impl<T: Hash + ?Sized> Describe<T> for CuckooFilter<T> {
                     Value::Count(self.max_relocations() as u64),
                 ),
             ],
-            fill: self.load_factor(),
+            fill: self.fill_ratio(),
             items: self.len() as u64,
             estimated_items: self.len() as f64,
-            estimated_fpr: self.fpr_from_occupancy(),
+            estimated_fpr: self.estimated_fpr(),
             estimated_from: "the occupancy of the buckets",
         }
     }

@@ -117,6 +117,20 @@ impl<T: ?Sized> CuckooFilter<T> {
     }
 
     /// A builder for `expected_items` items at false-positive rate `fpr`.
+    /// Its options ([`Builder`]): [`seed`](Builder::seed),
+    /// [`hasher`](Builder::hasher), [`bucket_size`](Builder::bucket_size),
+    /// [`fingerprint_bits`](Builder::fingerprint_bits),
+    /// [`semi_sorted`](Builder::semi_sorted),
+    /// [`max_relocations`](Builder::max_relocations) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build).
+    ///
+    /// ```
+    /// use bloomlab_cuckoo::CuckooFilter;
+    ///
+    /// let f = CuckooFilter::<u64>::builder(10_000, 0.01).seed(7).bucket_size(2).build()?;
+    /// assert_eq!(f.bucket_size(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(expected_items: usize, fpr: f64) -> Builder<T> {
         Builder::for_items(expected_items, fpr)
     }
@@ -270,9 +284,19 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         self.len == 0
     }
 
-    /// The fraction of slots in use, `α = len / capacity`.
-    pub fn load_factor(&self) -> f64 {
+    /// The fraction of slots in use, `α = len / capacity`: the load
+    /// factor of the cuckoo-filter papers.
+    pub fn fill_ratio(&self) -> f64 {
         self.len as f64 / self.capacity() as f64
+    }
+
+    /// The old name of [`fill_ratio`](Self::fill_ratio).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `fill_ratio`, the name every bloomlab filter gives it"
+    )]
+    pub fn load_factor(&self) -> f64 {
+        self.fill_ratio()
     }
 
     /// Bytes of the table: `⌈buckets · bits_per_bucket / 64⌉` words.
@@ -293,7 +317,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
     ///
     /// This is the rate for a probe whose two buckets hold the average
     /// `2b·α` fingerprints. The rate averaged over the table's actual bucket
-    /// occupancies, [`fpr_from_occupancy`](Self::fpr_from_occupancy), is never
+    /// occupancies, [`estimated_fpr`](Self::estimated_fpr), is never
     /// higher (Jensen's inequality) and differs only in the second order: at
     /// 95% load with 12-bit fingerprints, by under one part in a thousand. So
     /// this O(1) form is used, and it errs on the side of caution.
@@ -301,7 +325,7 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         theory::fpr(
             self.fingerprint_bits(),
             self.bucket_size(),
-            self.load_factor(),
+            self.fill_ratio(),
         )
     }
 
@@ -316,11 +340,20 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
         hist
     }
 
-    /// The false-positive rate from the table's bucket occupancies,
-    /// [`theory::fpr_from_occupancy`]: a refinement of
+    /// The false-positive rate of the table as it stands, from its bucket
+    /// occupancies, [`theory::fpr_from_occupancy`]: a refinement of
     /// [`expected_fpr`](Self::expected_fpr) that reads the whole table.
-    pub fn fpr_from_occupancy(&self) -> f64 {
+    pub fn estimated_fpr(&self) -> f64 {
         theory::fpr_from_occupancy(self.fingerprint_bits(), &self.occupancy())
+    }
+
+    /// The old name of [`estimated_fpr`](Self::estimated_fpr).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `estimated_fpr`, the name every bloomlab filter gives it"
+    )]
+    pub fn fpr_from_occupancy(&self) -> f64 {
+        self.estimated_fpr()
     }
 
     /// Forgets every item; the table keeps its size and the hash key.
@@ -447,7 +480,28 @@ impl<T: ?Sized, S> CuckooFilter<T, S> {
 
 impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     /// Stores `item`; `Ok(true)` if it was not reported present before.
-    /// An item already present is stored again (see the type's docs).
+    /// An item already present is stored again (see the type's docs): the
+    /// same item inserted `2b` times fills both its buckets, and the next
+    /// insert of it fails.
+    ///
+    /// [`new`](Self::new)`(n, ε)` sizes the table so that `n` items fill it
+    /// to the design load (94% with 4-slot buckets); inserts past that
+    /// start to fail with `Full` within a few percent more. Size for the
+    /// most items the filter will ever hold, or use a filter that grows.
+    ///
+    /// ```
+    /// use bloomlab_core::InsertError;
+    /// use bloomlab_cuckoo::CuckooFilter;
+    ///
+    /// let mut f = CuckooFilter::<str>::builder(1_000, 0.01).seed(7).build()?;
+    /// let copies = 2 * f.bucket_size() as usize;
+    /// for _ in 0..copies {
+    ///     f.insert("same")?;
+    /// }
+    /// assert_eq!(f.insert("same"), Err(InsertError::Full));
+    /// assert_eq!(f.len(), copies);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -457,6 +511,12 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     }
 
     /// Stores `item` only if it is not reported present; `Ok(true)` if stored.
+    ///
+    /// Do not mix it with [`remove`](Self::remove). An item that is a false
+    /// positive when it arrives is not stored, so its later `remove` takes
+    /// away the fingerprint of another item, which is then reported absent.
+    /// A filter that removes must store every insert ([`insert`](Self::insert))
+    /// and remove each item as many times as it was inserted.
     ///
     /// # Errors
     ///
@@ -519,6 +579,12 @@ impl<T: ?Sized + Hash, S: BuildHasher> CuckooFilter<T, S> {
     }
 
     /// Removes one copy of `item`.
+    ///
+    /// Remove only items you inserted with [`insert`](Self::insert). A
+    /// fingerprint says nothing of which item stored it, so removing an item
+    /// never inserted (a false positive), or one that
+    /// [`insert_unique`](Self::insert_unique) skipped, takes away another
+    /// item's copy, and that item is then reported absent.
     ///
     /// # Errors
     ///

@@ -126,6 +126,8 @@
 //! layout and the alternate-bucket map; files written before (a log2
 //! bucket count, fingerprints of at most 16 bits) are still read, and
 //! answer exactly as they did.
+#![doc(html_root_url = "https://docs.rs/bloomlab-cuckoo/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

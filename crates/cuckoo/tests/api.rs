@@ -227,11 +227,11 @@ fn load_and_rate_follow_the_table() {
         .seed(2)
         .build()
         .unwrap();
-    assert_eq!(cf.load_factor(), 0.0);
+    assert_eq!(cf.fill_ratio(), 0.0);
     assert_eq!(cf.expected_fpr(), 0.0);
     assert_eq!(cf.bits_per_item(), None);
     cf.insert_all(&members(5, 512)).unwrap();
-    assert_eq!(cf.load_factor(), 0.5);
+    assert_eq!(cf.fill_ratio(), 0.5);
     let by_hand = 1.0 - (1.0 - 1.0 / 1023.0f64).powf(4.0);
     assert!((cf.expected_fpr() - by_hand).abs() < 1e-15);
     assert_eq!(cf.bits_per_item(), Some(20.0));

@@ -38,7 +38,7 @@ fn four_slot_buckets_fill_to_95_percent_before_the_first_full() {
             let mut cf = table(14, 4, 12, seed);
             let stored = fill_to_first_full(&mut cf, 100 + seed);
             assert_eq!(cf.len(), stored.len());
-            cf.load_factor()
+            cf.fill_ratio()
         })
         .collect();
     let mean = loads.iter().sum::<f64>() / loads.len() as f64;
@@ -60,7 +60,7 @@ fn twelve_bit_fingerprints_cost_at_most_12_6_bits_per_item_when_full() {
         assert!(
             bits <= 12.6,
             "seed {seed}: {bits:.3} bits per item at load {:.4}",
-            cf.load_factor()
+            cf.fill_ratio()
         );
     }
 }
@@ -113,7 +113,7 @@ fn overfill_of_a_larger_table_loses_nothing() {
             assert_eq!(cf.len(), len);
         }
     }
-    assert!(cf.load_factor() > 0.95, "load {}", cf.load_factor());
+    assert!(cf.fill_ratio() > 0.95, "load {}", cf.fill_ratio());
     assert_eq!(cf.count_contained(&stored), stored.len());
 }
 
@@ -163,6 +163,6 @@ fn zero_relocations_fail_early_without_loss() {
         .build()
         .unwrap();
     let stored = fill_to_first_full(&mut cf, 77);
-    assert!(cf.load_factor() < 0.9, "load {}", cf.load_factor());
+    assert!(cf.fill_ratio() < 0.9, "load {}", cf.fill_ratio());
     assert_eq!(cf.count_contained(&stored), stored.len());
 }

@@ -93,8 +93,8 @@ fn cuckoo_decode_and_use() {
 fn use_cuckoo(f: &mut CuckooFilter<u64>) {
     let _ = (f.bucket_size(), f.fingerprint_bits(), f.num_buckets());
     let _ = (f.capacity(), f.max_relocations(), f.hasher());
-    let _ = (f.len(), f.is_empty(), f.load_factor(), f.memory_bytes());
-    let _ = (f.bits_per_item(), f.expected_fpr(), f.fpr_from_occupancy());
+    let _ = (f.len(), f.is_empty(), f.fill_ratio(), f.memory_bytes());
+    let _ = (f.bits_per_item(), f.expected_fpr(), f.estimated_fpr());
     let occupancy = f.occupancy();
     assert_eq!(occupancy.len() as u32, f.bucket_size() + 1);
     let held: u64 = occupancy
@@ -129,7 +129,7 @@ fn use_cuckoo(f: &mut CuckooFilter<u64>) {
     let copy = f.clone();
     assert!(copy == *f, "a clone differs");
     let _ = format!("{f:?}");
-    let _ = (f.expected_fpr(), f.fpr_from_occupancy(), f.bits_per_item());
+    let _ = (f.expected_fpr(), f.estimated_fpr(), f.bits_per_item());
     let bytes = f.to_bytes();
     CuckooFilter::<u64>::from_bytes(&bytes).expect("the filter's bytes decode after use");
     fuzz::use_deletable(f);

@@ -113,7 +113,7 @@ fn first_format_filters_keep_working_and_are_rewritten_in_the_new_form() {
             }
             added.push(*k);
         }
-        assert!(cf.load_factor() > 0.5, "{label}: {}", cf.load_factor());
+        assert!(cf.fill_ratio() > 0.5, "{label}: {}", cf.fill_ratio());
         assert_eq!(cf.count_contained(&keys), keys.len(), "{label}");
         assert_eq!(cf.count_contained(&added), added.len(), "{label}");
         for k in &keys {

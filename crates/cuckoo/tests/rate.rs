@@ -20,12 +20,12 @@ fn rate_at_full_load(f: u32, probe_count: usize) {
             break;
         }
     }
-    let load = cf.load_factor();
+    let load = cf.fill_ratio();
     assert!(load > 0.95, "f {f}: filled only to {load}");
     let expected = cf.expected_fpr();
     assert_eq!(expected, theory::fpr(f, 4, load));
     // The occupancy-aware refinement is never above it, and barely below.
-    let refined = cf.fpr_from_occupancy();
+    let refined = cf.estimated_fpr();
     assert!(refined <= expected && (expected - refined) / expected < 1e-3);
     let hits = probes(2_000 + u64::from(f), probe_count)
         .filter(|p| cf.contains(p))
@@ -63,7 +63,7 @@ fn other_bucket_sizes_at_partial_load() {
             .unwrap();
         let n = cf.capacity() as usize * 3 / 4;
         cf.insert_all(&members(77, n)).unwrap();
-        assert_eq!(cf.load_factor(), 0.75);
+        assert_eq!(cf.fill_ratio(), 0.75);
         let expected = cf.expected_fpr();
         let probe_count = 500_000;
         let hits = probes(78, probe_count).filter(|p| cf.contains(p)).count() as u64;

@@ -238,7 +238,13 @@ bloomlab_core::impl_builder!(Builder);
 impl<T: ?Sized> BinaryFuseFilter<T, DefaultHasher> {
     /// A builder of a filter at rate `fpr`: the narrowest fingerprint that
     /// reaches it ([`plan`]), with a random hash key unless
-    /// [`seed`](Builder::seed) is given.
+    /// [`seed`](Builder::seed) is given. Its other options
+    /// ([`Builder`]): [`hasher`](Builder::hasher),
+    /// [`arity`](Builder::arity), [`size_factor`](Builder::size_factor),
+    /// [`segment_length_log2`](Builder::segment_length_log2),
+    /// [`max_attempts`](Builder::max_attempts) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build)
+    /// from the keys.
     pub fn builder(fpr: f64) -> Builder<T> {
         Builder(Settings::new(Options::new(Width::Fpr(fpr))))
     }

@@ -79,6 +79,8 @@
 //! mixing: about 18 instructions, from
 //! 107 to 89 a lookup with the array's constants kept in the layout
 //! (`lookup-instructions`, 10^6 keys; `xorf`'s `BinaryFuse8`: 85).
+#![doc(html_root_url = "https://docs.rs/bloomlab-fuse/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -102,3 +104,8 @@ pub use error::{BuildError, Invalid};
 pub use filter::BinaryFuseFilter;
 pub use layout::{ARITIES, MAX_KEYS, MAX_SEGMENT_LENGTH_LOG2};
 pub use table::FINGERPRINT_BITS;
+
+/// The README's example, run as a doctest (the crate docs are their own).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -156,12 +156,28 @@ impl<F> GuavaBloomFilter<F> {
     /// When every bit is set the estimate is infinite: Guava throws
     /// `ArithmeticException`, and this returns `i64::MAX`.
     pub fn approximate_element_count(&self) -> u64 {
-        let bit_size = self.bit_size() as f64;
-        let fraction = self.bit_count as f64 / bit_size;
-        let estimate = -(-fraction).ln_1p() * bit_size / f64::from(self.num_hash_functions);
+        let estimate = self.estimate_count();
         // HALF_UP rounds halves away from zero, as `round` does; the estimate
         // is never negative, and `as` saturates the infinite one.
         estimate.round() as i64 as u64
+    }
+
+    /// bloomlab's name for [`expected_fpp`](Self::expected_fpp): the rate
+    /// from the table as it stands, as every bloomlab filter's
+    /// `estimated_fpr`.
+    pub fn estimated_fpr(&self) -> f64 {
+        self.expected_fpp()
+    }
+
+    /// bloomlab's name for the estimate behind
+    /// [`approximate_element_count`](Self::approximate_element_count),
+    /// before Guava rounds it: the distinct items the bits set suggest, as
+    /// every bloomlab filter's `estimate_count`. Infinite when every bit is
+    /// set.
+    pub fn estimate_count(&self) -> f64 {
+        let bit_size = self.bit_size() as f64;
+        let fraction = self.bit_count as f64 / bit_size;
+        -(-fraction).ln_1p() * bit_size / f64::from(self.num_hash_functions)
     }
 
     /// Guava's `isCompatible`: whether [`put_all`](Self::put_all) would

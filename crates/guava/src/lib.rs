@@ -21,6 +21,19 @@
 //!
 //! The filter is also a [`bloomlab_core::Membership`] of its funnel's items,
 //! so it runs wherever bloomlab's own filters do.
+//!
+//! ## Names
+//!
+//! The methods named after Guava's mirror them, in snake case, so that code
+//! ported from Java reads the same: `put`, `might_contain`, `put_all`,
+//! `expected_fpp`, `approximate_element_count`, `write_to`. The two numbers
+//! also have the names every bloomlab filter gives them (see the glossary
+//! of the `bloomlab` crate):
+//! [`estimated_fpr`](GuavaBloomFilter::estimated_fpr) is `expected_fpp`,
+//! and [`estimate_count`](GuavaBloomFilter::estimate_count) is
+//! `approximate_element_count` before Guava rounds it.
+#![doc(html_root_url = "https://docs.rs/bloomlab-guava/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -142,6 +142,10 @@ impl<T: ?Sized> QuotientFilter<T, DefaultHasher> {
     }
 
     /// A builder for `expected_items` items at false-positive rate `fpr`.
+    /// Its options ([`Builder`]): [`seed`](Builder::seed),
+    /// [`hasher`](Builder::hasher), [`growth`](Builder::growth) (double
+    /// when full, at the same total rate) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build).
     pub fn builder(expected_items: usize, fpr: f64) -> Builder<T> {
         Builder::with_sizing(Sizing::Items {
             items: expected_items as u64,

@@ -297,13 +297,13 @@ impl<T: Hash + ?Sized> Describe<T> for QuotientFilter<T> {
         let e = self.expansions();
         Arc::new(Slots {
             quotient_bits: self.quotient_bits() - e,
-            remainder_bits: match self.promised_fpr() {
+            remainder_bits: match self.target_fpr() {
                 Some(p) => {
                     theory::growth_fingerprint_bits(p, MAX_LOAD, 0).unwrap_or(self.remainder_bits())
                 }
                 None => self.remainder_bits(),
             },
-            growth_fpr: self.promised_fpr(),
+            growth_fpr: self.target_fpr(),
         })
     }
     fn as_deletable(&mut self) -> Option<&mut dyn Deletable<T>> {
@@ -317,7 +317,7 @@ impl<T: Hash + ?Sized> Describe<T> for QuotientFilter<T> {
                 ("slot_bits", Value::Count(self.slot_bits().into())),
                 ("expansions", Value::Count(self.expansions().into())),
             ],
-            fill: self.load_factor(),
+            fill: self.fill_ratio(),
             items: self.len() as u64,
             estimated_items: self.used_slots() as f64,
             estimated_fpr: self.expected_fpr(),

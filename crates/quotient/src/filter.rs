@@ -144,9 +144,19 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
         max_used(self.table.q())
     }
 
-    /// The fraction of canonical slots in use.
-    pub fn load_factor(&self) -> f64 {
+    /// The fraction of canonical slots in use: the load factor of the
+    /// quotient-filter papers.
+    pub fn fill_ratio(&self) -> f64 {
         self.table.used() as f64 / self.table.canonical() as f64
+    }
+
+    /// The old name of [`fill_ratio`](Self::fill_ratio).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `fill_ratio`, the name every bloomlab filter gives it"
+    )]
+    pub fn load_factor(&self) -> f64 {
+        self.fill_ratio()
     }
 
     /// Whether the filter doubles when full.
@@ -159,9 +169,19 @@ impl<T: ?Sized, S> QuotientFilter<T, S> {
         self.growth.map_or(0, |g| g.generation)
     }
 
-    /// The rate a growing filter promises at every size.
-    pub fn promised_fpr(&self) -> Option<f64> {
+    /// The rate a growing filter promises at every size; `None` for a
+    /// filter that does not grow.
+    pub fn target_fpr(&self) -> Option<f64> {
         self.growth.map(|g| g.promise)
+    }
+
+    /// The old name of [`target_fpr`](Self::target_fpr).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `target_fpr`, the name every bloomlab filter that grows gives it"
+    )]
+    pub fn promised_fpr(&self) -> Option<f64> {
+        self.target_fpr()
     }
 
     /// Entries by the length of their remainder: entry `L` counts those of

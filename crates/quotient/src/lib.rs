@@ -149,6 +149,8 @@
 //! stay (they keep matching probes of their quotients; no item is lost).
 //! [`merge`](QuotientFilter::merge) adds the entries of a filter of the
 //! same key and shape in one pass over both tables.
+#![doc(html_root_url = "https://docs.rs/bloomlab-quotient/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -172,6 +174,11 @@ pub use builder::{Builder, Plan, plan};
 pub use codec::TAG;
 pub use error::{BuildError, Invalid, MergeError};
 pub use filter::QuotientFilter;
+
+/// The README's example, run as a doctest (the crate docs are their own).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// The fraction of its canonical slots a table fills before it is full
 /// (or grows): 95%, the highest load of the paper's measurements.

@@ -65,8 +65,8 @@ fn quotient_decode_and_use() {
 /// [`fuzz::use_deletable`].
 fn use_quotient(f: &mut QuotientFilter<u64>) {
     let _ = (f.quotient_bits(), f.remainder_bits(), f.slot_bits());
-    let _ = (f.used_slots(), f.capacity(), f.load_factor(), f.grows());
-    let _ = (f.expansions(), f.promised_fpr(), f.memory_bytes());
+    let _ = (f.used_slots(), f.capacity(), f.fill_ratio(), f.grows());
+    let _ = (f.expansions(), f.target_fpr(), f.memory_bytes());
     let _ = (f.bits_per_item(), f.expected_fpr(), f.hasher());
     let held: u64 = f.remainder_lengths().iter().sum();
     assert_eq!(

@@ -139,7 +139,7 @@ proptest! {
                     prop_assert_eq!(counted, copies, "count of {}", k);
                 }
             }
-            if let Some(promise) = f.promised_fpr() {
+            if let Some(promise) = f.target_fpr() {
                 prop_assert!(f.expected_fpr() <= promise * (1.0 + 1e-12),
                     "{} > {}", f.expected_fpr(), promise);
             }

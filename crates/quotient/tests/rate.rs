@@ -25,7 +25,7 @@ fn full_tables_match_the_paper_s_rate() {
         for k in members(seed, n) {
             f.insert(&k).unwrap();
         }
-        let load = f.load_factor();
+        let load = f.fill_ratio();
         assert_eq!(f.len(), n);
         assert!((load - MAX_LOAD).abs() < 1e-4);
         let expected = f.expected_fpr();

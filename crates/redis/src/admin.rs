@@ -50,7 +50,10 @@ pub struct Info {
     /// Items estimated from the cells set (the exact count for a cuckoo
     /// filter).
     pub estimate_count: f64,
-    /// The false-positive rate theory gives at its present load.
+    /// The false-positive rate theory gives: at the load counted in `len`
+    /// where the filter keeps a count (the filter's `expected_fpr`), else
+    /// for the table as it stands (the Bloom and counting filters'
+    /// `estimated_fpr`).
     pub expected_fpr: f64,
 }
 

@@ -4,7 +4,7 @@
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::variant::{Bits, Cells, Counters, Mode};
+use crate::variant::{Bits, Cells, Counters, Inner, Mode};
 
 /// A Bloom filter kept in Redis: 512-bit blocks in shard keys of at most
 /// 1 MiB, sized and hashed exactly as
@@ -39,6 +39,32 @@ impl<T: ?Sized, C: Connection, L: Cells> RedisFilter<T, C, L> {
     /// Connection errors, [`Error::ShardMissing`].
     pub fn estimate_count(&mut self) -> Result<f64, Error> {
         self.0.run(|table| table.estimate_count())
+    }
+
+    /// The false-positive rate of the table as it stands:
+    /// [`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact)
+    /// at the [`estimate_count`](RedisFilter::estimate_count) of its cells
+    /// set. (A blocked filter in Redis keeps no count of its inserts, so it
+    /// has no rate from the load, the in-memory `expected_fpr`.)
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::ShardMissing`].
+    pub fn estimated_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run(|table| table.expected_fpr())
+    }
+
+    /// The old name of [`estimated_fpr`](RedisFilter::estimated_fpr).
+    ///
+    /// # Errors
+    ///
+    /// As `estimated_fpr`.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `estimated_fpr`: the rate from the table, as the in-memory filters name it"
+    )]
+    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.estimated_fpr()
     }
 }
 

@@ -53,7 +53,7 @@ pub trait Op {
 
 /// A blocking connection a filter runs on: anything that implements
 /// redis-rs's [`ConnectionLike`](redis::ConnectionLike): a single server's
-/// [`redis::Connection`], a Cluster's
+/// [`redis::Connection`](https://docs.rs/redis/1/redis/struct.Connection.html), a Cluster's
 /// [`ClusterConnection`](redis::cluster::ClusterConnection), a connection
 /// from a pool (`r2d2::PooledConnection<redis::Client>`, which derefs to
 /// one), or a type of your own. The filter takes it by value;
@@ -61,7 +61,7 @@ pub trait Op {
 /// another connection without a round trip.
 ///
 /// How a batch goes out depends on what the connection can do:
-/// - a [`redis::Connection`] sends it as one write and reads the replies one
+/// - a [`redis::Connection`](https://docs.rs/redis/1/redis/struct.Connection.html) sends it as one write and reads the replies one
 ///   by one, so a connection lost part-way still tells which commands were
 ///   answered ([`BatchError`](crate::BatchError) names them);
 /// - a [`ClusterConnection`](redis::cluster::ClusterConnection) sends one

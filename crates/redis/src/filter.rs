@@ -29,6 +29,46 @@ use crate::variant::{Blocking, Counted, Inner, Mode, Portable, Removes, Variant}
 /// process hashes alike. `M` is how it talks to Redis: [`Blocking`] here,
 /// `Async` for `aio::RedisFilter` (feature `tokio`), whose methods of the
 /// same names are futures.
+///
+/// # Which item type
+///
+/// - A filter of `String` inserts `&String`. Single lookups take any
+///   borrowed form, so `contains("a")` works, but a batch is a slice of
+///   one type that `String` borrows as: `&[String]` works, and
+///   `contains_batch(&["a", "b"])` does not compile, since a `String`
+///   borrows as `str`, not as `&str`.
+/// - A filter of `&str` hashes as a filter of `String` or `str` does, takes
+///   `&"a"` in `insert`, and `&["a", "b"]` in both batches: the usual
+///   choice for text.
+/// - A filter of `str` has `insert` and `contains` but no batches: a slice
+///   of `str` values cannot exist.
+///
+/// ```compile_fail
+/// # fn f(users: &mut bloomlab_redis::RedisBloomFilter<String, redis::Connection>)
+/// # -> Result<(), bloomlab_redis::Error> {
+/// users.contains_batch(&["a", "b"])?; // `Borrow<&str>` is not implemented for `String`
+/// # Ok(()) }
+/// ```
+///
+/// ```compile_fail
+/// # fn f(users: &mut bloomlab_redis::RedisBloomFilter<str, redis::Connection>)
+/// # -> Result<(), bloomlab_redis::BatchError> {
+/// users.insert_batch(&["a", "b"])?; // `str` has no size known at compile time
+/// # Ok(()) }
+/// ```
+///
+/// ```no_run
+/// # fn f(
+/// #     owned: &mut bloomlab_redis::RedisBloomFilter<String, redis::Connection>,
+/// #     users: &mut bloomlab_redis::RedisBloomFilter<&str, redis::Connection>,
+/// # ) -> Result<(), Box<dyn std::error::Error>> {
+/// owned.insert(&"a".to_owned())?;
+/// assert!(owned.contains("a")?);
+/// owned.contains_batch(&["a".to_owned(), "b".to_owned()])?;
+/// users.insert_batch(&["a", "b"])?;
+/// users.contains_batch(&["a", "b"])?;
+/// # Ok(()) }
+/// ```
 pub struct RedisFilter<T: ?Sized, C, K: Variant, M: Mode = Blocking>(
     pub(crate) Handle<T, C, K::Inner, (K, M)>,
 );
@@ -312,24 +352,6 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
         self.0.run(|inner| inner.contains_all(items))
     }
 
-    /// The false-positive rate the filter has now, from theory: for the
-    /// blocked filters
-    /// ([`blocked::fpr_exact`](bloomlab_core::theory::blocked::fpr_exact))
-    /// at their [`estimate_count`](RedisFilter::estimate_count); for a
-    /// cuckoo filter at its exact [`len`](RedisFilter::len), as
-    /// [`CuckooFilter::expected_fpr`](bloomlab_cuckoo::CuckooFilter::expected_fpr);
-    /// for a scalable filter `1 − Π (1 − ε_i)` over its layers, each at its
-    /// exact count (below the promised total while the layers are sized as
-    /// designed).
-    ///
-    /// # Errors
-    ///
-    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
-    /// [`Error::CorruptMetadata`].
-    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.0.run(|inner| inner.expected_fpr())
-    }
-
     /// What the filter is and holds (RedisBloom's `BF.INFO` and `CF.INFO`):
     /// its kind, item type, design, bytes and shards, its layers, the items
     /// it holds (counted by the scripts, or estimated from the cells set)
@@ -337,7 +359,8 @@ impl<T: ?Sized, C: Connection, K: Variant> RedisFilter<T, C, K> {
     ///
     /// # Errors
     ///
-    /// As [`expected_fpr`](Self::expected_fpr).
+    /// Connection errors, [`Error::ShardMissing`], [`Error::NotFound`],
+    /// [`Error::CorruptMetadata`].
     pub fn info(&mut self) -> Result<Info, Error> {
         self.0.run(|inner| inner.info())
     }

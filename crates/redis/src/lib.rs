@@ -82,10 +82,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! On a Cluster, pass a [`redis::cluster::ClusterConnection`] instead. With
+//! On a Cluster, pass a [`redis::cluster::ClusterConnection`](https://docs.rs/redis/1/redis/cluster/struct.ClusterConnection.html) instead. With
 //! the `tokio` feature, `aio` has the same filters over async connections
 //! (any `aio::ConnectionLike`: `MultiplexedConnection`, `ConnectionManager`,
 //! the async `ClusterConnection`).
+#![doc(html_root_url = "https://docs.rs/bloomlab-redis/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

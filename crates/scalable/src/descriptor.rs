@@ -240,7 +240,7 @@ impl<T: Hash + ?Sized> Describe<T> for ScalableBloomFilter<T> {
             initial_capacity: self.initial_capacity(),
             growth: self.growth_factor(),
             tightening: self.tightening_ratio(),
-            fpr: self.fpr(),
+            fpr: self.target_fpr(),
         })
     }
     fn state(&self) -> State {
@@ -251,7 +251,7 @@ impl<T: Hash + ?Sized> Describe<T> for ScalableBloomFilter<T> {
         let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
         State {
             parameters: vec![
-                ("target_fpr", Value::Real(self.fpr())),
+                ("target_fpr", Value::Real(self.target_fpr())),
                 ("initial_capacity", Value::Count(self.initial_capacity())),
                 ("growth_factor", Value::Count(self.growth_factor().into())),
                 ("tightening_ratio", Value::Real(self.tightening_ratio())),

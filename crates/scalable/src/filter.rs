@@ -103,7 +103,20 @@ impl<T: ?Sized> ScalableBloomFilter<T, DefaultHasher> {
     }
 
     /// A builder for a filter that starts with room for `initial_capacity`
-    /// items and keeps the total rate `fpr`.
+    /// items and keeps the total rate `fpr`. Its options ([`Builder`]):
+    /// [`seed`](Builder::seed), [`hasher`](Builder::hasher),
+    /// [`growth_factor`](Builder::growth_factor),
+    /// [`tightening_ratio`](Builder::tightening_ratio),
+    /// [`redisbloom`](Builder::redisbloom) and
+    /// [`max_bytes`](Builder::max_bytes); then [`build`](Builder::build).
+    ///
+    /// ```
+    /// use bloomlab_scalable::ScalableBloomFilter;
+    ///
+    /// let f = ScalableBloomFilter::<u64>::builder(1_000, 0.01).seed(7).growth_factor(4).build()?;
+    /// assert_eq!(f.growth_factor(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn builder(initial_capacity: usize, fpr: f64) -> Builder<T, DefaultHasher> {
         Builder::new(initial_capacity, fpr)
     }
@@ -242,7 +255,7 @@ impl<T: ?Sized, S: BuildHasher + Clone> ScalableBloomFilter<T, S> {
     /// Looks up every item of `items`; the answers, in order, are those of
     /// [`contains`](Self::contains).
     ///
-    /// Pipelined for chains larger than the cache ([`batch`]): a chunk of
+    /// Pipelined for chains larger than the cache ([`batch`](bloomlab_core::batch)): a chunk of
     /// items is hashed first, then the words of each item's first-round bits
     /// in every layer (those [`contains_hash`](Self::contains_hash) reads
     /// before it branches) are prefetched a few items
@@ -429,8 +442,17 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     }
 
     /// `P`, the total false-positive rate the filter keeps at every size.
-    pub fn fpr(&self) -> f64 {
+    pub fn target_fpr(&self) -> f64 {
         self.schedule.fpr
+    }
+
+    /// The old name of [`target_fpr`](Self::target_fpr).
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `target_fpr`, the name every bloomlab filter that grows gives it"
+    )]
+    pub fn fpr(&self) -> f64 {
+        self.target_fpr()
     }
 
     /// `n0`, the capacity of the first layer.
@@ -466,7 +488,7 @@ impl<T: ?Sized, S: BuildHasher> ScalableBloomFilter<T, S> {
     /// The compound rate theory predicts at the present load:
     /// [`scalable::compound_fpr`] of each layer's
     /// [`classic::fpr`]`(m_i, n_i, k_i)`, with `n_i` the items added to it.
-    /// Below [`fpr`](Self::fpr) at every size.
+    /// Below [`target_fpr`](Self::target_fpr) at every size.
     pub fn expected_fpr(&self) -> f64 {
         scalable::compound_fpr(self.layers.iter().map(|l| {
             classic::fpr(

@@ -12,6 +12,8 @@
 //!   [`InsertError::Full`] and loses nothing;
 //! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
 //!   reasons of this crate alone).
+#![doc(html_root_url = "https://docs.rs/bloomlab-scalable/0.1.0")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -86,7 +86,7 @@ fn scalable_decode_and_use() {
 fn use_scalable(f: &mut ScalableBloomFilter<u64>) {
     let layers = f.layers().len() as u32;
     let _ = (f.len(), f.is_empty(), f.added(), f.capacity());
-    let _ = (f.fpr(), f.initial_capacity(), f.growth_factor());
+    let _ = (f.target_fpr(), f.initial_capacity(), f.growth_factor());
     let _ = (f.tightening_ratio(), f.max_bytes(), f.hasher());
     let _ = (f.memory_bytes(), f.expected_fpr());
     for i in [0, 1, layers, layers + 1, 64, 1100, u32::MAX] {

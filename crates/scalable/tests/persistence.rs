@@ -206,13 +206,13 @@ fn grown_filters_round_trip() {
             (
                 g.growth_factor(),
                 g.tightening_ratio(),
-                g.fpr(),
+                g.target_fpr(),
                 g.initial_capacity()
             ),
             (
                 f.growth_factor(),
                 f.tightening_ratio(),
-                f.fpr(),
+                f.target_fpr(),
                 f.initial_capacity()
             )
         );

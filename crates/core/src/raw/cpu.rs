@@ -93,7 +93,7 @@ impl SectorTest {
     }
 
     /// Whether every cell of the item of hash `hash` in `block` is
-    /// non-zero: [`crate::hash::sector_cells_set`], by the code this test
+    /// non-zero: [`sector_cells_set`](crate::hash::sector_cells_set), by the code this test
     /// was detected for.
     #[inline(always)]
     pub fn cells_set<const CELL_BITS: u32>(

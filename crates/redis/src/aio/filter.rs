@@ -116,15 +116,6 @@ impl<T: ?Sized, C: AsyncConnection, K: Variant> RedisFilter<T, C, K> {
         self.0.run_async(|inner| inner.contains_all(items)).await
     }
 
-    /// See [`crate::RedisFilter::expected_fpr`].
-    ///
-    /// # Errors
-    ///
-    /// As the blocking method.
-    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
-        self.0.run_async(|inner| inner.expected_fpr()).await
-    }
-
     /// See [`crate::RedisFilter::info`].
     ///
     /// # Errors

@@ -1,6 +1,6 @@
 //! The async API (feature `tokio`): the same filters over
-//! [`redis::aio::MultiplexedConnection`] or
-//! [`redis::cluster_async::ClusterConnection`], built from the same commands,
+//! [`redis::aio::MultiplexedConnection`](https://docs.rs/redis/1/redis/aio/struct.MultiplexedConnection.html) or
+//! [`redis::cluster_async::ClusterConnection`](https://docs.rs/redis/1/redis/cluster_async/struct.ClusterConnection.html), built from the same commands,
 //! scripts and replies as the blocking ones. Only the I/O differs.
 //!
 //! A batch is one request to the connection, so the connection's response

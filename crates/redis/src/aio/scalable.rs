@@ -2,12 +2,21 @@
 
 use super::{AsyncConnection, RedisFilter};
 use crate::error::Error;
-use crate::variant::Scalable;
+use crate::variant::{Inner, Scalable};
 
 /// [`crate::RedisScalableBloomFilter`] over an async connection.
 pub type RedisScalableBloomFilter<T, C> = RedisFilter<T, C, Scalable>;
 
 impl<T: ?Sized, C: AsyncConnection> RedisFilter<T, C, Scalable> {
+    /// See [`crate::RedisScalableBloomFilter::expected_fpr`].
+    ///
+    /// # Errors
+    ///
+    /// As the blocking method.
+    pub async fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run_async(|inner| inner.expected_fpr()).await
+    }
+
     /// See [`crate::RedisScalableBloomFilter::added`].
     ///
     /// # Errors

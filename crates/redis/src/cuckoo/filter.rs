@@ -6,7 +6,7 @@ use std::hash::Hash;
 use crate::conn::Connection;
 use crate::error::Error;
 use crate::filter::RedisFilter;
-use crate::variant::{Cuckoo, Mode};
+use crate::variant::{Cuckoo, Inner, Mode};
 
 /// A cuckoo filter kept in Redis: [`CuckooFilter`](bloomlab_cuckoo::CuckooFilter)'s sizing, hashing and
 /// answers, shared by every process that opens it, and RedisBloom's
@@ -72,6 +72,17 @@ use crate::variant::{Cuckoo, Mode};
 pub type RedisCuckooFilter<T, C> = RedisFilter<T, C, Cuckoo>;
 
 impl<T: ?Sized, C: Connection> RedisFilter<T, C, Cuckoo> {
+    /// The false-positive rate theory predicts at the filter's exact
+    /// [`len`](RedisFilter::len), which the scripts count, as
+    /// [`CuckooFilter::expected_fpr`](bloomlab_cuckoo::CuckooFilter::expected_fpr).
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::NotFound`], [`Error::CorruptMetadata`].
+    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run(|inner| inner.expected_fpr())
+    }
+
     /// Stores `item` only if it is not reported present (`CF.ADDNX`);
     /// `true` if it was stored.
     ///

@@ -127,7 +127,7 @@ impl Geometry {
 /// A cuckoo filter's parameters, as its metadata hash holds them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CuckooMeta {
-    /// The item type ([`item_name`]).
+    /// The item type ([`item_name`](crate::meta::item_name)).
     pub(super) item: String,
     pub(super) buckets: u64,
     pub(super) bucket_size: u32,
@@ -165,7 +165,7 @@ const FIXED: [&str; 12] = [
 
 impl CuckooMeta {
     /// The metadata of a new filter for `items` at `fpr`, sized as
-    /// [`CuckooFilter::new`] sizes it ([`bloomlab_cuckoo::plan`]).
+    /// [`CuckooFilter::new`](bloomlab_cuckoo::CuckooFilter::new) sizes it ([`bloomlab_cuckoo::plan`]).
     pub(super) fn planned(
         items: usize,
         fpr: f64,

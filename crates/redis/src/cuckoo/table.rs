@@ -449,7 +449,7 @@ impl Inner for CuckooTable {
             .field("shards", &self.geometry.shards());
     }
 
-    /// The rate at the count the scripts keep ([`len`](CuckooTable::len)).
+    /// The rate at the count the scripts keep ([`len`](crate::variant::Counted::len)).
     fn expected_fpr(&mut self) -> impl Op<Output = f64, Error = Error> {
         let this = self.clone();
         ops::then(Cuckoo::len(self), move |len| Ok(this.fpr_at(len)))

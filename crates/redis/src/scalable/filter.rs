@@ -6,7 +6,7 @@ use std::hash::Hash;
 use crate::conn::Connection;
 use crate::error::{BatchError, Error};
 use crate::filter::RedisFilter;
-use crate::variant::{Mode, Scalable};
+use crate::variant::{Inner, Mode, Scalable};
 
 /// A scalable Bloom filter kept in Redis: RedisBloom's `BF.RESERVE …
 /// EXPANSION` on stock Redis. Layer `i` is a blocked Bloom filter for
@@ -22,6 +22,18 @@ use crate::variant::{Mode, Scalable};
 pub type RedisScalableBloomFilter<T, C> = RedisFilter<T, C, Scalable>;
 
 impl<T: ?Sized, C: Connection> RedisFilter<T, C, Scalable> {
+    /// The false-positive rate theory predicts at the filter's load:
+    /// `1 − Π (1 − ε_i)` over its layers, each at the count of items its
+    /// scripts keep (below [`target_fpr`](RedisFilter::target_fpr) while
+    /// the layers are sized as designed).
+    ///
+    /// # Errors
+    ///
+    /// Connection errors, [`Error::NotFound`], [`Error::CorruptMetadata`].
+    pub fn expected_fpr(&mut self) -> Result<f64, Error> {
+        self.0.run(|inner| inner.expected_fpr())
+    }
+
     /// The path [`insert_batch`](Self::insert_batch) falls back to when
     /// other writers keep changing the blocks it writes: one script per
     /// item, which checks every layer and adds the item in the server.

@@ -195,14 +195,15 @@ impl Built {
         }
     }
 
-    /// The rate theory predicts at the present load; 1 for no guard, which
-    /// lets every absent id through.
+    /// The rate theory predicts at the present load (for the Redis filters,
+    /// which keep no count, the rate of their table as it stands); 1 for no
+    /// guard, which lets every absent id through.
     pub(super) fn expected_fpr(&mut self) -> Result<f64, Error> {
         match self {
             Built::None => Ok(1.0),
             Built::Local(f) => Ok(f.expected_fpr()),
-            Built::RedisBloom(f) => f.expected_fpr(),
-            Built::RedisCounting(f) => f.expected_fpr(),
+            Built::RedisBloom(f) => f.estimated_fpr(),
+            Built::RedisCounting(f) => f.estimated_fpr(),
             Built::Rebuilt(g) => Ok(g.expected_fpr()),
         }
         .map_err(Error::filter("guard: Redis expected rate"))
