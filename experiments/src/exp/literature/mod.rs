@@ -449,7 +449,7 @@ fn cuckoo(seed: u64, n: usize) -> Result<[Anchor; 2], Error> {
         }
         let bits = f.memory_bytes() as f64 * 8.0 / f.len().max(1) as f64;
         Ok((
-            f.load_factor(),
+            f.fill_ratio(),
             bits,
             f.fingerprint_bits(),
             f.max_relocations(),
@@ -503,7 +503,7 @@ fn pandey(seed: u64, n: usize) -> Result<Anchor, Error> {
         f.insert(&key)
             .map_err(Error::filter("literature: quotient"))?;
     }
-    let (r, alpha) = (f.slot_bits(), f.load_factor());
+    let (r, alpha) = (f.slot_bits(), f.fill_ratio());
     let claimed = (f64::from(r) + 2.125) / alpha;
     let measured = f.memory_bytes() as f64 * 8.0 / f.len() as f64;
     let canonical = 1u64 << f.quotient_bits();
