@@ -91,14 +91,12 @@ fn body(path: &Path) -> String {
     }));
     table.push(best);
     format!(
-        "From the last full benchmark run (commit `{}`, {}; every row in \
-         [`bench_rows.csv`](bench_rows.csv), every run's goals in \
-         [`bench_history.csv`](bench_history.csv), the tables in [BENCH.md](BENCH.md)), \
-         the lookups of absent keys at 1% as the tables outgrow the cache (about 1.2 MB at \
-         1M items, 24 MB at 20M, 1 GiB):\n\n{}\nThat run's inserts from several threads \
-         added members already present, which the current `AtomicBloomFilter` skips; its \
-         own run, from one to four threads against fastbloom's, is in \
-         [BENCH.md](BENCH.md#atomicbloomfilter-from-several-threads-issue-55).\n",
+        "The last full criterion run (`{}`, {}; [BENCH.md](BENCH.md), rows in \
+         [`bench_rows.csv`](bench_rows.csv), goals of every run in \
+         [`bench_history.csv`](bench_history.csv)): misses at 1% as the table outgrows the \
+         cache (1.2 MB at 1M items, 24 MB at 20M):\n\n{}\nThreads: \
+         [BENCH.md](BENCH.md#atomicbloomfilter-from-several-threads-issue-55) (that run's \
+         own, 1 to 4 threads against fastbloom).\n",
         cell(first, "commit"),
         cell(first, "run_start_utc").replace('T', " "),
         markdown(&heads, table),

@@ -29,7 +29,17 @@ impl Estimate {
 
     /// The value in µs, one decimal.
     pub(super) fn micros(&self) -> String {
-        format!("{:.1}", self.value / 1000.0)
+        micros(self.value)
+    }
+}
+
+/// `ns` in µs: one decimal, two below 1 µs (an in-process guard's answer).
+pub(super) fn micros(ns: f64) -> String {
+    let us = ns / 1000.0;
+    if us < 1.0 {
+        format!("{us:.2}")
+    } else {
+        format!("{us:.1}")
     }
 }
 

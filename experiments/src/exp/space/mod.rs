@@ -379,13 +379,11 @@ fn body(
     cap: usize,
 ) -> String {
     let mut out = format!(
-        "Each variant is built for {} target rates from 10^-1 to 10^-6 for {items} items, \
-         filled to that load (cuckoo filters to their design load) and probed with {base} \
-         non-members, or up to {cap} so that theory expects at least {MIN_EXPECTED} false \
-         positives, in {INSTANCES} instances with their own hash keys and items that share \
-         the probes. Points: measured rates with the 95% interval of the instances' mean \
-         (Clopper–Pearson widened by their scatter) at each table's bits per item; lines: theory for the tables the constructors build, on the same x; \
-         lower bound 2^−bits.\n\n",
+        "Each variant built for {} target rates from 10^-1 to 10^-6 for {items} items and \
+         filled (cuckoo filters to their design load), in {INSTANCES} keyed instances sharing \
+         {base} probes, or up to {cap} so that theory expects {MIN_EXPECTED} false positives. \
+         Points: the 95% interval of the instances' mean, widened by their scatter; lines: \
+         theory for the tables built; lower bound 2^−bits.\n\n",
         TARGETS.len()
     );
     out.push_str("![rate against bits per item](space.svg)\n\n");
