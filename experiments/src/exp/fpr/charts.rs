@@ -88,10 +88,11 @@ fn residuals(rows: &[Row], variant: &str, target: f64) -> Vec<(f64, f64, f64, f6
 /// with no false positive are points at 0 with their upper bound.
 fn rate_chart(rows: &[Row], kind: &Descriptor<u64>, capacity: usize) -> Chart {
     let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
-    // The lowest bound of any interval, halved: every point is above it.
+    // The lowest bound of any interval or theory's rate, halved: every
+    // point and line is above it.
     let floor = own
         .iter()
-        .map(|r| if r.lo > 0.0 { r.lo } else { r.hi })
+        .map(|r| if r.lo > 0.0 { r.lo } else { r.hi }.min(r.theory))
         .fold(f64::INFINITY, f64::min)
         / 2.0;
     let curves = TARGETS
@@ -129,7 +130,19 @@ fn rate_chart(rows: &[Row], kind: &Descriptor<u64>, capacity: usize) -> Chart {
         } else {
             1e-9
         },
-        dodge: true,
+        // The targets' series lie decades apart: none hides another, and
+        // each point stands at its load, above its theory.
+        dodge: false,
+        notes: own
+            .iter()
+            .any(|r| r.full)
+            .then(|| {
+                "markers past load 1: each instance filled until its first refused insert, at \
+                 their mean load"
+                    .to_owned()
+            })
+            .into_iter()
+            .collect(),
         curves,
         ..Chart::default()
     }
