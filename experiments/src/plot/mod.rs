@@ -553,9 +553,4 @@ mod tests {
         let two = draw_panels("t.svg", &[c.clone(), c]).unwrap();
         assert_eq!(two.matches("upper bound").count(), 2);
     }
-
-    #[test]
-    fn wrap_breaks_at_spaces() {
-        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
-    }
 }

@@ -2,6 +2,7 @@
 //! legend.
 
 use super::*;
+use crate::report::wrap;
 
 /// Pixels between the points of neighbouring series when a chart dodges.
 pub(super) const DODGE_PIXELS: f64 = 9.0;
@@ -199,21 +200,6 @@ pub(super) fn reference_color(j: usize) -> RGBColor {
 /// What the upper-limit symbol means, in every legend that shows it.
 pub(super) const UPPER_LIMIT_TEXT: &str = "none counted: the arrow stands at the 95% upper bound";
 
-/// `text` in lines of at most `width` characters, broken at spaces.
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
 /// The legend's line under the series of a chart that draws both theory
 /// and measurements for them.
 pub(super) const THEORY_AND_POINTS: &str = "lines: theory; markers: measured";
@@ -285,7 +271,7 @@ impl<'a, 'b> Legend<'a, 'b> {
 
     /// `text` wrapped to `chars`, `indent` pixels right of the keys' edge.
     fn text(&mut self, indent: i32, text: &str, chars: usize, size: u32) -> Drawn {
-        for line in wrap(text, chars) {
+        for line in wrap(text, chars).lines() {
             let at = (self.x + indent, self.y - 6);
             self.area.draw(&Text::new(line, at, ("sans-serif", size)))?;
             self.y += LEGEND_LINE;
@@ -297,7 +283,9 @@ impl<'a, 'b> Legend<'a, 'b> {
 /// How far down a legend of `rows` one-line labels and `notes` reaches: for
 /// a figure that grows to hold its legend.
 pub(crate) fn legend_bottom(rows: usize, notes: &[&str]) -> i32 {
-    let lines = notes.iter().map(|n| wrap(n, LEGEND_CHARS + 6).len() as i32);
+    let lines = notes
+        .iter()
+        .map(|n| wrap(n, LEGEND_CHARS + 6).lines().count() as i32);
     LEGEND_TOP + LEGEND_ROW * rows as i32 + lines.map(|l| LEGEND_LINE * l + NOTE_GAP).sum::<i32>()
 }
 

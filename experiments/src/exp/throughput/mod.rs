@@ -105,54 +105,38 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 
 /// The CSV: one row per rate and filter; timing columns end in `_ns`.
 fn csv(rows: &[Row], n: usize) -> Table {
-    let mut columns = vec![
-        "rate",
-        "filter",
-        "crate",
-        "takes_inserts",
-        "items",
-        "bits_per_item",
-    ];
-    columns.extend(MEASURED);
-    columns.extend([
-        "probes",
-        "on_target",
-        "insert_ns",
-        "hit_lookup_ns",
-        "miss_lookup_ns",
-    ]);
-    let mut table = Table::new(&columns);
-    for r in rows {
-        let mut row = vec![
-            r.target.to_string(),
-            r.name.clone(),
-            r.crate_name.into(),
-            yes_no(r.takes_inserts).into(),
-            n.to_string(),
-            format!("{:.2}", r.bits_per_item),
-        ];
+    Table::from_records(rows.iter().map(|r| {
         // An unseeded filter's count varies from run to run: the CSV keeps
         // only what the seed fixes, the report gives the count.
-        if r.seeded {
-            row.extend([
+        let measured = match r.seeded {
+            true => [
                 r.false_positives.to_string(),
                 rate(r.fpr(n)),
                 rate(r.ci.0),
                 rate(r.ci.1),
-            ]);
-        } else {
-            row.extend(MEASURED.map(|_| String::new()));
-        }
-        row.extend([
-            n.to_string(),
-            yes_no(r.on_target()).into(),
-            format!("{:.1}", r.measured.insert_ns),
-            format!("{:.1}", r.measured.hit_ns),
-            format!("{:.1}", r.measured.miss_ns),
-        ]);
-        table.push(row);
-    }
-    table
+            ],
+            false => MEASURED.map(|_| String::new()),
+        };
+        let head = [
+            ("rate", r.target.to_string()),
+            ("filter", r.name.clone()),
+            ("crate", r.crate_name.into()),
+            ("takes_inserts", yes_no(r.takes_inserts).into()),
+            ("items", n.to_string()),
+            ("bits_per_item", format!("{:.2}", r.bits_per_item)),
+        ];
+        let tail = [
+            ("probes", n.to_string()),
+            ("on_target", yes_no(r.on_target()).into()),
+            ("insert_ns", format!("{:.1}", r.measured.insert_ns)),
+            ("hit_lookup_ns", format!("{:.1}", r.measured.hit_ns)),
+            ("miss_lookup_ns", format!("{:.1}", r.measured.miss_ns)),
+        ];
+        (head.into_iter())
+            .chain(MEASURED.into_iter().zip(measured))
+            .chain(tail)
+            .collect()
+    }))
 }
 
 /// The Pareto frontier at `target`, by bits per item: the filters that take
