@@ -231,6 +231,14 @@ impl Hits {
     }
 }
 
+/// How every verdict words a rate inside a count's 95% interval.
+pub const INSIDE: &str = "inside the 95% interval";
+/// … outside it, but inside the 99.9% binomial range ([`Hits::within_chance`]).
+pub const CHANCE: &str =
+    "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains";
+/// … outside both.
+pub const OFF: &str = "outside even the 99.9% binomial range";
+
 /// `hits` false positives in `probes`: the count, the rate, its 95%
 /// Clopper–Pearson interval, `theory`, and whether the interval holds it.
 pub fn against_theory(hits: u64, probes: u64, theory: f64) -> [String; 6] {

@@ -38,7 +38,9 @@ use crate::naive::{NaiveFilter, Strategy, java_string_hash};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Hits, Table, against_theory, markdown, rate, yes_no};
+use crate::table::{
+    AGAINST_THEORY, CHANCE, Hits, INSIDE, OFF, Table, against_theory, markdown, rate, yes_no,
+};
 
 mod examples;
 mod fixed;
