@@ -130,6 +130,19 @@ pub fn markdown<C: AsRef<str>>(
     out
 }
 
+/// A Markdown table of rows given as (heading, cell) pairs, under the
+/// headings of the first row: nothing without rows.
+pub fn markdown_records<'a>(rows: impl IntoIterator<Item = Vec<(&'a str, String)>>) -> String {
+    let mut rows = rows.into_iter().peekable();
+    match rows
+        .peek()
+        .map(|r| r.iter().map(|c| c.0).collect::<Vec<_>>())
+    {
+        Some(heads) => markdown(&heads, rows.map(|r| r.into_iter().map(|c| c.1))),
+        None => String::new(),
+    }
+}
+
 /// A rate in scientific notation with four significant digits (stable text for CSV).
 pub fn rate(x: f64) -> String {
     format!("{x:.4e}")

@@ -34,7 +34,7 @@ use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{CHANCE, Hits, INSIDE, OFF, Table, fixed, markdown, rate, yes_no};
+use crate::table::{CHANCE, Hits, INSIDE, OFF, Table, fixed, markdown_records, rate, yes_no};
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
@@ -405,45 +405,30 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
          comes from the run's seed so the CSV is reproducible; `BloomFilter::new` draws it at \
          random. Pass rates carry a 95% Clopper–Pearson interval.\n\n"
     );
-    let heads = [
-        "victim",
-        "attacker",
-        "knows",
-        "candidates tested",
-        "crafted",
-        "search time",
-        "tested per second",
-        "crafted per second",
-        "flood passed",
-        "pass rate",
-        "95% interval",
-        "expected",
-        "inside",
-    ];
     let table = attacks.iter().map(|a| {
         let (lo, hi) = a.flood.interval();
         let (tps, cps) = speed(a);
-        [
-            a.victim.name.to_string(),
-            a.attacker.into(),
-            a.knows.into(),
-            a.tested.to_string(),
-            a.flood.trials.to_string(),
-            if a.tested == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.3} s", a.seconds)
-            },
-            tps,
-            cps,
-            passed(a),
-            fixed(a.flood.rate()),
-            format!("[{}; {}]", fixed(lo), fixed(hi)),
-            rate(a.expected),
-            standing(a).0.into(),
+        let took = match a.tested {
+            0 => "-".to_string(),
+            _ => format!("{:.3} s", a.seconds),
+        };
+        vec![
+            ("victim", a.victim.name.to_string()),
+            ("attacker", a.attacker.into()),
+            ("knows", a.knows.into()),
+            ("candidates tested", a.tested.to_string()),
+            ("crafted", a.flood.trials.to_string()),
+            ("search time", took),
+            ("tested per second", tps),
+            ("crafted per second", cps),
+            ("flood passed", passed(a)),
+            ("pass rate", fixed(a.flood.rate())),
+            ("95% interval", format!("[{}; {}]", fixed(lo), fixed(hi))),
+            ("expected", rate(a.expected)),
+            ("inside", standing(a).0.into()),
         ]
     });
-    out.push_str(&markdown(&heads, table));
+    out.push_str(&markdown_records(table));
     if let (Some(a), Some(b), Some(r)) = (
         find(attacks, "A:", "bloomlab"),
         find(attacks, "B:", "bloomlab"),

@@ -16,7 +16,8 @@ use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{
-    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown, rate, yes_no,
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown_records,
+    rate, yes_no,
 };
 
 mod lines;

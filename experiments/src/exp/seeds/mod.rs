@@ -39,7 +39,8 @@ use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{
-    AGAINST_THEORY, CHANCE, Hits, INSIDE, OFF, Table, against_theory, markdown, rate, yes_no,
+    AGAINST_THEORY, CHANCE, Hits, INSIDE, OFF, Table, against_theory, markdown, markdown_records,
+    rate, yes_no,
 };
 
 mod examples;
