@@ -222,6 +222,12 @@ impl Hits {
         }
     }
 
+    /// A chart's point at `x`: (x, the interval's low end, the rate, its high end).
+    pub fn point(self, x: f64) -> (f64, f64, f64, f64) {
+        let (lo, hi) = self.interval();
+        (x, lo, self.rate(), hi)
+    }
+
     /// Whether the 95% interval holds `x`.
     pub fn holds(self, x: f64) -> bool {
         let (lo, hi) = self.interval();

@@ -213,11 +213,7 @@ mod tests {
 
     #[test]
     fn the_section_gives_every_claim_a_verdict_and_the_appendix_the_evidence() {
-        let ctx = Ctx {
-            scale: Scale::Quick,
-            seed: 2024,
-            catalog: crate::exp::subject::standard(),
-        };
+        let ctx = Ctx::standard(Scale::Quick, 2024);
         let out = super::super::run(&ctx).unwrap();
         let body = &out.section.body;
         let line = |id: &str| {

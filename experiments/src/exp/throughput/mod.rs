@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for target in RATES {
         let seed = |name: &str| sub_seed(ctx.seed, &format!("throughput/{target}/{name}"));
         let contenders: Vec<measure::Contender> =
-            measure::bloomlab(ctx.catalog.iter().cloned().collect(), n, target, seed)
+            measure::bloomlab(ctx.catalog.iter().cloned().collect(), target, seed)
                 .into_iter()
                 .chain(measure::peers(n, target, seed))
                 .collect();
@@ -82,13 +82,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         for (c, m) in contenders.into_iter().zip(measured) {
             rows.push(Row {
                 target,
+                takes_inserts: c.takes_inserts(),
                 bits_per_item: m.memory_bytes as f64 * 8.0 / n as f64,
                 false_positives: m.false_positives,
                 ci: clopper_pearson(m.false_positives, n as u64, 0.95),
                 name: c.name,
                 crate_name: c.crate_name,
                 seeded: c.seeded,
-                takes_inserts: matches!(c.make, measure::Make::Empty(_)),
                 measured: m,
             });
         }
