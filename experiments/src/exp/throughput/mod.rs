@@ -59,6 +59,12 @@ impl Row {
     fn on_target(&self) -> bool {
         self.ci.0 <= self.target * SLACK
     }
+
+    /// Whether it competes for the frontier at `target`: it takes inserts
+    /// and meets that target.
+    fn competes(&self, target: f64) -> bool {
+        self.target == target && self.on_target() && self.takes_inserts
+    }
 }
 
 /// Runs the experiment: `throughput.csv`, `pareto.svg`.
@@ -144,10 +150,7 @@ fn csv(rows: &[Row], n: usize) -> Table {
 /// bits per item and miss look-up time. A static filter is left out (it
 /// answers a different need: all keys known up front) and shown apart.
 fn frontier(rows: &[Row], target: f64) -> Vec<&Row> {
-    let eligible: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.target == target && r.on_target() && r.takes_inserts)
-        .collect();
+    let eligible: Vec<&Row> = rows.iter().filter(|r| r.competes(target)).collect();
     // Bits per item as the CSV gives them (two decimals): a filter a
     // thousandth of a bit smaller is not a different trade-off.
     let bits = |r: &Row| (r.bits_per_item * 100.0).round();

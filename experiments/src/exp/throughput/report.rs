@@ -107,10 +107,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
 fn frontier_table(rows: &[Row], n: usize) -> String {
     let mut out = Vec::new();
     for target in RATES {
-        let on: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.target == target && r.on_target() && r.takes_inserts)
-            .collect();
+        let on: Vec<&Row> = rows.iter().filter(|r| r.competes(target)).collect();
         let fewest = on
             .iter()
             .map(|r| r.bits_per_item)
