@@ -153,6 +153,11 @@ pub fn fixed(x: f64) -> String {
     format!("{x:.4}")
 }
 
+/// An optional value's cell: empty for none.
+pub fn or_empty(x: Option<impl ToString>) -> String {
+    x.map_or(String::new(), |x| x.to_string())
+}
+
 /// `yes` or `no`, as the CSV files and the report write a flag.
 pub fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }

@@ -42,7 +42,7 @@ fn part_table(rows: &[Row], part: Part) -> String {
             ("x", r.x.clone()),
             ("metric", r.metric.to_string()),
             ("count", format!("{}{}", r.count, r.mark())),
-            ("of", r.trials.map(|t| t.to_string()).unwrap_or_default()),
+            ("of", or_empty(r.trials)),
             ("rate", r.rate().map(rate).unwrap_or_default()),
             ("95% interval", interval),
             ("theory", theory),

@@ -17,7 +17,7 @@ use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{
     AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown_records,
-    rate, yes_no,
+    or_empty, rate, yes_no,
 };
 
 mod lines;
