@@ -157,11 +157,7 @@ fn run(
     };
     let mut report = Report::new(&command, common.scale, common.seed);
     let mut appendix = Report::appendix(&command, common.scale, common.seed);
-    let ctx = exp::Ctx {
-        scale: common.scale,
-        seed: common.seed,
-        catalog: exp::subject::standard(),
-    };
+    let ctx = exp::Ctx::standard(common.scale, common.seed);
     for e in experiments {
         let t = Instant::now();
         let output = (e.run)(&ctx)?;

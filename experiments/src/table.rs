@@ -130,6 +130,19 @@ pub fn markdown<C: AsRef<str>>(
     out
 }
 
+/// A Markdown table of rows given as (heading, cell) pairs, under the
+/// headings of the first row: nothing without rows.
+pub fn markdown_records<'a>(rows: impl IntoIterator<Item = Vec<(&'a str, String)>>) -> String {
+    let mut rows = rows.into_iter().peekable();
+    match rows
+        .peek()
+        .map(|r| r.iter().map(|c| c.0).collect::<Vec<_>>())
+    {
+        Some(heads) => markdown(&heads, rows.map(|r| r.into_iter().map(|c| c.1))),
+        None => String::new(),
+    }
+}
+
 /// A rate in scientific notation with four significant digits (stable text for CSV).
 pub fn rate(x: f64) -> String {
     format!("{x:.4e}")
@@ -138,6 +151,11 @@ pub fn rate(x: f64) -> String {
 /// A fraction or ratio with four decimals.
 pub fn fixed(x: f64) -> String {
     format!("{x:.4}")
+}
+
+/// An optional value's cell: empty for none.
+pub fn or_empty(x: Option<impl ToString>) -> String {
+    x.map_or(String::new(), |x| x.to_string())
 }
 
 /// `yes` or `no`, as the CSV files and the report write a flag.
@@ -222,6 +240,12 @@ impl Hits {
         }
     }
 
+    /// A chart's point at `x`: (x, the interval's low end, the rate, its high end).
+    pub fn point(self, x: f64) -> (f64, f64, f64, f64) {
+        let (lo, hi) = self.interval();
+        (x, lo, self.rate(), hi)
+    }
+
     /// Whether the 95% interval holds `x`.
     pub fn holds(self, x: f64) -> bool {
         let (lo, hi) = self.interval();
@@ -290,6 +314,14 @@ pub fn against_instances(instances: &[Hits], theory: f64) -> [String; 4] {
         yes_no((lo..=hi).contains(&theory)).to_owned(),
     ]
 }
+
+/// How every verdict words a rate inside a count's 95% interval.
+pub const INSIDE: &str = "inside the 95% interval";
+/// … outside it, but inside the 99.9% binomial range ([`Hits::within_chance`]).
+pub const CHANCE: &str =
+    "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains";
+/// … outside both.
+pub const OFF: &str = "outside even the 99.9% binomial range";
 
 /// `hits` false positives in `probes`: the count, the rate, its 95%
 /// Clopper–Pearson interval, `theory`, and whether the interval holds it.

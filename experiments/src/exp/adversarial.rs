@@ -34,7 +34,7 @@ use crate::naive::{NaiveFilter, Strategy};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Hits, Table, fixed, markdown, rate, yes_no};
+use crate::table::{CHANCE, Hits, INSIDE, OFF, Table, fixed, markdown_records, rate, yes_no};
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
 /// The rate every victim is built for.
@@ -67,6 +67,12 @@ struct Victim {
 type Found<T> = (Vec<T>, u64, f64);
 
 impl Victim {
+    /// A table of `m` bits and `k` hashes holding `items`.
+    fn new(name: &'static str, (m, k): (u64, u32), items: u64) -> Self {
+        let fpr = theory::classic::fpr(m as f64, items as f64, f64::from(k));
+        Self { name, items, fpr }
+    }
+
     /// The attack of `attacker` (who knows `knows`): the items its search
     /// found, flooded at the victim, pass where `passes`; the threat model
     /// predicts the pass rate `expected`.
@@ -154,12 +160,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         Ok(f)
     };
     let victim = filled("victim")?;
-    let (m, k) = (victim.num_bits(), victim.num_hashes());
-    let ours = Victim {
-        name: "bloomlab BloomFilter (keyed AES-128-CMAC)",
-        items: n,
-        fpr: theory::classic::fpr(m as f64, n as f64, f64::from(k)),
-    };
+    let mk = (victim.num_bits(), victim.num_hashes());
+    let ours = Victim::new("bloomlab BloomFilter (keyed AES-128-CMAC)", mk, n);
     let candidates = |part| probes(seed(part), budget as usize);
 
     // A: a snapshot of the victim, key included; B: the same search under
@@ -214,15 +216,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for &key in &keys {
         guava.put(&(key as i64));
     }
-    let guava_victim = Victim {
-        name: "Guava create(longFunnel) reproduced (murmur3; fixed seed 0)",
-        items: n,
-        fpr: theory::classic::fpr(
-            guava.bit_size() as f64,
-            n as f64,
-            f64::from(guava.num_hash_functions()),
-        ),
-    };
+    let guava_victim = Victim::new(
+        "Guava create(longFunnel) reproduced (murmur3; fixed seed 0)",
+        (guava.bit_size(), guava.num_hash_functions()),
+        n,
+    );
     let copy = guava.clone();
     let found = search(candidates("guava"), want, |c| {
         copy.might_contain(&(*c as i64))
@@ -245,11 +243,11 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         &mut h1,
         strings(Keys::member_emails(seed("h1 members")), 0..h1_items),
     );
-    let h1_victim = Victim {
-        name: "document 001's H1 (2^25 bits; 7 seeds; no key)",
-        items: h1_items,
-        fpr: theory::classic::fpr(hm as f64, h1_items as f64, f64::from(hk)),
-    };
+    let h1_victim = Victim::new(
+        "document 001's H1 (2^25 bits; 7 seeds; no key)",
+        (hm, hk),
+        h1_items,
+    );
     let mut copy = h1.clone();
     let found = search(string_candidates(seed("h1"), budget), want, |c| {
         copy.test(c)
@@ -407,45 +405,30 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
          comes from the run's seed so the CSV is reproducible; `BloomFilter::new` draws it at \
          random. Pass rates carry a 95% Clopper–Pearson interval.\n\n"
     );
-    let heads = [
-        "victim",
-        "attacker",
-        "knows",
-        "candidates tested",
-        "crafted",
-        "search time",
-        "tested per second",
-        "crafted per second",
-        "flood passed",
-        "pass rate",
-        "95% interval",
-        "expected",
-        "inside",
-    ];
     let table = attacks.iter().map(|a| {
         let (lo, hi) = a.flood.interval();
         let (tps, cps) = speed(a);
-        [
-            a.victim.name.to_string(),
-            a.attacker.into(),
-            a.knows.into(),
-            a.tested.to_string(),
-            a.flood.trials.to_string(),
-            if a.tested == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.3} s", a.seconds)
-            },
-            tps,
-            cps,
-            passed(a),
-            fixed(a.flood.rate()),
-            format!("[{}; {}]", fixed(lo), fixed(hi)),
-            rate(a.expected),
-            standing(a).0.into(),
+        let took = match a.tested {
+            0 => "-".to_string(),
+            _ => format!("{:.3} s", a.seconds),
+        };
+        vec![
+            ("victim", a.victim.name.to_string()),
+            ("attacker", a.attacker.into()),
+            ("knows", a.knows.into()),
+            ("candidates tested", a.tested.to_string()),
+            ("crafted", a.flood.trials.to_string()),
+            ("search time", took),
+            ("tested per second", tps),
+            ("crafted per second", cps),
+            ("flood passed", passed(a)),
+            ("pass rate", fixed(a.flood.rate())),
+            ("95% interval", format!("[{}; {}]", fixed(lo), fixed(hi))),
+            ("expected", rate(a.expected)),
+            ("inside", standing(a).0.into()),
         ]
     });
-    out.push_str(&markdown(&heads, table));
+    out.push_str(&markdown_records(table));
     if let (Some(a), Some(b), Some(r)) = (
         find(attacks, "A:", "bloomlab"),
         find(attacks, "B:", "bloomlab"),
@@ -483,14 +466,11 @@ fn appendix(attacks: &[Attack], n: u64) -> String {
 /// appendix's column and the words of its prose.
 fn standing(a: &Attack) -> (&'static str, &'static str) {
     if a.flood.holds(a.expected) {
-        ("yes", "inside the 95% interval")
+        ("yes", INSIDE)
     } else if a.flood.within_chance(a.expected) {
-        (
-            "no (inside the 99.9% range)",
-            "outside the 95% interval but inside the 99.9% binomial range: a miss chance explains",
-        )
+        ("no (inside the 99.9% range)", CHANCE)
     } else {
-        ("no", "outside even the 99.9% binomial range")
+        ("no", OFF)
     }
 }
 

@@ -34,6 +34,18 @@ pub struct Ctx {
     pub catalog: &'static bloomlab::catalog::Catalog<u64>,
 }
 
+impl Ctx {
+    /// A run of the standard catalog at `scale` with `seed`.
+    pub fn standard(scale: Scale, seed: u64) -> Self {
+        let catalog = subject::standard();
+        Self {
+            scale,
+            seed,
+            catalog,
+        }
+    }
+}
+
 /// What an experiment produces, as data: the runner writes the files.
 #[derive(Debug, Default)]
 pub struct Output {

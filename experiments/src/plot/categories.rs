@@ -109,36 +109,15 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
             marker(area, j, pixel(x(c), y), color)?;
         }
     }
-    // The legend, drawn in the right margin of the whole area (plotters'
-    // own legend box cannot leave the chart's plotting area).
-    let (width, _) = area.dim_in_pixel();
-    let x0 = width as i32 - LEGEND_WIDTH as i32 + 10;
-    let mut y = 56;
+    let mut legend = Legend::new(area);
     for (j, s) in chart.series.iter().enumerate() {
         let color = color(j);
-        if !s.theory.is_empty() {
-            dashed(
-                area,
-                &[(x0 - 6, y), (x0 + 18, y)],
-                DASHES[j % DASHES.len()],
-                color.stroke_width(1),
-            )?;
-        }
-        marker(area, j, (x0 + 6, y), color)?;
-        area.draw(&Text::new(
-            s.label.clone(),
-            (x0 + 24, y - 6),
-            ("sans-serif", 12),
-        ))?;
-        y += 16;
+        let line =
+            (!s.theory.is_empty()).then(|| (DASHES[j % DASHES.len()], color.stroke_width(1)));
+        legend.entry(line, |area, at| marker(area, j, at, color), &s.label)?;
     }
     if limits {
-        y += 6;
-        upper_limit(area, (x0 + 6, y - 6), BLACK)?;
-        for line in wrap(UPPER_LIMIT_TEXT, 34) {
-            area.draw(&Text::new(line, (x0 + 24, y - 6), ("sans-serif", 11)))?;
-            y += 14;
-        }
+        legend.upper_limits()?;
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ mod style;
 
 pub use categories::{CategoryChart, Series, draw_categories};
 use style::*;
-pub(crate) use style::{SAFE, dashed};
+pub(crate) use style::{LEGEND_WIDTH, Legend, SAFE, dashed, legend_bottom};
 
 /// One subject: its theory as a line, its measurements as points.
 #[derive(Debug, Clone, Default)]
@@ -365,7 +365,7 @@ where
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let mut ctx = framed(area, &chart.title, CHART_LEGEND_WIDTH).build_cartesian_2d(x, y)?;
+    let mut ctx = framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, y)?;
     let (y_lo, y_hi) = (ctx.y_range().start, ctx.y_range().end);
     let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
     ctx.configure_mesh()
@@ -552,10 +552,5 @@ mod tests {
         assert!(svg.contains("upper bound"), "{svg}");
         let two = draw_panels("t.svg", &[c.clone(), c]).unwrap();
         assert_eq!(two.matches("upper bound").count(), 2);
-    }
-
-    #[test]
-    fn wrap_breaks_at_spaces() {
-        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
     }
 }

@@ -2,6 +2,7 @@
 //! legend.
 
 use super::*;
+use crate::report::wrap;
 
 /// Pixels between the points of neighbouring series when a chart dodges.
 pub(super) const DODGE_PIXELS: f64 = 9.0;
@@ -199,62 +200,114 @@ pub(super) fn reference_color(j: usize) -> RGBColor {
 /// What the upper-limit symbol means, in every legend that shows it.
 pub(super) const UPPER_LIMIT_TEXT: &str = "none counted: the arrow stands at the 95% upper bound";
 
-/// `text` in lines of at most `width` characters, broken at spaces.
-pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_string()),
-        }
-    }
-    lines
-}
-
-/// Characters of legend text that fit a legend's width.
-pub(super) const LEGEND_CHARS: usize = 46;
-
 /// The legend's line under the series of a chart that draws both theory
 /// and measurements for them.
 pub(super) const THEORY_AND_POINTS: &str = "lines: theory; markers: measured";
 
-/// The legend of a [`Chart`], in the right margin of its area (plotters'
-/// own legend box cannot leave the plotting area): each series' line
-/// pattern, marker and label, then the reference lines, the upper-limit
-/// symbol if any was drawn, and the notes.
+/// Where a legend's first row stands, the pixels between its rows, between
+/// the lines of one wrapped label or note, and after a note.
+const LEGEND_TOP: i32 = 56;
+const LEGEND_ROW: i32 = 18;
+const LEGEND_LINE: i32 = 14;
+const NOTE_GAP: i32 = 4;
+
+/// Characters of legend text that fit [`LEGEND_WIDTH`] beside a key.
+const LEGEND_CHARS: usize = 46;
+
+/// The one legend every chart draws, in the [`LEGEND_WIDTH`] pixels at the
+/// right of its area (plotters' own legend box cannot leave the plotting
+/// area), top to bottom: a row per series (a line pattern, a marker, a
+/// label), then notes in smaller type.
+pub(crate) struct Legend<'a, 'b> {
+    area: &'a Area<'b>,
+    /// Left edge of the keys; labels start 46 pixels to its right.
+    x: i32,
+    /// Where the next row stands.
+    y: i32,
+}
+
+impl<'a, 'b> Legend<'a, 'b> {
+    pub(crate) fn new(area: &'a Area<'b>) -> Self {
+        let x = area.dim_in_pixel().0 as i32 - LEGEND_WIDTH as i32 + 4;
+        Self {
+            area,
+            x,
+            y: LEGEND_TOP,
+        }
+    }
+
+    /// A row: `line` (a dash pattern and style) if given, the marker `key`
+    /// draws at the middle of the line, and `label`, wrapped.
+    pub(crate) fn entry(
+        &mut self,
+        line: Option<(&[i32], ShapeStyle)>,
+        key: impl FnOnce(&Area<'_>, (i32, i32)) -> Drawn,
+        label: &str,
+    ) -> Drawn {
+        let (x, y) = (self.x, self.y);
+        if let Some((pattern, style)) = line {
+            dashed(self.area, &[(x, y), (x + 40, y)], pattern, style)?;
+        }
+        key(self.area, (x + 20, y))?;
+        self.text(46, label, LEGEND_CHARS, 12)?;
+        self.y += LEGEND_ROW - LEGEND_LINE;
+        Ok(())
+    }
+
+    /// The upper-limit symbol and what it means.
+    pub(crate) fn upper_limits(&mut self) -> Drawn {
+        upper_limit(self.area, (self.x + 20, self.y - 6), BLACK)?;
+        self.text(46, UPPER_LIMIT_TEXT, LEGEND_CHARS, 11)?;
+        self.y += 8;
+        Ok(())
+    }
+
+    /// `note` in smaller type under the rows.
+    pub(crate) fn note(&mut self, note: &str) -> Drawn {
+        self.text(0, note, LEGEND_CHARS + 6, 11)?;
+        self.y += NOTE_GAP;
+        Ok(())
+    }
+
+    /// `text` wrapped to `chars`, `indent` pixels right of the keys' edge.
+    fn text(&mut self, indent: i32, text: &str, chars: usize, size: u32) -> Drawn {
+        for line in wrap(text, chars).lines() {
+            let at = (self.x + indent, self.y - 6);
+            self.area.draw(&Text::new(line, at, ("sans-serif", size)))?;
+            self.y += LEGEND_LINE;
+        }
+        Ok(())
+    }
+}
+
+/// How far down a legend of `rows` one-line labels and `notes` reaches: for
+/// a figure that grows to hold its legend.
+pub(crate) fn legend_bottom(rows: usize, notes: &[&str]) -> i32 {
+    let lines = notes
+        .iter()
+        .map(|n| wrap(n, LEGEND_CHARS + 6).lines().count() as i32);
+    LEGEND_TOP + LEGEND_ROW * rows as i32 + lines.map(|l| LEGEND_LINE * l + NOTE_GAP).sum::<i32>()
+}
+
+/// The legend of a [`Chart`]: each series' line pattern, marker and label,
+/// then the reference lines, the upper-limit symbol if any was drawn, and
+/// the notes.
 pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
-    let (width, _) = area.dim_in_pixel();
-    let x0 = width as i32 - CHART_LEGEND_WIDTH as i32 + 4;
-    let mut y = 56;
-    let font = ("sans-serif", 12);
-    let small = ("sans-serif", 11);
+    let mut legend = Legend::new(area);
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = color(i);
-        if !curve.theory.is_empty() && same_line_as(chart, i).is_none() {
-            dashed(
-                area,
-                &[(x0, y), (x0 + 40, y)],
-                DASHES[i % DASHES.len()],
-                color.stroke_width(2),
-            )?;
-        }
-        if !curve.points.is_empty() {
-            marker(area, i, (x0 + 20, y), color)?;
-        }
-        let label = match same_line_as(chart, i) {
+        let shared = same_line_as(chart, i);
+        let line = (!curve.theory.is_empty() && shared.is_none())
+            .then(|| (DASHES[i % DASHES.len()], color.stroke_width(2)));
+        let key = |area: &Area<'_>, at| match curve.points.is_empty() {
+            true => Ok(()),
+            false => marker(area, i, at, color),
+        };
+        let label = match shared {
             Some(j) => format!("{} (line as {})", curve.label, chart.curves[j].label),
             None => curve.label.clone(),
         };
-        for (n, line) in wrap(&label, LEGEND_CHARS).into_iter().enumerate() {
-            if n > 0 {
-                y += 14;
-            }
-            area.draw(&Text::new(line, (x0 + 46, y - 6), font))?;
-        }
-        y += 18;
+        legend.entry(line, key, &label)?;
     }
     // A line and a marker beside one label: say which is which.
     if chart
@@ -262,33 +315,17 @@ pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
         .iter()
         .any(|c| !c.theory.is_empty() && !c.points.is_empty())
     {
-        area.draw(&Text::new(THEORY_AND_POINTS, (x0, y - 6), small))?;
-        y += 18;
+        legend.note(THEORY_AND_POINTS)?;
     }
     for (j, (label, _)) in chart.references.iter().enumerate() {
-        dashed(
-            area,
-            &[(x0, y), (x0 + 40, y)],
-            REFERENCE_DASH,
-            reference_color(j).stroke_width(1),
-        )?;
-        area.draw(&Text::new(label.clone(), (x0 + 46, y - 6), font))?;
-        y += 18;
+        let line = (REFERENCE_DASH, reference_color(j).stroke_width(1));
+        legend.entry(Some(line), |_, _| Ok(()), label)?;
     }
     if limits {
-        upper_limit(area, (x0 + 20, y - 6), BLACK)?;
-        for line in wrap(UPPER_LIMIT_TEXT, LEGEND_CHARS) {
-            area.draw(&Text::new(line, (x0 + 46, y - 6), small))?;
-            y += 14;
-        }
-        y += 8;
+        legend.upper_limits()?;
     }
     for note in &chart.notes {
-        for line in wrap(note, LEGEND_CHARS + 6) {
-            area.draw(&Text::new(line, (x0, y - 6), small))?;
-            y += 14;
-        }
-        y += 4;
+        legend.note(note)?;
     }
     Ok(())
 }
@@ -311,9 +348,6 @@ pub(crate) const SAFE: [RGBColor; 11] = [
     RGBColor(136, 34, 85),
 ];
 
-/// Pixels to the right of a [`Chart`]'s plot, for its legend (labels name
-/// the series whose line they share).
-pub(super) const CHART_LEGEND_WIDTH: u32 = 330;
-
-/// Pixels to the right of a [`CategoryChart`]'s plot, for its legend.
-pub(super) const LEGEND_WIDTH: u32 = 250;
+/// Pixels to the right of a chart's plot, for its legend (labels name the
+/// series whose line they share).
+pub(crate) const LEGEND_WIDTH: u32 = 330;

@@ -63,11 +63,7 @@ mod tests {
     /// Churn at small scale: no subject loses a held item.
     #[test]
     fn churn_loses_nothing() {
-        let ctx = Ctx {
-            scale: Scale::Quick,
-            seed: 6,
-            catalog: crate::exp::subject::standard(),
-        };
+        let ctx = Ctx::standard(Scale::Quick, 6);
         // 3,000 items: the crate's 4,096 slots are 73% full, below where its
         // inserts start to fail.
         let rows = churn(&ctx, 3_000).unwrap();

@@ -26,7 +26,7 @@ use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, markdown, rate, yes_no};
+use crate::table::{Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
 
 mod peer;
 

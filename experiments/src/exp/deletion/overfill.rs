@@ -258,11 +258,7 @@ mod tests {
     /// The ninth copy fails in both tables and neither loses another item.
     #[test]
     fn duplicates_fail_at_nine_and_lose_nothing() {
-        let ctx = Ctx {
-            scale: Scale::Quick,
-            seed: 5,
-            catalog: crate::exp::subject::standard(),
-        };
+        let ctx = Ctx::standard(Scale::Quick, 5);
         let rows = duplicates(&ctx, 1 << 12).unwrap();
         for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
             let first = find(&rows, Part::Duplicates, kind, "first_failed_insert", "").unwrap();

@@ -28,18 +28,6 @@ pub(super) fn shown(r: Option<&Row>) -> String {
 
 /// The rows of `part` as a Markdown table.
 fn part_table(rows: &[Row], part: Part) -> String {
-    let heads = [
-        "subject",
-        "x",
-        "metric",
-        "count",
-        "of",
-        "rate",
-        "95% interval",
-        "theory",
-        "check",
-        "note",
-    ];
     let cells = rows.iter().filter(|r| r.part == part).map(|r| {
         let interval = r
             .interval()
@@ -49,20 +37,20 @@ fn part_table(rows: &[Row], part: Part) -> String {
             t if t.is_empty() => String::new(),
             t => format!("{t} ({})", r.theory_kind),
         };
-        [
-            r.subject.name().to_string(),
-            r.x.clone(),
-            r.metric.to_string(),
-            format!("{}{}", r.count, r.mark()),
-            r.trials.map(|t| t.to_string()).unwrap_or_default(),
-            r.rate().map(rate).unwrap_or_default(),
-            interval,
-            theory,
-            r.check().to_string(),
-            r.note.clone(),
+        vec![
+            ("subject", r.subject.name()),
+            ("x", r.x.clone()),
+            ("metric", r.metric.to_string()),
+            ("count", format!("{}{}", r.count, r.mark())),
+            ("of", or_empty(r.trials)),
+            ("rate", r.rate().map(rate).unwrap_or_default()),
+            ("95% interval", interval),
+            ("theory", theory),
+            ("check", r.check().to_string()),
+            ("note", r.note.clone()),
         ]
     });
-    markdown(&heads, cells)
+    markdown_records(cells)
 }
 
 pub(super) fn body(

@@ -134,10 +134,7 @@ impl Row {
             ("metric", self.metric.into()),
             // An unseeded row's denominator may come from the run too
             // (the crate's acknowledged inserts).
-            (
-                "trials",
-                unseeded(self.trials.map(|t| t.to_string()).unwrap_or_default()),
-            ),
+            ("trials", unseeded(or_empty(self.trials))),
             ("count", unseeded(self.count.to_string())),
             ("rate", unseeded(self.rate().map(rate).unwrap_or_default())),
             ("ci95_low", unseeded(lo)),

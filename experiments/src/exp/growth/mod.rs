@@ -16,7 +16,8 @@ use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{
-    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown, rate, yes_no,
+    AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed, markdown_records,
+    or_empty, rate, yes_no,
 };
 
 mod lines;
@@ -137,12 +138,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             .map(|(s, subject)| plot::Curve {
                 label: subject.name.clone(),
                 theory: theory_line(subject, n0, n_max),
-                points: rows_of(&rows, s)
-                    .map(|r| {
-                        let (lo, hi) = r.fp.interval();
-                        (r.n as f64, lo, r.fp.rate(), hi)
-                    })
-                    .collect(),
+                points: rows_of(&rows, s).map(|r| r.fp.point(r.n as f64)).collect(),
             })
             .collect(),
         references: vec![
@@ -186,14 +182,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                     label: subject.name.clone(),
                     theory: line,
                     points: rows_of(&rows, s)
-                        .map(|r| {
-                            (
-                                r.n as f64,
-                                r.bits_per_item(),
-                                r.bits_per_item(),
-                                r.bits_per_item(),
-                            )
-                        })
+                        .map(|r| (r.n as f64, r.bits_per_item()))
+                        .map(|(n, b)| (n, b, b, b))
                         .collect(),
                 },
                 plot::Curve {
@@ -233,11 +223,7 @@ mod tests {
     /// Every bloomlab subject keeps the total at every checkpoint in theory.
     #[test]
     fn bloomlab_stays_under_target_in_theory() {
-        let ctx = Ctx {
-            scale: Scale::Quick,
-            seed: 1,
-            catalog: crate::exp::subject::standard(),
-        };
+        let ctx = Ctx::standard(Scale::Quick, 1);
         let subjects = subjects(&ctx, 100).unwrap();
         assert!(subjects.len() >= 3);
         for subject in subjects.iter().filter(|s| !s.is_peer()) {

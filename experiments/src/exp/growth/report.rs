@@ -43,16 +43,6 @@ pub(super) fn body(
             format!(" except {}", passing.join(", "))
         }
     );
-    let heads = [
-        "filter",
-        "rows",
-        "rows whose interval lies above P",
-        "rows where theory exceeds P",
-        "largest measured rate",
-        "lines a miss reads at 1× / at the end",
-        "bits/item at the end",
-        "memory vs classic at the end",
-    ];
     let table = subjects.iter().enumerate().map(|(s, subject)| {
         let mine: Vec<&Row> = rows_of(rows, s).collect();
         let over = mine.iter().filter(|r| r.measured_above() == "yes").count();
@@ -65,21 +55,28 @@ pub(super) fn body(
         let worst = mine.iter().map(|r| r.fp.rate()).fold(0.0, f64::max);
         let (first, last) = (mine.first(), mine.last());
         let lines = |r: Option<&&Row>| r.map(|r| r.lines.to_string()).unwrap_or_default();
+        let at_end = |f: fn(&Row) -> f64| last.map(|r| fixed(f(r))).unwrap_or_default();
         vec![
-            subject.name.clone(),
-            mine.len().to_string(),
-            format!("{over}{first_over}"),
-            theory_over.to_string(),
-            rate(worst),
-            format!("{} / {}", lines(first), lines(last)),
-            last.map(|r| fixed(r.bits_per_item())).unwrap_or_default(),
-            format!(
-                "{}×",
-                last.map(|r| fixed(r.memory_ratio())).unwrap_or_default()
+            ("filter", subject.name.clone()),
+            ("rows", mine.len().to_string()),
+            (
+                "rows whose interval lies above P",
+                format!("{over}{first_over}"),
+            ),
+            ("rows where theory exceeds P", theory_over.to_string()),
+            ("largest measured rate", rate(worst)),
+            (
+                "lines a miss reads at 1× / at the end",
+                format!("{} / {}", lines(first), lines(last)),
+            ),
+            ("bits/item at the end", at_end(Row::bits_per_item)),
+            (
+                "memory vs classic at the end",
+                format!("{}×", at_end(Row::memory_ratio)),
             ),
         ]
     });
-    out.push_str(&markdown(&heads, table));
+    out.push_str(&markdown_records(table));
     out.push_str(
         "\n![false-positive rate while growing](growth_fpr.svg)\n\n\
          ![bits per item while growing, one panel per filter](growth_memory.svg)\n\n",

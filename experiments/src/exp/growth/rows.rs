@@ -138,13 +138,7 @@ impl Row {
         let head = [
             ("filter", subjects[self.which].name.clone()),
             ("growth_factor", GROWTH.to_string()),
-            (
-                "tightening_ratio",
-                subjects[self.which]
-                    .ratio()
-                    .map(|r| r.to_string())
-                    .unwrap_or_default(),
-            ),
+            ("tightening_ratio", or_empty(subjects[self.which].ratio())),
             ("n0", n0.to_string()),
             ("items", self.n.to_string()),
             ("growth", self.growth.to_string()),

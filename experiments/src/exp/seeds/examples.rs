@@ -29,9 +29,8 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 sci(dhi)
             ))
             .measured(format!(
-                "document's 10000 probes: {doc_fp} false positives; {} probes: {}",
-                g.probes,
-                g.interval()
+                "document's 10000 probes: {doc_fp} false positives; {}",
+                g.probed()
             ))
             .verdict(format!(
                 "{}; {}; theory inside the interval of the document's 14 of 10000: {}",
@@ -85,10 +84,9 @@ fn e1_rate<T: BitTable<i32>>(t: &mut T, (m, k): (u64, u32), n: u64, ext: &Range<
 /// An E1 row: its rate on the document's probes and on ours.
 fn e1_claim(what: &str, doc_says: &str, r: Rate) -> Claim {
     Claim::plain("E1", what, doc_says, r).measured(format!(
-        "document's probes: {}; {} probes: {}",
+        "document's probes: {}; {}",
         r.doc.map_or(0, |d| d.1),
-        r.probes,
-        r.interval()
+        r.probed()
     ))
 }
 
@@ -162,10 +160,9 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 sci(h.theory)
             ))
             .measured(format!(
-                "document's 1000 probes: {}; {} probes: {}; count() from its bits: {}",
+                "document's 1000 probes: {}; {}; count() from its bits: {}",
                 h.doc.map_or(0, |d| d.1),
-                h.probes,
-                h.interval(),
+                h.probed(),
                 h4_count.round()
             ))
             .verdict(h.verdict())
@@ -183,11 +180,10 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 sci(o.theory)
             ))
             .measured(format!(
-                "document's 1000 probes: {}; {} probes: {}; contains(YuShiwen9999)={member} \
+                "document's 1000 probes: {}; {}; contains(YuShiwen9999)={member} \
                  contains(YuShiwen11111)={other}",
                 o.doc.map_or(0, |d| d.1),
-                o.probes,
-                o.interval()
+                o.probed()
             ))
             .verdict(format!(
                 "{}; k={k} as stated; YuShiwen9999 reported present: {member}",
@@ -261,9 +257,8 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
             ))
             .measured(format!(
                 "empty filter: 1 or 2 present = {before}; after put(1) put(2): both present = {after}; \
-                 {} probes: {}; measured P(present | pass) at 99% absent queries: {posterior:.2}",
-                g.probes,
-                g.interval()
+                 {}; measured P(present | pass) at 99% absent queries: {posterior:.2}",
+                g.probed()
             ))
             .verdict(format!(
                 "rate {}; the '99% sure' reading does not hold: 1% is the rate among absent items not the doubt left by a pass",

@@ -55,9 +55,8 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
         .doc(doc_says)
         .theory(format!("{} at 16 bits/item and k=7", sci(h1.theory)))
         .measured(format!(
-            "{} probes: {}; fill {fill:.4} (theory {fill_theory:.4})",
-            h1.probes,
-            h1.interval(),
+            "{}; fill {fill:.4} (theory {fill_theory:.4})",
+            h1.probed(),
         ))
         .verdict(format!(
             "{}: measured {}x the claimed bound; against theory: {}",
@@ -86,9 +85,8 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
         .doc(doc_says)
         .theory(format!("{} at 16 bits/item and k=8", sci(o.theory)))
         .measured(format!(
-            "{} probes: {}; the interval's low end is {}x the claimed 1e-4",
-            o.probes,
-            o.interval(),
+            "{}; the interval's low end is {}x the claimed 1e-4",
+            o.probed(),
             ratio(lo / 1e-4)
         ))
         .verdict(format!(
@@ -201,9 +199,8 @@ pub(super) fn e6_decimal(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         .doc(doc_says)
         .theory(sci(o.theory))
         .measured(format!(
-            "{} probes: {}; fill {:.4}; contains({})={}; contains(234567890)={}",
-            o.probes,
-            o.interval(),
+            "{}; fill {:.4}; contains({})={}; contains(234567890)={}",
+            o.probed(),
             f.fill_ratio(),
             n - 1,
             f.contains(&*(n - 1).to_string()),
@@ -433,9 +430,8 @@ pub(super) fn h4_helper(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 sci(r.theory)
             ))
             .measured(format!(
-                "{} probes: {}; (E1-E3 rows measure it at their sizes too)",
-                r.probes,
-                r.interval()
+                "{}; (E1-E3 rows measure it at their sizes too)",
+                r.probed()
             ))
             .verdict(r.verdict())
             .gist(r.word(), r.versus())

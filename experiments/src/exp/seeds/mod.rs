@@ -38,7 +38,10 @@ use crate::naive::{NaiveFilter, Strategy, java_string_hash};
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{AGAINST_THEORY, Hits, Table, against_theory, markdown, rate, yes_no};
+use crate::table::{
+    AGAINST_THEORY, CHANCE, Hits, INSIDE, OFF, Table, against_theory, markdown, markdown_records,
+    or_empty, rate, yes_no,
+};
 
 mod examples;
 mod fixed;
@@ -139,21 +142,12 @@ fn to_table(claims: &[Claim]) -> Table {
                 }),
             ),
             ("n", of(&|r| r.n.to_string())),
-            (
-                "doc_probes",
-                of(&|r| r.doc.map_or(String::new(), |d| d.0.to_string())),
-            ),
-            (
-                "doc_false_positives",
-                of(&|r| r.doc.map_or(String::new(), |d| d.1.to_string())),
-            ),
+            ("doc_probes", of(&|r| or_empty(r.doc.map(|d| d.0)))),
+            ("doc_false_positives", of(&|r| or_empty(r.doc.map(|d| d.1)))),
             ("probes", of(&|r| r.probes.to_string())),
         ];
         let tail = [
-            (
-                "bits_set",
-                of(&|r| r.ones.map_or(String::new(), |x| x.to_string())),
-            ),
+            ("bits_set", of(&|r| or_empty(r.ones))),
             (
                 "theory_at_fill",
                 of(&|r| r.at_fill().map_or(String::new(), rate)),

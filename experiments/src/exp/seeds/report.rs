@@ -84,24 +84,16 @@ pub(super) fn appendix(claims: &[Claim], table: &Table, env: &Env<'_>) -> String
             md(&c.doc)
         };
         previous = Some((c.id, c.doc.as_str()));
-        [
-            c.id.to_string(),
-            md(&c.subject),
-            doc,
-            md(&c.theory),
-            md(&c.measured),
-            md(&c.verdict),
+        vec![
+            ("id", c.id.to_string()),
+            ("subject", md(&c.subject)),
+            ("document says", doc),
+            ("theory says", md(&c.theory)),
+            ("bloomlab measured", md(&c.measured)),
+            ("verdict", md(&c.verdict)),
         ]
     });
-    let heads = [
-        "id",
-        "subject",
-        "document says",
-        "theory says",
-        "bloomlab measured",
-        "verdict",
-    ];
-    out.push_str(&markdown(&heads, rows));
+    out.push_str(&markdown_records(rows));
     out.push_str(
         "\nThe measured rates in numbers (FP: false positives; doc FP: on the document's own \
          probes):\n\n",
@@ -221,11 +213,7 @@ mod tests {
 
     #[test]
     fn the_section_gives_every_claim_a_verdict_and_the_appendix_the_evidence() {
-        let ctx = Ctx {
-            scale: Scale::Quick,
-            seed: 2024,
-            catalog: crate::exp::subject::standard(),
-        };
+        let ctx = Ctx::standard(Scale::Quick, 2024);
         let out = super::super::run(&ctx).unwrap();
         let body = &out.section.body;
         let line = |id: &str| {

@@ -222,6 +222,11 @@ impl Rate {
         format!("{} [{}; {}]", sci(self.measured()), sci(lo), sci(hi))
     }
 
+    /// "10000 probes: 1.02e-3 [9.6e-4; 1.1e-3]".
+    pub(super) fn probed(&self) -> String {
+        format!("{} probes: {}", self.probes, self.interval())
+    }
+
     /// The verdict on the rate: holds, holds within chance, or does not
     /// hold, and by how much.
     pub(super) fn verdict(&self) -> String {
@@ -258,7 +263,7 @@ impl Rate {
             format!("{z:+.1} sd bits set against the average table{repeats}")
         };
         match (self.fit(), self.at_fill(), self.fill_z()) {
-            (Fit::Theory, _, _) => "theory inside the 95% interval".into(),
+            (Fit::Theory, _, _) => format!("theory {INSIDE}"),
             (Fit::Table, Some(t), Some(z)) => format!(
                 "{dev}; this table's own rate {} is inside the 95% interval ({})",
                 sci(t),
@@ -268,15 +273,13 @@ impl Rate {
                 "{dev}; the probes pass as this table's own rate {} predicts but the members set {z:+.1} sd bits against the average table: their positions collide",
                 sci(t)
             ),
-            (Fit::Chance, _, _) => format!(
-                "{dev}; outside the 95% interval but inside the 99.9% binomial range: a miss chance explains at this many probes"
-            ),
+            (Fit::Chance, _, _) => format!("{dev}; {CHANCE} at this many probes"),
             (Fit::Off, Some(t), Some(z)) => format!(
                 "{dev}; outside even the 99.9% range and so is this table's own rate {} ({}): the positions are not uniform",
                 sci(t),
                 why(z)
             ),
-            _ => format!("{dev}; outside even the 99.9% binomial range"),
+            _ => format!("{dev}; {OFF}"),
         }
     }
 }
@@ -434,7 +437,7 @@ impl Claim {
         Claim::new(id, subject)
             .doc(doc)
             .theory(format!("m={} k={}: {}", r.m, r.k, sci(r.theory)))
-            .measured(format!("{} probes: {}", r.probes, r.interval()))
+            .measured(r.probed())
             .verdict(r.verdict())
             .rate(r)
     }

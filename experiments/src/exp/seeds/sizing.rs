@@ -59,11 +59,8 @@ pub(super) fn sizing_and_memory(_env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 )),
         );
     }
-    if let (Some(first), Some((m, k))) = (out.first_mut(), e1) {
-        first.gist = Some(Gist {
-            verdict: holds(all_agree).into(),
-            key: format!("E1: m={m} k={k}"),
-        });
+    if let Some((m, k)) = e1 {
+        set_gist(&mut out, "T1", holds(all_agree), format!("E1: m={m} k={k}"));
     }
 
     let bits = 1_000_000u64;

@@ -150,12 +150,11 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     sci(theory_now)
                 ))
                 .measured(format!(
-                    "{} layers (items x bits: {}); {:.2} bits/item; {} probes: {}",
+                    "{} layers (items x bits: {}); {:.2} bits/item; {}",
                     f.layers().len(),
                     layers.join(" "),
                     f.memory_bytes() as f64 * 8.0 / total as f64,
-                    r.probes,
-                    r.interval()
+                    r.probed()
                 ))
                 .verdict(format!(
                     "{ok}: each layer twice the one before; {}",
@@ -204,9 +203,8 @@ pub(super) fn variants(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                     sci(r.theory)
                 ))
                 .measured(format!(
-                    "{} probes: {}; {bb:.2} bits/item against {pb:.2} for the unblocked BloomFilter at 0.01 (+{extra:.1}%) and {optimum:.3} at the optimum (+{over_optimum:.1}%)",
-                    r.probes,
-                    r.interval(),
+                    "{}; {bb:.2} bits/item against {pb:.2} for the unblocked BloomFilter at 0.01 (+{extra:.1}%) and {optimum:.3} at the optimum (+{over_optimum:.1}%)",
+                    r.probed(),
                 ))
                 .verdict(format!(
                     "{ok}: one key touches one 64-byte block; the price is {extra:.1}% more bits at 1% \

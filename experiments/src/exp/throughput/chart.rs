@@ -9,45 +9,30 @@ use plotters::prelude::*;
 
 use super::{RATES, Row, frontier};
 use crate::exp::Error;
-use crate::plot::{Area, Drawn, SAFE, dashed, extent, log_axis, svg, tick};
+use crate::plot::{
+    Area, Drawn, LEGEND_WIDTH, Legend, SAFE, dashed, extent, legend_bottom, log_axis, svg, tick,
+};
 use crate::table::{percent, short_percent};
 use bloomlab_choose::numbers::grouped;
 
 /// Marker shapes, cycled with the colours.
 const SHAPES: usize = 4;
 
-/// Pixels to the right of the panels, for the legend.
-const LEGEND_WIDTH: u32 = 290;
-
 const SIZE: (u32, u32) = (1400, 620);
 
-/// Where the legend's first row stands, and the pixels of each row.
-const LEGEND_TOP: i32 = 60;
-const LEGEND_ROW: i32 = 22;
-
-/// The notes under the legend, in pairs of lines (a wider gap between pairs).
-const NOTES: [&str; 9] = [
+/// The notes under the legend.
+const NOTES: [&str; 5] = [
     "filled: bloomlab; hollow: peer crate",
-    "frontier: filters that take inserts,",
-    "on target, no other beating both axes",
-    "grey: off target (its measured rate),",
-    "or static (built once from all keys)",
-    "markers that would overlap are set",
-    "a few pixels apart sideways",
-    "a label set away from its marker",
-    "has a grey line back to it",
+    "frontier: filters that take inserts, on target, no other beating both axes",
+    "grey: off target (its measured rate), or static (built once from all keys)",
+    "markers that would overlap are set a few pixels apart sideways",
+    "a label set away from its marker has a grey line back to it",
 ];
 
-/// The gap above note `j` of [`NOTES`].
-fn note_gap(j: usize) -> i32 {
-    if j % 2 == 1 { 26 } else { 16 }
-}
-
-/// The chart's size: [`SIZE`], taller where the legend of `filters` rows
-/// and its notes would run past the bottom.
+/// The chart's size: [`SIZE`], taller where the legend of `filters` rows,
+/// the frontier's and the notes would run past the bottom.
 fn size(filters: usize) -> (u32, u32) {
-    let notes: i32 = (0..NOTES.len()).map(note_gap).sum();
-    let bottom = LEGEND_TOP + LEGEND_ROW * filters as i32 + 6 + notes + 20;
+    let bottom = legend_bottom(filters + 1, &NOTES) + 20;
     (SIZE.0, SIZE.1.max(u32::try_from(bottom).unwrap_or(SIZE.1)))
 }
 
@@ -338,33 +323,14 @@ fn marker(root: &Area<'_>, shape: usize, filled: bool, at: (i32, i32), color: RG
 /// The legend in the right margin: each filter's marker and name, the
 /// frontier's line, and what the fills and grey labels mean.
 fn legend(root: &Area<'_>, names: &[(&str, bool)]) -> Drawn {
-    let x0 = (SIZE.0 - LEGEND_WIDTH) as i32 + 10;
-    let mut y = LEGEND_TOP;
-    let font = ("sans-serif", 13);
+    let mut legend = Legend::new(root);
     for (i, (name, filled)) in names.iter().enumerate() {
-        marker(
-            root,
-            i % SHAPES,
-            *filled,
-            (x0 + 10, y),
-            SAFE[i % SAFE.len()],
-        )?;
-        root.draw(&Text::new(name.to_string(), (x0 + 26, y - 7), font))?;
-        y += LEGEND_ROW;
+        let key = |area: &Area<'_>, at| marker(area, i % SHAPES, *filled, at, SAFE[i % SAFE.len()]);
+        legend.entry(None, key, name)?;
     }
-    y += 6;
-    dashed(
-        root,
-        &[(x0, y), (x0 + 22, y)],
-        FRONTIER_DASH,
-        BLACK.stroke_width(2),
-    )?;
-    root.draw(&Text::new("Pareto frontier", (x0 + 26, y - 7), font))?;
-    for (j, note) in NOTES.iter().enumerate() {
-        y += note_gap(j);
-        root.draw(&Text::new(*note, (x0, y - 6), ("sans-serif", 12)))?;
-    }
-    Ok(())
+    let frontier = (FRONTIER_DASH, BLACK.stroke_width(2));
+    legend.entry(Some(frontier), |_, _| Ok(()), "Pareto frontier")?;
+    NOTES.iter().try_for_each(|note| legend.note(note))
 }
 
 /// `x` rounded by `round` to a whole number of its leading decade's half

@@ -39,6 +39,14 @@ pub enum Make {
     /// From every key at once (xorf's static filter): `insert_ns` is the
     /// whole construction divided by the keys.
     FromKeys(FromKeys),
+    /// A catalog variant for the keys at `fpr`, its hash key from `seed`,
+    /// filled or built from the keys as [`subject::holding`] does for every
+    /// experiment (a growing filter starts at a tenth of the keys).
+    Catalog {
+        variant: Descriptor<u64>,
+        fpr: f64,
+        seed: u64,
+    },
 }
 
 /// One filter of the comparison at one target rate.
@@ -57,6 +65,16 @@ pub struct Contender {
 }
 
 impl Contender {
+    /// Whether it takes inserts (false for a static filter, built once
+    /// from all the keys).
+    pub fn takes_inserts(&self) -> bool {
+        match &self.make {
+            Make::Empty(_) => true,
+            Make::FromKeys(_) => false,
+            Make::Catalog { variant, .. } => matches!(variant.build, Build::Empty(_)),
+        }
+    }
+
     /// A filter built empty by `build` and filled one insert at a time,
     /// its answers seeded.
     fn empty(
@@ -97,41 +115,22 @@ pub fn time_pass<T, R>(items: &[T], mut op: impl FnMut(&T) -> R) -> Duration {
     start.elapsed()
 }
 
-/// Every catalog variant at `fpr`: one that takes inserts built by the
-/// experiments' rule ([`subject::build`]: a growing filter starts at a
-/// tenth of the items) and filled one insert at a time, one built from its
-/// keys built from them.
+/// Every catalog variant at `fpr`.
 pub fn bloomlab(
     variants: Vec<Descriptor<u64>>,
-    items: usize,
     fpr: f64,
     seed: impl Fn(&str) -> u64,
 ) -> Vec<Contender> {
-    variants
-        .into_iter()
-        .map(|v| {
-            let seed = seed(v.id);
-            let (name, crate_name) = (format!("bloomlab {}", v.id), v.crate_name);
-            if let Build::FromKeys(build) = v.build {
-                let id = v.id;
-                return Contender {
-                    name,
-                    crate_name,
-                    make: Make::FromKeys(Box::new(move |keys| {
-                        let keys: Vec<&u64> = keys.iter().collect();
-                        let subject = format!("throughput: {id} of {} keys", keys.len());
-                        let f = build(&keys, fpr, seed).map_err(Error::filter(subject))?;
-                        Ok(f as Boxed)
-                    })),
-                    seeded: true,
-                };
-            }
-            Contender::empty(name, crate_name, move || {
-                let s = subject::build(&v, items, fpr, seed)?;
-                s.filter
-                    .into_membership()
-                    .ok_or_else(|| Error::Invariant(format!("{}: takes no inserts", v.id)))
-            })
+    (variants.into_iter())
+        .map(|variant| Contender {
+            name: format!("bloomlab {}", variant.id),
+            crate_name: variant.crate_name,
+            seeded: true,
+            make: Make::Catalog {
+                seed: seed(variant.id),
+                variant,
+                fpr,
+            },
         })
         .collect()
 }
@@ -290,6 +289,10 @@ fn fill(c: &Contender, keys: &[u64]) -> Result<(Boxed, Duration), Error> {
             let start = Instant::now();
             let f = build(black_box(keys))?;
             Ok((f, start.elapsed()))
+        }
+        Make::Catalog { variant, fpr, seed } => {
+            let (s, took) = subject::holding(variant, keys, *fpr, *seed)?;
+            Ok((s.filter, took))
         }
     }
 }

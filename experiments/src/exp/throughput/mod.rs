@@ -59,6 +59,12 @@ impl Row {
     fn on_target(&self) -> bool {
         self.ci.0 <= self.target * SLACK
     }
+
+    /// Whether it competes for the frontier at `target`: it takes inserts
+    /// and meets that target.
+    fn competes(&self, target: f64) -> bool {
+        self.target == target && self.on_target() && self.takes_inserts
+    }
 }
 
 /// Runs the experiment: `throughput.csv`, `pareto.svg`.
@@ -73,7 +79,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     for target in RATES {
         let seed = |name: &str| sub_seed(ctx.seed, &format!("throughput/{target}/{name}"));
         let contenders: Vec<measure::Contender> =
-            measure::bloomlab(ctx.catalog.iter().cloned().collect(), n, target, seed)
+            measure::bloomlab(ctx.catalog.iter().cloned().collect(), target, seed)
                 .into_iter()
                 .chain(measure::peers(n, target, seed))
                 .collect();
@@ -82,13 +88,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         for (c, m) in contenders.into_iter().zip(measured) {
             rows.push(Row {
                 target,
+                takes_inserts: c.takes_inserts(),
                 bits_per_item: m.memory_bytes as f64 * 8.0 / n as f64,
                 false_positives: m.false_positives,
                 ci: clopper_pearson(m.false_positives, n as u64, 0.95),
                 name: c.name,
                 crate_name: c.crate_name,
                 seeded: c.seeded,
-                takes_inserts: matches!(c.make, measure::Make::Empty(_)),
                 measured: m,
             });
         }
@@ -105,54 +111,38 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
 
 /// The CSV: one row per rate and filter; timing columns end in `_ns`.
 fn csv(rows: &[Row], n: usize) -> Table {
-    let mut columns = vec![
-        "rate",
-        "filter",
-        "crate",
-        "takes_inserts",
-        "items",
-        "bits_per_item",
-    ];
-    columns.extend(MEASURED);
-    columns.extend([
-        "probes",
-        "on_target",
-        "insert_ns",
-        "hit_lookup_ns",
-        "miss_lookup_ns",
-    ]);
-    let mut table = Table::new(&columns);
-    for r in rows {
-        let mut row = vec![
-            r.target.to_string(),
-            r.name.clone(),
-            r.crate_name.into(),
-            yes_no(r.takes_inserts).into(),
-            n.to_string(),
-            format!("{:.2}", r.bits_per_item),
-        ];
+    Table::from_records(rows.iter().map(|r| {
         // An unseeded filter's count varies from run to run: the CSV keeps
         // only what the seed fixes, the report gives the count.
-        if r.seeded {
-            row.extend([
+        let measured = match r.seeded {
+            true => [
                 r.false_positives.to_string(),
                 rate(r.fpr(n)),
                 rate(r.ci.0),
                 rate(r.ci.1),
-            ]);
-        } else {
-            row.extend(MEASURED.map(|_| String::new()));
-        }
-        row.extend([
-            n.to_string(),
-            yes_no(r.on_target()).into(),
-            format!("{:.1}", r.measured.insert_ns),
-            format!("{:.1}", r.measured.hit_ns),
-            format!("{:.1}", r.measured.miss_ns),
-        ]);
-        table.push(row);
-    }
-    table
+            ],
+            false => MEASURED.map(|_| String::new()),
+        };
+        let head = [
+            ("rate", r.target.to_string()),
+            ("filter", r.name.clone()),
+            ("crate", r.crate_name.into()),
+            ("takes_inserts", yes_no(r.takes_inserts).into()),
+            ("items", n.to_string()),
+            ("bits_per_item", format!("{:.2}", r.bits_per_item)),
+        ];
+        let tail = [
+            ("probes", n.to_string()),
+            ("on_target", yes_no(r.on_target()).into()),
+            ("insert_ns", format!("{:.1}", r.measured.insert_ns)),
+            ("hit_lookup_ns", format!("{:.1}", r.measured.hit_ns)),
+            ("miss_lookup_ns", format!("{:.1}", r.measured.miss_ns)),
+        ];
+        (head.into_iter())
+            .chain(MEASURED.into_iter().zip(measured))
+            .chain(tail)
+            .collect()
+    }))
 }
 
 /// The Pareto frontier at `target`, by bits per item: the filters that take
@@ -160,10 +150,7 @@ fn csv(rows: &[Row], n: usize) -> Table {
 /// bits per item and miss look-up time. A static filter is left out (it
 /// answers a different need: all keys known up front) and shown apart.
 fn frontier(rows: &[Row], target: f64) -> Vec<&Row> {
-    let eligible: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.target == target && r.on_target() && r.takes_inserts)
-        .collect();
+    let eligible: Vec<&Row> = rows.iter().filter(|r| r.competes(target)).collect();
     // Bits per item as the CSV gives them (two decimals): a filter a
     // thousandth of a bit smaller is not a different trade-off.
     let bits = |r: &Row| (r.bits_per_item * 100.0).round();

@@ -4,7 +4,7 @@
 
 use super::{PASSES, RATES, Row, SLACK, frontier};
 use crate::report::Section;
-use crate::table::{markdown, percent, short_percent, yes_no};
+use crate::table::{markdown_records, percent, short_percent, yes_no};
 use bloomlab_choose::numbers::grouped;
 
 /// The section and the appendix for `rows`, measured with `n` items and `n`
@@ -107,10 +107,7 @@ fn answer(rows: &[Row], target: f64, n: usize) -> String {
 fn frontier_table(rows: &[Row], n: usize) -> String {
     let mut out = Vec::new();
     for target in RATES {
-        let on: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.target == target && r.on_target() && r.takes_inserts)
-            .collect();
+        let on: Vec<&Row> = rows.iter().filter(|r| r.competes(target)).collect();
         let fewest = on
             .iter()
             .map(|r| r.bits_per_item)
@@ -120,27 +117,18 @@ fn frontier_table(rows: &[Row], n: usize) -> String {
             .map(|r| r.measured.miss_ns)
             .fold(f64::INFINITY, f64::min);
         for r in frontier(rows, target) {
-            out.push([
-                short_percent(target),
-                r.name.clone(),
-                format!("{:.2}", r.bits_per_item),
-                format!("{:.2}×", r.bits_per_item / fewest),
-                format!("{:.1}", r.measured.miss_ns),
-                format!("{:.2}×", r.measured.miss_ns / fastest),
-                percent(r.fpr(n)),
+            out.push(vec![
+                ("target", short_percent(target)),
+                ("filter", r.name.clone()),
+                ("bits/item", format!("{:.2}", r.bits_per_item)),
+                ("× fewest", format!("{:.2}×", r.bits_per_item / fewest)),
+                ("miss (ns)", format!("{:.1}", r.measured.miss_ns)),
+                ("× fastest", format!("{:.2}×", r.measured.miss_ns / fastest)),
+                ("measured rate", percent(r.fpr(n))),
             ]);
         }
     }
-    let heads = [
-        "target",
-        "filter",
-        "bits/item",
-        "× fewest",
-        "miss (ns)",
-        "× fastest",
-        "measured rate",
-    ];
-    markdown(&heads, out)
+    markdown_records(out)
 }
 
 /// Every filter at every rate, frontier members marked.
@@ -150,18 +138,21 @@ fn appendix(rows: &[Row], n: usize) -> String {
         let best = frontier(rows, target);
         for r in rows.iter().filter(|r| r.target == target) {
             let on_front = best.iter().any(|b| b.name == r.name);
-            table.push([
-                short_percent(target),
-                r.name.clone(),
-                format!("`{}`", r.crate_name),
-                format!("{:.2}", r.bits_per_item),
-                percent(r.fpr(n)),
-                format!("{} – {}", percent(r.ci.0), percent(r.ci.1)),
-                yes_no(r.on_target()).into(),
-                if on_front { "yes" } else { "" }.into(),
-                format!("{:.1}", r.measured.insert_ns),
-                format!("{:.1}", r.measured.hit_ns),
-                format!("{:.1}", r.measured.miss_ns),
+            table.push(vec![
+                ("target", short_percent(target)),
+                ("filter", r.name.clone()),
+                ("crate", format!("`{}`", r.crate_name)),
+                ("bits/item", format!("{:.2}", r.bits_per_item)),
+                ("measured rate", percent(r.fpr(n))),
+                (
+                    "95% interval",
+                    format!("{} – {}", percent(r.ci.0), percent(r.ci.1)),
+                ),
+                ("on target", yes_no(r.on_target()).into()),
+                ("frontier", if on_front { "yes" } else { "" }.into()),
+                ("insert (ns)", format!("{:.1}", r.measured.insert_ns)),
+                ("hit (ns)", format!("{:.1}", r.measured.hit_ns)),
+                ("miss (ns)", format!("{:.1}", r.measured.miss_ns)),
             ]);
         }
     }
@@ -172,18 +163,5 @@ fn appendix(rows: &[Row], n: usize) -> String {
          rate varies from run to run, since xorf fills the slots no key claims from \
          `thread_rng`, and is left out of the CSV).\n\n"
     );
-    let heads = [
-        "target",
-        "filter",
-        "crate",
-        "bits/item",
-        "measured rate",
-        "95% interval",
-        "on target",
-        "frontier",
-        "insert (ns)",
-        "hit (ns)",
-        "miss (ns)",
-    ];
-    intro + &markdown(&heads, table)
+    intro + &markdown_records(table)
 }
