@@ -25,13 +25,20 @@ fn csv_files(dir: &Path) -> Vec<(String, String)> {
 }
 
 /// Drops the columns whose name says they hold timings (`_ns`, `_ms`,
-/// `_seconds`).
+/// `_seconds`, and their intervals `_ns_…`, `_ms_…`), as
+/// `scripts/same-csv.sh` does.
 fn without_timings(csv: &str) -> String {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let keep: Vec<bool> = header
         .iter()
-        .map(|c| !(c.ends_with("_ns") || c.ends_with("_ms") || c.ends_with("_seconds")))
+        .map(|c| {
+            !(c.ends_with("_ns")
+                || c.ends_with("_ms")
+                || c.ends_with("_seconds")
+                || c.contains("_ns_")
+                || c.contains("_ms_"))
+        })
         .collect();
     std::iter::once(header.join(","))
         .chain(lines.map(|l| {

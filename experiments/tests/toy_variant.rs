@@ -144,9 +144,9 @@ impl AnyFilter<u64> for ToyFilter {
         let fill = f64::from(ones) / (self.words.len() as f64 * 64.0);
         State {
             parameters: self.table().parameters(),
-            fill,
-            items: self.len as u64,
-            estimated_items: -(self.words.len() as f64 * 64.0) * (1.0 - fill).ln(),
+            fill_ratio: fill,
+            len: self.len as u64,
+            estimate_count: -(self.words.len() as f64 * 64.0) * (1.0 - fill).ln(),
             estimated_fpr: fill,
             estimated_from: "the bits set",
         }
@@ -316,9 +316,9 @@ impl AnyFilter<u64> for Sorted {
     fn state(&self) -> State {
         State {
             parameters: self.table().parameters(),
-            fill: 1.0,
-            items: self.keys as u64,
-            estimated_items: self.keys as f64,
+            fill_ratio: 1.0,
+            len: self.keys as u64,
+            estimate_count: self.keys as f64,
             estimated_fpr: self.expected_fpr(),
             estimated_from: "the fingerprints stored",
         }

@@ -268,9 +268,9 @@ pub fn bits_state(
 ) -> State {
     State {
         parameters,
-        fill,
-        items: items as u64,
-        estimated_items,
+        fill_ratio: fill,
+        len: items as u64,
+        estimate_count: estimated_items,
         estimated_fpr,
         estimated_from: "the bits set: (fill)^k",
     }

@@ -41,24 +41,24 @@ pub struct Inspection {
     pub parameters: serde_json::Map<String, Value>,
     /// Fraction of the table in use: bits set, non-zero counters, or
     /// occupied cuckoo slots.
-    pub fill: f64,
+    pub fill_ratio: f64,
     /// Items the filter recorded (inserts, net of removes where it can
     /// remove), when its format keeps the count; Guava's does not.
-    pub items: Option<u64>,
+    pub len: Option<u64>,
     /// Distinct items estimated from the table alone (the bits set; the
     /// occupied slots of a cuckoo filter, which is exact). Infinite when
     /// every cell of a Bloom table is taken, which JSON writes as `null`:
     /// see [`estimate_unbounded`](Self::estimate_unbounded).
-    pub estimated_items: f64,
+    pub estimate_count: f64,
     /// Whether the table could hold any number of items (every cell taken,
-    /// so `estimated_items` is infinite, `null` in JSON), which sets this
+    /// so `estimate_count` is infinite, `null` in JSON), which sets this
     /// case apart from a count the format does not keep.
     pub estimate_unbounded: bool,
     /// The false-positive rate a probe of an absent item sees, from the
     /// table as it stands.
-    pub expected_fpr: f64,
+    pub estimated_fpr: f64,
     /// How that rate is computed.
-    pub expected_fpr_from: &'static str,
+    pub estimated_from: &'static str,
 }
 
 /// Why a file could not be inspected.
@@ -275,12 +275,12 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
         format,
         variant,
         parameters: serde_json::Map::new(),
-        fill: 0.0,
-        items: None,
-        estimated_items: 0.0,
+        fill_ratio: 0.0,
+        len: None,
+        estimate_count: 0.0,
         estimate_unbounded: false,
-        expected_fpr: 0.0,
-        expected_fpr_from: "",
+        estimated_fpr: 0.0,
+        estimated_from: "",
     };
     if bytes.starts_with(&MAGIC) {
         // Magic (4), format version (2), then the variant tag (2), little-endian.
@@ -324,12 +324,12 @@ pub fn inspect_bytes(path: &Path, bytes: &[u8]) -> Result<Inspection, InspectErr
             };
             out.parameters.insert(name.into(), value);
         }
-        out.fill = state.fill;
-        out.items = Some(state.items);
-        out.estimated_items = state.estimated_items;
-        out.estimate_unbounded = !state.estimated_items.is_finite();
-        out.expected_fpr = state.estimated_fpr;
-        out.expected_fpr_from = state.estimated_from;
+        out.fill_ratio = state.fill_ratio;
+        out.len = Some(state.len);
+        out.estimate_count = state.estimate_count;
+        out.estimate_unbounded = !state.estimate_count.is_finite();
+        out.estimated_fpr = state.estimated_fpr;
+        out.estimated_from = state.estimated_from;
         return Ok(out);
     }
     if matches!(bytes.first(), Some(0 | 1)) {
@@ -360,11 +360,11 @@ fn describe_guava(filter: &GuavaBloomFilter<ByteArrayFunnel>, out: &mut Inspecti
             json!("MURMUR128_MITZ_32 reaches only the first 2^31 bits"),
         );
     }
-    out.fill = filter.bit_count() as f64 / filter.bit_size() as f64;
-    out.estimated_items = filter.approximate_element_count() as f64;
-    out.estimate_unbounded = !out.estimated_items.is_finite();
-    out.expected_fpr = filter.expected_fpp();
-    out.expected_fpr_from = "Guava's expectedFpp(): (bitCount / bitSize)^k";
+    out.fill_ratio = filter.bit_count() as f64 / filter.bit_size() as f64;
+    out.estimate_count = filter.approximate_element_count() as f64;
+    out.estimate_unbounded = !out.estimate_count.is_finite();
+    out.estimated_fpr = filter.expected_fpp();
+    out.estimated_from = "Guava's expectedFpp(): (bitCount / bitSize)^k";
 }
 
 impl fmt::Display for Inspection {
@@ -390,14 +390,14 @@ impl fmt::Display for Inspection {
             };
             writeln!(f, "{label:<14} {name} = {value}")?;
         }
-        writeln!(f, "fill           {:.2}%", 100.0 * self.fill)?;
+        writeln!(f, "fill           {:.2}%", 100.0 * self.fill_ratio)?;
         // A table with every cell taken could hold any number of items.
         let estimate = if self.estimate_unbounded {
             "any number (every cell is taken)".to_owned()
         } else {
-            format!("about {}", group(self.estimated_items.round() as u64))
+            format!("about {}", group(self.estimate_count.round() as u64))
         };
-        match self.items {
+        match self.len {
             Some(items) => writeln!(
                 f,
                 "items          {} recorded; {estimate} from the table",
@@ -410,8 +410,8 @@ impl fmt::Display for Inspection {
         }
         write!(
             f,
-            "expected rate  {:.3e} (from {})",
-            self.expected_fpr, self.expected_fpr_from
+            "estimated rate {:.3e} (from {})",
+            self.estimated_fpr, self.estimated_from
         )
     }
 }

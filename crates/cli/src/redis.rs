@@ -38,12 +38,12 @@ pub struct RedisInspection {
     /// A scalable filter's growth factor.
     pub growth_factor: Option<u32>,
     /// Items counted exactly, where the filter keeps a count.
-    pub items: Option<u64>,
+    pub len: Option<u64>,
     /// Items estimated from its table (exact for a cuckoo filter).
-    pub estimated_items: f64,
-    /// `estimated_items / capacity`: how far into what it holds at its
+    pub estimate_count: f64,
+    /// `estimate_count / capacity`: how far into what it holds at its
     /// rate it is (over 1 past it).
-    pub fill: Option<f64>,
+    pub load: Option<f64>,
     /// The false-positive rate theory gives at its present load.
     pub expected_fpr: f64,
 }
@@ -67,9 +67,9 @@ impl RedisInspection {
             shards: info.shards,
             layers: info.layers,
             growth_factor: info.growth_factor,
-            items: info.len,
-            estimated_items: info.estimate_count,
-            fill: info
+            len: info.len,
+            estimate_count: info.estimate_count,
+            load: info
                 .capacity
                 .filter(|&c| c > 0)
                 .map(|c| info.estimate_count / c as f64),
@@ -171,11 +171,11 @@ impl fmt::Display for RedisInspection {
         if let Some(c) = self.capacity {
             writeln!(f, "capacity       {} {unit}", grouped(c))?;
         }
-        if let Some(fill) = self.fill {
-            writeln!(f, "fill           {:.2}% of that capacity", 100.0 * fill)?;
+        if let Some(fill) = self.load {
+            writeln!(f, "load           {:.2}% of that capacity", 100.0 * fill)?;
         }
-        let estimate = format!("about {}", grouped(self.estimated_items.round() as u64));
-        match self.items {
+        let estimate = format!("about {}", grouped(self.estimate_count.round() as u64));
+        match self.len {
             Some(n) => writeln!(
                 f,
                 "items          {} counted; {estimate} from the table",

@@ -97,17 +97,17 @@ mod inspect {
             );
             // Guava's own expectedFpp() and approximateElementCount(), to the bit.
             assert_eq!(
-                got["expected_fpr"].as_f64().unwrap().to_bits(),
+                got["estimated_fpr"].as_f64().unwrap().to_bits(),
                 f64_of_bits(&recorded["expected_fpp_bits"]).to_bits(),
                 "{name}"
             );
             assert_eq!(
-                got["estimated_items"].as_f64().unwrap(),
+                got["estimate_count"].as_f64().unwrap(),
                 recorded["approximate_element_count"].as_f64().unwrap(),
                 "{name}"
             );
-            assert!(got["items"].is_null(), "{name}: Guava records no count");
-            let fill = got["fill"].as_f64().unwrap();
+            assert!(got["len"].is_null(), "{name}: Guava records no count");
+            let fill = got["fill_ratio"].as_f64().unwrap();
             assert!((0.0..=1.0).contains(&fill), "{name}: {fill}");
         }
     }
@@ -127,7 +127,7 @@ mod inspect {
             "hashes = 10",
             "MURMUR128_MITZ_64",
             "about 1,009 from the table",
-            "expected rate  1.052e-3",
+            "estimated rate 1.052e-3",
         ] {
             assert!(text.contains(want), "wanted {want:?} in\n{text}");
         }
@@ -154,9 +154,9 @@ mod inspect {
         );
         // JSON has no infinity: the estimate is null, and the flag says why.
         let got = json(&path);
-        assert!(got["estimated_items"].is_null(), "{got}");
+        assert!(got["estimate_count"].is_null(), "{got}");
         assert_eq!(got["estimate_unbounded"], true, "{got}");
-        assert_eq!(got["items"], 10_000, "{got}");
+        assert_eq!(got["len"], 10_000, "{got}");
         // A table with room left has a number, and no flag.
         let mut some = BloomFilter::<u64>::builder(1_000, 0.01)
             .seed(1)
@@ -165,7 +165,7 @@ mod inspect {
         some.insert(&7).unwrap();
         let got = json(&file(dir.path(), "some.blmf", &some.to_bytes()));
         assert!(
-            got["estimated_items"].as_f64().is_some_and(f64::is_finite),
+            got["estimate_count"].as_f64().is_some_and(f64::is_finite),
             "{got}"
         );
         assert_eq!(got["estimate_unbounded"], false, "{got}");
@@ -179,7 +179,7 @@ mod inspect {
     }
 
     fn assert_rate(got: &Value, want: f64, name: &str) {
-        let rate = got["expected_fpr"].as_f64().unwrap();
+        let rate = got["estimated_fpr"].as_f64().unwrap();
         assert_eq!(
             rate.to_bits(),
             want.to_bits(),
@@ -222,7 +222,7 @@ mod inspect {
         }
 
         let near = |got: &Value, want: f64, name: &str| {
-            let est = got["estimated_items"].as_f64().unwrap();
+            let est = got["estimate_count"].as_f64().unwrap();
             assert!(
                 (est - want).abs() < 0.05 * want,
                 "{name}: {est} against {want}"
@@ -235,8 +235,8 @@ mod inspect {
         assert_eq!(got["parameters"]["format_version"], FORMAT_VERSION);
         assert_eq!(got["parameters"]["bits"], classic.num_bits());
         assert_eq!(got["parameters"]["hashes"], classic.num_hashes());
-        assert_eq!(got["items"], n);
-        assert_eq!(got["fill"].as_f64().unwrap(), classic.fill_ratio());
+        assert_eq!(got["len"], n);
+        assert_eq!(got["fill_ratio"].as_f64().unwrap(), classic.fill_ratio());
         assert_rate(&got, classic.estimated_fpr(), "classic");
         near(&got, n as f64, "classic");
 
@@ -245,7 +245,7 @@ mod inspect {
         assert_eq!(got["parameters"]["blocks"], blocked.num_blocks());
         assert_eq!(got["parameters"]["hashes"], blocked.num_hashes());
         assert_eq!(got["parameters"]["sectors"], 8);
-        assert_eq!(got["items"], n);
+        assert_eq!(got["len"], n);
         assert_rate(&got, blocked.estimated_fpr(), "blocked");
         near(&got, n as f64, "blocked");
 
@@ -264,24 +264,24 @@ mod inspect {
         assert_eq!(got["parameters"]["blocks"], one_line.num_blocks());
         assert_eq!(got["parameters"]["counters"], one_line.num_counters());
         assert_eq!(got["parameters"]["sectors"], 8);
-        assert_eq!(got["items"], n - 100);
+        assert_eq!(got["len"], n - 100);
         assert_rate(&got, one_line.estimated_fpr(), "one-line counting");
         assert_eq!(
-            got["estimated_items"].as_f64().unwrap(),
+            got["estimate_count"].as_f64().unwrap(),
             one_line.estimate_count()
         );
 
         let got = json(&file(dir.path(), "atomic.blmf", &atomic.to_bytes()));
         assert_eq!(got["variant"], "AtomicBloomFilter");
         assert_eq!(got["parameters"]["bits"], atomic.num_bits());
-        assert_eq!(got["items"], n);
+        assert_eq!(got["len"], n);
         assert_rate(&got, atomic.estimated_fpr(), "atomic");
 
         let got = json(&file(dir.path(), "counting.blmf", &counting.to_bytes()));
         assert_eq!(got["variant"], "CountingBloomFilter");
         assert_eq!(got["parameters"]["counters"], counting.num_counters());
         assert_eq!(got["parameters"]["counter_bits"], counting.counter_width());
-        assert_eq!(got["items"], n - 100);
+        assert_eq!(got["len"], n - 100);
         assert_rate(&got, counting.to_bloom().estimated_fpr(), "counting");
         near(&got, (n - 100) as f64, "counting");
 
@@ -291,10 +291,10 @@ mod inspect {
         assert!(layers.len() >= 3, "{} layers", layers.len());
         assert_eq!(got["parameters"]["layers"], layers.len());
         assert_eq!(got["parameters"]["capacity"], scalable.capacity());
-        assert_eq!(got["items"], n);
+        assert_eq!(got["len"], n);
         let pass_none: f64 = layers.iter().map(|l| 1.0 - l.estimated_fpr()).product();
         assert_rate(&got, 1.0 - pass_none, "scalable");
-        assert!(got["expected_fpr"].as_f64().unwrap() <= 0.01, "{got}");
+        assert!(got["estimated_fpr"].as_f64().unwrap() <= 0.01, "{got}");
         near(&got, n as f64, "scalable");
 
         let got = json(&file(dir.path(), "cuckoo.blmf", &cuckoo.to_bytes()));
@@ -305,9 +305,9 @@ mod inspect {
             got["parameters"]["fingerprint_bits"],
             cuckoo.fingerprint_bits()
         );
-        assert_eq!(got["items"], n - 100);
-        assert_eq!(got["estimated_items"].as_f64().unwrap(), (n - 100) as f64);
-        assert_eq!(got["fill"].as_f64().unwrap(), cuckoo.fill_ratio());
+        assert_eq!(got["len"], n - 100);
+        assert_eq!(got["estimate_count"].as_f64().unwrap(), (n - 100) as f64);
+        assert_eq!(got["fill_ratio"].as_f64().unwrap(), cuckoo.fill_ratio());
         assert_rate(&got, cuckoo.estimated_fpr(), "cuckoo");
     }
 

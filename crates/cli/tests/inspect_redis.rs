@@ -58,11 +58,11 @@ mod with_redis {
         assert_eq!(v["bytes"].as_u64(), Some(info.bytes));
         assert_eq!(v["shards"].as_u64(), Some(info.shards));
         assert_eq!(v["layers"].as_u64(), Some(u64::from(info.layers)));
-        assert_eq!(v["items"].as_u64(), info.len);
-        assert_eq!(v["estimated_items"].as_f64(), Some(info.estimate_count));
+        assert_eq!(v["len"].as_u64(), info.len);
+        assert_eq!(v["estimate_count"].as_f64(), Some(info.estimate_count));
         assert_eq!(v["expected_fpr"].as_f64(), Some(info.expected_fpr));
         let fill = info.capacity.map(|c| info.estimate_count / c as f64);
-        assert_eq!(v["fill"].as_f64(), fill);
+        assert_eq!(v["load"].as_f64(), fill);
     }
 
     #[test]
@@ -102,7 +102,7 @@ mod with_redis {
         let cuckoo_info = cuckoo.info().unwrap();
         agrees(&v, &cuckoo_info, "RedisCuckooFilter");
         // A cuckoo filter counts its fingerprints exactly.
-        assert_eq!(v["items"].as_u64(), Some(items.len() as u64));
+        assert_eq!(v["len"].as_u64(), Some(items.len() as u64));
 
         // A filter of strings, grown past its first layer.
         let mut scalable =

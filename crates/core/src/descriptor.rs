@@ -267,11 +267,11 @@ pub struct State {
     pub parameters: Vec<(&'static str, Value)>,
     /// Fraction of the table in use: bits set, non-zero counters, or
     /// occupied slots.
-    pub fill: f64,
+    pub fill_ratio: f64,
     /// Items recorded (inserts, net of removes where it can remove).
-    pub items: u64,
+    pub len: u64,
     /// Distinct items estimated from the table alone.
-    pub estimated_items: f64,
+    pub estimate_count: f64,
     /// The rate a probe of an absent item sees, from the table as it stands.
     pub estimated_fpr: f64,
     /// How that rate is computed.

@@ -287,9 +287,9 @@ impl<T: Hash + ?Sized> Describe<T> for CuckooFilter<T> {
                     Value::Count(self.max_relocations() as u64),
                 ),
             ],
-            fill: self.fill_ratio(),
-            items: self.len() as u64,
-            estimated_items: self.len() as f64,
+            fill_ratio: self.fill_ratio(),
+            len: self.len() as u64,
+            estimate_count: self.len() as f64,
             estimated_fpr: self.estimated_fpr(),
             estimated_from: "the occupancy of the buckets",
         }

@@ -277,9 +277,9 @@ impl<T: Hash + ?Sized> AnyFilter<T> for Keyed<T> {
         let f = &self.0;
         State {
             parameters: self.table().parameters(),
-            fill: f.len() as f64 / f.slots() as f64,
-            items: f.len() as u64,
-            estimated_items: f.len() as f64,
+            fill_ratio: f.len() as f64 / f.slots() as f64,
+            len: f.len() as u64,
+            estimate_count: f.len() as f64,
             estimated_fpr: f.expected_fpr(),
             estimated_from: "the fingerprint width (2^-f)",
         }

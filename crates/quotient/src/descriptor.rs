@@ -103,7 +103,7 @@ impl Table for Slots {
             ("remainder_bits", Value::Count(self.remainder_bits.into())),
         ];
         if let Some(p) = self.growth_fpr {
-            parameters.push(("promised_fpr", Value::Real(p)));
+            parameters.push(("target_fpr", Value::Real(p)));
         }
         parameters
     }
@@ -317,9 +317,9 @@ impl<T: Hash + ?Sized> Describe<T> for QuotientFilter<T> {
                 ("slot_bits", Value::Count(self.slot_bits().into())),
                 ("expansions", Value::Count(self.expansions().into())),
             ],
-            fill: self.fill_ratio(),
-            items: self.len() as u64,
-            estimated_items: self.used_slots() as f64,
+            fill_ratio: self.fill_ratio(),
+            len: self.len() as u64,
+            estimate_count: self.used_slots() as f64,
             estimated_fpr: self.expected_fpr(),
             estimated_from: "the entries' remainder lengths (exact)",
         }

@@ -258,13 +258,13 @@ impl<T: Hash + ?Sized> Describe<T> for ScalableBloomFilter<T> {
                 ("layers", Value::Count(layers.len() as u64)),
                 ("capacity", Value::Count(self.capacity())),
             ],
-            fill: if bits == 0 {
+            fill_ratio: if bits == 0 {
                 0.0
             } else {
                 ones as f64 / bits as f64
             },
-            items: self.len() as u64,
-            estimated_items: layers.iter().map(|l| l.estimate_count()).sum(),
+            len: self.len() as u64,
+            estimate_count: layers.iter().map(|l| l.estimate_count()).sum(),
             estimated_fpr: 1.0 - pass_none,
             estimated_from: "the bits set in each layer: 1 − Π(1 − fill_i^k_i)",
         }

@@ -24,7 +24,7 @@ const SIZE: (u32, u32) = (1400, 620);
 const NOTES: [&str; 5] = [
     "filled: bloomlab; hollow: peer crate",
     "frontier: filters that take inserts, on target, no other beating both axes",
-    "grey: off target (its measured rate), or static (built once from all keys)",
+    "labels: the rate measured; grey: not on the frontier (off target, static: built once from all keys)",
     "markers that would overlap are set a few pixels apart sideways",
     "a label set away from its marker has a grey line back to it",
 ];
@@ -117,21 +117,28 @@ fn panels(root: &Area<'_>, rows: &[Row], n: usize) -> Drawn {
             let (color, shape, filled) = style(&r.name);
             marker(root, shape, filled, at(r), color)?;
         }
+        // Every point named with the rate it measured: the frontier's in
+        // black first (they get the places nearest their markers), then
+        // the others in grey, those off target or static saying so.
         for r in &best {
-            let font = ("sans-serif", 12).into_text_style(root);
-            labels.place(root, r.name.clone(), at(r), font)?;
+            let font = ("sans-serif", 15).into_text_style(root);
+            let text = format!("{} ({})", r.name, percent(r.fpr(n)));
+            labels.place(root, text, at(r), font)?;
         }
-        for r in &here {
-            let note = if !r.on_target() {
-                format!("{} ({})", r.name, percent(r.fpr(n)))
+        for r in here
+            .iter()
+            .filter(|r| !best.iter().any(|b| b.name == r.name))
+        {
+            let why = if !r.on_target() {
+                ", off target"
             } else if !r.takes_inserts {
-                format!("{} (static)", r.name)
+                ", static"
             } else {
-                continue;
+                ""
             };
-            // Grey: off the frontier, and why.
-            let font = ("sans-serif", 11).into_font().color(&SAFE[8]);
-            labels.place(root, note, at(r), font)?;
+            let font = ("sans-serif", 13).into_font().color(&SAFE[8]);
+            let text = format!("{} ({}{why})", r.name, percent(r.fpr(n)));
+            labels.place(root, text, at(r), font)?;
         }
     }
     legend(root, &names)
