@@ -112,13 +112,12 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         body(
             Kind::paired(ctx.catalog)?,
             &rows,
-            &crate_runs,
             ctx.scale,
             capacity,
             slots,
         ),
     );
-    let appendix = appendix(&rows, slots);
+    let appendix = appendix(&rows, &crate_runs, slots);
     let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;
     let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;
     Ok(Output::new(section)

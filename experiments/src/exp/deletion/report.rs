@@ -56,20 +56,18 @@ fn part_table(rows: &[Row], part: Part) -> String {
 pub(super) fn body(
     paired: [Kind; 4],
     rows: &[Row],
-    crate_runs: &[OverfillRun],
     scale: Scale,
     capacity: usize,
     slots: usize,
 ) -> String {
     let mut out = format!(
-        "bloomlab's `CountingBloomFilter` (4-bit counters that stick at 15) and `CuckooFilter` \
-         (a failed insert is undone) against `fastbloom-rs` 0.5's counting filter (saturated \
-         counters are still decremented) and the `cuckoofilter` 0.5 crate (a failed insert \
-         drops a fingerprint), fed the same keys in the same order at scale `{scale}` \
-         (capacity {capacity}, rate {TARGET}; cuckoo tables of {slots} slots for duplicates \
-         and overfill). † marks values from the cuckoofilter crate's relocations, which draw \
-         from an unseeded RNG inside the crate: they vary from run to run, and `deletion.csv` \
-         holds `unseeded` in their place.\n\n"
+        "bloomlab's `CountingBloomFilter` (counters stick at 15) and `CuckooFilter` (a failed \
+         insert is undone) against `fastbloom-rs` 0.5's counting filter (saturated counters \
+         are decremented) and the `cuckoofilter` 0.5 crate (a failed insert drops a \
+         fingerprint), fed the same keys at scale `{scale}` (capacity {capacity}, rate \
+         {TARGET}; cuckoo tables of {slots} slots for duplicates and overfill). †: the \
+         cuckoofilter crate relocates with an unseeded RNG, so these vary between runs \
+         (`unseeded` in `deletion.csv`; the appendix has repeated runs).\n\n"
     );
 
     // The summary: what each subject loses, scenario by scenario.
@@ -145,17 +143,6 @@ pub(super) fn body(
         ),
     ];
     out.push_str(&markdown(&heads, table));
-    if !crate_runs.is_empty() {
-        let runs: Vec<String> = crate_runs
-            .iter()
-            .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
-            .collect();
-        out += &format!(
-            "\nThe cuckoofilter crate's overfill, run {} times on the same keys: {}.\n",
-            crate_runs.len(),
-            runs.join("; ")
-        );
-    }
 
     // Members lost per removal after the most removals, measured and modelled.
     let [counting, fastbloom, cuckoo, crate_] = paired;
@@ -213,8 +200,26 @@ pub(super) fn body(
 }
 
 /// The appendix: each part's method and model, and its rows.
-pub(super) fn appendix(rows: &[Row], slots: usize) -> String {
-    let mut out = format!(
+/// The cuckoofilter crate's overfill runs on the same keys, which its
+/// unseeded relocations make differ: "run 3 times …", or nothing.
+fn crate_runs_line(crate_runs: &[OverfillRun]) -> String {
+    if crate_runs.is_empty() {
+        return String::new();
+    }
+    let runs: Vec<String> = crate_runs
+        .iter()
+        .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
+        .collect();
+    format!(
+        "The cuckoofilter crate's overfill, run {} times on the same keys: {}.\n\n",
+        crate_runs.len(),
+        runs.join("; ")
+    )
+}
+
+pub(super) fn appendix(rows: &[Row], crate_runs: &[OverfillRun], slots: usize) -> String {
+    let mut out = crate_runs_line(crate_runs);
+    out += &format!(
         "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
          capacity times a random held item is removed and a new one inserted (the same \
          choices for every filter). Every held item is checked after the fill and after each \

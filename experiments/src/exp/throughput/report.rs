@@ -16,8 +16,8 @@ pub(super) fn write(rows: &[Row], n: usize) -> (Section, String) {
         body += &format!("{}\n", answer(rows, target, n));
     }
     body.push_str(
-        "The frontier: the filters that take inserts, meet the target and are beaten on both \
-         bits and miss time by none, against the fewest bits and fastest miss among them:\n\n",
+        "The frontier (filters that take inserts and meet the target, none beating them on \
+         both axes):\n\n",
     );
     body.push_str(&frontier_table(rows, n));
     body += &format!(
