@@ -492,7 +492,7 @@ mod choose {
             "/../crates/guava/tests/fixtures/integer_n1000_p0.001.bin"
         );
         let out = common::bloomlab(["inspect", fixture]);
-        assert!(succeeded(&out, fixture).contains("expected rate  1.052e-3"));
+        assert!(succeeded(&out, fixture).contains("estimated rate 1.052e-3"));
         let missing = common::bloomlab(["inspect", "/nonexistent/filter"]);
         common::refused(&missing, "a missing file", "bloomlab inspect: cannot read");
     }
