@@ -86,7 +86,7 @@ fn a_partial_run_keeps_the_other_sections_and_says_so() {
     let text = std::fs::read_to_string(&report).expect("REPORT.md");
     assert!(!text.contains("OLD TRADE-OFF TEXT"), "{text}");
     assert!(
-        text.contains("Each variant built by its `builder(n, p)`"),
+        text.contains("Each variant built by `builder(n, p)`"),
         "{text}"
     );
     for kept in [
@@ -118,7 +118,7 @@ fn a_partial_run_keeps_the_other_sections_and_says_so() {
     for kept in [
         "More text.\n",
         "The growth body.\n",
-        "Each variant built by its",
+        "Each variant built by `builder",
     ] {
         assert!(again.contains(kept), "lost {kept:?}:\n{again}");
     }
