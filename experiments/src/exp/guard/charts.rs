@@ -66,9 +66,7 @@ pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
         s.theory.push((c, r.theory_absent_per_1000()));
     });
     plot::CategoryChart {
-        title: "Database queries for absent ids, per 1,000 requests (uniform streams; markers \
-                measured with 95% intervals, lines theory)"
-            .into(),
+        title: "Absent-id queries per 1,000 requests: markers measured (95%), lines theory".into(),
         x_label: "share of requests for ids without a row".into(),
         y_label: "queries per 1,000 requests (log scale)".into(),
         categories,
@@ -95,9 +93,7 @@ pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
         }
     });
     plot::CategoryChart {
-        title: "Latency per request over repeated runs, with the 95% interval of their mean \
-                (uniform streams)"
-            .into(),
+        title: format!("Latency per request: the mean of {RUNS} runs, with its 95% interval"),
         x_label: "percentile, and share of requests for ids without a row".into(),
         y_label: "µs per request (log scale)".into(),
         categories,
