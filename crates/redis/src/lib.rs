@@ -16,7 +16,7 @@
 //!   and answers, by scripts on keys that share the hash tag `{name}`
 //!   (RedisBloom's `CF.*`; [module docs](cuckoo)).
 //!
-//! [`inspect`] says what a filter is and holds knowing only its name, as
+//! [`inspect()`] says what a filter is and holds knowing only its name, as
 //! `bloomlab-cli inspect --redis` does.
 //!
 //! Each is a [`RedisFilter`] of its kind ([`Variant`]), which carries the
