@@ -65,18 +65,8 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
     if let Some(seeds) = read(dir, "seeds_claims.csv") {
         out.push_str(&claims(&seeds, &link("seeds", "the claims section")));
     }
-    let all: Vec<String> = sections
-        .iter()
-        .map(|(name, t)| {
-            let shown = if name.is_empty() { t } else { name };
-            format!("[{shown}](#{})", anchor(t))
-        })
-        .collect();
-    out += &format!(
-        "Sections: {}. Long per-row tables: [APPENDIX.md](APPENDIX.md); every number: the \
-         CSV files beside this report.\n\n",
-        all.join(", ")
-    );
+    out += "Long per-row tables: [APPENDIX.md](APPENDIX.md); every number: the CSV files \
+            beside this report.\n\n";
     out
 }
 

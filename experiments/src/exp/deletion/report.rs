@@ -67,7 +67,7 @@ pub(super) fn body(
          fingerprint), fed the same keys at scale `{scale}` (capacity {capacity}, rate \
          {TARGET}; cuckoo tables of {slots} slots for duplicates and overfill). †: the \
          cuckoofilter crate relocates with an unseeded RNG, so these vary between runs \
-         (`unseeded` in `deletion.csv`; the appendix has repeated runs).\n\n"
+         (the appendix has repeated runs).\n\n"
     );
 
     // The summary: what each subject loses, scenario by scenario.
@@ -122,11 +122,11 @@ pub(super) fn body(
             &wrongful_x,
         ),
         saturation(
-            format!("saturation, 8× overload then back to capacity ({eight}): kept items"),
+            format!("saturation ({eight}): kept items"),
             &eight,
         ),
         saturation(
-            format!("saturation, the issue's 8,192 counters with k = 4 ({issue}): kept items"),
+            format!("saturation, 8,192 counters, k = 4 ({issue}): kept items"),
             &issue,
         ),
         line(

@@ -85,10 +85,9 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
     out += &format!(
         "**Misses.** Theory is outside the t interval in {missed} of {n} counted rows, \
          outside the pooled one in {missed_pooled}; chance expects {:.1} (binomial P of as many \
-         or more: {:.2} and {:.2e}). **Coverage**, simulated on {} rows of 20 classic tables \
-         drawn from their exact law (capacity {}, probes as here): t {:.1}%, pooled {:.1}%, \
-         pooled widened by the instances' scatter (the trade-off, space and guard rows' \
-         interval) {:.1}% (tests hold t and widened to 95% within binomial bounds).",
+         or more: {:.2} and {:.2e}). **Coverage** of a nominal 95%, simulated on {} rows of 20 \
+         classic tables (capacity {}, probes as here): t {:.1}%, pooled {:.1}%, pooled widened \
+         by the instances' scatter (the other sections' interval) {:.1}%.",
         0.05 * n as f64,
         spread::misses_p_value(missed, n),
         spread::misses_p_value(missed_pooled, n),

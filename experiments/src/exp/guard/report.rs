@@ -155,8 +155,7 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
     out.push_str(
         "![database queries for absent ids by absent share](guard_queries.svg)\n\n\
          ![latency percentiles per guard](guard_latency.svg)\n\n\
-         Every guard, stream and rebuild interval, the latency percentiles and the documents' \
-         three rates: the appendix; data: [`guard.csv`](guard.csv), [`guard_rebuilt.csv`](guard_rebuilt.csv).\n",
+         Every stream, rebuild interval and percentile: the appendix; data: [`guard.csv`](guard.csv), [`guard_rebuilt.csv`](guard_rebuilt.csv).\n",
     );
     out
 }

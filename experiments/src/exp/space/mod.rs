@@ -5,7 +5,6 @@
 //! filter holding the same items.
 
 use bloomlab::prelude::*;
-use std::collections::BTreeSet;
 
 use bloomlab::theory;
 use bloomlab_lab::keys::{members, probes};
@@ -393,37 +392,12 @@ fn body(
         .filter(|p| !p.holds_theory())
         .map(|p| format!("{} at {:.0e}", p.kind, p.target))
         .collect();
-    // The underpowered rows, the targets of one list of variants together:
-    // "classic, blocked at 3e-6, 1e-6"; "every variant" where all are.
-    let every = points.iter().map(|p| p.kind).collect::<BTreeSet<_>>().len();
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for target in TARGETS {
-        let kinds: Vec<&str> = points
-            .iter()
-            .filter(|p| p.target == target && p.underpowered())
-            .map(|p| p.kind)
-            .collect();
-        let which = match kinds.len() {
-            0 => continue,
-            n if n == every => "every variant".to_owned(),
-            _ => kinds.join(", "),
-        };
-        let target = format!("{target:.0e}");
-        match groups.iter_mut().find(|(w, _)| *w == which) {
-            Some((_, targets)) => targets.push(target),
-            None => groups.push((which, vec![target])),
-        }
-    }
-    let under: Vec<String> = groups
-        .into_iter()
-        .map(|(which, targets)| format!("{which} at {}", targets.join(", ")))
-        .collect();
     let n_under = points.iter().filter(|p| p.underpowered()).count();
     out += &format!(
         "**Theory against measurement.** Theory lies inside the 95% interval in {} of the {} \
          rows that expect {MIN_EXPECTED} or more false positives{} (about {:.0} would fall \
          outside by chance). {} rows expect fewer within the budget and test nothing \
-         (`underpowered` in the CSV{}); they are not counted.\n\n",
+         (`underpowered` in the CSV and the appendix); they are not counted.\n\n",
         powered.len() - missed.len(),
         powered.len(),
         if missed.is_empty() {
@@ -433,11 +407,6 @@ fn body(
         },
         0.05 * powered.len() as f64,
         n_under,
-        if under.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", under.join("; "))
-        }
     );
     out.push_str(&bits_table(kinds, points, &[1e-2, 1e-3, 1e-4, 1e-6]));
     let crossovers = scan.crossovers();
