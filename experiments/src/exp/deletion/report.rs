@@ -121,10 +121,7 @@ pub(super) fn body(
             "members_absent",
             &wrongful_x,
         ),
-        saturation(
-            format!("saturation ({eight}): kept items"),
-            &eight,
-        ),
+        saturation(format!("saturation ({eight}): kept items"), &eight),
         saturation(
             format!("saturation, 8,192 counters, k = 4 ({issue}): kept items"),
             &issue,
