@@ -133,11 +133,7 @@ impl AnyFilter<u64> for ToyFilter {
         None
     }
     fn to_bytes(&self) -> Vec<u8> {
-        let head = [self.seed, self.len as u64];
-        head.iter()
-            .chain(&self.words)
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        le_bytes(&[self.seed, self.len as u64], &self.words)
     }
     fn state(&self) -> State {
         let ones: u32 = self.words.iter().map(|w| w.count_ones()).sum();
@@ -156,11 +152,25 @@ impl AnyFilter<u64> for ToyFilter {
     }
 }
 
-fn decode(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
-    let words: Vec<u64> = bytes
+/// The toy filters' byte format: little-endian words, a header then a body.
+fn le_bytes(head: &[u64], body: &[u64]) -> Vec<u8> {
+    head.iter()
+        .chain(body)
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
+}
+
+/// The words of [`le_bytes`]' output (a trailing part word is dropped; the
+/// decoders check the length).
+fn le_words(bytes: &[u8]) -> Vec<u64> {
+    bytes
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-        .collect();
+        .collect()
+}
+
+fn decode(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
+    let words = le_words(bytes);
     match words.as_slice() {
         [seed, len, table @ ..] if !table.is_empty() && bytes.len().is_multiple_of(8) => {
             Ok(Box::new(ToyFilter {
@@ -307,11 +317,10 @@ impl AnyFilter<u64> for Sorted {
         None
     }
     fn to_bytes(&self) -> Vec<u8> {
-        let head = [self.seed, u64::from(self.bits), self.keys as u64];
-        head.iter()
-            .chain(&self.prints)
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        le_bytes(
+            &[self.seed, u64::from(self.bits), self.keys as u64],
+            &self.prints,
+        )
     }
     fn state(&self) -> State {
         State {
@@ -329,10 +338,7 @@ impl AnyFilter<u64> for Sorted {
 }
 
 fn decode_sorted(bytes: &[u8]) -> Result<Box<dyn AnyFilter<u64>>, DecodeError> {
-    let words: Vec<u64> = bytes
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-        .collect();
+    let words = le_words(bytes);
     match words.as_slice() {
         [seed, bits @ 1..=64, keys, prints @ ..] if bytes.len().is_multiple_of(8) => {
             Ok(Box::new(Sorted {

@@ -10,7 +10,9 @@ use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
 use bloomlab_core::by_hash;
 use bloomlab_core::codec::{FORMAT_VERSION, NEWEST_VERSION, WordTable};
-use bloomlab_core::hash::{SECTORS, SectorTest, mix64, reduce, sector_mask, sector_masks};
+use bloomlab_core::hash::{
+    SECTORS, SectorTest, for_each_block_position, reduce, sector_mask, sector_masks,
+};
 use bloomlab_core::theory::{blocked, sectored};
 use bloomlab_core::{
     DecodeError, DefaultHasher, InsertBatchError, InsertError, ParamError, check_hashes,
@@ -150,29 +152,6 @@ impl BlockLayout {
             }
             BlockLayout::Positions => blocked::fpr_exact(block_cells, blocks, n, k),
         }
-    }
-}
-
-/// Positions per mixed word: `64 / 9`, the rest of the word is dropped.
-const PER_WORD: u32 = 64 / LOG2_BLOCK_BITS;
-
-/// Calls `f` with each of the first `k` positions of
-/// [`BlockPositions`]`::new(hash, 9)`, in order, computed word by word in a
-/// loop the compiler can unroll (a unit test checks they are the same).
-///
-/// [`BlockPositions`]: bloomlab_core::hash::BlockPositions
-#[inline(always)]
-fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
-    let mut left = k;
-    let mut counter = 0u64;
-    while left > 0 {
-        counter += 1;
-        let mut word = mix64(hash ^ counter.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        for _ in 0..left.min(PER_WORD) {
-            f((word & (u64::from(BLOCK_BITS) - 1)) as u32);
-            word >>= LOG2_BLOCK_BITS;
-        }
-        left = left.saturating_sub(PER_WORD);
     }
 }
 
@@ -501,11 +480,13 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
                     *word |= mask;
                 }
             }
-            BlockLayout::Positions => for_each_position(hash, self.num_hashes, |p| {
-                let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
-                missing |= bit & !*word;
-                *word |= bit;
-            }),
+            BlockLayout::Positions => {
+                for_each_block_position::<LOG2_BLOCK_BITS>(hash, self.num_hashes, |p| {
+                    let (word, bit) = (&mut block[(p >> 6) as usize], 1 << (p & 63));
+                    missing |= bit & !*word;
+                    *word |= bit;
+                })
+            }
         }
         self.len = self.len.saturating_add(1);
         missing != 0
@@ -552,7 +533,7 @@ impl<T: ?Sized, S: BuildHasher> BlockedBloomFilter<T, S> {
             }
             BlockLayout::Positions => {
                 let mut all = 1;
-                for_each_position(hash, self.num_hashes, |p| {
+                for_each_block_position::<LOG2_BLOCK_BITS>(hash, self.num_hashes, |p| {
                     all &= block[(p >> 6) as usize] >> (p & 63);
                 });
                 all & 1 == 1
@@ -805,19 +786,6 @@ bloomlab_core::impl_filter!(BitOr<MergeError> for BlockedBloomFilter<T, S> where
 mod tests {
     use super::*;
     use bloomlab_core::hash::BlockPositions;
-
-    #[test]
-    fn the_unrolled_positions_are_block_positions() {
-        for i in 0..2_000u64 {
-            let hash = mix64(i);
-            for k in [1, 2, 6, 7, 8, 13, 14, 15, 40, 64] {
-                let mut ours = Vec::new();
-                for_each_position(hash, k, |p| ours.push(p));
-                let want: Vec<u32> = BlockPositions::new(hash, 9).take(k as usize).collect();
-                assert_eq!(ours, want, "hash {hash:#x}, k = {k}");
-            }
-        }
-    }
 
     fn positions(blocks: u64, k: u32) -> BlockedBloomFilter<u64> {
         BlockedBloomFilter::builder_with_blocks(blocks, k)

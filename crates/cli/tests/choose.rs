@@ -1,17 +1,15 @@
 //! `bloomlab-cli choose` as a user runs it: its options and exit codes. The
 //! answers themselves are bloomlab-choose's to test.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use bloomlab::catalog::grouped;
 use bloomlab_guava::{GuavaBloomFilter, LongFunnel};
 
+mod common;
+
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bloomlab-cli"))
-        .arg("choose")
-        .args(args)
-        .output()
-        .expect("the bloomlab-cli binary runs")
+    common::cli("choose", args)
 }
 
 /// Stdout of a run that exits with `code`.

@@ -2,6 +2,8 @@
 //! the real Guava jar), a file of every bloomlab variant, and files that are
 //! neither, or not files at all.
 
+mod common;
+
 // In a module named `inspect` so that `cargo test -p bloomlab-cli inspect`
 // selects these tests.
 mod inspect {
@@ -13,11 +15,7 @@ mod inspect {
     use serde_json::Value;
 
     fn bloomlab_inspect(args: &[&Path]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_bloomlab-cli"))
-            .arg("inspect")
-            .args(args)
-            .output()
-            .expect("the bloomlab-cli binary runs")
+        super::common::cli("inspect", args)
     }
 
     fn stderr(out: &Output) -> String {

@@ -2,14 +2,12 @@
 //! on filters of every kind written by bloomlab-redis; and, in a build
 //! without the feature `redis`, its refusal.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
 
 fn bloomlab_inspect(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bloomlab-cli"))
-        .arg("inspect")
-        .args(args)
-        .output()
-        .expect("the bloomlab-cli binary runs")
+    common::cli("inspect", args)
 }
 
 #[cfg(not(feature = "redis"))]

@@ -673,6 +673,29 @@ impl Iterator for BlockPositions {
 }
 
 #[doc(hidden)]
+/// Calls `f` with each of the first `k` positions of
+/// [`BlockPositions`]`::new(hash, LOG2_BITS)`, in order, word by word in a
+/// loop the compiler unrolls for a block size fixed at compile time: the
+/// blocked filters' lookups call it, and a unit test checks that the two give
+/// the same positions.
+#[inline(always)]
+pub fn for_each_block_position<const LOG2_BITS: u32>(hash: u64, k: u32, mut f: impl FnMut(u32)) {
+    const { assert!(matches!(LOG2_BITS, 1..=16), "a block of 2 to 2^16 bits") };
+    let per_word = 64 / LOG2_BITS;
+    let mut left = k;
+    let mut counter = 0u64;
+    while left > 0 {
+        counter += 1;
+        let mut word = mix64(hash ^ counter.wrapping_mul(GOLDEN));
+        for _ in 0..left.min(per_word) {
+            f((word & ((1 << LOG2_BITS) - 1)) as u32);
+            word >>= LOG2_BITS;
+        }
+        left = left.saturating_sub(per_word);
+    }
+}
+
+#[doc(hidden)]
 /// 64-bit words in one sectored block of 512 bits: an item sets the same
 /// number of bits in each (see [`sector_masks`]).
 pub const SECTORS: usize = 8;

@@ -9,8 +9,8 @@ use std::marker::PhantomData;
 use bloomlab_classic::BlockLayout;
 use bloomlab_core::codec::{WordTable, invalid};
 use bloomlab_core::hash::{
-    BlockPositions, SECTORS, SectorTest, mix64, reduce, sector_cell_masks, sector_round,
-    sector_slot,
+    BlockPositions, SECTORS, SectorTest, for_each_block_position, reduce, sector_cell_masks,
+    sector_round, sector_slot,
 };
 use bloomlab_core::{
     DecodeError, DefaultHasher, InsertBatchError, InsertError, ParamError, RemoveError, Tag, batch,
@@ -38,10 +38,6 @@ const BLOCK_BYTES: u64 = (BLOCK_COUNTERS * WIDTH / 8) as u64;
 
 /// Words of one block.
 const BLOCK_WORDS: u64 = BLOCK_BYTES / 8;
-
-/// In-block positions per mixed word: `64 / 7`, the rest of the word is
-/// dropped.
-const PER_WORD: u32 = 64 / LOG2_BLOCK;
 
 /// Counters in one 64-bit word, a sector of the
 /// [`Sectors`](BlockLayout::Sectors) layout.
@@ -125,24 +121,6 @@ impl Iterator for InBlock {
                 Some(p)
             }
         }
-    }
-}
-
-/// Calls `f` with each of the first `k` positions of
-/// [`BlockPositions`]`::new(hash, 7)`, in order, word by word in a loop the
-/// compiler can unroll (a unit test checks they are the same).
-#[inline(always)]
-fn for_each_position(hash: u64, k: u32, mut f: impl FnMut(u32)) {
-    let mut left = k;
-    let mut counter = 0u64;
-    while left > 0 {
-        counter += 1;
-        let mut word = mix64(hash ^ counter.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        for _ in 0..left.min(PER_WORD) {
-            f((word & u64::from(BLOCK_COUNTERS - 1)) as u32);
-            word >>= LOG2_BLOCK;
-        }
-        left = left.saturating_sub(PER_WORD);
     }
 }
 
@@ -543,7 +521,7 @@ impl<T: ?Sized, S> BlockedCountingBloomFilter<T, S> {
             }
             BlockLayout::Positions => {
                 let mut all = true;
-                for_each_position(hash, self.num_hashes, |p| {
+                for_each_block_position::<LOG2_BLOCK>(hash, self.num_hashes, |p| {
                     let (word, shift) = ((p >> 4) as usize, (p & 15) << 2);
                     all &= block[word] >> shift & 0xf != 0;
                 });

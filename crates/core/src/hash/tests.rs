@@ -255,3 +255,25 @@ fn block_positions_are_uniform_bytes() {
         "{counts:?}"
     );
 }
+
+/// The unrolled loop of the blocked filters gives the iterator's positions,
+/// for the two block sizes they use (512 bits; 128 counters) and for `k`
+/// below, at and past a word's worth of positions.
+#[test]
+fn the_unrolled_positions_are_block_positions() {
+    fn check<const LOG2_BITS: u32>(hash: u64, k: u32) {
+        let mut got = Vec::new();
+        for_each_block_position::<LOG2_BITS>(hash, k, |p| got.push(p));
+        let want: Vec<u32> = BlockPositions::new(hash, LOG2_BITS)
+            .take(k as usize)
+            .collect();
+        assert_eq!(got, want, "hash {hash:#x}, 2^{LOG2_BITS} bits, k = {k}");
+    }
+    let hashes = (0..500u64).map(mix64).chain([0, 1, u64::MAX]);
+    for hash in hashes {
+        for k in [1, 2, 6, 7, 8, 9, 10, 13, 14, 15, 18, 19, 40, 64] {
+            check::<9>(hash, k);
+            check::<7>(hash, k);
+        }
+    }
+}
