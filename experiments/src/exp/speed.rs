@@ -90,18 +90,35 @@ fn body(path: &Path) -> String {
         peer(group, setting).map_or_else(|| "–".into(), |(t, who)| format!("{t:.1} ({who})"))
     }));
     table.push(best);
+    // Inserts from one and two threads into the concurrent filters.
+    let inserts = |subject: &str| {
+        let at = |threads| {
+            get(
+                "atomic/insert",
+                &format!("{THREADS_ITEMS}, {threads}"),
+                subject,
+            )
+        };
+        format!("{} → {}", ns(at("1 thread")), ns(at("2 threads")))
+    };
     format!(
         "The last full criterion run (`{}`, {}; [BENCH.md](BENCH.md), rows in \
          [`bench_rows.csv`](bench_rows.csv), goals of every run in \
          [`bench_history.csv`](bench_history.csv)): misses at 1% as the table outgrows the \
-         cache (1.2 MB at 1M items, 24 MB at 20M):\n\n{}\nThreads: \
-         [BENCH.md](BENCH.md#atomicbloomfilter-from-several-threads-issue-55) (that run's \
-         own, 1 to 4 threads against fastbloom).\n",
+         cache (1.2 MB at 1M items, 24 MB at 20M):\n\n{}\nThreads, ns per insert of \
+         wall time filling 20M items from 1 → 2 threads: `AtomicBloomFilter` {}, \
+         fastbloom's `AtomicBloomFilter` {} (4 threads in BENCH.md).\n",
         cell(first, "commit"),
         cell(first, "run_start_utc").replace('T', " "),
         markdown(&heads, table),
+        inserts("bloomlab::AtomicBloomFilter"),
+        inserts("fastbloom::AtomicBloomFilter"),
     )
 }
+
+/// The setting of the thread rows (`benches/benches/atomic.rs`), before
+/// its thread count.
+const THREADS_ITEMS: &str = "20000000 items";
 
 /// The cell `col` of `row`, or `""`.
 fn cell<'a>(row: &'a Row, col: &str) -> &'a str {
