@@ -107,7 +107,7 @@ fn body(path: &Path) -> String {
          [`bench_history.csv`](bench_history.csv)): misses at 1% as the table outgrows the \
          cache (1.2 MB at 1M items, 24 MB at 20M):\n\n{}\nThreads, ns per insert of \
          wall time filling 20M items from 1 → 2 threads: `AtomicBloomFilter` {}, \
-         fastbloom's `AtomicBloomFilter` {} (4 threads in BENCH.md).\n",
+         fastbloom's `AtomicBloomFilter` {} (4 threads in `bench_rows.csv`).\n",
         cell(first, "commit"),
         cell(first, "run_start_utc").replace('T', " "),
         markdown(&heads, table),

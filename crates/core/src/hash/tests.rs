@@ -269,7 +269,9 @@ fn the_unrolled_positions_are_block_positions() {
             .collect();
         assert_eq!(got, want, "hash {hash:#x}, 2^{LOG2_BITS} bits, k = {k}");
     }
-    let hashes = (0..500u64).map(mix64).chain([0, 1, u64::MAX]);
+    let hashes = (0..2_000u64)
+        .map(mix64)
+        .chain([0, 1, 0xfeed_face_dead_beef, u64::MAX]);
     for hash in hashes {
         for k in [1, 2, 6, 7, 8, 9, 10, 13, 14, 15, 18, 19, 40, 64] {
             check::<9>(hash, k);
