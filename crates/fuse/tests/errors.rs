@@ -1,11 +1,14 @@
 //! Bad input is a typed error, never a panic or a hang; adversarial key
 //! sets end in a filter.
 
+mod common;
+
 use bloomlab_core::{BuildError, ParamError};
 use bloomlab_fuse::{BinaryFuseFilter, Invalid, MAX_ATTEMPTS};
 use bloomlab_testkit::inputs::assert_refuses_invalid_fprs;
 use bloomlab_testkit::keys::{members, probes};
 use bloomlab_testkit::rates::assert_in_interval;
+use common::at_one_percent;
 
 fn refused(built: Result<BinaryFuseFilter<u64>, bloomlab_fuse::BuildError>) -> BuildError<Invalid> {
     built.expect_err("refused")
@@ -102,10 +105,7 @@ fn an_array_too_small_does_not_converge() {
 fn adversarial_key_sets_build() {
     // One key a million times: sized for them all, holding one.
     let same = vec![42u64; 1 << 20];
-    let f = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(1)
-        .build(&same)
-        .unwrap();
+    let f: BinaryFuseFilter<u64> = at_one_percent(1, &same);
     assert_eq!(f.len(), 1);
     assert!(f.contains(&42));
     // 2^20 keys of 16 bytes that differ in one byte: 256 distinct ones.
@@ -116,18 +116,12 @@ fn adversarial_key_sets_build() {
             key
         })
         .collect();
-    let f = BinaryFuseFilter::<[u8; 16]>::builder(0.01)
-        .seed(2)
-        .build(&one_byte)
-        .unwrap();
+    let f: BinaryFuseFilter<[u8; 16]> = at_one_percent(2, &one_byte);
     assert_eq!(f.len(), 256);
     assert!(one_byte.iter().all(|k| f.contains(k)));
     // 2^20 distinct keys that differ in their last bytes only.
     let close: Vec<u64> = (0..1u64 << 20).map(|i| 0xabcd_0000_0000_0000 | i).collect();
-    let f = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(3)
-        .build(&close)
-        .unwrap();
+    let f: BinaryFuseFilter<u64> = at_one_percent(3, &close);
     assert_eq!(f.len(), close.len());
     assert!(close.iter().all(|k| f.contains(k)));
 }
@@ -135,10 +129,7 @@ fn adversarial_key_sets_build() {
 #[test]
 fn a_cleared_filter_holds_nothing_and_keeps_its_shape() {
     let keys = members(4, 1_000);
-    let mut f = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(4)
-        .build(&keys)
-        .unwrap();
+    let mut f: BinaryFuseFilter<u64> = at_one_percent(4, &keys);
     let bytes = f.memory_bytes();
     bloomlab_core::Filter::clear(&mut f);
     assert!(f.is_empty());

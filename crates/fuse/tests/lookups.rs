@@ -2,8 +2,11 @@
 //! duplicates and tiny sets, every width and arity, and a large set whose
 //! batch lookups prefetch.
 
+mod common;
+
 use bloomlab_fuse::{BinaryFuseFilter, Lookup};
 use bloomlab_testkit::keys::{members, probes};
+use common::at_one_percent;
 use proptest::prelude::*;
 
 /// Every width and arity, for the same keys.
@@ -53,10 +56,7 @@ proptest! {
 #[test]
 fn a_million_keys_then_batches_that_prefetch() {
     let keys = members(1, 1_000_000);
-    let filter = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(2)
-        .build(&keys)
-        .unwrap();
+    let filter: BinaryFuseFilter<u64> = at_one_percent(2, &keys);
     assert_eq!(filter.len(), keys.len());
     assert!(keys.iter().all(|k| filter.contains(k)));
     assert!(filter.contains_batch(&keys).iter().all(|&x| x));
@@ -99,14 +99,8 @@ fn items_of_any_type_and_their_borrowed_forms() {
 #[test]
 fn built_alike_from_a_slice_or_an_iterator() {
     let keys = members(6, 10_000);
-    let from_slice = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(1)
-        .build(&keys)
-        .unwrap();
-    let from_iter = BinaryFuseFilter::<u64>::builder(0.01)
-        .seed(1)
-        .build(keys.iter().copied())
-        .unwrap();
+    let from_slice: BinaryFuseFilter<u64> = at_one_percent(1, &keys);
+    let from_iter: BinaryFuseFilter<u64> = at_one_percent(1, keys.iter().copied());
     assert_eq!(from_slice.to_bytes(), from_iter.to_bytes());
     // A random hash key: another array, the same keys present.
     let random = BinaryFuseFilter::from_keys(&keys, 0.01).unwrap();
