@@ -3,6 +3,13 @@
 use bloomlab_quotient::{InsertError, QuotientFilter, RemoveError};
 use bloomlab_testkit::keys::{members, probes};
 
+/// Inserts each of `keys`; none may be refused.
+fn insert_each(f: &mut QuotientFilter<u64>, keys: &[u64]) {
+    for k in keys {
+        f.insert(k).unwrap();
+    }
+}
+
 #[test]
 fn inserted_items_are_found_counted_and_removed() {
     let mut f = QuotientFilter::<u64>::builder(10_000, 0.01)
@@ -10,9 +17,7 @@ fn inserted_items_are_found_counted_and_removed() {
         .build()
         .unwrap();
     let keys = members(1, 9_000);
-    for k in &keys {
-        f.insert(k).unwrap();
-    }
+    insert_each(&mut f, &keys);
     assert_eq!(f.len(), 9_000);
     assert!(keys.iter().all(|k| f.contains(k)));
     f.insert(&keys[0]).unwrap();
@@ -35,9 +40,7 @@ fn a_full_filter_refuses_and_keeps_everything() {
     let capacity = f.capacity();
     assert_eq!(capacity, 60);
     let keys = members(3, 60);
-    for k in &keys {
-        f.insert(k).unwrap();
-    }
+    insert_each(&mut f, &keys);
     let before = f.clone();
     assert_eq!(f.insert(&12345), Err(InsertError::Full));
     assert!(f == before);
@@ -59,9 +62,7 @@ fn growth_doubles_and_keeps_every_item() {
         .build()
         .unwrap();
     let keys = members(5, 200_000);
-    for k in &keys {
-        f.insert(k).unwrap();
-    }
+    insert_each(&mut f, &keys);
     assert!(f.expansions() >= 7, "{}", f.expansions());
     assert!(keys.iter().all(|k| f.contains(k)));
     let fp = probes(6, 200_000).filter(|p| f.contains(p)).count();
