@@ -105,6 +105,20 @@ fn fill<F: Filter + Sync>(
     group.finish();
 }
 
+/// [`fill`] as the group `atomic/insert`: each member through `insert`.
+fn fill_each<F: Filter + Sync, R>(
+    c: &mut Criterion,
+    row: (&str, &mut F),
+    members: &[u64],
+    insert: impl Fn(&F, &u64) -> R + Sync,
+) {
+    fill(c, "atomic/insert", row, members, |f, keys| {
+        keys.iter().for_each(|k| {
+            black_box(insert(f, k));
+        })
+    });
+}
+
 /// Lookups of the mixed `stream` on `f`, full with its `items` members,
 /// from each count of [`THREADS`].
 fn lookups<F: Sync>(
@@ -144,17 +158,7 @@ fn bench(c: &mut Criterion) {
 
         let name = "fastbloom::AtomicBloomFilter";
         let mut peer = FastbloomAtomic::with_default_hasher(items, FPR);
-        fill(
-            c,
-            "atomic/insert",
-            (name, &mut peer),
-            &members,
-            |f, keys| {
-                keys.iter().for_each(|k| {
-                    black_box(f.insert(k));
-                })
-            },
-        );
+        fill_each(c, (name, &mut peer), &members, |f, k| f.insert(k));
         peer.clear();
         members.iter().for_each(|k| {
             peer.insert(k);
@@ -164,17 +168,7 @@ fn bench(c: &mut Criterion) {
 
         let name = "bloomlab::AtomicBloomFilter";
         let mut ours = AtomicBloomFilter::<u64>::new(items, FPR).expect("a valid size");
-        fill(
-            c,
-            "atomic/insert",
-            (name, &mut ours),
-            &members,
-            |f, keys| {
-                keys.iter().for_each(|k| {
-                    black_box(f.insert(k).is_ok());
-                })
-            },
-        );
+        fill_each(c, (name, &mut ours), &members, |f, k| f.insert(k).is_ok());
         fill(
             c,
             "atomic/insert_batch",
