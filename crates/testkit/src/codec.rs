@@ -11,6 +11,19 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// `filter` read back from its stored form, which must be `pinned` (as
+/// [`hex`] writes it): a value-stability test's check of the bytes and
+/// that they decode.
+///
+/// # Panics
+///
+/// When the stored form is not `pinned`, or does not decode.
+pub fn read_pinned<F: Persist>(filter: &F, pinned: &str) -> F {
+    let bytes = filter.to_bytes();
+    assert_eq!(hex(&bytes), pinned, "the stored form changed");
+    F::from_bytes(&bytes).expect("the pinned bytes decode")
+}
+
 /// The bytes written as hex by [`hex`].
 ///
 /// # Panics
@@ -31,6 +44,17 @@ pub fn refuses_parameters<F: Persist>(bytes: &[u8]) -> bool {
     matches!(
         F::from_bytes(bytes),
         Err(DecodeError::InvalidParameters { .. })
+    )
+}
+
+/// Whether decoding an `F` refuses a file of the variant `other` (its
+/// parameters and tables empty) as [`DecodeError::WrongVariant`], naming
+/// the tag it found.
+pub fn refuses_variant<F: Persist>(other: Tag) -> bool {
+    let file = sealed(other, [0, 0], vec![], vec![]);
+    matches!(
+        F::from_bytes(&file),
+        Err(DecodeError::WrongVariant { found, .. }) if found == other.id()
     )
 }
 
