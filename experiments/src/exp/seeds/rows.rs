@@ -187,19 +187,16 @@ impl Rate {
             .any(|p| self.hits().within_chance(p))
     }
 
-    /// Whether this table's bits set lie inside the 99.9% range of the
-    /// occupancy distribution: if not, the members' own positions are not
-    /// uniform, whatever the probes do.
-    pub(super) fn fill_plausible(&self) -> bool {
-        self.fill_z()
-            .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
-    }
-
     pub(super) fn fit(&self) -> Fit {
         if self.inside() {
             Fit::Theory
         } else if self.at_fill_inside() == Some(true) {
-            if self.fill_plausible() {
+            // Bits set outside the 99.9% occupancy range: the members' own
+            // positions are not uniform, whatever the probes do.
+            if self
+                .fill_z()
+                .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
+            {
                 Fit::Table
             } else {
                 Fit::Fill
@@ -284,18 +281,19 @@ impl Rate {
     }
 }
 
-/// How a measured rate stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a measured rate stands; worse is larger: holds, holds within
+/// chance, does not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Fit {
     /// Theory inside the 95% interval.
     Theory,
     /// This table's own rate inside the 95% interval.
     Table,
+    /// Outside the 95% interval, inside the 99.9% binomial range.
+    Chance,
     /// This table's own rate inside the 95% interval, but the table's bits
     /// set outside the 99.9% occupancy range.
     Fill,
-    /// Outside the 95% interval, inside the 99.9% binomial range.
-    Chance,
     /// Outside the 99.9% range too.
     Off,
 }
@@ -307,15 +305,6 @@ impl Fit {
             Fit::Theory | Fit::Table => "holds",
             Fit::Chance => "holds within chance",
             Fit::Fill | Fit::Off => "does not hold",
-        }
-    }
-
-    /// Worse is larger: holds, holds within chance, does not hold.
-    fn rank(self) -> u8 {
-        match self {
-            Fit::Theory | Fit::Table => 0,
-            Fit::Chance => 1,
-            Fit::Fill | Fit::Off => 2,
         }
     }
 
@@ -336,7 +325,7 @@ pub(super) fn weakest(rates: &[Rate]) -> &'static str {
     rates
         .iter()
         .map(Rate::fit)
-        .max_by_key(|f| f.rank())
+        .max()
         .map_or("not run", Fit::word)
 }
 
