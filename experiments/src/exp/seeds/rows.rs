@@ -71,17 +71,6 @@ pub(crate) fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = Str
     })
 }
 
-/// bloomlab's positions of `item` in `f`: those of its one keyed hash.
-pub(super) fn our_positions<S: BuildHasher, T: std::hash::Hash + ?Sized>(
-    f: &BloomFilter<T, S>,
-    item: &T,
-    out: &mut Vec<u64>,
-) {
-    let h = f.hasher().hash_one(item);
-    let positions = f.scheme().positions(h, f.num_bits());
-    out.extend(positions.take(f.num_hashes() as usize));
-}
-
 impl Rate {
     pub(super) fn new(m: u64, k: u32, n: u64, probes: u64, fp: u64) -> Self {
         Self {
@@ -119,18 +108,6 @@ impl Rate {
             self.fill().unwrap_or(f64::NAN),
             theory::classic::expected_fill(m, n, k),
         )
-    }
-
-    /// Sets [`uniform`](Self::uniform) from the positions of the probes.
-    pub(super) fn with_uniform<I>(
-        mut self,
-        items: impl Iterator<Item = I>,
-        locate: impl FnMut(&I, &mut Vec<u64>),
-    ) -> Self {
-        if let Some(fill) = self.fill() {
-            self.uniform = Some(uniform(fill, self.k, items, locate));
-        }
-        self
     }
 
     pub(super) fn measured(&self) -> f64 {
@@ -195,7 +172,7 @@ impl Rate {
             // positions are not uniform, whatever the probes do.
             if self
                 .fill_z()
-                .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
+                .is_none_or(|z| z.abs() <= Normal::standard().inverse_cdf(0.9995))
             {
                 Fit::Table
             } else {
@@ -347,11 +324,6 @@ pub(super) fn by_kind(rows: &[(&str, Rate)]) -> String {
         .map(|(word, whats)| format!("{word} on {}", whats.join(", ")))
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// The standard normal quantile at `p`.
-pub(super) fn normal_quantile(p: f64) -> f64 {
-    Normal::standard().inverse_cdf(p)
 }
 
 /// One row of the table: a claim and what became of it.
