@@ -224,18 +224,16 @@ impl Rate {
             "measured {:+.1}% against theory",
             (self.measured() / self.theory - 1.0) * 100.0
         );
-        let why = |z: f64| {
-            let repeats = match self.uniform {
-                Some(u) if u.repeats > 0 => {
-                    format!(
-                        "; {} probes with fewer than k distinct positions",
-                        u.repeats
-                    )
-                }
-                _ => String::new(),
-            };
-            format!("{z:+.1} sd bits set against the average table{repeats}")
+        let repeats = match self.uniform {
+            Some(u) if u.repeats > 0 => {
+                format!(
+                    "; {} probes with fewer than k distinct positions",
+                    u.repeats
+                )
+            }
+            _ => String::new(),
         };
+        let why = |z: f64| format!("{z:+.1} sd bits set against the average table{repeats}");
         match (self.fit(), self.at_fill(), self.fill_z()) {
             (Fit::Theory, _, _) => format!("theory {INSIDE}"),
             (Fit::Table, Some(t), Some(z)) => format!(
