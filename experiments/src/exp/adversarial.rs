@@ -90,12 +90,19 @@ impl Victim {
             knows,
             tested: *tested,
             seconds: *seconds,
-            flood: Hits {
-                hits: found.iter().filter(|c| passes(c)).count() as u64,
-                trials: found.len() as u64,
-            },
+            flood: Hits::new(
+                found.iter().filter(|c| passes(c)).count() as u64,
+                found.len() as u64,
+            ),
             expected,
         }
+    }
+
+    /// A's attack on a victim whose hash has no secret: its items, found on
+    /// a copy, pass where `passes`.
+    fn open<T>(self, found: &Found<T>, passes: impl FnMut(&T) -> bool) -> Attack {
+        let knows = "bits (the hash has no secret)";
+        self.attacked("A: offline search on a copy", knows, 1.0, found, passes)
     }
 }
 
@@ -114,7 +121,7 @@ fn search<T>(
     candidates: impl Iterator<Item = T>,
     want: usize,
     mut passes: impl FnMut(&T) -> bool,
-) -> (Vec<T>, u64, f64) {
+) -> Found<T> {
     let started = Instant::now();
     let mut found = Vec::with_capacity(want);
     let mut tested = 0u64;
@@ -225,13 +232,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let found = search(candidates("guava"), want, |c| {
         copy.might_contain(&(*c as i64))
     });
-    attacks.push(guava_victim.attacked(
-        "A: offline search on a copy",
-        "bits (the hash has no secret)",
-        1.0,
-        &found,
-        |&c| guava.might_contain(&(c as i64)),
-    ));
+    attacks.push(guava_victim.open(&found, |&c| guava.might_contain(&(c as i64))));
     bar.inc(1);
 
     // Document 001's H1 in its fixed table, filled to 1%.
@@ -252,13 +253,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let found = search(string_candidates(seed("h1"), budget), want, |c| {
         copy.test(c)
     });
-    attacks.push(h1_victim.attacked(
-        "A: offline search on a copy",
-        "bits (the hash has no secret)",
-        1.0,
-        &found,
-        |c| h1.test(c),
-    ));
+    attacks.push(h1_victim.open(&found, |c| h1.test(c)));
     bar.inc(1);
     // B's counterpart for H1: random addresses, no search at all.
     let flood = want as u64 * 100;
@@ -268,10 +263,10 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         knows: "nothing",
         tested: 0,
         seconds: 0.0,
-        flood: Hits {
-            hits: hits(&mut h1, string_candidates(seed("h1 random"), flood)),
-            trials: flood,
-        },
+        flood: Hits::new(
+            hits(&mut h1, string_candidates(seed("h1 random"), flood)),
+            flood,
+        ),
         expected: h1_victim.fpr,
     });
     bar.inc(1);
@@ -524,10 +519,7 @@ mod tests {
             knows: "",
             tested: 100_000,
             seconds: 0.01,
-            flood: Hits {
-                hits: passed,
-                trials: 1_000,
-            },
+            flood: Hits::new(passed, 1_000),
             expected,
         }
     }

@@ -90,15 +90,11 @@ fn body(path: &Path) -> String {
         peer(group, setting).map_or_else(|| "–".into(), |(t, who)| format!("{t:.1} ({who})"))
     }));
     table.push(best);
-    // Inserts from one and two threads into the concurrent filters.
+    // Inserts from one and two threads into the concurrent filters, as
+    // `benches/benches/atomic.rs` names their settings.
     let inserts = |subject: &str| {
-        let at = |threads| {
-            get(
-                "atomic/insert",
-                &format!("{THREADS_ITEMS}, {threads}"),
-                subject,
-            )
-        };
+        let setting = |threads| format!("20000000 items, {threads}");
+        let at = |threads| get("atomic/insert", &setting(threads), subject);
         format!("{} → {}", ns(at("1 thread")), ns(at("2 threads")))
     };
     format!(
@@ -115,10 +111,6 @@ fn body(path: &Path) -> String {
         inserts("fastbloom::AtomicBloomFilter"),
     )
 }
-
-/// The setting of the thread rows (`benches/benches/atomic.rs`), before
-/// its thread count.
-const THREADS_ITEMS: &str = "20000000 items";
 
 /// The cell `col` of `row`, or `""`.
 fn cell<'a>(row: &'a Row, col: &str) -> &'a str {

@@ -74,11 +74,15 @@ pub(super) fn e1_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     Ok(out)
 }
 
-/// An E1 table of `m` bits and `k` hashes holding `0..n`: its rate on
-/// `ext`, and on the document's 10,000 probes 11000..20999.
-fn e1_rate<T: BitTable<i32>>(t: &mut T, (m, k): (u64, u32), n: u64, ext: &Range<i32>) -> Rate {
+/// A table of `m` bits and `k` hashes holding the ints `0..n`: its rate on `ext`.
+fn int_rate<T: BitTable<i32>>(t: &mut T, (m, k): (u64, u32), n: u64, ext: &Range<i32>) -> Rate {
     fill(t, 0..n as i32);
-    measure(t, (m, k, n), || ext.clone()).with_doc(10_000, hits(t, 11_000..21_000))
+    measure(t, (m, k, n), || ext.clone())
+}
+
+/// [`int_rate`], and the rate on E1's document's probes 11000..20999.
+fn e1_rate<T: BitTable<i32>>(t: &mut T, mk: (u64, u32), n: u64, ext: &Range<i32>) -> Rate {
+    int_rate(t, mk, n, ext).with_doc(10_000, hits(t, 11_000..21_000))
 }
 
 /// An E1 row: its rate on the document's probes and on ours.
@@ -196,6 +200,7 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let sd = theory::classic::estimate_count_sd(m as f64, n as f64, f64::from(k));
     let z = (est - n as f64) / sd;
     let doc_z = (9_999.0 - n as f64) / sd;
+    let counts = holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96);
     out.push(
         Claim::new("E3", "count() after the 10000 inserts (bloomlab estimate_count)")
             .doc("count() = 9999")
@@ -208,11 +213,9 @@ pub(super) fn e3_redisson(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
                 h4_count.round()
             ))
             .verdict(format!(
-                "{}: both the document's 9999 and ours lie within 1.96 sd of n",
-                holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96)
+                "{counts}: both the document's 9999 and ours lie within 1.96 sd of n"
             )),
     );
-    let counts = holds(z.abs() <= 1.96 && doc_z.abs() <= 1.96);
     let rates = weakest(&[h, o]);
     let verdict = if rates == counts {
         rates.into()
@@ -239,9 +242,8 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     guava.put(&1);
     guava.put(&2);
     let after = guava.might_contain(&1) && guava.might_contain(&2);
-    let mk = (guava.bit_size(), guava.num_hash_functions(), n);
-    fill(&mut guava, 0..n as i32);
-    let g = measure(&mut guava, mk, || ext.clone());
+    let mk = (guava.bit_size(), guava.num_hash_functions());
+    let g = int_rate(&mut guava, mk, n, &ext);
     // A flood of absent keys: 99 absent queries for every present one.
     let posterior = 1.0 / (1.0 + 99.0 * g.measured());
     out.push(
@@ -268,9 +270,7 @@ pub(super) fn e4_guava(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     );
 
     let (m, k) = java_sizing(n, p);
-    let mut f = ours::<i32>(m, k, seed_of(env.ctx, "e4"))?;
-    fill(&mut f, 0..n as i32);
-    let o = measure(&mut f, (m, k, n), || ext.clone());
+    let o = int_rate(&mut ours(m, k, seed_of(env.ctx, "e4"))?, (m, k), n, &ext);
     out.push(Claim::plain("E4", SAME_M_K, doc_says, o));
     set_gist(
         &mut out,

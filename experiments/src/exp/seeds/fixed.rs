@@ -19,6 +19,15 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
     let theory_opt = theory::classic::fpr(bits as f64, addresses as f64, f64::from(k_opt));
     let needed = theory::classic::bits_per_item(1e-4);
     let doc_says = "1e8 addresses: a hash table at 16 bytes each takes 1.6 GB; 1.6e9 bits (200 MB; 16 bits/item) with 8 hashes take 1/8 of that; false positives below 1/10000";
+    // A measured row's verdict: against the claimed bound, then theory.
+    let verdict = |r: &Rate| {
+        format!(
+            "{}: measured {}x the claimed bound; against theory: {}",
+            holds(r.ci().0 < 1e-4),
+            ratio(r.measured() / 1e-4),
+            r.against_theory()
+        )
+    };
     let mut out = Vec::new();
     out.push(
         Claim::new("E5", "the arithmetic")
@@ -42,7 +51,6 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
     );
 
     // (a) document 001's own code, at 16 bits per item in its fixed table.
-    let (lo, _) = h1.ci();
     let (fill, fill_theory) = h1.fills();
     out.push(
         Claim::new(
@@ -58,12 +66,7 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
             "{}; fill {fill:.4} (theory {fill_theory:.4})",
             h1.probed(),
         ))
-        .verdict(format!(
-            "{}: measured {}x the claimed bound; against theory: {}",
-            holds(lo < 1e-4),
-            ratio(h1.measured() / 1e-4),
-            h1.against_theory()
-        ))
+        .verdict(verdict(h1))
         .rate(*h1),
     );
 
@@ -89,12 +92,7 @@ pub(super) fn e5_spam(env: &Env<'_>, h1: &Rate) -> Result<Vec<Claim>, Error> {
             o.probed(),
             ratio(lo / 1e-4)
         ))
-        .verdict(format!(
-            "{}: measured {}x the claimed bound; against theory: {}",
-            holds(lo < 1e-4),
-            ratio(o.measured() / 1e-4),
-            o.against_theory()
-        ))
+        .verdict(verdict(&o))
         .rate(o),
     );
     let memory = holds(table_bytes == 8 * filter_bytes);
@@ -348,6 +346,7 @@ pub(super) fn h1_h3_fixed_tables(
     set_gist(&mut out, "H1", by_kind(&h1_rates), key);
 
     let mut most_bytes = 0u64;
+    let mib = |bytes: u64| bytes as f64 / (1 << 20) as f64;
     for &(what, short, (mk, pk)) in &kinds {
         let strategy = Strategy::H3;
         let mut t = NaiveFilter::new(strategy);
@@ -370,6 +369,8 @@ pub(super) fn h1_h3_fixed_tables(
         let expected_shared = (n as f64) * (n as f64 - 1.0) / 2.0 / 2f64.powi(32);
         // Java's BitSet grows to hold the largest index set: words of 64 bits.
         let bitset_bytes = (max_index / 64 + 1) * 8;
+        let (bitset_mib, nominal_mib) = (mib(bitset_bytes), mib(m / 8));
+        let times = bitset_bytes as f64 / (m / 8) as f64;
         most_bytes = most_bytes.max(bitset_bytes);
         h3_rates.push((short, r));
         out.push(
@@ -381,25 +382,16 @@ pub(super) fn h1_h3_fixed_tables(
                     sci(r.theory)
                 ))
                 .measured(format!(
-                    "{} probes ({}): {}; largest index {max_index} so Java's BitSet grows to {:.1} MiB \
-                     (nominal {:.1} MiB); {shared} items share a hashCode; {} bits set",
+                    "{} probes ({}): {}; largest index {max_index} so Java's BitSet grows to {bitset_mib:.1} MiB \
+                     (nominal {nominal_mib:.1} MiB); {shared} items share a hashCode; {} bits set",
                     r.probes,
                     pk.describe(),
                     r.interval(),
-                    bitset_bytes as f64 / (1 << 20) as f64,
-                    (m / 8) as f64 / (1 << 20) as f64,
                     t.count_ones()
                 ))
-                .verdict(format!(
-                    "{}; memory {:.0}x nominal",
-                    r.verdict(),
-                    bitset_bytes as f64 / (m / 8) as f64
-                ))
+                .verdict(format!("{}; memory {times:.0}x nominal", r.verdict()))
                 .note(format!(
-                    "{what}: largest index {max_index}, so a `BitSet` of {:.1} MiB ({:.0}x the nominal {:.1} MiB); {}",
-                    bitset_bytes as f64 / (1 << 20) as f64,
-                    bitset_bytes as f64 / (m / 8) as f64,
-                    (m / 8) as f64 / (1 << 20) as f64,
+                    "{what}: largest index {max_index}, so a `BitSet` of {bitset_mib:.1} MiB ({times:.0}x the nominal {nominal_mib:.1} MiB); {}",
                     r.interval()
                 ))
                 .rate(r),
@@ -408,7 +400,7 @@ pub(super) fn h1_h3_fixed_tables(
     let nominal = (Strategy::H3.bits() / 8) as f64;
     let key = format!(
         "BitSet {:.0} MiB, {:.0}x nominal",
-        most_bytes as f64 / (1 << 20) as f64,
+        mib(most_bytes),
         most_bytes as f64 / nominal
     );
     set_gist(&mut out, "H3", format!("rate {}", by_kind(&h3_rates)), key);

@@ -71,17 +71,6 @@ pub(crate) fn strings(keys: Keys, range: Range<u64>) -> impl Iterator<Item = Str
     })
 }
 
-/// bloomlab's positions of `item` in `f`: those of its one keyed hash.
-pub(super) fn our_positions<S: BuildHasher, T: std::hash::Hash + ?Sized>(
-    f: &BloomFilter<T, S>,
-    item: &T,
-    out: &mut Vec<u64>,
-) {
-    let h = f.hasher().hash_one(item);
-    let positions = f.scheme().positions(h, f.num_bits());
-    out.extend(positions.take(f.num_hashes() as usize));
-}
-
 impl Rate {
     pub(super) fn new(m: u64, k: u32, n: u64, probes: u64, fp: u64) -> Self {
         Self {
@@ -119,18 +108,6 @@ impl Rate {
             self.fill().unwrap_or(f64::NAN),
             theory::classic::expected_fill(m, n, k),
         )
-    }
-
-    /// Sets [`uniform`](Self::uniform) from the positions of the probes.
-    pub(super) fn with_uniform<I>(
-        mut self,
-        items: impl Iterator<Item = I>,
-        locate: impl FnMut(&I, &mut Vec<u64>),
-    ) -> Self {
-        if let Some(fill) = self.fill() {
-            self.uniform = Some(uniform(fill, self.k, items, locate));
-        }
-        self
     }
 
     pub(super) fn measured(&self) -> f64 {
@@ -187,19 +164,16 @@ impl Rate {
             .any(|p| self.hits().within_chance(p))
     }
 
-    /// Whether this table's bits set lie inside the 99.9% range of the
-    /// occupancy distribution: if not, the members' own positions are not
-    /// uniform, whatever the probes do.
-    pub(super) fn fill_plausible(&self) -> bool {
-        self.fill_z()
-            .is_none_or(|z| z.abs() <= normal_quantile(0.9995))
-    }
-
     pub(super) fn fit(&self) -> Fit {
         if self.inside() {
             Fit::Theory
         } else if self.at_fill_inside() == Some(true) {
-            if self.fill_plausible() {
+            // Bits set outside the 99.9% occupancy range: the members' own
+            // positions are not uniform, whatever the probes do.
+            if self
+                .fill_z()
+                .is_none_or(|z| z.abs() <= Normal::standard().inverse_cdf(0.9995))
+            {
                 Fit::Table
             } else {
                 Fit::Fill
@@ -250,18 +224,16 @@ impl Rate {
             "measured {:+.1}% against theory",
             (self.measured() / self.theory - 1.0) * 100.0
         );
-        let why = |z: f64| {
-            let repeats = match self.uniform {
-                Some(u) if u.repeats > 0 => {
-                    format!(
-                        "; {} probes with fewer than k distinct positions",
-                        u.repeats
-                    )
-                }
-                _ => String::new(),
-            };
-            format!("{z:+.1} sd bits set against the average table{repeats}")
+        let repeats = match self.uniform {
+            Some(u) if u.repeats > 0 => {
+                format!(
+                    "; {} probes with fewer than k distinct positions",
+                    u.repeats
+                )
+            }
+            _ => String::new(),
         };
+        let why = |z: f64| format!("{z:+.1} sd bits set against the average table{repeats}");
         match (self.fit(), self.at_fill(), self.fill_z()) {
             (Fit::Theory, _, _) => format!("theory {INSIDE}"),
             (Fit::Table, Some(t), Some(z)) => format!(
@@ -284,18 +256,19 @@ impl Rate {
     }
 }
 
-/// How a measured rate stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a measured rate stands; worse is larger: holds, holds within
+/// chance, does not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Fit {
     /// Theory inside the 95% interval.
     Theory,
     /// This table's own rate inside the 95% interval.
     Table,
+    /// Outside the 95% interval, inside the 99.9% binomial range.
+    Chance,
     /// This table's own rate inside the 95% interval, but the table's bits
     /// set outside the 99.9% occupancy range.
     Fill,
-    /// Outside the 95% interval, inside the 99.9% binomial range.
-    Chance,
     /// Outside the 99.9% range too.
     Off,
 }
@@ -307,15 +280,6 @@ impl Fit {
             Fit::Theory | Fit::Table => "holds",
             Fit::Chance => "holds within chance",
             Fit::Fill | Fit::Off => "does not hold",
-        }
-    }
-
-    /// Worse is larger: holds, holds within chance, does not hold.
-    fn rank(self) -> u8 {
-        match self {
-            Fit::Theory | Fit::Table => 0,
-            Fit::Chance => 1,
-            Fit::Fill | Fit::Off => 2,
         }
     }
 
@@ -336,7 +300,7 @@ pub(super) fn weakest(rates: &[Rate]) -> &'static str {
     rates
         .iter()
         .map(Rate::fit)
-        .max_by_key(|f| f.rank())
+        .max()
         .map_or("not run", Fit::word)
 }
 
@@ -358,11 +322,6 @@ pub(super) fn by_kind(rows: &[(&str, Rate)]) -> String {
         .map(|(word, whats)| format!("{word} on {}", whats.join(", ")))
         .collect::<Vec<_>>()
         .join("; ")
-}
-
-/// The standard normal quantile at `p`.
-pub(super) fn normal_quantile(p: f64) -> f64 {
-    Normal::standard().inverse_cdf(p)
 }
 
 /// One row of the table: a claim and what became of it.

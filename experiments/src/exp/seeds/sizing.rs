@@ -124,6 +124,7 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
     let est = f.estimate_count();
     let sd = theory::classic::estimate_count_sd(m as f64, n as f64, f64::from(k));
     let z = (est - n as f64) / sd;
+    let within = z.abs() <= 1.96;
     let t3 = Claim::new("T3", format!("the same filter after n={n} inserts"))
         .doc("n is about -(m/k) ln(1 - X/m) for X bits set (000's BITCOUNT count())")
         .theory(format!(
@@ -136,13 +137,10 @@ pub(super) fn rate_and_count(env: &Env<'_>) -> Result<Vec<Claim>, Error> {
         ))
         .verdict(format!(
             "{}: the estimate is {} 1.96 sd of n",
-            holds(z.abs() <= 1.96),
-            if z.abs() <= 1.96 { "within" } else { "outside" }
+            holds(within),
+            if within { "within" } else { "outside" }
         ))
-        .gist(
-            holds(z.abs() <= 1.96),
-            format!("{est:.0} for n={n} ({z:+.1} sd)"),
-        );
+        .gist(holds(within), format!("{est:.0} for n={n} ({z:+.1} sd)"));
     Ok(vec![t2, t3])
 }
 

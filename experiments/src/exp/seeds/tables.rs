@@ -59,8 +59,11 @@ impl<T: Hash + ?Sized, S: BuildHasher, Q: Borrow<T>> BitTable<Q> for BloomFilter
     fn ones(&self) -> u64 {
         self.count_ones()
     }
+    /// The positions of the item's one keyed hash.
     fn locate(&self, item: &Q, out: &mut Vec<u64>) {
-        our_positions(self, item.borrow(), out);
+        let h = self.hasher().hash_one(item.borrow());
+        let positions = self.scheme().positions(h, self.num_bits());
+        out.extend(positions.take(self.num_hashes() as usize));
     }
 }
 
@@ -121,9 +124,11 @@ pub(super) fn measure<Q, I: Iterator<Item = Q>, T: BitTable<Q> + ?Sized>(
         count += 1;
         fp += u64::from(table.test(&q));
     }
-    Rate::new(m, k, n, count, fp)
-        .with_ones(table.ones())
-        .with_uniform(probes(), |q, out| table.locate(q, out))
+    let ones = table.ones();
+    let fill = ones as f64 / m as f64;
+    let mut rate = Rate::new(m, k, n, count, fp).with_ones(ones);
+    rate.uniform = Some(uniform(fill, k, probes(), |q, out| table.locate(q, out)));
+    rate
 }
 
 /// [`measure`] of `table` filled with keys `0..n` of `members`, on
