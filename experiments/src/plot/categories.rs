@@ -49,17 +49,13 @@ pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
         })
         .filter(|y| y.is_finite() && *y > 0.0);
     let (lo, hi) = extent(positive).map_or((0.1, 1.0), |(lo, hi)| {
-        (
-            10f64.powf(lo.log10().floor()),
-            10f64
-                .powf(hi.log10().ceil())
-                .max(10f64.powf(lo.log10().floor() + 1.0)),
-        )
+        let (bottom, top) = (lo.log10().floor(), hi.log10().ceil());
+        let decade = |e: f64| 10f64.powf(e);
+        (decade(bottom), decade(top).max(decade(bottom + 1.0)))
     });
     let n = chart.categories.len();
     let x = -0.5..n as f64 - 0.5;
-    let mut ctx =
-        framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, log_axis(lo, hi, DIGITS))?;
+    let mut ctx = framed(area, &chart.title).build_cartesian_2d(x, log_axis(lo, hi, DIGITS))?;
     let names = chart.categories.clone();
     let category = move |x: &f64| {
         let i = x.round();

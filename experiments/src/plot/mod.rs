@@ -138,18 +138,14 @@ pub(crate) fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     })
 }
 
-/// A chart on `area` captioned `title`, with room on its right for a
-/// legend `legend` pixels wide, so that the legend hides no point.
-fn framed<'a, 'b>(
-    area: &'a Area<'b>,
-    title: &str,
-    legend: u32,
-) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+/// A chart on `area` captioned `title`, with room on its right for the
+/// legend, so that the legend hides no point.
+fn framed<'a, 'b>(area: &'a Area<'b>, title: &str) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(area);
     builder
         .caption(title, ("sans-serif", 20))
         .margin(14)
-        .margin_right(legend)
+        .margin_right(LEGEND_WIDTH)
         .x_label_area_size(44)
         .y_label_area_size(74);
     builder
@@ -176,12 +172,10 @@ fn draw_chart(area: &Area<'_>, chart: &Chart) -> Drawn {
     let (x0, x1) = x_range(chart);
     let (y0, y1) = chart.y_range.unwrap_or_else(|| y_range(chart));
     match (chart.x_log, chart.y_log) {
-        (true, true) => panel(
-            area,
-            chart,
-            log_axis(x0, x1, DIGITS),
-            log_axis(y0, y1, DIGITS),
-        ),
+        (true, true) => {
+            let (x, y) = (log_axis(x0, x1, DIGITS), log_axis(y0, y1, DIGITS));
+            panel(area, chart, x, y)
+        }
         (true, false) => panel(area, chart, log_axis(x0, x1, DIGITS), y0..y1),
         (false, true) => panel(area, chart, x0..x1, log_axis(y0, y1, DIGITS)),
         (false, false) => panel(area, chart, x0..x1, y0..y1),
@@ -258,15 +252,6 @@ fn log_ticks(lo: f64, hi: f64, digits: f64) -> (Vec<f64>, Vec<f64>) {
     (bold, light)
 }
 
-fn xs(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
-    chart.curves.iter().flat_map(|c| {
-        c.theory
-            .iter()
-            .map(|p| p.0)
-            .chain(c.points.iter().map(|p| p.0))
-    })
-}
-
 fn ys(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
     chart
         .curves
@@ -282,7 +267,11 @@ fn ys(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
 }
 
 fn x_range(chart: &Chart) -> (f64, f64) {
-    let shown = xs(chart).filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0));
+    let xs = chart.curves.iter().flat_map(|c| {
+        let points = c.points.iter().map(|p| p.0);
+        c.theory.iter().map(|p| p.0).chain(points)
+    });
+    let shown = xs.filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0));
     let Some((lo, hi)) = extent(shown) else {
         return (1.0, 10.0);
     };
@@ -365,7 +354,7 @@ where
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let mut ctx = framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, y)?;
+    let mut ctx = framed(area, &chart.title).build_cartesian_2d(x, y)?;
     let (y_lo, y_hi) = (ctx.y_range().start, ctx.y_range().end);
     let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
     ctx.configure_mesh()
@@ -378,7 +367,7 @@ where
         .draw()?;
     let pixel = pixels(area, &ctx);
 
-    let mut limits = 0;
+    let mut limits = false;
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = color(i);
         // A theory line already drawn for an earlier series (the same
@@ -411,7 +400,7 @@ where
             if below {
                 if shown(hi) && hi >= y_lo && hi <= y_hi {
                     upper_limit(area, at(x, hi), color)?;
-                    limits += 1;
+                    limits = true;
                 }
                 continue;
             }
@@ -425,15 +414,11 @@ where
     }
     for (j, (_, y)) in chart.references.iter().enumerate() {
         if (y_lo..=y_hi).contains(y) {
-            dashed(
-                area,
-                &[pixel(x0, *y), pixel(x1, *y)],
-                REFERENCE_DASH,
-                reference_color(j).stroke_width(1),
-            )?;
+            let line = reference_color(j).stroke_width(1);
+            dashed(area, &[pixel(x0, *y), pixel(x1, *y)], REFERENCE_DASH, line)?;
         }
     }
-    legend(area, chart, limits > 0)
+    legend(area, chart, limits)
 }
 
 /// A tick label: powers of ten as `1e5`, other values with at most four
