@@ -90,16 +90,13 @@ fn main() -> ExitCode {
     if let Some((name, args)) = matches.subcommand()
         && let Some(e) = exp::find(name)
     {
-        return match Common::from_arg_matches(args) {
-            Ok(common) => finish(run(&common, &[e], true)),
-            Err(e) => e.exit(),
-        };
+        let common = Common::from_arg_matches(args).unwrap_or_else(|e| e.exit());
+        return finish(run(&common, &[e], true));
     }
-    let command = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli.command,
-        Err(e) => e.exit(),
-    };
-    match command {
+    match Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|e| e.exit())
+        .command
+    {
         Command::Reproduce { common, only } => {
             // In report order, once each.
             let chosen: Vec<&exp::Experiment> = exp::ALL

@@ -276,11 +276,8 @@ pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
         legend.entry(line, key, &label)?;
     }
     // A line and a marker beside one label: say which is which.
-    if chart
-        .curves
-        .iter()
-        .any(|c| !c.theory.is_empty() && !c.points.is_empty())
-    {
+    let both = |c: &Curve| !c.theory.is_empty() && !c.points.is_empty();
+    if chart.curves.iter().any(both) {
         legend.note("lines: theory; markers: measured")?;
     }
     for (j, (label, _)) in chart.references.iter().enumerate() {
