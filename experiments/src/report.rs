@@ -290,11 +290,9 @@ pub fn wrap(text: &str, width: usize) -> String {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
         }
-        let verbatim = fenced
-            || line.chars().count() <= width
-            || ["|", "#", "![", "<"]
-                .iter()
-                .any(|p| line.trim_start().starts_with(p));
+        let start = line.trim_start();
+        let block = start.starts_with(['|', '#', '<']) || start.starts_with("![");
+        let verbatim = fenced || line.chars().count() <= width || block;
         if verbatim {
             out.push_str(line);
             out.push('\n');
@@ -341,10 +339,8 @@ fn break_at(line: &str, room: usize) -> Option<usize> {
     }
     let starts_block = |word: &str| {
         let digits = word.chars().take_while(char::is_ascii_digit).count();
-        ["-", "+", "*", "#", ">", "|", "="]
-            .iter()
-            .any(|p| word.starts_with(p))
-            || (digits > 0 && (word[digits..].starts_with('.') || word[digits..].starts_with(')')))
+        word.starts_with(['-', '+', '*', '#', '>', '|', '='])
+            || (digits > 0 && word[digits..].starts_with(['.', ')']))
     };
     let spaces = line
         .char_indices()

@@ -38,16 +38,11 @@ pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, Erro
 }
 
 pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
-    let positive = chart
-        .series
-        .iter()
-        .flat_map(|s| {
-            s.points
-                .iter()
-                .flat_map(|p| [p.1, p.2, p.3])
-                .chain(s.theory.iter().map(|t| t.1))
-        })
-        .filter(|y| y.is_finite() && *y > 0.0);
+    let values = chart.series.iter().flat_map(|s| {
+        let theory = s.theory.iter().map(|t| t.1);
+        s.points.iter().flat_map(|p| [p.1, p.2, p.3]).chain(theory)
+    });
+    let positive = values.filter(|y| y.is_finite() && *y > 0.0);
     let (lo, hi) = extent(positive).map_or((0.1, 1.0), |(lo, hi)| {
         let (bottom, top) = (lo.log10().floor(), hi.log10().ceil());
         let decade = |e: f64| 10f64.powf(e);

@@ -253,17 +253,12 @@ fn log_ticks(lo: f64, hi: f64, digits: f64) -> (Vec<f64>, Vec<f64>) {
 }
 
 fn ys(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
-    chart
-        .curves
-        .iter()
-        .flat_map(|c| {
-            c.theory
-                .iter()
-                .map(|p| p.1)
-                .chain(c.points.iter().flat_map(|p| [p.1, p.2, p.3]))
-        })
-        .chain(chart.references.iter().map(|r| r.1))
-        .filter(|y| y.is_finite())
+    let curves = chart.curves.iter().flat_map(|c| {
+        let points = c.points.iter().flat_map(|p| [p.1, p.2, p.3]);
+        c.theory.iter().map(|p| p.1).chain(points)
+    });
+    let references = chart.references.iter().map(|r| r.1);
+    curves.chain(references).filter(|y| y.is_finite())
 }
 
 fn x_range(chart: &Chart) -> (f64, f64) {
