@@ -463,6 +463,9 @@ mod tests {
 
     const ORDER: [&str; 3] = ["tradeoff", "fpr", "space"];
 
+    /// The body of the trade-off section, with a heading of its own.
+    const T_BODY: &str = "t body\n\n### sub\n\nmore";
+
     /// `r` with the sections (experiment, heading, body), the first taking
     /// a second, the next two, and so on.
     fn pushed(mut r: Report, sections: &[(&str, &str, &str)]) -> Report {
@@ -480,7 +483,7 @@ mod tests {
         let r = pushed(
             Report::new("reproduce", Scale::Default, 2024),
             &[
-                ("tradeoff", "Trade-off", "t body\n\n### sub\n\nmore"),
+                ("tradeoff", "Trade-off", T_BODY),
                 ("fpr", "FPR", "f body"),
                 ("space", "Space", "s body"),
             ],
@@ -499,10 +502,7 @@ mod tests {
         assert_eq!(entries[0].experiment.as_deref(), Some("tradeoff"));
         assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
         assert_eq!(entries[0].seconds, Some(1.0));
-        assert_eq!(
-            entries[0].section,
-            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
-        );
+        assert_eq!(entries[0].section, Section::new("Trade-off", T_BODY));
         // The summary before the sections is not read back as part of one;
         // the run times are the appendix's.
         assert_eq!(entries[2].section, Section::new("Space", "s body"));
@@ -513,12 +513,10 @@ mod tests {
 
     #[test]
     fn an_appendix_leaves_out_empty_sections_and_reads_back() {
+        let table = "| a |\n|---|\n| 1 |";
         let r = pushed(
             Report::appendix("reproduce", Scale::Quick, 1),
-            &[
-                ("tradeoff", "Trade-off", "| a |\n|---|\n| 1 |"),
-                ("fpr", "FPR", ""),
-            ],
+            &[("tradeoff", "Trade-off", table), ("fpr", "FPR", "")],
         );
         let text = r.render(Duration::from_secs(3), "");
         assert!(text.starts_with("# bloomlab results: appendix\n"));
@@ -532,10 +530,7 @@ mod tests {
         assert!(text.contains("| this run, in all | `reproduce --scale quick --seed 1` | 3.0 s |"));
         let back = parse(&text).unwrap();
         assert_eq!(back.len(), 1);
-        assert_eq!(
-            back[0].section,
-            Section::new("Trade-off", "| a |\n|---|\n| 1 |")
-        );
+        assert_eq!(back[0].section, Section::new("Trade-off", table));
     }
 
     #[test]
@@ -561,13 +556,11 @@ mod tests {
         let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
         assert_eq!(words(&wrapped), words(&text));
         // A break never starts a line with a list marker or a heading.
-        let risky = format!(
-            "{} - not a list # nor a heading 1. nor this",
-            "x ".repeat(17)
-        );
+        let x17 = "x ".repeat(17);
+        let risky = format!("{x17} - not a list # nor a heading 1. nor this");
         for line in wrap(&risky, 36).lines().skip(1) {
             assert!(
-                !["-", "#", "1."].iter().any(|m| line.starts_with(m)),
+                !line.starts_with(['-', '#']) && !line.starts_with("1."),
                 "{line}"
             );
         }
@@ -590,7 +583,7 @@ mod tests {
         let again = parse(&text).unwrap();
         assert_eq!(titles(&again), ["Trade-off", "FPR", "Space"]);
         assert_eq!(again[1].section.body, "new f body");
-        assert_eq!(again[0].section.body, "t body\n\n### sub\n\nmore");
+        assert_eq!(again[0].section.body, T_BODY);
         assert_eq!(again[2].run, "reproduce --scale default --seed 2024");
 
         // Another partial run replaces its sections in the merged report.
@@ -623,10 +616,7 @@ mod tests {
         assert_eq!(entries[0].experiment, None);
         assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
         assert_eq!(entries[0].seconds, Some(1.2));
-        assert_eq!(
-            entries[0].section,
-            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
-        );
+        assert_eq!(entries[0].section, Section::new("Trade-off", T_BODY));
         // Matched to this run's section by heading.
         let only_tradeoff = Report::new("reproduce --only tradeoff", Scale::Quick, 1);
         let mut r = pushed(only_tradeoff, &[("tradeoff", "Trade-off", "new")]);

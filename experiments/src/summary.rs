@@ -320,14 +320,10 @@ mod tests {
         // Without Redis, the in-process cache's rows.
         let lru = "none,lru,attack,1000.0,1000.0\nclassic 1%,lru,attack,8.8,10.0\n\
                    classic 1%,lru,uniform 50% absent,4.1,5.0\n";
-        assert!(
-            line(lru).contains(
-                "answered 1000 of every 1,000 requests with no filter and 8.8 \
-                                with a 1% `BloomFilter` in front (theory 10.0)"
-            ),
-            "{}",
-            line(lru)
-        );
+        let text = line(lru);
+        let expected = "answered 1000 of every 1,000 requests with no filter and 8.8 \
+                        with a 1% `BloomFilter` in front (theory 10.0)";
+        assert!(text.contains(expected), "{text}");
         // With Redis, its rows, whatever the in-process ones say.
         let both =
             format!("{lru}none,redis,attack,999.0,1000.0\nclassic 1%,redis,attack,9.1,10.0\n");

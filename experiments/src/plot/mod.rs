@@ -471,11 +471,7 @@ mod tests {
     #[test]
     fn log_ticks_label_each_value_once() {
         let (bold, light) = log_ticks(1e-3, 0.1, DIGITS);
-        assert_eq!(
-            bold,
-            vec![1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1],
-            "{bold:?}"
-        );
+        assert_eq!(bold, [1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1], "{bold:?}");
         assert!(light.iter().all(|v| !bold.contains(v)));
         let (bold, _) = log_ticks(1e-7, 1.0, DIGITS);
         assert_eq!(bold.len(), 8);
@@ -506,12 +502,8 @@ mod tests {
         );
         assert!((runs[1][0].1 - 1e-5).abs() < 1e-18);
         // Zero (log of −∞) cannot be crossed: the line stops at the last value.
-        let runs = runs_inside(
-            &chart(true),
-            &[(1.0, 0.1), (2.0, 0.01), (3.0, 0.0)],
-            1e-5,
-            1.0,
-        );
+        let line = [(1.0, 0.1), (2.0, 0.01), (3.0, 0.0)];
+        let runs = runs_inside(&chart(true), &line, 1e-5, 1.0);
         assert_eq!(runs, vec![vec![(1.0, 0.1), (2.0, 0.01)]]);
         let runs = runs_inside(&chart(false), &[(0.0, 0.0), (1.0, 20.0)], 0.0, 10.0);
         assert_eq!(runs, vec![vec![(0.0, 0.0), (0.5, 10.0)]]);
