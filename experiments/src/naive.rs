@@ -241,12 +241,10 @@ mod tests {
         // hashCode 99162322, spread 99163451; two seeds give the same index.
         let mut pos = Vec::new();
         Strategy::H3.positions_str("hello", &mut pos);
-        assert_eq!(
-            pos,
-            [
-                99_163_449, 32_054_579, 32_054_546, 99_163_449, 99_163_425, 32_054_586
-            ]
-        );
+        let expected = [
+            99_163_449, 32_054_579, 32_054_546, 99_163_449, 99_163_425, 32_054_586,
+        ];
+        assert_eq!(pos, expected);
     }
 
     #[test]
