@@ -574,12 +574,8 @@ mod tests {
         assert_eq!(kept, ["Trade-off", "Space"]);
         let text = r.render(Duration::from_secs(1), "");
         assert!(text.contains("Assembled from more than one run"), "{text}");
-        assert!(
-            text.contains(
-                "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body"
-            ),
-            "{text}"
-        );
+        let marked = "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body";
+        assert!(text.contains(marked), "{text}");
         let again = parse(&text).unwrap();
         assert_eq!(titles(&again), ["Trade-off", "FPR", "Space"]);
         assert_eq!(again[1].section.body, "new f body");

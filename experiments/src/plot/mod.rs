@@ -450,10 +450,7 @@ mod tests {
         // one at x = 3.
         assert_eq!([0, 1, 2].map(|i| dodge(&chart, i, 2.0)), [-step, 0, step]);
         let half = (DODGE_PIXELS / 2.0).round() as i32;
-        assert_eq!(
-            [dodge(&chart, 0, 1.0), dodge(&chart, 2, 1.0)],
-            [-half, half]
-        );
+        assert_eq!([0, 2].map(|i| dodge(&chart, i, 1.0)), [-half, half]);
         assert_eq!(dodge(&chart, 1, 3.0), 0, "a lone point sits on its x");
     }
 
