@@ -90,16 +90,13 @@ fn main() -> ExitCode {
     if let Some((name, args)) = matches.subcommand()
         && let Some(e) = exp::find(name)
     {
-        return match Common::from_arg_matches(args) {
-            Ok(common) => finish(run(&common, &[e], true)),
-            Err(e) => e.exit(),
-        };
+        let common = Common::from_arg_matches(args).unwrap_or_else(|e| e.exit());
+        return finish(run(&common, &[e], true));
     }
-    let command = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli.command,
-        Err(e) => e.exit(),
-    };
-    match command {
+    match Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|e| e.exit())
+        .command
+    {
         Command::Reproduce { common, only } => {
             // In report order, once each.
             let chosen: Vec<&exp::Experiment> = exp::ALL
@@ -114,13 +111,11 @@ fn main() -> ExitCode {
 
 /// The exit code of a run, its error on stderr.
 fn finish(result: Result<(), Box<dyn std::error::Error>>) -> ExitCode {
-    result.map_or_else(
-        |e| {
-            eprintln!("bloomlab: {e}");
-            ExitCode::FAILURE
-        },
-        |()| ExitCode::SUCCESS,
-    )
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    eprintln!("bloomlab: {e}");
+    ExitCode::FAILURE
 }
 
 /// Runs `experiments`, writes the files each returns, and writes their
@@ -172,27 +167,19 @@ fn run(
         appendix.push(e.name, extra, t.elapsed());
     }
     let order: Vec<&str> = exp::ALL.iter().map(|e| e.name).collect();
-    if !earlier.is_empty() {
-        let kept = report.keep_earlier(earlier, &order);
-        if !kept.is_empty() {
-            eprintln!(
-                "bloomlab: {}: wrote the sections of {} and kept {} {} from the earlier \
-                 report, each marked with the command that wrote it: {}",
-                path.display(),
-                names.join(", "),
-                kept.len(),
-                if kept.len() == 1 {
-                    "section"
-                } else {
-                    "sections"
-                },
-                kept.join("; ")
-            );
-        }
+    let kept = report.keep_earlier(earlier, &order);
+    if !kept.is_empty() {
+        let n = kept.len();
+        eprintln!(
+            "bloomlab: {}: wrote the sections of {} and kept {n} {} from the earlier report, \
+             each marked with the command that wrote it: {}",
+            path.display(),
+            names.join(", "),
+            if n == 1 { "section" } else { "sections" },
+            kept.join("; ")
+        );
     }
-    if !earlier_appendix.is_empty() {
-        appendix.keep_earlier(earlier_appendix, &order);
-    }
+    appendix.keep_earlier(earlier_appendix, &order);
     let summary = if single {
         String::new()
     } else {
@@ -215,15 +202,11 @@ fn run(
 /// A message if the file cannot be read or is not a bloomlab report: a
 /// partial run would otherwise replace it.
 fn earlier_report(path: &Path) -> Result<Vec<report::Entry>, String> {
+    let unreadable =
+        |e: std::io::Error| format!("cannot read the earlier report {}: {e}", path.display());
     let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => {
-            return Err(format!(
-                "cannot read the earlier report {}: {e}",
-                path.display()
-            ));
-        }
+        read => read.map_err(unreadable)?,
     };
     report::parse(&text).map_err(|why| {
         format!(

@@ -46,10 +46,6 @@ pub enum Strategy {
     },
 }
 
-const H1_SEEDS: [i32; 7] = [5, 7, 11, 13, 31, 37, 61];
-const H2_SEEDS: [i32; 8] = [3, 5, 7, 11, 13, 31, 37, 61];
-const H3_SEEDS: [i32; 6] = [3, 13, 46, 71, 91, 134];
-
 impl Strategy {
     /// Bits in the table this strategy indexes.
     pub fn bits(self) -> u64 {
@@ -74,10 +70,18 @@ impl Strategy {
     /// Number of positions per item.
     pub fn k(self) -> u32 {
         match self {
-            Strategy::H1 => H1_SEEDS.len() as u32,
-            Strategy::H2 { .. } => H2_SEEDS.len() as u32,
-            Strategy::H3 => H3_SEEDS.len() as u32,
             Strategy::H4 { k, .. } => k,
+            _ => self.seeds().len() as u32,
+        }
+    }
+
+    /// The seeds of H1–H3, one per position; none for H4.
+    fn seeds(self) -> &'static [i32] {
+        match self {
+            Strategy::H1 => &[5, 7, 11, 13, 31, 37, 61],
+            Strategy::H2 { .. } => &[3, 5, 7, 11, 13, 31, 37, 61],
+            Strategy::H3 => &[3, 13, 46, 71, 91, 134],
+            Strategy::H4 { .. } => &[],
         }
     }
 
@@ -86,28 +90,19 @@ impl Strategy {
     /// `Funnels.stringFunnel(UTF_8)` does.
     pub fn positions_str(self, s: &str, out: &mut Vec<u64>) {
         out.clear();
+        let mask = self.bits() as i32 - 1;
         match self {
             Strategy::H1 | Strategy::H2 { .. } => {
-                let seeds: &[i32] = if self == Strategy::H1 {
-                    &H1_SEEDS
-                } else {
-                    &H2_SEEDS
-                };
-                let mask = self.bits() as i32 - 1;
-                out.extend(
-                    seeds
-                        .iter()
-                        .map(|&seed| (mask & seeded_poly_hash(seed, s)) as u64),
-                );
+                let hashes = self.seeds().iter().map(|&seed| seeded_poly_hash(seed, s));
+                out.extend(hashes.map(|h| (mask & h) as u64));
             }
             Strategy::H3 => {
                 let h = java_string_hash(s);
                 let spread = h ^ ((h as u32) >> 16) as i32;
-                let cap_minus_one = self.bits() as i32 - 1;
-                out.extend(H3_SEEDS.iter().map(|&seed| {
+                out.extend(self.seeds().iter().map(|&seed| {
                     // Java's Math.abs(Integer.MIN_VALUE) is MIN_VALUE; the mask keeps
                     // the value non-negative whenever the seed product is, as here.
-                    (seed.wrapping_mul(cap_minus_one) & spread).wrapping_abs() as u32 as u64
+                    (seed.wrapping_mul(mask) & spread).wrapping_abs() as u32 as u64
                 }));
             }
             Strategy::H4 { .. } => self.positions_bytes(s.as_bytes(), out),
@@ -169,35 +164,26 @@ impl NaiveFilter {
 
     /// Sets the bits of a string item.
     pub fn insert_str(&mut self, s: &str) {
-        self.at(|st, pos| st.positions_str(s, pos), Self::set_all);
+        self.strategy.positions_str(s, &mut self.scratch);
+        self.set_scratch();
     }
 
     /// Sets the bits of an `int` item.
     pub fn insert_int(&mut self, v: i32) {
-        self.at(|st, pos| st.positions_int(v, pos), Self::set_all);
+        self.strategy.positions_int(v, &mut self.scratch);
+        self.set_scratch();
     }
 
     /// Whether every bit of a string item is set.
     pub fn contains_str(&mut self, s: &str) -> bool {
-        self.at(|st, pos| st.positions_str(s, pos), |t, pos| t.all_set(pos))
+        self.strategy.positions_str(s, &mut self.scratch);
+        self.scratch_set()
     }
 
     /// Whether every bit of an `int` item is set.
     pub fn contains_int(&mut self, v: i32) -> bool {
-        self.at(|st, pos| st.positions_int(v, pos), |t, pos| t.all_set(pos))
-    }
-
-    /// `then` on the positions `locate` writes, in the reused scratch buffer.
-    fn at<R>(
-        &mut self,
-        locate: impl FnOnce(Strategy, &mut Vec<u64>),
-        then: impl FnOnce(&mut Self, &[u64]) -> R,
-    ) -> R {
-        let mut pos = std::mem::take(&mut self.scratch);
-        locate(self.strategy, &mut pos);
-        let out = then(self, &pos);
-        self.scratch = pos;
-        out
+        self.strategy.positions_int(v, &mut self.scratch);
+        self.scratch_set()
     }
 
     /// Number of set bits.
@@ -205,15 +191,17 @@ impl NaiveFilter {
         self.words.iter().map(|w| u64::from(w.count_ones())).sum()
     }
 
-    fn set_all(&mut self, pos: &[u64]) {
-        for &p in pos {
+    /// Sets the bits at the positions in the scratch buffer.
+    fn set_scratch(&mut self) {
+        for &p in &self.scratch {
             self.words[(p / 64) as usize] |= 1 << (p % 64);
         }
     }
 
-    fn all_set(&self, pos: &[u64]) -> bool {
-        pos.iter()
-            .all(|&p| self.words[(p / 64) as usize] & (1 << (p % 64)) != 0)
+    /// Whether the bits at the positions in the scratch buffer are all set.
+    fn scratch_set(&self) -> bool {
+        let set = |p: u64| self.words[(p / 64) as usize] & (1 << (p % 64)) != 0;
+        self.scratch.iter().all(|&p| set(p))
     }
 }
 
@@ -253,12 +241,10 @@ mod tests {
         // hashCode 99162322, spread 99163451; two seeds give the same index.
         let mut pos = Vec::new();
         Strategy::H3.positions_str("hello", &mut pos);
-        assert_eq!(
-            pos,
-            [
-                99_163_449, 32_054_579, 32_054_546, 99_163_449, 99_163_425, 32_054_586
-            ]
-        );
+        let expected = [
+            99_163_449, 32_054_579, 32_054_546, 99_163_449, 99_163_425, 32_054_586,
+        ];
+        assert_eq!(pos, expected);
     }
 
     #[test]

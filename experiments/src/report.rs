@@ -19,10 +19,8 @@ use std::time::Duration;
 
 use crate::scale::Scale;
 
-/// The first line of every report.
+/// The first line of every report, and of every appendix.
 const TITLE: &str = "# bloomlab results";
-
-/// The first line of every appendix.
 const APPENDIX_TITLE: &str = "# bloomlab results: appendix";
 
 /// Where the appendix's table of run times starts: after the last section,
@@ -103,14 +101,10 @@ impl Report {
 
     /// Every section's experiment name (or `""`) and heading, in order.
     pub fn sections(&self) -> Vec<(String, String)> {
+        let name = |e: &Entry| e.experiment.clone().unwrap_or_default();
         self.entries
             .iter()
-            .map(|e| {
-                (
-                    e.experiment.clone().unwrap_or_default(),
-                    e.section.title.clone(),
-                )
-            })
+            .map(|e| (name(e), e.section.title.clone()))
             .collect()
     }
 
@@ -140,9 +134,9 @@ impl Report {
     /// the sections kept.
     pub fn keep_earlier(&mut self, earlier: Vec<Entry>, order: &[&str]) -> Vec<String> {
         let rank = |e: &Entry| {
-            e.experiment
-                .as_deref()
-                .and_then(|name| order.iter().position(|o| *o == name))
+            order
+                .iter()
+                .position(|o| e.experiment.as_deref() == Some(*o))
         };
         let mut fresh = std::mem::take(&mut self.entries);
         let mut kept = Vec::new();
@@ -199,15 +193,11 @@ impl Report {
             if self.title == APPENDIX_TITLE && e.section.body.trim().is_empty() {
                 continue;
             }
-            let mut marker = MARKER.to_owned();
-            if let Some(name) = &e.experiment {
-                marker += &format!("{name}; ");
-            }
-            marker += &format!("run: {}", e.run);
-            if let Some(s) = e.seconds {
-                marker += &format!("; seconds: {s:.1}");
-            }
-            out += &format!("{marker} -->\n## {}\n\n", e.section.title);
+            let name = e.experiment.as_ref().map(|n| format!("{n}; "));
+            let seconds = e.seconds.map(|s| format!("; seconds: {s:.1}"));
+            let (name, seconds) = (name.unwrap_or_default(), seconds.unwrap_or_default());
+            let (run, title) = (&e.run, &e.section.title);
+            out += &format!("{MARKER}{name}run: {run}{seconds} -->\n## {title}\n\n");
             if !one_run {
                 out += &format!("*Written by `bloomlab {}`.*\n\n", e.run);
             }
@@ -216,9 +206,7 @@ impl Report {
         if self.title == APPENDIX_TITLE {
             out += &format!("{RUN_TIMES}\n## Run times\n\n");
             let rows = self.entries.iter().map(|e| {
-                let took = e
-                    .seconds
-                    .map_or_else(|| "–".to_owned(), |s| format!("{s:.1} s"));
+                let took = e.seconds.map_or("–".into(), |s| format!("{s:.1} s"));
                 [e.section.title.clone(), format!("`{}`", e.run), took]
             });
             let all = [
@@ -274,10 +262,9 @@ pub fn identity(out: &std::path::Path) -> String {
                 .find(|(k, _)| k.trim() == "model name")
                 .map(|(_, v)| v.trim().to_owned())
         });
-    let aes = if AesCmac::from_key([0, 0]).accelerated() {
-        "AES-NI"
-    } else {
-        "no AES-NI"
+    let aes = match AesCmac::from_key([0, 0]).accelerated() {
+        true => "AES-NI",
+        false => "no AES-NI",
     };
     let unknown = |v: Option<String>| v.unwrap_or_else(|| "unknown".into());
     format!(
@@ -303,43 +290,25 @@ pub fn wrap(text: &str, width: usize) -> String {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
         }
-        let verbatim = fenced
-            || line.chars().count() <= width
-            || ["|", "#", "![", "<"]
-                .iter()
-                .any(|p| line.trim_start().starts_with(p));
+        let start = line.trim_start();
+        let block = start.starts_with(['|', '#', '<']) || start.starts_with("![");
+        let verbatim = fenced || line.chars().count() <= width || block;
         if verbatim {
             out.push_str(line);
             out.push('\n');
             continue;
         }
         let indent = " ".repeat(list_indent(line));
-        let mut rest = line;
-        let mut first = true;
-        loop {
-            let room = if first {
-                width
-            } else {
-                width - indent.len().min(width / 2)
-            };
-            let cut = break_at(rest, room);
-            if !first {
-                out.push_str(&indent);
-            }
-            match cut {
-                Some(i) => {
-                    out.push_str(rest[..i].trim_end());
-                    out.push('\n');
-                    rest = rest[i..].trim_start();
-                    first = false;
-                }
-                None => {
-                    out.push_str(rest);
-                    out.push('\n');
-                    break;
-                }
-            }
+        let (mut rest, mut room) = (line, width);
+        while let Some(i) = break_at(rest, room) {
+            out.push_str(rest[..i].trim_end());
+            out.push('\n');
+            out.push_str(&indent);
+            rest = rest[i..].trim_start();
+            room = width - indent.len().min(width / 2);
         }
+        out.push_str(rest);
+        out.push('\n');
     }
     if !text.ends_with('\n') {
         out.pop();
@@ -370,10 +339,8 @@ fn break_at(line: &str, room: usize) -> Option<usize> {
     }
     let starts_block = |word: &str| {
         let digits = word.chars().take_while(char::is_ascii_digit).count();
-        ["-", "+", "*", "#", ">", "|", "="]
-            .iter()
-            .any(|p| word.starts_with(p))
-            || (digits > 0 && (word[digits..].starts_with('.') || word[digits..].starts_with(')')))
+        word.starts_with(['-', '+', '*', '#', '>', '|', '='])
+            || (digits > 0 && word[digits..].starts_with(['.', ')']))
     };
     let spaces = line
         .char_indices()
@@ -441,11 +408,12 @@ fn parse_marked(text: &str) -> Result<Vec<Entry>, String> {
             .ok_or_else(|| format!("no '## ' heading after the section marker {marker}"))?;
         // A section of a mixed report opens with the line naming its run:
         // the renderer adds it again.
+        let written = format!("*Written by `bloomlab {run}`.*");
         let body = body.trim_start_matches('\n');
-        let body = match body.strip_prefix(&format!("*Written by `bloomlab {run}`.*")) {
-            Some(rest) => rest.trim_start_matches('\n'),
-            None => body,
-        };
+        let body = body
+            .strip_prefix(&written)
+            .unwrap_or(body)
+            .trim_start_matches('\n');
         entries.push(Entry {
             experiment,
             run,
@@ -495,6 +463,9 @@ mod tests {
 
     const ORDER: [&str; 3] = ["tradeoff", "fpr", "space"];
 
+    /// The body of the trade-off section, with a heading of its own.
+    const T_BODY: &str = "t body\n\n### sub\n\nmore";
+
     /// `r` with the sections (experiment, heading, body), the first taking
     /// a second, the next two, and so on.
     fn pushed(mut r: Report, sections: &[(&str, &str, &str)]) -> Report {
@@ -504,11 +475,15 @@ mod tests {
         r
     }
 
+    fn titles(entries: &[Entry]) -> Vec<&str> {
+        entries.iter().map(|e| e.section.title.as_str()).collect()
+    }
+
     fn full_report() -> String {
         let r = pushed(
             Report::new("reproduce", Scale::Default, 2024),
             &[
-                ("tradeoff", "Trade-off", "t body\n\n### sub\n\nmore"),
+                ("tradeoff", "Trade-off", T_BODY),
                 ("fpr", "FPR", "f body"),
                 ("space", "Space", "s body"),
             ],
@@ -527,10 +502,7 @@ mod tests {
         assert_eq!(entries[0].experiment.as_deref(), Some("tradeoff"));
         assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
         assert_eq!(entries[0].seconds, Some(1.0));
-        assert_eq!(
-            entries[0].section,
-            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
-        );
+        assert_eq!(entries[0].section, Section::new("Trade-off", T_BODY));
         // The summary before the sections is not read back as part of one;
         // the run times are the appendix's.
         assert_eq!(entries[2].section, Section::new("Space", "s body"));
@@ -541,12 +513,10 @@ mod tests {
 
     #[test]
     fn an_appendix_leaves_out_empty_sections_and_reads_back() {
+        let table = "| a |\n|---|\n| 1 |";
         let r = pushed(
             Report::appendix("reproduce", Scale::Quick, 1),
-            &[
-                ("tradeoff", "Trade-off", "| a |\n|---|\n| 1 |"),
-                ("fpr", "FPR", ""),
-            ],
+            &[("tradeoff", "Trade-off", table), ("fpr", "FPR", "")],
         );
         let text = r.render(Duration::from_secs(3), "");
         assert!(text.starts_with("# bloomlab results: appendix\n"));
@@ -560,10 +530,7 @@ mod tests {
         assert!(text.contains("| this run, in all | `reproduce --scale quick --seed 1` | 3.0 s |"));
         let back = parse(&text).unwrap();
         assert_eq!(back.len(), 1);
-        assert_eq!(
-            back[0].section,
-            Section::new("Trade-off", "| a |\n|---|\n| 1 |")
-        );
+        assert_eq!(back[0].section, Section::new("Trade-off", table));
     }
 
     #[test]
@@ -589,13 +556,11 @@ mod tests {
         let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
         assert_eq!(words(&wrapped), words(&text));
         // A break never starts a line with a list marker or a heading.
-        let risky = format!(
-            "{} - not a list # nor a heading 1. nor this",
-            "x ".repeat(17)
-        );
+        let x17 = "x ".repeat(17);
+        let risky = format!("{x17} - not a list # nor a heading 1. nor this");
         for line in wrap(&risky, 36).lines().skip(1) {
             assert!(
-                !["-", "#", "1."].iter().any(|m| line.starts_with(m)),
+                !line.starts_with(['-', '#']) && !line.starts_with("1."),
                 "{line}"
             );
         }
@@ -609,17 +574,12 @@ mod tests {
         assert_eq!(kept, ["Trade-off", "Space"]);
         let text = r.render(Duration::from_secs(1), "");
         assert!(text.contains("Assembled from more than one run"), "{text}");
-        assert!(
-            text.contains(
-                "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body"
-            ),
-            "{text}"
-        );
+        let marked = "*Written by `bloomlab reproduce --scale default --seed 2024`.*\n\nt body";
+        assert!(text.contains(marked), "{text}");
         let again = parse(&text).unwrap();
-        let titles: Vec<&str> = again.iter().map(|e| e.section.title.as_str()).collect();
-        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+        assert_eq!(titles(&again), ["Trade-off", "FPR", "Space"]);
         assert_eq!(again[1].section.body, "new f body");
-        assert_eq!(again[0].section.body, "t body\n\n### sub\n\nmore");
+        assert_eq!(again[0].section.body, T_BODY);
         assert_eq!(again[2].run, "reproduce --scale default --seed 2024");
 
         // Another partial run replaces its sections in the merged report.
@@ -628,8 +588,7 @@ mod tests {
             &[("tradeoff", "Trade-off", "t2"), ("space", "Space", "s2")],
         );
         assert_eq!(r.keep_earlier(again, &ORDER), ["FPR"]);
-        let titles: Vec<&str> = r.entries.iter().map(|e| e.section.title.as_str()).collect();
-        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+        assert_eq!(titles(&r.entries), ["Trade-off", "FPR", "Space"]);
         assert_eq!(r.entries[1].section.body, "new f body");
     }
 
@@ -640,8 +599,7 @@ mod tests {
         let mut earlier = parse(&full_report()).unwrap();
         earlier.remove(1);
         assert_eq!(r.keep_earlier(earlier, &ORDER).len(), 2);
-        let titles: Vec<&str> = r.entries.iter().map(|e| e.section.title.as_str()).collect();
-        assert_eq!(titles, ["Trade-off", "FPR", "Space"]);
+        assert_eq!(titles(&r.entries), ["Trade-off", "FPR", "Space"]);
     }
 
     #[test]
@@ -654,10 +612,7 @@ mod tests {
         assert_eq!(entries[0].experiment, None);
         assert_eq!(entries[0].run, "reproduce --scale default --seed 2024");
         assert_eq!(entries[0].seconds, Some(1.2));
-        assert_eq!(
-            entries[0].section,
-            Section::new("Trade-off", "t body\n\n### sub\n\nmore")
-        );
+        assert_eq!(entries[0].section, Section::new("Trade-off", T_BODY));
         // Matched to this run's section by heading.
         let only_tradeoff = Report::new("reproduce --only tradeoff", Scale::Quick, 1);
         let mut r = pushed(only_tradeoff, &[("tradeoff", "Trade-off", "new")]);

@@ -15,31 +15,28 @@ pub enum Scale {
 }
 
 impl Scale {
+    /// The scale's name, filter capacity and probes per point, in one table.
+    fn spec(self) -> (&'static str, usize, usize) {
+        match self {
+            Scale::Quick => ("quick", 10_000, 100_000),
+            Scale::Default => ("default", 100_000, 1_000_000),
+            Scale::Full => ("full", 1_000_000, 10_000_000),
+        }
+    }
+
     /// Items a filter is built for in the rate experiments.
     pub fn capacity(self) -> usize {
-        match self {
-            Scale::Quick => 10_000,
-            Scale::Default => 100_000,
-            Scale::Full => 1_000_000,
-        }
+        self.spec().1
     }
 
     /// Non-member probes per measured point.
     pub fn probes(self) -> usize {
-        match self {
-            Scale::Quick => 100_000,
-            Scale::Default => 1_000_000,
-            Scale::Full => 10_000_000,
-        }
+        self.spec().2
     }
 
     /// The name used on the command line and in the report.
     pub fn name(self) -> &'static str {
-        match self {
-            Scale::Quick => "quick",
-            Scale::Default => "default",
-            Scale::Full => "full",
-        }
+        self.spec().0
     }
 }
 

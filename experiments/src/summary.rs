@@ -73,44 +73,29 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
 /// The chooser's pick for seven workloads of one million items, with what
 /// this run measured of the pick at the same target rate.
 fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
+    use Growth::{Fixed, Unknown};
     let n = 1_000_000;
     let fixed = Workload::fixed(n, 0.01);
+    let with = |deletes, growth, concurrent| Workload {
+        deletes,
+        growth,
+        concurrent,
+        ..fixed
+    };
     let workloads = [
         ("a fixed set, 1%", fixed),
         ("a fixed set, 0.01%", Workload::fixed(n, 0.0001)),
-        (
-            "items are removed, 1%",
-            Workload {
-                deletes: true,
-                ..fixed
-            },
-        ),
-        (
-            "size unknown in advance, 1%",
-            Workload {
-                growth: Growth::Unknown,
-                ..fixed
-            },
-        ),
+        ("items are removed, 1%", with(true, Fixed, false)),
+        ("size unknown in advance, 1%", with(false, Unknown, false)),
         (
             "items are removed, size unknown, 1%",
-            Workload {
-                deletes: true,
-                growth: Growth::Unknown,
-                ..fixed
-            },
+            with(true, Unknown, false),
         ),
         (
             "built at once, rebuilt when it changes, 1%",
             Workload::rebuilt(n, 0.01),
         ),
-        (
-            "many threads insert, 1%",
-            Workload {
-                concurrent: true,
-                ..fixed
-            },
-        ),
+        ("many threads insert, 1%", with(false, Fixed, true)),
     ];
     let mut out = format!(
         "**Which filter.** What `bloomlab choose` recommends for one million items, and what \
@@ -139,17 +124,10 @@ fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
         let measured = row.map_or_else(
             || "–".to_owned(),
             |r| {
-                format!(
-                    "{} ({}–{}){}",
-                    short(cell(r, "measured_fpr")),
-                    short(cell(r, "instance_ci95_low")),
-                    short(cell(r, "instance_ci95_high")),
-                    if flag(r, "theory_in_instance_ci95") {
-                        " ✓"
-                    } else {
-                        " ✗"
-                    }
-                )
+                let holds = flag(r, "theory_in_instance_ci95");
+                let [rate, lo, hi] = ["measured_fpr", "instance_ci95_low", "instance_ci95_high"]
+                    .map(|col| short(cell(r, col)));
+                format!("{rate} ({lo}–{hi}) {}", if holds { "✓" } else { "✗" })
             },
         );
         // The built filter's own figures, as the trade-off table measured
@@ -246,9 +224,7 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
         let none = attack.iter().find(|r| cell(r, "guard") == "none");
         let one = attack.iter().find(|r| cell(r, "guard") == "classic 1%");
         if let (Some(none), Some(one)) = (none, one) {
-            let per_1000 = |r: &HashMap<String, String>, col: &str| {
-                cell(r, col).parse::<f64>().unwrap_or(f64::NAN)
-            };
+            let per_1000 = |r: &HashMap<_, _>, col| cell(r, col).parse().unwrap_or(f64::NAN);
             lines.push(format!(
                 "Under a flood of absent keys, SQLite answered {:.0} of every 1,000 requests with \
                  no filter and {:.1} with a 1% `BloomFilter` in front (theory {:.1}) ({}).",
@@ -262,12 +238,8 @@ fn key_numbers(dir: &Path, tradeoff: &Rows, link: &dyn Fn(&str, &str) -> String)
     if lines.is_empty() {
         return String::new();
     }
-    let mut out = String::from("**Key numbers.**\n\n");
-    for l in lines {
-        out += &format!("- {l}\n");
-    }
-    out.push('\n');
-    out
+    let items: String = lines.iter().map(|l| format!("- {l}\n")).collect();
+    format!("**Key numbers.**\n\n{items}\n")
 }
 
 /// How a claim's verdict ranks: 0 holds, 1 holds within chance, 2 does not
@@ -289,28 +261,27 @@ fn claims(seeds: &Rows, section: &str) -> String {
         "**The documents' claims** (`shared/seeds/CLAIMS.md`; each claim's verdict and key \
          number in {section}):\n\n| verdict | claims |\n|---|---|\n"
     );
-    for (s, name) in [
-        (0, "holds"),
-        (
-            1,
-            "holds within chance (outside the 95% interval, inside 99.9%)",
-        ),
-        (2, "does not hold, wholly or in part"),
-    ] {
+    let groups = [
+        "holds",
+        "holds within chance (outside the 95% interval, inside 99.9%)",
+        "does not hold, wholly or in part",
+    ];
+    for (s, name) in groups.iter().enumerate() {
         let listed: Vec<String> = seeds
             .iter()
             .filter(|r| severity(cell(r, "verdict")) == s)
             .map(|r| {
-                let verdict = cell(r, "verdict");
+                let (id, verdict) = (cell(r, "id"), cell(r, "verdict"));
                 // A claim tested on a table smaller than the document's says
                 // so where its verdict is read.
-                let id = match verdict.contains("not 2^30") {
-                    true => format!("{} (on a scaled-down table)", cell(r, "id")),
-                    false => cell(r, "id").to_owned(),
+                let scaled = if verdict.contains("not 2^30") {
+                    " (on a scaled-down table)"
+                } else {
+                    ""
                 };
                 match verdict.to_lowercase().contains("wrong") {
-                    true => format!("**{id}: wrong**"),
-                    false => id,
+                    true => format!("**{id}{scaled}: wrong**"),
+                    false => format!("{id}{scaled}"),
                 }
             })
             .collect();
@@ -337,26 +308,22 @@ mod tests {
 
     #[test]
     fn the_guard_line_uses_the_redis_cache_or_else_the_in_process_one() {
-        let dir = std::env::temp_dir().join(format!("bloomlab-summary-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let dir = tempfile::tempdir().expect("a temporary folder");
         let header = "guard,cache,workload,absent_db_queries_per_1000,\
                       theory_absent_db_queries_per_1000\n";
         let link = |_: &str, text: &str| text.to_owned();
         let line = |csv: &str| {
-            std::fs::write(dir.join("guard.csv"), format!("{header}{csv}")).expect("writable");
-            key_numbers(&dir, &Vec::new(), &link)
+            std::fs::write(dir.path().join("guard.csv"), format!("{header}{csv}"))
+                .expect("writable");
+            key_numbers(dir.path(), &Vec::new(), &link)
         };
         // Without Redis, the in-process cache's rows.
         let lru = "none,lru,attack,1000.0,1000.0\nclassic 1%,lru,attack,8.8,10.0\n\
                    classic 1%,lru,uniform 50% absent,4.1,5.0\n";
-        assert!(
-            line(lru).contains(
-                "answered 1000 of every 1,000 requests with no filter and 8.8 \
-                                with a 1% `BloomFilter` in front (theory 10.0)"
-            ),
-            "{}",
-            line(lru)
-        );
+        let text = line(lru);
+        let expected = "answered 1000 of every 1,000 requests with no filter and 8.8 \
+                        with a 1% `BloomFilter` in front (theory 10.0)";
+        assert!(text.contains(expected), "{text}");
         // With Redis, its rows, whatever the in-process ones say.
         let both =
             format!("{lru}none,redis,attack,999.0,1000.0\nclassic 1%,redis,attack,9.1,10.0\n");
@@ -365,7 +332,6 @@ mod tests {
         );
         // No attack rows: no line.
         assert!(!line("classic 1%,lru,uniform 50% absent,4.1,5.0\n").contains("flood"));
-        std::fs::remove_dir_all(&dir).expect("removable");
     }
 
     #[test]
@@ -389,12 +355,8 @@ mod tests {
         let text = claims(&seeds, "x");
         assert!(text.contains("| holds | T1 |"), "{text}");
         assert!(text.contains("inside 99.9%) | H1 |"), "{text}");
-        assert!(
-            text.contains(
-                "| does not hold, wholly or in part | E4, **E5: wrong**, E6 (on a scaled-down \
-                 table) |"
-            ),
-            "{text}"
-        );
+        let failed = "| does not hold, wholly or in part | E4, **E5: wrong**, E6 (on a scaled-down \
+                      table) |";
+        assert!(text.contains(failed), "{text}");
     }
 }

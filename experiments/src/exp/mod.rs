@@ -101,12 +101,6 @@ pub struct Experiment {
     pub run: fn(&Ctx) -> Result<Output, Error>,
 }
 
-impl PartialEq for Experiment {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
-    }
-}
-
 /// Every experiment, in report order: adding one is a module and a line here.
 pub const ALL: &[Experiment] = &[
     Experiment {

@@ -63,10 +63,9 @@ impl Subject {
 /// grows is built for a tenth of the items, so that it grows through
 /// several layers.
 pub fn capacity(v: &Descriptor<u64>, items: usize) -> usize {
-    if v.can.grow {
-        (items / 10).max(1)
-    } else {
-        items
+    match v.can.grow {
+        true => (items / 10).max(1),
+        false => items,
     }
 }
 

@@ -38,28 +38,19 @@ pub fn draw_categories(name: &str, chart: &CategoryChart) -> Result<String, Erro
 }
 
 pub(super) fn category_panel(area: &Area<'_>, chart: &CategoryChart) -> Drawn {
-    let positive = chart
-        .series
-        .iter()
-        .flat_map(|s| {
-            s.points
-                .iter()
-                .flat_map(|p| [p.1, p.2, p.3])
-                .chain(s.theory.iter().map(|t| t.1))
-        })
-        .filter(|y| y.is_finite() && *y > 0.0);
+    let values = chart.series.iter().flat_map(|s| {
+        let theory = s.theory.iter().map(|t| t.1);
+        s.points.iter().flat_map(|p| [p.1, p.2, p.3]).chain(theory)
+    });
+    let positive = values.filter(|y| y.is_finite() && *y > 0.0);
     let (lo, hi) = extent(positive).map_or((0.1, 1.0), |(lo, hi)| {
-        (
-            10f64.powf(lo.log10().floor()),
-            10f64
-                .powf(hi.log10().ceil())
-                .max(10f64.powf(lo.log10().floor() + 1.0)),
-        )
+        let (bottom, top) = (lo.log10().floor(), hi.log10().ceil());
+        let decade = |e: f64| 10f64.powf(e);
+        (decade(bottom), decade(top).max(decade(bottom + 1.0)))
     });
     let n = chart.categories.len();
     let x = -0.5..n as f64 - 0.5;
-    let mut ctx =
-        framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, log_axis(lo, hi, DIGITS))?;
+    let mut ctx = framed(area, &chart.title).build_cartesian_2d(x, log_axis(lo, hi, DIGITS))?;
     let names = chart.categories.clone();
     let category = move |x: &f64| {
         let i = x.round();

@@ -132,24 +132,20 @@ pub(crate) fn svg(
 
 /// The lowest and the highest of `values`, if there is one.
 pub(crate) fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
-    values.fold(None, |span, v| match span {
-        None => Some((v, v)),
-        Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
+    let widen = |(lo, hi): (f64, f64), v: f64| (v.min(lo), v.max(hi));
+    values.fold(None, |span, v| {
+        Some(span.map_or((v, v), |span| widen(span, v)))
     })
 }
 
-/// A chart on `area` captioned `title`, with room on its right for a
-/// legend `legend` pixels wide, so that the legend hides no point.
-fn framed<'a, 'b>(
-    area: &'a Area<'b>,
-    title: &str,
-    legend: u32,
-) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+/// A chart on `area` captioned `title`, with room on its right for the
+/// legend, so that the legend hides no point.
+fn framed<'a, 'b>(area: &'a Area<'b>, title: &str) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(area);
     builder
         .caption(title, ("sans-serif", 20))
         .margin(14)
-        .margin_right(legend)
+        .margin_right(LEGEND_WIDTH)
         .x_label_area_size(44)
         .y_label_area_size(74);
     builder
@@ -176,12 +172,10 @@ fn draw_chart(area: &Area<'_>, chart: &Chart) -> Drawn {
     let (x0, x1) = x_range(chart);
     let (y0, y1) = chart.y_range.unwrap_or_else(|| y_range(chart));
     match (chart.x_log, chart.y_log) {
-        (true, true) => panel(
-            area,
-            chart,
-            log_axis(x0, x1, DIGITS),
-            log_axis(y0, y1, DIGITS),
-        ),
+        (true, true) => {
+            let (x, y) = (log_axis(x0, x1, DIGITS), log_axis(y0, y1, DIGITS));
+            panel(area, chart, x, y)
+        }
         (true, false) => panel(area, chart, log_axis(x0, x1, DIGITS), y0..y1),
         (false, true) => panel(area, chart, x0..x1, log_axis(y0, y1, DIGITS)),
         (false, false) => panel(area, chart, x0..x1, y0..y1),
@@ -258,31 +252,21 @@ fn log_ticks(lo: f64, hi: f64, digits: f64) -> (Vec<f64>, Vec<f64>) {
     (bold, light)
 }
 
-fn xs(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
-    chart.curves.iter().flat_map(|c| {
-        c.theory
-            .iter()
-            .map(|p| p.0)
-            .chain(c.points.iter().map(|p| p.0))
-    })
-}
-
 fn ys(chart: &Chart) -> impl Iterator<Item = f64> + '_ {
-    chart
-        .curves
-        .iter()
-        .flat_map(|c| {
-            c.theory
-                .iter()
-                .map(|p| p.1)
-                .chain(c.points.iter().flat_map(|p| [p.1, p.2, p.3]))
-        })
-        .chain(chart.references.iter().map(|r| r.1))
-        .filter(|y| y.is_finite())
+    let curves = chart.curves.iter().flat_map(|c| {
+        let points = c.points.iter().flat_map(|p| [p.1, p.2, p.3]);
+        c.theory.iter().map(|p| p.1).chain(points)
+    });
+    let references = chart.references.iter().map(|r| r.1);
+    curves.chain(references).filter(|y| y.is_finite())
 }
 
 fn x_range(chart: &Chart) -> (f64, f64) {
-    let shown = xs(chart).filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0));
+    let xs = chart.curves.iter().flat_map(|c| {
+        let points = c.points.iter().map(|p| p.0);
+        c.theory.iter().map(|p| p.0).chain(points)
+    });
+    let shown = xs.filter(|x| x.is_finite() && (!chart.x_log || *x > 0.0));
     let Some((lo, hi)) = extent(shown) else {
         return (1.0, 10.0);
     };
@@ -365,7 +349,7 @@ where
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let mut ctx = framed(area, &chart.title, LEGEND_WIDTH).build_cartesian_2d(x, y)?;
+    let mut ctx = framed(area, &chart.title).build_cartesian_2d(x, y)?;
     let (y_lo, y_hi) = (ctx.y_range().start, ctx.y_range().end);
     let (x0, x1) = (ctx.x_range().start, ctx.x_range().end);
     ctx.configure_mesh()
@@ -378,7 +362,7 @@ where
         .draw()?;
     let pixel = pixels(area, &ctx);
 
-    let mut limits = 0;
+    let mut limits = false;
     for (i, curve) in chart.curves.iter().enumerate() {
         let color = color(i);
         // A theory line already drawn for an earlier series (the same
@@ -411,7 +395,7 @@ where
             if below {
                 if shown(hi) && hi >= y_lo && hi <= y_hi {
                     upper_limit(area, at(x, hi), color)?;
-                    limits += 1;
+                    limits = true;
                 }
                 continue;
             }
@@ -425,15 +409,11 @@ where
     }
     for (j, (_, y)) in chart.references.iter().enumerate() {
         if (y_lo..=y_hi).contains(y) {
-            dashed(
-                area,
-                &[pixel(x0, *y), pixel(x1, *y)],
-                REFERENCE_DASH,
-                reference_color(j).stroke_width(1),
-            )?;
+            let line = reference_color(j).stroke_width(1);
+            dashed(area, &[pixel(x0, *y), pixel(x1, *y)], REFERENCE_DASH, line)?;
         }
     }
-    legend(area, chart, limits > 0)
+    legend(area, chart, limits)
 }
 
 /// A tick label: powers of ten as `1e5`, other values with at most four
@@ -470,10 +450,7 @@ mod tests {
         // one at x = 3.
         assert_eq!([0, 1, 2].map(|i| dodge(&chart, i, 2.0)), [-step, 0, step]);
         let half = (DODGE_PIXELS / 2.0).round() as i32;
-        assert_eq!(
-            [dodge(&chart, 0, 1.0), dodge(&chart, 2, 1.0)],
-            [-half, half]
-        );
+        assert_eq!([0, 2].map(|i| dodge(&chart, i, 1.0)), [-half, half]);
         assert_eq!(dodge(&chart, 1, 3.0), 0, "a lone point sits on its x");
     }
 
@@ -491,11 +468,7 @@ mod tests {
     #[test]
     fn log_ticks_label_each_value_once() {
         let (bold, light) = log_ticks(1e-3, 0.1, DIGITS);
-        assert_eq!(
-            bold,
-            vec![1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1],
-            "{bold:?}"
-        );
+        assert_eq!(bold, [1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1], "{bold:?}");
         assert!(light.iter().all(|v| !bold.contains(v)));
         let (bold, _) = log_ticks(1e-7, 1.0, DIGITS);
         assert_eq!(bold.len(), 8);
@@ -526,12 +499,8 @@ mod tests {
         );
         assert!((runs[1][0].1 - 1e-5).abs() < 1e-18);
         // Zero (log of −∞) cannot be crossed: the line stops at the last value.
-        let runs = runs_inside(
-            &chart(true),
-            &[(1.0, 0.1), (2.0, 0.01), (3.0, 0.0)],
-            1e-5,
-            1.0,
-        );
+        let line = [(1.0, 0.1), (2.0, 0.01), (3.0, 0.0)];
+        let runs = runs_inside(&chart(true), &line, 1e-5, 1.0);
         assert_eq!(runs, vec![vec![(1.0, 0.1), (2.0, 0.01)]]);
         let runs = runs_inside(&chart(false), &[(0.0, 0.0), (1.0, 20.0)], 0.0, 10.0);
         assert_eq!(runs, vec![vec![(0.0, 0.0), (0.5, 10.0)]]);

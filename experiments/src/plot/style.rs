@@ -36,8 +36,7 @@ pub(crate) fn dashed(
     style: ShapeStyle,
 ) -> Drawn {
     if pattern.is_empty() {
-        area.draw(&PathElement::new(points.to_vec(), style))?;
-        return Ok(());
+        return path(area, points, style);
     }
     let period: f64 = pattern.iter().map(|&p| f64::from(p)).sum();
     // Whether the pattern is on at distance `d` along the line, and where
@@ -55,20 +54,15 @@ pub(crate) fn dashed(
     };
     let mut travelled = 0.0;
     for w in points.windows(2) {
-        let (a, b) = (
-            (f64::from(w[0].0), f64::from(w[0].1)),
-            (f64::from(w[1].0), f64::from(w[1].1)),
-        );
+        let [a, b] = [w[0], w[1]].map(|(x, y)| (f64::from(x), f64::from(y)));
         let length = (b.0 - a.0).hypot(b.1 - a.1);
         if length == 0.0 {
             continue;
         }
         let at = |d: f64| {
             let t = (d - travelled) / length;
-            (
-                (a.0 + t * (b.0 - a.0)).round() as i32,
-                (a.1 + t * (b.1 - a.1)).round() as i32,
-            )
+            let lerp = |u: f64, v: f64| (u + t * (v - u)).round() as i32;
+            (lerp(a.0, b.0), lerp(a.1, b.1))
         };
         let mut d = travelled;
         let end = travelled + length;
@@ -76,7 +70,7 @@ pub(crate) fn dashed(
             let (on, next) = phase(d);
             let stop = next.min(end);
             if on {
-                area.draw(&PathElement::new([at(d), at(stop)], style))?;
+                path(area, &[at(d), at(stop)], style)?;
             }
             // A step of at least a hundredth of a pixel: no float stall.
             d = stop.max(d + 0.01);
@@ -86,7 +80,6 @@ pub(crate) fn dashed(
     Ok(())
 }
 
-/// The colour of series `i`.
 pub(super) fn color(i: usize) -> RGBColor {
     SAFE[i % SAFE.len()]
 }
@@ -94,10 +87,8 @@ pub(super) fn color(i: usize) -> RGBColor {
 /// The earlier series whose theory line is exactly series `i`'s, if any.
 pub(super) fn same_line_as(chart: &Chart, i: usize) -> Option<usize> {
     let theory = &chart.curves[i].theory;
-    if theory.is_empty() {
-        return None;
-    }
-    chart.curves[..i].iter().position(|c| c.theory == *theory)
+    let shared = chart.curves[..i].iter().position(|c| c.theory == *theory);
+    shared.filter(|_| !theory.is_empty())
 }
 
 /// Series `i`'s marker at pixel `at` of `area`: filled circle, triangle,
@@ -105,54 +96,47 @@ pub(super) fn same_line_as(chart: &Chart, i: usize) -> Option<usize> {
 /// open diamond, open triangle, asterisk.
 pub(super) fn marker(area: &Area<'_>, i: usize, at: (i32, i32), color: RGBColor) -> Drawn {
     let (x, y) = at;
-    let line = color.stroke_width(2);
+    let (line, fill) = (color.stroke_width(2), color.filled());
+    let square = [(x - 4, y - 4), (x + 4, y + 4)];
+    let diamond = [(x, y - 6), (x + 5, y), (x, y + 6), (x - 5, y), (x, y - 6)];
+    let triangle = [(x - 5, y + 4), (x + 5, y + 4), (x, y - 5), (x - 5, y + 4)];
     match i % MARKERS {
-        0 => area.draw(&Circle::new(at, 4, color.filled()))?,
-        1 => area.draw(&Polygon::new(
-            vec![(x - 5, y + 4), (x + 5, y + 4), (x, y - 5)],
-            color.filled(),
-        ))?,
+        0 => area.draw(&Circle::new(at, 4, fill))?,
+        1 => area.draw(&Polygon::new(triangle[..3].to_vec(), fill))?,
         2 => {
-            area.draw(&PathElement::new([(x - 4, y - 4), (x + 4, y + 4)], line))?;
-            area.draw(&PathElement::new([(x - 4, y + 4), (x + 4, y - 4)], line))?;
+            path(area, &square, line)?;
+            path(area, &[(x - 4, y + 4), (x + 4, y - 4)], line)?;
         }
-        3 => area.draw(&Rectangle::new(
-            [(x - 4, y - 4), (x + 4, y + 4)],
-            color.filled(),
-        ))?,
-        4 => area.draw(&Polygon::new(
-            vec![(x, y - 6), (x + 5, y), (x, y + 6), (x - 5, y)],
-            color.filled(),
-        ))?,
+        3 => area.draw(&Rectangle::new(square, fill))?,
+        4 => area.draw(&Polygon::new(diamond[..4].to_vec(), fill))?,
         5 => area.draw(&Circle::new(at, 4, line))?,
-        6 => area.draw(&Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], line))?,
+        6 => area.draw(&Rectangle::new(square, line))?,
         7 => {
-            area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
-            area.draw(&PathElement::new([(x, y - 5), (x, y + 5)], line))?;
+            path(area, &[(x - 5, y), (x + 5, y)], line)?;
+            path(area, &[(x, y - 5), (x, y + 5)], line)?;
         }
-        8 => area.draw(&PathElement::new(
-            [(x, y - 6), (x + 5, y), (x, y + 6), (x - 5, y), (x, y - 6)],
-            line,
-        ))?,
-        9 => area.draw(&PathElement::new(
-            [(x - 5, y + 4), (x + 5, y + 4), (x, y - 5), (x - 5, y + 4)],
-            line,
-        ))?,
+        8 => path(area, &diamond, line)?,
+        9 => path(area, &triangle, line)?,
         _ => {
-            area.draw(&PathElement::new([(x - 5, y), (x + 5, y)], line))?;
-            area.draw(&PathElement::new([(x - 3, y - 5), (x + 3, y + 5)], line))?;
-            area.draw(&PathElement::new([(x - 3, y + 5), (x + 3, y - 5)], line))?;
+            path(area, &[(x - 5, y), (x + 5, y)], line)?;
+            path(area, &[(x - 3, y - 5), (x + 3, y + 5)], line)?;
+            path(area, &[(x - 3, y + 5), (x + 3, y - 5)], line)?;
         }
     }
     Ok(())
 }
 
+/// The polyline `points` (pixels of `area`) in `style`.
+fn path(area: &Area<'_>, points: &[(i32, i32)], style: ShapeStyle) -> Drawn {
+    Ok(area.draw(&PathElement::new(points.to_vec(), style))?)
+}
+
 /// An interval at pixel column `x` from `ends` (top, bottom), capped at both.
 pub(super) fn error_bar(area: &Area<'_>, x: i32, ends: (i32, i32), color: RGBColor) -> Drawn {
     let bar = color.stroke_width(1);
-    area.draw(&PathElement::new([(x, ends.0), (x, ends.1)], bar))?;
+    path(area, &[(x, ends.0), (x, ends.1)], bar)?;
     for end in [ends.0, ends.1] {
-        area.draw(&PathElement::new([(x - 3, end), (x + 3, end)], bar))?;
+        path(area, &[(x - 3, end), (x + 3, end)], bar)?;
     }
     Ok(())
 }
@@ -161,24 +145,16 @@ pub(super) fn error_bar(area: &Area<'_>, x: i32, ends: (i32, i32), color: RGBCol
 /// open arrowhead pointing down from it, narrower than [`DODGE_PIXELS`] so
 /// that the limits of neighbouring series at one x stay apart.
 pub(super) fn upper_limit(area: &Area<'_>, at: (i32, i32), color: RGBColor) -> Drawn {
-    let (x, y) = at;
-    let w = UPPER_LIMIT_HALF_WIDTH;
-    let line = color.stroke_width(2);
-    area.draw(&PathElement::new([(x - w, y), (x + w, y)], line))?;
-    area.draw(&PathElement::new(
-        [(x, y), (x, y + 10)],
-        color.stroke_width(1),
-    ))?;
-    area.draw(&PathElement::new(
-        [
-            (x - w, y + 10),
-            (x + w, y + 10),
-            (x, y + 17),
-            (x - w, y + 10),
-        ],
-        line,
-    ))?;
-    Ok(())
+    let (x, y, w) = (at.0, at.1, UPPER_LIMIT_HALF_WIDTH);
+    let head = [
+        (x - w, y + 10),
+        (x + w, y + 10),
+        (x, y + 17),
+        (x - w, y + 10),
+    ];
+    path(area, &[(x - w, y), (x + w, y)], color.stroke_width(2))?;
+    path(area, &[(x, y), (x, y + 10)], color.stroke_width(1))?;
+    path(area, &head, color.stroke_width(2))
 }
 
 /// Pixels from an upper limit's axis to either end of its cap and
@@ -190,19 +166,8 @@ const _: () = assert!(SAFE.len() == MARKERS);
 
 /// Black for the first reference line, grey for the others.
 pub(super) fn reference_color(j: usize) -> RGBColor {
-    if j == 0 {
-        BLACK
-    } else {
-        RGBColor(120, 120, 120)
-    }
+    if j == 0 { BLACK } else { GREY }
 }
-
-/// What the upper-limit symbol means, in every legend that shows it.
-pub(super) const UPPER_LIMIT_TEXT: &str = "none counted: the arrow stands at the 95% upper bound";
-
-/// The legend's line under the series of a chart that draws both theory
-/// and measurements for them.
-pub(super) const THEORY_AND_POINTS: &str = "lines: theory; markers: measured";
 
 /// Where a legend's first row stands, the pixels between its rows, between
 /// the lines of one wrapped label or note, and after a note.
@@ -254,10 +219,11 @@ impl<'a, 'b> Legend<'a, 'b> {
         Ok(())
     }
 
-    /// The upper-limit symbol and what it means.
+    /// The upper-limit symbol and what it means, in every legend that shows it.
     pub(crate) fn upper_limits(&mut self) -> Drawn {
         upper_limit(self.area, (self.x + 20, self.y - 6), BLACK)?;
-        self.text(46, UPPER_LIMIT_TEXT, LEGEND_CHARS, 11)?;
+        let meaning = "none counted: the arrow stands at the 95% upper bound";
+        self.text(46, meaning, LEGEND_CHARS, 11)?;
         self.y += 8;
         Ok(())
     }
@@ -310,12 +276,9 @@ pub(super) fn legend(area: &Area<'_>, chart: &Chart, limits: bool) -> Drawn {
         legend.entry(line, key, &label)?;
     }
     // A line and a marker beside one label: say which is which.
-    if chart
-        .curves
-        .iter()
-        .any(|c| !c.theory.is_empty() && !c.points.is_empty())
-    {
-        legend.note(THEORY_AND_POINTS)?;
+    let both = |c: &Curve| !c.theory.is_empty() && !c.points.is_empty();
+    if chart.curves.iter().any(both) {
+        legend.note("lines: theory; markers: measured")?;
     }
     for (j, (label, _)) in chart.references.iter().enumerate() {
         let line = (REFERENCE_DASH, reference_color(j).stroke_width(1));
@@ -343,10 +306,13 @@ pub(crate) const SAFE: [RGBColor; 11] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(204, 121, 167),
-    RGBColor(120, 120, 120),
+    GREY,
     RGBColor(51, 34, 136),
     RGBColor(136, 34, 85),
 ];
+
+/// The grey of the ninth series and of the reference lines after the first.
+const GREY: RGBColor = RGBColor(120, 120, 120);
 
 /// Pixels to the right of a chart's plot, for its legend (labels name the
 /// series whose line they share).
