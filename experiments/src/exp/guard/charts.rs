@@ -84,8 +84,7 @@ pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
     }
     let streams = shares.map(|(absent, _)| uniform(absent));
     let series = series(rows, &streams, |s, i, r| {
-        let shown = [Some(r.mean), r.p50, r.p99];
-        for (j, e) in shown.into_iter().enumerate() {
+        for (j, e) in r.latencies().into_iter().take(3).enumerate() {
             let Some(e) = e else { continue };
             let us = |x: f64| x / 1000.0;
             let (lo, hi) = e.interval.unwrap_or((e.value, e.value));

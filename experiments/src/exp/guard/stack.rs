@@ -1,5 +1,7 @@
 //! The request path through guard, cache and database, and what one run counts.
 
+use std::collections::BTreeSet;
+
 use super::*;
 
 /// What one (guard, stream) run counted.
@@ -56,24 +58,8 @@ pub(super) struct Stack<'a> {
 }
 
 impl Stack<'_> {
-    /// Serves one request: whether the guard let it through, and the answer.
-    pub(super) fn serve(
-        &mut self,
-        id: u64,
-        tally: &mut Tally,
-    ) -> Result<(bool, Option<String>), Error> {
-        if !self.filter.contains(id)? {
-            return Ok((false, None));
-        }
-        Ok((true, self.read_through(id, tally)?))
-    }
-
     /// The cache, then the database.
-    pub(super) fn read_through(
-        &mut self,
-        id: u64,
-        tally: &mut Tally,
-    ) -> Result<Option<String>, Error> {
+    fn read_through(&mut self, id: u64, tally: &mut Tally) -> Result<Option<String>, Error> {
         if let Some(row) = self.cache.get(id)? {
             tally.cache_hits += 1;
             return Ok(Some(row));
@@ -104,7 +90,12 @@ impl Stack<'_> {
             match op {
                 Op::Get { id, exists } => {
                     let t = Instant::now();
-                    let (passed, answer) = self.serve(id, &mut tally)?;
+                    let passed = self.filter.contains(id)?;
+                    let answer = if passed {
+                        self.read_through(id, &mut tally)?
+                    } else {
+                        None
+                    };
                     tally.latencies_ns.push(t.elapsed().as_nanos() as u64);
                     tally.requests += 1;
                     if !exists {
@@ -147,21 +138,15 @@ impl Stack<'_> {
 
 /// The rows a script leaves deleted, to put back for the next guard.
 pub(super) fn left_deleted(ops: &[Op]) -> Vec<u64> {
-    let mut gone = HashSet::new();
+    let mut gone = BTreeSet::new();
     for op in ops {
         match *op {
-            Op::Delete(id) => {
-                gone.insert(id);
-            }
-            Op::Readd(id) => {
-                gone.remove(&id);
-            }
-            Op::Get { .. } | Op::Insert(_) => {}
-        }
+            Op::Delete(id) => gone.insert(id),
+            Op::Readd(id) => gone.remove(&id),
+            Op::Get { .. } | Op::Insert(_) => false,
+        };
     }
-    let mut out: Vec<u64> = gone.into_iter().collect();
-    out.sort_unstable();
-    out
+    gone.into_iter().collect()
 }
 
 /// The `q` quantile of sorted values (nearest rank).
