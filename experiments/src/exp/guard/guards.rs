@@ -222,7 +222,7 @@ impl Built {
     /// part alone (its static part said absent).
     pub(super) fn passed_by_delta(&self) -> bool {
         match self {
-            Built::Rebuilt(g) => g.last_by_delta(),
+            Built::Rebuilt(g) => g.last_by_delta,
             _ => false,
         }
     }

@@ -65,7 +65,7 @@ pub(super) struct Rebuilt {
     /// Ops counted since the last build.
     since: u64,
     /// Whether the last look-up passed by the delta alone.
-    last_by_delta: bool,
+    pub(super) last_by_delta: bool,
     /// Every build, the first included.
     builds: Vec<Build>,
 }
@@ -130,11 +130,6 @@ impl Rebuilt {
         let in_static = self.static_part.contains(&id);
         self.last_by_delta = !in_static && self.delta.contains(&id);
         in_static || self.last_by_delta
-    }
-
-    /// Whether the last look-up passed by the delta alone.
-    pub(super) fn last_by_delta(&self) -> bool {
-        self.last_by_delta
     }
 
     /// Adds a new row's id to the delta.
@@ -285,12 +280,7 @@ pub(super) fn run_inserts(
                 Built::build(guard, n_rows, seed, None)?
             }
         };
-        let tally = Stack {
-            filter: &mut filter,
-            cache: &mut *cache,
-            db,
-        }
-        .run(&ops)?;
+        let tally = run_script(&mut filter, cache, db, &ops)?;
         for id in inserted(&ops) {
             db.delete(id)?;
         }

@@ -392,11 +392,7 @@ pub(super) fn appendix(
     );
 
     // Queries per 1,000 by absent share.
-    let shares: Vec<(Stream, String)> = ABSENT_SHARES
-        .iter()
-        .map(|&a| (uniform(a), format!("{} absent", short_percent(a))))
-        .chain([(Stream::Attack, "attack".to_string())])
-        .collect();
+    let shares = uniform_and_attack(&ABSENT_SHARES, "attack");
     out.push_str(
         "**Database queries per 1,000 requests**, uniform streams: present ids' cold cache \
          misses and the absent ids the guard let through; in brackets the absent-id queries \
