@@ -68,9 +68,8 @@ fn with_interval(e: &Estimate) -> String {
 /// The section: the scenario, the key table, what it shows, the rebuilt
 /// static filter, the charts.
 pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: usize) -> String {
-    let mut out = String::new();
     let redis = rows.iter().any(|r| r.guard.needs_redis());
-    out += &format!(
+    let mut out = format!(
         "The documents' scenario: SQLite holding {n_rows} rows, behind {}, with a filter in \
          front that turns away the ids it proves absent. Streams of {requests} requests mix \
          present ids with absent ones; the attack is absent ids only. Each stream ran {RUNS} \
@@ -84,17 +83,15 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
         rows.iter().map(|r| r.tally.wrong_answers).sum::<u64>(),
         rows.iter().map(|r| r.tally.requests).sum::<u64>()
     );
-    let none90 = absent_per_1000(rows, "none", uniform(0.9));
-    let c90 = absent_per_1000(rows, "classic 1%", uniform(0.9));
     out += &format!(
         "**At 90% absent ids, no guard sends {} queries per 1,000 requests to the database for \
          ids without a row; a 1% classic Bloom filter of {} KiB sends {}.**\n\n",
-        num(none90),
+        num(absent_per_1000(rows, "none", uniform(0.9))),
         find(rows, "classic 1%", uniform(0.9)).map_or_else(
             || "–".into(),
             |r| format!("{:.1}", r.memory_bytes as f64 / 1024.0)
         ),
-        num(c90)
+        num(absent_per_1000(rows, "classic 1%", uniform(0.9)))
     );
     let heads = [
         "guard",
@@ -368,12 +365,10 @@ pub(super) fn appendix(
     cache_note: &str,
     seconds: f64,
 ) -> String {
-    let mut out = String::new();
     let q = |g: &str, s: Stream| find(rows, g, s).map(|r| r.per_1000(r.db_queries()));
     let qa = |g: &str, s: Stream| absent_per_1000(rows, g, s);
     let guards = guards_in(rows);
-
-    out += &format!(
+    let mut out = format!(
         "**The stack.** SQLite (bundled, WAL, on disk in a temporary folder, removed \
          afterwards) with {n_rows} rows keyed by id; as the cache, {cache_note}; in front, each \
          guard built for the {n_rows} ids and filled with them (memory: the filter's tables; for \
@@ -398,11 +393,9 @@ pub(super) fn appendix(
          misses and the absent ids the guard let through; in brackets the absent-id queries \
          saved against no guard.\n\n",
     );
-    let mut heads = vec![
-        "guard".to_string(),
-        "memory (bytes)".into(),
-        "bits/row".into(),
-    ];
+    let mut heads = ["guard", "memory (bytes)", "bits/row"]
+        .map(String::from)
+        .to_vec();
     heads.extend(shares.iter().map(|(_, name)| name.clone()));
     heads.push("churn".into());
     let table = guards.iter().map(|g| {
