@@ -57,6 +57,11 @@ fn faster_than_none(rows: &[Row], guard: &str) -> String {
     }
 }
 
+/// A latency in µs, or "–" where the row has none.
+fn micros_or_dash(e: Option<Estimate>) -> String {
+    e.map_or_else(|| "–".into(), |e| micros(e.value))
+}
+
 /// A latency in µs with its interval over the runs: "23.6 (21.0–26.2)".
 fn with_interval(e: &Estimate) -> String {
     match e.interval {
@@ -114,7 +119,7 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
                 1000.0 * attack.expected_fpr
             ),
             with_interval(&r90.mean),
-            r90.p50.map_or_else(|| "–".into(), |e| micros(e.value)),
+            micros_or_dash(r90.p50),
         ])
     });
     out.push_str(&markdown(&heads, table));
@@ -501,13 +506,8 @@ pub(super) fn appendix(
     let table = guards.iter().map(|g| {
         let mut cells = vec![g.label.to_string()];
         for s in [uniform(0.0), uniform(0.9)] {
-            cells.extend(find(rows, g.label, s).map_or_else(
-                || ["–"; 4].map(String::from),
-                |r| {
-                    r.latencies()
-                        .map(|e| e.map_or_else(|| "–".into(), |e| micros(e.value)))
-                },
-            ));
+            let latencies = find(rows, g.label, s).map_or([None; 4], Row::latencies);
+            cells.extend(latencies.map(micros_or_dash));
         }
         cells
     });
