@@ -19,10 +19,7 @@ impl Sample {
     pub(super) fn of(filter: &Grower, probes: &[u64]) -> Self {
         let hits = probes.iter().filter(|&&q| filter.contains(q)).count() as u64;
         Sample {
-            fp: Hits {
-                hits,
-                trials: probes.len() as u64,
-            },
+            fp: Hits::new(hits, probes.len() as u64),
             theory: filter.theory(),
             bits: filter.bits(),
             lines: filter.lines(),
@@ -79,10 +76,7 @@ impl Row {
             which,
             n,
             growth,
-            fp: Hits {
-                hits: instances.iter().map(|h| h.hits).sum(),
-                trials: instances.iter().map(|h| h.trials).sum(),
-            },
+            fp: Hits::pooled(&instances),
             instance_ci: instance_interval(&instances),
             instances: instances.len(),
             theory: samples.iter().map(|s| s.theory).sum::<f64>() / count,

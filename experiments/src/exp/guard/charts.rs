@@ -2,15 +2,13 @@
 
 use super::*;
 
-/// The streams of the queries chart: uniform at 50%, 90%, 99% absent, and the attack.
-pub(super) fn chart_streams() -> Vec<(Stream, String)> {
-    let mut out: Vec<(Stream, String)> = ABSENT_SHARES
+/// The uniform streams with `shares` absent, then the attack, each with
+/// its label: the queries chart's categories and the appendix's columns.
+pub(super) fn uniform_and_attack(shares: &[f64], attack: &str) -> Vec<(Stream, String)> {
+    let uniform = shares
         .iter()
-        .filter(|&&a| a > 0.0)
-        .map(|&absent| (uniform(absent), format!("{} absent", short_percent(absent))))
-        .collect();
-    out.push((Stream::Attack, "attack (100%)".into()));
-    out
+        .map(|&a| (uniform(a), format!("{} absent", short_percent(a))));
+    uniform.chain([(Stream::Attack, attack.into())]).collect()
 }
 
 pub(super) fn guards_in(rows: &[Row]) -> Vec<Guard> {
@@ -53,7 +51,10 @@ fn series(
 }
 
 pub(super) fn queries_chart(rows: &[Row]) -> plot::CategoryChart {
-    let (streams, categories): (Vec<Stream>, Vec<String>) = chart_streams().into_iter().unzip();
+    let (streams, categories): (Vec<Stream>, Vec<String>) =
+        uniform_and_attack(&ABSENT_SHARES[1..], "attack (100%)")
+            .into_iter()
+            .unzip();
     let series = series(rows, &streams, |s, c, r| {
         let share = r.tally.absent_requests as f64 / r.tally.requests.max(1) as f64;
         let (lo, hi) = r.interval().unwrap_or((0.0, 0.0));
@@ -84,8 +85,7 @@ pub(super) fn latency_chart(rows: &[Row]) -> plot::CategoryChart {
     }
     let streams = shares.map(|(absent, _)| uniform(absent));
     let series = series(rows, &streams, |s, i, r| {
-        let shown = [Some(r.mean), r.p50, r.p99];
-        for (j, e) in shown.into_iter().enumerate() {
+        for (j, e) in r.latencies().into_iter().take(3).enumerate() {
             let Some(e) = e else { continue };
             let us = |x: f64| x / 1000.0;
             let (lo, hi) = e.interval.unwrap_or((e.value, e.value));

@@ -200,11 +200,9 @@ impl Built {
     /// guard, which lets every absent id through.
     pub(super) fn expected_fpr(&mut self) -> Result<f64, Error> {
         match self {
-            Built::None => Ok(1.0),
-            Built::Local(f) => Ok(f.expected_fpr()),
             Built::RedisBloom(f) => f.estimated_fpr(),
             Built::RedisCounting(f) => f.estimated_fpr(),
-            Built::Rebuilt(g) => Ok(g.expected_fpr()),
+            _ => return Ok(self.rate_now().unwrap_or(1.0)),
         }
         .map_err(Error::filter("guard: Redis expected rate"))
     }
@@ -224,7 +222,7 @@ impl Built {
     /// part alone (its static part said absent).
     pub(super) fn passed_by_delta(&self) -> bool {
         match self {
-            Built::Rebuilt(g) => g.last_by_delta(),
+            Built::Rebuilt(g) => g.last_by_delta,
             _ => false,
         }
     }

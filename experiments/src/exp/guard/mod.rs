@@ -169,21 +169,16 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let mut rows = Vec::new();
     for &guard in &guards {
         let mut tallies: Vec<Vec<Tally>> = streams.iter().map(|_| Vec::new()).collect();
-        let (mut expected_fpr, mut memory_bytes) = (0.0, 0);
+        let (mut expected_fpr, mut memory) = (0.0, 0);
         for (run, scripts) in scripts.iter().enumerate() {
             let seed = sub_seed(ctx.seed, &format!("guard/filter/{}/{run}", guard.label));
             let mut filter = Built::build(guard, n_rows, seed, filter_url.as_deref())?;
             expected_fpr += filter.expected_fpr()? / RUNS as f64;
-            memory_bytes = memory_bytes.max(filter.memory_bytes());
+            memory = memory.max(filter.memory_bytes());
             // Churn is last: it is the only stream that changes the rows and the guard.
             for (ops, runs) in scripts.iter().zip(&mut tallies) {
                 cache.clear()?;
-                let tally = Stack {
-                    filter: &mut filter,
-                    cache: &mut cache,
-                    db: &db,
-                }
-                .run(ops)?;
+                let tally = run_script(&mut filter, &mut cache, &db, ops)?;
                 for id in left_deleted(ops) {
                     db.insert(id)?;
                 }
@@ -193,13 +188,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             filter.discard()?;
         }
         for (&stream, runs) in streams.iter().zip(tallies) {
-            rows.push(Row::measured(
-                guard,
-                stream,
-                memory_bytes,
-                expected_fpr,
-                runs,
-            ));
+            rows.push(Row::measured(guard, stream, memory, expected_fpr, runs));
         }
     }
     let seconds = started.elapsed().as_secs_f64();

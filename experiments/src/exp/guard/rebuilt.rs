@@ -65,7 +65,7 @@ pub(super) struct Rebuilt {
     /// Ops counted since the last build.
     since: u64,
     /// Whether the last look-up passed by the delta alone.
-    last_by_delta: bool,
+    pub(super) last_by_delta: bool,
     /// Every build, the first included.
     builds: Vec<Build>,
 }
@@ -130,11 +130,6 @@ impl Rebuilt {
         let in_static = self.static_part.contains(&id);
         self.last_by_delta = !in_static && self.delta.contains(&id);
         in_static || self.last_by_delta
-    }
-
-    /// Whether the last look-up passed by the delta alone.
-    pub(super) fn last_by_delta(&self) -> bool {
-        self.last_by_delta
     }
 
     /// Adds a new row's id to the delta.
@@ -227,6 +222,11 @@ impl RebuiltRow {
         n_rows + self.row.tally.inserts
     }
 
+    /// Bits of the guard per row in the database at the end of the run.
+    pub(super) fn bits_per_row_at_end(&self, n_rows: u64) -> f64 {
+        self.row.memory_bytes as f64 * 8.0 / self.rows_at_end(n_rows) as f64
+    }
+
     /// Database queries per 1,000 reads.
     pub(super) fn queries_per_1000(&self) -> f64 {
         self.row.per_1000(self.row.db_queries())
@@ -280,12 +280,7 @@ pub(super) fn run_inserts(
                 Built::build(guard, n_rows, seed, None)?
             }
         };
-        let tally = Stack {
-            filter: &mut filter,
-            cache: &mut *cache,
-            db,
-        }
-        .run(&ops)?;
+        let tally = run_script(&mut filter, cache, db, &ops)?;
         for id in inserted(&ops) {
             db.delete(id)?;
         }
@@ -321,7 +316,6 @@ pub(super) fn rebuilt_table(rows: &[RebuiltRow], n_rows: u64, cache: &str) -> Ta
     Table::from_records(rows.iter().map(|r| {
         let (row, tally) = (&r.row, &r.row.tally);
         let part = |f: fn(&Rebuilds) -> String| r.rebuilds.as_ref().map_or("-".into(), f);
-        let at_end = r.rows_at_end(n_rows);
         let middle = [
             ("rebuild_every", r.every()),
             ("rebuilds", part(|b| b.rebuilds.to_string())),
@@ -330,14 +324,11 @@ pub(super) fn rebuilt_table(rows: &[RebuiltRow], n_rows: u64, cache: &str) -> Ta
             ("static_bytes", part(|b| b.static_bytes.to_string())),
             ("delta_bytes", part(|b| b.delta_bytes.to_string())),
             ("memory_bytes", row.memory_bytes.to_string()),
-            (
-                "bits_per_row",
-                fixed(row.memory_bytes as f64 * 8.0 / at_end.max(1) as f64),
-            ),
+            ("bits_per_row", fixed(r.bits_per_row_at_end(n_rows))),
             ("cache", cache.into()),
             ("workload", row.stream.name()),
             ("rows", n_rows.to_string()),
-            ("rows_at_end", at_end.to_string()),
+            ("rows_at_end", r.rows_at_end(n_rows).to_string()),
             ("requests", tally.requests.to_string()),
             ("inserts", tally.inserts.to_string()),
             ("absent_requests", tally.absent_requests.to_string()),

@@ -57,20 +57,24 @@ fn faster_than_none(rows: &[Row], guard: &str) -> String {
     }
 }
 
+/// A latency in µs, or "–" where the row has none.
+fn micros_or_dash(e: Option<Estimate>) -> String {
+    e.map_or_else(|| "–".into(), |e| micros(e.value))
+}
+
 /// A latency in µs with its interval over the runs: "23.6 (21.0–26.2)".
 fn with_interval(e: &Estimate) -> String {
     match e.interval {
-        Some((lo, hi)) => format!("{} ({}–{})", e.micros(), micros(lo), micros(hi)),
-        None => e.micros(),
+        Some((lo, hi)) => format!("{} ({}–{})", micros(e.value), micros(lo), micros(hi)),
+        None => micros(e.value),
     }
 }
 
 /// The section: the scenario, the key table, what it shows, the rebuilt
 /// static filter, the charts.
 pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: usize) -> String {
-    let mut out = String::new();
     let redis = rows.iter().any(|r| r.guard.needs_redis());
-    out += &format!(
+    let mut out = format!(
         "The documents' scenario: SQLite holding {n_rows} rows, behind {}, with a filter in \
          front that turns away the ids it proves absent. Streams of {requests} requests mix \
          present ids with absent ones; the attack is absent ids only. Each stream ran {RUNS} \
@@ -84,17 +88,15 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
         rows.iter().map(|r| r.tally.wrong_answers).sum::<u64>(),
         rows.iter().map(|r| r.tally.requests).sum::<u64>()
     );
-    let none90 = absent_per_1000(rows, "none", uniform(0.9));
-    let c90 = absent_per_1000(rows, "classic 1%", uniform(0.9));
     out += &format!(
         "**At 90% absent ids, no guard sends {} queries per 1,000 requests to the database for \
          ids without a row; a 1% classic Bloom filter of {} KiB sends {}.**\n\n",
-        num(none90),
+        num(absent_per_1000(rows, "none", uniform(0.9))),
         find(rows, "classic 1%", uniform(0.9)).map_or_else(
             || "–".into(),
             |r| format!("{:.1}", r.memory_bytes as f64 / 1024.0)
         ),
-        num(c90)
+        num(absent_per_1000(rows, "classic 1%", uniform(0.9)))
     );
     let heads = [
         "guard",
@@ -117,7 +119,7 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
                 1000.0 * attack.expected_fpr
             ),
             with_interval(&r90.mean),
-            r90.p50.map_or_else(|| "–".into(), |e| e.micros()),
+            micros_or_dash(r90.p50),
         ])
     });
     out.push_str(&markdown(&heads, table));
@@ -160,11 +162,6 @@ pub(super) fn body(rows: &[Row], rebuilt: &[RebuiltRow], n_rows: u64, requests: 
     out
 }
 
-/// A share as a whole percentage: "5%".
-fn percent(share: f64) -> String {
-    format!("{:.0}%", 100.0 * share)
-}
-
 /// The rebuilt guards of `rows` with their rebuilds, in report order.
 fn rebuilt_only(rows: &[RebuiltRow]) -> Vec<(&RebuiltRow, &Rebuilds)> {
     rows.iter()
@@ -204,12 +201,11 @@ fn rebuilt_summary(rows: &[RebuiltRow]) -> String {
 /// from them.
 pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize) -> String {
     let rebuilt = rebuilt_only(rows);
-    let Some(&(first, first_rebuilds)) = rebuilt.first() else {
+    let Some(&(first, b)) = rebuilt.first() else {
         return String::new();
     };
-    let reference = |label: &str| rows.iter().find(|r| r.row.guard.label == label);
     let none = none_per_1000(rows);
-    let classic = reference("classic 1%");
+    let classic = rows.iter().find(|r| r.row.guard.label == "classic 1%");
     let sum = |f: fn(&Tally) -> u64| rows.iter().map(|r| f(&r.row.tally)).sum::<u64>();
     let never = rebuilt.iter().find(|(_, b)| b.every.is_none());
     let mut out = format!(
@@ -225,11 +221,11 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
          checked: {} wrong in {} reads over the {} guards. Each guard saw {} reads of new rows; \
          rebuilt every {}, {} of them passed by the small filter alone{}, each of which the \
          static filter by itself would have answered absent.\n\n",
-        percent(first.row.guard.fpr),
+        short_percent(first.row.guard.fpr),
         first.row.tally.requests + first.row.tally.inserts,
-        percent(INSERT_SHARE),
-        percent(INSERTS_ABSENT),
-        percent(INSERTS_NEW),
+        short_percent(INSERT_SHARE),
+        short_percent(INSERTS_ABSENT),
+        short_percent(INSERTS_NEW),
         sum(|t| t.wrong_answers),
         sum(|t| t.requests),
         rows.len(),
@@ -247,15 +243,15 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
          amortized), the guard of {} + {} bytes sends {} database queries per 1,000 reads: {} \
          fewer than no guard ({}); the classic {} filter of {} bytes sends {}.**\n\n",
         first.every(),
-        first_rebuilds.rebuilds,
-        first_rebuilds.build_ms,
-        first_rebuilds.rebuilds as f64 * first_rebuilds.build_ms * 1e3 / ops.max(1) as f64,
-        first_rebuilds.static_bytes,
-        first_rebuilds.delta_bytes,
+        b.rebuilds,
+        b.build_ms,
+        b.rebuilds as f64 * b.build_ms * 1e3 / ops.max(1) as f64,
+        b.static_bytes,
+        b.delta_bytes,
         num(Some(first.queries_per_1000())),
         num(none.map(|n| n - first.queries_per_1000())),
         num(none),
-        percent(first.row.guard.fpr),
+        short_percent(first.row.guard.fpr),
         classic.map_or_else(|| "–".into(), |c| c.row.memory_bytes.to_string()),
         num(classic.map(RebuiltRow::queries_per_1000)),
     );
@@ -274,23 +270,17 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
     let table = rows.iter().map(|r| {
         let (row, t) = (&r.row, &r.row.tally);
         let saved = none.map(|n| n - r.queries_per_1000());
+        let part = |f: fn(&Rebuilds) -> String| r.rebuilds.as_ref().map_or("-".into(), f);
         [
             row.guard.label.to_string(),
             r.every(),
-            r.rebuilds
-                .map_or_else(|| "-".into(), |b| b.rebuilds.to_string()),
-            r.rebuilds.map_or_else(
-                || "-".into(),
-                |b| format!("{:.2} ({:.2})", b.build_ms, b.select_ms),
-            ),
+            part(|b| b.rebuilds.to_string()),
+            part(|b| format!("{:.2} ({:.2})", b.build_ms, b.select_ms)),
             r.rebuilds.map_or_else(
                 || row.memory_bytes.to_string(),
                 |b| format!("{} + {}", b.static_bytes, b.delta_bytes),
             ),
-            format!(
-                "{:.2}",
-                row.memory_bytes as f64 * 8.0 / r.rows_at_end(n_rows) as f64
-            ),
+            format!("{:.2}", r.bits_per_row_at_end(n_rows)),
             format!("{} ({})", num(Some(r.queries_per_1000())), num(saved)),
             format!(
                 "{:.2}% ({:.2}%)",
@@ -311,7 +301,6 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
             .get(i)
             .map_or_else(|| "–".into(), |(r, _)| r.every())
     };
-    let never = rebuilt.iter().find(|(_, b)| b.every.is_none());
     out += &format!(
         "\nR is a quarter of the other streams' {requests} requests ({}), all of them ({}), or \
          never{}. A rebuild reads and hashes every row ({:.2} ms per build rebuilt every {}, of \
@@ -324,11 +313,10 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
              bytes)",
             r.row.tally.inserts, b.delta_bytes
         )),
-        first_rebuilds.build_ms,
+        b.build_ms,
         first.every(),
-        first_rebuilds.select_ms,
+        b.select_ms,
     );
-    let b = first_rebuilds;
     let static_bits = b.static_bytes as f64 * 8.0 / b.static_keys.max(1) as f64;
     out += &format!(
         "The static part alone passes an absent id at 2^−{} = {:.2}% (the narrowest \
@@ -366,7 +354,7 @@ pub(super) fn rebuilt_appendix(rows: &[RebuiltRow], n_rows: u64, requests: usize
                 } else {
                     "not above"
                 },
-                percent(c.row.guard.fpr),
+                short_percent(c.row.guard.fpr),
             );
         }
         None => out.push_str(".\n\n"),
@@ -382,12 +370,10 @@ pub(super) fn appendix(
     cache_note: &str,
     seconds: f64,
 ) -> String {
-    let mut out = String::new();
     let q = |g: &str, s: Stream| find(rows, g, s).map(|r| r.per_1000(r.db_queries()));
     let qa = |g: &str, s: Stream| absent_per_1000(rows, g, s);
     let guards = guards_in(rows);
-
-    out += &format!(
+    let mut out = format!(
         "**The stack.** SQLite (bundled, WAL, on disk in a temporary folder, removed \
          afterwards) with {n_rows} rows keyed by id; as the cache, {cache_note}; in front, each \
          guard built for the {n_rows} ids and filled with them (memory: the filter's tables; for \
@@ -406,21 +392,15 @@ pub(super) fn appendix(
     );
 
     // Queries per 1,000 by absent share.
-    let shares: Vec<(Stream, String)> = ABSENT_SHARES
-        .iter()
-        .map(|&a| (uniform(a), format!("{} absent", short_percent(a))))
-        .chain([(Stream::Attack, "attack".to_string())])
-        .collect();
+    let shares = uniform_and_attack(&ABSENT_SHARES, "attack");
     out.push_str(
         "**Database queries per 1,000 requests**, uniform streams: present ids' cold cache \
          misses and the absent ids the guard let through; in brackets the absent-id queries \
          saved against no guard.\n\n",
     );
-    let mut heads = vec![
-        "guard".to_string(),
-        "memory (bytes)".into(),
-        "bits/row".into(),
-    ];
+    let mut heads = ["guard", "memory (bytes)", "bits/row"]
+        .map(String::from)
+        .to_vec();
     heads.extend(shares.iter().map(|(_, name)| name.clone()));
     heads.push("churn".into());
     let table = guards.iter().map(|g| {
@@ -526,13 +506,8 @@ pub(super) fn appendix(
     let table = guards.iter().map(|g| {
         let mut cells = vec![g.label.to_string()];
         for s in [uniform(0.0), uniform(0.9)] {
-            cells.extend(find(rows, g.label, s).map_or_else(
-                || ["–"; 4].map(String::from),
-                |r| {
-                    [Some(r.mean), r.p50, r.p99, r.p999]
-                        .map(|e| e.map_or_else(|| "–".into(), |e| e.micros()))
-                },
-            ));
+            let latencies = find(rows, g.label, s).map_or([None; 4], Row::latencies);
+            cells.extend(latencies.map(micros_or_dash));
         }
         cells
     });

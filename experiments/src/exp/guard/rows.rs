@@ -11,6 +11,15 @@ pub(super) const TAIL: f64 = 50.0;
 /// The latency quantiles a row reports: p50, p99, p99.9.
 const QUANTILES: [f64; 3] = [0.5, 0.99, 0.999];
 
+/// The CSV's latency columns: each statistic of [`Row::latencies`], and
+/// its interval's ends.
+const LATENCY_COLUMNS: [[&str; 3]; 4] = [
+    ["mean_ns", "mean_ns_ci95_low", "mean_ns_ci95_high"],
+    ["p50_ns", "p50_ns_ci95_low", "p50_ns_ci95_high"],
+    ["p99_ns", "p99_ns_ci95_low", "p99_ns_ci95_high"],
+    ["p999_ns", "p999_ns_ci95_low", "p999_ns_ci95_high"],
+];
+
 /// A latency statistic of a row over its runs: the mean of the runs'
 /// values, and the 95% Student-t interval of that mean (none for one run).
 #[derive(Debug, Clone, Copy)]
@@ -25,11 +34,6 @@ impl Estimate {
             value: values.iter().sum::<f64>() / values.len().max(1) as f64,
             interval: t_interval(values),
         }
-    }
-
-    /// The value in µs, one decimal.
-    pub(super) fn micros(&self) -> String {
-        micros(self.value)
     }
 }
 
@@ -88,8 +92,9 @@ impl Row {
             hits.push(Hits::new(run.false_positives, run.absent_requests));
             tally.add(run);
         }
-        let [p50, p99, p999] = quantiles.map(|values| Estimate::over(&values));
         let supported = |q: f64| requests as f64 * (1.0 - q) >= TAIL;
+        let [p50, p99, p999] =
+            std::array::from_fn(|i| supported(QUANTILES[i]).then(|| Estimate::over(&quantiles[i])));
         Row {
             guard,
             stream,
@@ -98,10 +103,15 @@ impl Row {
             tally,
             runs: hits,
             mean: Estimate::over(&means),
-            p50: supported(QUANTILES[0]).then_some(p50),
-            p99: supported(QUANTILES[1]).then_some(p99),
-            p999: supported(QUANTILES[2]).then_some(p999),
+            p50,
+            p99,
+            p999,
         }
+    }
+
+    /// The mean and the quantiles p50, p99, p99.9.
+    pub(super) fn latencies(&self) -> [Option<Estimate>; 4] {
+        [Some(self.mean), self.p50, self.p99, self.p999]
     }
 
     pub(super) fn per_1000(&self, count: u64) -> f64 {
@@ -187,19 +197,7 @@ impl Row {
             ("wrong_answers", self.tally.wrong_answers.to_string()),
             ("runs", self.runs.len().to_string()),
         ];
-        let stats = [
-            (
-                ["mean_ns", "mean_ns_ci95_low", "mean_ns_ci95_high"],
-                Some(self.mean),
-            ),
-            (["p50_ns", "p50_ns_ci95_low", "p50_ns_ci95_high"], self.p50),
-            (["p99_ns", "p99_ns_ci95_low", "p99_ns_ci95_high"], self.p99),
-            (
-                ["p999_ns", "p999_ns_ci95_low", "p999_ns_ci95_high"],
-                self.p999,
-            ),
-        ];
-        for (names, estimate) in stats {
+        for (names, estimate) in LATENCY_COLUMNS.into_iter().zip(self.latencies()) {
             let ns = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.0}"));
             let interval = estimate.and_then(|e| e.interval);
             cells.extend(names.into_iter().zip([

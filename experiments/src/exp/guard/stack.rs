@@ -1,5 +1,7 @@
 //! The request path through guard, cache and database, and what one run counts.
 
+use std::collections::BTreeSet;
+
 use super::*;
 
 /// What one (guard, stream) run counted.
@@ -48,120 +50,102 @@ impl Tally {
     }
 }
 
-/// The stack one run goes through.
-pub(super) struct Stack<'a> {
-    pub(super) filter: &'a mut Built,
-    pub(super) cache: &'a mut Cache,
-    pub(super) db: &'a Database,
+/// The cache, then the database.
+fn read_through(
+    cache: &mut Cache,
+    db: &Database,
+    id: u64,
+    tally: &mut Tally,
+) -> Result<Option<String>, Error> {
+    if let Some(row) = cache.get(id)? {
+        tally.cache_hits += 1;
+        return Ok(Some(row));
+    }
+    let row = db.get(id)?;
+    match &row {
+        Some(row) => {
+            tally.db_found += 1;
+            cache.set(id, row)?;
+        }
+        None => tally.db_not_found += 1,
+    }
+    Ok(row)
 }
 
-impl Stack<'_> {
-    /// Serves one request: whether the guard let it through, and the answer.
-    pub(super) fn serve(
-        &mut self,
-        id: u64,
-        tally: &mut Tally,
-    ) -> Result<(bool, Option<String>), Error> {
-        if !self.filter.contains(id)? {
-            return Ok((false, None));
-        }
-        Ok((true, self.read_through(id, tally)?))
-    }
-
-    /// The cache, then the database.
-    pub(super) fn read_through(
-        &mut self,
-        id: u64,
-        tally: &mut Tally,
-    ) -> Result<Option<String>, Error> {
-        if let Some(row) = self.cache.get(id)? {
-            tally.cache_hits += 1;
-            return Ok(Some(row));
-        }
-        match self.db.get(id)? {
-            Some(row) => {
-                tally.db_found += 1;
-                self.cache.set(id, &row)?;
-                Ok(Some(row))
-            }
-            None => {
-                tally.db_not_found += 1;
-                Ok(None)
-            }
-        }
-    }
-
-    /// Runs the script `ops`; a rebuilt guard is rebuilt after every op
-    /// that completes its interval ([`Built::after_op`]), outside the
-    /// timed requests.
-    pub(super) fn run(&mut self, ops: &[Op]) -> Result<Tally, Error> {
-        let mut tally = Tally::default();
-        let mut inserted = HashSet::new();
-        // The other streams' rows take the rate at the build; some rates
-        // (the blocked filter's exact one) cost too much to ask per request.
-        let track_rate = ops.iter().any(|op| matches!(op, Op::Insert(_)));
-        for &op in ops {
-            match op {
-                Op::Get { id, exists } => {
-                    let t = Instant::now();
-                    let (passed, answer) = self.serve(id, &mut tally)?;
-                    tally.latencies_ns.push(t.elapsed().as_nanos() as u64);
-                    tally.requests += 1;
-                    if !exists {
-                        tally.absent_requests += 1;
-                        tally.false_positives += u64::from(passed);
-                        if track_rate && let Some(rate) = self.filter.rate_now() {
-                            tally.expected_false_positives += rate;
-                        }
-                    } else {
-                        tally.new_row_requests += u64::from(inserted.contains(&id));
-                        tally.found_by_delta += u64::from(passed && self.filter.passed_by_delta());
+/// Runs the script `ops`; a rebuilt guard is rebuilt after every op
+/// that completes its interval ([`Built::after_op`]), outside the
+/// timed requests.
+pub(super) fn run_script(
+    filter: &mut Built,
+    cache: &mut Cache,
+    db: &Database,
+    ops: &[Op],
+) -> Result<Tally, Error> {
+    let mut tally = Tally::default();
+    let mut inserted = HashSet::new();
+    // The other streams' rows take the rate at the build; some rates
+    // (the blocked filter's exact one) cost too much to ask per request.
+    let track_rate = ops.iter().any(|op| matches!(op, Op::Insert(_)));
+    for &op in ops {
+        match op {
+            Op::Get { id, exists } => {
+                let t = Instant::now();
+                let passed = filter.contains(id)?;
+                let answer = if passed {
+                    read_through(cache, db, id, &mut tally)?
+                } else {
+                    None
+                };
+                tally.latencies_ns.push(t.elapsed().as_nanos() as u64);
+                tally.requests += 1;
+                if !exists {
+                    tally.absent_requests += 1;
+                    tally.false_positives += u64::from(passed);
+                    if track_rate && let Some(rate) = filter.rate_now() {
+                        tally.expected_false_positives += rate;
                     }
-                    let right = match &answer {
-                        Some(row) => exists && *row == value_of(id),
-                        None => !exists,
-                    };
-                    tally.wrong_answers += u64::from(!right);
+                } else {
+                    tally.new_row_requests += u64::from(inserted.contains(&id));
+                    tally.found_by_delta += u64::from(passed && filter.passed_by_delta());
                 }
-                Op::Delete(id) => {
-                    self.db.delete(id)?;
-                    self.cache.del(id)?;
-                    self.filter.remove(id)?;
-                }
-                Op::Readd(id) => {
-                    self.db.insert(id)?;
-                    self.filter.insert(id)?;
-                }
-                Op::Insert(id) => {
-                    self.db.insert(id)?;
-                    self.filter.insert(id)?;
-                    tally.inserts += 1;
-                    inserted.insert(id);
-                }
+                let right = match &answer {
+                    Some(row) => exists && *row == value_of(id),
+                    None => !exists,
+                };
+                tally.wrong_answers += u64::from(!right);
             }
-            self.filter.after_op(self.db)?;
+            Op::Delete(id) => {
+                db.delete(id)?;
+                cache.del(id)?;
+                filter.remove(id)?;
+            }
+            Op::Readd(id) => {
+                db.insert(id)?;
+                filter.insert(id)?;
+            }
+            Op::Insert(id) => {
+                db.insert(id)?;
+                filter.insert(id)?;
+                tally.inserts += 1;
+                inserted.insert(id);
+            }
         }
-        Ok(tally)
+        filter.after_op(db)?;
     }
+    Ok(tally)
 }
 
 /// The rows a script leaves deleted, to put back for the next guard.
 pub(super) fn left_deleted(ops: &[Op]) -> Vec<u64> {
-    let mut gone = HashSet::new();
+    let mut gone = BTreeSet::new();
     for op in ops {
         match *op {
-            Op::Delete(id) => {
-                gone.insert(id);
-            }
-            Op::Readd(id) => {
-                gone.remove(&id);
-            }
-            Op::Get { .. } | Op::Insert(_) => {}
-        }
+            Op::Delete(id) => gone.insert(id),
+            Op::Readd(id) => gone.remove(&id),
+            Op::Get { .. } | Op::Insert(_) => false,
+        };
     }
-    let mut out: Vec<u64> = gone.into_iter().collect();
-    out.sort_unstable();
-    out
+    gone.into_iter().collect()
 }
 
 /// The `q` quantile of sorted values (nearest rank).

@@ -21,23 +21,14 @@ impl Cache {
 
     pub(super) fn get(&mut self, id: u64) -> Result<Option<String>, Error> {
         match self {
-            Cache::Redis(c) => redis::cmd("GET")
-                .arg(key(id))
-                .query(c)
-                .map_err(Error::store("cache GET")),
+            Cache::Redis(c) => command(c, "GET", key(id)),
             Cache::Lru(c) => Ok(c.get(&id).cloned()),
         }
     }
 
     pub(super) fn set(&mut self, id: u64, value: &str) -> Result<(), Error> {
         match self {
-            Cache::Redis(c) => redis::cmd("SET")
-                .arg(key(id))
-                .arg(value)
-                .arg("EX")
-                .arg(TTL_SECONDS)
-                .query(c)
-                .map_err(Error::store("cache SET")),
+            Cache::Redis(c) => command(c, "SET", (key(id), value, "EX", TTL_SECONDS)),
             Cache::Lru(c) => {
                 c.put(id, value.to_owned());
                 Ok(())
@@ -47,10 +38,7 @@ impl Cache {
 
     pub(super) fn del(&mut self, id: u64) -> Result<(), Error> {
         match self {
-            Cache::Redis(c) => redis::cmd("DEL")
-                .arg(key(id))
-                .query(c)
-                .map_err(Error::store("cache DEL")),
+            Cache::Redis(c) => command(c, "DEL", key(id)),
             Cache::Lru(c) => {
                 c.pop(&id);
                 Ok(())
@@ -60,15 +48,26 @@ impl Cache {
 
     pub(super) fn clear(&mut self) -> Result<(), Error> {
         match self {
-            Cache::Redis(c) => redis::cmd("FLUSHDB")
-                .query(c)
-                .map_err(Error::store("cache FLUSHDB")),
+            Cache::Redis(c) => command(c, "FLUSHDB", &[] as &[&str]),
             Cache::Lru(c) => {
                 c.clear();
                 Ok(())
             }
         }
     }
+}
+
+/// The cache's reply to the command `name` with `args`.
+fn command<T: redis::FromRedisValue>(
+    c: &mut redis::Connection,
+    name: &str,
+    args: impl redis::ToRedisArgs,
+) -> Result<T, Error> {
+    let what = format!("cache {name}");
+    redis::cmd(name)
+        .arg(args)
+        .query(c)
+        .map_err(Error::store(what))
 }
 
 pub(super) fn key(id: u64) -> String {
@@ -92,23 +91,18 @@ impl Database {
     /// the disk (as a server's database would batch it).
     pub(super) fn create(path: &Path, rows: u64) -> Result<Self, Error> {
         let sql = || Error::store(format!("SQLite {}", path.display()));
-        let mut conn = rusqlite::Connection::open(path).map_err(sql())?;
+        let conn = rusqlite::Connection::open(path).map_err(sql())?;
         conn.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-             CREATE TABLE rows (id INTEGER PRIMARY KEY, name TEXT NOT NULL);",
+             CREATE TABLE rows (id INTEGER PRIMARY KEY, name TEXT NOT NULL); BEGIN;",
         )
         .map_err(sql())?;
-        let tx = conn.transaction().map_err(sql())?;
-        {
-            let mut insert = tx
-                .prepare("INSERT INTO rows (id, name) VALUES (?1, ?2)")
-                .map_err(sql())?;
-            for id in 0..rows {
-                insert.execute((id as i64, value_of(id))).map_err(sql())?;
-            }
+        let db = Self { conn };
+        for id in 0..rows {
+            db.insert(id)?;
         }
-        tx.commit().map_err(sql())?;
-        Ok(Self { conn })
+        db.conn.execute_batch("COMMIT").map_err(sql())?;
+        Ok(db)
     }
 
     pub(super) fn get(&self, id: u64) -> Result<Option<String>, Error> {

@@ -386,19 +386,9 @@ mod tests {
             (120, 145),
             (108, 174),
         ];
-        let markers: Vec<_> = points
-            .iter()
-            .map(|&(x, y)| {
-                (
-                    x - MARKER_BOX,
-                    y - MARKER_BOX,
-                    x + MARKER_BOX,
-                    y + MARKER_BOX,
-                )
-            })
-            .collect();
         let bounds = (0, 0, 400, 300);
         let mut labels = Labels::new(points.clone(), bounds);
+        let markers = labels.taken.clone();
         let mut boxes = Vec::new();
         for (i, &at) in points.iter().enumerate() {
             let (l, t, _) = labels.spot(at, (80, 10));

@@ -223,12 +223,18 @@ pub fn measure(
     let mut false_positives: Vec<Option<u64>> = vec![None; filters.len()];
     for _ in 0..PASSES {
         for (i, (f, c)) in filters.iter().zip(contenders).enumerate() {
-            let mut found = 0u64;
-            hit[i] = hit[i].min(time_pass(keys, |k| {
-                let yes = f.contains(k);
-                found += u64::from(yes);
-                yes
-            }));
+            // One timed pass of look-ups, and how many were answered present.
+            let look_up = |items: &[u64]| {
+                let mut yes = 0u64;
+                let took = time_pass(items, |k| {
+                    let found = f.contains(k);
+                    yes += u64::from(found);
+                    found
+                });
+                (took, yes)
+            };
+            let (took, found) = look_up(keys);
+            hit[i] = hit[i].min(took);
             if found != keys.len() as u64 {
                 return Err(Error::Invariant(format!(
                     "throughput: {} reported {} of {} members absent",
@@ -237,12 +243,8 @@ pub fn measure(
                     keys.len()
                 )));
             }
-            let mut fp = 0u64;
-            miss[i] = miss[i].min(time_pass(probes, |k| {
-                let yes = f.contains(k);
-                fp += u64::from(yes);
-                yes
-            }));
+            let (took, fp) = look_up(probes);
+            miss[i] = miss[i].min(took);
             if *false_positives[i].get_or_insert(fp) != fp {
                 return Err(Error::Invariant(format!(
                     "throughput: {} answered the same probes differently",

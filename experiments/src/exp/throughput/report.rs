@@ -108,14 +108,8 @@ fn frontier_table(rows: &[Row], n: usize) -> String {
     let mut out = Vec::new();
     for target in RATES {
         let on: Vec<&Row> = rows.iter().filter(|r| r.competes(target)).collect();
-        let fewest = on
-            .iter()
-            .map(|r| r.bits_per_item)
-            .fold(f64::INFINITY, f64::min);
-        let fastest = on
-            .iter()
-            .map(|r| r.measured.miss_ns)
-            .fold(f64::INFINITY, f64::min);
+        let least = |f: fn(&Row) -> f64| on.iter().map(|r| f(r)).fold(f64::INFINITY, f64::min);
+        let (fewest, fastest) = (least(|r| r.bits_per_item), least(|r| r.measured.miss_ns));
         for r in frontier(rows, target) {
             out.push(vec![
                 ("target", short_percent(target)),
