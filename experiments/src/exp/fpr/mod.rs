@@ -48,26 +48,18 @@ struct Plan {
 }
 
 impl Plan {
+    /// Every scale probes up to 400 times its capacity a row.
     fn of(scale: Scale) -> Self {
-        match scale {
-            Scale::Quick => Plan {
-                instances: 20,
-                capacity: 10_000,
-                floor: 2_000,
-                budget: 4_000_000,
-            },
-            Scale::Default => Plan {
-                instances: 20,
-                capacity: 100_000,
-                floor: 25_000,
-                budget: 40_000_000,
-            },
-            Scale::Full => Plan {
-                instances: 40,
-                capacity: 1_000_000,
-                floor: 250_000,
-                budget: 400_000_000,
-            },
+        let (instances, capacity, floor) = match scale {
+            Scale::Quick => (20, 10_000, 2_000),
+            Scale::Default => (20, 100_000, 25_000),
+            Scale::Full => (40, 1_000_000, 250_000),
+        };
+        Plan {
+            instances,
+            capacity,
+            floor,
+            budget: 400 * capacity as u64,
         }
     }
 

@@ -93,9 +93,9 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
         spread::misses_p_value(missed_pooled, n),
         simulated.rows,
         SIMULATED.capacity,
-        100.0 * simulated.instance(),
-        100.0 * simulated.pooled(),
-        100.0 * simulated.dispersed(),
+        100.0 * simulated.covered(simulated.instance_misses),
+        100.0 * simulated.covered(simulated.pooled_misses),
+        100.0 * simulated.covered(simulated.dispersed_misses),
     );
     let chance = std::mem::take(&mut out);
     out += "**Why rows miss.**";
