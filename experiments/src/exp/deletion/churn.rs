@@ -68,8 +68,8 @@ mod tests {
         // inserts start to fail.
         let rows = churn(&ctx, 3_000).unwrap();
         for r in rows.iter().filter(|r| r.metric == "held_items_absent") {
-            assert_eq!(r.count, 0, "{}", r.subject.name());
-            assert!(r.seeded, "{}", r.subject.name());
+            assert_eq!(r.count, 0, "{}", r.at.subject.name());
+            assert!(r.at.seeded, "{}", r.at.subject.name());
         }
     }
 }

@@ -18,7 +18,6 @@
 
 use bloomlab::theory;
 use bloomlab_lab::keys::{self, members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 use rand::Rng;
 
 use super::{Ctx, Error, Output, sub_seed};
@@ -26,7 +25,7 @@ use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
+use crate::table::{Hits, Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
 
 mod peer;
 
