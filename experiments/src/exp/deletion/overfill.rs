@@ -19,40 +19,27 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     let keys = members(seed(ctx, "duplicates/keys"), half + 64);
     let (held, candidates) = keys.split_at(half);
     let mut subjects = Vec::new();
-    let mut fill_failures = Vec::new();
     for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
         let seed = seed(ctx, &format!("duplicates/{}", kind.name()));
         let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
-        fill_failures.push(s.insert_all(held));
-        subjects.push(s);
+        let failed = s.insert_all(held);
+        subjects.push((s, failed));
     }
-    let mut absent = candidates
-        .iter()
-        .copied()
-        .filter(|&k| subjects.iter().all(|s| !s.contains(k)));
+    let mut absent =
+        (candidates.iter().copied()).filter(|&k| subjects.iter().all(|(s, _)| !s.contains(k)));
     let (Some(item), Some(unique)) = (absent.next(), absent.next()) else {
         return Err(Error::Invariant(
             "duplicates: no key is reported absent by both tables".into(),
         ));
     };
     let mut rows = Vec::new();
-    for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
-        let Some(bucket_size) = param(s.table(), "bucket_size") else {
-            return Err(Error::Invariant(format!(
-                "{} has no buckets",
-                s.kind().name()
-            )));
-        };
+    for (mut s, failed) in subjects {
+        let bucket_size = param(s.table(), "bucket_size")
+            .ok_or_else(|| Error::Invariant(format!("{} has no buckets", s.kind().name())))?;
         let tries = 2 * bucket_size + 1;
-        let mut first_failure = 0u64;
-        let mut outcomes = Vec::new();
-        for i in 1..=tries {
-            let outcome = s.insert(item);
-            if outcome != Insert::Stored && first_failure == 0 {
-                first_failure = i;
-            }
-            outcomes.push(outcome);
-        }
+        let outcomes: Vec<Insert> = (0..tries).map(|_| s.insert(item)).collect();
+        let first_failure =
+            (outcomes.iter().position(|&o| o != Insert::Stored)).map_or(0, |i| i as u64 + 1);
         // The crate's outcome is reproducible as long as no insert failed:
         // its walks then only move fingerprints between their two buckets.
         let seeded = s.kind().seeded() || failed == 0;
@@ -78,10 +65,9 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
             Some(c) => r.note(format!("copies stored: {c}")),
             None => r,
         });
-        let mut stored = 0u64;
-        for _ in 0..tries {
-            stored += u64::from(s.insert_unique(unique)?);
-        }
+        let stored = (0..tries)
+            .map(|_| s.insert_unique(unique).map(u64::from))
+            .sum::<Result<u64, Error>>()?;
         let at = At::new(Part::Duplicates, &s, "unique_inserts", tries).seeded(seeded);
         rows.push(at.row(
             "unique_inserts_stored",

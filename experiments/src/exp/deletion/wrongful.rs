@@ -4,17 +4,9 @@ use super::*;
 
 /// The checkpoints of part 2: 1, 2, 5, 10, 20, 50 … up to `max`.
 pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut decade = 1;
-    while decade <= max {
-        for step in [1, 2, 5] {
-            if step * decade <= max {
-                out.push(step * decade);
-            }
-        }
-        decade *= 10;
-    }
-    out
+    let decades = (0..).map(|e| 10u64.pow(e)).take_while(|&d| d <= max);
+    let marks = decades.flat_map(|d| [d, 2 * d, 5 * d]);
+    marks.filter(|&m| m <= max).collect()
 }
 
 /// Part 2: remove false positives from a full filter and count the members
@@ -36,8 +28,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
         dodge: true,
         ..chart::Chart::default()
     };
-    let mut counting_chart = panel("counting filters");
-    let mut cuckoo_chart = panel("cuckoo filters");
+    let mut charts = vec![panel("counting filters"), panel("cuckoo filters")];
     for kind in Kind::paired(ctx.catalog)? {
         let size = Size::Items(n, TARGET);
         let mut s = Subject::new(kind, size, seed(ctx, &format!("wrongful/{}", kind.name())))?;
@@ -115,18 +106,14 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 }
             }
         }
-        if counting {
-            counting_chart.curves.push(curve);
-        } else {
-            cuckoo_chart.curves.push(curve);
-        }
+        charts[usize::from(!counting)].curves.push(curve);
     }
-    cuckoo_chart.notes.push(
+    charts[1].notes.push(
         "The cuckoofilter crate relocates fingerprints with an unseeded RNG: its points may \
          differ from run to run (deletion.csv holds `unseeded` in their place)."
             .into(),
     );
-    Ok((rows, vec![counting_chart, cuckoo_chart]))
+    Ok((rows, charts))
 }
 
 #[cfg(test)]
