@@ -9,7 +9,6 @@ pub(crate) mod spread;
 mod text;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bloomlab::catalog::{self, Descriptor};
@@ -271,8 +270,9 @@ fn instance(
     })
 }
 
-/// `f(0), …, f(n − 1)`, on as many threads as the machine has: each
-/// instance has its own seeds, so the results do not depend on the order.
+/// `f(0), …, f(n − 1)`, on as many threads as the machine has, each taking
+/// every `workers`-th index: each instance has its own seeds, so the results
+/// do not depend on the order.
 pub(crate) fn parallel<T: Send>(
     n: usize,
     f: impl Fn(usize) -> Result<T, Error> + Sync,
@@ -280,34 +280,18 @@ pub(crate) fn parallel<T: Send>(
     let workers = std::thread::available_parallelism()
         .map_or(1, |w| w.get())
         .clamp(1, n.max(1));
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<T, Error>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let f = &f;
+    let mut done = Vec::with_capacity(n);
     std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n {
-                        break;
-                    }
-                    let value = f(i);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(value);
-                    }
-                }
-            });
+        let stride =
+            |w: usize| move || -> Vec<_> { (w..n).step_by(workers).map(|i| (i, f(i))).collect() };
+        let threads: Vec<_> = (0..workers).map(|w| s.spawn(stride(w))).collect();
+        for t in threads {
+            done.extend(t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
     });
-    slots
-        .into_iter()
-        .enumerate()
-        .map(|(i, slot)| match slot.into_inner() {
-            Ok(Some(value)) => value,
-            _ => Err(Error::Invariant(format!(
-                "fpr: instance {i} left no result"
-            ))),
-        })
-        .collect()
+    done.sort_by_key(|d| d.0);
+    done.into_iter().map(|d| d.1).collect()
 }
 
 /// The rows of one configuration: one per load every instance reached,
