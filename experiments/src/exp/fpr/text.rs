@@ -99,13 +99,17 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
     );
     let chance = std::mem::take(&mut out);
     out += "**Why rows miss.**";
-    // The cuckoo filters near full load: theory at the average occupancy
-    // against the pooled rate, pooled over targets (the rows expecting the
-    // most false positives weigh most).
-    // Both layouts store the same fingerprints in the same buckets: equal
-    // sentences are written once.
+    // The filters of buckets (cuckoo) near full load: theory at the average
+    // occupancy against the pooled rate, pooled over targets (the rows
+    // expecting the most false positives weigh most). Layouts that store the
+    // same fingerprints in the same buckets get one sentence.
     let mut said: Vec<(String, String)> = Vec::new();
-    for variant in ["cuckoo", "cuckoo-ss"] {
+    let mut bucketed: Vec<&str> = (powered.iter())
+        .filter(|r| has(r, "buckets"))
+        .map(|r| r.variant)
+        .collect();
+    bucketed.dedup();
+    for variant in bucketed {
         let near_full: Vec<&&Row> = powered
             .iter()
             .filter(|r| r.variant == variant && r.load >= LOADS[4] - 1e-9)
@@ -133,12 +137,12 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
             " {names} at ≥ 100% load, targets pooled: measured / `theory::cuckoo::fpr` = {ratio}."
         );
     }
-    // The scalable filter at its highest load: theory assumes every insert
-    // lands in a layer; the filter skips items it already reports present.
+    // A filter that grows by layers (scalable) at its highest load: theory
+    // assumes every insert lands in a layer; the filter skips items it
+    // already reports present.
     let last = LOADS[LOADS.len() - 1];
-    let scalable: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.variant == "scalable" && r.load == last)
+    let scalable: Vec<&Row> = (rows.iter())
+        .filter(|r| has(r, "growth_factor") && r.load == last)
         .collect();
     if let Some(r) = scalable.first() {
         let rest = scalable[1..]
@@ -159,6 +163,12 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
     }
     out.push('\n');
     (chance + "\n", out)
+}
+
+/// Whether `r`'s table has the parameter `name`: what a sentence about one
+/// shape of table selects its rows by.
+fn has(r: &Row, name: &str) -> bool {
+    r.table.parameters().iter().any(|p| p.0 == name)
 }
 
 /// `0.012` as `+1.2%`.
