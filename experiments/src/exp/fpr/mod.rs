@@ -202,10 +202,8 @@ fn instance(
     // A filter built from its keys is built anew at each load, for the
     // keys it holds there: its table is always full.
     let from_keys = kind.empty().is_none();
-    let mut subject = match from_keys {
-        true => None,
-        false => Some(subject::build(kind, capacity, target, seed_of)?),
-    };
+    let build = || subject::build(kind, capacity, target, seed_of);
+    let mut subject = (!from_keys).then(build).transpose()?;
     let max_items = (capacity as f64 * LOADS[LOADS.len() - 1]).round() as usize;
     let keys = members(sub_seed(seed, &format!("{part}/members")), max_items);
     let mut obs = Vec::new();
@@ -213,30 +211,24 @@ fn instance(
     for (slot, &load) in LOADS.iter().enumerate() {
         let want = (capacity as f64 * load).round() as usize;
         let mut full = false;
-        match subject.as_mut() {
-            Some(s) if !from_keys => {
-                let m = s.inserts()?;
-                while inserted < want {
-                    match m.insert(&keys[inserted]) {
-                        Ok(_) => inserted += 1,
-                        Err(InsertError::Full) => {
-                            full = true;
-                            break;
-                        }
-                        Err(e) => return Err(Error::filter(part)(e)),
+        if from_keys {
+            subject = Some(subject::holding(kind, &keys[..want], target, seed_of)?.0);
+            inserted = want;
+        } else if let Some(s) = subject.as_mut() {
+            let m = s.inserts()?;
+            while inserted < want {
+                match m.insert(&keys[inserted]) {
+                    Ok(_) => inserted += 1,
+                    Err(InsertError::Full) => {
+                        full = true;
+                        break;
                     }
+                    Err(e) => return Err(Error::filter(part)(e)),
                 }
             }
-            _ => {
-                subject = Some(subject::holding(kind, &keys[..want], target, seed_of)?.0);
-                inserted = want;
-            }
         }
-        let Some(subject) = subject.as_ref() else {
-            return Err(Error::Invariant(format!(
-                "{part}: no filter at load {load}"
-            )));
-        };
+        let subject = (subject.as_ref())
+            .ok_or_else(|| Error::Invariant(format!("{part}: no filter at load {load}")))?;
         let f = &subject.filter;
         let items = inserted as u64;
         let theory = || (subject.theory(items), subject.table.rate_sd(items));
