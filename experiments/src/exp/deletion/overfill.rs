@@ -80,11 +80,9 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     Ok(rows)
 }
 
-/// One overfill of a cuckoo table.
+/// One overfill of a cuckoo table, by the items offered.
 #[derive(Debug, Clone, Default)]
 pub(super) struct OverfillRun {
-    /// Inserts offered.
-    pub(super) offered: u64,
     /// Inserts that reported failure.
     pub(super) failed: u64,
     /// Items stored at the first failure.
@@ -124,7 +122,6 @@ pub(super) fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> Over
             run.lost = lost;
         }
     }
-    run.offered = keys.len() as u64;
     run.absent = s.absent(keys);
     run
 }
@@ -170,7 +167,7 @@ pub(super) fn overfill(
         let Some((s, run)) = first else { continue };
         let at = At::new(Part::Overfill, &s, "inserts", format!("{offered} offered"));
         rows.push(
-            at.measured("inserts_failed", run.failed, Some(run.offered))
+            at.measured("inserts_failed", run.failed, Some(offered as u64))
                 .note(if kind.seeded() {
                     "Full: nothing changed"
                 } else {
@@ -197,8 +194,8 @@ pub(super) fn overfill(
         let mut r = at.row(
             "offered_items_absent",
             run.absent,
-            Some(run.offered),
-            Theory::Rate(run.failed as f64 * (1.0 - masked) / run.offered as f64),
+            Some(offered as u64),
+            Theory::Rate(run.failed as f64 * (1.0 - masked) / offered as f64),
             "one per failed insert",
         );
         r.theory_from_run = true;

@@ -197,26 +197,22 @@ pub(super) fn body(
     out
 }
 
-/// The appendix: each part's method and model, and its rows.
-/// The cuckoofilter crate's overfill runs on the same keys, which its
-/// unseeded relocations make differ: "run 3 times …", or nothing.
-fn crate_runs_line(crate_runs: &[OverfillRun]) -> String {
-    if crate_runs.is_empty() {
-        return String::new();
-    }
-    let runs: Vec<String> = crate_runs
-        .iter()
-        .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
-        .collect();
-    format!(
-        "The cuckoofilter crate's overfill, run {} times on the same keys: {}.\n\n",
-        crate_runs.len(),
-        runs.join("; ")
-    )
-}
-
+/// The appendix: the crate's repeated overfills, each part's method and
+/// model, and its rows.
 pub(super) fn appendix(rows: &[Row], crate_runs: &[OverfillRun], slots: usize) -> String {
-    let mut out = crate_runs_line(crate_runs);
+    let mut out = String::new();
+    // The crate's overfill on the same keys, which its unseeded relocations
+    // make differ.
+    if !crate_runs.is_empty() {
+        let runs: Vec<String> = (crate_runs.iter())
+            .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
+            .collect();
+        out += &format!(
+            "The cuckoofilter crate's overfill, run {} times on the same keys: {}.\n\n",
+            crate_runs.len(),
+            runs.join("; ")
+        );
+    }
     out += &format!(
         "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
          capacity times a random held item is removed and a new one inserted (the same \
