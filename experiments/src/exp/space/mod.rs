@@ -19,8 +19,8 @@ use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{
-    self, AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed,
-    instance_interval, markdown, rate, yes_no,
+    AGAINST_INSTANCES, AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_instances,
+    against_theory, fixed, instance_interval, markdown, rate, yes_no,
 };
 
 mod crossover;
@@ -74,8 +74,8 @@ struct Point {
     fp: Hits,
     /// The instances' 95% interval ([`instance_interval`]).
     interval: (f64, f64),
-    /// How many keyed instances.
-    instances: usize,
+    /// The keyed instances' false positives.
+    instances: Vec<Hits>,
     bits: f64,
     /// The theory rate at the filter's parameters and the load it reached.
     theory: f64,
@@ -147,7 +147,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 items: first.filter.len(),
                 fp: Hits::pooled(&instances),
                 interval: instance_interval(&instances),
-                instances: instances.len(),
+                instances,
                 bits: first.filter.bits_per_item().unwrap_or(f64::NAN),
                 theory,
             });
@@ -162,33 +162,23 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ("items", p.items.to_string()),
             ("probes", p.fp.trials.to_string()),
         ];
+        let expected = p.theory * p.fp.trials as f64;
+        let theory_bits = p.table.theory_bits_per_item(p.target, p.items as u64);
         let tail = [
-            (
-                "expected_false_positives",
-                fixed(p.theory * p.fp.trials as f64),
-            ),
+            ("expected_false_positives", fixed(expected)),
             ("underpowered", yes_no(p.underpowered()).into()),
             ("bits_per_item", fixed(p.bits)),
-            (
-                "theory_bits_per_item",
-                fixed(p.table.theory_bits_per_item(p.target, p.items as u64)),
-            ),
+            ("theory_bits_per_item", fixed(theory_bits)),
             (
                 "lower_bound_bits",
                 fixed(theory::lower_bound_bits_per_item(p.target)),
             ),
         ];
         let rate = against_theory(p.fp.hits, p.fp.trials, p.theory);
-        let (lo, hi) = p.interval;
-        let spread = [
-            ("instances", p.instances.to_string()),
-            ("instance_ci95_low", table::rate(lo)),
-            ("instance_ci95_high", table::rate(hi)),
-            ("theory_in_instance_ci95", yes_no(p.holds_theory()).into()),
-        ];
+        let spread = against_instances(&p.instances, p.theory);
         (head.into_iter())
             .chain(AGAINST_THEORY.into_iter().zip(rate))
-            .chain(spread)
+            .chain(AGAINST_INSTANCES.into_iter().zip(spread))
             .chain(tail)
             .collect()
     }));
