@@ -40,9 +40,7 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
         let outcomes: Vec<Insert> = (0..tries).map(|_| s.insert(item)).collect();
         let first_failure =
             (outcomes.iter().position(|&o| o != Insert::Stored)).map_or(0, |i| i as u64 + 1);
-        // The crate's outcome is reproducible as long as no insert failed:
-        // its walks then only move fingerprints between their two buckets.
-        let seeded = s.kind().seeded() || failed == 0;
+        let seeded = s.kind().seeded_after(failed);
         let at = At::new(Part::Duplicates, &s, "copies_inserted", tries).seeded(seeded);
         rows.push(
             at.row(

@@ -94,6 +94,13 @@ impl Kind {
     pub fn seeded(self) -> bool {
         !matches!(self, Kind::CuckooCrate)
     }
+
+    /// Whether the outcome is reproducible after `failed_inserts`: the
+    /// crate's is as long as no insert failed, for its walks then only move
+    /// fingerprints between their two buckets.
+    pub fn seeded_after(self, failed_inserts: u64) -> bool {
+        self.seeded() || failed_inserts == 0
+    }
 }
 
 /// How a subject is sized.
