@@ -441,21 +441,17 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
         out.push('\n');
     }
     out.push_str("Every measured filter:\n\n");
-    out.push_str(
-        &table.to_markdown(
-            &[("variant", "variant"), ("target_fpr", "built for")]
-                .iter()
-                .chain(&AGAINST_THEORY_VIEW)
-                .chain(&[
-                    ("probes", "probes"),
-                    ("underpowered", "underpowered"),
-                    ("bits_per_item", "bits/item"),
-                    ("theory_bits_per_item", "theory bits/item"),
-                ])
-                .copied()
-                .collect::<Vec<_>>(),
-        ),
-    );
+    let columns = [
+        &[("variant", "variant"), ("target_fpr", "built for")][..],
+        &AGAINST_THEORY_VIEW,
+        &[
+            ("probes", "probes"),
+            ("underpowered", "underpowered"),
+            ("bits_per_item", "bits/item"),
+            ("theory_bits_per_item", "theory bits/item"),
+        ],
+    ];
+    out.push_str(&table.to_markdown(&columns.concat()));
     out
 }
 
