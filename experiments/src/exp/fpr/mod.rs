@@ -180,7 +180,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let body = text::body(&rows, &kinds, &plan, &simulated);
     let section = Section::new("False-positive rate against theory", body);
     let mut out = Output::new(section)
-        .appendix(text::appendix(&table, &rows, &plan, &simulated))
+        .appendix(text::appendix(&table, &rows, &plan))
         .table("fpr.csv", table);
     for (name, svg) in charts::draw(&rows, &kinds, plan.capacity)? {
         out = out.chart(name, svg);
