@@ -358,11 +358,10 @@ impl Subject {
         }
     }
 
-    /// How many stored copies match `key` (ours only).
+    /// How many stored copies match `key` (our cuckoo filter only).
     pub fn count(&self, key: u64) -> Option<u64> {
         match &self.inner {
             Inner::Cuckoo(f) => Some(f.count(&key) as u64),
-            Inner::Counting(f) => Some(u64::from(f.count(&key))),
             _ => None,
         }
     }

@@ -18,13 +18,10 @@ pub(super) fn find<'a>(
 /// "count of trials (rate)" for the report, with the real value even for
 /// unseeded rows.
 pub(super) fn shown(r: Option<&Row>) -> String {
-    match r {
-        None => "—".into(),
-        Some(r) => match r.trials {
-            Some(t) => format!("{} of {t}{}", r.count, r.mark()),
-            None => format!("{}{}", r.count, r.mark()),
-        },
-    }
+    r.map_or("—".into(), |r| match r.trials {
+        Some(t) => format!("{} of {t}{}", r.count, r.mark()),
+        None => format!("{}{}", r.count, r.mark()),
+    })
 }
 
 /// The rows of `part` as a Markdown table.

@@ -37,19 +37,17 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
         // entry's table is one of the two.
         let counting = s.table().counters();
         let p = |name| param(s.table(), name).unwrap_or(0);
-        let loss: Box<dyn Fn(f64) -> f64> = if counting {
-            let model = theory::counting::RemovalLoss::new(
-                p("counters"),
-                p("hashes") as u32,
-                n as u64,
-                max,
-            );
-            Box::new(move |j| model.fraction(j))
+        let (loss, model): (Box<dyn Fn(f64) -> f64>, _) = if counting {
+            let (m, k) = (p("counters"), p("hashes") as u32);
+            let model = theory::counting::RemovalLoss::new(m, k, n as u64, max);
+            (Box::new(move |j| model.fraction(j)), "Poisson model")
         } else {
             let bucket_size = p("bucket_size") as u32;
             let load = n as f64 / (p("buckets") * u64::from(bucket_size)) as f64;
             let values = (1u64 << p("fingerprint_bits")) - 1;
-            Box::new(move |j| theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j))
+            let loss =
+                move |j| theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j);
+            (Box::new(loss), "one per removal")
         };
         let per_removal = |j: f64, fraction: f64| fraction * n as f64 / j;
         let mut curve = chart::Curve {
@@ -61,11 +59,6 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 })
                 .collect(),
             points: Vec::new(),
-        };
-        let model = if counting {
-            "Poisson model"
-        } else {
-            "one per removal"
         };
         let mut removed = 0u64;
         let mut probed = 0u64;
