@@ -355,11 +355,8 @@ fn aggregate(
 fn table(rows: &[Row], capacity: usize) -> Table {
     Table::from_records(rows.iter().map(|row| {
         let sd = |f: fn(&Spread) -> f64| row.spread.as_ref().map_or("n/a".into(), |s| rate(f(s)));
-        let items = if row.full {
-            format!("{:.1}", row.items)
-        } else {
-            format!("{:.0}", row.items)
-        };
+        // The first Full's items are a mean: one decimal.
+        let items = format!("{:.*}", usize::from(row.full), row.items);
         let head = [
             ("variant", row.variant.into()),
             ("target_fpr", row.target.to_string()),
