@@ -75,9 +75,9 @@ pub(super) fn body(
         .map(|r| r.at.x.clone())
         .max_by_key(|x| x.parse::<u64>().unwrap_or(0))
         .unwrap_or_default();
-    let names: Vec<String> = paired.iter().map(|k| k.name()).collect();
-    let mut heads = vec!["items reported absent that must not be"];
-    heads.extend(names.iter().map(String::as_str));
+    let heads: Vec<String> = std::iter::once("items reported absent that must not be".into())
+        .chain(paired.map(Kind::name))
+        .collect();
     // Beside the kept items lost of a saturation, the price of losing none:
     // the rate the filter answers with afterwards.
     let line = |label: String, part: Part, metric: &str, x: &str| -> Vec<String> {
@@ -163,24 +163,15 @@ pub(super) fn body(
         per_removal(cuckoo),
         per_removal(crate_)
     );
-    // Counted by part: each row is in the appendix, with its note.
-    let mut outside: Vec<(&str, usize)> = Vec::new();
-    for r in rows
-        .iter()
+    // Counted by part (the rows come part by part): each row is in the
+    // appendix, with its note.
+    let outside: Vec<&Row> = (rows.iter())
         .filter(|r| matches!(r.check(), "outside" | "differs"))
-    {
-        match outside
-            .iter_mut()
-            .find(|(part, _)| *part == r.at.part.name())
-        {
-            Some((_, n)) => *n += 1,
-            None => outside.push((r.at.part.name(), 1)),
-        }
-    }
-    let total: usize = outside.iter().map(|(_, n)| n).sum();
-    let parts: Vec<String> = (outside.iter())
-        .map(|(part, n)| format!("{part} {n}"))
         .collect();
+    let parts: Vec<String> = (outside.chunk_by(|a, b| a.at.part == b.at.part))
+        .map(|c| format!("{} {}", c[0].at.part.name(), c.len()))
+        .collect();
+    let total = outside.len();
     out += &format!(
         "Rows where the measurement disagrees with its theory: {}; each is in the appendix, \
          whose note says what the model leaves out. Data: [`deletion.csv`](deletion.csv) (one \
