@@ -27,8 +27,8 @@ pub(super) fn body(
     );
     let heads = ["variant", "theory inside t", "spread"];
     let table = kinds.iter().map(|kind| {
-        let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
-        let powered: Vec<&&Row> = own.iter().filter(|r| r.powered).collect();
+        let own = rows.iter().filter(|r| r.variant == kind.id);
+        let powered: Vec<&Row> = own.filter(|r| r.powered).collect();
         let inside = powered.iter().filter(|r| r.inside()).count();
         [
             kind.label(),
@@ -52,7 +52,7 @@ pub(super) fn body(
 
 /// The spread column: the pooled variance ratio, or with no model the
 /// tightest upper limit relative to the rate.
-fn spread_summary(powered: &[&&Row]) -> String {
+fn spread_summary(powered: &[&Row]) -> String {
     // A configuration's rows at successive loads measure the same filters:
     // one group, named by its target's bits.
     let with_model: Vec<(spread::Spread, f64, usize, u64)> = powered
