@@ -27,12 +27,9 @@ use crate::report::Section;
 use crate::scale::Scale;
 use crate::table::{Hits, Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
 
-mod peer;
-
-use peer::{Insert, Kind, Size, Subject, param, params};
-
 mod churn;
 mod overfill;
+mod peer;
 mod report;
 mod rows;
 mod saturation;
@@ -40,6 +37,7 @@ mod wrongful;
 
 use churn::*;
 use overfill::*;
+use peer::{Insert, Kind, Size, Subject, param, params};
 use report::*;
 use rows::*;
 use saturation::*;
@@ -106,16 +104,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     bar.finish_and_clear();
 
     let table = Table::from_records(rows.iter().map(Row::cells));
-    let section = Section::new(
-        "Deletion: what the counting and cuckoo filters lose",
-        body(
-            Kind::paired(ctx.catalog)?,
-            &rows,
-            ctx.scale,
-            capacity,
-            slots,
-        ),
-    );
+    let paired = Kind::paired(ctx.catalog)?;
+    let body = body(paired, &rows, ctx.scale, capacity, slots);
+    let section = Section::new("Deletion: what the counting and cuckoo filters lose", body);
     let appendix = appendix(&rows, &crate_runs, slots);
     let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;
     let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;
