@@ -24,7 +24,7 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
         let keys = members(seed(ctx, &format!("saturation/{label}/keys")), inserts);
         let removed = inserts - kept;
         for kind in [Kind::Counting, Kind::FastbloomCounting] {
-            let subject_seed = seed(ctx, &format!("saturation/{}/{}", label, kind.name()));
+            let subject_seed = seed(ctx, &format!("saturation/{label}/{}", kind.name()));
             let mut s = Subject::new(kind, size, subject_seed)?;
             let (Some(m), Some(k)) = (param(s.table(), "counters"), param(s.table(), "hashes"))
             else {
@@ -35,11 +35,12 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
             let saturated = s.saturated().unwrap_or(0);
             let refused = s.remove_all(&keys[..removed]);
             let lost = s.absent(&keys[removed..]);
-            let probes_seed = seed(ctx, &format!("saturation/{}/probes", label));
+            let probes_seed = seed(ctx, &format!("saturation/{label}/probes"));
             let hits = false_positives(&s, probes_seed, n_probes);
             let sticky = kind == Kind::Counting;
-            let lambda_kept = kept as f64 * f64::from(k) / m as f64;
-            let lambda_removed = removed as f64 * f64::from(k) / m as f64;
+            let (mf, kf, kept_f) = (m as f64, f64::from(k), kept as f64);
+            let lambda_kept = kept_f * kf / mf;
+            let lambda_removed = removed as f64 * kf / mf;
             let x = format!("{label}: {inserts} inserted and {kept} kept");
             let at = At::new(Part::Saturation, &s, "overload", x);
             let expected_saturated =
@@ -49,7 +50,7 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
                     "saturated_counters",
                     saturated,
                     Some(m),
-                    Theory::Rate(expected_saturated / m as f64),
+                    Theory::Rate(expected_saturated / mf),
                     "binomial tail",
                 )
                 .note("after the inserts and before the removes"),
@@ -79,16 +80,11 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
             let fill = 1.0 - zero;
             let mut note = format!(
                 "counters expected at zero {:.1}; rate of the kept items without saturation {}",
-                zero * m as f64,
-                rate(theory::classic::fpr(m as f64, kept as f64, f64::from(k)))
+                zero * mf,
+                rate(theory::classic::fpr(mf, kept_f, kf))
             );
             if sticky {
-                let bound = theory::counting::fpr_with_stuck(
-                    m as f64,
-                    kept as f64,
-                    f64::from(k),
-                    saturated as f64,
-                );
+                let bound = theory::counting::fpr_with_stuck(mf, kept_f, kf, saturated as f64);
                 note += &format!("; bound with the stuck counters {}", rate(bound));
             } else {
                 note += &format!("; {SKIPPED}");
