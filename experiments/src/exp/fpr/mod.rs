@@ -172,11 +172,8 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
     let table = table(&rows, plan.capacity);
-    let simulated = coverage::simulate(
-        sub_seed(ctx.seed, "fpr/coverage"),
-        &coverage::SIMULATED,
-        100,
-    );
+    let coverage_seed = sub_seed(ctx.seed, "fpr/coverage");
+    let simulated = coverage::simulate(coverage_seed, &coverage::SIMULATED, 100);
     let body = text::body(&rows, &kinds, &plan, &simulated);
     let section = Section::new("False-positive rate against theory", body);
     let mut out = Output::new(section)

@@ -186,15 +186,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let scan = Scan::run(capacity)?;
     let body = body(&kinds, &points, &scan, capacity, base_probes, max_probes);
     let section = Section::new("Space against rate", body);
+    let crossover_svg = plot::draw("space_crossover.svg", &scan.chart())?;
     Ok(Output::new(section)
         .appendix(appendix(&table, &skipped, &scan))
         .table("space.csv", table)
         .table("space_crossover.csv", scan.table())
         .chart("space.svg", plot::draw_panels("space.svg", &charts)?)
-        .chart(
-            "space_crossover.svg",
-            plot::draw("space_crossover.svg", &scan.chart())?,
-        ))
+        .chart("space_crossover.svg", crossover_svg))
 }
 
 /// The cuckoo filter's bits per item at rate `eps` with 4-slot buckets at
