@@ -28,24 +28,7 @@ pub const INSTANCES: usize = 20;
 pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let capacity = ctx.scale.capacity();
     let n_probes = ctx.scale.probes();
-    let head = [
-        "variant",
-        "target_fpr",
-        "k_or_f",
-        "bits_per_item_theory",
-        "bits_per_item_measured",
-        "memory_1m_bytes",
-        "memory_100m_bytes",
-        "lookup_lines",
-        "delete",
-        "grow",
-        "concurrent_insert",
-        "merge",
-        "caveat",
-        "items",
-    ];
-    let timing = ["insert_ns", "miss_lookup_ns"];
-    let mut table = Table::new(&[&head[..], &AGAINST_THEORY, &AGAINST_INSTANCES, &timing].concat());
+    let mut records = Vec::new();
     let per_instance = n_probes / INSTANCES;
     let mut body = intro(capacity, n_probes);
     let bar = progress::bar((ctx.catalog.len() * RATES.len()) as u64, "tradeoff");
@@ -80,41 +63,39 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             let insert_ns = ns_per_item(took, capacity * INSTANCES);
             let miss_ns = ns_per_item(looked, per_instance * INSTANCES);
             let f = &s.filter;
+            // Theory's from the parameters alone (never from the table built).
             let bits = [
-                theory_bits_per_item(p, &s),
+                s.table.theory_bits_per_item(p, f.len() as u64),
                 f.bits_per_item().unwrap_or(f64::NAN),
+            ];
+            let pooled = Hits::pooled(&fp);
+            let memory = |n| memory_for(v, n, p).map(|bytes| bytes.to_string());
+            let mut row = vec![
+                ("variant", v.id.into()),
+                ("target_fpr", p.to_string()),
+                ("k_or_f", s.k_or_f.clone()),
+                ("bits_per_item_theory", fixed(bits[0])),
+                ("bits_per_item_measured", fixed(bits[1])),
+                ("memory_1m_bytes", memory(1_000_000)?),
+                ("memory_100m_bytes", memory(100_000_000)?),
+                ("lookup_lines", f.lookup_lines().to_string()),
             ];
             // Capabilities and caveat: in every CSV row; the capabilities on
             // the variant's row of the section, the caveat in the appendix.
-            let about = [
-                yes_no(v.can.delete),
-                yes_no(v.can.grow),
-                yes_no(v.can.concurrent_insert),
-                yes_no(v.can.merge),
-                v.caveat,
-            ];
-            let mut row = vec![
-                v.id.into(),
-                p.to_string(),
-                s.k_or_f.clone(),
-                fixed(bits[0]),
-                fixed(bits[1]),
-                memory_for(v, 1_000_000, p)?.to_string(),
-                memory_for(v, 100_000_000, p)?.to_string(),
-                f.lookup_lines().to_string(),
-            ];
-            row.extend(about.map(String::from));
-            row.push(capacity.to_string());
-            let pooled = Hits::pooled(&fp);
+            row.extend(abilities(v).map(|(name, can)| (name, yes_no(can).into())));
+            row.extend([("caveat", v.caveat.into()), ("items", capacity.to_string())]);
             let measured = against_theory(pooled.hits, pooled.trials, theory);
+            row.extend(AGAINST_THEORY.into_iter().zip(measured));
             let spread = against_instances(&fp, theory);
-            let timed = vec![format!("{insert_ns:.1}"), format!("{miss_ns:.1}")];
-            table.push([row, measured.into(), spread.into(), timed].concat());
+            row.extend(AGAINST_INSTANCES.into_iter().zip(spread));
+            row.push(("insert_ns", format!("{insert_ns:.1}")));
+            row.push(("miss_lookup_ns", format!("{miss_ns:.1}")));
+            records.push(row);
             // The section's row: each variant at the first rate (1%); the
             // others are the appendix's, so the report grows by one row a
             // variant.
+            bar.inc(1);
             if j > 0 {
-                bar.inc(1);
                 continue;
             }
             let (lo, hi) = instance_interval(&fp);
@@ -131,13 +112,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 bits[1],
                 pooled.rate(),
                 f.lookup_lines(),
-                abilities(v)
+                abilities_text(v)
             );
-            bar.inc(1);
         }
     }
     bar.finish_and_clear();
     let section = Section::new("The trade-off table", body);
+    let table = Table::from_records(records);
     let caveats: String = ctx
         .catalog
         .iter()
@@ -164,12 +145,6 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
         .appendix(appendix))
 }
 
-/// Bits per item theory gives for a subject built for rate `p`, from its
-/// parameters alone (never from the table built).
-fn theory_bits_per_item(p: f64, s: &subject::Subject) -> f64 {
-    s.table.theory_bits_per_item(p, s.filter.len() as u64)
-}
-
 /// Bytes the variant's constructor allocates for `n` items at rate `p`
 /// (a growing filter: what theory says it holds after growing from the
 /// experiments' start, [`subject::capacity`]).
@@ -180,15 +155,22 @@ fn memory_for(v: &Descriptor<u64>, n: usize, p: f64) -> Result<usize, Error> {
     usize::try_from(bytes).map_err(Error::filter(&err))
 }
 
+/// What `v` can do beyond inserts and lookups, by the name of its CSV column.
+fn abilities(v: &Descriptor<u64>) -> [(&'static str, bool); 4] {
+    [
+        ("delete", v.can.delete),
+        ("grow", v.can.grow),
+        ("concurrent_insert", v.can.concurrent_insert),
+        ("merge", v.can.merge),
+    ]
+}
+
 /// What `v` can do beyond inserts and lookups: "delete, grow", or "–".
-fn abilities(v: &Descriptor<u64>) -> String {
-    let can = [
-        (v.can.delete, "delete"),
-        (v.can.grow, "grow"),
-        (v.can.concurrent_insert, "concurrent insert"),
-        (v.can.merge, "merge"),
-    ];
-    let listed: Vec<&str> = can.iter().filter(|c| c.0).map(|c| c.1).collect();
+fn abilities_text(v: &Descriptor<u64>) -> String {
+    let listed: Vec<String> = (abilities(v).iter())
+        .filter(|c| c.1)
+        .map(|c| c.0.replace('_', " "))
+        .collect();
     if listed.is_empty() {
         "–".into()
     } else {

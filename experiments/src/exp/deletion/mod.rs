@@ -18,7 +18,6 @@
 
 use bloomlab::theory;
 use bloomlab_lab::keys::{self, members, probes};
-use bloomlab_lab::stats::clopper_pearson;
 use rand::Rng;
 
 use super::{Ctx, Error, Output, sub_seed};
@@ -26,14 +25,11 @@ use crate::plot as chart;
 use crate::progress;
 use crate::report::Section;
 use crate::scale::Scale;
-use crate::table::{Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
-
-mod peer;
-
-use peer::{Insert, Kind, Size, Subject, param, params};
+use crate::table::{Hits, Table, fixed, markdown, markdown_records, or_empty, rate, yes_no};
 
 mod churn;
 mod overfill;
+mod peer;
 mod report;
 mod rows;
 mod saturation;
@@ -41,6 +37,7 @@ mod wrongful;
 
 use churn::*;
 use overfill::*;
+use peer::{Insert, Kind, Size, Subject, param, params};
 use report::*;
 use rows::*;
 use saturation::*;
@@ -107,16 +104,9 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     bar.finish_and_clear();
 
     let table = Table::from_records(rows.iter().map(Row::cells));
-    let section = Section::new(
-        "Deletion: what the counting and cuckoo filters lose",
-        body(
-            Kind::paired(ctx.catalog)?,
-            &rows,
-            ctx.scale,
-            capacity,
-            slots,
-        ),
-    );
+    let paired = Kind::paired(ctx.catalog)?;
+    let body = body(paired, &rows, ctx.scale, capacity, slots);
+    let section = Section::new("Deletion: what the counting and cuckoo filters lose", body);
     let appendix = appendix(&rows, &crate_runs, slots);
     let wrongful_svg = chart::draw_panels("deletion_wrongful.svg", &wrongful_chart)?;
     let overfill_svg = chart::draw("deletion_overfill.svg", &overfill_chart)?;

@@ -19,43 +19,28 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     let keys = members(seed(ctx, "duplicates/keys"), half + 64);
     let (held, candidates) = keys.split_at(half);
     let mut subjects = Vec::new();
-    let mut fill_failures = Vec::new();
     for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
         let seed = seed(ctx, &format!("duplicates/{}", kind.name()));
         let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
-        fill_failures.push(s.insert_all(held));
-        subjects.push(s);
+        let failed = s.insert_all(held);
+        subjects.push((s, failed));
     }
-    let mut absent = candidates
-        .iter()
-        .copied()
-        .filter(|&k| subjects.iter().all(|s| !s.contains(k)));
+    let mut absent =
+        (candidates.iter().copied()).filter(|&k| subjects.iter().all(|(s, _)| !s.contains(k)));
     let (Some(item), Some(unique)) = (absent.next(), absent.next()) else {
         return Err(Error::Invariant(
             "duplicates: no key is reported absent by both tables".into(),
         ));
     };
     let mut rows = Vec::new();
-    for (mut s, failed) in subjects.into_iter().zip(fill_failures) {
-        let Some(bucket_size) = param(s.table(), "bucket_size") else {
-            return Err(Error::Invariant(format!(
-                "{} has no buckets",
-                s.kind().name()
-            )));
-        };
+    for (mut s, failed) in subjects {
+        let bucket_size = param(s.table(), "bucket_size")
+            .ok_or_else(|| Error::Invariant(format!("{} has no buckets", s.kind().name())))?;
         let tries = 2 * bucket_size + 1;
-        let mut first_failure = 0u64;
-        let mut outcomes = Vec::new();
-        for i in 1..=tries {
-            let outcome = s.insert(item);
-            if outcome != Insert::Stored && first_failure == 0 {
-                first_failure = i;
-            }
-            outcomes.push(outcome);
-        }
-        // The crate's outcome is reproducible as long as no insert failed:
-        // its walks then only move fingerprints between their two buckets.
-        let seeded = s.kind().seeded() || failed == 0;
+        let outcomes: Vec<Insert> = (0..tries).map(|_| s.insert(item)).collect();
+        let first_failure =
+            (outcomes.iter().position(|&o| o != Insert::Stored)).map_or(0, |i| i as u64 + 1);
+        let seeded = s.kind().seeded_after(failed);
         let at = At::new(Part::Duplicates, &s, "copies_inserted", tries).seeded(seeded);
         rows.push(
             at.row(
@@ -78,10 +63,9 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
             Some(c) => r.note(format!("copies stored: {c}")),
             None => r,
         });
-        let mut stored = 0u64;
-        for _ in 0..tries {
-            stored += u64::from(s.insert_unique(unique)?);
-        }
+        let stored = (0..tries)
+            .map(|_| s.insert_unique(unique).map(u64::from))
+            .sum::<Result<u64, Error>>()?;
         let at = At::new(Part::Duplicates, &s, "unique_inserts", tries).seeded(seeded);
         rows.push(at.row(
             "unique_inserts_stored",
@@ -94,11 +78,9 @@ pub(super) fn duplicates(ctx: &Ctx, slots: usize) -> Result<Vec<Row>, Error> {
     Ok(rows)
 }
 
-/// One overfill of a cuckoo table.
+/// One overfill of a cuckoo table, by the items offered.
 #[derive(Debug, Clone, Default)]
 pub(super) struct OverfillRun {
-    /// Inserts offered.
-    pub(super) offered: u64,
     /// Inserts that reported failure.
     pub(super) failed: u64,
     /// Items stored at the first failure.
@@ -138,7 +120,6 @@ pub(super) fn overfill_once(s: &mut Subject, keys: &[u64], slots: usize) -> Over
             run.lost = lost;
         }
     }
-    run.offered = keys.len() as u64;
     run.absent = s.absent(keys);
     run
 }
@@ -168,23 +149,19 @@ pub(super) fn overfill(
         ..chart::Chart::default()
     };
     for kind in [Kind::Cuckoo, Kind::CuckooCrate] {
-        let repeats = if kind.seeded() { 1 } else { CRATE_REPEATS };
-        let mut first = None;
-        for _ in 0..repeats {
-            let seed = seed(ctx, &format!("overfill/{}", kind.name()));
-            let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
-            let run = overfill_once(&mut s, &keys, slots);
-            if first.is_none() {
-                first = Some((s, run.clone()));
-            }
-            if !kind.seeded() {
-                crate_runs.push(run);
+        let seed = seed(ctx, &format!("overfill/{}", kind.name()));
+        let mut s = Subject::new(kind, Size::Slots(slots), seed)?;
+        let run = overfill_once(&mut s, &keys, slots);
+        if !kind.seeded() {
+            crate_runs.push(run.clone());
+            for _ in 1..CRATE_REPEATS {
+                let mut again = Subject::new(kind, Size::Slots(slots), seed)?;
+                crate_runs.push(overfill_once(&mut again, &keys, slots));
             }
         }
-        let Some((s, run)) = first else { continue };
         let at = At::new(Part::Overfill, &s, "inserts", format!("{offered} offered"));
         rows.push(
-            at.measured("inserts_failed", run.failed, Some(run.offered))
+            at.measured("inserts_failed", run.failed, Some(offered as u64))
                 .note(if kind.seeded() {
                     "Full: nothing changed"
                 } else {
@@ -211,8 +188,8 @@ pub(super) fn overfill(
         let mut r = at.row(
             "offered_items_absent",
             run.absent,
-            Some(run.offered),
-            Theory::Rate(run.failed as f64 * (1.0 - masked) / run.offered as f64),
+            Some(offered as u64),
+            Theory::Rate(run.failed as f64 * (1.0 - masked) / offered as f64),
             "one per failed insert",
         );
         r.theory_from_run = true;
@@ -227,9 +204,7 @@ pub(super) fn overfill(
         chart.curves.push(chart::Curve {
             label: label(kind, "one unseeded run: varies"),
             theory: Vec::new(),
-            points: run
-                .curve
-                .iter()
+            points: (run.curve.iter())
                 .map(|&(x, y)| (x, y as f64, y as f64, y as f64))
                 .collect(),
         });

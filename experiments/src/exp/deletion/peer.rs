@@ -94,6 +94,13 @@ impl Kind {
     pub fn seeded(self) -> bool {
         !matches!(self, Kind::CuckooCrate)
     }
+
+    /// Whether the outcome is reproducible after `failed_inserts`: the
+    /// crate's is as long as no insert failed, for its walks then only move
+    /// fingerprints between their two buckets.
+    pub fn seeded_after(self, failed_inserts: u64) -> bool {
+        self.seeded() || failed_inserts == 0
+    }
 }
 
 /// How a subject is sized.
@@ -351,11 +358,10 @@ impl Subject {
         }
     }
 
-    /// How many stored copies match `key` (ours only).
+    /// How many stored copies match `key` (our cuckoo filter only).
     pub fn count(&self, key: u64) -> Option<u64> {
         match &self.inner {
             Inner::Cuckoo(f) => Some(f.count(&key) as u64),
-            Inner::Counting(f) => Some(u64::from(f.count(&key))),
             _ => None,
         }
     }

@@ -10,25 +10,23 @@ pub(super) fn find<'a>(
     x: &str,
 ) -> Option<&'a Row> {
     rows.iter().find(|r| {
-        r.part == part && r.subject == kind && r.metric == metric && (x.is_empty() || r.x == x)
+        let at = &r.at;
+        at.part == part && at.subject == kind && r.metric == metric && (x.is_empty() || at.x == x)
     })
 }
 
 /// "count of trials (rate)" for the report, with the real value even for
 /// unseeded rows.
 pub(super) fn shown(r: Option<&Row>) -> String {
-    match r {
-        None => "—".into(),
-        Some(r) => match r.trials {
-            Some(t) => format!("{} of {t}{}", r.count, r.mark()),
-            None => format!("{}{}", r.count, r.mark()),
-        },
-    }
+    r.map_or("—".into(), |r| match r.trials {
+        Some(t) => format!("{} of {t}{}", r.count, r.mark()),
+        None => format!("{}{}", r.count, r.mark()),
+    })
 }
 
 /// The rows of `part` as a Markdown table.
 fn part_table(rows: &[Row], part: Part) -> String {
-    let cells = rows.iter().filter(|r| r.part == part).map(|r| {
+    let cells = rows.iter().filter(|r| r.at.part == part).map(|r| {
         let interval = r
             .interval()
             .map(|(lo, hi)| format!("{} – {}", rate(lo), rate(hi)))
@@ -38,8 +36,8 @@ fn part_table(rows: &[Row], part: Part) -> String {
             t => format!("{t} ({})", r.theory_kind),
         };
         vec![
-            ("subject", r.subject.name()),
-            ("x", r.x.clone()),
+            ("subject", r.at.subject.name()),
+            ("x", r.at.x.clone()),
             ("metric", r.metric.to_string()),
             ("count", format!("{}{}", r.count, r.mark())),
             ("of", or_empty(r.trials)),
@@ -73,38 +71,29 @@ pub(super) fn body(
     // The summary: what each subject loses, scenario by scenario.
     let wrongful_x = rows
         .iter()
-        .filter(|r| r.part == Part::Wrongful)
-        .map(|r| r.x.clone())
+        .filter(|r| r.at.part == Part::Wrongful)
+        .map(|r| r.at.x.clone())
         .max_by_key(|x| x.parse::<u64>().unwrap_or(0))
         .unwrap_or_default();
-    let names: Vec<String> = paired.iter().map(|k| k.name()).collect();
-    let mut heads = vec!["items reported absent that must not be"];
-    heads.extend(names.iter().map(String::as_str));
+    let heads: Vec<String> = std::iter::once("items reported absent that must not be".into())
+        .chain(paired.map(Kind::name))
+        .collect();
+    // Beside the kept items lost of a saturation, the price of losing none:
+    // the rate the filter answers with afterwards.
     let line = |label: String, part: Part, metric: &str, x: &str| -> Vec<String> {
-        std::iter::once(label)
-            .chain(paired.map(|k| shown(find(rows, part, k, metric, x))))
-            .collect()
-    };
-    // Kept items lost, and beside them the price of losing none: the rate
-    // the filter answers with afterwards.
-    let saturation = |label: String, x: &str| -> Vec<String> {
-        std::iter::once(label)
-            .chain(paired.map(|k| {
-                let kept = shown(find(rows, Part::Saturation, k, "kept_items_absent", x));
-                match find(rows, Part::Saturation, k, "fpr_after_removal", x) {
-                    Some(r) if r.trials.is_some_and(|t| t > 0) => format!(
-                        "{kept}; then a rate of {}",
-                        rate(r.count as f64 / r.trials.unwrap_or(1) as f64)
-                    ),
-                    _ => kept,
-                }
-            }))
-            .collect()
+        let cell = |k| {
+            let lost = shown(find(rows, part, k, metric, x));
+            match find(rows, part, k, "fpr_after_removal", x).and_then(Row::rate) {
+                Some(fpr) => format!("{lost}; then a rate of {}", rate(fpr)),
+                None => lost,
+            }
+        };
+        std::iter::once(label).chain(paired.map(cell)).collect()
     };
     let saturation_x = |label: &str| {
         rows.iter()
-            .find(|r| r.part == Part::Saturation && r.x.starts_with(label))
-            .map(|r| r.x.clone())
+            .find(|r| r.at.part == Part::Saturation && r.at.x.starts_with(label))
+            .map(|r| r.at.x.clone())
             .unwrap_or_default()
     };
     let (issue, eight) = (saturation_x("issue"), saturation_x("8x"));
@@ -121,9 +110,16 @@ pub(super) fn body(
             "members_absent",
             &wrongful_x,
         ),
-        saturation(format!("saturation ({eight}): kept items"), &eight),
-        saturation(
+        line(
+            format!("saturation ({eight}): kept items"),
+            Part::Saturation,
+            "kept_items_absent",
+            &eight,
+        ),
+        line(
             format!("saturation, 8,192 counters, k = 4 ({issue}): kept items"),
+            Part::Saturation,
+            "kept_items_absent",
             &issue,
         ),
         line(
@@ -147,7 +143,7 @@ pub(super) fn body(
         find(rows, Part::Wrongful, kind, "members_absent", &wrongful_x).map_or_else(
             || "—".to_string(),
             |r| {
-                let x = r.x.parse::<f64>().unwrap_or(f64::NAN);
+                let x = r.at.x.parse::<f64>().unwrap_or(f64::NAN);
                 let n = r.trials.unwrap_or(0) as f64;
                 let model = match r.theory {
                     Theory::Rate(t) => format!(" (model {:.2})", t * n / x),
@@ -167,22 +163,15 @@ pub(super) fn body(
         per_removal(cuckoo),
         per_removal(crate_)
     );
-    // Counted by part: each row is in the appendix, with its note.
-    let mut outside: Vec<(&str, usize)> = Vec::new();
-    for r in rows
-        .iter()
+    // Counted by part (the rows come part by part): each row is in the
+    // appendix, with its note.
+    let outside: Vec<&Row> = (rows.iter())
         .filter(|r| matches!(r.check(), "outside" | "differs"))
-    {
-        match outside.iter_mut().find(|(part, _)| *part == r.part.name()) {
-            Some((_, n)) => *n += 1,
-            None => outside.push((r.part.name(), 1)),
-        }
-    }
-    let total: usize = outside.iter().map(|(_, n)| n).sum();
-    let parts: Vec<String> = outside
-        .iter()
-        .map(|(part, n)| format!("{part} {n}"))
         .collect();
+    let parts: Vec<String> = (outside.chunk_by(|a, b| a.at.part == b.at.part))
+        .map(|c| format!("{} {}", c[0].at.part.name(), c.len()))
+        .collect();
+    let total = outside.len();
     out += &format!(
         "Rows where the measurement disagrees with its theory: {}; each is in the appendix, \
          whose note says what the model leaves out. Data: [`deletion.csv`](deletion.csv) (one \
@@ -196,26 +185,22 @@ pub(super) fn body(
     out
 }
 
-/// The appendix: each part's method and model, and its rows.
-/// The cuckoofilter crate's overfill runs on the same keys, which its
-/// unseeded relocations make differ: "run 3 times …", or nothing.
-fn crate_runs_line(crate_runs: &[OverfillRun]) -> String {
-    if crate_runs.is_empty() {
-        return String::new();
-    }
-    let runs: Vec<String> = crate_runs
-        .iter()
-        .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
-        .collect();
-    format!(
-        "The cuckoofilter crate's overfill, run {} times on the same keys: {}.\n\n",
-        crate_runs.len(),
-        runs.join("; ")
-    )
-}
-
+/// The appendix: the crate's repeated overfills, each part's method and
+/// model, and its rows.
 pub(super) fn appendix(rows: &[Row], crate_runs: &[OverfillRun], slots: usize) -> String {
-    let mut out = crate_runs_line(crate_runs);
+    let mut out = String::new();
+    // The crate's overfill on the same keys, which its unseeded relocations
+    // make differ.
+    if !crate_runs.is_empty() {
+        let runs: Vec<String> = (crate_runs.iter())
+            .map(|r| format!("{} lost after {} failed inserts", r.lost, r.failed))
+            .collect();
+        out += &format!(
+            "The cuckoofilter crate's overfill, run {} times on the same keys: {}.\n\n",
+            crate_runs.len(),
+            runs.join("; ")
+        );
+    }
     out += &format!(
         "#### 1. Churn\n\nEach filter is filled with `capacity` items; then {TURNOVER} × \
          capacity times a random held item is removed and a new one inserted (the same \

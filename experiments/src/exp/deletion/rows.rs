@@ -38,12 +38,8 @@ pub(super) enum Theory {
 /// One measured value.
 #[derive(Debug, Clone)]
 pub(super) struct Row {
-    pub(super) part: Part,
-    pub(super) subject: Kind,
-    pub(super) params: String,
-    /// What the x column counts (items, overload factor, removals …).
-    pub(super) x_name: &'static str,
-    pub(super) x: String,
+    /// Where it was measured.
+    pub(super) at: At,
     pub(super) metric: &'static str,
     pub(super) count: u64,
     /// The denominator when the value is a rate.
@@ -51,8 +47,6 @@ pub(super) struct Row {
     pub(super) theory: Theory,
     /// Which theory: "exact", "Poisson model", "bound" …
     pub(super) theory_kind: &'static str,
-    /// False when the value depends on the `cuckoofilter` crate's unseeded walks.
-    pub(super) seeded: bool,
     /// The theory is computed from measured values (then unseeded with them).
     pub(super) theory_from_run: bool,
     pub(super) note: String,
@@ -69,19 +63,21 @@ impl Row {
 
     /// The report's mark of a value from the crate's unseeded walks.
     pub(super) fn mark(&self) -> &'static str {
-        if self.seeded { "" } else { " †" }
+        if self.at.seeded { "" } else { " †" }
+    }
+
+    fn hits(&self) -> Option<Hits> {
+        (self.trials)
+            .filter(|&t| t > 0)
+            .map(|t| Hits::new(self.count, t))
     }
 
     pub(super) fn interval(&self) -> Option<(f64, f64)> {
-        self.trials
-            .filter(|&t| t > 0)
-            .map(|t| clopper_pearson(self.count, t, 0.95))
+        self.hits().map(Hits::interval)
     }
 
     pub(super) fn rate(&self) -> Option<f64> {
-        self.trials
-            .filter(|&t| t > 0)
-            .map(|t| self.count as f64 / t as f64)
+        self.hits().map(Hits::rate)
     }
 
     pub(super) fn theory_value(&self) -> String {
@@ -94,20 +90,10 @@ impl Row {
 
     pub(super) fn check(&self) -> &'static str {
         match (self.theory, self.interval()) {
-            (Theory::Rate(t), Some((lo, hi))) => {
-                if (lo..=hi).contains(&t) {
-                    "inside"
-                } else {
-                    "outside"
-                }
-            }
-            (Theory::Exact(t), _) => {
-                if self.count as f64 == t {
-                    "equal"
-                } else {
-                    "differs"
-                }
-            }
+            (Theory::Rate(t), Some((lo, hi))) if (lo..=hi).contains(&t) => "inside",
+            (Theory::Rate(_), Some(_)) => "outside",
+            (Theory::Exact(t), _) if self.count as f64 == t => "equal",
+            (Theory::Exact(_), _) => "differs",
             _ => "",
         }
     }
@@ -116,21 +102,22 @@ impl Row {
     /// unseeded rows (and their theory, when computed from them) are
     /// `unseeded`.
     pub(super) fn cells(&self) -> Vec<(&'static str, String)> {
-        let unseeded = |cell: String| if self.seeded { cell } else { "unseeded".into() };
+        let at = &self.at;
+        let unseeded = |cell: String| if at.seeded { cell } else { "unseeded".into() };
         let (lo, hi) = self
             .interval()
             .map_or((String::new(), String::new()), |(l, h)| (rate(l), rate(h)));
-        let theory = if self.seeded || !self.theory_from_run {
+        let theory = if at.seeded || !self.theory_from_run {
             self.theory_value()
         } else {
             "unseeded".to_string()
         };
         vec![
-            ("part", self.part.name().into()),
-            ("subject", self.subject.name()),
-            ("params", self.params.clone()),
-            ("x_name", self.x_name.into()),
-            ("x", self.x.clone()),
+            ("part", at.part.name().into()),
+            ("subject", at.subject.name()),
+            ("params", at.params.clone()),
+            ("x_name", at.x_name.into()),
+            ("x", at.x.clone()),
             ("metric", self.metric.into()),
             // An unseeded row's denominator may come from the run too
             // (the crate's acknowledged inserts).
@@ -142,7 +129,7 @@ impl Row {
             ("theory_check", unseeded(self.check().into())),
             ("theory", theory),
             ("theory_kind", self.theory_kind.into()),
-            ("seeded", yes_no(self.seeded).into()),
+            ("seeded", yes_no(at.seeded).into()),
             ("note", self.note.clone()),
         ]
     }
@@ -150,14 +137,16 @@ impl Row {
 
 /// Where rows are measured: one subject, one x. Its rows are seeded as the
 /// subject is, unless [`seeded`](Self::seeded) says otherwise.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub(super) struct At {
-    part: Part,
-    subject: Kind,
+    pub(super) part: Part,
+    pub(super) subject: Kind,
     params: String,
+    /// What the x column counts (items, overload factor, removals …).
     x_name: &'static str,
-    x: String,
-    seeded: bool,
+    pub(super) x: String,
+    /// False when the value depends on the `cuckoofilter` crate's unseeded walks.
+    pub(super) seeded: bool,
 }
 
 impl At {
@@ -190,17 +179,12 @@ impl At {
         theory_kind: &'static str,
     ) -> Row {
         Row {
-            part: self.part,
-            subject: self.subject,
-            params: self.params.clone(),
-            x_name: self.x_name,
-            x: self.x.clone(),
+            at: self.clone(),
             metric,
             count,
             trials,
             theory,
             theory_kind,
-            seeded: self.seeded,
             theory_from_run: false,
             note: String::new(),
         }
@@ -236,7 +220,7 @@ mod tests {
             Theory::Rate(0.3),
             "model",
         );
-        assert!(!r.seeded, "the crate's rows are unseeded");
+        assert!(!r.at.seeded, "the crate's rows are unseeded");
         let cell = |r: &Row, name: &str| {
             let cells = r.cells();
             cells.into_iter().find(|c| c.0 == name).unwrap().1

@@ -2,18 +2,6 @@
 
 use super::*;
 
-/// One case of part 3.
-pub(super) struct Overload {
-    /// Shown in the x column.
-    pub(super) label: String,
-    /// Built for `capacity` items at `TARGET`, or the issue's counters.
-    pub(super) size: Size,
-    /// Items inserted.
-    pub(super) inserts: usize,
-    /// Items kept: the last ones inserted; the others are removed.
-    pub(super) kept: usize,
-}
-
 /// What the fastbloom-rs models of part 3 leave out.
 pub(super) const SKIPPED: &str = "the model ignores removes skipped once an item is already absent";
 
@@ -22,30 +10,22 @@ pub(super) const SKIPPED: &str = "the model ignores removes skipped once an item
 pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> {
     let n_probes = ctx.scale.probes();
     let mut rows = Vec::new();
-    let mut cases: Vec<Overload> = OVERLOADS
-        .iter()
-        .map(|&f| Overload {
-            label: format!("{f}x"),
-            size: Size::Items(capacity, TARGET),
-            inserts: capacity * f as usize,
-            kept: capacity,
+    // (label, size, items inserted, items kept: the last ones inserted;
+    // the others are removed)
+    let mut cases: Vec<(String, Size, usize, usize)> = (OVERLOADS.iter())
+        .map(|&f| {
+            let size = Size::Items(capacity, TARGET);
+            (format!("{f}x"), size, capacity * f as usize, capacity)
         })
         .collect();
-    cases.push(Overload {
-        label: "issue".into(),
-        size: Size::Counters(ISSUE_CASE.0, ISSUE_CASE.1),
-        inserts: ISSUE_CASE.2,
-        kept: ISSUE_CASE.2 / 2,
-    });
-    for case in cases {
-        let keys = members(
-            seed(ctx, &format!("saturation/{}/keys", case.label)),
-            case.inserts,
-        );
-        let removed = case.inserts - case.kept;
+    let (m, k, inserts) = ISSUE_CASE;
+    cases.push(("issue".into(), Size::Counters(m, k), inserts, inserts / 2));
+    for (label, size, inserts, kept) in cases {
+        let keys = members(seed(ctx, &format!("saturation/{label}/keys")), inserts);
+        let removed = inserts - kept;
         for kind in [Kind::Counting, Kind::FastbloomCounting] {
-            let subject_seed = seed(ctx, &format!("saturation/{}/{}", case.label, kind.name()));
-            let mut s = Subject::new(kind, case.size, subject_seed)?;
+            let subject_seed = seed(ctx, &format!("saturation/{label}/{}", kind.name()));
+            let mut s = Subject::new(kind, size, subject_seed)?;
             let (Some(m), Some(k)) = (param(s.table(), "counters"), param(s.table(), "hashes"))
             else {
                 return Err(Error::Invariant(format!("{} has no counters", kind.name())));
@@ -55,24 +35,22 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
             let saturated = s.saturated().unwrap_or(0);
             let refused = s.remove_all(&keys[..removed]);
             let lost = s.absent(&keys[removed..]);
-            let probes_seed = seed(ctx, &format!("saturation/{}/probes", case.label));
+            let probes_seed = seed(ctx, &format!("saturation/{label}/probes"));
             let hits = false_positives(&s, probes_seed, n_probes);
             let sticky = kind == Kind::Counting;
-            let lambda_kept = case.kept as f64 * f64::from(k) / m as f64;
-            let lambda_removed = removed as f64 * f64::from(k) / m as f64;
-            let x = format!(
-                "{}: {} inserted and {} kept",
-                case.label, case.inserts, case.kept
-            );
+            let (mf, kf, kept_f) = (m as f64, f64::from(k), kept as f64);
+            let lambda_kept = kept_f * kf / mf;
+            let lambda_removed = removed as f64 * kf / mf;
+            let x = format!("{label}: {inserts} inserted and {kept} kept");
             let at = At::new(Part::Saturation, &s, "overload", x);
             let expected_saturated =
-                theory::counting::expected_saturated(m, case.inserts as u64, k, WIDTH);
+                theory::counting::expected_saturated(m, inserts as u64, k, WIDTH);
             rows.push(
                 at.row(
                     "saturated_counters",
                     saturated,
                     Some(m),
-                    Theory::Rate(expected_saturated / m as f64),
+                    Theory::Rate(expected_saturated / mf),
                     "binomial tail",
                 )
                 .note("after the inserts and before the removes"),
@@ -88,34 +66,25 @@ pub(super) fn saturation(ctx: &Ctx, capacity: usize) -> Result<Vec<Row>, Error> 
             // A kept item is lost when one of its counters reaches zero:
             // never for sticky counters; for fastbloom-rs when the removed
             // items alone bring a counter that stopped at 15 down to zero.
-            let kept = Some(case.kept as u64);
+            let held = Some(kept as u64);
             rows.push(if sticky {
-                at.never("kept_items_absent", lost, kept)
+                at.never("kept_items_absent", lost, held)
             } else {
                 let per_counter =
                     theory::counting::counter_tail_poisson(lambda_removed, COUNTER_MAX);
                 let theory = Theory::Rate(1.0 - (1.0 - per_counter).powi(k as i32));
-                at.row("kept_items_absent", lost, kept, theory, "Poisson model")
+                at.row("kept_items_absent", lost, held, theory, "Poisson model")
                     .note(SKIPPED)
             });
             let zero = theory::counting::zero_after_removal(lambda_kept, lambda_removed, 4, sticky);
             let fill = 1.0 - zero;
             let mut note = format!(
                 "counters expected at zero {:.1}; rate of the kept items without saturation {}",
-                zero * m as f64,
-                rate(theory::classic::fpr(
-                    m as f64,
-                    case.kept as f64,
-                    f64::from(k)
-                ))
+                zero * mf,
+                rate(theory::classic::fpr(mf, kept_f, kf))
             );
             if sticky {
-                let bound = theory::counting::fpr_with_stuck(
-                    m as f64,
-                    case.kept as f64,
-                    f64::from(k),
-                    saturated as f64,
-                );
+                let bound = theory::counting::fpr_with_stuck(mf, kept_f, kf, saturated as f64);
                 note += &format!("; bound with the stuck counters {}", rate(bound));
             } else {
                 note += &format!("; {SKIPPED}");

@@ -4,17 +4,9 @@ use super::*;
 
 /// The checkpoints of part 2: 1, 2, 5, 10, 20, 50 … up to `max`.
 pub(super) fn wrongful_marks(max: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut decade = 1;
-    while decade <= max {
-        for step in [1, 2, 5] {
-            if step * decade <= max {
-                out.push(step * decade);
-            }
-        }
-        decade *= 10;
-    }
-    out
+    let decades = (0..).map(|e| 10u64.pow(e)).take_while(|&d| d <= max);
+    let marks = decades.flat_map(|d| [d, 2 * d, 5 * d]);
+    marks.filter(|&m| m <= max).collect()
 }
 
 /// Part 2: remove false positives from a full filter and count the members
@@ -36,8 +28,7 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
         dodge: true,
         ..chart::Chart::default()
     };
-    let mut counting_chart = panel("counting filters");
-    let mut cuckoo_chart = panel("cuckoo filters");
+    let mut charts = vec![panel("counting filters"), panel("cuckoo filters")];
     for kind in Kind::paired(ctx.catalog)? {
         let size = Size::Items(n, TARGET);
         let mut s = Subject::new(kind, size, seed(ctx, &format!("wrongful/{}", kind.name())))?;
@@ -46,19 +37,17 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
         // entry's table is one of the two.
         let counting = s.table().counters();
         let p = |name| param(s.table(), name).unwrap_or(0);
-        let loss: Box<dyn Fn(f64) -> f64> = if counting {
-            let model = theory::counting::RemovalLoss::new(
-                p("counters"),
-                p("hashes") as u32,
-                n as u64,
-                max,
-            );
-            Box::new(move |j| model.fraction(j))
+        let (loss, model): (Box<dyn Fn(f64) -> f64>, _) = if counting {
+            let (m, k) = (p("counters"), p("hashes") as u32);
+            let model = theory::counting::RemovalLoss::new(m, k, n as u64, max);
+            (Box::new(move |j| model.fraction(j)), "Poisson model")
         } else {
             let bucket_size = p("bucket_size") as u32;
             let load = n as f64 / (p("buckets") * u64::from(bucket_size)) as f64;
             let values = (1u64 << p("fingerprint_bits")) - 1;
-            Box::new(move |j| theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j))
+            let loss =
+                move |j| theory::cuckoo::removal_loss(values, bucket_size, load, n as u64, j);
+            (Box::new(loss), "one per removal")
         };
         let per_removal = |j: f64, fraction: f64| fraction * n as f64 / j;
         let mut curve = chart::Curve {
@@ -70,11 +59,6 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 })
                 .collect(),
             points: Vec::new(),
-        };
-        let model = if counting {
-            "Poisson model"
-        } else {
-            "one per removal"
         };
         let mut removed = 0u64;
         let mut probed = 0u64;
@@ -115,18 +99,14 @@ pub(super) fn wrongful(ctx: &Ctx, n: usize) -> Result<(Vec<Row>, Vec<chart::Char
                 }
             }
         }
-        if counting {
-            counting_chart.curves.push(curve);
-        } else {
-            cuckoo_chart.curves.push(curve);
-        }
+        charts[usize::from(!counting)].curves.push(curve);
     }
-    cuckoo_chart.notes.push(
+    charts[1].notes.push(
         "The cuckoofilter crate relocates fingerprints with an unseeded RNG: its points may \
          differ from run to run (deletion.csv holds `unseeded` in their place)."
             .into(),
     );
-    Ok((rows, vec![counting_chart, cuckoo_chart]))
+    Ok((rows, charts))
 }
 
 #[cfg(test)]

@@ -20,19 +20,16 @@ pub(super) fn draw(
         theory: Vec::new(),
         points: residuals(rows, variant, target),
     };
-    let combined = residual_chart(
-        format!("every variant at target 1%: measured / theory, capacity {capacity}"),
-        kinds
-            .iter()
-            .map(|kind| ratios(kind.label(), kind.id, 0.01))
-            .collect(),
-    );
+    let title = format!("every variant at target 1%: measured / theory, capacity {capacity}");
+    let at_one = kinds
+        .iter()
+        .map(|k| ratios(k.label(), k.id, 0.01))
+        .collect();
+    let combined = residual_chart(title, at_one);
     let mut out = vec![svg("fpr.svg".to_owned(), &combined)?];
     for kind in kinds {
-        out.push(svg(
-            format!("fpr_{}.svg", kind.id),
-            &rate_chart(rows, kind, capacity),
-        )?);
+        let rates = rate_chart(rows, kind, capacity);
+        out.push(svg(format!("fpr_{}.svg", kind.id), &rates)?);
         let chart = residual_chart(
             format!("{}: measured / theory, capacity {capacity}", kind.label()),
             TARGETS

@@ -9,7 +9,6 @@ pub(crate) mod spread;
 mod text;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use bloomlab::catalog::{self, Descriptor};
@@ -48,26 +47,18 @@ struct Plan {
 }
 
 impl Plan {
+    /// Every scale probes up to 400 times its capacity a row.
     fn of(scale: Scale) -> Self {
-        match scale {
-            Scale::Quick => Plan {
-                instances: 20,
-                capacity: 10_000,
-                floor: 2_000,
-                budget: 4_000_000,
-            },
-            Scale::Default => Plan {
-                instances: 20,
-                capacity: 100_000,
-                floor: 25_000,
-                budget: 40_000_000,
-            },
-            Scale::Full => Plan {
-                instances: 40,
-                capacity: 1_000_000,
-                floor: 250_000,
-                budget: 400_000_000,
-            },
+        let (instances, capacity, floor) = match scale {
+            Scale::Quick => (20, 10_000, 2_000),
+            Scale::Default => (20, 100_000, 25_000),
+            Scale::Full => (40, 1_000_000, 250_000),
+        };
+        Plan {
+            instances,
+            capacity,
+            floor,
+            budget: 400 * capacity as u64,
         }
     }
 
@@ -181,15 +172,12 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     }
     bar.finish_and_clear();
     let table = table(&rows, plan.capacity);
-    let simulated = coverage::simulate(
-        sub_seed(ctx.seed, "fpr/coverage"),
-        &coverage::SIMULATED,
-        100,
-    );
+    let coverage_seed = sub_seed(ctx.seed, "fpr/coverage");
+    let simulated = coverage::simulate(coverage_seed, &coverage::SIMULATED, 100);
     let body = text::body(&rows, &kinds, &plan, &simulated);
     let section = Section::new("False-positive rate against theory", body);
     let mut out = Output::new(section)
-        .appendix(text::appendix(&table, &rows, &plan, &simulated))
+        .appendix(text::appendix(&table, &rows, &plan))
         .table("fpr.csv", table);
     for (name, svg) in charts::draw(&rows, &kinds, plan.capacity)? {
         out = out.chart(name, svg);
@@ -211,10 +199,8 @@ fn instance(
     // A filter built from its keys is built anew at each load, for the
     // keys it holds there: its table is always full.
     let from_keys = kind.empty().is_none();
-    let mut subject = match from_keys {
-        true => None,
-        false => Some(subject::build(kind, capacity, target, seed_of)?),
-    };
+    let build = || subject::build(kind, capacity, target, seed_of);
+    let mut subject = (!from_keys).then(build).transpose()?;
     let max_items = (capacity as f64 * LOADS[LOADS.len() - 1]).round() as usize;
     let keys = members(sub_seed(seed, &format!("{part}/members")), max_items);
     let mut obs = Vec::new();
@@ -222,30 +208,24 @@ fn instance(
     for (slot, &load) in LOADS.iter().enumerate() {
         let want = (capacity as f64 * load).round() as usize;
         let mut full = false;
-        match subject.as_mut() {
-            Some(s) if !from_keys => {
-                let m = s.inserts()?;
-                while inserted < want {
-                    match m.insert(&keys[inserted]) {
-                        Ok(_) => inserted += 1,
-                        Err(InsertError::Full) => {
-                            full = true;
-                            break;
-                        }
-                        Err(e) => return Err(Error::filter(part)(e)),
+        if from_keys {
+            subject = Some(subject::holding(kind, &keys[..want], target, seed_of)?.0);
+            inserted = want;
+        } else if let Some(s) = subject.as_mut() {
+            let m = s.inserts()?;
+            while inserted < want {
+                match m.insert(&keys[inserted]) {
+                    Ok(_) => inserted += 1,
+                    Err(InsertError::Full) => {
+                        full = true;
+                        break;
                     }
+                    Err(e) => return Err(Error::filter(part)(e)),
                 }
             }
-            _ => {
-                subject = Some(subject::holding(kind, &keys[..want], target, seed_of)?.0);
-                inserted = want;
-            }
         }
-        let Some(subject) = subject.as_ref() else {
-            return Err(Error::Invariant(format!(
-                "{part}: no filter at load {load}"
-            )));
-        };
+        let subject = (subject.as_ref())
+            .ok_or_else(|| Error::Invariant(format!("{part}: no filter at load {load}")))?;
         let f = &subject.filter;
         let items = inserted as u64;
         let theory = || (subject.theory(items), subject.table.rate_sd(items));
@@ -279,8 +259,9 @@ fn instance(
     })
 }
 
-/// `f(0), …, f(n − 1)`, on as many threads as the machine has: each
-/// instance has its own seeds, so the results do not depend on the order.
+/// `f(0), …, f(n − 1)`, on as many threads as the machine has, each taking
+/// every `workers`-th index: each instance has its own seeds, so the results
+/// do not depend on the order.
 pub(crate) fn parallel<T: Send>(
     n: usize,
     f: impl Fn(usize) -> Result<T, Error> + Sync,
@@ -288,34 +269,18 @@ pub(crate) fn parallel<T: Send>(
     let workers = std::thread::available_parallelism()
         .map_or(1, |w| w.get())
         .clamp(1, n.max(1));
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<T, Error>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let f = &f;
+    let mut done = Vec::with_capacity(n);
     std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n {
-                        break;
-                    }
-                    let value = f(i);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(value);
-                    }
-                }
-            });
+        let stride =
+            |w: usize| move || -> Vec<_> { (w..n).step_by(workers).map(|i| (i, f(i))).collect() };
+        let threads: Vec<_> = (0..workers).map(|w| s.spawn(stride(w))).collect();
+        for t in threads {
+            done.extend(t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
     });
-    slots
-        .into_iter()
-        .enumerate()
-        .map(|(i, slot)| match slot.into_inner() {
-            Ok(Some(value)) => value,
-            _ => Err(Error::Invariant(format!(
-                "fpr: instance {i} left no result"
-            ))),
-        })
-        .collect()
+    done.sort_by_key(|d| d.0);
+    done.into_iter().map(|d| d.1).collect()
 }
 
 /// The rows of one configuration: one per load every instance reached,
@@ -387,11 +352,8 @@ fn aggregate(
 fn table(rows: &[Row], capacity: usize) -> Table {
     Table::from_records(rows.iter().map(|row| {
         let sd = |f: fn(&Spread) -> f64| row.spread.as_ref().map_or("n/a".into(), |s| rate(f(s)));
-        let items = if row.full {
-            format!("{:.1}", row.items)
-        } else {
-            format!("{:.0}", row.items)
-        };
+        // The first Full's items are a mean: one decimal.
+        let items = format!("{:.*}", usize::from(row.full), row.items);
         let head = [
             ("variant", row.variant.into()),
             ("target_fpr", row.target.to_string()),

@@ -31,13 +31,7 @@ pub struct Spread {
 /// `None` for fewer than two instances or an instance with no probes.
 pub fn measure(instances: &[(u64, u64)]) -> Option<Spread> {
     let r = instances.len();
-    if r < 2 || instances.iter().any(|&(x, n)| n == 0 || x > n) {
-        return None;
-    }
-    let rates: Vec<f64> = instances
-        .iter()
-        .map(|&(x, n)| x as f64 / n as f64)
-        .collect();
+    let rates = rates(instances).filter(|_| r >= 2)?;
     let mean = rates.iter().sum::<f64>() / r as f64;
     let sample = rates.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (r - 1) as f64;
     let probe = instances
@@ -66,14 +60,16 @@ pub fn measure(instances: &[(u64, u64)]) -> Option<Spread> {
 /// interval sees only the first. `None` for fewer than two instances or an
 /// instance with no probes.
 pub fn mean_interval(instances: &[(u64, u64)]) -> Option<(f64, f64)> {
-    if instances.iter().any(|&(x, n)| n == 0 || x > n) {
-        return None;
-    }
-    let rates: Vec<f64> = instances
+    crate::table::t_interval(&rates(instances)?)
+}
+
+/// The instances' rates `x_i/N_i`: `None` if one has no probes or more
+/// hits than probes.
+fn rates(instances: &[(u64, u64)]) -> Option<Vec<f64>> {
+    (instances
         .iter()
-        .map(|&(x, n)| x as f64 / n as f64)
-        .collect();
-    crate::table::t_interval(&rates)
+        .map(|&(x, n)| (n > 0 && x <= n).then(|| x as f64 / n as f64)))
+    .collect()
 }
 
 /// The chance that 95% intervals miss at least `misses` of `rows`

@@ -27,8 +27,8 @@ pub(super) fn body(
     );
     let heads = ["variant", "theory inside t", "spread"];
     let table = kinds.iter().map(|kind| {
-        let own: Vec<&Row> = rows.iter().filter(|r| r.variant == kind.id).collect();
-        let powered: Vec<&&Row> = own.iter().filter(|r| r.powered).collect();
+        let own = rows.iter().filter(|r| r.variant == kind.id);
+        let powered: Vec<&Row> = own.filter(|r| r.powered).collect();
         let inside = powered.iter().filter(|r| r.inside()).count();
         [
             kind.label(),
@@ -41,7 +41,7 @@ pub(super) fn body(
         "\nSpread: the rate's variance between instances over its theory's (± one standard \
          error).\n\n",
     );
-    out.push_str(&misses(rows, simulated).0);
+    out.push_str(&misses(rows, simulated));
     out.push_str(
         "\n![every variant at 1%, measured over theory](fpr.svg)\n\n\
          Per variant: `fpr_<variant>.svg` (rate by load) and `fpr_residuals_<variant>.svg`. \
@@ -52,7 +52,7 @@ pub(super) fn body(
 
 /// The spread column: the pooled variance ratio, or with no model the
 /// tightest upper limit relative to the rate.
-fn spread_summary(powered: &[&&Row]) -> String {
+fn spread_summary(powered: &[&Row]) -> String {
     // A configuration's rows at successive loads measure the same filters:
     // one group, named by its target's bits.
     let with_model: Vec<(spread::Spread, f64, usize, u64)> = powered
@@ -74,38 +74,45 @@ fn spread_summary(powered: &[&&Row]) -> String {
     }
 }
 
-/// How many rows miss against chance with the intervals' simulated
-/// coverage, and apart why rows miss, from the measurements.
-fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
-    let mut out = String::new();
+/// How many rows miss against chance, with the intervals' simulated
+/// coverage.
+fn misses(rows: &[Row], simulated: &Coverage) -> String {
     let powered: Vec<&Row> = rows.iter().filter(|r| r.powered).collect();
     let missed = powered.iter().filter(|r| !r.inside()).count() as u64;
     let missed_pooled = powered.iter().filter(|r| !r.inside_pooled()).count() as u64;
     let n = powered.len() as u64;
-    out += &format!(
+    format!(
         "**Misses.** Theory is outside the t interval in {missed} of {n} counted rows, \
          outside the pooled one in {missed_pooled}; chance expects {:.1} (binomial P of as many \
          or more: {:.2} and {:.2e}). **Coverage** of a nominal 95%, simulated on {} rows of 20 \
          classic tables (capacity {}, probes as here): t {:.1}%, pooled {:.1}%, pooled widened \
-         by the instances' scatter (the other sections' interval) {:.1}%.",
+         by the instances' scatter (the other sections' interval) {:.1}%.\n",
         0.05 * n as f64,
         spread::misses_p_value(missed, n),
         spread::misses_p_value(missed_pooled, n),
         simulated.rows,
         SIMULATED.capacity,
-        100.0 * simulated.instance(),
-        100.0 * simulated.pooled(),
-        100.0 * simulated.dispersed(),
-    );
-    let chance = std::mem::take(&mut out);
-    out += "**Why rows miss.**";
-    // The cuckoo filters near full load: theory at the average occupancy
-    // against the pooled rate, pooled over targets (the rows expecting the
-    // most false positives weigh most).
-    // Both layouts store the same fingerprints in the same buckets: equal
-    // sentences are written once.
+        100.0 * simulated.covered(simulated.instance_misses),
+        100.0 * simulated.covered(simulated.pooled_misses),
+        100.0 * simulated.covered(simulated.dispersed_misses),
+    )
+}
+
+/// Why rows miss, from the measurements.
+fn why_rows_miss(rows: &[Row]) -> String {
+    let powered: Vec<&Row> = rows.iter().filter(|r| r.powered).collect();
+    let mut out = "**Why rows miss.**".to_string();
+    // The filters of buckets (cuckoo) near full load: theory at the average
+    // occupancy against the pooled rate, pooled over targets (the rows
+    // expecting the most false positives weigh most). Layouts that store the
+    // same fingerprints in the same buckets get one sentence.
     let mut said: Vec<(String, String)> = Vec::new();
-    for variant in ["cuckoo", "cuckoo-ss"] {
+    let mut bucketed: Vec<&str> = (powered.iter())
+        .filter(|r| has(r, "buckets"))
+        .map(|r| r.variant)
+        .collect();
+    bucketed.dedup();
+    for variant in bucketed {
         let near_full: Vec<&&Row> = powered
             .iter()
             .filter(|r| r.variant == variant && r.load >= LOADS[4] - 1e-9)
@@ -133,12 +140,12 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
             " {names} at ≥ 100% load, targets pooled: measured / `theory::cuckoo::fpr` = {ratio}."
         );
     }
-    // The scalable filter at its highest load: theory assumes every insert
-    // lands in a layer; the filter skips items it already reports present.
+    // A filter that grows by layers (scalable) at its highest load: theory
+    // assumes every insert lands in a layer; the filter skips items it
+    // already reports present.
     let last = LOADS[LOADS.len() - 1];
-    let scalable: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.variant == "scalable" && r.load == last)
+    let scalable: Vec<&Row> = (rows.iter())
+        .filter(|r| has(r, "growth_factor") && r.load == last)
         .collect();
     if let Some(r) = scalable.first() {
         let rest = scalable[1..]
@@ -158,7 +165,13 @@ fn misses(rows: &[Row], simulated: &Coverage) -> (String, String) {
         );
     }
     out.push('\n');
-    (chance + "\n", out)
+    out
+}
+
+/// Whether `r`'s table has the parameter `name`: what a sentence about one
+/// shape of table selects its rows by.
+fn has(r: &Row, name: &str) -> bool {
+    r.table.parameters().iter().any(|p| p.0 == name)
 }
 
 /// `0.012` as `+1.2%`.
@@ -167,7 +180,7 @@ fn signed_percent(x: f64) -> String {
 }
 
 /// The appendix: how rows are probed, why they miss, and every row.
-pub(super) fn appendix(table: &Table, rows: &[Row], plan: &Plan, simulated: &Coverage) -> String {
+pub(super) fn appendix(table: &Table, rows: &[Row], plan: &Plan) -> String {
     let mut out = format!(
         "A row's pooled probes expect {min} false positives by theory: at least {floor} per \
          instance, at most {budget} per row; rows that cannot are underpowered. Rows with a \
@@ -178,7 +191,7 @@ pub(super) fn appendix(table: &Table, rows: &[Row], plan: &Plan, simulated: &Cov
          ratio. `AtomicBloomFilter` stores the same bits as `BloomFilter` for the same key \
          and items, so it has the same spread theory. Without a model the spread column shows the measured spread at the \
          best-resolved row.\n\n{}\n",
-        misses(rows, simulated).1,
+        why_rows_miss(rows),
         min = MIN_EXPECTED,
         floor = plan.floor,
         budget = plan.budget

@@ -16,9 +16,13 @@ pub(super) struct Scan {
 pub(super) struct ScanRow {
     pub(super) target: f64,
     pub(super) classic: f64,
-    pub(super) cuckoo: f64,
-    pub(super) cuckoo_semi: f64,
+    /// The cuckoo filter plain, then semi-sorted.
+    pub(super) cuckoo: [f64; 2],
 }
+
+/// The cuckoo layouts, in [`ScanRow::cuckoo`]'s order: semi-sorted or not,
+/// and the name of each.
+const LAYOUTS: [(bool, &str); 2] = [(false, "plain"), (true, "semi-sorted")];
 
 impl Scan {
     /// Builds each filter for every target rate (tables allocated lazily,
@@ -43,8 +47,7 @@ impl Scan {
             rows.push(ScanRow {
                 target: eps,
                 classic: per_item(classic.memory_bytes()),
-                cuckoo: cuckoo(false)?,
-                cuckoo_semi: cuckoo(true)?,
+                cuckoo: [cuckoo(false)?, cuckoo(true)?],
             });
         }
         Ok(Self { items, rows })
@@ -75,35 +78,28 @@ impl Scan {
 
     /// Where each cuckoo layout is smaller than the classic filter, built
     /// (`measured`) and in theory.
-    pub(super) fn crossovers(&self) -> [(&'static str, Vec<(f64, f64)>); 4] {
-        let theory_classic = |eps: f64| theory::classic::bits_per_item(eps);
-        [
-            ("plain, built", self.intervals(|r| r.cuckoo < r.classic)),
-            (
-                "semi-sorted, built",
-                self.intervals(|r| r.cuckoo_semi < r.classic),
-            ),
-            (
-                "plain, theory",
-                self.intervals(|r| cuckoo_theory_bits(r.target, false) < theory_classic(r.target)),
-            ),
-            (
-                "semi-sorted, theory",
-                self.intervals(|r| cuckoo_theory_bits(r.target, true) < theory_classic(r.target)),
-            ),
-        ]
+    pub(super) fn crossovers(&self) -> Vec<(String, Vec<(f64, f64)>)> {
+        let built = LAYOUTS.map(|(semi, name)| {
+            let smaller = self.intervals(|r| r.cuckoo[usize::from(semi)] < r.classic);
+            (format!("{name}, built"), smaller)
+        });
+        let by_theory = LAYOUTS.map(|(semi, name)| {
+            let smaller = self.intervals(|r| {
+                cuckoo_theory_bits(r.target, semi) < theory::classic::bits_per_item(r.target)
+            });
+            (format!("{name}, theory"), smaller)
+        });
+        built.into_iter().chain(by_theory).collect()
     }
 
     /// The largest relative gap between a built cuckoo table's bits per
     /// item and its theory, f/α or (f − 1)/α, over the scan.
     pub(super) fn cuckoo_gap(&self) -> f64 {
-        self.rows
-            .iter()
+        (self.rows.iter())
             .flat_map(|r| {
-                [
-                    r.cuckoo / cuckoo_theory_bits(r.target, false),
-                    r.cuckoo_semi / cuckoo_theory_bits(r.target, true),
-                ]
+                LAYOUTS.map(|(semi, _)| {
+                    r.cuckoo[usize::from(semi)] / cuckoo_theory_bits(r.target, semi)
+                })
             })
             .map(|ratio| (ratio - 1.0).abs())
             .fold(0.0, f64::max)
@@ -125,8 +121,8 @@ impl Scan {
                 rate(r.target),
                 self.items.to_string(),
                 fixed(r.classic),
-                fixed(r.cuckoo),
-                fixed(r.cuckoo_semi),
+                fixed(r.cuckoo[0]),
+                fixed(r.cuckoo[1]),
                 fixed(theory::classic::bits_per_item(r.target)),
                 fixed(cuckoo_theory_bits(r.target, false)),
                 fixed(cuckoo_theory_bits(r.target, true)),
@@ -157,8 +153,8 @@ impl Scan {
                     theory::classic::bits_per_item(r.target)
                 }),
                 series("BloomFilter, built", &|r| r.classic),
-                series("CuckooFilter plain, built", &|r| r.cuckoo),
-                series("CuckooFilter semi-sorted, built", &|r| r.cuckoo_semi),
+                series("CuckooFilter plain, built", &|r| r.cuckoo[0]),
+                series("CuckooFilter semi-sorted, built", &|r| r.cuckoo[1]),
             ],
             ..Chart::default()
         }

@@ -4,14 +4,12 @@
 //! at which a cuckoo filter (plain or semi-sorted) is smaller than a Bloom
 //! filter holding the same items.
 
-use bloomlab::prelude::*;
-
-use bloomlab::theory;
-use bloomlab_lab::keys::{members, probes};
-
 use std::sync::Arc;
 
 use bloomlab::catalog::{self, Catalog, Descriptor};
+use bloomlab::prelude::*;
+use bloomlab::theory;
+use bloomlab_lab::keys::{members, probes};
 
 use super::fpr::{MIN_EXPECTED, parallel};
 use super::subject;
@@ -21,8 +19,8 @@ use crate::plot::{self, Chart, Curve};
 use crate::progress;
 use crate::report::Section;
 use crate::table::{
-    self, AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_theory, fixed,
-    instance_interval, markdown, rate, yes_no,
+    AGAINST_INSTANCES, AGAINST_THEORY, AGAINST_THEORY_VIEW, Hits, Table, against_instances,
+    against_theory, fixed, instance_interval, markdown, rate, yes_no,
 };
 
 mod crossover;
@@ -76,8 +74,8 @@ struct Point {
     fp: Hits,
     /// The instances' 95% interval ([`instance_interval`]).
     interval: (f64, f64),
-    /// How many keyed instances.
-    instances: usize,
+    /// The keyed instances' false positives.
+    instances: Vec<Hits>,
     bits: f64,
     /// The theory rate at the filter's parameters and the load it reached.
     theory: f64,
@@ -149,7 +147,7 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
                 items: first.filter.len(),
                 fp: Hits::pooled(&instances),
                 interval: instance_interval(&instances),
-                instances: instances.len(),
+                instances,
                 bits: first.filter.bits_per_item().unwrap_or(f64::NAN),
                 theory,
             });
@@ -164,33 +162,23 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
             ("items", p.items.to_string()),
             ("probes", p.fp.trials.to_string()),
         ];
+        let expected = p.theory * p.fp.trials as f64;
+        let theory_bits = p.table.theory_bits_per_item(p.target, p.items as u64);
         let tail = [
-            (
-                "expected_false_positives",
-                fixed(p.theory * p.fp.trials as f64),
-            ),
+            ("expected_false_positives", fixed(expected)),
             ("underpowered", yes_no(p.underpowered()).into()),
             ("bits_per_item", fixed(p.bits)),
-            (
-                "theory_bits_per_item",
-                fixed(p.table.theory_bits_per_item(p.target, p.items as u64)),
-            ),
+            ("theory_bits_per_item", fixed(theory_bits)),
             (
                 "lower_bound_bits",
                 fixed(theory::lower_bound_bits_per_item(p.target)),
             ),
         ];
         let rate = against_theory(p.fp.hits, p.fp.trials, p.theory);
-        let (lo, hi) = p.interval;
-        let spread = [
-            ("instances", p.instances.to_string()),
-            ("instance_ci95_low", table::rate(lo)),
-            ("instance_ci95_high", table::rate(hi)),
-            ("theory_in_instance_ci95", yes_no(p.holds_theory()).into()),
-        ];
+        let spread = against_instances(&p.instances, p.theory);
         (head.into_iter())
             .chain(AGAINST_THEORY.into_iter().zip(rate))
-            .chain(spread)
+            .chain(AGAINST_INSTANCES.into_iter().zip(spread))
             .chain(tail)
             .collect()
     }));
@@ -198,15 +186,13 @@ pub fn run(ctx: &Ctx) -> Result<Output, Error> {
     let scan = Scan::run(capacity)?;
     let body = body(&kinds, &points, &scan, capacity, base_probes, max_probes);
     let section = Section::new("Space against rate", body);
+    let crossover_svg = plot::draw("space_crossover.svg", &scan.chart())?;
     Ok(Output::new(section)
         .appendix(appendix(&table, &skipped, &scan))
         .table("space.csv", table)
         .table("space_crossover.csv", scan.table())
         .chart("space.svg", plot::draw_panels("space.svg", &charts)?)
-        .chart(
-            "space_crossover.svg",
-            plot::draw("space_crossover.svg", &scan.chart())?,
-        ))
+        .chart("space_crossover.svg", crossover_svg))
 }
 
 /// The cuckoo filter's bits per item at rate `eps` with 4-slot buckets at
@@ -236,12 +222,8 @@ fn space_charts(
     items: usize,
 ) -> Result<Vec<Chart>, Error> {
     // One y axis for both panels, from the decade of the lowest value drawn.
-    let lowest = points
-        .iter()
-        .flat_map(|p| {
-            let (lo, hi) = p.interval;
-            [lo, hi]
-        })
+    let lowest = (points.iter())
+        .flat_map(|p| [p.interval.0, p.interval.1])
         .filter(|&y| y > 0.0)
         .fold(1.0f64, f64::min);
     let y_range = (10f64.powf(lowest.log10().floor()), 0.2);
@@ -255,12 +237,14 @@ fn space_charts(
         y_range: Some(y_range),
         ..Chart::default()
     };
-    let mut main = panel(format!(
-        "False-positive rate against space, {items} items (points measured, lines theory)"
-    ));
-    let mut counting = panel(format!(
-        "The counting filters: 4-bit counters, {items} items"
-    ));
+    let mut panels = [
+        panel(format!(
+            "False-positive rate against space, {items} items (points measured, lines theory)"
+        )),
+        panel(format!(
+            "The counting filters: 4-bit counters, {items} items"
+        )),
+    ];
     let grid: Vec<f64> = (0..=50)
         .map(|i| 10f64.powf(-1.0 - 5.0 * f64::from(i) / 50.0))
         .collect();
@@ -268,7 +252,6 @@ fn space_charts(
         let mut line = Vec::new();
         let mut counters = false;
         for &eps in &grid {
-            // Built, not filled: the table is allocated lazily and never touched.
             // Planned, not built: what the constructor allocates (a
             // growing filter: its layers after growing to `items`, as
             // theory sizes them), where its crate builds it.
@@ -291,24 +274,16 @@ fn space_charts(
         let curve = Curve {
             label: kind.label(),
             theory: staircase(&line),
-            points: points
-                .iter()
+            points: (points.iter())
                 .filter(|p| p.kind == kind.id)
-                .map(|p| {
-                    let (lo, hi) = p.interval;
-                    (p.bits, lo, p.fp.rate(), hi)
-                })
+                .map(|p| (p.bits, p.interval.0, p.fp.rate(), p.interval.1))
                 .collect(),
         };
-        if counters {
-            counting.curves.push(curve);
-        } else {
-            main.curves.push(curve);
-        }
+        panels[usize::from(counters)].curves.push(curve);
     }
     // The bound down to the bottom of the axis (2^−bits at the floor).
     let last = -y_range.0.log2();
-    main.curves.push(Curve {
+    panels[0].curves.push(Curve {
         label: "lower bound: rate 2^−bits".into(),
         theory: (0..=40)
             .map(|i| {
@@ -318,14 +293,14 @@ fn space_charts(
             .collect(),
         points: Vec::new(),
     });
-    counting.notes.push(
+    panels[1].notes.push(
         "CountingBloomFilter's line is BloomFilter's with every bit made a 4-bit counter: \
          the same rate at exactly four times the bits; BlockedCountingBloomFilter's is \
          that of a blocked filter of 128-bit blocks in eight 16-bit sectors, at four times \
          its bits."
             .into(),
     );
-    Ok(vec![main, counting])
+    Ok(panels.into())
 }
 
 /// The line through `points` (by bits per item) drawn as the sizes it
@@ -430,7 +405,7 @@ fn body(
         last(&crossovers[0].1),
         first(&crossovers[0].1),
         if same { "the same" } else { "nearly the same" },
-        last(&scan.intervals(|r| r.cuckoo_semi < theory::classic::bits_per_item(r.target))),
+        last(&scan.intervals(|r| r.cuckoo[1] < theory::classic::bits_per_item(r.target))),
     );
     out.push_str(
         "![bits per item of each constructor against the target rate](space_crossover.svg)\n\n",
@@ -453,7 +428,7 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
         &["cuckoo layout", "target rates where it is smaller"],
         scan.crossovers()
             .iter()
-            .map(|(what, intervals)| [what.to_string(), show_intervals(intervals)]),
+            .map(|(what, intervals)| [what.clone(), show_intervals(intervals)]),
     ));
     out.push('\n');
     if !skipped.is_empty() {
@@ -464,21 +439,17 @@ fn appendix(table: &Table, skipped: &[String], scan: &Scan) -> String {
         out.push('\n');
     }
     out.push_str("Every measured filter:\n\n");
-    out.push_str(
-        &table.to_markdown(
-            &[("variant", "variant"), ("target_fpr", "built for")]
-                .iter()
-                .chain(&AGAINST_THEORY_VIEW)
-                .chain(&[
-                    ("probes", "probes"),
-                    ("underpowered", "underpowered"),
-                    ("bits_per_item", "bits/item"),
-                    ("theory_bits_per_item", "theory bits/item"),
-                ])
-                .copied()
-                .collect::<Vec<_>>(),
-        ),
-    );
+    let columns = [
+        &[("variant", "variant"), ("target_fpr", "built for")][..],
+        &AGAINST_THEORY_VIEW,
+        &[
+            ("probes", "probes"),
+            ("underpowered", "underpowered"),
+            ("bits_per_item", "bits/item"),
+            ("theory_bits_per_item", "theory bits/item"),
+        ],
+    ];
+    out.push_str(&table.to_markdown(&columns.concat()));
     out
 }
 
@@ -536,11 +507,10 @@ mod tests {
 
     #[test]
     fn intervals_follow_the_scan() {
-        let row = |target, cuckoo, cuckoo_semi| ScanRow {
+        let row = |target, plain, semi| ScanRow {
             target,
             classic: 10.0,
-            cuckoo,
-            cuckoo_semi,
+            cuckoo: [plain, semi],
         };
         let scan = Scan {
             items: 1,
@@ -553,11 +523,11 @@ mod tests {
             ],
         };
         assert_eq!(
-            scan.intervals(|r| r.cuckoo < r.classic),
+            scan.intervals(|r| r.cuckoo[0] < r.classic),
             vec![(2e-2, 5e-2), (5e-3, 5e-3)]
         );
         assert_eq!(
-            scan.intervals(|r| r.cuckoo_semi < r.classic),
+            scan.intervals(|r| r.cuckoo[1] < r.classic),
             vec![(1e-2, 1e-1)]
         );
         assert!(scan.intervals(|r| r.classic < 0.0).is_empty());
