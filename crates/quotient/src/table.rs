@@ -34,6 +34,15 @@ pub(crate) const BLOCK: usize = 64;
 /// An offset of this value means "at least this": recompute it.
 const SATURATED: u8 = u8::MAX;
 
+/// An insert or remove that moves at most this many slots moves them one
+/// at a time, the rest a block at a time ([`Table::shift_up`],
+/// [`Table::shift_down`]): below half load most move a slot or two, where
+/// the block-wise move costs more. Under callgrind, filling 1M items: 455M
+/// instructions one slot at a time, 532M block-wise, 454M with this
+/// threshold (1, 4, 8 and 16 did no better); filling a table to its
+/// maximum load, 1,431M one at a time and 725M with it.
+const SHORT_SHIFT: usize = 2;
+
 /// No free slot was left past the entry's run: nothing was changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Overflow;
@@ -63,6 +72,46 @@ pub(crate) fn table_bytes(q: u32, width: u32) -> u128 {
     let canonical = 1u128 << q;
     let blocks = canonical.div_ceil(BLOCK as u128) + extra_blocks(q) as u128;
     blocks * (8 * (2 + u128::from(width)) + 1)
+}
+
+/// Gives the bits `from .. to` of the little-endian bit array `words` the
+/// values of the bits `k` below them; the other bits keep theirs
+/// (`k <= from`). Moves a word's worth at a time, from the top, so that
+/// every source is read before it is overwritten.
+fn move_bits_up(words: &mut [u64], from: usize, to: usize, k: usize) {
+    let mut end = to;
+    while end > from {
+        let start = from.max((end - 1) / 64 * 64);
+        copy_bits(words, start, end, start - k);
+        end = start;
+    }
+}
+
+/// Gives the bits `from .. to` of `words` the values of the bits `k` above
+/// them (`to + k` at most the array's bits); the other bits keep theirs. A
+/// word's worth at a time, from the bottom.
+fn move_bits_down(words: &mut [u64], from: usize, to: usize, k: usize) {
+    let mut start = from;
+    while start < to {
+        let end = to.min(start / 64 * 64 + 64);
+        copy_bits(words, start, end, start + k);
+        start = end;
+    }
+}
+
+/// Copies the bits `src ..` to the bits `start .. end`, which lie in one
+/// word.
+#[inline(always)]
+fn copy_bits(words: &mut [u64], start: usize, end: usize, src: usize) {
+    let n = (end - start) as u32;
+    let (i, shift) = (src / 64, (src % 64) as u32);
+    let mut v = words[i] >> shift;
+    if shift + n > 64 {
+        v |= words[i + 1] << (64 - shift);
+    }
+    let (j, at) = (start / 64, (start % 64) as u32);
+    let mask = low_mask(n) << at;
+    words[j] = words[j] & !mask | v << at & mask;
 }
 
 /// The table.
@@ -441,10 +490,14 @@ impl Table {
         if free >= self.physical() {
             return Err(Overflow);
         }
-        for i in (pos + 1..=free).rev() {
-            let (v, end_bit) = (self.get(i - 1), self.is_runend(i - 1));
-            self.set(i, v);
-            self.set_runend(i, end_bit);
+        if free - pos <= SHORT_SHIFT {
+            for i in (pos + 1..=free).rev() {
+                let (v, end_bit) = (self.get(i - 1), self.is_runend(i - 1));
+                self.set(i, v);
+                self.set_runend(i, end_bit);
+            }
+        } else {
+            self.shift_up(pos, free);
         }
         self.set(pos, value);
         if !occupied {
@@ -459,6 +512,63 @@ impl Table {
         self.used += 1;
         self.fix_offsets(x, free);
         Ok(())
+    }
+
+    /// Moves the values and `runends` bits of slots `pos .. free` one slot
+    /// up, to `pos + 1 ..= free` (slot `free` is unused), a block at a time
+    /// from the highest, up to 64 bits a step: at a high load an insert
+    /// shifts a long cluster, which one slot at a time cost tens of
+    /// instructions a slot.
+    fn shift_up(&mut self, pos: usize, free: usize) {
+        let w = self.width as usize;
+        for b in ((pos + 1) / BLOCK..=free / BLOCK).rev() {
+            let first = b * BLOCK;
+            // The slots of this block that receive a value, block-local.
+            let lo = (pos + 1).max(first) - first;
+            let hi = (free - first).min(BLOCK - 1);
+            let base = self.block_base(b);
+            // Slot 0 takes the previous block's last slot, not yet moved.
+            let carried = (lo == 0).then(|| (self.get(first - 1), self.is_runend(first - 1)));
+            let from = lo.max(1);
+            if from <= hi {
+                let slots = &mut self.words[base + 2..base + 2 + w];
+                move_bits_up(slots, from * w, (hi + 1) * w, w);
+                let ends = &mut self.words[base + 1..base + 2];
+                move_bits_up(ends, from, hi + 1, 1);
+            }
+            if let Some((v, end_bit)) = carried {
+                self.set(first, v);
+                self.set_runend(first, end_bit);
+            }
+        }
+    }
+
+    /// Moves the values and `runends` bits of slots `pos + 1 ..= last` one
+    /// slot down, to `pos .. last`, a block at a time from the lowest, as
+    /// [`shift_up`](Self::shift_up) moves them up.
+    fn shift_down(&mut self, pos: usize, last: usize) {
+        let w = self.width as usize;
+        for b in pos / BLOCK..=(last - 1) / BLOCK {
+            let first = b * BLOCK;
+            // The slots of this block that receive a value, block-local.
+            let lo = pos.max(first) - first;
+            let hi = (last - 1 - first).min(BLOCK - 1);
+            let base = self.block_base(b);
+            // Slot 63 takes the next block's first slot, not yet moved.
+            let carried =
+                (hi == BLOCK - 1).then(|| (self.get(first + BLOCK), self.is_runend(first + BLOCK)));
+            let to = if hi == BLOCK - 1 { hi } else { hi + 1 };
+            if lo < to {
+                let slots = &mut self.words[base + 2..base + 2 + w];
+                move_bits_down(slots, lo * w, to * w, w);
+                let ends = &mut self.words[base + 1..base + 2];
+                move_bits_down(ends, lo, to, 1);
+            }
+            if let Some((v, end_bit)) = carried {
+                self.set(first + BLOCK - 1, v);
+                self.set_runend(first + BLOCK - 1, end_bit);
+            }
+        }
     }
 
     /// Removes the value in slot `pos` of quotient `x`'s run `start .. end`.
@@ -481,10 +591,14 @@ impl Table {
                 _ => break cur,
             }
         };
-        for i in pos..stop - 1 {
-            let (v, end_bit) = (self.get(i + 1), self.is_runend(i + 1));
-            self.set(i, v);
-            self.set_runend(i, end_bit);
+        if stop - 1 - pos <= SHORT_SHIFT {
+            for i in pos..stop - 1 {
+                let (v, end_bit) = (self.get(i + 1), self.is_runend(i + 1));
+                self.set(i, v);
+                self.set_runend(i, end_bit);
+            }
+        } else {
+            self.shift_down(pos, stop - 1);
         }
         self.set(stop - 1, 0);
         self.set_runend(stop - 1, false);

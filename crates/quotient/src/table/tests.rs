@@ -192,3 +192,51 @@ fn check_refuses_broken_metadata() {
     let mut t = table.clone();
     assert!(t.check(|v| v != 9).is_err());
 }
+
+#[test]
+fn block_wise_shifts_move_what_one_slot_at_a_time_moves() {
+    let mut state = 7u64;
+    let mut draw = |below: usize| {
+        state = mix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        (state % below as u64) as usize
+    };
+    for width in [1, 5, 7, 8, 9, 13, 31, 32, 33, 63, 64] {
+        let mut table = Table::new(10, width).unwrap();
+        for _ in 0..200 {
+            // Random words stand for any content: the shift moves bits.
+            for word in table.words.iter_mut() {
+                *word = mix64(*word ^ draw(usize::MAX) as u64);
+            }
+            let physical = table.physical();
+            let free = 1 + draw(physical - 1);
+            // Short moves, moves across a block, and moves of many blocks.
+            let reach = [3, 70, 1000][draw(3)];
+            let pos = free - 1 - draw(free.min(reach));
+            let mut want = table.clone();
+            for i in (pos + 1..=free).rev() {
+                let (v, end_bit) = (want.get(i - 1), want.is_runend(i - 1));
+                want.set(i, v);
+                want.set_runend(i, end_bit);
+            }
+            let before = table.clone();
+            table.shift_up(pos, free);
+            assert!(
+                table.words == want.words,
+                "up: width {width}, slots {pos} .. {free}"
+            );
+            // And back down: slots `pos + 1 ..= free` to `pos .. free`.
+            let mut want = before.clone();
+            for i in pos..free {
+                let (v, end_bit) = (want.get(i + 1), want.is_runend(i + 1));
+                want.set(i, v);
+                want.set_runend(i, end_bit);
+            }
+            table = before;
+            table.shift_down(pos, free);
+            assert!(
+                table.words == want.words,
+                "down: width {width}, slots {pos} .. {free}"
+            );
+        }
+    }
+}
