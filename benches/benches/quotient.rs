@@ -21,6 +21,12 @@
 //!   the same size without having grown: the part of the slowdown that is
 //!   the memory's, not the growth's.
 //!
+//! - `quotient/insert`: whole fills of 1,000,000 keys from empty (the
+//!   empty filter made untimed), a key at a time: bloomlab's filter sized
+//!   for them, its growing filter started at a tenth of them (it doubles
+//!   four times on the way, filling its tables to their maximum load each
+//!   time, where inserts move long clusters), and qfilter sized for them.
+//!
 //! Each run prints the bits per item and measured rates of both filters at
 //! both sizes (stderr), and bloomlab's bits when sized for the rate qfilter
 //! measured.
@@ -38,7 +44,10 @@ use bloomlab_benches::harness::{self, BATCH, Group, Op, Setting};
 use bloomlab_benches::{members, others};
 use bloomlab_core::DefaultHasher;
 use bloomlab_lab::peers::Qfilter;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 
 const FPR: f64 = 0.01;
 const SEED: u64 = 7;
@@ -51,6 +60,7 @@ const GROWING: &str = "bloomlab QuotientFilter (growing)";
 const SCALABLE: &str = "bloomlab ScalableBloomFilter";
 const QUOTIENT_FIXED: &str = "bloomlab QuotientFilter built at this size";
 const BLOOM_FIXED: &str = "bloomlab BloomFilter built at this size";
+const GROWING_TENFOLD: &str = "bloomlab QuotientFilter (growing from a tenth)";
 
 fn filled<F: Membership<u64>>(mut f: F, keys: &[u64]) -> F {
     for k in keys {
@@ -168,6 +178,35 @@ fn grown(c: &mut Criterion) {
     }
 }
 
+/// Fills of `n` keys from empty, in `quotient/insert` (per key).
+fn fills(c: &mut Criterion, n: usize) {
+    let keys = members(5, n);
+    let mut group = c.benchmark_group("quotient/insert");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(10);
+    fn fill<F: Membership<u64>>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        (name, n): (&str, usize),
+        empty: impl Fn() -> F,
+        keys: &[u64],
+    ) {
+        group.bench_function(BenchmarkId::new(name, n), |b| {
+            b.iter_batched(&empty, |f| filled(f, keys), BatchSize::PerIteration)
+        });
+    }
+    fill(&mut group, (OURS, n), || ours(n, FPR), &keys);
+    let growing = || {
+        QuotientFilter::<u64>::builder(n / 10, FPR)
+            .growth(true)
+            .seed(SEED)
+            .build()
+            .expect("a valid size")
+    };
+    fill(&mut group, (GROWING_TENFOLD, n), growing, &keys);
+    fill(&mut group, (PEER, n), || peer(n), &keys);
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     for n in [
         1_000_000,
@@ -176,6 +215,7 @@ fn bench(c: &mut Criterion) {
         sized(c, n);
     }
     grown(c);
+    fills(c, 1_000_000);
 }
 
 criterion_group! {
