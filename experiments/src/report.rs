@@ -19,8 +19,10 @@ use std::time::Duration;
 
 use crate::scale::Scale;
 
-/// The first line of every report, and of every appendix.
+/// The first line of every report.
 const TITLE: &str = "# bloomlab results";
+
+/// The first line of every appendix.
 const APPENDIX_TITLE: &str = "# bloomlab results: appendix";
 
 /// Where the appendix's table of run times starts: after the last section,

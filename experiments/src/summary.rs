@@ -73,29 +73,44 @@ pub fn compose(dir: &Path, sections: &[(String, String)]) -> String {
 /// The chooser's pick for seven workloads of one million items, with what
 /// this run measured of the pick at the same target rate.
 fn which_filter(tradeoff: &Rows, table_link: &str) -> String {
-    use Growth::{Fixed, Unknown};
     let n = 1_000_000;
     let fixed = Workload::fixed(n, 0.01);
-    let with = |deletes, growth, concurrent| Workload {
-        deletes,
-        growth,
-        concurrent,
-        ..fixed
-    };
     let workloads = [
         ("a fixed set, 1%", fixed),
         ("a fixed set, 0.01%", Workload::fixed(n, 0.0001)),
-        ("items are removed, 1%", with(true, Fixed, false)),
-        ("size unknown in advance, 1%", with(false, Unknown, false)),
+        (
+            "items are removed, 1%",
+            Workload {
+                deletes: true,
+                ..fixed
+            },
+        ),
+        (
+            "size unknown in advance, 1%",
+            Workload {
+                growth: Growth::Unknown,
+                ..fixed
+            },
+        ),
         (
             "items are removed, size unknown, 1%",
-            with(true, Unknown, false),
+            Workload {
+                deletes: true,
+                growth: Growth::Unknown,
+                ..fixed
+            },
         ),
         (
             "built at once, rebuilt when it changes, 1%",
             Workload::rebuilt(n, 0.01),
         ),
-        ("many threads insert, 1%", with(false, Fixed, true)),
+        (
+            "many threads insert, 1%",
+            Workload {
+                concurrent: true,
+                ..fixed
+            },
+        ),
     ];
     let mut out = format!(
         "**Which filter.** What `bloomlab choose` recommends for one million items, and what \

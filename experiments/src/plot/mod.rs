@@ -132,9 +132,9 @@ pub(crate) fn svg(
 
 /// The lowest and the highest of `values`, if there is one.
 pub(crate) fn extent(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
-    let widen = |(lo, hi): (f64, f64), v: f64| (v.min(lo), v.max(hi));
-    values.fold(None, |span, v| {
-        Some(span.map_or((v, v), |span| widen(span, v)))
+    values.fold(None, |span, v| match span {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((v.min(lo), v.max(hi))),
     })
 }
 

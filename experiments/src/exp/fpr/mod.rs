@@ -272,9 +272,17 @@ pub(crate) fn parallel<T: Send>(
     let f = &f;
     let mut done = Vec::with_capacity(n);
     std::thread::scope(|s| {
-        let stride =
-            |w: usize| move || -> Vec<_> { (w..n).step_by(workers).map(|i| (i, f(i))).collect() };
-        let threads: Vec<_> = (0..workers).map(|w| s.spawn(stride(w))).collect();
+        // Worker `w` runs instances w, w + workers, w + 2·workers, ….
+        let threads: Vec<_> = (0..workers)
+            .map(|w| {
+                s.spawn(move || {
+                    (w..n)
+                        .step_by(workers)
+                        .map(|i| (i, f(i)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
         for t in threads {
             done.extend(t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         }
