@@ -1,9 +1,12 @@
 //! bloomlab-fuse's binary fuse filters against `xorf`'s, at 1,000,000 and
 //! 20,000,000 keys (`FUSE_BIG_KEYS` sets the second; 100,000 in test
 //! mode): construction per key, and lookups of keys (hits) and of other
-//! items (misses), beside the floor of a lookup in `fuse/floor` (the key's
-//! hash, then three independent reads of a table as large as the 8-bit
-//! 3-wise filter's, from `bloomlab_benches::floor`).
+//! items (misses), beside the floors of a lookup in `fuse/floor`: the
+//! key's hash, and the hash then the three reads of the 8-bit 3-wise
+//! filter's lookup at the key's own slots of that filter's array
+//! (`bloomlab_benches::floor::fuse_slots`). In `fuse/turns_hit` and
+//! `fuse/turns_miss`, that filter and xorf's `BinaryFuse8` are timed in
+//! turns against that floor and against each other.
 //!
 //! Subjects: bloomlab `BinaryFuseFilter` with 8- and 16-bit fingerprints,
 //! 3-wise and 4-wise; `xorf::BinaryFuse8` and `xorf::BinaryFuse16` (3-wise,
@@ -29,8 +32,9 @@ use std::hint::black_box;
 
 use bloomlab::fuse::BinaryFuseFilter;
 use bloomlab_benches::big::size_from_env;
-use bloomlab_benches::floor::{FloorTable, HASH, THREE_LINES};
-use bloomlab_benches::harness::{self, BATCH};
+use bloomlab_benches::floor::{self, FUSE_SLOTS, HASH};
+use bloomlab_benches::harness::{self, BATCH, Setting, Turns};
+use bloomlab_benches::report::goals::FUSE_SUBJECT;
 use bloomlab_benches::{members, others};
 use bloomlab_core::DefaultHasher;
 use criterion::measurement::WallTime;
@@ -40,6 +44,12 @@ use criterion::{
 use xorf::{BinaryFuse8, BinaryFuse16, Filter};
 
 const SEED: u64 = 7;
+
+/// The row of the goals' peer.
+const XORF8: &str = "xorf::BinaryFuse8";
+
+/// Samples of each row timed in turns.
+const TURNS_SAMPLES: usize = 10;
 
 /// The bloomlab shapes: fingerprint bits and arity.
 const SHAPES: [(u32, u32); 4] = [(8, 3), (8, 4), (16, 3), (16, 4)];
@@ -66,7 +76,7 @@ fn build(c: &mut Criterion, keys: &[u64], hasher: &DefaultHasher) {
         let id = BenchmarkId::new(format!("bloomlab {bits}-bit {arity}-wise"), n);
         group.bench_function(id, |b| b.iter(|| ours(black_box(keys), bits, arity)));
     }
-    group.bench_function(BenchmarkId::new("xorf::BinaryFuse8", n), |b| {
+    group.bench_function(BenchmarkId::new(XORF8, n), |b| {
         b.iter(|| BinaryFuse8::try_from(&hashes(hasher, black_box(keys))).expect("distinct"))
     });
     group.bench_function(BenchmarkId::new("xorf::BinaryFuse16", n), |b| {
@@ -103,7 +113,7 @@ fn lookup(c: &mut Criterion, name: &str, keys: &[u64], probes: &[u64], hasher: &
     }
     let hashed = hashes(hasher, keys);
     let fuse8 = BinaryFuse8::try_from(&hashed).expect("distinct");
-    xorf_lookup(&mut group, "xorf::BinaryFuse8", n, &fuse8, probes, hasher);
+    xorf_lookup(&mut group, XORF8, n, &fuse8, probes, hasher);
     let fuse16 = BinaryFuse16::try_from(&hashed).expect("distinct");
     xorf_lookup(&mut group, "xorf::BinaryFuse16", n, &fuse16, probes, hasher);
     group.finish();
@@ -132,13 +142,14 @@ fn xorf_lookup<F: Filter<u64>>(
 
 fn bench(c: &mut Criterion) {
     let hasher = DefaultHasher::from_seed(SEED);
+    let mut turns = harness::turns_criterion();
     for n in [
         1_000_000,
         size_from_env("FUSE_BIG_KEYS", 100_000, 20_000_000) as usize,
     ] {
         let keys = members(1, n);
         sizes(&keys, &hasher);
-        floor(c, &keys, &hasher);
+        floor(c, &mut turns, &keys, &hasher);
         build(c, &keys, &hasher);
         lookup(c, "lookup_hit", &keys, &keys, &hasher);
         lookup(c, "lookup_miss", &keys, &others(2, n), &hasher);
@@ -146,22 +157,48 @@ fn bench(c: &mut Criterion) {
 }
 
 /// The floors of a lookup, in `fuse/floor`: the key's hash, and the hash
-/// then three independent reads of a table the size of the 8-bit 3-wise
-/// filter's (every subject's lookup does at least that work).
-fn floor(c: &mut Criterion, keys: &[u64], hasher: &DefaultHasher) {
+/// then the three reads of the 8-bit 3-wise filter's lookup, at the key's
+/// slots of that filter's own array ([`floor::fuse_slots`]); then, in
+/// turns on hits and on misses (`fuse/turns_hit`, `fuse/turns_miss`), that
+/// filter and xorf's `BinaryFuse8` each against that floor, and against
+/// each other: whether 0.8 times xorf's time lies above the floor at all.
+fn floor(c: &mut Criterion, turns: &mut Criterion<Turns>, keys: &[u64], hasher: &DefaultHasher) {
     let n = keys.len();
-    let table = FloorTable::new(ours(keys, 8, 3).memory_bytes() as u64, hasher.clone());
+    let ours = ours(keys, 8, 3);
+    let reads = |batch: &[u64]| floor::fuse_slots(&ours, batch).expect("8-bit 3-wise");
     let mut group = c.benchmark_group("fuse/floor");
     group.throughput(Throughput::Elements(BATCH as u64));
     let mut next = batches(keys);
     group.bench_function(BenchmarkId::new(HASH, n), |b| {
-        b.iter(|| table.hash_only(next()))
+        b.iter(|| {
+            next()
+                .iter()
+                .fold(0u64, |s, k| s.wrapping_add(hasher.hash_one(k)))
+        })
     });
     let mut next = batches(keys);
-    group.bench_function(BenchmarkId::new(THREE_LINES, n), |b| {
-        b.iter(|| table.one_at_a_time::<3>(next()))
+    group.bench_function(BenchmarkId::new(FUSE_SLOTS, n), |b| {
+        b.iter(|| reads(next()))
     });
     group.finish();
+
+    let fuse8 = BinaryFuse8::try_from(&hashes(hasher, keys)).expect("distinct");
+    let xorf = |batch: &[u64]| {
+        batch
+            .iter()
+            .filter(|k| fuse8.contains(&hasher.hash_one(k)))
+            .count()
+    };
+    let param = n.to_string();
+    let misses = others(2, n);
+    let streams = [("hit", keys), ("miss", &misses[..])];
+    let setting = Setting::new(&param, TURNS_SAMPLES);
+    harness::turns_groups(turns, "fuse", setting, &streams, |group, keys| {
+        let ours = |batch: &[u64]| harness::hits(&ours, batch);
+        group.pair([FUSE_SUBJECT, FUSE_SLOTS], keys, ours, reads);
+        group.pair([XORF8, FUSE_SLOTS], keys, xorf, reads);
+        group.pair([FUSE_SUBJECT, XORF8], keys, ours, xorf);
+    });
 }
 
 /// Prints each subject's bits per key for `keys`, after checking that
@@ -183,7 +220,7 @@ fn sizes(keys: &[u64], hasher: &DefaultHasher) {
     let eight = BinaryFuse8::try_from(&distinct).expect("distinct");
     let sixteen = BinaryFuse16::try_from(&distinct).expect("distinct");
     for (name, bytes) in [
-        ("xorf::BinaryFuse8", eight.len()),
+        (XORF8, eight.len()),
         ("xorf::BinaryFuse16", 2 * sixteen.len()),
     ] {
         eprintln!("{n} keys, {name}: {:.3} bits a key", per_key(bytes));

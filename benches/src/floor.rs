@@ -61,6 +61,7 @@
 use std::hash::BuildHasher;
 use std::hint::black_box;
 
+use bloomlab::fuse::{BinaryFuseFilter, Fingerprints};
 use bloomlab_core::DefaultHasher;
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
@@ -96,6 +97,10 @@ pub const ONE_LINE_COUNTING_BATCH: &str =
 pub const OWN_BLOCKED: [&str; 2] = [OWN_ONE_LINE, OWN_ONE_LINE_BATCH];
 /// The rows [`own_rows`] measures over the one-line counting filter's table.
 pub const OWN_COUNTING: [&str; 2] = [ONE_LINE_COUNTING, ONE_LINE_COUNTING_BATCH];
+/// The row of [`fuse_slots`]: the hash and the three reads of a lookup of
+/// the 8-bit 3-wise binary fuse filter, over its own array.
+pub const FUSE_SLOTS: &str = "floor: hash + 3 reads at the key's slots of the 8-bit 3-wise filter's own array, \
+     one lookup at a time";
 /// The row of [`ONE_LINE`]'s loop with a cheap hash: a reference, not a floor.
 pub const CHEAP_HASH: &str = "reference: mix64 + 1 line, one lookup at a time (not a floor)";
 /// The row of one dependent chain of line reads: a latency, not a floor.
@@ -288,6 +293,30 @@ pub fn own_turns<F: Membership<u64>>(
     });
 }
 
+/// The sum of the fingerprints at each key's slots in `f`, an 8-bit
+/// 3-wise binary fuse filter, each key hashed and read in turn: its
+/// lookups' work but for the key's own fingerprint and the comparison,
+/// the three reads at the very slots its lookups read
+/// ([`BinaryFuseFilter::slots_of_hash`]). A binary fuse filter's slots lie
+/// in three consecutive segments, so three lines read anywhere in a table
+/// of its size ([`THREE_LINES`]) cost more than its lookups do once the
+/// table is past the cache: that is not a bound on them. `None` for
+/// another shape.
+pub fn fuse_slots(f: &BinaryFuseFilter<u64>, keys: &[u64]) -> Option<u64> {
+    let Fingerprints::U8(fingerprints) = f.fingerprints() else {
+        return None;
+    };
+    f.slots_of_hash::<3>(0)?;
+    let mut sum = 0u64;
+    for k in keys {
+        let slots = f.slots_of_hash::<3>(f.hasher().hash_one(k))?;
+        for slot in slots {
+            sum = sum.wrapping_add(u64::from(fingerprints[slot]));
+        }
+    }
+    Some(sum)
+}
+
 /// A row's lookups on a batch of keys: how many were found.
 pub type Lookups<'f> = &'f dyn Fn(&[u64]) -> usize;
 
@@ -458,6 +487,38 @@ mod tests {
             hit_floor(7, "bloomlab::BloomFilter", false),
             "floor: hash + 7 lines over bloomlab::BloomFilter's own table, one lookup at a time"
         );
+    }
+
+    #[test]
+    fn the_fuse_floor_reads_the_slots_the_filter_reads() {
+        let keys: Vec<u64> = (0..20_000).map(mix64).collect();
+        let build = |bits, arity| {
+            BinaryFuseFilter::<u64>::builder_with_bits(bits)
+                .arity(arity)
+                .seed(3)
+                .build(&keys)
+                .expect("builds")
+        };
+        let f = build(8, 3);
+        let Fingerprints::U8(fingerprints) = f.fingerprints() else {
+            panic!("8-bit fingerprints");
+        };
+        let segment = f.segment_length() as usize;
+        let by_hand = keys.iter().fold(0u64, |s, k| {
+            let slots = f
+                .slots_of_hash::<3>(f.hasher().hash_one(k))
+                .expect("3-wise");
+            // One slot in each of three consecutive segments.
+            assert_eq!(slots.map(|s| s / segment - slots[0] / segment), [0, 1, 2]);
+            slots
+                .iter()
+                .fold(s, |s, &i| s.wrapping_add(u64::from(fingerprints[i])))
+        });
+        assert_eq!(fuse_slots(&f, &keys), Some(by_hand));
+        // A member's slots XOR to a fingerprint, so most sums are not 0.
+        assert_ne!(by_hand, 0);
+        assert_eq!(fuse_slots(&build(8, 4), &keys), None);
+        assert_eq!(fuse_slots(&build(16, 3), &keys), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bloomlab_benches::report::{self, Report, ReportError, Verdict};
+use bloomlab_benches::report::{self, Report, ReportError};
 use clap::Parser;
 
 /// Command-line options; relative defaults are taken from the workspace root.
@@ -95,10 +95,7 @@ fn run(args: Args) -> Result<(), ReportError> {
 
     let outcomes = report.outcomes();
     let counted = outcomes.iter().filter(|o| !o.goal.informational);
-    let met = counted
-        .clone()
-        .filter(|o| o.verdict == Verdict::Met)
-        .count();
+    let met = counted.clone().filter(|o| o.verdict.is_met()).count();
     println!(
         "wrote {}, {} and {}: {} benchmarks ({} stale left out), {met} of {} goals met",
         out.display(),

@@ -178,12 +178,13 @@ pub fn rows_csv(run: &RunId, tables: &[Table]) -> String {
 }
 
 /// A verdict as the history writes it: `met`, `not met`, `out of reach`,
-/// `not measured` or `below floor`.
+/// `met at floor`, `not measured` or `below floor`.
 pub fn verdict_word(verdict: &Verdict) -> &'static str {
     match verdict {
         Verdict::Met => "met",
         Verdict::NotMet => "not met",
         Verdict::OutOfReach => "out of reach",
+        Verdict::MetAtFloor => "met at floor",
         Verdict::NotMeasured(_) => "not measured",
         Verdict::BelowFloor => "below floor",
     }

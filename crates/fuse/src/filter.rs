@@ -129,12 +129,73 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
         )
     }
 
+    /// The `A` slots of the array a lookup of the item whose hash (by
+    /// [`hasher`](Self::hasher)) is `hash` reads, one in each of `A`
+    /// consecutive segments: the item passes when the XOR of their
+    /// [fingerprints](Self::fingerprints) is its own. `None` unless `A` is
+    /// the filter's [arity](Self::arity).
+    ///
+    /// For tools that look inside the filter: a benchmark's bound on what a
+    /// lookup must read, a picture of where keys fall.
+    ///
+    /// ```
+    /// use std::hash::BuildHasher;
+    /// use bloomlab_fuse::BinaryFuseFilter;
+    ///
+    /// let keys: Vec<u64> = (0..10_000).collect();
+    /// let filter = BinaryFuseFilter::<u64>::builder_with_bits(8)
+    ///     .arity(3)
+    ///     .build(&keys)?;
+    /// let hash = filter.hasher().hash_one(42u64);
+    /// let [a, b, c] = filter.slots_of_hash::<3>(hash).expect("3-wise");
+    /// let length = filter.segment_length() as usize;
+    /// assert_eq!((b / length, c / length), (a / length + 1, a / length + 2));
+    /// assert!(c < filter.slots());
+    /// assert_eq!(filter.slots_of_hash::<4>(hash), None);
+    /// # Ok::<(), bloomlab_fuse::BuildError>(())
+    /// ```
+    #[inline]
+    pub fn slots_of_hash<const A: usize>(&self, hash: u64) -> Option<[usize; A]> {
+        if A != self.layout.arity as usize {
+            return None;
+        }
+        // The first attempt's seed, 0, separately, as lookups take it.
+        Some(if self.seed == 0 {
+            self.layout.slots_of::<A>(mixed(hash, 0))
+        } else {
+            self.layout.slots_of::<A>(mixed(hash, self.seed))
+        })
+    }
+
+    /// The array of fingerprints, under its width: what lookups read at
+    /// the [slots](Self::slots_of_hash) of an item.
+    pub fn fingerprints(&self) -> Fingerprints<'_> {
+        match &self.table {
+            Table::W8(t) => Fingerprints::U8(t),
+            Table::W16(t) => Fingerprints::U16(t),
+            Table::W32(t) => Fingerprints::U32(t),
+        }
+    }
+
     /// Starts loading the slots of the item of `hash`.
     #[inline]
     pub(crate) fn prefetch(&self, hash: u64) {
         let seed = self.seed;
         self.table.visit(&self.layout, Prefetch { hash, seed });
     }
+}
+
+/// A filter's array of fingerprints
+/// ([`BinaryFuseFilter::fingerprints`]), one of the
+/// [`FINGERPRINT_BITS`](crate::FINGERPRINT_BITS) widths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fingerprints<'a> {
+    /// 8-bit fingerprints.
+    U8(&'a [u8]),
+    /// 16-bit fingerprints.
+    U16(&'a [u16]),
+    /// 32-bit fingerprints.
+    U32(&'a [u32]),
 }
 
 impl<T: ?Sized, S: BuildHasher> BinaryFuseFilter<T, S> {
@@ -248,3 +309,56 @@ macro_rules! lookup_unsized {
 }
 
 lookup_unsized!(str, [u8]);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Fingerprint;
+
+    /// Whether the fingerprints at `slots` XOR to the fingerprint of `hash`
+    /// under `seed`: a lookup, from the two accessors.
+    fn passes_at<F: Fingerprint + Into<u64>>(
+        fingerprints: &[F],
+        slots: &[usize],
+        hash: u64,
+        seed: u64,
+    ) -> bool {
+        let xor = slots.iter().fold(0u64, |x, &s| x ^ fingerprints[s].into());
+        xor == F::of(hash, seed).into()
+    }
+
+    #[test]
+    fn the_slots_and_fingerprints_a_lookup_reads_are_the_accessors() {
+        let distinct: Vec<u64> = (0..5_000).collect();
+        // A repeated key fails the first attempt, so this array is built
+        // with a seed other than 0, whose slots come from a mixed hash.
+        let repeated: Vec<u64> = (0..5_000).chain([7, 7]).collect();
+        for (keys, first_attempt) in [(&distinct, true), (&repeated, false)] {
+            for bits in crate::FINGERPRINT_BITS {
+                for arity in [3, 4] {
+                    let f = BinaryFuseFilter::<u64>::builder_with_bits(bits)
+                        .arity(arity)
+                        .seed(5)
+                        .build(keys)
+                        .expect("builds");
+                    assert_eq!(f.seed == 0, first_attempt, "{bits}-bit {arity}-wise");
+                    let probes = (0..2_000u64).chain(1 << 40..(1 << 40) + 20_000);
+                    for item in probes {
+                        let hash = f.hasher().hash_one(item);
+                        let slots: Vec<usize> = match arity {
+                            3 => f.slots_of_hash::<3>(hash).expect("3-wise").to_vec(),
+                            _ => f.slots_of_hash::<4>(hash).expect("4-wise").to_vec(),
+                        };
+                        assert_eq!(f.slots_of_hash::<2>(hash), None);
+                        let passes = match f.fingerprints() {
+                            Fingerprints::U8(t) => passes_at(t, &slots, hash, f.seed),
+                            Fingerprints::U16(t) => passes_at(t, &slots, hash, f.seed),
+                            Fingerprints::U32(t) => passes_at(t, &slots, hash, f.seed),
+                        };
+                        assert_eq!(passes, f.contains(&item), "{bits}-bit {arity}-wise, {item}");
+                    }
+                }
+            }
+        }
+    }
+}

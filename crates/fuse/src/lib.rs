@@ -101,7 +101,7 @@ pub use bloomlab_core::{DecodeError, DefaultHasher, Filter, Lookup, ParamError, 
 pub use builder::{Builder, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS, Plan, fingerprint_bits_for, plan};
 pub use codec::TAG;
 pub use error::{BuildError, Invalid};
-pub use filter::BinaryFuseFilter;
+pub use filter::{BinaryFuseFilter, Fingerprints};
 pub use layout::{ARITIES, MAX_KEYS, MAX_SEGMENT_LENGTH_LOG2};
 pub use table::FINGERPRINT_BITS;
 
