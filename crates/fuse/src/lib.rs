@@ -45,6 +45,9 @@
 //!   building it;
 //! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
 //!   reasons of this crate alone);
+//! - [`Fingerprints`]: the array a filter's lookups read, and
+//!   [`BinaryFuseFilter::slots_of_hash`], the slots of it one lookup reads
+//!   (for tools that look inside a filter);
 //! - [`descriptor`]: the filter's entry in the catalog of variants.
 //!
 //! The formulas it is measured against are in
