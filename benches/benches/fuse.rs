@@ -194,10 +194,10 @@ fn floor(c: &mut Criterion, turns: &mut Criterion<Turns>, keys: &[u64], hasher: 
     let streams = [("hit", keys), ("miss", &misses[..])];
     let setting = Setting::new(&param, TURNS_SAMPLES);
     harness::turns_groups(turns, "fuse", setting, &streams, |group, keys| {
-        let ours = |batch: &[u64]| harness::hits(&ours, batch);
-        group.pair([FUSE_SUBJECT, FUSE_SLOTS], keys, ours, reads);
+        let lookups = |batch: &[u64]| harness::hits(&ours, batch);
+        group.pair([FUSE_SUBJECT, FUSE_SLOTS], keys, lookups, reads);
         group.pair([XORF8, FUSE_SLOTS], keys, xorf, reads);
-        group.pair([FUSE_SUBJECT, XORF8], keys, ours, xorf);
+        group.pair([FUSE_SUBJECT, XORF8], keys, lookups, xorf);
     });
 }
 
