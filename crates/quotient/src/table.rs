@@ -490,15 +490,7 @@ impl Table {
         if free >= self.physical() {
             return Err(Overflow);
         }
-        if free - pos <= SHORT_SHIFT {
-            for i in (pos + 1..=free).rev() {
-                let (v, end_bit) = (self.get(i - 1), self.is_runend(i - 1));
-                self.set(i, v);
-                self.set_runend(i, end_bit);
-            }
-        } else {
-            self.shift_up(pos, free);
-        }
+        self.shift_up(pos, free);
         self.set(pos, value);
         if !occupied {
             self.set_occupied(x, true);
@@ -515,11 +507,30 @@ impl Table {
     }
 
     /// Moves the values and `runends` bits of slots `pos .. free` one slot
-    /// up, to `pos + 1 ..= free` (slot `free` is unused), a block at a time
-    /// from the highest, up to 64 bits a step: at a high load an insert
-    /// shifts a long cluster, which one slot at a time cost tens of
-    /// instructions a slot.
+    /// up, to `pos + 1 ..= free` (slot `free` is unused): one slot at a
+    /// time for a move of at most [`SHORT_SHIFT`] slots, else a block at a
+    /// time.
     fn shift_up(&mut self, pos: usize, free: usize) {
+        if free - pos <= SHORT_SHIFT {
+            self.shift_up_slots(pos, free);
+        } else {
+            self.shift_up_blocks(pos, free);
+        }
+    }
+
+    /// [`shift_up`](Self::shift_up) one slot at a time, from the highest.
+    fn shift_up_slots(&mut self, pos: usize, free: usize) {
+        for i in (pos + 1..=free).rev() {
+            let (v, end_bit) = (self.get(i - 1), self.is_runend(i - 1));
+            self.set(i, v);
+            self.set_runend(i, end_bit);
+        }
+    }
+
+    /// [`shift_up`](Self::shift_up) a block at a time from the highest, up
+    /// to 64 bits a step: at a high load an insert shifts a long cluster,
+    /// which one slot at a time cost tens of instructions a slot.
+    fn shift_up_blocks(&mut self, pos: usize, free: usize) {
         let w = self.width as usize;
         for b in ((pos + 1) / BLOCK..=free / BLOCK).rev() {
             let first = b * BLOCK;
@@ -544,9 +555,28 @@ impl Table {
     }
 
     /// Moves the values and `runends` bits of slots `pos + 1 ..= last` one
-    /// slot down, to `pos .. last`, a block at a time from the lowest, as
-    /// [`shift_up`](Self::shift_up) moves them up.
+    /// slot down, to `pos .. last`: one slot at a time for a move of at
+    /// most [`SHORT_SHIFT`] slots, else a block at a time.
     fn shift_down(&mut self, pos: usize, last: usize) {
+        if last - pos <= SHORT_SHIFT {
+            self.shift_down_slots(pos, last);
+        } else {
+            self.shift_down_blocks(pos, last);
+        }
+    }
+
+    /// [`shift_down`](Self::shift_down) one slot at a time, from the lowest.
+    fn shift_down_slots(&mut self, pos: usize, last: usize) {
+        for i in pos..last {
+            let (v, end_bit) = (self.get(i + 1), self.is_runend(i + 1));
+            self.set(i, v);
+            self.set_runend(i, end_bit);
+        }
+    }
+
+    /// [`shift_down`](Self::shift_down) a block at a time from the lowest,
+    /// as [`shift_up_blocks`](Self::shift_up_blocks) moves them up.
+    fn shift_down_blocks(&mut self, pos: usize, last: usize) {
         let w = self.width as usize;
         for b in pos / BLOCK..=(last - 1) / BLOCK {
             let first = b * BLOCK;
@@ -591,15 +621,7 @@ impl Table {
                 _ => break cur,
             }
         };
-        if stop - 1 - pos <= SHORT_SHIFT {
-            for i in pos..stop - 1 {
-                let (v, end_bit) = (self.get(i + 1), self.is_runend(i + 1));
-                self.set(i, v);
-                self.set_runend(i, end_bit);
-            }
-        } else {
-            self.shift_down(pos, stop - 1);
-        }
+        self.shift_down(pos, stop - 1);
         self.set(stop - 1, 0);
         self.set_runend(stop - 1, false);
         if end - start == 1 {

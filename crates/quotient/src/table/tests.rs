@@ -213,26 +213,18 @@ fn block_wise_shifts_move_what_one_slot_at_a_time_moves() {
             let reach = [3, 70, 1000][draw(3)];
             let pos = free - 1 - draw(free.min(reach));
             let mut want = table.clone();
-            for i in (pos + 1..=free).rev() {
-                let (v, end_bit) = (want.get(i - 1), want.is_runend(i - 1));
-                want.set(i, v);
-                want.set_runend(i, end_bit);
-            }
+            want.shift_up_slots(pos, free);
             let before = table.clone();
-            table.shift_up(pos, free);
+            table.shift_up_blocks(pos, free);
             assert!(
                 table.words == want.words,
                 "up: width {width}, slots {pos} .. {free}"
             );
             // And back down: slots `pos + 1 ..= free` to `pos .. free`.
             let mut want = before.clone();
-            for i in pos..free {
-                let (v, end_bit) = (want.get(i + 1), want.is_runend(i + 1));
-                want.set(i, v);
-                want.set_runend(i, end_bit);
-            }
+            want.shift_down_slots(pos, free);
             table = before;
-            table.shift_down(pos, free);
+            table.shift_down_blocks(pos, free);
             assert!(
                 table.words == want.words,
                 "down: width {width}, slots {pos} .. {free}"
