@@ -30,11 +30,11 @@
 use std::hash::BuildHasher;
 use std::hint::black_box;
 
-use bloomlab::fuse::BinaryFuseFilter;
+use bloomlab::fuse::{BinaryFuseFilter, Shaped, Width};
 use bloomlab_benches::big::size_from_env;
 use bloomlab_benches::floor::{self, FUSE_SLOTS, HASH};
 use bloomlab_benches::harness::{self, BATCH, Setting, Turns};
-use bloomlab_benches::report::goals::FUSE_SUBJECT;
+use bloomlab_benches::report::goals::{FUSE_SHAPED, FUSE_SUBJECT};
 use bloomlab_benches::{members, others};
 use bloomlab_core::DefaultHasher;
 use criterion::measurement::WallTime;
@@ -104,19 +104,43 @@ fn lookup(c: &mut Criterion, name: &str, keys: &[u64], probes: &[u64], hasher: &
         let label = format!("bloomlab {bits}-bit {arity}-wise");
         let mut next = batches(probes);
         group.bench_function(BenchmarkId::new(&label, n), |b| {
-            b.iter(|| next().iter().filter(|k| filter.contains(*k)).count())
+            b.iter(|| harness::hits(&filter, next()))
         });
         let mut next = batches(probes);
         group.bench_function(BenchmarkId::new(format!("{label} (batch)"), n), |b| {
             b.iter(|| filter.contains_batch(next()).iter().filter(|&&x| x).count())
         });
     }
+    shaped_lookup::<u8, 3>(&mut group, keys, probes);
+    shaped_lookup::<u8, 4>(&mut group, keys, probes);
+    shaped_lookup::<u16, 3>(&mut group, keys, probes);
+    shaped_lookup::<u16, 4>(&mut group, keys, probes);
     let hashed = hashes(hasher, keys);
     let fuse8 = BinaryFuse8::try_from(&hashed).expect("distinct");
     xorf_lookup(&mut group, XORF8, n, &fuse8, probes, hasher);
     let fuse16 = BinaryFuse16::try_from(&hashed).expect("distinct");
     xorf_lookup(&mut group, "xorf::BinaryFuse16", n, &fuse16, probes, hasher);
     group.finish();
+}
+
+/// The label of the lookups of the filter of fingerprints `W` and arity
+/// `A` under its shape ([`BinaryFuseFilter::shaped`]).
+fn shaped_label<W: Width, const A: usize>() -> String {
+    format!("bloomlab {}-bit {A}-wise (shaped)", 8 * size_of::<W>())
+}
+
+/// Lookups of the filter of fingerprints `W` and arity `A` under its
+/// shape, one at a time.
+fn shaped_lookup<W: Width, const A: usize>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    keys: &[u64],
+    probes: &[u64],
+) {
+    let filter = ours(keys, 8 * size_of::<W>() as u32, A as u32);
+    let shaped = filter.shaped::<W, A>().expect("the filter's shape");
+    let mut next = batches(probes);
+    let id = BenchmarkId::new(shaped_label::<W, A>(), keys.len());
+    group.bench_function(id, |b| b.iter(|| shaped_hits(shaped, next())));
 }
 
 /// Lookups in `filter`, an xorf filter of the keys' hashes: each probe is
@@ -131,13 +155,29 @@ fn xorf_lookup<F: Filter<u64>>(
 ) {
     let mut next = batches(probes);
     group.bench_function(BenchmarkId::new(name, n), |b| {
-        b.iter(|| {
-            next()
-                .iter()
-                .filter(|k| filter.contains(&hasher.hash_one(k)))
-                .count()
-        })
+        b.iter(|| xorf_hits(filter, hasher, next()))
     });
+}
+
+// Each subject's loop of single lookups is a function of its own, as
+// `harness::hits` is (see there why).
+
+/// How many of `keys` `f`, a filter under its shape, reports present.
+#[inline(never)]
+fn shaped_hits<W: Width, const A: usize>(
+    f: Shaped<'_, u64, DefaultHasher, W, A>,
+    keys: &[u64],
+) -> usize {
+    keys.iter().filter(|k| f.contains(*k)).count()
+}
+
+/// How many of `keys` `f`, an xorf filter of the keys' hashes by
+/// `hasher`, reports present.
+#[inline(never)]
+fn xorf_hits<F: Filter<u64>>(f: &F, hasher: &DefaultHasher, keys: &[u64]) -> usize {
+    keys.iter()
+        .filter(|k| f.contains(&hasher.hash_one(k)))
+        .count()
 }
 
 fn bench(c: &mut Criterion) {
@@ -183,21 +223,19 @@ fn floor(c: &mut Criterion, turns: &mut Criterion<Turns>, keys: &[u64], hasher: 
     group.finish();
 
     let fuse8 = BinaryFuse8::try_from(&hashes(hasher, keys)).expect("distinct");
-    let xorf = |batch: &[u64]| {
-        batch
-            .iter()
-            .filter(|k| fuse8.contains(&hasher.hash_one(k)))
-            .count()
-    };
+    let xorf = |batch: &[u64]| xorf_hits(&fuse8, hasher, batch);
     let param = n.to_string();
     let misses = others(2, n);
     let streams = [("hit", keys), ("miss", &misses[..])];
     let setting = Setting::new(&param, TURNS_SAMPLES);
+    let shaped = ours.shaped::<u8, 3>().expect("8-bit 3-wise");
     harness::turns_groups(turns, "fuse", setting, &streams, |group, keys| {
         let lookups = |batch: &[u64]| harness::hits(&ours, batch);
+        let under_shape = |batch: &[u64]| shaped_hits(shaped, batch);
         group.pair([FUSE_SUBJECT, FUSE_SLOTS], keys, lookups, reads);
         group.pair([XORF8, FUSE_SLOTS], keys, xorf, reads);
         group.pair([FUSE_SUBJECT, XORF8], keys, lookups, xorf);
+        group.pair([FUSE_SHAPED, XORF8], keys, under_shape, xorf);
     });
 }
 

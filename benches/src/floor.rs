@@ -61,7 +61,7 @@
 use std::hash::BuildHasher;
 use std::hint::black_box;
 
-use bloomlab::fuse::{BinaryFuseFilter, Fingerprints};
+use bloomlab::fuse::BinaryFuseFilter;
 use bloomlab_core::DefaultHasher;
 use bloomlab_core::alloc::{self, Buffer};
 use bloomlab_core::batch;
@@ -297,20 +297,19 @@ pub fn own_turns<F: Membership<u64>>(
 /// 3-wise binary fuse filter, each key hashed and read in turn: its
 /// lookups' work but for the key's own fingerprint and the comparison,
 /// the three reads at the very slots its lookups read
-/// ([`BinaryFuseFilter::slots_of_hash`]). A binary fuse filter's slots lie
+/// ([`Shaped::slots_of_hash`](bloomlab::fuse::Shaped::slots_of_hash)). A binary fuse filter's slots lie
 /// in three consecutive segments, so three lines read anywhere in a table
 /// of its size ([`THREE_LINES`]) cost more than its lookups do once the
 /// table is past the cache: that is not a bound on them. `None` for
 /// another shape.
 pub fn fuse_slots(f: &BinaryFuseFilter<u64>, keys: &[u64]) -> Option<u64> {
-    let Fingerprints::U8(fingerprints) = f.fingerprints() else {
-        return None;
-    };
-    f.slots_of_hash::<3>(0)?;
+    // Under the filter's shape, as its fastest lookups take it
+    // ([`BinaryFuseFilter::shaped`]): no choice of shape for each key.
+    let shaped = f.shaped::<u8, 3>()?;
+    let fingerprints = shaped.fingerprints();
     let mut sum = 0u64;
     for k in keys {
-        let slots = f.slots_of_hash::<3>(f.hasher().hash_one(k))?;
-        for slot in slots {
+        for slot in shaped.slots_of_hash(f.hasher().hash_one(k)) {
             sum = sum.wrapping_add(u64::from(fingerprints[slot]));
         }
     }
@@ -500,7 +499,7 @@ mod tests {
                 .expect("builds")
         };
         let f = build(8, 3);
-        let Fingerprints::U8(fingerprints) = f.fingerprints() else {
+        let bloomlab::fuse::Fingerprints::U8(fingerprints) = f.fingerprints() else {
             panic!("8-bit fingerprints");
         };
         let segment = f.segment_length() as usize;

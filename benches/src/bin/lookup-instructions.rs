@@ -28,7 +28,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
-use bloomlab::fuse::BinaryFuseFilter;
+use bloomlab::fuse::{BinaryFuseFilter, Shaped};
 use bloomlab::prelude::{
     AtomicBloomFilter, BlockedBloomFilter, BlockedCountingBloomFilter, BloomFilter,
     CountingBloomFilter, CuckooFilter, ScalableBloomFilter,
@@ -46,7 +46,7 @@ const FPR: f64 = 0.01;
 
 /// Each bloomlab filter beside the peer the goals judge it against, in the
 /// `scale` bench's order; `None` for the hash alone, which has no peer.
-const PAIRS: [(&str, Option<&str>); 11] = [
+const PAIRS: [(&str, Option<&str>); 12] = [
     ("hash alone (default hasher)", None),
     ("bloomlab::BloomFilter", Some("fastbloom::BloomFilter")),
     (
@@ -72,6 +72,7 @@ const PAIRS: [(&str, Option<&str>); 11] = [
     ),
     ("bloomlab::BinaryFuseFilter", Some("xorf::BinaryFuse8")),
     (FUSE_8X3, Some("xorf::BinaryFuse8")),
+    (FUSE_8X3_SHAPED, Some("xorf::BinaryFuse8")),
     ("bloomlab::QuotientFilter", Some("qfilter")),
 ];
 
@@ -79,6 +80,10 @@ const PAIRS: [(&str, Option<&str>); 11] = [
 /// goals judge ([`BinaryFuseFilter::from_keys`], the row above, lets the
 /// size choose 3- or 4-wise).
 const FUSE_8X3: &str = "bloomlab::BinaryFuseFilter (8-bit 3-wise)";
+
+/// The same filter's lookups under its shape
+/// ([`BinaryFuseFilter::shaped`]), as issue 51's goals time them.
+const FUSE_8X3_SHAPED: &str = "bloomlab::BinaryFuseFilter (8-bit 3-wise, shaped)";
 
 /// The two streams, as the child's argument.
 const STREAMS: [&str; 2] = ["hit", "miss"];
@@ -275,6 +280,13 @@ fn run_child(subject: &str, stream: &str, items: u64, probes: usize) -> Result<u
                 .build(all_members(items));
             lookups_counted(&built(f)?, &keys)
         }
+        FUSE_8X3_SHAPED => {
+            let f = BinaryFuseFilter::<u64>::builder_with_bits(8)
+                .arity(3)
+                .build(all_members(items));
+            let f = built(f)?;
+            lookups_counted_shaped(f.shaped().ok_or("8-bit 3-wise")?, &keys)
+        }
         "xorf::BinaryFuse8" => {
             let f = built(Fuse8::new(&all_members(items), DefaultHasher::random()))?;
             lookups_counted(&f, &keys)
@@ -332,6 +344,12 @@ fn all_members(items: u64) -> Vec<u64> {
 #[inline(never)]
 fn lookups_counted<F: Lookup<u64>>(f: &F, keys: &[u64]) -> usize {
     harness::hits(f, black_box(keys))
+}
+
+/// [`lookups_counted`] under the fuse filter's shape.
+#[inline(never)]
+fn lookups_counted_shaped(f: Shaped<'_, u64, DefaultHasher, u8, 3>, keys: &[u64]) -> usize {
+    black_box(keys).iter().filter(|k| f.contains(*k)).count()
 }
 
 /// The hash alone over `keys`, in the same kind of loop.

@@ -133,7 +133,12 @@ pub const FUSE_SETTINGS: [&str; 2] = ["1000000", "20000000"];
 /// `BinaryFuse8`, 8-bit fingerprints, 3-wise.
 pub const FUSE_SUBJECT: &str = "bloomlab 8-bit 3-wise";
 
-/// [`FUSE_SUBJECT`]'s batch lookups (`contains_batch`, prefetching).
+/// The same filter's lookups under its shape (`BinaryFuseFilter::shaped`),
+/// as xorf's type fixes it: no choice of shape for each key.
+pub const FUSE_SHAPED: &str = "bloomlab 8-bit 3-wise (shaped)";
+
+/// The filter's batch lookups (`contains_batch`, prefetching, its shape
+/// found once a batch).
 pub const FUSE_BATCH_SUBJECT: &str = "bloomlab 8-bit 3-wise (batch)";
 
 /// The setting of the 1 GiB rows of `big/*` and their floors.
@@ -306,9 +311,18 @@ fn issue51() -> Vec<Goal> {
         let goal = |description, group, subject, max_ratio| {
             at_setting(51, description, [group, subject, peer], setting, max_ratio)
         };
-        // The batch, for information: xorf has none, so its single lookups
-        // are the reference.
+        // For information: the filter's lookups under its shape, and its
+        // batch (xorf has none, so its single lookups are the reference).
         for (kind, group) in [("miss", groups[0]), ("hit", groups[1])] {
+            goals.push(informational(goal(
+                format!(
+                    "BinaryFuseFilter 8-bit {kind} lookup under its shape at {keys} keys, \
+                     against {peer}"
+                ),
+                group,
+                FUSE_SHAPED,
+                0.8,
+            )));
             goals.push(informational(goal(
                 format!(
                     "BinaryFuseFilter 8-bit batched {kind} lookup at {keys} keys, against \

@@ -13,6 +13,7 @@ use std::marker::PhantomData;
 use bloomlab_core::codec::{Envelope, Reader, Writer, invalid};
 use bloomlab_core::{DecodeError, DefaultHasher, Tag};
 
+use crate::Width;
 use crate::filter::BinaryFuseFilter;
 use crate::layout::{Layout, MAX_KEYS};
 use crate::table::{Fingerprint, Table, Visit};
@@ -26,7 +27,7 @@ struct Encode;
 impl Visit for Encode {
     type Out = Vec<u8>;
 
-    fn visit<F: Fingerprint, const A: usize>(self, _: &Layout, slots: &[F]) -> Vec<u8> {
+    fn visit<F: Width, const A: usize>(self, _: &Layout, slots: &[F]) -> Vec<u8> {
         let mut out = Vec::with_capacity(slots.len() * (F::BITS / 8) as usize);
         for &fingerprint in slots {
             fingerprint.write_le(&mut out);

@@ -6,10 +6,11 @@ use std::hash::{BuildHasher, Hash};
 use std::marker::PhantomData;
 
 use bloomlab_core::theory::fuse as theory;
-use bloomlab_core::{DefaultHasher, Lookup, batch};
+use bloomlab_core::{DefaultHasher, Lookup};
 
 use crate::layout::{Layout, mixed};
-use crate::table::{Fingerprint, Table, Visit, passes};
+use crate::shaped::{Shaped, Width};
+use crate::table::{Table, Visit};
 
 /// A binary fuse filter of items of type `T`, built at once from its set of
 /// keys: it answers "absent" for no key of the set, and "present" for an
@@ -120,13 +121,14 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
     /// passes: what [`contains`](Self::contains) asks once it has hashed.
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        self.table.visit(
-            &self.layout,
-            Probe {
-                hash,
-                seed: self.seed,
-            },
-        )
+        self.table.visit(&self.layout, Probe { filter: self, hash })
+    }
+
+    /// Starts loading the slots of the item of `hash`.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64) {
+        self.table
+            .visit(&self.layout, Prefetch { filter: self, hash });
     }
 
     /// The `A` slots of the array a lookup of the item whose hash (by
@@ -156,15 +158,20 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
     /// ```
     #[inline]
     pub fn slots_of_hash<const A: usize>(&self, hash: u64) -> Option<[usize; A]> {
-        if A != self.layout.arity as usize {
-            return None;
-        }
-        // The first attempt's seed, 0, separately, as lookups take it.
-        Some(if self.seed == 0 {
+        (A == self.layout.arity as usize).then(|| self.slots_of::<A>(hash))
+    }
+
+    /// The slots of [`slots_of_hash`](Self::slots_of_hash), for an `A` known
+    /// to be the arity.
+    #[inline]
+    pub(crate) fn slots_of<const A: usize>(&self, hash: u64) -> [usize; A] {
+        // The first attempt's seed, 0, separately, as lookups take it: a
+        // branch the same for every lookup, and no mixing under it.
+        if self.seed == 0 {
             self.layout.slots_of::<A>(mixed(hash, 0))
         } else {
             self.layout.slots_of::<A>(mixed(hash, self.seed))
-        })
+        }
     }
 
     /// The array of fingerprints, under its width: what lookups read at
@@ -175,13 +182,6 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
             Table::W16(t) => Fingerprints::U16(t),
             Table::W32(t) => Fingerprints::U32(t),
         }
-    }
-
-    /// Starts loading the slots of the item of `hash`.
-    #[inline]
-    pub(crate) fn prefetch(&self, hash: u64) {
-        let seed = self.seed;
-        self.table.visit(&self.layout, Prefetch { hash, seed });
     }
 }
 
@@ -219,54 +219,62 @@ impl<T: ?Sized, S: BuildHasher> BinaryFuseFilter<T, S> {
         T: Borrow<Q>,
         Q: Hash,
     {
-        let ahead = batch::ahead(self.memory_bytes(), self.arity() as usize);
-        batch::contains(
-            &self.hasher,
-            items,
-            ahead,
-            |hash| self.prefetch(hash),
-            |hash| self.contains_hash(hash),
+        self.table.visit(
+            &self.layout,
+            Batch {
+                filter: self,
+                items,
+            },
         )
     }
 }
 
-/// Tests one hash.
-struct Probe {
+/// Tests one hash, under the filter's shape.
+struct Probe<'a, T: ?Sized, S> {
+    filter: &'a BinaryFuseFilter<T, S>,
     hash: u64,
-    seed: u64,
 }
 
-impl Visit for Probe {
+impl<T: ?Sized, S> Visit for Probe<'_, T, S> {
     type Out = bool;
 
     #[inline]
-    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) -> bool {
-        // The first attempt's seed, 0, separately: its slots need no mixing
-        // (`mixed`), and the branch is the same for every lookup.
-        if self.seed == 0 {
-            passes::<F, A>(layout, slots, self.hash, 0)
-        } else {
-            passes::<F, A>(layout, slots, self.hash, self.seed)
-        }
+    fn visit<F: Width, const A: usize>(self, _: &Layout, slots: &[F]) -> bool {
+        Shaped::<T, S, F, A>::new(self.filter, slots).contains_hash(self.hash)
     }
 }
 
-/// Prefetches the slots of one hash.
-struct Prefetch {
+/// Prefetches the slots of one hash, under the filter's shape.
+struct Prefetch<'a, T: ?Sized, S> {
+    filter: &'a BinaryFuseFilter<T, S>,
     hash: u64,
-    seed: u64,
 }
 
-impl Visit for Prefetch {
+impl<T: ?Sized, S> Visit for Prefetch<'_, T, S> {
     type Out = ();
 
     #[inline]
-    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) {
-        for slot in layout.slots_of::<A>(mixed(self.hash, self.seed)) {
-            if let Some(fingerprint) = slots.get(slot) {
-                batch::prefetch(fingerprint);
-            }
-        }
+    fn visit<F: Width, const A: usize>(self, _: &Layout, slots: &[F]) {
+        Shaped::<T, S, F, A>::new(self.filter, slots).prefetch(self.hash);
+    }
+}
+
+/// Looks up a batch, its shape chosen once for all of it.
+struct Batch<'a, 'q, T: ?Sized, S, Q> {
+    filter: &'a BinaryFuseFilter<T, S>,
+    items: &'q [Q],
+}
+
+impl<T, S, Q> Visit for Batch<'_, '_, T, S, Q>
+where
+    T: ?Sized + Borrow<Q>,
+    S: BuildHasher,
+    Q: Hash,
+{
+    type Out = Vec<bool>;
+
+    fn visit<F: Width, const A: usize>(self, _: &Layout, slots: &[F]) -> Vec<bool> {
+        Shaped::<T, S, F, A>::new(self.filter, slots).contains_batch(self.items)
     }
 }
 
@@ -327,6 +335,26 @@ mod tests {
         xor == F::of(hash, seed).into()
     }
 
+    /// The six shapes, in the order of the views below.
+    const FINGERPRINT_BITS_AND_ARITIES: [(u32, u32); 6] =
+        [(8, 3), (8, 4), (16, 3), (16, 4), (32, 3), (32, 4)];
+
+    /// The answers for `probes` of `f`'s view under `W` and `A`, one at a
+    /// time and in a batch, if that is `f`'s shape; each item's slots by
+    /// the view are those by the filter.
+    fn view<W: Width, const A: usize>(
+        f: &BinaryFuseFilter<u64>,
+        probes: &[u64],
+    ) -> Option<(Vec<bool>, Vec<bool>)> {
+        let v = f.shaped::<W, A>()?;
+        for p in probes {
+            let hash = f.hasher().hash_one(p);
+            assert_eq!(Some(v.slots_of_hash(hash)), f.slots_of_hash::<A>(hash));
+        }
+        let one = probes.iter().map(|p| v.contains(p)).collect();
+        Some((one, v.contains_batch(probes)))
+    }
+
     #[test]
     fn the_slots_and_fingerprints_a_lookup_reads_are_the_accessors() {
         let distinct: Vec<u64> = (0..5_000).collect();
@@ -342,8 +370,10 @@ mod tests {
                         .build(keys)
                         .expect("builds");
                     assert_eq!(f.seed == 0, first_attempt, "{bits}-bit {arity}-wise");
-                    let probes = (0..2_000u64).chain(1 << 40..(1 << 40) + 20_000);
-                    for item in probes {
+                    let probes: Vec<u64> =
+                        (0..2_000u64).chain(1 << 40..(1 << 40) + 20_000).collect();
+                    let mut answers = Vec::new();
+                    for &item in &probes {
                         let hash = f.hasher().hash_one(item);
                         let slots: Vec<usize> = match arity {
                             3 => f.slots_of_hash::<3>(hash).expect("3-wise").to_vec(),
@@ -356,6 +386,33 @@ mod tests {
                             Fingerprints::U32(t) => passes_at(t, &slots, hash, f.seed),
                         };
                         assert_eq!(passes, f.contains(&item), "{bits}-bit {arity}-wise, {item}");
+                        answers.push(passes);
+                    }
+                    assert_eq!(f.contains_batch(&probes), answers);
+                    // Of the six shapes, the filter's own alone gives a
+                    // view, whose lookups one at a time and in a batch
+                    // read the same slots.
+                    let views = [
+                        view::<u8, 3>(&f, &probes),
+                        view::<u8, 4>(&f, &probes),
+                        view::<u16, 3>(&f, &probes),
+                        view::<u16, 4>(&f, &probes),
+                        view::<u32, 3>(&f, &probes),
+                        view::<u32, 4>(&f, &probes),
+                    ];
+                    let shape = FINGERPRINT_BITS_AND_ARITIES
+                        .iter()
+                        .position(|&s| s == (bits, arity))
+                        .unwrap();
+                    for (i, v) in views.into_iter().enumerate() {
+                        match v {
+                            Some((one, batch)) => {
+                                assert_eq!(i, shape, "{bits}-bit {arity}-wise");
+                                assert_eq!(one, answers);
+                                assert_eq!(batch, answers);
+                            }
+                            None => assert_ne!(i, shape, "{bits}-bit {arity}-wise"),
+                        }
                     }
                 }
             }

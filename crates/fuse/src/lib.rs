@@ -45,6 +45,9 @@
 //!   building it;
 //! - [`BuildError`]: why a filter could not be built (with [`Invalid`], the
 //!   reasons of this crate alone);
+//! - [`Shaped`]: a filter's lookups under its shape ([`Width`] of its
+//!   fingerprints and arity) fixed at compile time, from
+//!   [`BinaryFuseFilter::shaped`], for loops that know the shape;
 //! - [`Fingerprints`]: the array a filter's lookups read, and
 //!   [`BinaryFuseFilter::slots_of_hash`], the slots of it one lookup reads
 //!   (for tools that look inside a filter);
@@ -96,6 +99,7 @@ mod filter;
 mod layout;
 #[cfg(feature = "serde")]
 mod serde_impls;
+mod shaped;
 mod table;
 
 // The traits and errors this crate's API uses, so that a program depending
@@ -106,6 +110,7 @@ pub use codec::TAG;
 pub use error::{BuildError, Invalid};
 pub use filter::{BinaryFuseFilter, Fingerprints};
 pub use layout::{ARITIES, MAX_KEYS, MAX_SEGMENT_LENGTH_LOG2};
+pub use shaped::{Shaped, Width};
 pub use table::FINGERPRINT_BITS;
 
 /// The README's example, run as a doctest (the crate docs are their own).

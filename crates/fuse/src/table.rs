@@ -6,6 +6,7 @@ use std::ops::BitXor;
 
 use bloomlab_core::alloc::{self, Buffer, OutOfMemory, Zeroable};
 
+use crate::Width;
 use crate::layout::{Layout, mixed};
 
 /// The fingerprint widths a filter stores, in bits.
@@ -15,8 +16,9 @@ pub const FINGERPRINT_BITS: [u32; 3] = [8, 16, 32];
 /// ([`Fingerprint::of`]): the 64-bit golden ratio.
 const FINGERPRINT_MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// An unsigned integer a fingerprint is stored in.
-pub(crate) trait Fingerprint:
+/// An unsigned integer a fingerprint is stored in. Public, in a private
+/// module, only as the supertrait of the sealed [`Width`](crate::Width).
+pub trait Fingerprint:
     Copy + Eq + BitXor<Output = Self> + Zeroable + fmt::Debug + Send + Sync + 'static
 {
     /// Its width in bits.
@@ -46,6 +48,9 @@ pub(crate) trait Fingerprint:
 
     /// The array, under its width.
     fn wrap(slots: Buffer<Self>) -> Table;
+
+    /// The array if its fingerprints are of this type.
+    fn of_table(table: &Table) -> Option<&[Self]>;
 }
 
 macro_rules! fingerprint {
@@ -65,6 +70,14 @@ macro_rules! fingerprint {
             fn wrap(slots: Buffer<Self>) -> Table {
                 Table::$variant(slots)
             }
+
+            #[inline]
+            fn of_table(table: &Table) -> Option<&[Self]> {
+                match table {
+                    Table::$variant(t) => Some(t),
+                    _ => None,
+                }
+            }
         }
     )*};
 }
@@ -72,10 +85,14 @@ macro_rules! fingerprint {
 fingerprint!(u8 => W8, u16 => W16, u32 => W32);
 
 /// The array of fingerprints, of one of the [`FINGERPRINT_BITS`] widths.
+/// Public, in a private module, only as what [`Fingerprint`] reads.
 #[derive(Clone, PartialEq, Eq)]
-pub(crate) enum Table {
+pub enum Table {
+    /// 8-bit fingerprints.
     W8(Buffer<u8>),
+    /// 16-bit fingerprints.
     W16(Buffer<u16>),
+    /// 32-bit fingerprints.
     W32(Buffer<u32>),
 }
 
@@ -85,7 +102,7 @@ pub(crate) trait Visit {
     /// What it returns.
     type Out;
     /// Does it, on `slots`.
-    fn visit<F: Fingerprint, const A: usize>(self, layout: &Layout, slots: &[F]) -> Self::Out;
+    fn visit<F: Width, const A: usize>(self, layout: &Layout, slots: &[F]) -> Self::Out;
 }
 
 impl Table {
