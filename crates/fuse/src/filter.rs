@@ -288,6 +288,9 @@ bloomlab_core::impl_filter!(Filter, Persist for BinaryFuseFilter<T, S>);
 macro_rules! lookup {
     ($($item:ty),*) => {$(
         impl<S: BuildHasher> Lookup<$item> for BinaryFuseFilter<$item, S> {
+            // As the inherent method: a caller's loop of lookups through
+            // the trait is compiled as one through the filter's own method.
+            #[inline]
             fn contains(&self, item: &$item) -> bool {
                 BinaryFuseFilter::contains(self, item)
             }
@@ -309,6 +312,9 @@ lookup!(u32, u64, u128, usize, i32, i64, String, Vec<u8>);
 macro_rules! lookup_unsized {
     ($($item:ty),*) => {$(
         impl<S: BuildHasher> Lookup<$item> for BinaryFuseFilter<$item, S> {
+            // As the inherent method: a caller's loop of lookups through
+            // the trait is compiled as one through the filter's own method.
+            #[inline]
             fn contains(&self, item: &$item) -> bool {
                 BinaryFuseFilter::contains(self, item)
             }
