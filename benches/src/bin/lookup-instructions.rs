@@ -274,17 +274,9 @@ fn run_child(subject: &str, stream: &str, items: u64, probes: usize) -> Result<u
             let f = built(BinaryFuseFilter::<u64>::from_keys(&all_members(items), FPR))?;
             lookups_counted(&f, &keys)
         }
-        FUSE_8X3 => {
-            let f = BinaryFuseFilter::<u64>::builder_with_bits(8)
-                .arity(3)
-                .build(all_members(items));
-            lookups_counted(&built(f)?, &keys)
-        }
+        FUSE_8X3 => lookups_counted(&fuse_8x3(items)?, &keys),
         FUSE_8X3_SHAPED => {
-            let f = BinaryFuseFilter::<u64>::builder_with_bits(8)
-                .arity(3)
-                .build(all_members(items));
-            let f = built(f)?;
+            let f = fuse_8x3(items)?;
             lookups_counted_shaped(f.shaped().ok_or("8-bit 3-wise")?, &keys)
         }
         "xorf::BinaryFuse8" => {
@@ -332,6 +324,15 @@ fn counted<F: Membership<u64>>(items: u64, mut f: F, keys: &[u64]) -> usize {
     });
     progress.finish(f.memory_bytes());
     lookups_counted(&f, keys)
+}
+
+/// The 8-bit 3-wise fuse filter of the bench's `items` members.
+fn fuse_8x3(items: u64) -> Result<BinaryFuseFilter<u64>, String> {
+    built(
+        BinaryFuseFilter::<u64>::builder_with_bits(8)
+            .arity(3)
+            .build(all_members(items)),
+    )
 }
 
 /// The bench's `items` members, for a filter built from its keys.

@@ -165,13 +165,15 @@ impl<T: ?Sized, S> BinaryFuseFilter<T, S> {
     /// to be the arity.
     #[inline]
     pub(crate) fn slots_of<const A: usize>(&self, hash: u64) -> [usize; A] {
-        // The first attempt's seed, 0, separately, as lookups take it: a
-        // branch the same for every lookup, and no mixing under it.
-        if self.seed == 0 {
-            self.layout.slots_of::<A>(mixed(hash, 0))
-        } else {
-            self.layout.slots_of::<A>(mixed(hash, self.seed))
-        }
+        self.with_seed(|seed| self.layout.slots_of::<A>(mixed(hash, seed)))
+    }
+
+    /// `f` of the seed the array was built under. The first attempt's
+    /// seed, 0, is passed as a constant, so that the copy of `f` under it
+    /// does no mixing: a branch the same for every lookup.
+    #[inline(always)]
+    pub(crate) fn with_seed<R>(&self, f: impl FnOnce(u64) -> R) -> R {
+        if self.seed == 0 { f(0) } else { f(self.seed) }
     }
 
     /// The array of fingerprints, under its width: what lookups read at

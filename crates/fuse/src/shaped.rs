@@ -101,14 +101,9 @@ impl<'a, T: ?Sized, S, W: Width, const A: usize> Shaped<'a, T, S, W, A> {
     /// [`BinaryFuseFilter::contains_hash`].
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        let (layout, seed) = (&self.filter.layout, self.filter.seed);
-        // The first attempt's seed, 0, separately, as the filter's own
-        // lookups take it.
-        if seed == 0 {
-            passes::<W, A>(layout, self.fingerprints, hash, 0)
-        } else {
-            passes::<W, A>(layout, self.fingerprints, hash, seed)
-        }
+        let layout = &self.filter.layout;
+        self.filter
+            .with_seed(|seed| passes::<W, A>(layout, self.fingerprints, hash, seed))
     }
 
     /// The slots a lookup of the item whose hash is `hash` reads: as

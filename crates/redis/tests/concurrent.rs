@@ -105,7 +105,7 @@ fn eight_writers_never_overfill_a_scalable_layer() {
     // probes' count against that rate.
     let expected = s.expected_fpr().unwrap();
     assert!(expected <= 0.01, "{expected}");
-    let stored = stored_fpr(&mut connect(&url), "s", INITIAL as u64, layers, &options);
+    let stored = stored_fpr(&mut connect(&url), &s, layers, &options);
     assert!(stored <= 0.01, "{stored}");
     let probes: Vec<u64> = probes(200, 1_000_000).collect();
     let fp: usize = probes
@@ -127,20 +127,20 @@ fn eight_writers_never_overfill_a_scalable_layer() {
     );
 }
 
-/// The false-positive rate of the scalable filter `name` as its bits stand
-/// in Redis: for each of its `layers` layers, sized as the filter sizes them
+/// The false-positive rate of the scalable filter `s` as its bits stand in
+/// Redis: for each of its `layers` layers, sized as the filter sizes them
 /// (blocks and k from its capacity and its share of the rate), the mean over
 /// its blocks of `(set cells / 512)^k`, compounded over the layers.
-fn stored_fpr(
+fn stored_fpr<C>(
     conn: &mut redis::Connection,
-    name: &str,
-    initial: u64,
+    s: &RedisScalableBloomFilter<u64, C>,
     layers: u32,
     options: &ScalableOptions,
 ) -> f64 {
+    let (initial, name) = (s.initial_capacity(), s.name());
     let rates = (0..layers).map(|i| {
         let capacity = scalable::layer_capacity(initial, options.get_growth_factor(), i).unwrap();
-        let share = scalable::layer_fpr(0.01, options.get_tightening_ratio(), i);
+        let share = scalable::layer_fpr(s.target_fpr(), options.get_tightening_ratio(), i);
         let (blocks, k) = blocked::size_for(BLOCK_CELLS, capacity, share).unwrap();
         let mut shards: Vec<(u64, Vec<u8>)> = Vec::new();
         let keys: Vec<String> = redis::cmd("KEYS")
