@@ -3,7 +3,8 @@
 //! against a multiset model. No member may ever be reported absent; a
 //! failed insert or merge changes nothing; an item's count is at least its
 //! copies, and exactly its copies when no other item ever inserted shares
-//! its quotient and its shortest stored remainder.
+//! its quotient and its shortest stored remainder. A lookup's answer is
+//! that of a count over the item's whole run, for members and others.
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -138,6 +139,11 @@ proptest! {
                 if alone(&f, q + r, &ever, k) {
                     prop_assert_eq!(counted, copies, "count of {}", k);
                 }
+            }
+            // A lookup answers as a count over the item's whole run does,
+            // false positives included: for keys never inserted too.
+            for k in (0..440u64).step_by(7) {
+                prop_assert_eq!(f.contains(&k), f.count(&k) > 0, "lookup of {}", k);
             }
             if let Some(promise) = f.target_fpr() {
                 prop_assert!(f.expected_fpr() <= promise * (1.0 + 1e-12),
