@@ -82,9 +82,10 @@
 //! slots from a mix of the hash with its seed, and the fingerprint from
 //! the hash's two halves folded (as every array did before, so that those
 //! files still read). A lookup of the first attempt's array saves the
-//! mixing: about 18 instructions, from
-//! 107 to 89 a lookup with the array's constants kept in the layout
-//! (`lookup-instructions`, 10^6 keys; `xorf`'s `BinaryFuse8`: 85).
+//! mixing: about 18 instructions, from 107 to 89 a lookup when it was
+//! measured; 79 since the lookup is inlined into its caller's loop, 71
+//! for 3-wise arrays, where `xorf`'s `BinaryFuse8` takes 73
+//! (`lookup-instructions`, 10^6 keys).
 #![doc(html_root_url = "https://docs.rs/bloomlab-fuse/0.1.0")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
